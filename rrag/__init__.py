@@ -1,0 +1,1 @@
+"""Reliable RAG: answers from your documents, with every claim checked against them."""

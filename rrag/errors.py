@@ -1,0 +1,73 @@
+"""The one exception tree of the engine. Pages and the CLI convert these to messages at the edge.
+
+    RRAGError
+     +-- ConfigError            settings that cannot work (bad URL, unknown backend)
+     +-- IngestError            one file could not be read; the others go on
+     |    +-- UnsupportedFormatError
+     |    +-- EmptyDocumentError
+     |    +-- FileTooLargeError
+     |    +-- EncryptedDocumentError
+     +-- IndexError_            the vector index is unreachable or refused an operation
+     +-- LLMError               the configured LLM server failed
+     |    +-- LLMTimeoutError
+     |    +-- LLMResponseError  malformed, truncated or schema-violating output
+     +-- StoreError             the database failed
+     |    +-- StoreLockedError
+     +-- NotFoundError          a session, document or chunk id that does not exist
+"""
+
+
+class RRAGError(Exception):
+    """Root of every error the engine raises on purpose."""
+
+
+class ConfigError(RRAGError):
+    """Settings that cannot work."""
+
+
+class IngestError(RRAGError):
+    """A document could not be ingested."""
+
+
+class UnsupportedFormatError(IngestError):
+    """The file type is not one the engine reads."""
+
+
+class EmptyDocumentError(IngestError):
+    """The file holds no extractable text."""
+
+
+class FileTooLargeError(IngestError):
+    """The file is above the configured size limit."""
+
+
+class EncryptedDocumentError(IngestError):
+    """The file is encrypted and cannot be opened without a password."""
+
+
+class IndexError_(RRAGError):  # noqa: N801 - trailing underscore avoids shadowing the builtin
+    """The vector index failed."""
+
+
+class LLMError(RRAGError):
+    """The LLM server failed."""
+
+
+class LLMTimeoutError(LLMError):
+    """The LLM server did not answer in time."""
+
+
+class LLMResponseError(LLMError):
+    """The LLM answered with malformed, truncated or invalid output."""
+
+
+class StoreError(RRAGError):
+    """The database failed."""
+
+
+class StoreLockedError(StoreError):
+    """The database is locked by another writer."""
+
+
+class NotFoundError(RRAGError):
+    """The requested record does not exist."""

@@ -1,0 +1,261 @@
+"""Value types passed between pipeline stages, and the report every audited answer produces."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class ClaimStatus(str, Enum):
+    SUPPORTED = "supported"
+    PARTIAL = "partial"
+    UNSUPPORTED = "unsupported"
+    CONTRADICTED = "contradicted"
+    NOT_CHECKABLE = "not_checkable"
+
+
+HALLUCINATED = frozenset({ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED})
+
+
+class Decision(str, Enum):
+    PASS = "pass"
+    TRIM = "trim"
+    REFUSE = "refuse"
+
+
+class Level(str, Enum):
+    HIGH = "HIGH"
+    MEDIUM = "MEDIUM"
+    LOW = "LOW"
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of one document; `start`/`end` are offsets into the document's extracted text."""
+
+    chunk_id: str
+    doc_id: str
+    source: str
+    text: str
+    start: int
+    end: int
+    page: int | None = None
+    ordinal: int = 0
+
+
+@dataclass(frozen=True)
+class RetrievedChunk:
+    chunk: Chunk
+    score: float  # fused relevance in 0..1, higher is better
+    vector_score: float = 0.0
+    keyword_score: float = 0.0
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A span the answerer says it took from a chunk; `found` is whether it really is there."""
+
+    chunk_id: str
+    quote: str
+    found: bool
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str
+    backend: str
+    citations: tuple[Citation, ...] = ()
+    refused: bool = False
+
+    @property
+    def citation_mismatches(self) -> int:
+        return sum(not c.found for c in self.citations)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """An atomic statement of the answer; `start`/`end` locate it in the answer text."""
+
+    text: str
+    start: int
+    end: int
+    checkable: bool = True
+    reason: str = ""  # why it is not checkable (greeting, question, refusal, opinion)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The quote that decided a verdict; `start`/`end` are offsets into the chunk's text."""
+
+    chunk_id: str
+    source: str
+    quote: str
+    start: int
+    end: int
+    page: int | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: ClaimStatus
+    confidence: float  # 0..1, how sure the deciding verifier is of `status`
+    verifier: str
+    reason: str
+    evidence: Evidence | None = None
+    support_score: float | None = None  # probability the claim is supported, 0..1
+    verified: bool = True  # False: no verifier could decide (see `reason`); never counts as supported
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    claim: Claim
+    verdict: Verdict
+
+    def to_dict(self) -> dict[str, Any]:
+        v = self.verdict
+        return {
+            "text": self.claim.text,
+            "start": self.claim.start,
+            "end": self.claim.end,
+            "status": v.status.value,
+            "confidence": round(v.confidence, 4),
+            "verifier": v.verifier,
+            "reason": v.reason,
+            "verified": v.verified,
+            "support_score": None if v.support_score is None else round(v.support_score, 4),
+            "evidence": None if v.evidence is None else asdict(v.evidence),
+        }
+
+
+@dataclass
+class Report:
+    """The audited answer: what the API returns, the CLI prints and the store saves."""
+
+    session_id: str
+    question: str
+    answer: str
+    final_answer: str
+    decision: Decision
+    level: Level | None  # None when nothing was checkable or nothing could be verified
+    reliability: float | None
+    hallucination_rate: float | None
+    needs_review: bool
+    status_counts: dict[str, int]
+    claims: list[ClaimResult]
+    contexts: list[RetrievedChunk]
+    timings_ms: dict[str, float]
+    created_at: str  # ISO 8601, UTC
+    mode: str = "ask"  # "ask" (answered here) or "verify" (answer written elsewhere)
+    answer_backend: str = ""
+    citation_mismatches: int = 0
+    verified: bool = True  # False when any checkable claim could not be verified
+    not_verified_reason: str = ""
+    caveat: str = ""
+    threshold: float = 0.0
+    strict: bool = False
+    review_reasons: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "session_id": self.session_id,
+            "question": self.question,
+            "answer": self.answer,
+            "final_answer": self.final_answer,
+            "decision": self.decision.value,
+            "level": None if self.level is None else self.level.value,
+            "reliability": self.reliability,
+            "hallucination_rate": self.hallucination_rate,
+            "needs_review": self.needs_review,
+            "review_reasons": list(self.review_reasons),
+            "status_counts": dict(self.status_counts),
+            "claims": [c.to_dict() for c in self.claims],
+            "contexts": [_context_dict(c) for c in self.contexts],
+            "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
+            "created_at": self.created_at,
+            "mode": self.mode,
+            "answer_backend": self.answer_backend,
+            "citation_mismatches": self.citation_mismatches,
+            "verified": self.verified,
+            "not_verified_reason": self.not_verified_reason,
+            "caveat": self.caveat,
+            "threshold": self.threshold,
+            "strict": self.strict,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Report:
+        claims = [
+            ClaimResult(
+                Claim(c["text"], c["start"], c["end"], c["status"] != ClaimStatus.NOT_CHECKABLE.value),
+                Verdict(
+                    status=ClaimStatus(c["status"]),
+                    confidence=c["confidence"],
+                    verifier=c["verifier"],
+                    reason=c["reason"],
+                    evidence=Evidence(**c["evidence"]) if c.get("evidence") else None,
+                    support_score=c.get("support_score"),
+                    verified=c.get("verified", True),
+                ),
+            )
+            for c in data["claims"]
+        ]
+        contexts = [
+            RetrievedChunk(
+                Chunk(**{k: c[k] for k in ("chunk_id", "doc_id", "source", "text", "start", "end", "page", "ordinal")}),
+                score=c["score"],
+                vector_score=c.get("vector_score", 0.0),
+                keyword_score=c.get("keyword_score", 0.0),
+            )
+            for c in data["contexts"]
+        ]
+        simple = {k: data[k] for k in (
+            "session_id", "question", "answer", "final_answer", "reliability", "hallucination_rate",
+            "needs_review", "status_counts", "timings_ms", "created_at", "mode", "answer_backend",
+            "citation_mismatches", "verified", "not_verified_reason", "caveat", "threshold", "strict",
+            "review_reasons",
+        ) if k in data}
+        return cls(
+            decision=Decision(data["decision"]),
+            level=Level(data["level"]) if data.get("level") else None,
+            claims=claims,
+            contexts=contexts,
+            **simple,
+        )
+
+
+def _context_dict(rc: RetrievedChunk) -> dict[str, Any]:
+    return {
+        **asdict(rc.chunk),
+        "score": round(rc.score, 4),
+        "vector_score": round(rc.vector_score, 4),
+        "keyword_score": round(rc.keyword_score, 4),
+    }
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """What happened to one file; `error` is set instead of raising so other files go on."""
+
+    source: str
+    doc_id: str | None = None
+    status: str = "added"  # added | replaced | unchanged | failed
+    chunks_added: int = 0
+    duplicates_dropped: int = 0
+    pages: int | None = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+@dataclass(frozen=True)
+class DocumentInfo:
+    doc_id: str
+    source: str
+    sha256: str
+    size_bytes: int
+    chunks: int
+    duplicates_dropped: int
+    created_at: str
