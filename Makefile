@@ -1,0 +1,36 @@
+# Two commands on a fresh machine: `make run` (app on the embedded default) and `make test` (whole suite).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8501
+
+.PHONY: run test demo bench clean
+
+$(VENV)/.runtime: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+demo: $(VENV)/.runtime
+	$(PY) -m rrag demo
+
+run: demo
+	$(PY) -m streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
+
+# Browser tests use Debian's chromium (never `playwright install`: no internet here).
+/usr/bin/chromium:
+	apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null
+
+test: $(VENV)/.dev /usr/bin/chromium
+	$(PY) -m pytest -q
+
+bench: $(VENV)/.runtime
+	$(PY) benchmarks/bench_engine.py
+
+clean:
+	rm -rf $(VENV) data/chroma data/rrag.db* data/.demo-ready
