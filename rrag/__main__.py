@@ -1,0 +1,5 @@
+import sys
+
+from rrag.cli import main
+
+sys.exit(main())

@@ -1,0 +1,208 @@
+"""`python -m rrag`: ingest, ask, verify, sessions, documents, demo and eval from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Sequence
+
+from rrag.errors import RRAGError
+from rrag.settings import RISK_PRESETS, Settings
+from rrag.types import IngestResult, Report
+
+SUPPORTED_SUFFIXES = {".pdf", ".docx", ".html", ".htm", ".md", ".markdown", ".txt", ".text"}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except RRAGError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    from rrag import evaluation
+
+    parser = argparse.ArgumentParser(prog="python -m rrag", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("ingest", help="index documents (files or folders)")
+    p.add_argument("paths", nargs="+", type=Path)
+    _add_json(p)
+    p.set_defaults(handler=_cmd_ingest)
+
+    p = sub.add_parser("ask", help="answer a question and audit every claim")
+    p.add_argument("question")
+    _add_decision_options(p)
+    p.set_defaults(handler=_cmd_ask)
+
+    p = sub.add_parser("verify", help="audit an answer written elsewhere against the indexed documents")
+    p.add_argument("--question", required=True)
+    p.add_argument("--answer-file", required=True, help="file with the answer text, or - for stdin")
+    _add_decision_options(p)
+    p.set_defaults(handler=_cmd_verify)
+
+    p = sub.add_parser("sessions", help="list saved sessions, flagged first")
+    p.add_argument("--flagged", action="store_true", help="only sessions that need review")
+    p.add_argument("--limit", type=int, default=50)
+    _add_json(p)
+    p.set_defaults(handler=_cmd_sessions)
+
+    p = sub.add_parser("documents", help="list indexed documents")
+    _add_json(p)
+    p.set_defaults(handler=_cmd_documents)
+
+    p = sub.add_parser("delete", help="remove a document and its chunks")
+    p.add_argument("doc_id")
+    p.set_defaults(handler=_cmd_delete)
+
+    p = sub.add_parser("demo", help="index the demo corpus and audit its example answers")
+    _add_json(p)
+    p.set_defaults(handler=_cmd_demo)
+
+    evaluation.register(sub)
+    return parser
+
+
+def _add_json(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+
+def _add_decision_options(p: argparse.ArgumentParser) -> None:
+    _add_json(p)
+    p.add_argument("--top-k", type=int)
+    p.add_argument("--preset", choices=sorted(RISK_PRESETS), help="risk threshold preset")
+    p.add_argument("--threshold", type=float, help="hallucination-rate threshold, 0..1")
+    p.add_argument("--strict", action="store_true", help="refuse whenever the rate exceeds the threshold")
+
+
+def _engine(args: argparse.Namespace) -> Any:
+    from rrag.pipeline import ReliableRAG  # heavy imports only for commands that need the engine
+
+    overrides: dict[str, Any] = {}
+    if getattr(args, "top_k", None):
+        overrides["top_k"] = args.top_k
+    if getattr(args, "preset", None):
+        overrides["risk_preset"] = args.preset
+    if getattr(args, "threshold", None) is not None:
+        overrides["risk_threshold"] = args.threshold
+    if getattr(args, "strict", False):
+        overrides["strict"] = True
+    return ReliableRAG(Settings.from_env(**overrides))
+
+
+def _expand(paths: Sequence[Path]) -> list[Path]:
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files += sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES)
+        else:
+            files.append(path)  # a missing or unsupported file gets its own clear error from the ingestor
+    return files
+
+
+def _cmd_ingest(args: argparse.Namespace) -> int:
+    results = _engine(args).ingest(_expand(args.paths))
+    _print_ingest(results, args.json)
+    return 0 if all(r.ok for r in results) else 1
+
+
+def _print_ingest(results: Sequence[IngestResult], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps([asdict(r) | {"ok": r.ok} for r in results], indent=2))
+        return
+    for r in results:
+        if r.ok:
+            print(f"{r.status:<9} {r.source}: {r.chunks_added} chunks, {r.duplicates_dropped} near-duplicates dropped")
+        else:
+            print(f"failed    {r.source}: {r.error}")
+
+
+def _cmd_ask(args: argparse.Namespace) -> int:
+    _print_report(_engine(args).ask(args.question), args.json)
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    source = sys.stdin if args.answer_file == "-" else None
+    try:
+        answer = source.read() if source else Path(args.answer_file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RRAGError(f"cannot read the answer file {args.answer_file}: {exc}") from exc
+    _print_report(_engine(args).verify(args.question, answer), args.json)
+    return 0
+
+
+def _print_report(report: Report, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+        return
+    rate = "n/a" if report.hallucination_rate is None else f"{report.hallucination_rate:.0%}"
+    reliability = "n/a" if report.reliability is None else f"{report.reliability:.2f}"
+    level = report.level.value if report.level else "n/a"
+    print(f"Answer: {report.answer}\n")
+    for claim in report.claims:
+        v = claim.verdict
+        print(f"  [{v.status.value.upper():<13} {v.confidence:.2f} {v.verifier}] {claim.claim.text}")
+        if v.evidence:
+            page = f" p.{v.evidence.page}" if v.evidence.page else ""
+            print(f"      evidence ({v.evidence.source}{page}): \"{v.evidence.quote}\"")
+        print(f"      {v.reason}")
+    print(f"\nDecision: {report.decision.value}   level: {level}   reliability: {reliability}"
+          f"   hallucination rate: {rate}")
+    if not report.verified:
+        print(f"Not verified: {report.not_verified_reason}")
+    if report.needs_review:
+        print("Needs review: " + "; ".join(report.review_reasons))
+    print(f"\nFinal answer: {report.final_answer}\nSession: {report.session_id}")
+
+
+def _cmd_sessions(args: argparse.Namespace) -> int:
+    sessions = _engine(args).store.list_sessions(flagged_only=args.flagged, limit=args.limit)
+    sessions = sorted(sessions, key=lambda s: not s.needs_review)  # stable: newest first within each group
+    if args.json:
+        print(json.dumps([asdict(s) for s in sessions], indent=2, ensure_ascii=False))
+        return 0
+    for s in sessions:
+        flag = "FLAGGED" if s.needs_review else "       "
+        print(f"{flag} {s.created_at}  {s.session_id[:12]}  {s.decision:<6} {s.level or 'n/a':<6} {s.question}")
+    return 0
+
+
+def _cmd_documents(args: argparse.Namespace) -> int:
+    docs = _engine(args).documents()
+    if args.json:
+        print(json.dumps([asdict(d) for d in docs], indent=2))
+        return 0
+    for d in docs:
+        print(f"{d.doc_id}  {d.chunks:>4} chunks  {d.source}")
+    return 0
+
+
+def _cmd_delete(args: argparse.Namespace) -> int:
+    _engine(args).delete_document(args.doc_id)
+    print(f"deleted {args.doc_id}")
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from rrag.demo import set_up_demo
+
+    setup = set_up_demo(_engine(args))
+    if args.json:
+        print(json.dumps({"ingested": [asdict(r) for r in setup.ingested],
+                          "examples": [r.to_dict() for r in setup.examples]}, indent=2))
+        return 0
+    _print_ingest(setup.ingested, as_json=False)
+    for report in setup.examples:
+        level = report.level.value if report.level else "n/a"
+        print(f"example   {report.decision.value:<6} {level:<6} {report.question}")
+    return 0 if all(r.ok for r in setup.ingested) else 1
