@@ -1,0 +1,332 @@
+"""Shared text utilities: sentences with offsets, normalisation that maps back to the original,
+quote location, content words, numbers and negation. One place; every stage uses these."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import NamedTuple
+
+from rapidfuzz import fuzz
+
+
+class Span(NamedTuple):
+    """A piece of a text; `text == source[start:end]`."""
+
+    text: str
+    start: int
+    end: int
+
+
+# ---------------------------------------------------------------------------------------------
+# Sentences
+
+# Tokens ending in "." that do not end a sentence (compared lower-case, without the dot).
+_ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof sr jr st vs etc e.g i.e cf approx inc ltd co corp dept fig no nos vol pp p "
+    "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun u.s u.k a.m p.m".split()
+)
+_BULLET = re.compile(r"(?:[-*\u2022\u2023\u25e6]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+")
+_HEADING = re.compile(r"#{1,6}[ \t]+")
+# A candidate end: terminal punctuation and closing quotes/brackets, then whitespace.
+_TERMINAL = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]]*(?=\s)")
+_LINE_BREAK = re.compile(r"\n")
+
+
+def split_sentences(text: str) -> list[Span]:
+    """Sentences, list items and headings of `text`, with offsets; bullet markers are left out.
+
+    A single line break only ends a sentence when the line ends with terminal punctuation or a
+    colon, or the next line starts a list item or heading: extracted PDFs wrap lines mid-sentence.
+    """
+    cuts = {0, len(text)}
+    for m in _TERMINAL.finditer(text):
+        if not _is_abbreviation(text, m.start()) and _starts_sentence(text, m.end()):
+            cuts.add(m.end())
+    for m in _LINE_BREAK.finditer(text):
+        before = text[: m.start()].rstrip(" \t")
+        after = text[m.end():]
+        if (
+            not before
+            or before.endswith("\n")
+            or before[-1] in ".!?:;\u2026"
+            or _BULLET.match(after.lstrip(" \t"))
+            or _HEADING.match(after.lstrip(" \t"))
+            or not after.strip(" \t").split("\n", 1)[0]  # blank line: paragraph break
+            or _HEADING.match(_line_at(text, m.start()))
+        ):
+            cuts.add(m.end())
+    bounds = sorted(cuts)
+    spans = []
+    for start, end in zip(bounds, bounds[1:]):
+        span = _trim(text, start, end)
+        if span is not None:
+            spans.append(span)
+    return spans
+
+
+def _is_abbreviation(text: str, dot: int) -> bool:
+    if text[dot] != ".":
+        return False
+    word = re.search(r"[\w.]*$", text[:dot]).group(0).lower()  # type: ignore[union-attr]
+    if word.isdigit() and not _line_at(text, dot - len(word)):
+        return True  # "1. First item": a list number, not the end of a sentence
+    # Single letters are initials ("J. Smith").
+    return word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha())
+
+
+def _starts_sentence(text: str, pos: int) -> bool:
+    rest = text[pos:].lstrip()
+    return bool(rest) and (rest[0].isupper() or rest[0].isdigit() or rest[0] in "\"'\u201c\u2018([#*-\u2022")
+
+
+def _line_at(text: str, pos: int) -> str:
+    return text[text.rfind("\n", 0, pos) + 1 : pos].lstrip(" \t")
+
+
+def _trim(text: str, start: int, end: int) -> Span | None:
+    while start < end and text[start].isspace():
+        start += 1
+    marker = _BULLET.match(text, start, end) or _HEADING.match(text, start, end)
+    if marker:
+        start = marker.end()
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if start >= end or not any(ch.isalnum() for ch in text[start:end]):
+        return None
+    return Span(text[start:end], start, end)
+
+
+# ---------------------------------------------------------------------------------------------
+# Normalisation with an offset map back to the original text
+
+_CHAR_MAP = {
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+    "\u00a0": " ",
+}
+_KEPT_SYMBOLS = frozenset("%$\u20ac\u00a3")  # they change a claim's meaning; other punctuation does not
+_CITATION_MARK = re.compile(r"\[(?:[^\[\]\n]{1,40})\]")  # "[1]", "[chunk 3]" in LLM answers
+
+
+def normalize(text: str, *, punctuation: bool = True) -> str:
+    """Case-folded, NFKC, quotes and dashes unified, whitespace collapsed; see `normalize_map`."""
+    return normalize_map(text, punctuation=punctuation)[0]
+
+
+def normalize_map(text: str, *, punctuation: bool = True) -> tuple[str, list[int]]:
+    """Normalise `text` and return, for each character of the result, its index in `text`.
+
+    With `punctuation=False`, punctuation becomes a space, except `% $ € £` and the `.`/`,` inside
+    numbers, and bracketed citation marks are dropped, so "3.5%" and "[2]" behave as they should.
+    """
+    skip = set()
+    if not punctuation:
+        for m in _CITATION_MARK.finditer(text):
+            skip.update(range(m.start(), m.end()))
+    out: list[str] = []
+    index: list[int] = []
+    for i, ch in enumerate(text):
+        if i in skip:
+            piece = " "
+        else:
+            piece = unicodedata.normalize("NFKC", _CHAR_MAP.get(ch, ch)).casefold()
+        for c in piece:
+            if c.isspace():
+                c = " "
+            elif not punctuation and not c.isalnum() and c not in _KEPT_SYMBOLS:
+                inside_number = c in ".," and 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()
+                if not inside_number:
+                    c = " "
+            if c == " " and (not out or out[-1] == " "):
+                continue
+            out.append(c)
+            index.append(i)
+    if out and out[-1] == " ":
+        out.pop()
+        index.pop()
+    return "".join(out), index
+
+
+def locate(needle: str, haystack: str, *, punctuation: bool = False) -> tuple[int, int] | None:
+    """Where `needle` occurs in `haystack` ignoring case, whitespace (and punctuation), on word
+    boundaries; offsets are into `haystack`. None when it does not occur."""
+    norm_needle = normalize(needle, punctuation=punctuation)
+    if not norm_needle:
+        return None
+    norm_hay, index = normalize_map(haystack, punctuation=punctuation)
+    pos = norm_hay.find(norm_needle)
+    while pos != -1:
+        end = pos + len(norm_needle)
+        if _word_edge(norm_hay, pos - 1, pos) and _word_edge(norm_hay, end - 1, end):
+            return index[pos], index[end - 1] + 1
+        pos = norm_hay.find(norm_needle, pos + 1)
+    return None
+
+
+def _word_edge(s: str, left: int, right: int) -> bool:
+    if left < 0 or right >= len(s):
+        return True
+    return not (s[left].isalnum() and s[right].isalnum())
+
+
+def fuzzy_locate(needle: str, haystack: str, *, min_ratio: float = 0.9) -> tuple[int, int, float] | None:
+    """Best approximate occurrence of `needle` in `haystack` (ratio 0..1 >= `min_ratio`), widened
+    to whole words; offsets are into `haystack`."""
+    norm_needle = normalize(needle, punctuation=False)
+    norm_hay, index = normalize_map(haystack, punctuation=False)
+    if not norm_needle or not norm_hay:
+        return None
+    hit = fuzz.partial_ratio_alignment(norm_needle, norm_hay, score_cutoff=min_ratio * 100)
+    if hit is None or hit.dest_end <= hit.dest_start:
+        return None
+    start, end = index[hit.dest_start], index[hit.dest_end - 1] + 1
+    while start > 0 and haystack[start - 1].isalnum():
+        start -= 1
+    while end < len(haystack) and haystack[end].isalnum():
+        end += 1
+    return start, end, hit.score / 100
+
+
+# ---------------------------------------------------------------------------------------------
+# Words
+
+STOPWORDS = frozenset(
+    """a an the and or but if then else of to in on at by for with from into onto over under about
+    as than that this these those there here it its it's is are was were be been being am do does did
+    doing have has had having i me my we our you your he him his she her they them their what which
+    who whom whose when where why how all any both each few more most other some such only own same so
+    too very s t can will just should would could may might must shall also per via up out off again
+    further once whether while during before after above below between through until against
+    according based says said states stated document documents text""".split()
+)
+NEGATORS = frozenset(
+    """not no never none nobody nothing neither nor nowhere cannot without cant dont doesnt didnt
+    isnt arent wasnt werent wont wouldnt shouldnt couldnt hasnt havent hadnt mustnt neednt""".split()
+)
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word tokens; contractions keep their apostrophe removed ("don't" -> "dont")."""
+    return [w.replace("'", "") for w in _WORD.findall(normalize(text))]
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper: enough to match "days"/"day", "required"/"requires"."""
+    if len(word) <= 3 or word.isdigit():
+        return word
+    for suffix, repl, min_len in (
+        ("ies", "y", 5), ("sses", "ss", 5), ("ing", "", 6), ("ed", "", 5), ("es", "", 5), ("s", "", 4),
+    ):
+        if word.endswith(suffix) and len(word) >= min_len and not (suffix == "s" and word.endswith("ss")):
+            word = word[: len(word) - len(suffix)] + repl
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
+
+
+def content_words(text: str) -> list[str]:
+    """Stemmed words that carry meaning: no stopwords, no negators (negation is checked apart)."""
+    return [stem(w) for w in words(text) if w not in STOPWORDS and w not in NEGATORS]
+
+
+def negation_count(text: str) -> int:
+    """How many negation cues `text` has; contractions count ("don't" is "dont" after `words`)."""
+    return sum(1 for w in words(text) if w in NEGATORS)
+
+
+# ---------------------------------------------------------------------------------------------
+# Numbers and dates
+
+class Quantity(NamedTuple):
+    """A number mentioned in a text: its value, what it counts (`unit`), and where it is."""
+
+    value: float
+    unit: str
+    start: int
+    end: int
+
+
+_WORD_NUMBERS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen twenty".split()
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+     "hundred": 100, "dozen": 12, "half": 0.5, "twice": 2, "once": 1}
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9}
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        ["january jan", "february feb", "march mar", "april apr", "may", "june jun", "july jul",
+         "august aug", "september sep sept", "october oct", "november nov", "december dec"]
+    )
+    for m in names.split()
+}
+_NUMBER = re.compile(
+    r"(?P<cur>[$\u20ac\u00a3])?\s?(?P<num>\d+(?:[.,]\d+)*)(?:st|nd|rd|th)?"
+    r"(?:\s?(?P<scale>thousand|million|billion|bn|mn|k|m)\b)?(?P<pct>\s?%|\s(?:percent|per cent)\b)?",
+    re.IGNORECASE,
+)
+_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\b", re.I)
+_UNIT_WORD = re.compile(r"\s*(?:-\s*)?([^\W\d_]+)")
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Numbers (digits, "five", "$2.5 million", "15%") with the unit they count, in text order."""
+    found: list[Quantity] = []
+    for m in _NUMBER.finditer(text):
+        if m.start() > 0 and (text[m.start() - 1].isalpha() or text[m.start() - 1] == "_"):
+            continue  # part of an identifier such as "A4" or "ISO27001"
+        value = _parse_number(m.group("num"))
+        if value is None:
+            continue
+        value *= _SCALES.get((m.group("scale") or "").lower(), 1.0)
+        unit = "%" if m.group("pct") else (m.group("cur") or _unit_after(text, m.end()))
+        found.append(Quantity(value, unit, m.start(), m.end()))
+    for m in _NUMBER_WORD.finditer(text):
+        word = m.group(0).lower()
+        if word in ("once", "half") and not _unit_after(text, m.end()):
+            continue
+        found.append(Quantity(float(_WORD_NUMBERS[word]), _unit_after(text, m.end()), m.start(), m.end()))
+    return sorted(found, key=lambda q: q.start)
+
+
+def _parse_number(raw: str) -> float | None:
+    # "1,000" and "1,000.5" are thousands separators; "3,5" (one comma, not three digits after) a decimal.
+    if "," in raw and "." not in raw and not re.fullmatch(r"\d{1,3}(,\d{3})+", raw):
+        raw = raw.replace(",", ".")
+    try:
+        return float(raw.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def _unit_after(text: str, pos: int) -> str:
+    m = _UNIT_WORD.match(text, pos)
+    if not m:
+        return ""
+    word = m.group(1).lower()
+    if word in STOPWORDS or word in _MONTHS:
+        return ""
+    return stem(word)
+
+
+def months(text: str) -> set[int]:
+    """Calendar months named in `text` (1-12); "may" only when it looks like a date."""
+    found = set()
+    for m in re.finditer(r"\b([A-Za-z]{3,9})\b\.?", text):
+        word = m.group(1)
+        month = _MONTHS.get(word.lower())
+        if month is None:
+            continue
+        if word.lower() in ("may", "mar") and not (word[0].isupper() and _near_digit(text, m)):
+            continue  # "may" the verb, "mar" the verb
+        found.add(month)
+    return found
+
+
+def _near_digit(text: str, m: re.Match[str]) -> bool:
+    return bool(re.search(r"\d", text[max(0, m.start() - 4): m.end() + 6]))
