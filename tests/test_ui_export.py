@@ -1,0 +1,83 @@
+"""Exports: JSON is the report's own dict; HTML is self-contained and inert; Markdown is escaped."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from html.parser import HTMLParser
+
+from rrag.types import Report
+from ui.export import report_filename, report_html, report_json, report_markdown, summary_line
+from ui_reports import sample_report
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.links: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.links += [value or "" for name, value in attrs if name in ("src", "href")]
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def test_json_export_round_trips_to_the_same_report() -> None:
+    report = sample_report()
+    data = json.loads(report_json(report))
+    assert data == report.to_dict()
+    assert Report.from_dict(data).to_dict() == data
+
+
+def test_html_export_is_self_contained_and_runs_no_untrusted_markup() -> None:
+    page = report_html(sample_report())
+    parser = _Tags()
+    parser.feed(page)
+    assert "script" not in parser.tags and "i" not in parser.tags and "em" not in parser.tags
+    assert parser.links == []  # no external resources
+    assert parser.tags.count("style") == 1
+    text = "".join(parser.text)
+    assert "<script>alert('x')</script>" in text  # the document's script shows as text
+    assert "Staff also get a <b>free</b> car." in text
+    assert "How much <em>leave</em> do we get?" in text
+
+
+def test_html_export_shows_decision_claims_evidence_and_sources() -> None:
+    page = report_html(sample_report())
+    for expected in ("Trimmed", "MEDIUM", "0.38", "Contradicted", "Unsupported", "Partial",
+                     "handbook &lt;b&gt;.md, page 2", '<mark class="rrag-quote">',
+                     "Some claims were removed"):
+        assert expected in page
+
+
+def test_html_export_warns_when_not_verified() -> None:
+    page = report_html(sample_report(verified=False, not_verified_reason="LLM judge timed out"))
+    assert "Not verified" in page and "LLM judge timed out" in page
+
+
+def test_markdown_export_escapes_html_and_keeps_one_row_per_claim() -> None:
+    md = report_markdown(sample_report())
+    assert "<b>" not in md and "<em>" not in md and "&lt;b&gt;free&lt;/b&gt;" in md
+    rows = [line for line in md.splitlines() if line.startswith("| ") and not line.startswith("| #")]
+    assert len(rows) == 5
+    assert all(row.count(" | ") == 5 for row in rows)
+    assert "✖ Contradicted (0.90)" in md and "“Employees receive 25 days of annual leave.”" in md
+
+
+def test_markdown_table_cells_cannot_be_split_by_pipes_or_line_breaks() -> None:
+    report = sample_report()
+    first = report.claims[1]
+    piped = replace(first, claim=replace(first.claim, text="25 | 30\ndays"))
+    md = report_markdown(sample_report(claims=[piped]))
+    row = next(line for line in md.splitlines() if line.startswith("| 1 |"))
+    assert "25 &#124; 30 days" in row and row.count(" | ") == 5
+
+
+def test_summary_and_filename() -> None:
+    report = sample_report(reliability=None, hallucination_rate=None, level=None)
+    assert summary_line(report) == "✂ Trimmed · level – n/a · reliability n/a · hallucination rate n/a"
+    assert report_filename(report, "html") == "rrag-report-2026-11-22-01234567.html"

@@ -1,0 +1,48 @@
+"""Which settings the Settings page saves in the database, and how saved values are applied.
+
+Only tuning and endpoints are saved; storage locations stay with the environment (changing them
+from a page would silently switch databases) and the API key is never saved anywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from rrag.errors import ConfigError
+from rrag.settings import Settings
+
+SAVED_FIELDS = (
+    "llm_base_url",
+    "llm_model",
+    "llm_timeout_s",
+    "llm_max_retries",
+    "chunk_size",
+    "chunk_overlap",
+    "dedup_threshold",
+    "top_k",
+    "relevance_floor",
+    "answerer",
+    "claim_extractor",
+    "verifiers",
+    "risk_threshold",
+    "strict",
+)
+
+
+def to_saved(settings: Settings) -> dict[str, Any]:
+    """JSON-ready values of the saved fields (tuples become lists)."""
+    values = {name: getattr(settings, name) for name in SAVED_FIELDS}
+    values["verifiers"] = list(settings.verifiers)
+    return values
+
+
+def apply_saved(base: Settings, saved: Mapping[str, Any]) -> Settings:
+    """`base` with the saved values on top; unknown names are ignored, invalid values raise ConfigError."""
+    values = {name: saved[name] for name in SAVED_FIELDS if name in saved}
+    if "verifiers" in values:
+        values["verifiers"] = tuple(values["verifiers"])
+    try:
+        return base.replace(**values)
+    except (TypeError, ValueError) as exc:  # a value of the wrong type in an old database
+        raise ConfigError(f"saved settings are not valid: {exc}") from exc
+

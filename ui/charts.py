@@ -1,0 +1,185 @@
+"""Plotly figures for one report (gauge, status counts) and for the saved sessions (Insights).
+
+Inputs are the store's frames (`sessions_frame`, `claims_frame`). Text from questions and documents
+goes into labels escaped: Plotly reads a subset of HTML in labels, and user text must stay text.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Mapping
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from rrag.types import HALLUCINATED, ClaimStatus
+from ui.status import LEVEL_STYLES, STATUS_ORDER, badge_text, status_style
+
+REVIEWED = ("approved", "corrected", "escalated")
+_HALLUCINATED = tuple(s.value for s in HALLUCINATED)
+_LAYOUT = dict(margin=dict(l=10, r=10, t=50, b=10), height=320, font=dict(size=13))
+_DARK = "#1f2937"
+
+
+def _label(text: str, limit: int = 60) -> str:
+    text = " ".join(str(text).split())
+    return html.escape(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def _empty(title: str, message: str) -> go.Figure:
+    fig = go.Figure()
+    fig.add_annotation(text=message, showarrow=False, font=dict(size=14, color="#6b7280"))
+    fig.update_layout(title=title, xaxis=dict(visible=False), yaxis=dict(visible=False), **_LAYOUT)
+    return fig
+
+
+def reliability_gauge(reliability: float | None) -> go.Figure:
+    """0..1 gauge with the LOW / MEDIUM / HIGH bands (0.65 and 0.85) behind the needle."""
+    title = "Reliability"
+    if reliability is None:
+        return _empty(title, "n/a: nothing checkable was verified")
+    bands = [(0.0, 0.65, "LOW"), (0.65, 0.85, "MEDIUM"), (0.85, 1.0, "HIGH")]
+    fig = go.Figure(
+        go.Indicator(
+            mode="gauge+number",
+            value=reliability,
+            number=dict(valueformat=".2f"),
+            gauge=dict(
+                axis=dict(range=[0, 1], tickvals=[0, 0.65, 0.85, 1]),
+                bar=dict(color=_DARK, thickness=0.3),
+                steps=[
+                    dict(range=[lo, hi], color=LEVEL_STYLES[name].background) for lo, hi, name in bands
+                ],
+            ),
+            title=dict(text=title),
+        )
+    )
+    fig.update_layout(**{**_LAYOUT, "height": 260, "margin": dict(l=25, r=25, t=60, b=10)})
+    return fig
+
+
+def status_counts_chart(status_counts: Mapping[str, int], title: str = "Claims by status") -> go.Figure:
+    statuses = [s for s in STATUS_ORDER if status_counts.get(s, 0)]
+    if not statuses:
+        return _empty(title, "No claims")
+    counts = [status_counts[s] for s in statuses]
+    fig = go.Figure(
+        go.Bar(
+            x=counts,
+            y=[badge_text(status_style(s)) for s in statuses],
+            orientation="h",
+            marker_color=[status_style(s).colour for s in statuses],
+            text=counts,
+            textposition="auto",
+        )
+    )
+    fig.update_layout(title=title, yaxis=dict(autorange="reversed"), xaxis=dict(title="claims"), **_LAYOUT)
+    return fig
+
+
+def _periods(created_at: pd.Series) -> pd.Series:
+    """Sessions bucketed by day, or by hour when they span less than three days (a fresh demo)."""
+    times = pd.to_datetime(created_at, utc=True)
+    span = times.max() - times.min()
+    return times.dt.floor("D" if span >= pd.Timedelta(days=3) else "h")
+
+
+def hallucination_over_time(sessions: pd.DataFrame) -> go.Figure:
+    title = "Hallucination rate over time"
+    scored = sessions.dropna(subset=["hallucination_rate"]) if not sessions.empty else sessions
+    if scored.empty:
+        return _empty(title, "No scored sessions yet")
+    per_period = scored.groupby(_periods(scored["created_at"]))["hallucination_rate"].agg(["mean", "size"])
+    fig = go.Figure(
+        go.Scatter(
+            x=per_period.index,
+            y=per_period["mean"],
+            mode="lines+markers",
+            line=dict(color=status_style(ClaimStatus.CONTRADICTED.value).colour),
+            customdata=per_period["size"],
+            hovertemplate="%{x}<br>mean rate %{y:.2f}<br>%{customdata} sessions<extra></extra>",
+        )
+    )
+    fig.update_layout(title=title, yaxis=dict(range=[0, 1], title="mean rate"), **_LAYOUT)
+    return fig
+
+
+def rates_over_time(sessions: pd.DataFrame) -> go.Figure:
+    """Share of sessions refused, and share with at least one citation mismatch, per period."""
+    title = "Refusal and citation-mismatch rate"
+    if sessions.empty:
+        return _empty(title, "No sessions yet")
+    frame = pd.DataFrame(
+        {
+            "refused": sessions["decision"].eq("refuse").astype(float),
+            "mismatch": sessions["citation_mismatches"].fillna(0).gt(0).astype(float),
+        }
+    )
+    per_period = frame.groupby(_periods(sessions["created_at"])).mean()
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=per_period.index, y=per_period["refused"], name="⛔ refused",
+                             mode="lines+markers", line=dict(color="#b91c1c")))
+    fig.add_trace(go.Scatter(x=per_period.index, y=per_period["mismatch"], name="⚠ citation mismatch",
+                             mode="lines+markers", line=dict(color="#7c3aed", dash="dash")))
+    fig.update_layout(title=title, yaxis=dict(range=[0, 1], title="share of sessions"),
+                      legend=dict(orientation="h", y=-0.2), **_LAYOUT)
+    return fig
+
+
+def status_distribution(claims: pd.DataFrame) -> go.Figure:
+    """All saved claims by their effective status (after reviewer overrides)."""
+    counts = claims["effective_status"].value_counts().to_dict() if not claims.empty else {}
+    return status_counts_chart(counts, title="Status of all claims (after review)")
+
+
+def agreement(claims: pd.DataFrame, sessions: pd.DataFrame) -> tuple[go.Figure, float | None]:
+    """Verifier status vs reviewer status on reviewed sessions, and the share they agree on."""
+    title = "Verifier vs reviewer"
+    reviewed_ids = set(sessions.loc[sessions["review_status"].isin(REVIEWED), "session_id"]) if not sessions.empty else set()
+    reviewed = claims[claims["session_id"].isin(reviewed_ids)] if not claims.empty else claims
+    if reviewed.empty:
+        return _empty(title, "No reviewed sessions yet"), None
+    table = pd.crosstab(reviewed["status"], reviewed["effective_status"])
+    rows = [s for s in STATUS_ORDER if s in table.index]
+    cols = [s for s in STATUS_ORDER if s in table.columns]
+    table = table.loc[rows, cols]
+    fig = go.Figure(
+        go.Heatmap(
+            z=table.values,
+            x=[badge_text(status_style(s)) for s in cols],
+            y=[badge_text(status_style(s)) for s in rows],
+            text=table.values,
+            texttemplate="%{text}",
+            colorscale="Blues",
+            showscale=False,
+            hovertemplate="verifier %{y}<br>reviewer %{x}<br>%{z} claims<extra></extra>",
+        )
+    )
+    fig.update_layout(title=title, xaxis=dict(title="reviewer"), yaxis=dict(title="verifier", autorange="reversed"),
+                      **_LAYOUT)
+    share = float((reviewed["status"] == reviewed["effective_status"]).mean())
+    return fig, share
+
+
+def knowledge_gaps(claims: pd.DataFrame, by: str, top: int = 10) -> go.Figure:
+    """Where unsupported and contradicted claims cluster: by `question` or by document `source`."""
+    title = "Questions with the most unsupported claims" if by == "question" else "Documents nearest to unsupported claims"
+    gaps = claims[claims["effective_status"].isin(_HALLUCINATED)] if not claims.empty else claims
+    if gaps.empty:
+        return _empty(title, "No unsupported or contradicted claims")
+    keys = gaps[by].fillna("").replace("", "(no close passage)")
+    counts = keys.value_counts().head(top)
+    fig = go.Figure(
+        go.Bar(
+            x=counts.values,
+            y=[_label(k) for k in counts.index],
+            orientation="h",
+            marker_color=status_style(ClaimStatus.UNSUPPORTED.value).colour,
+            text=counts.values,
+            textposition="auto",
+            hovertemplate="%{y}<br>%{x} claims<extra></extra>",
+        )
+    )
+    fig.update_layout(title=title, yaxis=dict(autorange="reversed"), xaxis=dict(title="unsupported + contradicted claims"),
+                      **{**_LAYOUT, "height": max(260, 60 + 34 * len(counts))})
+    return fig

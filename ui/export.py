@@ -1,0 +1,147 @@
+"""A report exported as JSON, as a self-contained HTML page, or as Markdown.
+
+The HTML page carries its own style sheet and no scripts or external links, so it opens anywhere
+(mail attachment, ticket) and shows the same colours, icons and labels as the app. Untrusted text is
+escaped in both the HTML and the Markdown.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+from rrag.types import Report
+from ui.highlight import evidence_html, highlight_answer, source_label
+from ui.status import (
+    CSS,
+    badge_html,
+    badge_text,
+    decision_style,
+    display_status,
+    legend_html,
+    level_style,
+    status_style,
+)
+
+
+def report_filename(report: Report, extension: str) -> str:
+    return f"rrag-report-{report.created_at[:10]}-{report.session_id[:8]}.{extension}"
+
+
+def report_json(report: Report) -> str:
+    return json.dumps(report.to_dict(), indent=2, ensure_ascii=False)
+
+
+def format_score(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def summary_line(report: Report) -> str:
+    """Decision, level and scores in one plain-text line."""
+    return (
+        f"{badge_text(decision_style(report.decision.value))} · "
+        f"level {badge_text(level_style(report.level.value if report.level else None))} · "
+        f"reliability {format_score(report.reliability)} · "
+        f"hallucination rate {format_score(report.hallucination_rate)}"
+    )
+
+
+def _md(text: str) -> str:
+    # Entities keep untrusted HTML inert in any Markdown viewer; table pipes and line breaks are
+    # flattened so one value stays in one cell.
+    return html.escape(" ".join(text.split())).replace("|", "&#124;")
+
+
+def report_markdown(report: Report) -> str:
+    lines = [
+        "# Audited answer",
+        "",
+        f"**Question:** {_md(report.question)}",
+        "",
+        f"**Result:** {summary_line(report)}",
+        "",
+        f"Audited {report.created_at} · mode {report.mode} · session `{report.session_id}`",
+        "",
+    ]
+    if not report.verified:
+        lines += [f"> **Not verified:** {_md(report.not_verified_reason)}", ""]
+    lines += ["## The answer the user receives", "", f"> {_md(report.final_answer)}", ""]
+    if report.caveat:
+        lines += [f"*{_md(report.caveat)}*", ""]
+    lines += ["## The audited answer", "", f"> {_md(report.answer)}", "", "## Claims", ""]
+    if not report.claims:
+        lines += ["No claims were found in the answer.", ""]
+    else:
+        lines += ["| # | Status | Claim | Evidence | Source | Verifier |", "|---|---|---|---|---|---|"]
+        for number, result in enumerate(report.claims, start=1):
+            v = result.verdict
+            evidence = f"“{_md(v.evidence.quote)}”" if v.evidence else _md(v.reason)
+            source = _md(source_label(v.evidence)) if v.evidence else ""
+            status = badge_text(status_style(display_status(v)))
+            lines.append(
+                f"| {number} | {status} ({v.confidence:.2f}) | {_md(result.claim.text)} | {evidence} | "
+                f"{source} | {_md(v.verifier)} |"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def report_html(report: Report) -> str:
+    e = html.escape
+    claims = "".join(_claim_html(report, number) for number in range(1, len(report.claims) + 1))
+    not_verified = (
+        f'<p class="warn"><strong>Not verified:</strong> {e(report.not_verified_reason)}</p>'
+        if not report.verified
+        else ""
+    )
+    caveat = f'<p class="caveat">{e(report.caveat)}</p>' if report.caveat else ""
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Audited answer: {e(report.question[:80])}</title>
+<style>{CSS}{_PAGE_CSS}</style></head>
+<body><main>
+<h1>Audited answer</h1>
+<p class="question"><strong>Question:</strong> {e(report.question)}</p>
+<p>{badge_html(decision_style(report.decision.value))}
+ {badge_html(level_style(report.level.value if report.level else None))}
+ reliability <strong>{format_score(report.reliability)}</strong> ·
+ hallucination rate <strong>{format_score(report.hallucination_rate)}</strong></p>
+<p class="meta">Audited {e(report.created_at)} · mode {e(report.mode)} · session {e(report.session_id)}</p>
+{not_verified}
+<h2>The answer the user receives</h2>
+<blockquote>{e(report.final_answer)}</blockquote>{caveat}
+<h2>The audited answer, claim by claim</h2>
+{legend_html()}
+{highlight_answer(report.answer, report.claims)}
+<h2>Claims and evidence</h2>
+{claims or "<p>No claims were found in the answer.</p>"}
+</main></body></html>
+"""
+
+
+def _claim_html(report: Report, number: int) -> str:
+    result = report.claims[number - 1]
+    v = result.verdict
+    e = html.escape
+    source = f'<p class="meta">Source: {e(source_label(v.evidence))}</p>' if v.evidence else ""
+    chunk = evidence_html(report, v) or (
+        f'<blockquote>{e(v.evidence.quote)}</blockquote>' if v.evidence else ""
+    )
+    return (
+        f'<section class="claim" style="border-left-color:{status_style(display_status(v)).colour}">'
+        f"<h3>{number}. {badge_html(status_style(display_status(v)))} {e(result.claim.text)}</h3>"
+        f'<p class="meta">confidence {v.confidence:.2f} · decided by {e(v.verifier)}</p>'
+        f"<p>{e(v.reason)}</p>{source}{chunk}</section>"
+    )
+
+
+_PAGE_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#fff;color:#111827}
+main{max-width:56em;margin:2em auto;padding:0 1.2em}
+h1{font-size:1.6em}h2{font-size:1.2em;margin-top:1.6em}h3{font-size:1em;font-weight:600}
+blockquote{margin:.5em 0;padding:.5em 1em;border-left:4px solid #cbd5e1;background:#f8fafc}
+.meta{color:#4b5563;font-size:.88em}.caveat{font-style:italic;color:#4b5563}
+.warn{background:#fddede;border:1px solid #b91c1c;padding:.5em .8em;border-radius:.4em}
+.claim{border-left:5px solid;padding:.2em 0 .4em 1em;margin:1em 0}
+"""

@@ -1,0 +1,110 @@
+"""Escaped HTML for answers with claims highlighted in place, and evidence quotes inside their chunk.
+
+Every string from a document, a claim or an LLM is untrusted: it is escaped here, once, before it is
+wrapped in markup, so a `<script>` inside a document shows as text and never runs. The fragments use the
+classes of `ui.status.CSS`; callers add the style sheet once per HTML block or page.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Sequence
+
+from rrag.types import ClaimResult, Evidence, Report, Verdict
+from ui.status import display_status, status_style
+
+# Characters with a meaning in Streamlit Markdown (CommonMark plus `:colour[...]`, `$math$`, HTML).
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
+
+
+def md_escape(text: str) -> str:
+    """Escape untrusted text for a Markdown context (labels, captions): shown literally, never parsed."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+def _claim_spans(answer: str, claims: Sequence[ClaimResult]) -> list[tuple[int, int, int]]:
+    """(start, end, claim number) for claims whose span really lies in the answer, without overlaps."""
+    spans = []
+    last_end = 0
+    ordered = sorted(enumerate(claims, start=1), key=lambda item: (item[1].claim.start, item[0]))
+    for number, result in ordered:
+        start, end = max(result.claim.start, last_end), min(result.claim.end, len(answer))
+        if start < end:
+            spans.append((start, end, number))
+            last_end = end
+    return spans
+
+
+def highlight_answer(answer: str, claims: Sequence[ClaimResult]) -> str:
+    """The answer as HTML with each claim marked by its status colour, number, icon and label."""
+    parts: list[str] = []
+    cursor = 0
+    for start, end, number in _claim_spans(answer, claims):
+        parts.append(html.escape(answer[cursor:start]))
+        result = claims[number - 1]
+        style = status_style(display_status(result.verdict))
+        tip = f"Claim {number}: {style.label}. {result.verdict.reason}"
+        parts.append(
+            f'<mark class="rrag-claim" style="background:{style.background};border-color:{style.colour}" '
+            f'title="{html.escape(tip)}" aria-label="{html.escape(style.label)}">'
+            f'<sup style="color:{style.colour}">{style.icon}{number}</sup>'
+            f"{html.escape(answer[start:end])}</mark>"
+        )
+        cursor = end
+    parts.append(html.escape(answer[cursor:]))
+    return f'<div class="rrag-answer">{"".join(parts)}</div>'
+
+
+def locate_quote(text: str, quote: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where `quote` is in `text`: the given offsets when they match, else a search; None if absent."""
+    if 0 <= start < end <= len(text) and _squash(text[start:end]) == _squash(quote):
+        return start, end
+    if not quote.strip():
+        return None
+    found = text.find(quote)
+    if found >= 0:
+        return found, found + len(quote)
+    # Whitespace may differ between the stored chunk and the quote (line breaks in PDFs).
+    pattern = r"\s+".join(re.escape(word) for word in quote.split())
+    match = re.search(pattern, text)
+    return (match.start(), match.end()) if match else None
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def highlight_quote(chunk_text: str, quote: str, start: int, end: int) -> str:
+    """The chunk as escaped HTML with the evidence quote marked; the whole chunk when it is absent."""
+    span = locate_quote(chunk_text, quote, start, end)
+    if span is None:
+        body = html.escape(chunk_text)
+    else:
+        a, b = span
+        body = (
+            f"{html.escape(chunk_text[:a])}<mark class=\"rrag-quote\">{html.escape(chunk_text[a:b])}</mark>"
+            f"{html.escape(chunk_text[b:])}"
+        )
+    return f'<div class="rrag-chunk">{body}</div>'
+
+
+def escaped_block(text: str, css_class: str = "rrag-chunk") -> str:
+    """Untrusted text shown verbatim (line breaks kept) in a styled block."""
+    return f'<div class="{css_class}">{html.escape(text)}</div>'
+
+
+def evidence_html(report: Report, verdict: Verdict) -> str | None:
+    """The evidence quote highlighted inside its retrieved chunk; None without evidence or chunk."""
+    evidence = verdict.evidence
+    if evidence is None:
+        return None
+    chunk = next((rc.chunk for rc in report.contexts if rc.chunk.chunk_id == evidence.chunk_id), None)
+    if chunk is None:
+        return None
+    return highlight_quote(chunk.text, evidence.quote, evidence.start, evidence.end)
+
+
+def source_label(evidence: Evidence) -> str:
+    """'handbook.pdf, page 3' (plain text; escape it for the context it goes into)."""
+    return evidence.source if evidence.page is None else f"{evidence.source}, page {evidence.page}"

@@ -1,0 +1,139 @@
+"""One audited answer on screen: decision, final answer, highlighted claims, evidence, charts, exports.
+
+Shared by Ask (a fresh report), Review and History (a saved one, with reviewer overrides).
+Every untrusted string reaches the page through `ui.highlight` (HTML) or `md_escape` (Markdown).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Mapping
+
+import streamlit as st
+
+from rrag.types import ClaimResult, ClaimStatus, Report
+from ui.charts import reliability_gauge, status_counts_chart
+from ui.export import format_score, report_filename, report_html, report_json, report_markdown
+from ui.highlight import escaped_block, evidence_html, highlight_answer, md_escape, source_label
+from ui.status import (
+    badge_html,
+    badge_text,
+    decision_style,
+    display_status,
+    legend_html,
+    level_style,
+    status_style,
+    style_tag,
+)
+
+_LABEL_LIMIT = 110
+
+
+def render_report(
+    report: Report, *, key: str, overrides: Mapping[int, ClaimStatus] | None = None, exports: bool = True
+) -> None:
+    """Render `report`; `key` keeps widget ids unique when several reports share a page."""
+    overrides = overrides or {}
+    _render_verdict(report)
+    left, right = st.columns([0.56, 0.44], gap="large")
+    with left:
+        st.markdown("##### The audited answer, claim by claim")
+        st.html(style_tag() + legend_html() + highlight_answer(report.answer, report.claims))
+        gauge, counts = st.columns(2)
+        gauge.plotly_chart(reliability_gauge(report.reliability), key=f"{key}.gauge", width="stretch")
+        counts.plotly_chart(status_counts_chart(report.status_counts), key=f"{key}.counts", width="stretch")
+    with right:
+        st.markdown("##### Claims and their evidence")
+        if not report.claims:
+            st.info("No claims were found in the answer.")
+        for number, result in enumerate(report.claims, start=1):
+            _render_claim(report, number, result, overrides.get(number - 1))
+    _render_details(report)
+    if exports:
+        _render_exports(report, key)
+
+
+def _render_verdict(report: Report) -> None:
+    decision = decision_style(report.decision.value)
+    level = level_style(report.level.value if report.level else None)
+    badges, reliability, rate, claims = st.columns([0.4, 0.2, 0.2, 0.2])
+    badges.html(
+        f'{style_tag()}<div style="font-size:1.15em;padding-top:.6em">{badge_html(decision)} '
+        f'{badge_html(level)}</div><div style="color:#4b5563;font-size:.9em;margin-top:.3em">'
+        f"{html.escape(decision.meaning)}</div>"
+    )
+    reliability.metric("Reliability", format_score(report.reliability), help=level.meaning)
+    rate.metric("Hallucination rate", format_score(report.hallucination_rate),
+                help="(unsupported + contradicted) / checkable claims")
+    checkable = sum(r.claim.checkable for r in report.claims)
+    claims.metric("Claims checked", f"{checkable} of {len(report.claims)}")
+    if not report.verified:
+        st.warning(
+            f"**Not verified.** {md_escape(report.not_verified_reason or 'A verifier could not run.')} "
+            "Unverified claims are shown as ⏸ Not verified, never as supported.",
+            icon="⏸",
+        )
+    if report.review_reasons:
+        st.caption("Flagged for review: " + md_escape("; ".join(report.review_reasons)))
+    st.markdown("##### The answer the user receives")
+    st.html(style_tag() + escaped_block(report.final_answer, "rrag-chunk rrag-final"))
+    if report.caveat:
+        st.caption(md_escape(report.caveat))
+
+
+def _render_claim(report: Report, number: int, result: ClaimResult, override: ClaimStatus | None) -> None:
+    verdict = result.verdict
+    style = status_style(display_status(verdict))
+    shown = status_style(override.value) if override else style
+    text = " ".join(result.claim.text.split())
+    short = text if len(text) <= _LABEL_LIMIT else text[: _LABEL_LIMIT - 1] + "…"
+    needs_attention = display_status(verdict) not in ("supported", "not_checkable") or override is not None
+    with st.expander(f"{shown.icon} {number}. {md_escape(short)}", expanded=needs_attention):
+        line = f"{badge_html(style)} confidence {verdict.confidence:.2f} · decided by {html.escape(verdict.verifier)}"
+        if override is not None:
+            line = f"Reviewer: {badge_html(shown)} · verifier said {line}"
+        st.html(f"{style_tag()}<div>{line}</div>")
+        if len(text) > len(short):
+            st.markdown(f"**Claim:** {md_escape(text)}")
+        st.markdown(f"**Why:** {md_escape(verdict.reason or style.meaning)}")
+        if verdict.evidence is None:
+            st.caption("No evidence passage.")
+            return
+        st.markdown(f"**Evidence** from *{md_escape(source_label(verdict.evidence))}*:")
+        chunk = evidence_html(report, verdict)
+        st.html(style_tag() + (chunk or escaped_block(verdict.evidence.quote)))
+
+
+def _render_details(report: Report) -> None:
+    with st.expander(f"Retrieved passages ({len(report.contexts)})"):
+        if not report.contexts:
+            st.caption("Nothing relevant was retrieved.")
+        for rc in report.contexts:
+            page = "" if rc.chunk.page is None else f", page {rc.chunk.page}"
+            st.markdown(f"**{md_escape(rc.chunk.source + page)}** · relevance {rc.score:.2f}")
+            st.html(style_tag() + escaped_block(rc.chunk.text))
+    if report.answer != report.final_answer:
+        with st.expander("The answer before the decision"):
+            st.html(style_tag() + escaped_block(report.answer))
+    timings = " · ".join(f"{stage} {ms:.0f} ms" for stage, ms in report.timings_ms.items())
+    st.caption(
+        f"{md_escape(report.mode)} · answered by {md_escape(report.answer_backend or 'n/a')} · "
+        f"threshold {report.threshold:.2f}{' (strict)' if report.strict else ''} · {timings} · "
+        f"session {report.session_id}"
+    )
+
+
+def _render_exports(report: Report, key: str) -> None:
+    json_col, html_col, md_col, _ = st.columns([0.2, 0.2, 0.2, 0.4])
+    json_col.download_button("⬇ JSON", report_json(report), report_filename(report, "json"),
+                             mime="application/json", key=f"{key}.json", on_click="ignore")
+    html_col.download_button("⬇ HTML page", report_html(report), report_filename(report, "html"),
+                             mime="text/html", key=f"{key}.html", on_click="ignore")
+    md_col.download_button("⬇ Markdown", report_markdown(report), report_filename(report, "md"),
+                           mime="text/markdown", key=f"{key}.md", on_click="ignore")
+
+
+def claim_option(number: int, result: ClaimResult) -> str:
+    """One line per claim for select boxes: '2. ✖ Contradicted: The office opens at 9.'"""
+    text = " ".join(result.claim.text.split())
+    return f"{number}. {badge_text(status_style(display_status(result.verdict)))}: {text[:80]}"

@@ -1,0 +1,28 @@
+"""Session state namespaced per page ("ask.report", "review.selected"), initialised once per session."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+
+class PageState:
+    """Typed-ish access to one page's keys; widget keys come from `key()` so they share the namespace."""
+
+    def __init__(self, page: str, **defaults: Any) -> None:
+        self.page = page
+        for name, value in defaults.items():
+            st.session_state.setdefault(self.key(name), value)
+
+    def key(self, name: str) -> str:
+        return f"{self.page}.{name}"
+
+    def __getitem__(self, name: str) -> Any:
+        return st.session_state[self.key(name)]
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        st.session_state[self.key(name)] = value
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return st.session_state.get(self.key(name), default)
