@@ -1,0 +1,234 @@
+"""The Chroma index of chunks: embedded on disk (PersistentClient) or on a Chroma server (HttpClient).
+
+Chroma's default embedding function downloads a model at run time, so every collection is opened
+with our own registered function around an `Embedder`. Every chromadb failure (server down, refused
+write) surfaces as `IndexError_`.
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
+
+import chromadb
+from chromadb.api import ClientAPI
+from chromadb.api.models.Collection import Collection
+from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
+from chromadb.config import Settings as ChromaSettings
+from chromadb.utils.embedding_functions import register_embedding_function
+
+from rrag.embedding import Embedder, get_embedder
+from rrag.errors import IndexError_, RRAGError
+from rrag.settings import Settings
+from rrag.types import Chunk
+
+SPACE = "cosine"
+WRITE_BATCH = 512  # chunks per upsert: bounds memory while embedding large documents
+READ_PAGE = 5000
+
+# Chroma allows one client per path per process (a second one with other settings raises), and
+# several ChunkIndex objects may share a location, so clients and write counters are per location.
+_clients: dict[str, ClientAPI] = {}
+_writes: dict[str, int] = {}
+_lock = threading.Lock()
+
+
+@register_embedding_function
+class RRAGEmbeddingFunction(EmbeddingFunction[Documents]):
+    """Chroma's view of an rrag Embedder; the config names the embedder so Chroma can rebuild it."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self._embedder = embedder
+
+    def __call__(self, input: Documents) -> Embeddings:
+        return list(self._embedder.embed(list(input)))
+
+    @staticmethod
+    def name() -> str:
+        return "rrag"
+
+    def get_config(self) -> dict[str, Any]:
+        return {"embedder": self._embedder.name}
+
+    @staticmethod
+    def build_from_config(config: dict[str, Any]) -> RRAGEmbeddingFunction:
+        return RRAGEmbeddingFunction(get_embedder(config["embedder"]))
+
+    def default_space(self) -> str:  # type: ignore[override]
+        return SPACE
+
+    def supported_spaces(self) -> list[str]:  # type: ignore[override]
+        return [SPACE]
+
+
+@contextmanager
+def _chroma_errors(action: str) -> Iterator[None]:
+    try:
+        yield
+    except RRAGError:
+        raise
+    except Exception as exc:  # chromadb raises its own errors, httpx errors and ValueErrors
+        raise IndexError_(f"the vector index could not {action}: {exc}") from exc
+
+
+def _location(settings: Settings) -> str:
+    if settings.chroma_host:
+        return f"http://{settings.chroma_host}:{settings.chroma_port}"
+    return str(settings.chroma_dir.resolve())
+
+
+def _client(settings: Settings, location: str) -> ClientAPI:
+    with _lock:
+        if location not in _clients:
+            chroma_settings = ChromaSettings(anonymized_telemetry=False)
+            with _chroma_errors(f"connect to {location}"):
+                if settings.chroma_host:
+                    client = chromadb.HttpClient(
+                        host=settings.chroma_host, port=settings.chroma_port, settings=chroma_settings
+                    )
+                else:
+                    settings.chroma_dir.mkdir(parents=True, exist_ok=True)
+                    client = chromadb.PersistentClient(str(settings.chroma_dir), settings=chroma_settings)
+            _clients[location] = client
+        return _clients[location]
+
+
+class ChunkIndex:
+    """Chunks with their embeddings; similarity is cosine, reported in -1..1 (higher is closer)."""
+
+    def __init__(self, settings: Settings, embedder: Embedder) -> None:
+        self._location = _location(settings)
+        self._collection_name = settings.collection
+        self._client = _client(settings, self._location)
+        self._embedding_function = RRAGEmbeddingFunction(embedder)
+        with _chroma_errors(f"open the collection {settings.collection!r} at {self._location}"):
+            self._collection: Collection = self._client.get_or_create_collection(
+                settings.collection,
+                embedding_function=self._embedding_function,  # type: ignore[arg-type]
+                configuration={"hnsw": {"space": SPACE}},
+            )
+        self._all_cache: tuple[str, list[Chunk]] | None = None
+
+    @property
+    def location(self) -> str:
+        return self._location
+
+    @property
+    def version(self) -> str:
+        """Changes whenever the indexed chunks change (writes here, or a count change from elsewhere)."""
+        return f"{_writes.get(self._write_key, 0)}:{self.count()}"
+
+    @property
+    def _write_key(self) -> str:
+        return f"{self._location}#{self._collection_name}"
+
+    def count(self) -> int:
+        with _chroma_errors("count chunks"):
+            return self._collection.count()
+
+    def add(self, chunks: Sequence[Chunk]) -> None:
+        """Insert or overwrite chunks by id (so a retried ingest cannot create duplicates)."""
+        for begin in range(0, len(chunks), WRITE_BATCH):
+            batch = chunks[begin : begin + WRITE_BATCH]
+            with _chroma_errors("store chunks"):
+                self._collection.upsert(
+                    ids=[c.chunk_id for c in batch],
+                    documents=[c.text for c in batch],
+                    metadatas=[_metadata(c) for c in batch],  # type: ignore[misc]
+                )
+            self._touch()
+
+    def delete(self, chunk_ids: Sequence[str]) -> None:
+        if chunk_ids:
+            with _chroma_errors("delete chunks"):
+                self._collection.delete(ids=list(chunk_ids))
+            self._touch()
+
+    def delete_document(self, doc_id: str) -> None:
+        with _chroma_errors(f"delete the chunks of {doc_id}"):
+            self._collection.delete(where={"doc_id": doc_id})
+        self._touch()
+
+    def chunk_ids(self, doc_id: str) -> list[str]:
+        with _chroma_errors(f"list the chunks of {doc_id}"):
+            return list(self._collection.get(where={"doc_id": doc_id}, include=[])["ids"])
+
+    def get_chunks(self, doc_id: str) -> list[Chunk]:
+        """The chunks of one document, in document order."""
+        with _chroma_errors(f"read the chunks of {doc_id}"):
+            result = self._collection.get(where={"doc_id": doc_id}, include=["documents", "metadatas"])
+        return sorted(_chunks(result), key=lambda c: c.ordinal)
+
+    def get(self, chunk_ids: Sequence[str]) -> list[Chunk]:
+        """The chunks with these ids, in the order asked; unknown ids are left out."""
+        if not chunk_ids:
+            return []
+        with _chroma_errors("read chunks"):
+            result = self._collection.get(ids=list(chunk_ids), include=["documents", "metadatas"])
+        found = {c.chunk_id: c for c in _chunks(result)}
+        return [found[i] for i in chunk_ids if i in found]
+
+    def all_chunks(self) -> list[Chunk]:
+        """Every indexed chunk; cached until the index version changes."""
+        version = self.version
+        if self._all_cache is None or self._all_cache[0] != version:
+            chunks: list[Chunk] = []
+            with _chroma_errors("read all chunks"):
+                while True:
+                    page = self._collection.get(
+                        include=["documents", "metadatas"], limit=READ_PAGE, offset=len(chunks)
+                    )
+                    chunks.extend(_chunks(page))
+                    if len(page["ids"]) < READ_PAGE:
+                        break
+            self._all_cache = (version, chunks)
+        return self._all_cache[1]
+
+    def query(self, text: str, k: int) -> list[tuple[Chunk, float]]:
+        """The `k` nearest chunks to `text` with their cosine similarity, best first."""
+        n = min(k, self.count())
+        if n < 1 or not text.strip():
+            return []
+        with _chroma_errors("search"):
+            result = self._collection.query(
+                query_texts=[text], n_results=n, include=["documents", "metadatas", "distances"]
+            )
+        chunks = _chunks(
+            {"ids": result["ids"][0], "documents": result["documents"][0], "metadatas": result["metadatas"][0]}  # type: ignore[index]
+        )
+        distances = result["distances"][0]  # type: ignore[index]
+        return [(chunk, 1.0 - float(d)) for chunk, d in zip(chunks, distances)]
+
+    def _touch(self) -> None:
+        with _lock:
+            _writes[self._write_key] = _writes.get(self._write_key, 0) + 1
+
+
+def _metadata(chunk: Chunk) -> dict[str, str | int]:
+    meta: dict[str, str | int] = {
+        "doc_id": chunk.doc_id,
+        "source": chunk.source,
+        "start": chunk.start,
+        "end": chunk.end,
+        "ordinal": chunk.ordinal,
+    }
+    if chunk.page is not None:
+        meta["page"] = chunk.page
+    return meta
+
+
+def _chunks(result: Any) -> list[Chunk]:
+    return [
+        Chunk(
+            chunk_id=chunk_id,
+            doc_id=str(meta["doc_id"]),
+            source=str(meta["source"]),
+            text=text,
+            start=int(meta["start"]),
+            end=int(meta["end"]),
+            page=int(meta["page"]) if meta.get("page") is not None else None,
+            ordinal=int(meta["ordinal"]),
+        )
+        for chunk_id, text, meta in zip(result["ids"], result["documents"], result["metadatas"])
+    ]

@@ -1,0 +1,235 @@
+"""Text extraction from PDF, DOCX, HTML, Markdown and plain text, with errors a user understands.
+
+Every file is untrusted: parsers are fed only bytes we have size-checked, script text never reaches
+the output, and any parser failure becomes an `IngestError` naming the file.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from rrag.errors import (
+    EmptyDocumentError,
+    EncryptedDocumentError,
+    FileTooLargeError,
+    IngestError,
+    UnsupportedFormatError,
+)
+
+PAGE_SEPARATOR = "\n\n"
+# Share of control characters above which decoded "text" is really binary data.
+MAX_CONTROL_RATIO = 0.05
+_ALLOWED_CONTROLS = frozenset("\t\n\r\f\v")
+
+# Elements whose text is never content: code, metadata, or invisible.
+_DROPPED_HTML = ("script", "style", "title", "noscript", "template", "head", "svg", "iframe", "object")
+_BLOCK_HTML = (
+    "p", "div", "br", "li", "ul", "ol", "dl", "dt", "dd", "tr", "table", "section", "article", "header",
+    "footer", "main", "aside", "nav", "blockquote", "pre", "hr", "figure", "figcaption", "form",
+    "h1", "h2", "h3", "h4", "h5", "h6", "caption", "address", "details", "summary",
+)
+_CELL_HTML = ("td", "th")
+_BLOCK_BREAK = "\x1e"  # ASCII record separator: marks block boundaries until the final join
+
+
+@dataclass(frozen=True)
+class ExtractedDocument:
+    """Extracted text; `pages` holds (page number, start, end) offsets into `text` where pages exist."""
+
+    text: str
+    pages: list[tuple[int, int, int]] = field(default_factory=list)
+
+    @property
+    def page_count(self) -> int | None:
+        return len(self.pages) or None
+
+
+def extract(path: Path, *, max_bytes: int) -> ExtractedDocument:
+    """Read `path` into text; raise an `IngestError` subclass with a readable message on bad input."""
+    reader = _READERS.get(path.suffix.lower())
+    if reader is None:
+        raise UnsupportedFormatError(
+            f"{path.name}: unsupported file type {path.suffix or '(none)'!r}; "
+            f"supported: {', '.join(sorted(_READERS))}"
+        )
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise IngestError(f"{path.name}: cannot be read ({exc.strerror or exc})") from exc
+    check_size(path.name, size, max_bytes)
+    if size == 0:
+        raise EmptyDocumentError(f"{path.name}: the file is empty")
+    document = reader(path)
+    text = document.text
+    if not text.strip():
+        raise EmptyDocumentError(f"{path.name}: no text could be extracted (a scanned or empty document?)")
+    return document
+
+
+def check_size(name: str, size: int, max_bytes: int) -> None:
+    """Refuse a file by its size alone, before anything reads it."""
+    if size > max_bytes:
+        raise FileTooLargeError(
+            f"{name}: the file is {size / 1e6:.1f} MB, above the {max_bytes / 1e6:.1f} MB limit"
+        )
+
+
+def supported_suffixes() -> list[str]:
+    return sorted(_READERS)
+
+
+def _read_pdf(path: Path) -> ExtractedDocument:
+    from pypdf import PdfReader
+    from pypdf.errors import FileNotDecryptedError
+
+    try:
+        reader = PdfReader(path)
+        # Many "protected" PDFs only restrict printing and open with the empty password.
+        locked = reader.is_encrypted and not reader.decrypt("")
+        texts = [] if locked else [page.extract_text() or "" for page in reader.pages]
+    except FileNotDecryptedError:
+        locked = True
+    except Exception as exc:  # parsers of untrusted files fail in many ways
+        raise IngestError(f"{path.name}: the PDF is corrupt or truncated and cannot be read") from exc
+    if locked:
+        raise EncryptedDocumentError(f"{path.name}: the PDF is password-protected; remove the password")
+    parts, pages, offset = [], [], 0
+    for number, page_text in enumerate(texts, start=1):
+        page_text = _normalise(page_text).strip()
+        if parts:
+            offset += len(PAGE_SEPARATOR)
+        pages.append((number, offset, offset + len(page_text)))
+        parts.append(page_text)
+        offset += len(page_text)
+    return ExtractedDocument(PAGE_SEPARATOR.join(parts), pages)
+
+
+def _read_docx(path: Path) -> ExtractedDocument:
+    import docx
+    from docx.table import Table
+
+    try:
+        document = docx.Document(str(path))
+        blocks: list[str] = []
+        # Body order matters: a table between two paragraphs stays between them.
+        for item in document.iter_inner_content():
+            if isinstance(item, Table):
+                blocks.extend(_docx_table_rows(item))
+            elif item.text.strip():
+                blocks.append(item.text.strip())
+    except Exception as exc:  # a renamed or damaged file fails inside zipfile/lxml/python-docx
+        raise IngestError(f"{path.name}: the Word document is corrupt and cannot be read") from exc
+    return ExtractedDocument(_normalise("\n\n".join(blocks)))
+
+
+def _docx_table_rows(table: object) -> list[str]:
+    rows = []
+    for row in table.rows:  # type: ignore[attr-defined]
+        cells: list[str] = []
+        for cell in row.cells:
+            text = " ".join(cell.text.split())
+            # A merged cell is reported once per grid column it spans.
+            if text and (not cells or cells[-1] != text):
+                cells.append(text)
+        if cells:
+            rows.append(" | ".join(cells))
+    return rows
+
+
+def _read_html(path: Path) -> ExtractedDocument:
+    return ExtractedDocument(html_to_text(path.read_bytes()))
+
+
+def html_to_text(markup: str | bytes) -> str:
+    """Visible text of an HTML page, one block per paragraph; script and style text never survive."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(markup, "html.parser")
+    for tag in soup(list(_DROPPED_HTML)):
+        tag.decompose()
+    # Line breaks in HTML source are plain spaces; only block elements separate paragraphs.
+    for tag in soup(list(_BLOCK_HTML)):
+        tag.insert_before(_BLOCK_BREAK)
+        tag.insert_after(_BLOCK_BREAK)
+    for tag in soup(list(_CELL_HTML)):
+        tag.insert_after(" | ")
+    blocks = (" ".join(block.split()).strip(" |") for block in soup.get_text().split(_BLOCK_BREAK))
+    return _normalise("\n\n".join(block for block in blocks if block))
+
+
+def _read_markdown(path: Path) -> ExtractedDocument:
+    from markdown_it import MarkdownIt
+
+    # Rendering to HTML first lets one code path handle headings, lists, tables and raw HTML
+    # (including any <script> a Markdown file smuggles in).
+    html = MarkdownIt("commonmark").enable("table").render(_decode_text(path))
+    return ExtractedDocument(html_to_text(html))
+
+
+def _read_text(path: Path) -> ExtractedDocument:
+    return ExtractedDocument(_normalise(_decode_text(path)))
+
+
+def _decode_text(path: Path) -> str:
+    data = path.read_bytes()
+    boms: list[tuple[bytes, str]] = [
+        (b"\xef\xbb\xbf", "utf-8-sig"),
+        (b"\xff\xfe\x00\x00", "utf-32"),
+        (b"\x00\x00\xfe\xff", "utf-32"),
+        (b"\xff\xfe", "utf-16"),
+        (b"\xfe\xff", "utf-16"),
+    ]
+    text = None
+    for bom, encoding in boms:
+        if data.startswith(bom):
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError as exc:
+                raise IngestError(f"{path.name}: the file claims {encoding} but is not valid {encoding}") from exc
+            break
+    if text is None:
+        if b"\x00" in data:
+            raise IngestError(f"{path.name}: this is a binary file, not text")
+        text = _decode_unmarked(data)
+    controls = sum(unicodedata.category(ch) == "Cc" and ch not in _ALLOWED_CONTROLS for ch in text)
+    if controls > MAX_CONTROL_RATIO * len(text):
+        raise IngestError(f"{path.name}: this is a binary file, not text")
+    return text
+
+
+def _decode_unmarked(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252")  # what Windows editors write when not told otherwise
+    except UnicodeDecodeError:
+        return data.decode("latin-1")  # decodes any byte string
+
+
+_SPACES = re.compile(r"[^\S\n]+")
+
+
+def _normalise(text: str) -> str:
+    """Unify line endings and odd spaces so offsets and matching see one form of the text."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    text = _SPACES.sub(" ", text)
+    text = re.sub(r" *\n *", "\n", text)
+    return re.sub(r"\n{3,}", "\n\n", text)
+
+
+_READERS: dict[str, Callable[[Path], ExtractedDocument]] = {
+    ".pdf": _read_pdf,
+    ".docx": _read_docx,
+    ".html": _read_html,
+    ".htm": _read_html,
+    ".md": _read_markdown,
+    ".markdown": _read_markdown,
+    ".txt": _read_text,
+    ".text": _read_text,
+}
