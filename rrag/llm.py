@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import re
 from abc import ABC, abstractmethod
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import openai
+
+from rrag.errors import ConfigError, LLMError, LLMResponseError, LLMTimeoutError
+from rrag.settings import Settings
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": str}
 
@@ -14,3 +22,141 @@ class LLM(ABC):
     @abstractmethod
     def complete(self, messages: Sequence[Message], *, json_schema: dict[str, Any] | None = None) -> str:
         """Return the assistant's reply text; raise LLMError (or a subclass) on failure."""
+
+
+# Local OpenAI-compatible servers (llama.cpp, Ollama, vLLM) ignore the key, but the client needs one.
+PLACEHOLDER_API_KEY = "not-needed"
+_THINKING = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+_FENCE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
+
+T = TypeVar("T")
+
+
+class OpenAIChatLLM(LLM):
+    """Any OpenAI-compatible chat-completions server. Transport failures (timeouts, 429, 5xx) are
+    retried by the client `llm_max_retries` times, then raised as LLMError with a plain message."""
+
+    name = "openai"
+
+    def __init__(self, settings: Settings) -> None:
+        if not settings.llm_configured:
+            raise ConfigError("the LLM is not configured: set RRAG_LLM_BASE_URL and RRAG_LLM_MODEL")
+        self.model = str(settings.llm_model)
+        self.where = f"the LLM server at {_without_credentials(str(settings.llm_base_url))}"
+        self._secret = settings.llm_api_key or ""
+        self._timeout_s = settings.llm_timeout_s
+        self._attempts = settings.llm_max_retries + 1
+        self._client = openai.OpenAI(
+            base_url=settings.llm_base_url,
+            api_key=settings.llm_api_key or PLACEHOLDER_API_KEY,
+            timeout=settings.llm_timeout_s,
+            max_retries=settings.llm_max_retries,
+        )
+
+    def complete(self, messages: Sequence[Message], *, json_schema: dict[str, Any] | None = None) -> str:
+        extra: dict[str, Any] = {}
+        if json_schema is not None:
+            extra["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "reply", "schema": json_schema},
+            }
+        try:
+            response = self._client.chat.completions.create(
+                model=self.model, messages=list(messages), temperature=0, **extra  # type: ignore[arg-type]
+            )
+        except openai.OpenAIError as exc:
+            raise self._error(exc) from None  # the chained exception would carry the request headers
+        except ValueError:  # the HTTP body itself is not JSON
+            raise LLMResponseError(f"{self.where} sent a reply that is not a valid chat completion") from None
+        try:
+            content = response.choices[0].message.content
+        except (AttributeError, IndexError, TypeError):  # the client does not validate the shape
+            content = None
+        if not isinstance(content, str):
+            raise LLMResponseError(f"{self.where} sent an empty reply")
+        # A reply cut at the token limit comes back as is: JSON callers see it is truncated.
+        return content
+
+    def close(self) -> None:
+        self._client.close()
+
+    def _error(self, exc: openai.OpenAIError) -> LLMError:
+        where = self.where
+        if isinstance(exc, openai.APITimeoutError):
+            tries = "once" if self._attempts == 1 else f"{self._attempts} times"
+            return LLMTimeoutError(f"{where} did not answer within {self._timeout_s:g} s (tried {tries})")
+        if isinstance(exc, openai.APIConnectionError):
+            return LLMError(f"cannot reach {where}: is it running, and is RRAG_LLM_BASE_URL right?")
+        if isinstance(exc, openai.RateLimitError):
+            return LLMError(f"{where} is rate-limiting requests (HTTP 429); wait a minute and try again")
+        if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError)):
+            return LLMError(f"{where} rejected the API key (HTTP {exc.status_code}); check OPENAI_API_KEY")
+        if isinstance(exc, openai.NotFoundError):
+            return LLMError(f"{where} does not know model {self.model!r}, or the URL is wrong (HTTP 404)")
+        if isinstance(exc, openai.APIStatusError):
+            if exc.status_code >= 500:
+                return LLMError(f"{where} failed (HTTP {exc.status_code}); try again later")
+            detail = self._redact(_server_message(exc))
+            return LLMError(f"{where} refused the request (HTTP {exc.status_code}): {detail}")
+        return LLMResponseError(f"{where} sent a reply that is not a valid chat completion")
+
+    def _redact(self, text: str) -> str:
+        return text.replace(self._secret, "[redacted]") if self._secret else text
+
+
+def _server_message(exc: openai.APIStatusError) -> str:
+    body = exc.body
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+            return inner["message"][:300]
+    return "no details"
+
+
+def _without_credentials(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.username or parts.password:
+        parts = parts._replace(netloc=parts.hostname + (f":{parts.port}" if parts.port else ""))  # type: ignore[operator]
+    return urlunsplit(parts)
+
+
+def parse_json(reply: str) -> Any:
+    """Parse a model's JSON reply leniently: thinking blocks, ``` fences and prose around the JSON
+    are dropped. Raises ValueError (with a short reason) when no complete JSON value is there."""
+    text = _FENCE.sub("", _THINKING.sub("", reply).strip()).strip()
+    starts = [i for i in (text.find("{"), text.find("[")) if i != -1]
+    if not starts:
+        raise ValueError("the reply holds no JSON")
+    text = text[min(starts):]
+    try:
+        value, _ = json.JSONDecoder().raw_decode(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the JSON is malformed or truncated ({exc.msg} at character {exc.pos})") from None
+    return value
+
+
+def complete_json(
+    llm: LLM,
+    messages: Sequence[Message],
+    validate: Callable[[Any], T],
+    *,
+    json_schema: dict[str, Any] | None = None,
+) -> T:
+    """Ask for JSON and return `validate(parsed)`. `validate` raises ValueError on a wrong shape.
+
+    Malformed, truncated or invalid output is asked for once more, with the problem stated; a second
+    failure raises LLMResponseError. LLMError from the transport propagates unchanged.
+    """
+    attempt = list(messages)
+    for _ in range(2):
+        reply = llm.complete(attempt, json_schema=json_schema)
+        try:
+            return validate(parse_json(reply))
+        except ValueError as exc:
+            problem = str(exc)
+        attempt = [
+            *messages,
+            {"role": "assistant", "content": reply[:4000]},
+            {"role": "user", "content": f"That reply was not usable: {problem}. Reply again with only the JSON."},
+        ]
+    raise LLMResponseError(f"the LLM's reply was not usable twice: {problem}")

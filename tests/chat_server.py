@@ -1,0 +1,143 @@
+"""A scripted OpenAI chat-completions server on loopback, for testing the real client over HTTP.
+
+Queue replies per test (`reply`, `reply_json`, `fail`, `raw`), each optionally delayed; the server
+answers requests in order and records every request body. With nothing queued it answers HTTP 500
+and counts the request in `unexpected`, so a test sees calls it did not plan for.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from rrag.llm import OpenAIChatLLM
+from rrag.settings import Settings
+
+MODEL = "scripted-model"
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int = 200
+    body: bytes = b""
+    delay_s: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class ChatServer:
+    def __init__(self) -> None:
+        self._replies: deque[Reply] = deque()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self.unexpected = 0
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._httpd.daemon_threads = True
+        # A short poll interval: shutdown() waits up to one interval, at every test's teardown.
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    def llm(self, settings: Settings, **overrides: Any) -> OpenAIChatLLM:
+        """A real client pointed at this server; no transport retries unless asked for."""
+        values: dict[str, Any] = {"llm_base_url": self.base_url, "llm_model": MODEL, "llm_max_retries": 0}
+        return OpenAIChatLLM(settings.replace(**(values | overrides)))
+
+    # -- scripting ------------------------------------------------------------------------------
+
+    def reply(self, content: str, *, delay_s: float = 0.0, finish_reason: str = "stop") -> None:
+        self._queue(Reply(body=json.dumps(_completion(content, finish_reason)).encode(), delay_s=delay_s))
+
+    def reply_json(self, value: Any, **kwargs: Any) -> None:
+        self.reply(json.dumps(value), **kwargs)
+
+    def fail(self, status: int, message: str = "scripted failure", *, headers: dict[str, str] | None = None) -> None:
+        body = json.dumps({"error": {"message": message, "type": "scripted", "code": status}}).encode()
+        # Retry-After keeps the client's backoff short when a test allows transport retries.
+        self._queue(Reply(status=status, body=body, headers={"retry-after-ms": "10", **(headers or {})}))
+
+    def raw(self, body: bytes, *, status: int = 200) -> None:
+        self._queue(Reply(status=status, body=body))
+
+    @property
+    def pending(self) -> int:
+        with self._lock:
+            return len(self._replies)
+
+    def _queue(self, reply: Reply) -> None:
+        with self._lock:
+            self._replies.append(reply)
+
+    def _next(self, request: dict[str, Any], headers: dict[str, str]) -> Reply:
+        with self._lock:
+            self.requests.append(request)
+            self.headers.append(headers)
+            if self._replies:
+                return self._replies.popleft()
+            self.unexpected += 1
+        return Reply(status=500, body=b'{"error": {"message": "no scripted reply"}}')
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    def __enter__(self) -> ChatServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stopping.set()  # cuts short any scripted delay still running
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join()
+
+
+def _completion(content: str, finish_reason: str) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion",
+        "created": 1_700_000_000,
+        "model": MODEL,
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish_reason}
+        ],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+
+
+def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - the http.server naming
+            length = int(self.headers.get("content-length", 0))
+            body = json.loads(self.rfile.read(length) or b"{}")
+            reply = server._next(body, {k.lower(): v for k, v in self.headers.items()})
+            if reply.delay_s and server._stopping.wait(reply.delay_s):
+                return
+            try:
+                self.send_response(reply.status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(reply.body)))
+                for name, value in reply.headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(reply.body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (a timeout test): nothing left to answer
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - keep test output clean
+            pass
+
+    return Handler
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

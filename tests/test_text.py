@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+import pytest
+
+from rrag.text import (
+    content_words,
+    fuzzy_locate,
+    locate,
+    months,
+    negation_count,
+    normalize,
+    normalize_map,
+    quantities,
+    split_sentences,
+    stem,
+)
+
+POLICY = """# Annual leave
+
+Full-time employees receive 25 days of paid annual leave per calendar year.
+Up to 5 unused days may be carried over. Dr. Smith signed it on Jan. 5, e.g. in the U.S. office.
+The fee is $2.5 million (approx. 3.5% of revenue). Is that right? Yes!
+- dental cover
+- vision cover
+1. First item
+2) Second item
+This sentence wraps
+over two lines.
+"""
+
+
+def test_sentences_keep_exact_offsets_and_leave_out_markers() -> None:
+    spans = split_sentences(POLICY)
+    assert [s.text for s in spans] == [
+        "Annual leave",
+        "Full-time employees receive 25 days of paid annual leave per calendar year.",
+        "Up to 5 unused days may be carried over.",
+        "Dr. Smith signed it on Jan. 5, e.g. in the U.S. office.",
+        "The fee is $2.5 million (approx. 3.5% of revenue).",
+        "Is that right?",
+        "Yes!",
+        "dental cover",
+        "vision cover",
+        "First item",
+        "Second item\nThis sentence wraps\nover two lines.",
+    ]
+    assert all(POLICY[s.start:s.end] == s.text for s in spans)
+
+
+def test_sentences_of_empty_or_punctuation_only_text() -> None:
+    assert split_sentences("") == []
+    assert split_sentences("  \n - \n ... ") == []
+
+
+def test_normalize_map_points_back_into_the_original() -> None:
+    text = "Hello,  World \u2014 \u201cquoted\u201d 3.5% [2] end."
+    norm, index = normalize_map(text, punctuation=False)
+    assert norm == "hello world quoted 3.5% end"
+    assert len(index) == len(norm)
+    assert all(text[i].casefold() == c for c, i in zip(norm, index) if c.isalnum())
+    assert normalize("A\u00a0B\u2019s") == "a b's"
+
+
+def test_locate_ignores_case_whitespace_and_punctuation_on_word_boundaries() -> None:
+    hay = "The  annual FEE is $25,\nnot refundable."
+    start, end = locate("annual fee is $25 not refundable", hay)  # type: ignore[misc]
+    assert hay[start:end] == "annual FEE is $25,\nnot refundable"
+    assert locate("fee is $2", hay) is None  # "$2" must not match inside "$25"
+    assert locate("nual fee", hay) is None
+    assert locate("", hay) is None
+
+
+def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
+    hay = "x. Full-time employees receive 25 days of paid annual leave per calendar year."
+    start, end, ratio = fuzzy_locate("Full time employees receive 25 day of paid annual leave", hay)  # type: ignore[misc]
+    assert hay[start:end] == "Full-time employees receive 25 days of paid annual leave"
+    assert 0.9 <= ratio < 1.0
+    assert fuzzy_locate("Staff get a month of holiday every year", hay) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The fee is $2.5 million", [(2_500_000.0, "$")]),
+        ("15% of staff", [(15.0, "%")]),
+        ("fifteen per cent", [(15.0, "%")]),
+        ("five days", [(5.0, "day")]),
+        ("1,000 employees", [(1000.0, "employ")]),
+        ("3,5 kg", [(3.5, "kg")]),
+        ("ISO27001 and A4 paper", []),
+        ("within 24 hours", [(24.0, "hour")]),
+        ("the 3rd floor", [(3.0, "floor")]),
+    ],
+)
+def test_quantities(text: str, expected: list[tuple[float, str]]) -> None:
+    assert [(q.value, q.unit) for q in quantities(text)] == expected
+
+
+def test_months_tell_the_month_from_the_verb() -> None:
+    assert months("Days expire on 31 March. You may go.") == {3}
+    assert months("Starts in May 2024, ends 1 Sept") == {5, 9}
+
+
+def test_words_stems_and_negation() -> None:
+    assert content_words("Employees don't receive the required 25 days of leave") == [
+        "employ", "receiv", "requir", "25", "day", "leav"
+    ]
+    assert stem("requires") == stem("required") == stem("require")
+    assert negation_count("Employees don't get no leave") == 2
+    assert negation_count("Employees get leave") == 0
