@@ -8,10 +8,11 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pandas as pd
 import pytest
+from sqlalchemy import Connection
 
 from rrag.errors import ConfigError, NotFoundError, StoreError
 from rrag.settings import Settings
-from rrag.store import Store
+from rrag.store import Store, migrations
 from rrag.types import (
     Chunk,
     Claim,
@@ -417,3 +418,80 @@ def test_settings_values_must_be_json(store: Store) -> None:
     with pytest.raises(StoreError, match="JSON"):
         store.save_app_settings({"when": datetime(2026, 1, 1)})
     assert store.get_app_settings() == {}
+
+
+# -- migrations ------------------------------------------------------------------------------------
+
+
+def _versions(settings: Settings) -> list[tuple[int, str]]:
+    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:
+        return raw.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall()
+
+
+def _tables(settings: Settings) -> set[str]:
+    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:
+        return {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def test_schema_is_created_on_open_and_reopen_is_idempotent(settings: Settings) -> None:
+    with Store(settings) as store:
+        store.save_report(_report("s1", MIXED))
+    assert _tables(settings) >= {
+        "documents", "sessions", "claims", "verdicts", "reviews", "review_changes", "app_settings", "schema_version",
+    }
+    expected = [(1, "m001_initial_schema"), (2, "m002_audit_trail_is_append_only")]
+    assert _versions(settings) == expected
+    for _ in range(2):
+        with Store(settings) as store:
+            assert [s.session_id for s in store.list_sessions()] == ["s1"]
+    assert _versions(settings) == expected
+
+
+def test_a_new_migration_runs_once_on_an_existing_database(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Store(settings) as store:
+        store.save_document(_doc())
+    calls = []
+
+    def _m003_add_document_title(conn: Connection) -> None:
+        calls.append(1)
+        conn.exec_driver_sql("ALTER TABLE documents ADD COLUMN title TEXT")
+
+    monkeypatch.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, _m003_add_document_title))
+    for _ in range(2):
+        with Store(settings) as store:
+            assert store.list_documents() == [_doc()]
+    assert calls == [1]
+    assert _versions(settings)[-1] == (3, "m003_add_document_title")
+    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:
+        assert "title" in [r[1] for r in raw.execute("PRAGMA table_info(documents)")]
+
+
+def test_a_failing_migration_leaves_the_database_as_it_was(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Store(settings) as store:
+        store.save_document(_doc())
+
+    def _m003_broken(conn: Connection) -> None:
+        conn.exec_driver_sql("CREATE TABLE half_done (x INTEGER)")
+        conn.exec_driver_sql("ALTER TABLE no_such_table ADD COLUMN y TEXT")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, _m003_broken))
+        with pytest.raises(StoreError, match="open the database.*no_such_table"):
+            Store(settings)
+    assert "half_done" not in _tables(settings)  # DDL rolled back with the transaction
+    assert [v for v, _ in _versions(settings)] == [1, 2]
+    with Store(settings) as store:
+        assert store.list_documents() == [_doc()]
+
+
+def test_a_database_from_a_newer_program_is_refused(settings: Settings) -> None:
+    with Store(settings):
+        pass
+    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:
+        raw.execute("INSERT INTO schema_version (version, name, applied_at) VALUES (99, 'future', '2027-01-01')")
+    with pytest.raises(StoreError, match="schema version 99, newer"):
+        Store(settings)

@@ -7,7 +7,7 @@ written by a newer release and is refused rather than silently misread.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from sqlalchemy import Connection, Engine, insert, select
 
 from rrag.errors import StoreError
@@ -36,27 +36,40 @@ def _m002_audit_trail_is_append_only(conn: Connection) -> None:
 MIGRATIONS: tuple[Migration, ...] = (_m001_initial_schema, _m002_audit_trail_is_append_only)
 
 
-def migrate(engine: Engine, migrations: Sequence[Migration] = MIGRATIONS) -> list[int]:
-    """Apply the migrations this database lacks, all in one transaction; return the versions applied."""
+def is_behind(engine: Engine) -> bool:
+    """Whether migrations are pending; a read only, so opening never waits for another writer's lock."""
+    with engine.connect() as conn, conn.begin():
+        if not conn.dialect.has_table(conn, SchemaVersion.__tablename__):
+            return True
+        return bool(set(range(1, len(MIGRATIONS) + 1)) - _applied(conn))
+
+
+def migrate(engine: Engine) -> list[int]:
+    """Apply the migrations this database lacks, all in one transaction; return the versions applied.
+
+    `engine` must begin transactions with the write lock taken (the Store's does, with BEGIN IMMEDIATE
+    on SQLite), so that two programs opening a new database at once do not both migrate it.
+    """
     applied_now: list[int] = []
     with engine.begin() as conn:
         SchemaVersion.__table__.create(conn, checkfirst=True)
-        done = set(conn.scalars(select(SchemaVersion.version)))
-        newest_known = len(migrations)
-        if done and max(done) > newest_known:
-            raise StoreError(
-                f"the database is at schema version {max(done)}, newer than this program knows "
-                f"({newest_known}); upgrade the program"
-            )
-        for version, migration in enumerate(migrations, start=1):
+        done = _applied(conn)
+        for version, migration in enumerate(MIGRATIONS, start=1):
             if version in done:
                 continue
             migration(conn)
             conn.execute(
-                insert(SchemaVersion).values(
-                    version=version, name=migration.__name__.lstrip("_"), applied_at=utcnow()
-                )
+                insert(SchemaVersion).values(version=version, name=migration.__name__.lstrip("_"), applied_at=utcnow())
             )
             applied_now.append(version)
     return applied_now
 
+
+def _applied(conn: Connection) -> set[int]:
+    done = set(conn.scalars(select(SchemaVersion.version)))
+    if done and max(done) > len(MIGRATIONS):
+        raise StoreError(
+            f"The database is at schema version {max(done)}, newer than this program knows "
+            f"({len(MIGRATIONS)}); upgrade the program"
+        )
+    return done

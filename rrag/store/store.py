@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections import defaultdict
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, nullcontext
@@ -27,7 +28,7 @@ from sqlalchemy.pool import StaticPool
 
 from rrag.errors import ConfigError, NotFoundError, StoreError, StoreLockedError
 from rrag.settings import Settings
-from rrag.store.migrations import migrate
+from rrag.store.migrations import is_behind, migrate
 from rrag.store.schema import (
     AppSettingRow,
     ClaimRow,
@@ -98,7 +99,8 @@ class Store:
         self._one_at_a_time: ContextManager[Any] = threading.RLock() if in_memory else nullcontext()
         try:
             with self._one_at_a_time, self._db_errors("open the database"):
-                migrate(self._writer)
+                if is_behind(self._engine):
+                    migrate(self._writer)
         except BaseException:
             self._engine.dispose()
             raise
@@ -214,30 +216,38 @@ class Store:
         overrides = _parse_overrides(claim_overrides or {})
         with self._write("save the review") as s:
             session = _get(s, SessionRow, session_id, "session")
-            current = _effective_statuses(session)
+            current = {c.claim_index: c.verdict.status for c in session.claims}
+            current |= _latest_overrides(s, session_id)[session_id]
             missing = sorted(set(overrides) - set(current))
             if missing:
                 raise NotFoundError(f"Session {session_id!r} has no claim with index {missing}")
-            review = ReviewRow(reviewer=reviewer, outcome=outcome, note=note, created_at=utcnow())
+            review = ReviewRow(session_id=session_id, reviewer=reviewer, outcome=outcome, note=note, created_at=utcnow())
             review.changes = [
                 ReviewChangeRow(claim_index=index, old_status=current[index], new_status=status)
                 for index, status in sorted(overrides.items())
                 if current[index] != status
             ]
-            session.reviews.append(review)
+            s.add(review)
             s.flush()
             return _review_record(review)
 
     def reviews(self, session_id: str) -> list[ReviewRecord]:
         """The audit trail of one session, oldest first."""
         with self._read("read the reviews") as s:
-            session = _get(s, SessionRow, session_id, "session")
-            return [_review_record(r) for r in session.reviews]
+            _get(s, SessionRow, session_id, "session")
+            query = (
+                select(ReviewRow)
+                .where(ReviewRow.session_id == session_id)
+                .order_by(ReviewRow.review_id)
+                .options(selectinload(ReviewRow.changes))
+            )
+            return [_review_record(r) for r in s.scalars(query)]
 
     def claim_overrides(self, session_id: str) -> dict[int, ClaimStatus]:
         """The latest reviewer status of each claim a reviewer changed."""
         with self._read("read the claim overrides") as s:
-            return {i: ClaimStatus(v) for i, v in _overrides(_get(s, SessionRow, session_id, "session")).items()}
+            _get(s, SessionRow, session_id, "session")
+            return {i: ClaimStatus(v) for i, v in _latest_overrides(s, session_id)[session_id].items()}
 
     # -- analytics ---------------------------------------------------------------------------------
 
@@ -251,12 +261,15 @@ class Store:
     def claims_frame(self) -> pd.DataFrame:
         """One row per claim, with the verifier's status and the status after reviewer overrides."""
         query = select(SessionRow).options(
-            defer(SessionRow.report_json),
-            selectinload(SessionRow.claims).selectinload(ClaimRow.verdict),
-            selectinload(SessionRow.reviews).selectinload(ReviewRow.changes),
+            defer(SessionRow.report_json), selectinload(SessionRow.claims).selectinload(ClaimRow.verdict)
         )
         with self._read("read the claims") as s:
-            rows = [record for session in s.scalars(query) for record in _claim_records(session)]
+            overrides = _latest_overrides(s)
+            rows = [
+                record
+                for session in s.scalars(query)
+                for record in _claim_records(session, overrides[session.session_id])
+            ]
         frame = _with_utc_times(pd.DataFrame(rows, columns=_CLAIM_COLUMNS))
         return frame.sort_values(["created_at", "session_id", "claim_index"], ignore_index=True)
 
@@ -313,8 +326,8 @@ class Store:
         except SQLAlchemyError as exc:
             if _is_locked(exc):
                 raise StoreLockedError(
-                    f"Could not {action}: the database is locked by another writer and stayed locked "
-                    f"for {self._busy_timeout_s:g} s. Nothing was written; try again."
+                    f"Could not {action}: the database is locked by another writer (busy timeout "
+                    f"{self._busy_timeout_s:g} s). Nothing was written; try again."
                 ) from exc
             detail = getattr(exc, "orig", None) or type(exc).__name__
             raise StoreError(f"Could not {action}: {detail}") from exc
@@ -487,16 +500,19 @@ def _severity(row: SessionRow) -> tuple[int, int, float, int]:
     )
 
 
-def _overrides(session: SessionRow) -> dict[int, str]:
-    latest: dict[int, str] = {}
-    for review in session.reviews:
-        for change in review.changes:
-            latest[change.claim_index] = change.new_status
+def _latest_overrides(session: Session, session_id: str | None = None) -> defaultdict[str, dict[int, str]]:
+    """Per session, the latest reviewer status of each claim a review changed."""
+    query = (
+        select(ReviewRow.session_id, ReviewChangeRow.claim_index, ReviewChangeRow.new_status)
+        .join(ReviewChangeRow.review)
+        .order_by(ReviewChangeRow.id)
+    )
+    if session_id is not None:
+        query = query.where(ReviewRow.session_id == session_id)
+    latest: defaultdict[str, dict[int, str]] = defaultdict(dict)
+    for owner, claim_index, status in session.execute(query):
+        latest[owner][claim_index] = status
     return latest
-
-
-def _effective_statuses(session: SessionRow) -> dict[int, str]:
-    return {c.claim_index: c.verdict.status for c in session.claims} | _overrides(session)
 
 
 def _parse_overrides(raw: Mapping[int, ClaimStatus | str]) -> dict[int, str]:
@@ -527,8 +543,7 @@ def _review_record(review: ReviewRow) -> ReviewRecord:
     )
 
 
-def _claim_records(session: SessionRow) -> Iterator[dict[str, Any]]:
-    overrides = _overrides(session)
+def _claim_records(session: SessionRow, overrides: dict[int, str]) -> Iterator[dict[str, Any]]:
     for claim in session.claims:
         verdict = claim.verdict
         yield {

@@ -1,0 +1,156 @@
+"""Concurrent writers and a locked database, on a real SQLite file in WAL mode."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+
+import pytest
+
+from rrag.errors import StoreLockedError
+from rrag.settings import Settings
+from rrag.store import Store
+from rrag.types import Claim, ClaimResult, ClaimStatus, Decision, DocumentInfo, Level, Report, Verdict
+
+ROUNDS = 100
+STATUSES = [ClaimStatus.SUPPORTED, ClaimStatus.PARTIAL, ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED]
+
+
+def _report(session_id: str) -> Report:
+    claim = ClaimResult(
+        Claim("Employees get 25 days of annual leave.", 0, 38),
+        Verdict(status=ClaimStatus.UNSUPPORTED, confidence=0.9, verifier="nli", reason="not in context"),
+    )
+    return Report(
+        session_id=session_id,
+        question="How much leave?",
+        answer=claim.claim.text,
+        final_answer="",
+        decision=Decision.REFUSE,
+        level=Level.LOW,
+        reliability=0.0,
+        hallucination_rate=1.0,
+        needs_review=True,
+        status_counts={"unsupported": 1},
+        claims=[claim],
+        contexts=[],
+        timings_ms={},
+        created_at="2026-11-22T08:00:00+00:00",
+    )
+
+
+def _run_in_threads(work: Callable[[int], None], threads: int = 2) -> list[BaseException]:
+    errors: list[BaseException] = []
+    start = threading.Barrier(threads)
+
+    def run(worker: int) -> None:
+        start.wait()
+        try:
+            work(worker)
+        except BaseException as exc:  # collected and asserted on below
+            errors.append(exc)
+
+    pool = [threading.Thread(target=run, args=(i,)) for i in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join(timeout=120)
+    return errors
+
+
+@pytest.mark.parametrize("shared", [True, False], ids=["one-store-two-threads", "two-stores"])
+def test_two_threads_of_read_then_write_transactions_lose_nothing(settings: Settings, shared: bool) -> None:
+    first = Store(settings)
+    stores = [first, first if shared else Store(settings)]
+    first.save_report(_report("shared"))
+
+    def work(worker: int) -> None:
+        store = stores[worker]
+        for i in range(ROUNDS):
+            # Each of these reads before it writes: the existence check, the current claim status.
+            store.save_report(_report(f"w{worker}-{i}"))
+            store.add_review(
+                "shared",
+                reviewer=f"reviewer-{worker}",
+                outcome="corrected",
+                claim_overrides={0: STATUSES[(i + worker) % len(STATUSES)]},
+            )
+            store.save_document(
+                DocumentInfo(f"d{worker}-{i}", f"docs/{worker}/{i}.md", "0" * 64, 10, 1, 0, "2026-11-22T08:00:00")
+            )
+
+    try:
+        assert _run_in_threads(work) == []
+        assert len(first.list_sessions(limit=10_000)) == 2 * ROUNDS + 1
+        assert len(first.list_documents()) == 2 * ROUNDS
+        trail = first.reviews("shared")
+        assert len(trail) == 2 * ROUNDS
+        assert len({r.review_id for r in trail}) == 2 * ROUNDS
+        # No lost update: every change starts from the status the previous change left.
+        changes = [c for r in trail for c in r.changes]
+        status = "unsupported"
+        for change in changes:
+            assert change["old_status"] == status
+            assert change["new_status"] != status
+            status = change["new_status"]
+        assert first.claim_overrides("shared") == {0: ClaimStatus(status)}
+    finally:
+        for store in {id(s): s for s in stores}.values():
+            store.close()
+
+
+@contextmanager
+def _exclusive_lock(settings: Settings) -> Iterator[None]:
+    """Another program holding the write lock, as a long import or a stuck process would."""
+    with closing(sqlite3.connect(settings.data_dir / "rrag.db", isolation_level=None)) as other:
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            yield
+        finally:
+            other.execute("ROLLBACK")
+
+
+def test_a_locked_database_gives_a_clear_error_and_writes_nothing(settings: Settings) -> None:
+    with Store(settings, busy_timeout_s=0.3) as store:
+        store.save_report(_report("before"))
+        with _exclusive_lock(settings):
+            began = time.monotonic()
+            with pytest.raises(StoreLockedError, match=r"locked by another writer \(busy timeout 0.3 s\)\. Nothing was written"):
+                store.save_report(_report("during"))
+            assert time.monotonic() - began >= 0.25  # it waited for the busy timeout first
+            with pytest.raises(StoreLockedError):
+                store.add_review("before", reviewer="Ana", outcome="corrected", claim_overrides={0: "supported"})
+            with pytest.raises(StoreLockedError):
+                store.save_app_settings({"top_k": 3})
+            # Readers are not blocked in WAL mode.
+            assert [s.session_id for s in store.list_sessions()] == ["before"]
+        assert [s.session_id for s in store.list_sessions()] == ["before"]
+        assert store.reviews("before") == []
+        assert store.get_app_settings() == {}
+        store.save_report(_report("after"))  # and the store works again once the lock is gone
+        assert {s.session_id for s in store.list_sessions()} == {"before", "after"}
+
+
+def test_opening_an_up_to_date_database_does_not_wait_for_a_writer(settings: Settings) -> None:
+    Store(settings).close()
+    with _exclusive_lock(settings):
+        began = time.monotonic()
+        with Store(settings, busy_timeout_s=2.0) as store:
+            assert store.list_sessions() == []
+        assert time.monotonic() - began < 1.5
+
+
+def test_in_memory_store_serialises_threads(settings: Settings) -> None:
+    with Store(settings.replace(database_url="sqlite://")) as store:
+
+        def work(worker: int) -> None:
+            for i in range(50):
+                store.save_report(_report(f"w{worker}-{i}"))
+                store.add_review(f"w{worker}-{i}", reviewer="Ana", outcome="approved")
+
+        assert _run_in_threads(work) == []
+        assert len(store.list_sessions()) == 100
+        assert all(s.review_status == "approved" for s in store.list_sessions())
