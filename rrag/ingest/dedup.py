@@ -27,6 +27,13 @@ class DedupResult:
     dropped: int
 
 
+@dataclass(frozen=True)
+class _Indexed:
+    doc_id: str
+    text: str
+    signature: MinHash
+
+
 def shingles(text: str) -> set[bytes]:
     words = _WORD.findall(text.lower())
     if len(words) < SHINGLE_WORDS:
@@ -35,41 +42,51 @@ def shingles(text: str) -> set[bytes]:
 
 
 class NearDuplicateFilter:
-    """Keeps MinHash signatures of indexed chunks between calls, so only new chunks are hashed."""
+    """Holds the signatures of indexed chunks, kept in step with the index by `reset`/`add`/`remove`,
+    so that each ingest hashes only its own chunks."""
 
     def __init__(self, threshold: float) -> None:
         self.threshold = threshold
-        self._indexed: dict[tuple[str, str], MinHash] = {}
-        self._indexed_lsh = MinHashLSH(threshold=threshold, num_perm=NUM_PERM)
+        self._indexed: dict[str, _Indexed] = {}
+        self._lsh = MinHashLSH(threshold=threshold, num_perm=NUM_PERM)
 
-    def filter(self, new_texts: Sequence[str], indexed: Iterable[Chunk]) -> DedupResult:
-        """Which of `new_texts` to keep, given the chunks already indexed (excluding their own document)."""
-        lengths = {key: len(key[1]) for key in self._sync(indexed)}
-        signatures = [_minhash(text) for text in new_texts]
+    def reset(self, indexed: Iterable[Chunk]) -> None:
+        """Mirror exactly these indexed chunks; signatures of unchanged chunks are reused."""
+        current = {c.chunk_id: c for c in indexed}
+        self.remove([
+            chunk_id for chunk_id, entry in self._indexed.items()
+            if chunk_id not in current or current[chunk_id].text != entry.text
+        ])
+        self.add(c for c in current.values() if c.chunk_id not in self._indexed)
+
+    def add(self, chunks: Iterable[Chunk]) -> None:
+        for chunk in chunks:
+            self.remove([chunk.chunk_id])
+            entry = _Indexed(chunk.doc_id, chunk.text, _minhash(chunk.text))
+            self._indexed[chunk.chunk_id] = entry
+            self._lsh.insert(chunk.chunk_id, entry.signature)
+
+    def remove(self, chunk_ids: Iterable[str]) -> None:
+        for chunk_id in chunk_ids:
+            if self._indexed.pop(chunk_id, None) is not None:
+                self._lsh.remove(chunk_id)
+
+    def filter(self, texts: Sequence[str], *, exclude_doc: str | None = None) -> DedupResult:
+        """Which of `texts` to keep; indexed chunks of `exclude_doc` (the version being replaced) do not count."""
+        signatures = [_minhash(text) for text in texts]
         survivors = [
-            i for i, sig in enumerate(signatures)
+            i for i, signature in enumerate(signatures)
             if not any(
-                lengths.get(key, 0) >= len(new_texts[i]) and self._similar(sig, self._indexed[key])
-                for key in self._indexed_lsh.query(sig)
+                entry.doc_id != exclude_doc
+                and len(entry.text) >= len(texts[i])
+                and self._similar(signature, entry.signature)
+                for entry in (self._indexed[key] for key in self._lsh.query(signature))
             )
         ]
-        kept = self._longest_per_cluster(new_texts, signatures, survivors)
-        return DedupResult(kept=kept, dropped=len(new_texts) - len(kept))
+        kept = self._longest_per_cluster(texts, signatures, survivors)
+        return DedupResult(kept=kept, dropped=len(texts) - len(kept))
 
-    def _sync(self, indexed: Iterable[Chunk]) -> set[tuple[str, str]]:
-        # Keyed by id and text: a replaced document reuses chunk ids for different text.
-        current = {(c.chunk_id, c.text) for c in indexed}
-        for key in set(self._indexed) - current:
-            self._indexed_lsh.remove(key)
-            del self._indexed[key]
-        for key in current - set(self._indexed):
-            self._indexed[key] = _minhash(key[1])
-            self._indexed_lsh.insert(key, self._indexed[key])
-        return current
-
-    def _longest_per_cluster(
-        self, texts: Sequence[str], signatures: list[MinHash], candidates: list[int]
-    ) -> list[int]:
+    def _longest_per_cluster(self, texts: Sequence[str], signatures: list[MinHash], candidates: list[int]) -> list[int]:
         lsh = MinHashLSH(threshold=self.threshold, num_perm=NUM_PERM)
         parent = {i: i for i in candidates}
 

@@ -50,24 +50,28 @@ class ExtractedDocument:
 
 def extract(path: Path, *, max_bytes: int) -> ExtractedDocument:
     """Read `path` into text; raise an `IngestError` subclass with a readable message on bad input."""
-    reader = _READERS.get(path.suffix.lower())
-    if reader is None:
-        raise UnsupportedFormatError(
-            f"{path.name}: unsupported file type {path.suffix or '(none)'!r}; "
-            f"supported: {', '.join(sorted(_READERS))}"
-        )
+    check_file(path, max_bytes=max_bytes)
     try:
-        size = path.stat().st_size
+        document = _READERS[path.suffix.lower()](path)
     except OSError as exc:
         raise IngestError(f"{path.name}: cannot be read ({exc.strerror or exc})") from exc
-    check_size(path.name, size, max_bytes)
-    if size == 0:
-        raise EmptyDocumentError(f"{path.name}: the file is empty")
-    document = reader(path)
-    text = document.text
-    if not text.strip():
+    if not document.text.strip():
         raise EmptyDocumentError(f"{path.name}: no text could be extracted (a scanned or empty document?)")
     return document
+
+
+def check_file(path: Path, *, max_bytes: int) -> None:
+    """Refuse an unsupported, missing, empty or oversized file without reading its content."""
+    if path.suffix.lower() not in _READERS:
+        raise UnsupportedFormatError(
+            f"{path.name}: unsupported file type {path.suffix or '(none)'!r}; "
+            f"supported: {', '.join(supported_suffixes())}"
+        )
+    if not path.is_file():
+        raise IngestError(f"{path.name}: no such file")
+    check_size(path.name, path.stat().st_size, max_bytes)
+    if path.stat().st_size == 0:
+        raise EmptyDocumentError(f"{path.name}: the file is empty")
 
 
 def check_size(name: str, size: int, max_bytes: int) -> None:

@@ -1,0 +1,182 @@
+"""The Ingestor: files in, chunks in the index, one registry row per document in the store.
+
+A bad file never stops the others: every failure becomes an `IngestResult` with status "failed" and
+a readable message. The SHA-256 of the file decides what happens to a known source: the same bytes
+add nothing, new bytes replace the old chunks. New chunks are written before stale ones are deleted,
+so a failure part-way never leaves a document with no chunks at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import tempfile
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rrag.errors import IngestError, RRAGError
+from rrag.index import ChunkIndex
+from rrag.ingest.chunking import chunk_spans
+from rrag.ingest.dedup import NearDuplicateFilter
+from rrag.ingest.extract import check_file, check_size, extract
+from rrag.settings import Settings
+from rrag.types import Chunk, DocumentInfo, IngestResult
+
+if TYPE_CHECKING:
+    from rrag.store import Store
+
+DOCUMENTS_DIR = "documents"  # under data_dir: the kept original of each document, for re-indexing
+UPLOADS_DIR = "uploads"  # under data_dir: uploaded bytes while they are being ingested
+
+
+def doc_id_for(source: str) -> str:
+    """A stable, readable id per source name: a slug of the name plus a short hash of it."""
+    slug = re.sub(r"[^a-z0-9]+", "-", Path(source).stem.lower()).strip("-")[:40] or "doc"
+    return f"{slug}-{hashlib.sha256(source.encode('utf-8')).hexdigest()[:10]}"
+
+
+def safe_filename(name: str) -> str:
+    """The last component of an uploaded name: no directories, so nothing is written outside its folder."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    if base in {"", ".", ".."}:
+        raise IngestError(f"{name!r} is not a usable file name")
+    return base
+
+
+class Ingestor:
+    def __init__(self, settings: Settings, index: ChunkIndex, store: Store) -> None:
+        self.settings = settings
+        self.index = index
+        self.store = store
+        self.max_bytes = int(settings.max_file_mb * 1_000_000)
+        self._dedup = NearDuplicateFilter(settings.dedup_threshold)
+        self._dedup_version: str | None = None  # index version the filter last mirrored
+        self._lock = threading.Lock()  # one ingest at a time: the dedup state follows the index
+
+    @property
+    def documents_dir(self) -> Path:
+        return self.settings.data_dir / DOCUMENTS_DIR
+
+    def ingest_file(self, path: Path, source: str | None = None) -> IngestResult:
+        """Index one file under `source` (default: its name); never raises for a bad file."""
+        source = source or path.name
+        try:
+            with self._lock:
+                return self._ingest(path, source, force=False)
+        except RRAGError as exc:
+            return IngestResult(source=source, doc_id=doc_id_for(source), status="failed", error=str(exc))
+        except OSError as exc:  # unreadable file, or the data folder is full or read-only
+            return IngestResult(
+                source=source, doc_id=doc_id_for(source), status="failed",
+                error=f"{source}: {exc.strerror or exc}",
+            )
+
+    def ingest_bytes(self, name: str, data: bytes) -> IngestResult:
+        """Index uploaded bytes under their file name; the bytes pass through a private temp folder."""
+        try:
+            filename = safe_filename(name)
+            check_size(filename, len(data), self.max_bytes)
+        except RRAGError as exc:
+            return IngestResult(source=name, status="failed", error=str(exc))
+        uploads = self.settings.data_dir / UPLOADS_DIR
+        uploads.mkdir(parents=True, exist_ok=True)
+        folder = Path(tempfile.mkdtemp(dir=uploads))
+        try:
+            path = folder / filename
+            path.write_bytes(data)
+            return self.ingest_file(path, source=filename)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def delete(self, doc_id: str) -> None:
+        """Remove a document's chunks, its kept original and its registry row (NotFoundError if unknown)."""
+        with self._lock:
+            self.store.get_document(doc_id)
+            stale = self.index.chunk_ids(doc_id)
+            self.index.delete_document(doc_id)
+            self._dedup.remove(stale)
+            self._dedup_version = self.index.version
+            shutil.rmtree(self.documents_dir / doc_id, ignore_errors=True)
+            self.store.delete_document(doc_id)
+
+    def reindex(self, doc_id: str) -> IngestResult:
+        """Chunk and index the kept original again, with the current settings (NotFoundError if unknown)."""
+        info = self.store.get_document(doc_id)
+        try:
+            with self._lock:
+                original = self.documents_dir / doc_id / safe_filename(info.source)
+                if not original.is_file():
+                    raise IngestError(f"{info.source}: the original file is no longer kept; upload it again")
+                return self._ingest(original, info.source, force=True)
+        except RRAGError as exc:
+            return IngestResult(source=info.source, doc_id=doc_id, status="failed", error=str(exc))
+
+    def _ingest(self, path: Path, source: str, *, force: bool) -> IngestResult:
+        doc_id = doc_id_for(source)
+        check_file(path, max_bytes=self.max_bytes)
+        data = path.read_bytes()
+        sha256 = hashlib.sha256(data).hexdigest()
+        known = self.store.get_document_by_source(source)
+        old_ids = self.index.chunk_ids(doc_id)
+        # "Unchanged" also needs the chunks to be there: an index rebuilt from scratch re-adds them.
+        if not force and known is not None and known.sha256 == sha256 and len(old_ids) == known.chunks:
+            return IngestResult(source=source, doc_id=doc_id, status="unchanged")
+
+        document = extract(path, max_bytes=self.max_bytes)
+        spans = chunk_spans(
+            document.text, size=self.settings.chunk_size, overlap=self.settings.chunk_overlap, pages=document.pages
+        )
+        texts = [document.text[span.start : span.end] for span in spans]
+        self._sync_dedup()
+        dedup = self._dedup.filter(texts, exclude_doc=doc_id)
+        chunks = [
+            Chunk(f"{doc_id}:{n}", doc_id, source, texts[i], spans[i].start, spans[i].end, spans[i].page, n)
+            for n, i in enumerate(dedup.kept)
+        ]
+        stale = sorted(set(old_ids) - {c.chunk_id for c in chunks})
+        self.index.add(chunks)
+        self.index.delete(stale)
+        self._dedup.remove(stale)
+        self._dedup.add(chunks)
+        self._dedup_version = self.index.version
+
+        self._keep_original(doc_id, source, path, data)
+        self.store.save_document(
+            DocumentInfo(
+                doc_id=doc_id,
+                source=source,
+                sha256=sha256,
+                size_bytes=len(data),
+                chunks=len(chunks),
+                duplicates_dropped=dedup.dropped,
+                created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            )
+        )
+        return IngestResult(
+            source=source,
+            doc_id=doc_id,
+            status="replaced" if known is not None or old_ids else "added",
+            chunks_added=len(chunks),
+            duplicates_dropped=dedup.dropped,
+            pages=document.page_count,
+        )
+
+    def _sync_dedup(self) -> None:
+        # Re-reading every indexed chunk is only needed when someone else changed the index.
+        version = self.index.version
+        if version != self._dedup_version:
+            self._dedup.reset(self.index.all_chunks())
+            self._dedup_version = version
+
+    def _keep_original(self, doc_id: str, source: str, path: Path, data: bytes) -> None:
+        folder = self.documents_dir / doc_id
+        target = folder / safe_filename(source)
+        if path.resolve() == target.resolve():
+            return  # re-indexing from the kept copy itself
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(target.name + ".partial")
+        partial.write_bytes(data)
+        partial.replace(target)
