@@ -7,14 +7,16 @@ Every untrusted string reaches the page through `ui.highlight` (HTML) or `md_esc
 from __future__ import annotations
 
 import html
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import streamlit as st
 
+from rrag.store import ReviewRecord
 from rrag.types import ClaimResult, ClaimStatus, Report
 from ui.charts import reliability_gauge, status_counts_chart
 from ui.export import format_score, report_filename, report_html, report_json, report_markdown
 from ui.highlight import escaped_block, evidence_html, highlight_answer, md_escape, source_label
+from ui.tables import reviews_table
 from ui.status import (
     badge_html,
     badge_text,
@@ -137,3 +139,11 @@ def claim_option(number: int, result: ClaimResult) -> str:
     """One line per claim for select boxes: '2. ✖ Contradicted: The office opens at 9.'"""
     text = " ".join(result.claim.text.split())
     return f"{number}. {badge_text(status_style(display_status(result.verdict)))}: {text[:80]}"
+
+
+def render_audit_trail(records: Sequence[ReviewRecord]) -> None:
+    st.markdown("##### Audit trail")
+    if not records:
+        st.caption("No reviews yet.")
+        return
+    st.dataframe(reviews_table(records), hide_index=True, width="stretch")

@@ -132,3 +132,19 @@ CSS = """
 
 def style_tag() -> str:
     return f"<style>{CSS}</style>"
+
+# What the user reads while the pipeline works, per `progress(stage)` call of the engine.
+STAGE_LABELS: dict[str, str] = {
+    "retrieve": "Retrieving relevant passages",
+    "answer": "Writing the answer from the passages",
+    "claims": "Splitting the answer into claims",
+    "verify": "Checking every claim against the documents",
+    "score": "Scoring and deciding",
+    "save": "Saving the session",
+}
+
+VERIFIER_LABELS: dict[str, str] = {"quote": "Quote match", "nli": "Offline verifier model", "llm": "LLM judge"}
+ANSWERER_LABELS: dict[str, str] = {
+    "extractive": "Extractive (offline, quotes the documents)",
+    "openai": "LLM (OpenAI-compatible)",
+}

@@ -1,0 +1,95 @@
+"""Tables and review-queue filters, from summaries and reviews of a real temp-dir store."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from rrag.settings import Settings
+from rrag.store import Store, SessionSummary
+from rrag.types import ClaimStatus, DocumentInfo, IngestResult, Level
+from ui.tables import (
+    SORTS,
+    QueueFilter,
+    documents_table,
+    filter_and_sort,
+    ingest_table,
+    reviews_table,
+    session_label,
+    sessions_table,
+    when,
+)
+from ui_reports import sample_report
+
+
+@pytest.fixture
+def store(settings: Settings) -> Iterator[Store]:
+    settings.data_dir.mkdir(parents=True)
+    with Store(settings) as store:
+        store.save_report(sample_report(session_id="low" + "0" * 13, level=Level.LOW, reliability=0.2,
+                                        hallucination_rate=0.8, created_at="2026-11-20T08:00:00+00:00"))
+        store.save_report(sample_report(session_id="med" + "0" * 13, created_at="2026-11-21T08:00:00+00:00",
+                                        status_counts={"supported": 2, "unsupported": 1}, hallucination_rate=0.33,
+                                        question="Where is the <b>office</b>?"))
+        store.save_report(sample_report(session_id="mis" + "0" * 13, level=Level.HIGH, reliability=0.9,
+                                        hallucination_rate=0.1, status_counts={"supported": 3},
+                                        citation_mismatches=1, created_at="2026-11-22T08:00:00+00:00"))
+        yield store
+
+
+def _ids(summaries: list[SessionSummary]) -> list[str]:
+    return [s.session_id[:3] for s in summaries]
+
+
+def test_when_formats_utc_and_passes_through_garbage() -> None:
+    assert when("2026-11-22T10:05:09+00:00") == "2026-11-22 10:05 UTC"
+    assert when("yesterday") == "yesterday"
+
+
+def test_sessions_table_shows_badges_flags_and_review(store: Store) -> None:
+    store.add_review("low" + "0" * 13, reviewer="Ann <b>", outcome="escalated", note="ask legal")
+    table = sessions_table(store.list_sessions())
+    assert list(table["Question"]) == ["How much <em>leave</em> do we get?", "Where is the <b>office</b>?",
+                                       "How much <em>leave</em> do we get?"]
+    low = table.iloc[2]
+    assert low["Level"] == "▼ LOW" and low["Decision"] == "✂ Trimmed"
+    assert low["Review"] == "⬆ escalated by Ann <b>"
+    assert "✖ Contradicted 1" in low["Claims"] and low["Reliability"] == 0.2
+    assert table.iloc[0]["Flags"]  # citation mismatch flagged even at HIGH
+
+
+def test_queue_filters_and_sorts(store: Store) -> None:
+    queue = store.review_queue()
+    assert _ids(filter_and_sort(queue, QueueFilter(), "Most severe first")) == _ids(queue)
+    assert _ids(filter_and_sort(queue, QueueFilter(levels=("LOW",)), "Newest first")) == ["low"]
+    assert _ids(filter_and_sort(queue, QueueFilter(contradicted_only=True), "Oldest first")) == ["low"]
+    assert _ids(filter_and_sort(queue, QueueFilter(mismatch_only=True), "Newest first")) == ["mis"]
+    assert _ids(filter_and_sort(queue, QueueFilter(search="OFFICE"), "Newest first")) == ["med"]
+    assert _ids(filter_and_sort(queue, QueueFilter(), "Highest hallucination rate")) == ["low", "med", "mis"]
+    assert _ids(filter_and_sort(queue, QueueFilter(), "Lowest reliability")) == ["low", "med", "mis"]
+    assert _ids(filter_and_sort(queue, QueueFilter(), "Newest first")) == ["mis", "med", "low"]
+    assert set(SORTS) >= {"Most severe first", "Newest first"}
+
+
+def test_reviews_table_lists_each_change_by_claim_number(store: Store) -> None:
+    store.add_review("low" + "0" * 13, reviewer="Ann", outcome="corrected", note="car is real",
+                     claim_overrides={3: ClaimStatus.SUPPORTED, 2: ClaimStatus.SUPPORTED})
+    row = reviews_table(store.reviews("low" + "0" * 13)).iloc[0]
+    assert row["Outcome"] == "✎ corrected" and row["Note"] == "car is real"
+    assert row["Claim changes"] == "claim 4: ? Unsupported → ✔ Supported"  # claim 3 was already supported
+
+
+def test_ingest_and_documents_tables() -> None:
+    results = [IngestResult("a.pdf", "d1", "added", 12, 3), IngestResult("b.bin", status="failed", error="binary")]
+    table = ingest_table(results)
+    assert list(table["Result"]) == ["✔ added", "✖ failed"] and list(table["Error"]) == ["", "binary"]
+    docs = documents_table([DocumentInfo("d1", "a.pdf", "f" * 64, 2048, 12, 3, "2026-11-22T10:00:00+00:00")])
+    assert docs.iloc[0].to_dict() == {"Document": "a.pdf", "Chunks": 12, "Near-duplicates dropped": 3,
+                                      "Size (KB)": 2.0, "Indexed": "2026-11-22 10:00 UTC"}
+    assert list(documents_table([]).columns) == list(docs.columns)
+
+
+def test_session_label_is_one_line(store: Store) -> None:
+    label = session_label(store.list_sessions()[1])
+    assert label == "2026-11-21 08:00 UTC · ✂ Trimmed · ■ MEDIUM · Where is the <b>office</b>?"

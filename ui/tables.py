@@ -1,0 +1,165 @@
+"""Tables for `st.dataframe` (documents, ingest results, sessions, audit trail) and the review-queue filters.
+
+`st.dataframe` draws cells as text on a canvas, so untrusted strings need no escaping here; statuses
+still carry an icon and a word, as everywhere else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Sequence
+
+import pandas as pd
+
+from rrag.store import ReviewRecord, SessionSummary
+from rrag.types import DocumentInfo, IngestResult
+from ui.status import badge_text, decision_style, level_style, status_style
+
+INGEST_ICONS = {"added": "✔ added", "replaced": "↻ replaced", "unchanged": "= unchanged", "failed": "✖ failed"}
+REVIEW_LABELS = {
+    "": "–",
+    "open": "● open",
+    "approved": "✔ approved",
+    "corrected": "✎ corrected",
+    "escalated": "⬆ escalated",
+}
+
+
+def when(iso_time: str) -> str:
+    """'2026-11-22 10:00 UTC' from an ISO 8601 time (shown in UTC: the store keeps UTC)."""
+    try:
+        moment = datetime.fromisoformat(iso_time)
+    except ValueError:
+        return iso_time
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _score(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+def documents_table(documents: Sequence[DocumentInfo]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "Document": d.source,
+                "Chunks": d.chunks,
+                "Near-duplicates dropped": d.duplicates_dropped,
+                "Size (KB)": round(d.size_bytes / 1024, 1),
+                "Indexed": when(d.created_at),
+            }
+            for d in documents
+        ],
+        columns=["Document", "Chunks", "Near-duplicates dropped", "Size (KB)", "Indexed"],
+    )
+
+
+def ingest_table(results: Sequence[IngestResult]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "File": r.source,
+                "Result": INGEST_ICONS.get(r.status, r.status) if r.ok else INGEST_ICONS["failed"],
+                "Chunks added": r.chunks_added,
+                "Near-duplicates dropped": r.duplicates_dropped,
+                "Error": r.error or "",
+            }
+            for r in results
+        ],
+        columns=["File", "Result", "Chunks added", "Near-duplicates dropped", "Error"],
+    )
+
+
+def session_label(summary: SessionSummary) -> str:
+    """One line for select boxes: when, decision, level and the question."""
+    question = " ".join(summary.question.split())
+    return (
+        f"{when(summary.created_at)} · {badge_text(decision_style(summary.decision))} · "
+        f"{badge_text(level_style(summary.level))} · {question[:90]}"
+    )
+
+
+def sessions_table(summaries: Sequence[SessionSummary]) -> pd.DataFrame:
+    rows = []
+    for s in summaries:
+        counts = ", ".join(
+            f"{badge_text(status_style(status))} {n}" for status, n in s.status_counts.items() if n
+        )
+        rows.append(
+            {
+                "When": when(s.created_at),
+                "Question": s.question,
+                "Mode": s.mode,
+                "Decision": badge_text(decision_style(s.decision)),
+                "Level": badge_text(level_style(s.level)),
+                "Reliability": _score(s.reliability),
+                "Hallucination rate": _score(s.hallucination_rate),
+                "Claims": counts or "none",
+                "Flags": "; ".join(s.review_reasons),
+                "Review": REVIEW_LABELS.get(s.review_status, s.review_status)
+                + (f" by {s.last_reviewer}" if s.last_reviewer else ""),
+            }
+        )
+    columns = ["When", "Question", "Mode", "Decision", "Level", "Reliability", "Hallucination rate", "Claims",
+               "Flags", "Review"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def reviews_table(records: Sequence[ReviewRecord]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "When": when(r.created_at),
+                "Reviewer": r.reviewer,
+                "Outcome": REVIEW_LABELS.get(r.outcome, r.outcome),
+                "Claim changes": "; ".join(
+                    f"claim {c['claim_index'] + 1}: {badge_text(status_style(c['old_status']))} → "
+                    f"{badge_text(status_style(c['new_status']))}"
+                    for c in r.changes
+                ),
+                "Note": r.note,
+            }
+            for r in records
+        ],
+        columns=["When", "Reviewer", "Outcome", "Claim changes", "Note"],
+    )
+
+
+# -- the review queue's filters and sort orders ------------------------------------------------------
+
+SORTS = {
+    "Most severe first": None,  # the store's own order
+    "Newest first": (lambda s: s.created_at, True),
+    "Oldest first": (lambda s: s.created_at, False),
+    "Highest hallucination rate": (lambda s: s.hallucination_rate or 0.0, True),
+    "Lowest reliability": (lambda s: 1.0 if s.reliability is None else s.reliability, False),
+}
+
+
+@dataclass(frozen=True)
+class QueueFilter:
+    levels: tuple[str, ...] = ()  # "LOW", "MEDIUM", "HIGH", "n/a"; empty: any
+    contradicted_only: bool = False
+    mismatch_only: bool = False
+    search: str = ""
+
+    def keeps(self, s: SessionSummary) -> bool:
+        if self.levels and (s.level or "n/a") not in self.levels:
+            return False
+        if self.contradicted_only and not s.status_counts.get("contradicted"):
+            return False
+        if self.mismatch_only and not s.citation_mismatches:
+            return False
+        return self.search.casefold() in s.question.casefold()
+
+
+def filter_and_sort(
+    summaries: Sequence[SessionSummary], queue_filter: QueueFilter, sort: str
+) -> list[SessionSummary]:
+    kept = [s for s in summaries if queue_filter.keeps(s)]
+    order = SORTS[sort]
+    if order is None:
+        return kept
+    key, reverse = order
+    return sorted(kept, key=key, reverse=reverse)
