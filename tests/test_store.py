@@ -116,10 +116,18 @@ def test_unusable_url_is_a_config_error(settings: Settings) -> None:
 def _claim(text: str, status: ClaimStatus, *, source: str = "leave.md", offset: int = 0) -> ClaimResult:
     evidence = None
     if status is not S.NOT_CHECKABLE:
-        evidence = Evidence(chunk_id=f"{source}#0", source=source, quote=text, start=offset, end=offset + len(text))
+        evidence = Evidence(
+            chunk_id=f"{source}#0", source=source, quote=text, start=offset, end=offset + len(text)
+        )
     return ClaimResult(
         Claim(text, offset, offset + len(text), checkable=status is not S.NOT_CHECKABLE),
-        Verdict(status=status, confidence=0.875, verifier="quote", reason=f"{status.value} by test", evidence=evidence),
+        Verdict(
+            status=status,
+            confidence=0.875,
+            verifier="quote",
+            reason=f"{status.value} by test",
+            evidence=evidence,
+        ),
     )
 
 
@@ -136,8 +144,12 @@ def _report(
     claims = [_claim(f"Claim {i} about leave.", status, offset=20 * i) for i, status in enumerate(statuses)]
     checkable = [st for st in statuses if st is not S.NOT_CHECKABLE]
     counts = {st.value: statuses.count(st) for st in S if st in statuses}
-    reliability = sum(CHECKABLE_WEIGHT.get(st, 0.0) for st in checkable) / len(checkable) if checkable else None
-    rate = sum(st in (S.UNSUPPORTED, S.CONTRADICTED) for st in checkable) / len(checkable) if checkable else None
+    reliability = (
+        sum(CHECKABLE_WEIGHT.get(st, 0.0) for st in checkable) / len(checkable) if checkable else None
+    )
+    rate = (
+        sum(st in (S.UNSUPPORTED, S.CONTRADICTED) for st in checkable) / len(checkable) if checkable else None
+    )
     level = None
     if reliability is not None:
         level = Level.HIGH if reliability >= 0.85 else Level.MEDIUM if reliability >= 0.65 else Level.LOW
@@ -148,7 +160,8 @@ def _report(
         question=question,
         answer=" ".join(c.claim.text for c in claims),
         final_answer=" ".join(c.claim.text for c in claims if c.verdict.status is S.SUPPORTED),
-        decision=decision or {Level.HIGH: Decision.PASS, Level.MEDIUM: Decision.TRIM}.get(level, Decision.REFUSE),
+        decision=decision
+        or {Level.HIGH: Decision.PASS, Level.MEDIUM: Decision.TRIM}.get(level, Decision.REFUSE),
         level=level,
         reliability=reliability,
         hallucination_rate=rate,
@@ -214,7 +227,12 @@ def test_summary_fields_and_flags(store: Store) -> None:
     store.save_report(_report("contra", CONTRA, created_at="2026-11-20T12:00:00+00:00"))
     store.save_report(_report("cite", GOOD, created_at="2026-11-20T13:00:00+00:00", citation_mismatches=2))
     by_id = {s.session_id: s for s in store.list_sessions()}
-    assert [s.session_id for s in store.list_sessions()] == ["cite", "contra", "mixed", "good"]  # newest first
+    assert [s.session_id for s in store.list_sessions()] == [
+        "cite",
+        "contra",
+        "mixed",
+        "good",
+    ]  # newest first
 
     good = by_id["good"]
     assert (good.level, good.decision, good.review_status, good.review_reasons) == ("HIGH", "pass", "", [])
@@ -300,7 +318,9 @@ def test_review_audit_trail_and_overrides(store: Store) -> None:
     )
     assert first.reviewer == "Ana"
     assert first.changes == [{"claim_index": 1, "old_status": "unsupported", "new_status": "supported"}]
-    second = store.add_review("s1", reviewer="Ben", outcome="escalated", claim_overrides={1: "partial", 2: S.UNSUPPORTED})
+    second = store.add_review(
+        "s1", reviewer="Ben", outcome="escalated", claim_overrides={1: "partial", 2: S.UNSUPPORTED}
+    )
     assert second.changes == [
         {"claim_index": 1, "old_status": "supported", "new_status": "partial"},
         {"claim_index": 2, "old_status": "contradicted", "new_status": "unsupported"},
@@ -309,7 +329,11 @@ def test_review_audit_trail_and_overrides(store: Store) -> None:
     assert store.reviews("s1") == [first, second]
     assert store.claim_overrides("s1") == {1: S.PARTIAL, 2: S.UNSUPPORTED}
     # The report keeps the verifier's original verdicts.
-    assert [c.verdict.status for c in store.get_report("s1").claims] == [S.SUPPORTED, S.UNSUPPORTED, S.CONTRADICTED]
+    assert [c.verdict.status for c in store.get_report("s1").claims] == [
+        S.SUPPORTED,
+        S.UNSUPPORTED,
+        S.CONTRADICTED,
+    ]
 
     summary = store.list_sessions()[0]
     assert (summary.review_status, summary.last_reviewer) == ("escalated", "Ben")
@@ -330,7 +354,9 @@ def test_bad_reviews_are_refused_and_record_nothing(store: Store) -> None:
     with pytest.raises(StoreError, match="wrong"):
         store.add_review("s1", reviewer="Ana", outcome="corrected", claim_overrides={0: "wrong"})  # type: ignore[dict-item]
     with pytest.raises(NotFoundError, match=r"\[4\]"):
-        store.add_review("s1", reviewer="Ana", outcome="corrected", claim_overrides={1: S.PARTIAL, 4: S.SUPPORTED})
+        store.add_review(
+            "s1", reviewer="Ana", outcome="corrected", claim_overrides={1: S.PARTIAL, 4: S.SUPPORTED}
+        )
     with pytest.raises(NotFoundError):
         store.add_review("missing", reviewer="Ana", outcome="approved")
     with pytest.raises(NotFoundError):
@@ -374,14 +400,28 @@ def test_sessions_frame(store: Store) -> None:
 
 def test_claims_frame_has_effective_status_after_overrides(store: Store) -> None:
     assert list(store.claims_frame().columns) == [
-        "session_id", "created_at", "question", "claim_index", "text", "status", "effective_status",
-        "verifier", "confidence", "source", "chunk_id",
+        "session_id",
+        "created_at",
+        "question",
+        "claim_index",
+        "text",
+        "status",
+        "effective_status",
+        "verifier",
+        "confidence",
+        "source",
+        "chunk_id",
     ]
     store.save_report(_report("s1", [S.SUPPORTED, S.UNSUPPORTED, S.NOT_CHECKABLE]))
     store.save_report(_report("s2", [S.CONTRADICTED], created_at="2026-11-21T10:00:00+00:00"))
     store.add_review("s1", reviewer="Ana", outcome="corrected", claim_overrides={1: S.SUPPORTED})
     frame = store.claims_frame()
-    assert frame[["session_id", "claim_index"]].values.tolist() == [["s1", 0], ["s1", 1], ["s1", 2], ["s2", 0]]
+    assert frame[["session_id", "claim_index"]].values.tolist() == [
+        ["s1", 0],
+        ["s1", 1],
+        ["s1", 2],
+        ["s2", 0],
+    ]
     assert frame["status"].tolist() == ["supported", "unsupported", "not_checkable", "contradicted"]
     assert frame["effective_status"].tolist() == ["supported", "supported", "not_checkable", "contradicted"]
     assert frame["source"].tolist()[:2] == ["leave.md", "leave.md"]
@@ -396,16 +436,25 @@ def test_claims_frame_has_effective_status_after_overrides(store: Store) -> None
 
 def test_app_settings_merge_and_persist(store: Store, settings: Settings) -> None:
     assert store.get_app_settings() == {}
-    store.save_app_settings({"top_k": 7, "llm_base_url": "http://127.0.0.1:8080/v1", "verifiers": ["quote", "nli"]})
+    store.save_app_settings(
+        {"top_k": 7, "llm_base_url": "http://127.0.0.1:8080/v1", "verifiers": ["quote", "nli"]}
+    )
     store.save_app_settings({"top_k": 9, "strict": True})
-    expected = {"top_k": 9, "llm_base_url": "http://127.0.0.1:8080/v1", "verifiers": ["quote", "nli"], "strict": True}
+    expected = {
+        "top_k": 9,
+        "llm_base_url": "http://127.0.0.1:8080/v1",
+        "verifiers": ["quote", "nli"],
+        "strict": True,
+    }
     assert store.get_app_settings() == expected
     store.close()
     with Store(settings) as reopened:
         assert reopened.get_app_settings() == expected
 
 
-@pytest.mark.parametrize("name", ["llm_api_key", "OPENAI_API_KEY", "client_secret", "auth_token", "db_password"])
+@pytest.mark.parametrize(
+    "name", ["llm_api_key", "OPENAI_API_KEY", "client_secret", "auth_token", "db_password"]
+)
 def test_secret_looking_settings_are_refused_entirely(store: Store, settings: Settings, name: str) -> None:
     with pytest.raises(StoreError, match="never stored") as caught:
         store.save_app_settings({"top_k": 3, name: "sk-test-0123456789"})
@@ -437,7 +486,14 @@ def test_schema_is_created_on_open_and_reopen_is_idempotent(settings: Settings) 
     with Store(settings) as store:
         store.save_report(_report("s1", MIXED))
     assert _tables(settings) >= {
-        "documents", "sessions", "claims", "verdicts", "reviews", "review_changes", "app_settings", "schema_version",
+        "documents",
+        "sessions",
+        "claims",
+        "verdicts",
+        "reviews",
+        "review_changes",
+        "app_settings",
+        "schema_version",
     }
     expected = [(1, "m001_initial_schema"), (2, "m002_audit_trail_is_append_only")]
     assert _versions(settings) == expected
@@ -492,6 +548,8 @@ def test_a_database_from_a_newer_program_is_refused(settings: Settings) -> None:
     with Store(settings):
         pass
     with sqlite3.connect(settings.data_dir / "rrag.db") as raw:
-        raw.execute("INSERT INTO schema_version (version, name, applied_at) VALUES (99, 'future', '2027-01-01')")
+        raw.execute(
+            "INSERT INTO schema_version (version, name, applied_at) VALUES (99, 'future', '2027-01-01')"
+        )
     with pytest.raises(StoreError, match="schema version 99, newer"):
         Store(settings)

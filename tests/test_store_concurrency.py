@@ -79,7 +79,9 @@ def test_two_threads_of_read_then_write_transactions_lose_nothing(settings: Sett
                 claim_overrides={0: STATUSES[(i + worker) % len(STATUSES)]},
             )
             store.save_document(
-                DocumentInfo(f"d{worker}-{i}", f"docs/{worker}/{i}.md", "0" * 64, 10, 1, 0, "2026-11-22T08:00:00")
+                DocumentInfo(
+                    f"d{worker}-{i}", f"docs/{worker}/{i}.md", "0" * 64, 10, 1, 0, "2026-11-22T08:00:00"
+                )
             )
 
     try:
@@ -118,11 +120,16 @@ def test_a_locked_database_gives_a_clear_error_and_writes_nothing(settings: Sett
         store.save_report(_report("before"))
         with _exclusive_lock(settings):
             began = time.monotonic()
-            with pytest.raises(StoreLockedError, match=r"locked by another writer \(busy timeout 0.3 s\)\. Nothing was written"):
+            with pytest.raises(
+                StoreLockedError,
+                match=r"locked by another writer \(busy timeout 0.3 s\)\. Nothing was written",
+            ):
                 store.save_report(_report("during"))
             assert time.monotonic() - began >= 0.25  # it waited for the busy timeout first
             with pytest.raises(StoreLockedError):
-                store.add_review("before", reviewer="Ana", outcome="corrected", claim_overrides={0: "supported"})
+                store.add_review(
+                    "before", reviewer="Ana", outcome="corrected", claim_overrides={0: "supported"}
+                )
             with pytest.raises(StoreLockedError):
                 store.save_app_settings({"top_k": 3})
             # Readers are not blocked in WAL mode.

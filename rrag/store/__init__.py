@@ -1,5 +1,6 @@
 """Storage behind one class: documents, saved reports, the review audit trail, analytics, app settings."""
 
-from rrag.store.store import REVIEW_OUTCOMES, ReviewRecord, SessionSummary, Store
+from rrag.store.records import REVIEW_OUTCOMES, ReviewRecord, SessionSummary
+from rrag.store.store import Store
 
 __all__ = ["REVIEW_OUTCOMES", "ReviewRecord", "SessionSummary", "Store"]

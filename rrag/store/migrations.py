@@ -8,6 +8,7 @@ written by a newer release and is refused rather than silently misread.
 from __future__ import annotations
 
 from collections.abc import Callable
+
 from sqlalchemy import Connection, Engine, insert, select
 
 from rrag.errors import StoreError
@@ -59,7 +60,9 @@ def migrate(engine: Engine) -> list[int]:
                 continue
             migration(conn)
             conn.execute(
-                insert(SchemaVersion).values(version=version, name=migration.__name__.lstrip("_"), applied_at=utcnow())
+                insert(SchemaVersion).values(
+                    version=version, name=migration.__name__.lstrip("_"), applied_at=utcnow()
+                )
             )
             applied_now.append(version)
     return applied_now

@@ -136,7 +136,9 @@ class ReviewRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
 
     session: Mapped[SessionRow] = relationship(back_populates="reviews")
-    changes: Mapped[list[ReviewChangeRow]] = relationship(back_populates="review", order_by="ReviewChangeRow.id")
+    changes: Mapped[list[ReviewChangeRow]] = relationship(
+        back_populates="review", order_by="ReviewChangeRow.id"
+    )
 
 
 class ReviewChangeRow(Base):

@@ -1,0 +1,67 @@
+"""The SQLAlchemy engine for any database URL; SQLite is set up for a multi-threaded app with one writer.
+
+SQLite gets WAL (readers never wait for the writer), a busy timeout (writers queue instead of failing)
+and foreign keys, on every new connection. The driver's own implicit BEGIN is switched off because it
+cannot take the write lock up front and does not cover DDL; the `begin` hook issues BEGIN itself, as
+`BEGIN IMMEDIATE` on connections carrying `WRITE_OPTIONS`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.pool import StaticPool
+
+from rrag.errors import ConfigError, StoreError
+
+BEGIN_MODE = "rrag_sqlite_begin"  # execution option read by the `begin` hook
+WRITE_OPTIONS = {BEGIN_MODE: "IMMEDIATE"}
+
+
+def create_store_engine(url_text: str, busy_timeout_s: float) -> tuple[Engine, bool]:
+    """The engine, and whether it is an in-memory SQLite database (one connection shared by all threads)."""
+    try:
+        url = make_url(url_text)
+        if url.get_backend_name() != "sqlite":
+            return create_engine(url, pool_pre_ping=True), False
+        in_memory = url.database in (None, "", ":memory:")
+        if in_memory:
+            engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
+        else:
+            Path(url.database or "").expanduser().parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(url)
+    except (ArgumentError, NoSuchModuleError, ImportError) as exc:
+        raise ConfigError(f"database_url is not a usable SQLAlchemy URL: {exc}") from exc
+    except OSError as exc:
+        raise StoreError(f"Could not create the database folder: {exc}") from exc
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        if not in_memory:
+            cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        conn.exec_driver_sql(f"BEGIN {conn.get_execution_options().get(BEGIN_MODE, 'DEFERRED')}")
+
+    return engine, in_memory
+
+
+def is_locked(exc: SQLAlchemyError) -> bool:
+    """Whether SQLite gave up waiting for another connection's lock."""
+    orig = getattr(exc, "orig", None)
+    if not isinstance(orig, sqlite3.OperationalError):
+        return False
+    # Extended result codes (SQLITE_BUSY_SNAPSHOT...) keep the primary code in the low byte.
+    primary_code = getattr(orig, "sqlite_errorcode", 0) & 0xFF
+    return primary_code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(orig)
