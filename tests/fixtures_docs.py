@@ -113,12 +113,19 @@ def write_handbook(folder: Path) -> list[Path]:
     return paths
 
 
-def make_pdf(path: Path, pages: Sequence[str], *, password: str | None = None) -> Path:
-    """A real PDF with one text page per entry; encrypted with `password` when given."""
+def make_pdf(
+    path: Path, pages: Sequence[str], *, password: str | None = None, owner_password: str | None = None
+) -> Path:
+    """A real PDF with one text page per entry (an empty entry is a blank page). `password` is needed
+    to open it; `owner_password` alone encrypts it with an empty user password (restrictions only)."""
     from reportlab.lib.pagesizes import A4
+    from reportlab.lib.pdfencrypt import StandardEncryption
     from reportlab.pdfgen import canvas
 
-    pdf = canvas.Canvas(str(path), pagesize=A4, encrypt=password)
+    encrypt = None
+    if password is not None or owner_password is not None:
+        encrypt = StandardEncryption(password or "", ownerPassword=owner_password or password)
+    pdf = canvas.Canvas(str(path), pagesize=A4, encrypt=encrypt)
     for page_text in pages:
         y = 800
         for line in page_text.splitlines():

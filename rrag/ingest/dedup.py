@@ -14,10 +14,14 @@ from typing import Iterable, Sequence
 
 from datasketch import MinHash, MinHashLSH
 
+from rrag.errors import ConfigError
 from rrag.types import Chunk
 
 NUM_PERM = 128
 SHINGLE_WORDS = 3
+# datasketch cannot band 128 permutations for thresholds near 1; a lower LSH threshold only yields
+# more candidates, and the estimated Jaccard similarity still applies the real threshold.
+MAX_LSH_THRESHOLD = 0.9
 _WORD = re.compile(r"\w+")
 
 
@@ -46,9 +50,11 @@ class NearDuplicateFilter:
     so that each ingest hashes only its own chunks."""
 
     def __init__(self, threshold: float) -> None:
+        if not 0.0 < threshold <= 1.0:
+            raise ConfigError(f"dedup_threshold must be in (0, 1], not {threshold}")
         self.threshold = threshold
         self._indexed: dict[str, _Indexed] = {}
-        self._lsh = MinHashLSH(threshold=threshold, num_perm=NUM_PERM)
+        self._lsh = self._new_lsh()
 
     def reset(self, indexed: Iterable[Chunk]) -> None:
         """Mirror exactly these indexed chunks; signatures of unchanged chunks are reused."""
@@ -87,7 +93,7 @@ class NearDuplicateFilter:
         return DedupResult(kept=kept, dropped=len(texts) - len(kept))
 
     def _longest_per_cluster(self, texts: Sequence[str], signatures: list[MinHash], candidates: list[int]) -> list[int]:
-        lsh = MinHashLSH(threshold=self.threshold, num_perm=NUM_PERM)
+        lsh = self._new_lsh()
         parent = {i: i for i in candidates}
 
         def root(i: int) -> int:
@@ -107,6 +113,9 @@ class NearDuplicateFilter:
             if r not in best or len(texts[i]) > len(texts[best[r]]):
                 best[r] = i
         return sorted(best.values())
+
+    def _new_lsh(self) -> MinHashLSH:
+        return MinHashLSH(threshold=min(self.threshold, MAX_LSH_THRESHOLD), num_perm=NUM_PERM)
 
     def _similar(self, a: MinHash, b: MinHash) -> bool:
         # LSH buckets only suggest candidates; the estimated Jaccard similarity decides.

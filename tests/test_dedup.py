@@ -1,0 +1,97 @@
+"""Near-duplicate removal: within a document (longest of a cluster kept) and against the index."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rrag.errors import ConfigError
+from rrag.ingest.dedup import NearDuplicateFilter, shingles
+from rrag.types import Chunk
+
+VOCABULARY = [f"word{i}" for i in range(2000)]
+
+
+def _text(seed: int, n_words: int = 150) -> str:
+    return " ".join(random.Random(seed).choices(VOCABULARY, k=n_words)) + "."
+
+
+def _one_word_changed(text: str) -> str:
+    words = text.split()
+    words[len(words) // 2] = "changed"
+    return " ".join(words)
+
+
+def _chunk(chunk_id: str, text: str) -> Chunk:
+    doc_id = chunk_id.split(":")[0]
+    return Chunk(chunk_id, doc_id, f"{doc_id}.txt", text, 0, len(text))
+
+
+def test_within_a_document_the_longest_of_each_cluster_is_kept() -> None:
+    a, b = _text(1), _text(2)
+    longer_a = a + " And one more sentence."
+    result = NearDuplicateFilter(0.85).filter([a, b, _one_word_changed(a), longer_a, b])
+    assert result.kept == [1, 3]
+    assert result.dropped == 3
+
+
+def test_distinct_and_merely_similar_texts_are_kept() -> None:
+    a = _text(1)
+    half = " ".join(a.split()[:75]) + " " + _text(9, 75)  # shares half its words: not a duplicate
+    texts = [a, _text(2), _text(3), half]
+    assert NearDuplicateFilter(0.85).filter(texts).kept == [0, 1, 2, 3]
+
+
+def test_a_new_chunk_is_dropped_when_an_indexed_one_is_at_least_as_long() -> None:
+    a, b = _text(1), _text(2)
+    dedup = NearDuplicateFilter(0.85)
+    dedup.add([_chunk("old:0", a)])
+    result = dedup.filter([_one_word_changed(a), b])
+    assert (result.kept, result.dropped) == ([1], 1)
+
+
+def test_a_longer_new_chunk_is_kept_and_the_indexed_one_is_left_alone() -> None:
+    a = _text(1)
+    dedup = NearDuplicateFilter(0.85)
+    dedup.add([_chunk("old:0", a)])
+    assert dedup.filter([a + " Extra words."]).kept == [0]
+
+
+def test_the_document_being_replaced_does_not_count() -> None:
+    a = _text(1)
+    dedup = NearDuplicateFilter(0.85)
+    dedup.add([_chunk("doc:0", a)])
+    assert dedup.filter([a], exclude_doc="doc").kept == [0]
+    assert dedup.filter([a], exclude_doc="other").kept == []
+
+
+def test_reset_and_remove_keep_the_filter_in_step_with_the_index() -> None:
+    a, b = _text(1), _text(2)
+    dedup = NearDuplicateFilter(0.85)
+    dedup.reset([_chunk("x:0", a), _chunk("x:1", b)])
+    assert dedup.filter([a, b]).dropped == 2
+    dedup.remove(["x:0"])
+    assert dedup.filter([a, b]).kept == [0]
+    dedup.reset([_chunk("x:1", _text(3))])  # same id, new text: the old text no longer counts
+    assert dedup.filter([a, b]).kept == [0, 1]
+
+
+def test_threshold_decides() -> None:
+    a = _text(1, n_words=40)
+    near = _one_word_changed(a)  # about 3 of 38 shingles differ: Jaccard near 0.85
+    assert NearDuplicateFilter(0.5).filter([a, near]).dropped == 1
+    assert NearDuplicateFilter(0.99).filter([a, near]).dropped == 0
+    assert NearDuplicateFilter(1.0).filter([a, a]).dropped == 1  # exact copies only
+
+
+def test_a_threshold_outside_0_to_1_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="dedup_threshold"):
+        NearDuplicateFilter(0.0)
+    with pytest.raises(ConfigError, match="dedup_threshold"):
+        NearDuplicateFilter(1.5)
+
+
+def test_shingles_are_word_trigrams_and_short_texts_still_hash() -> None:
+    assert shingles("The cat sat on the mat") == {b"the cat sat", b"cat sat on", b"sat on the", b"on the mat"}
+    assert shingles("Hello, World") == {b"hello world"}

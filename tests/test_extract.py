@@ -1,0 +1,178 @@
+"""Extraction from real files of every supported format, and a clear error for every kind of bad file."""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from fixtures_docs import make_docx, make_pdf
+from rrag.errors import (
+    EmptyDocumentError,
+    EncryptedDocumentError,
+    FileTooLargeError,
+    IngestError,
+    UnsupportedFormatError,
+)
+from rrag.ingest.extract import extract
+
+LIMIT = 10_000_000
+
+
+def test_pdf_pages_have_offsets_into_the_text(tmp_path: Path) -> None:
+    path = make_pdf(tmp_path / "policy.pdf", ["Leave is 25 days per year.", "Sick pay lasts 20 days."])
+    doc = extract(path, max_bytes=LIMIT)
+    assert doc.page_count == 2
+    (p1, s1, e1), (p2, s2, e2) = doc.pages
+    assert (p1, p2) == (1, 2)
+    assert doc.text[s1:e1] == "Leave is 25 days per year."
+    assert doc.text[s2:e2] == "Sick pay lasts 20 days."
+
+
+def test_pdf_with_a_password_is_refused(tmp_path: Path) -> None:
+    path = make_pdf(tmp_path / "secret.pdf", ["Top secret salaries."], password="hunter2")
+    with pytest.raises(EncryptedDocumentError, match="secret.pdf.*password"):
+        extract(path, max_bytes=LIMIT)
+
+
+def test_pdf_restricted_by_an_owner_password_only_still_opens(tmp_path: Path) -> None:
+    path = make_pdf(tmp_path / "restricted.pdf", ["Printing is restricted."], owner_password="owner")
+    assert extract(path, max_bytes=LIMIT).text == "Printing is restricted."
+
+
+def test_corrupt_pdf_is_a_readable_error(tmp_path: Path) -> None:
+    path = tmp_path / "broken.pdf"
+    path.write_bytes(b"%PDF-1.7\n" + os.urandom(2000))
+    with pytest.raises(IngestError, match="broken.pdf.*corrupt") as info:
+        extract(path, max_bytes=LIMIT)
+    assert not isinstance(info.value, EncryptedDocumentError)
+
+
+def test_pdf_without_text_is_empty(tmp_path: Path) -> None:
+    path = make_pdf(tmp_path / "scan.pdf", [""])
+    with pytest.raises(EmptyDocumentError, match="scan.pdf"):
+        extract(path, max_bytes=LIMIT)
+
+
+def test_docx_keeps_tables_in_document_order(tmp_path: Path) -> None:
+    path = make_docx(
+        tmp_path / "leave.docx",
+        ["Leave entitlements are listed below.", [["Grade", "Days"], ["Junior", "25"], ["Senior", "30"]],
+         "Ask HR about exceptions."],
+    )
+    text = extract(path, max_bytes=LIMIT).text
+    assert text.split("\n\n") == [
+        "Leave entitlements are listed below.", "Grade | Days", "Junior | 25", "Senior | 30",
+        "Ask HR about exceptions.",
+    ]
+
+
+@pytest.mark.parametrize("content", [b"PK\x03\x04 not really a zip", None])
+def test_corrupt_docx_is_a_readable_error(tmp_path: Path, content: bytes | None) -> None:
+    path = tmp_path / "broken.docx"
+    if content is None:  # a valid zip that is not a Word document
+        with zipfile.ZipFile(path, "w") as archive:
+            archive.writestr("hello.txt", "hi")
+    else:
+        path.write_bytes(content)
+    with pytest.raises(IngestError, match="broken.docx.*corrupt"):
+        extract(path, max_bytes=LIMIT)
+
+
+def test_html_text_leaves_out_script_style_title_and_comments(tmp_path: Path) -> None:
+    path = tmp_path / "page.html"
+    path.write_text(
+        "<html><head><title>Page title</title><style>p {color: red}</style>"
+        "<script>stealCookies()</script></head><body>"
+        "<h1>Remote &amp; hybrid work</h1>"
+        "<p>Employees may work\n   from home <b>three days</b> a week.</p><!-- internal note -->"
+        "<noscript>Enable JavaScript</noscript><script type='text/plain'>more()</script>"
+        "<table><tr><th>Day</th><th>Place</th></tr><tr><td>Monday</td><td>Office</td></tr></table>"
+        "</body></html>",
+        encoding="utf-8",
+    )
+    text = extract(path, max_bytes=LIMIT).text
+    assert text.split("\n\n") == [
+        "Remote & hybrid work", "Employees may work from home three days a week.", "Day | Place",
+        "Monday | Office",
+    ]
+
+
+def test_markdown_keeps_headings_as_lines_and_drops_raw_script(tmp_path: Path) -> None:
+    path = tmp_path / "guide.md"
+    path.write_text(
+        "# Expenses\n\nSubmit receipts within **30 days**.\n\n- Hotels: 150 euros\n- Meals: 45 euros\n\n"
+        "<script>alert('x')</script>\n\n| Item | Limit |\n|---|---|\n| Taxi | 60 |\n",
+        encoding="utf-8",
+    )
+    text = extract(path, max_bytes=LIMIT).text
+    assert text.split("\n\n") == [
+        "Expenses", "Submit receipts within 30 days.", "Hotels: 150 euros", "Meals: 45 euros",
+        "Item | Limit", "Taxi | 60",
+    ]
+    assert "alert" not in text
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("Plain UTF-8: Grüße, 25 €.".encode("utf-8"), "Plain UTF-8: Grüße, 25 €."),
+        ("With BOM: café".encode("utf-8-sig"), "With BOM: café"),
+        ("UTF-16 LE: naïve résumé".encode("utf-16"), "UTF-16 LE: naïve résumé"),
+        (b"\xfe\xff" + "UTF-16 BE: Straße".encode("utf-16-be"), "UTF-16 BE: Straße"),
+        ("Windows: \u201cquoted\u201d costs 5 \u20ac \u2013 ok".encode("cp1252"),
+         "Windows: \u201cquoted\u201d costs 5 \u20ac \u2013 ok"),
+        (b"Latin-1 fallback: \x81 caf\xe9", "Latin-1 fallback: \x81 caf\xe9"),
+        (b"Windows\r\nline endings\r\n", "Windows\nline endings\n"),
+    ],
+    ids=["utf8", "utf8-bom", "utf16le", "utf16be", "cp1252", "latin1", "crlf"],
+)
+def test_text_encodings_are_detected(tmp_path: Path, raw: bytes, expected: str) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_bytes(raw)
+    assert extract(path, max_bytes=LIMIT).text == expected
+
+
+def test_binary_garbage_renamed_to_txt_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "photo.txt"
+    path.write_bytes(bytes(range(256)) * 40)
+    with pytest.raises(IngestError, match="photo.txt.*binary"):
+        extract(path, max_bytes=LIMIT)
+
+
+def test_binary_without_nul_bytes_is_refused_by_its_control_characters(tmp_path: Path) -> None:
+    path = tmp_path / "blob.txt"
+    path.write_bytes(bytes(b for b in range(1, 32) if b not in b"\t\n\r\x0b\x0c") * 10 + b"some text")
+    with pytest.raises(IngestError, match="blob.txt.*binary"):
+        extract(path, max_bytes=LIMIT)
+
+
+@pytest.mark.parametrize("content", [b"", b"  \n\t \r\n"])
+def test_empty_files_are_refused(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "empty.txt"
+    path.write_bytes(content)
+    with pytest.raises(EmptyDocumentError, match="empty.txt"):
+        extract(path, max_bytes=LIMIT)
+
+
+def test_a_file_over_the_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "huge.pdf"
+    with path.open("wb") as f:  # 20 GB sparse: reading it would take minutes and all memory
+        f.truncate(20_000_000_000)
+    with pytest.raises(FileTooLargeError, match=r"huge.pdf.*20000\.0 MB.*50\.0 MB"):
+        extract(path, max_bytes=50_000_000)
+
+
+@pytest.mark.parametrize("name", ["report.doc", "archive.zip", "README"])
+def test_unknown_extensions_are_refused(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_text("Some text", encoding="utf-8")
+    with pytest.raises(UnsupportedFormatError, match=r"unsupported file type.*supported: \.docx"):
+        extract(path, max_bytes=LIMIT)
+
+
+def test_a_missing_file_is_an_ingest_error(tmp_path: Path) -> None:
+    with pytest.raises(IngestError, match="gone.txt: no such file"):
+        extract(tmp_path / "gone.txt", max_bytes=LIMIT)
