@@ -463,6 +463,12 @@ def test_secret_looking_settings_are_refused_entirely(store: Store, settings: Se
     assert b"sk-test" not in (settings.data_dir / "rrag.db").read_bytes()
 
 
+def test_settings_names_must_be_non_empty(store: Store) -> None:
+    with pytest.raises(StoreError, match="non-empty"):
+        store.save_app_settings({" ": 1, "top_k": 3})
+    assert store.get_app_settings() == {}
+
+
 def test_settings_values_must_be_json(store: Store) -> None:
     with pytest.raises(StoreError, match="JSON"):
         store.save_app_settings({"when": datetime(2026, 1, 1)})

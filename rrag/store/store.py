@@ -262,7 +262,7 @@ class Store:
 
     def save_app_settings(self, values: Mapping[str, Any]) -> None:
         """Merge `values` into the saved settings. Secret-looking keys are refused: keys stay in the env."""
-        refused = sorted(str(k) for k in values if not isinstance(k, str) or not k.strip() or _looks_secret(k))
+        refused = sorted(str(k) for k in values if not (isinstance(k, str) and k.strip()) or _looks_secret(k))
         if refused:
             raise StoreError(
                 f"Refused to save settings {refused}: names must be non-empty and secrets (keys, tokens, "
@@ -345,8 +345,8 @@ def _with_utc_times(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def _looks_secret(name: str) -> bool:
-    return any(word in name.lower() for word in SECRET_WORDS)
+def _looks_secret(name: object) -> bool:
+    return any(word in str(name).lower() for word in SECRET_WORDS)
 
 
 def _escape_like(text: str) -> str:
