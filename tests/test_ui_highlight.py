@@ -117,3 +117,9 @@ def test_md_escape_keeps_markdown_and_html_inert() -> None:
     for raw in ("**", "<script>", ":red[", "$x$", "]("):
         assert raw not in escaped
     assert escaped.replace("\\", "") == "**bold** <script>x</script> :red[alert] $x$ [link](http://e.x) next"
+
+
+def test_md_escape_neutralises_leading_list_markers_but_keeps_ordinary_dots() -> None:
+    assert md_escape("1. Item") == "1\\. Item"
+    assert md_escape("- item") == "\\- item"
+    assert md_escape("The rate is 10.5 - not 11.") == "The rate is 10.5 - not 11."

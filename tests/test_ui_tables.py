@@ -15,7 +15,7 @@ from ui.tables import (
     documents_table,
     filter_and_sort,
     ingest_table,
-    reviews_table,
+    review_line,
     session_label,
     sessions_table,
     when,
@@ -72,12 +72,14 @@ def test_queue_filters_and_sorts(store: Store) -> None:
     assert set(SORTS) >= {"Most severe first", "Newest first"}
 
 
-def test_reviews_table_lists_each_change_by_claim_number(store: Store) -> None:
+def test_review_line_lists_each_change_by_claim_number(store: Store) -> None:
     store.add_review("low" + "0" * 13, reviewer="Ann", outcome="corrected", note="car is real",
                      claim_overrides={3: ClaimStatus.SUPPORTED, 2: ClaimStatus.SUPPORTED})
-    row = reviews_table(store.reviews("low" + "0" * 13)).iloc[0]
-    assert row["Outcome"] == "✎ corrected" and row["Note"] == "car is real"
-    assert row["Claim changes"] == "claim 4: ? Unsupported → ✔ Supported"  # claim 3 was already supported
+    (record,) = store.reviews("low" + "0" * 13)
+    # claim 3 was already supported: no change recorded for it
+    assert review_line(record) == (
+        f"{when(record.created_at)} · Ann · ✎ corrected · claim 4: ? Unsupported → ✔ Supported · “car is real”"
+    )
 
 
 def test_ingest_and_documents_tables() -> None:

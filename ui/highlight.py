@@ -14,13 +14,16 @@ from typing import Sequence
 from rrag.types import ClaimResult, Evidence, Report, Verdict
 from ui.status import display_status, status_style
 
-# Characters with a meaning in Streamlit Markdown (CommonMark plus `:colour[...]`, `$math$`, HTML).
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
+# Characters with a meaning in Streamlit Markdown (CommonMark, `:colour[...]`, `:emoji:`, `$math$`, HTML).
+# '.' and '-' only matter at the start (lists, rules), handled separately to keep labels readable.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~$:])")
+_LEADING_MARKER = re.compile(r"^(\d+)([.)])|^([-=])")
 
 
 def md_escape(text: str) -> str:
     """Escape untrusted text for a Markdown context (labels, captions): shown literally, never parsed."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    flat = _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    return _LEADING_MARKER.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", flat)
 
 
 def _claim_spans(answer: str, claims: Sequence[ClaimResult]) -> list[tuple[int, int, int]]:

@@ -16,7 +16,7 @@ from rrag.types import ClaimResult, ClaimStatus, Report
 from ui.charts import reliability_gauge, status_counts_chart
 from ui.export import format_score, report_filename, report_html, report_json, report_markdown
 from ui.highlight import escaped_block, evidence_html, highlight_answer, md_escape, source_label
-from ui.tables import reviews_table
+from ui.tables import review_line
 from ui.status import (
     badge_html,
     badge_text,
@@ -146,4 +146,4 @@ def render_audit_trail(records: Sequence[ReviewRecord]) -> None:
     if not records:
         st.caption("No reviews yet.")
         return
-    st.dataframe(reviews_table(records), hide_index=True, width="stretch")
+    st.markdown("\n".join(f"- {md_escape(review_line(r))}" for r in records))

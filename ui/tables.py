@@ -106,24 +106,17 @@ def sessions_table(summaries: Sequence[SessionSummary]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-def reviews_table(records: Sequence[ReviewRecord]) -> pd.DataFrame:
-    return pd.DataFrame(
-        [
-            {
-                "When": when(r.created_at),
-                "Reviewer": r.reviewer,
-                "Outcome": REVIEW_LABELS.get(r.outcome, r.outcome),
-                "Claim changes": "; ".join(
-                    f"claim {c['claim_index'] + 1}: {badge_text(status_style(c['old_status']))} → "
-                    f"{badge_text(status_style(c['new_status']))}"
-                    for c in r.changes
-                ),
-                "Note": r.note,
-            }
-            for r in records
-        ],
-        columns=["When", "Reviewer", "Outcome", "Claim changes", "Note"],
-    )
+def review_line(record: ReviewRecord) -> str:
+    """One audit-trail entry as plain text: when, who, outcome, what changed, and the note."""
+    parts = [when(record.created_at), record.reviewer, REVIEW_LABELS.get(record.outcome, record.outcome)]
+    parts += [
+        f"claim {c['claim_index'] + 1}: {badge_text(status_style(c['old_status']))} → "
+        f"{badge_text(status_style(c['new_status']))}"
+        for c in record.changes
+    ]
+    if record.note:
+        parts.append(f"“{' '.join(record.note.split())}”")
+    return " · ".join(parts)
 
 
 # -- the review queue's filters and sort orders ------------------------------------------------------

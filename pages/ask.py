@@ -1,0 +1,114 @@
+"""Ask: a question answered from the documents, or an answer written elsewhere, audited claim by claim."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rrag import RISK_PRESETS, ReliableRAG, Report
+from rrag.settings import ANSWERERS, VERIFIER_STAGES, Settings
+from ui.engine import documents, engine_errors, get_engine, invalidate_reads
+from ui.report_view import render_report
+from ui.state import PageState
+from ui.status import ANSWERER_LABELS, STAGE_LABELS, VERIFIER_LABELS
+
+ASK, VERIFY = "Ask a question", "Verify an answer"
+CUSTOM = "custom"
+
+
+def _preset_of(threshold: float) -> str:
+    return next((name for name, value in RISK_PRESETS.items() if value == threshold), CUSTOM)
+
+
+def _render_options(state: PageState, settings: Settings) -> dict[str, object]:
+    """Sidebar options for this question; returns the settings changes to ask with."""
+    with st.sidebar:
+        st.subheader("Options for this question")
+
+        def _apply_preset() -> None:
+            preset = state["preset"]
+            if preset in RISK_PRESETS:
+                state["threshold"] = RISK_PRESETS[preset]
+
+        st.selectbox("Risk preset", [*RISK_PRESETS, CUSTOM], key=state.key("preset"), on_change=_apply_preset,
+                     help="How many hallucinated claims are tolerable: high-risk 5 %, enterprise 20 %, general 30 %.")
+        st.slider("Hallucination-rate threshold", 0.0, 1.0, step=0.01, key=state.key("threshold"))
+        st.toggle("Strict mode", key=state.key("strict"),
+                  help="Refuse the whole answer whenever its hallucination rate is above the threshold.")
+        st.slider("Passages to retrieve (top-k)", 1, 20, key=state.key("top_k"))
+        st.radio("Answer backend", ANSWERERS, key=state.key("answerer"), format_func=ANSWERER_LABELS.get,
+                 help="The LLM backend needs an endpoint on the Settings page.")
+        st.multiselect("Verifier cascade", VERIFIER_STAGES, key=state.key("verifiers"),
+                       format_func=VERIFIER_LABELS.get,
+                       help="Run in this order; a later stage decides only what the earlier ones were unsure of.")
+        if not settings.llm_configured:
+            st.caption("No LLM endpoint configured: the LLM answerer and judge are unavailable.")
+    chosen = tuple(v for v in VERIFIER_STAGES if v in state["verifiers"])
+    return dict(
+        risk_threshold=state["threshold"], strict=state["strict"], top_k=state["top_k"],
+        answerer=state["answerer"], verifiers=chosen,
+    )
+
+
+def _render_form(state: PageState) -> tuple[str, str] | None:
+    """The question (and, in verify mode, the answer to audit); returns them when submitted."""
+    mode = st.radio("Mode", [ASK, VERIFY], key=state.key("mode"), horizontal=True, label_visibility="collapsed")
+    with st.form(state.key("form"), border=False):
+        question = st.text_area("Question", key=state.key("question"), height=80,
+                                placeholder="e.g. How many days of annual leave do employees get?")
+        answer = ""
+        if mode == VERIFY:
+            answer = st.text_area("Answer to audit", key=state.key("answer"), height=160,
+                                  placeholder="Paste an answer written by a person or another assistant.")
+        submitted = st.form_submit_button("Audit this answer" if mode == VERIFY else "Ask", type="primary")
+    if not submitted:
+        return None
+    if not question.strip() or (mode == VERIFY and not answer.strip()):
+        st.warning("Write a question" + (" and paste the answer to audit." if mode == VERIFY else "."))
+        return None
+    return question.strip(), answer.strip()
+
+
+def _run(rag: ReliableRAG, options: dict[str, object], question: str, answer: str) -> Report | None:
+    """Configure with this question's options, then ask or verify with live progress by stage."""
+    report = None
+    with engine_errors("Auditing the answer"), st.status("Working…", expanded=True) as status:
+        rag.configure(rag.settings.replace(**options))
+        bar = st.progress(0.0)
+        stages = list(STAGE_LABELS)
+
+        def progress(stage: str) -> None:
+            label = STAGE_LABELS.get(stage, stage)
+            status.update(label=f"{label}…")
+            bar.progress((stages.index(stage) + 1) / len(stages) if stage in stages else 0.5, text=label)
+
+        report = rag.verify(question, answer, progress=progress) if answer else rag.ask(question, progress=progress)
+        status.update(label="Done: every claim checked", state="complete", expanded=False)
+    if report is not None:
+        invalidate_reads()
+    return report
+
+
+def main() -> None:
+    st.title("Ask your documents")
+    st.caption("Every answer is split into claims, and every claim is checked against the indexed documents.")
+    with engine_errors("Opening the engine"):
+        rag = get_engine()
+        settings = rag.settings
+        state = PageState(
+            "ask", report=None, preset=_preset_of(settings.risk_threshold), threshold=settings.risk_threshold,
+            strict=settings.strict, top_k=min(settings.top_k, 20), answerer=settings.answerer,
+            verifiers=list(settings.verifiers),
+        )
+        options = _render_options(state, settings)
+        if not documents():
+            st.info("No documents are indexed yet. Add some first, then ask.", icon="📄")
+            st.page_link("pages/documents.py", label="Add documents", icon="📄")
+        submitted = _render_form(state)
+        if submitted:
+            state["report"] = _run(rag, options, *submitted) or state["report"]
+        if state["report"] is not None:
+            st.divider()
+            render_report(state["report"], key="ask.report")
+
+
+main()

@@ -1,0 +1,117 @@
+"""Documents: upload many files at once, see what each one gave, inspect chunks, delete, re-index."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rrag import IngestResult, ReliableRAG
+from rrag.types import DocumentInfo
+from ui.engine import documents, engine_errors, get_engine, invalidate_reads
+from ui.highlight import escaped_block, md_escape
+from ui.state import PageState
+from ui.status import style_tag
+from ui.tables import documents_table, ingest_table
+
+FORMATS = "PDF, Word (.docx), HTML, Markdown and plain text"
+CHUNKS_SHOWN = 200  # a long manual has thousands; the first ones are enough to judge the chunking
+
+
+def _render_upload(rag: ReliableRAG, state: PageState) -> None:
+    st.subheader("Add documents")
+    with st.form(state.key("upload_form"), clear_on_submit=True):
+        files = st.file_uploader(
+            f"Files to index ({FORMATS})", accept_multiple_files=True, key=state.key("files"),
+            help="Each file is indexed on its own: a file that cannot be read is reported and the others go on.",
+        )
+        submitted = st.form_submit_button("Index files", type="primary")
+    if submitted and not files:
+        st.warning("Choose one or more files first.")
+    if submitted and files:
+        bar = st.progress(0.0, text="Starting…")
+        results: list[IngestResult] = []
+        for done, upload in enumerate(files):
+            bar.progress(done / len(files), text=f"Indexing {upload.name} ({done + 1} of {len(files)})")
+            # ingest_bytes reports a bad file in its result instead of raising; engine_errors covers the
+            # index or database failing, and the files already indexed stay indexed.
+            with engine_errors(f"Indexing {upload.name}"):
+                results.append(rag.ingest_bytes(upload.name, upload.getvalue()))
+        bar.progress(1.0, text=f"Done: {len(files)} file(s)")
+        state["results"] = results
+        invalidate_reads()
+    results = state["results"]
+    if results:
+        failed = sum(not r.ok for r in results)
+        added = sum(r.chunks_added for r in results)
+        message = f"{len(results) - failed} of {len(results)} file(s) indexed, {added} chunk(s) added."
+        (st.warning if failed else st.success)(message + (f" {failed} failed: see the table." if failed else ""))
+        st.dataframe(ingest_table(results), hide_index=True, width="stretch")
+
+
+def _render_library(rag: ReliableRAG, state: PageState) -> None:
+    docs = documents()
+    st.subheader(f"Indexed documents ({len(docs)})")
+    if not docs:
+        st.info("Nothing is indexed yet: add files above.")
+        return
+    st.dataframe(documents_table(docs), hide_index=True, width="stretch")
+    by_id = {d.doc_id: d for d in docs}
+    if state["selected"] not in by_id:
+        state["selected"] = docs[0].doc_id
+    doc_id = st.selectbox("Inspect a document", list(by_id), key=state.key("selected"),
+                          format_func=lambda i: f"{by_id[i].source} · {by_id[i].chunks} chunks")
+    _render_actions(rag, state, by_id[doc_id])
+    _render_chunks(rag, by_id[doc_id])
+
+
+def _render_actions(rag: ReliableRAG, state: PageState, doc: DocumentInfo) -> None:
+    reindex, delete, _ = st.columns([0.2, 0.2, 0.6])
+    if reindex.button("↻ Re-index", key=state.key("reindex"),
+                      help="Chunk the kept original again with the current chunking settings."):
+        with engine_errors(f"Re-indexing {doc.source}"):
+            result = rag.reindex(doc.doc_id)
+            invalidate_reads()
+            if result.ok:
+                st.success(f"Re-indexed {md_escape(doc.source)}: {result.chunks_added} chunk(s).")
+            else:
+                st.error(f"Re-indexing {md_escape(doc.source)} failed: {md_escape(result.error or '')}")
+    if delete.button("🗑 Delete", key=state.key("delete")):
+        state["confirm_delete"] = doc.doc_id
+    if state["confirm_delete"] == doc.doc_id:
+        st.warning(f"Delete **{md_escape(doc.source)}** and its {doc.chunks} chunk(s) from the index? "
+                   "Saved sessions keep their evidence quotes.")
+        yes, no, _ = st.columns([0.2, 0.2, 0.6])
+        if yes.button("Yes, delete", type="primary", key=state.key("confirm")):
+            state["confirm_delete"] = None
+            with engine_errors(f"Deleting {doc.source}"):
+                rag.delete_document(doc.doc_id)
+                invalidate_reads()
+                st.rerun()
+        if no.button("Cancel", key=state.key("cancel")):
+            state["confirm_delete"] = None
+            st.rerun()
+
+
+def _render_chunks(rag: ReliableRAG, doc: DocumentInfo) -> None:
+    chunks = rag.document_chunks(doc.doc_id)
+    st.caption(f"{len(chunks)} chunk(s); showing the first {min(len(chunks), CHUNKS_SHOWN)}. "
+               "Offsets are character positions in the extracted text.")
+    with st.container(height=520):
+        for chunk in chunks[:CHUNKS_SHOWN]:
+            page = "" if chunk.page is None else f" · page {chunk.page}"
+            st.markdown(f"**Chunk {chunk.ordinal + 1}**{page} · characters {chunk.start}–{chunk.end}")
+            st.html(style_tag() + escaped_block(chunk.text))
+
+
+def main() -> None:
+    st.title("Documents")
+    st.caption("The documents answers are drawn from and checked against. Re-adding an unchanged file adds "
+               "nothing; a changed file replaces its old chunks.")
+    state = PageState("documents", results=[], selected=None, confirm_delete=None)
+    with engine_errors("Opening the engine"):
+        rag = get_engine()
+        _render_upload(rag, state)
+        st.divider()
+        _render_library(rag, state)
+
+
+main()

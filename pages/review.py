@@ -1,0 +1,118 @@
+"""Review: triage flagged answers, override claim statuses with a note, record the outcome with a name."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rrag import ClaimStatus, ReliableRAG, Report
+from rrag.store import REVIEW_OUTCOMES, SessionSummary
+from ui.engine import engine_errors, get_engine, invalidate_reads, review_queue
+from ui.highlight import md_escape
+from ui.report_view import claim_option, render_audit_trail, render_report
+from ui.state import PageState
+from ui.status import badge_text, status_style
+from ui.tables import SORTS, QueueFilter, filter_and_sort, session_label, sessions_table
+
+LEVEL_CHOICES = ("LOW", "MEDIUM", "HIGH", "n/a")
+OUTCOME_HELP = {
+    "approved": "✔ approved: the answer may be used as it is",
+    "corrected": "✎ corrected: claim statuses were fixed here",
+    "escalated": "⬆ escalated: someone else must decide (it stays in the queue)",
+}
+
+
+def _render_queue(state: PageState) -> list[SessionSummary]:
+    include_reviewed = st.toggle("Include answers already reviewed", key=state.key("include_reviewed"))
+    levels, flags, sort = st.columns([0.35, 0.35, 0.3])
+    chosen_levels = levels.multiselect("Level", LEVEL_CHOICES, key=state.key("levels"), placeholder="Any level")
+    with flags:
+        contradicted = st.checkbox("Only with contradicted claims", key=state.key("contradicted"))
+        mismatch = st.checkbox("Only with citation mismatches", key=state.key("mismatch"))
+    order = sort.selectbox("Sort", list(SORTS), key=state.key("sort"))
+    search = st.text_input("Search questions", key=state.key("search"), placeholder="words in the question")
+    queue = filter_and_sort(
+        review_queue(include_reviewed=include_reviewed),
+        QueueFilter(tuple(chosen_levels), contradicted, mismatch, search.strip()),
+        order,
+    )
+    st.caption(f"{len(queue)} answer(s) waiting" + (" or reviewed" if include_reviewed else "")
+               + ": flagged for a LOW or MEDIUM level, a contradicted claim, a citation mismatch or an "
+               "unverified claim.")
+    if queue:
+        st.dataframe(sessions_table(queue), hide_index=True, width="stretch")
+    return queue
+
+
+def _render_review_form(rag: ReliableRAG, state: PageState, report: Report, overrides: dict[int, ClaimStatus]) -> None:
+    st.markdown("##### Your verdict")
+    statuses = [s.value for s in ClaimStatus]
+    with st.form(state.key(f"form.{report.session_id}")):
+        name, outcome = st.columns([0.4, 0.6])
+        name.text_input("Reviewer name", key=state.key("reviewer"))
+        outcome.radio("Outcome", REVIEW_OUTCOMES, key=state.key("outcome"), format_func=OUTCOME_HELP.get)
+        st.caption("Override a claim's status where the verifier got it wrong; unchanged claims are not recorded.")
+        chosen: dict[int, str] = {}
+        for index, result in enumerate(report.claims):
+            current = overrides.get(index, result.verdict.status).value
+            chosen[index] = st.selectbox(
+                md_escape(claim_option(index + 1, result)), statuses, index=statuses.index(current),
+                format_func=lambda s: badge_text(status_style(s)),
+                key=state.key(f"claim.{report.session_id}.{index}"),
+            )
+        note = st.text_area("Note", key=state.key("note"), placeholder="Why: what the documents really say")
+        submitted = st.form_submit_button("Record review", type="primary")
+    if not submitted:
+        return
+    reviewer = state["reviewer"].strip()
+    if not reviewer:
+        st.warning("Enter your name: every review is recorded with its reviewer.")
+        return
+    changes = {
+        i: ClaimStatus(s) for i, s in chosen.items() if s != overrides.get(i, report.claims[i].verdict.status).value
+    }
+    with engine_errors("Recording the review"):
+        record = rag.store.add_review(report.session_id, reviewer=reviewer, outcome=state["outcome"],
+                                      note=note.strip(), claim_overrides=changes)
+        invalidate_reads()
+        state["flash"] = (f"Recorded: {OUTCOME_HELP[record.outcome].split(':')[0]} by {record.reviewer}, "
+                          f"{len(record.changes)} claim status(es) changed.")
+        st.rerun()
+
+
+def _render_open(rag: ReliableRAG, state: PageState, queue: list[SessionSummary]) -> None:
+    by_id = {s.session_id: s for s in queue}
+    if state["selected"] not in by_id:
+        state["selected"] = queue[0].session_id
+    session_id = st.selectbox("Open an answer", list(by_id), key=state.key("selected"),
+                              format_func=lambda i: session_label(by_id[i]))
+    report = rag.store.get_report(session_id)
+    overrides = rag.store.claim_overrides(session_id)
+    st.markdown(f"**Question:** {md_escape(report.question)}")
+    render_report(report, key="review.report", overrides=overrides)
+    left, right = st.columns([0.55, 0.45], gap="large")
+    with left:
+        _render_review_form(rag, state, report, overrides)
+    with right:
+        render_audit_trail(rag.store.reviews(session_id))
+
+
+def main() -> None:
+    st.title("Review queue")
+    st.caption("Answers the verifier flagged, most severe first. Check the claims against the evidence, fix "
+               "statuses, and record the outcome; every review is kept as an audit trail.")
+    state = PageState("review", selected=None, reviewer="", outcome=REVIEW_OUTCOMES[0], include_reviewed=False,
+                      levels=[], contradicted=False, mismatch=False, sort=next(iter(SORTS)), search="", flash="")
+    if state["flash"]:
+        st.success(md_escape(state["flash"]), icon="✅")
+        state["flash"] = ""
+    with engine_errors("Loading the review queue"):
+        rag = get_engine()
+        queue = _render_queue(state)
+        if not queue:
+            st.success("Nothing waits for review.", icon="✅")
+            return
+        st.divider()
+        _render_open(rag, state, queue)
+
+
+main()

@@ -1,0 +1,120 @@
+"""Settings: LLM endpoint (the key stays in the environment), chunking, retrieval and thresholds; saved."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from rrag import RISK_PRESETS, ReliableRAG
+from rrag.settings import ANSWERERS, CLAIM_EXTRACTORS, VERIFIER_STAGES, Settings
+from ui.app_settings import to_saved
+from ui.engine import engine_errors, get_engine, invalidate_reads, redact
+from ui.highlight import escaped_block
+from ui.state import PageState
+from ui.status import ANSWERER_LABELS, VERIFIER_LABELS, style_tag
+
+
+
+def _render_key_status(settings: Settings) -> None:
+    if settings.llm_api_key:
+        st.success("API key: set in the environment (`OPENAI_API_KEY`). It is never shown or stored.", icon="🔑")
+    else:
+        st.info("API key: not set. Servers that need one read it from the `OPENAI_API_KEY` environment "
+                "variable; it is never stored in the database.", icon="🔑")
+
+
+def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, Any]]:
+    """The form; returns which button was pressed ("", "save" or "test") and the values entered."""
+    s = settings
+    with st.form(state.key("form")):
+        st.subheader("LLM endpoint (optional)")
+        st.caption("Any OpenAI-compatible server: OpenAI, vLLM, Ollama, llama.cpp. Without one, answers are "
+                   "extractive and verification runs offline.")
+        url, model = st.columns(2)
+        values: dict[str, Any] = {
+            "llm_base_url": url.text_input("Base URL", s.llm_base_url or "", placeholder="http://localhost:11434/v1"),
+            "llm_model": model.text_input("Model", s.llm_model or "", placeholder="e.g. llama3.1:8b"),
+        }
+        timeout, retries = st.columns(2)
+        values["llm_timeout_s"] = timeout.number_input("Timeout (s)", 1.0, 600.0, float(s.llm_timeout_s), 5.0)
+        values["llm_max_retries"] = retries.number_input("Retries", 0, 10, int(s.llm_max_retries))
+
+        st.subheader("Chunking")
+        st.caption("Applies to documents indexed from now on; re-index a document to apply it there.")
+        size, overlap, dedup = st.columns(3)
+        values["chunk_size"] = size.number_input("Chunk size (characters)", 100, 10000, s.chunk_size, 100)
+        values["chunk_overlap"] = overlap.number_input("Overlap (characters)", 0, 5000, s.chunk_overlap, 50)
+        values["dedup_threshold"] = dedup.slider("Near-duplicate similarity", 0.5, 1.0, float(s.dedup_threshold),
+                                                 0.01, help="Chunks at least this similar are dropped as duplicates.")
+
+        st.subheader("Retrieval and answers")
+        top_k, floor = st.columns(2)
+        values["top_k"] = top_k.number_input("Passages to retrieve (top-k)", 1, 50, s.top_k)
+        values["relevance_floor"] = floor.slider("Relevance floor", 0.0, 1.0, float(s.relevance_floor), 0.01,
+                                                 help="Below this score nothing is retrieved: the answer is a refusal.")
+        answerer, extractor = st.columns(2)
+        values["answerer"] = answerer.selectbox("Answer backend", ANSWERERS, ANSWERERS.index(s.answerer),
+                                                format_func=ANSWERER_LABELS.get)
+        values["claim_extractor"] = extractor.selectbox("Claim extractor", CLAIM_EXTRACTORS,
+                                                        CLAIM_EXTRACTORS.index(s.claim_extractor))
+        values["verifiers"] = st.multiselect("Verifier cascade", VERIFIER_STAGES, list(s.verifiers),
+                                             format_func=VERIFIER_LABELS.get)
+
+        st.subheader("Thresholds")
+        threshold, strict = st.columns(2)
+        values["risk_threshold"] = threshold.slider(
+            "Hallucination-rate threshold", 0.0, 1.0, float(s.risk_threshold), 0.01,
+            help=" · ".join(f"{name} {value:.2f}" for name, value in RISK_PRESETS.items()),
+        )
+        values["strict"] = strict.toggle("Strict mode: refuse above the threshold", s.strict)
+
+        save, test, _ = st.columns([0.2, 0.3, 0.5])
+        pressed = "save" if save.form_submit_button("Save", type="primary") else ""
+        pressed = "test" if test.form_submit_button("Test LLM connection") else pressed
+    values["llm_base_url"] = values["llm_base_url"].strip() or None
+    values["llm_model"] = values["llm_model"].strip() or None
+    values["verifiers"] = tuple(v for v in VERIFIER_STAGES if v in values["verifiers"])
+    return pressed, values
+
+
+def _save(rag: ReliableRAG, values: dict[str, Any]) -> None:
+    with engine_errors("Saving the settings"):
+        new = rag.settings.replace(**values)  # validates before anything is applied
+        rag.configure(new)
+        rag.store.save_app_settings(to_saved(new))
+        invalidate_reads()
+        st.success("Saved. New questions use these settings.", icon="✅")
+
+
+def _test(rag: ReliableRAG, values: dict[str, Any]) -> None:
+    """Try the endpoint as entered, without saving; the engine goes back to its settings afterwards."""
+    previous = rag.settings
+    with engine_errors("Testing the LLM connection"), st.spinner("Calling the LLM…"):
+        try:
+            rag.configure(previous.replace(**{k: values[k] for k in ("llm_base_url", "llm_model",
+                                                                      "llm_timeout_s", "llm_max_retries")}))
+            reply = rag.test_llm_connection()
+        finally:
+            rag.configure(previous)
+        st.success("The LLM answered:", icon="✅")
+        st.html(style_tag() + escaped_block(redact(reply)[:500]))
+
+
+def main() -> None:
+    st.title("Settings")
+    st.caption("Saved in the database and applied to the whole app. Storage locations and the API key come "
+               "from the environment (`RRAG_*`, `OPENAI_API_KEY`).")
+    state = PageState("settings")
+    with engine_errors("Opening the engine"):
+        rag = get_engine()
+        _render_key_status(rag.settings)
+        pressed, values = _render_form(state, rag.settings)
+        if pressed == "save":
+            _save(rag, values)
+        elif pressed == "test":
+            _test(rag, values)
+        st.caption(f"Data directory: `{rag.settings.data_dir}` · collection `{rag.settings.collection}`")
+
+
+main()
