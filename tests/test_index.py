@@ -1,0 +1,170 @@
+"""The offline MiniLM embedder and the Chroma chunk index, on a real PersistentClient in tmp."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rrag.embedding import EMBEDDERS, MiniLMEmbedder, get_embedder
+from rrag.errors import ConfigError, IndexError_
+from rrag.index import ChunkIndex
+from rrag.settings import Settings
+from rrag.types import Chunk
+
+LEAVE = "Every full-time employee receives 25 days of paid annual leave per calendar year."
+VACATION = "How many vacation days do staff get each year?"
+MONGOLIA = "Ulaanbaatar is the capital and largest city of Mongolia."
+
+
+# -- embedder --------------------------------------------------------------------------------------
+
+
+def test_embeddings_are_unit_length_384_float32() -> None:
+    vectors = get_embedder().embed([LEAVE, VACATION, MONGOLIA, ""])
+    assert vectors.shape == (4, 384) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert get_embedder().embed([]).shape == (0, 384)
+
+
+def test_embeddings_carry_meaning() -> None:
+    leave, vacation, mongolia = get_embedder().embed([LEAVE, VACATION, MONGOLIA])
+    assert leave @ vacation > 0.5
+    assert leave @ vacation > leave @ mongolia + 0.3
+
+
+def test_batching_and_length_sorting_do_not_change_results() -> None:
+    texts = [f"Sentence number {i} about {'leave ' * (i % 7)}policy." for i in range(150)]
+    together = MiniLMEmbedder(batch_size=16).embed(texts)
+    alone = np.stack([get_embedder().embed([t])[0] for t in texts[:10]])
+    assert np.allclose(together[:10], alone, atol=1e-4)  # rows stay in input order
+
+
+def test_long_text_is_truncated_not_refused() -> None:
+    long_text = "policy " * 5000
+    assert get_embedder().embed([long_text]).shape == (1, 384)
+
+
+def test_embedder_registry_caches_one_instance() -> None:
+    assert get_embedder("minilm") is get_embedder()
+    assert EMBEDDERS["minilm"] is MiniLMEmbedder
+    with pytest.raises(ConfigError, match="unknown embedder 'bert'"):
+        get_embedder("bert")
+
+
+# -- index -----------------------------------------------------------------------------------------
+
+
+def _chunks(doc_id: str, texts: list[str], page: int | None = None) -> list[Chunk]:
+    out, offset = [], 0
+    for n, text in enumerate(texts):
+        out.append(Chunk(f"{doc_id}:{n}", doc_id, f"{doc_id}.pdf", text, offset, offset + len(text), page, n))
+        offset += len(text) + 1
+    return out
+
+
+@pytest.fixture
+def index(settings: Settings) -> ChunkIndex:
+    return ChunkIndex(settings, get_embedder())
+
+
+def test_add_then_read_back_in_document_order(index: ChunkIndex) -> None:
+    chunks = _chunks("hr", [LEAVE, "Sick pay lasts 20 days.", "Hotels cost up to 150 euros."], page=3)
+    index.add(list(reversed(chunks)))
+    assert index.get_chunks("hr") == chunks
+    assert index.count() == 3
+    assert index.get(["hr:2", "missing:9", "hr:0"]) == [chunks[2], chunks[0]]
+    assert sorted(index.chunk_ids("hr")) == ["hr:0", "hr:1", "hr:2"]
+    assert sorted(index.all_chunks(), key=lambda c: c.chunk_id) == chunks
+
+
+def test_page_none_round_trips(index: ChunkIndex) -> None:
+    index.add(_chunks("notes", [LEAVE]))
+    assert index.get_chunks("notes")[0].page is None
+
+
+def test_query_returns_cosine_similarity_best_first(index: ChunkIndex) -> None:
+    texts = [LEAVE, MONGOLIA, "Passwords must be at least 14 characters long."]
+    index.add(_chunks("hr", texts))
+    hits = index.query(VACATION, k=10)
+    assert [c.text for c, _ in hits][0] == LEAVE
+    assert len(hits) == 3  # k above the count is fine
+    expected = get_embedder().embed([VACATION]) @ get_embedder().embed(texts).T
+    for chunk, similarity in hits:
+        assert similarity == pytest.approx(float(expected[0][texts.index(chunk.text)]), abs=1e-3)
+    assert [s for _, s in hits] == sorted((s for _, s in hits), reverse=True)
+
+
+def test_query_on_an_empty_index_or_blank_text_is_empty(index: ChunkIndex) -> None:
+    assert index.query(VACATION, k=5) == []
+    index.add(_chunks("hr", [LEAVE]))
+    assert index.query("   ", k=5) == []
+
+
+def test_upsert_by_id_never_duplicates(index: ChunkIndex) -> None:
+    index.add(_chunks("hr", [LEAVE, MONGOLIA]))
+    index.add(_chunks("hr", ["Replaced text.", MONGOLIA]))
+    assert index.count() == 2
+    assert index.get(["hr:0"])[0].text == "Replaced text."
+
+
+def test_delete_document_and_chunks_and_version_changes(index: ChunkIndex) -> None:
+    versions = {index.version}
+    index.add(_chunks("a", [LEAVE, MONGOLIA]))
+    versions.add(index.version)
+    index.add(_chunks("b", ["Other document text."]))
+    versions.add(index.version)
+    index.delete(["a:1"])
+    versions.add(index.version)
+    assert index.chunk_ids("a") == ["a:0"]
+    index.delete_document("a")
+    versions.add(index.version)
+    assert index.get_chunks("a") == [] and index.count() == 1
+    assert len(versions) == 5
+    assert [c.doc_id for c in index.all_chunks()] == ["b"]
+
+
+def test_two_indexes_on_one_path_share_a_client_and_see_each_other(settings: Settings) -> None:
+    first = ChunkIndex(settings, get_embedder())
+    second = ChunkIndex(settings, get_embedder())
+    before = second.version
+    first.add(_chunks("hr", [LEAVE]))
+    assert second.count() == 1 and second.version != before
+
+
+def test_chunks_persist_on_disk_for_a_new_process(index: ChunkIndex, settings: Settings) -> None:
+    index.add(_chunks("hr", [LEAVE, MONGOLIA]))
+    code = (
+        "from pathlib import Path; from rrag.settings import Settings; from rrag.index import ChunkIndex;"
+        "from rrag.embedding import get_embedder;"
+        f"i = ChunkIndex(Settings(data_dir=Path({str(settings.data_dir)!r})), get_embedder());"
+        "print(i.count(), i.query('vacation days', 1)[0][0].chunk_id)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.split() == ["2", "hr:0"]
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_an_unreachable_chroma_server_is_an_index_error(settings: Settings) -> None:
+    with pytest.raises(IndexError_, match="vector index could not connect"):
+        ChunkIndex(settings.replace(chroma_host="127.0.0.1", chroma_port=_closed_port()), get_embedder())
+
+
+def test_a_bad_collection_name_is_an_index_error(settings: Settings) -> None:
+    with pytest.raises(IndexError_, match="could not open the collection"):
+        ChunkIndex(settings.replace(collection="no spaces allowed!"), get_embedder())
+
+
+def test_data_dir_is_created(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "new" / "nested")
+    ChunkIndex(settings, get_embedder()).add(_chunks("hr", [LEAVE]))
+    assert settings.chroma_dir.is_dir()

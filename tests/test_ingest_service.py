@@ -1,0 +1,231 @@
+"""The Ingestor end to end on real files, a real SQLite store and a real Chroma index in tmp."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from fixtures_docs import HANDBOOK, make_docx, make_pdf, write_handbook
+from rrag.embedding import get_embedder
+from rrag.errors import NotFoundError
+from rrag.index import ChunkIndex
+from rrag.ingest.extract import extract
+from rrag.ingest.service import Ingestor, doc_id_for, safe_filename
+from rrag.settings import Settings
+from rrag.store import Store
+
+PARAGRAPH = (
+    "Northwind Robotics reimburses hotel costs up to 150 euros per night in most cities and up to 220 "
+    "euros per night in London, Paris and New York, provided the booking was made through the travel desk."
+)
+
+
+@pytest.fixture
+def store(settings: Settings) -> Iterator[Store]:
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    store = Store(settings)
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def index(settings: Settings) -> ChunkIndex:
+    return ChunkIndex(settings, get_embedder())
+
+
+@pytest.fixture
+def ingestor(settings: Settings, index: ChunkIndex, store: Store) -> Ingestor:
+    return Ingestor(settings, index, store)
+
+
+def test_every_format_is_indexed_with_exact_offsets(
+    tmp_path: Path, ingestor: Ingestor, index: ChunkIndex, store: Store
+) -> None:
+    files = write_handbook(tmp_path / "docs")
+    files.append(make_pdf(tmp_path / "docs" / "handbook.pdf", ["Page one: leave is 25 days.", "Page two: pensions."]))
+    files.append(make_docx(tmp_path / "docs" / "grades.docx", ["Grades:", [["Grade", "Days"], ["Senior", "30"]]]))
+    for path in files:
+        result = ingestor.ingest_file(path)
+        assert (result.status, result.error, result.source) == ("added", None, path.name)
+        assert result.chunks_added >= 1 and result.doc_id == doc_id_for(path.name)
+        text = extract(path, max_bytes=ingestor.max_bytes).text
+        chunks = index.get_chunks(result.doc_id)
+        assert [c.chunk_id for c in chunks] == [f"{result.doc_id}:{n}" for n in range(len(chunks))]
+        for chunk in chunks:
+            assert text[chunk.start : chunk.end] == chunk.text and chunk.source == path.name
+        info = store.get_document(result.doc_id)
+        assert (info.source, info.chunks, info.size_bytes) == (path.name, len(chunks), path.stat().st_size)
+    pdf_chunks = index.get_chunks(doc_id_for("handbook.pdf"))
+    assert [c.page for c in pdf_chunks] == [1]
+    assert ingestor.ingest_file(files[-2]).pages is None
+    assert len(store.list_documents()) == len(files)
+
+
+def test_the_same_file_again_adds_nothing(tmp_path: Path, ingestor: Ingestor, index: ChunkIndex) -> None:
+    path = write_handbook(tmp_path / "docs")[0]
+    first = ingestor.ingest_file(path)
+    count, version = index.count(), index.version
+    again = ingestor.ingest_file(path)
+    assert (again.status, again.chunks_added, again.doc_id) == ("unchanged", 0, first.doc_id)
+    assert (index.count(), index.version) == (count, version)
+
+
+def test_a_changed_file_replaces_its_old_chunks(
+    tmp_path: Path, settings: Settings, index: ChunkIndex, store: Store
+) -> None:
+    ingestor = Ingestor(settings.replace(chunk_size=200, chunk_overlap=0), index, store)
+    path = tmp_path / "travel.md"
+    path.write_text("# Travel\n\n" + " ".join(f"Rule {i}: hotels cost {100 + i} euros." for i in range(30)))
+    first = ingestor.ingest_file(path)
+    path.write_text("# Travel\n\nHotels now cost at most 180 euros per night.")
+    second = ingestor.ingest_file(path)
+    assert (second.status, second.doc_id) == ("replaced", first.doc_id)
+    assert first.chunks_added > 3 and second.chunks_added == 1
+    texts = [c.text for c in index.get_chunks(first.doc_id)]
+    assert texts == ["Travel\n\nHotels now cost at most 180 euros per night."]
+    assert index.count() == 1
+    assert store.get_document(first.doc_id).chunks == 1
+
+
+def test_an_index_that_lost_the_chunks_gets_them_back(
+    tmp_path: Path, ingestor: Ingestor, index: ChunkIndex
+) -> None:
+    path = write_handbook(tmp_path / "docs")[0]
+    result = ingestor.ingest_file(path)
+    index.delete_document(result.doc_id)  # e.g. the Chroma folder was wiped
+    again = ingestor.ingest_file(path)
+    assert again.status == "replaced" and len(index.get_chunks(result.doc_id)) == result.chunks_added
+
+
+def test_delete_removes_chunks_original_and_record(
+    tmp_path: Path, ingestor: Ingestor, index: ChunkIndex, store: Store, settings: Settings
+) -> None:
+    keep, gone = write_handbook(tmp_path / "docs")[:2]
+    ingestor.ingest_file(keep)
+    result = ingestor.ingest_file(gone)
+    original = settings.data_dir / "documents" / result.doc_id / gone.name
+    assert original.read_bytes() == gone.read_bytes()
+    ingestor.delete(result.doc_id)
+    assert index.get_chunks(result.doc_id) == [] and not original.exists()
+    assert [d.source for d in store.list_documents()] == [keep.name]
+    with pytest.raises(NotFoundError):
+        ingestor.delete(result.doc_id)
+    # Deleting it made room again: the same text is no longer a duplicate of anything.
+    assert ingestor.ingest_file(gone).chunks_added == result.chunks_added
+
+
+def test_reindex_uses_the_kept_original_and_current_settings(
+    settings: Settings, ingestor: Ingestor, index: ChunkIndex, store: Store
+) -> None:
+    text = " ".join(f"Clause {i} sets a limit of {i * 10} euros for item {i}." for i in range(60))
+    uploaded = ingestor.ingest_bytes("limits.txt", text.encode())
+    assert uploaded.status == "added" and not any((settings.data_dir / "uploads").iterdir())
+    smaller = Ingestor(settings.replace(chunk_size=300, chunk_overlap=50), index, store)
+    redone = smaller.reindex(uploaded.doc_id)
+    assert redone.status == "replaced" and redone.chunks_added > uploaded.chunks_added
+    assert len(index.get_chunks(uploaded.doc_id)) == redone.chunks_added
+    with pytest.raises(NotFoundError):
+        smaller.reindex("no-such-doc")
+
+
+def test_reindex_without_the_original_fails_cleanly(ingestor: Ingestor, settings: Settings) -> None:
+    result = ingestor.ingest_bytes("memo.txt", b"The office closes at 18:00 on Fridays.")
+    (settings.data_dir / "documents" / result.doc_id / "memo.txt").unlink()
+    redone = ingestor.reindex(result.doc_id)
+    assert redone.status == "failed" and "no longer kept" in (redone.error or "")
+
+
+def test_upload_names_cannot_escape_the_data_folder(ingestor: Ingestor, settings: Settings, tmp_path: Path) -> None:
+    result = ingestor.ingest_bytes("../../../evil.txt", b"Harmless text about leave.")
+    assert result.ok and result.source == "evil.txt"
+    assert (settings.data_dir / "documents" / result.doc_id / "evil.txt").is_file()
+    assert not (tmp_path / "evil.txt").exists() and not (settings.data_dir.parent / "evil.txt").exists()
+    assert safe_filename("C:\\Users\\me\\report.md") == "report.md"
+    assert ingestor.ingest_bytes("..", b"x").status == "failed"
+
+
+def test_near_duplicates_of_other_documents_are_dropped_and_counted(
+    tmp_path: Path, ingestor: Ingestor, index: ChunkIndex, store: Store
+) -> None:
+    original = tmp_path / "expenses.txt"
+    original.write_text(PARAGRAPH)
+    copy = tmp_path / "expenses_copy.md"
+    copy.write_text(f"# Copy\n\n{PARAGRAPH}\n\n" + "\n\n".join(f"Filler rule {i} about meals." for i in range(80)))
+    assert ingestor.ingest_file(original).chunks_added == 1
+    result = ingestor.ingest_file(copy)
+    assert result.duplicates_dropped == 0  # its one chunk holding the paragraph also holds more text
+    exact = tmp_path / "expenses_again.txt"
+    exact.write_text(PARAGRAPH.replace("travel desk", "travel team"))  # as long as the indexed one
+    dup = ingestor.ingest_file(exact)
+    assert (dup.status, dup.chunks_added, dup.duplicates_dropped) == ("added", 0, 1)
+    assert store.get_document(dup.doc_id).duplicates_dropped == 1
+    assert index.get_chunks(dup.doc_id) == []
+
+
+def test_duplicates_within_one_document_are_dropped(settings: Settings, index: ChunkIndex, store: Store) -> None:
+    ingestor = Ingestor(settings.replace(chunk_size=200, chunk_overlap=0), index, store)
+    text = "\n\n".join([PARAGRAPH, "The travel desk answers within one day.", PARAGRAPH, "Meals cost 45 euros."])
+    result = ingestor.ingest_bytes("repeated.txt", text.encode())
+    assert (result.chunks_added, result.duplicates_dropped) == (3, 1)
+    assert [c.text for c in index.get_chunks(result.doc_id)].count(PARAGRAPH) == 1
+
+
+def test_script_text_never_reaches_the_index(ingestor: Ingestor, index: ChunkIndex) -> None:
+    html = b"<html><body><p>Visible policy text.</p><script>exfiltrate('secret')</script></body></html>"
+    result = ingestor.ingest_bytes("page.html", html)
+    texts = " ".join(c.text for c in index.all_chunks())
+    assert result.ok and "Visible policy text." in texts and "exfiltrate" not in texts
+
+
+def _bad_files(folder: Path) -> dict[str, str]:
+    """File name -> a phrase its error message must contain."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "corrupt.pdf").write_bytes(b"%PDF-1.4\nthis is not a pdf at all")
+    make_pdf(folder / "locked.pdf", ["Salaries."], password="s3cret")
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "garbage.txt").write_bytes(bytes(range(256)) * 8)
+    (folder / "big.txt").write_bytes(b"a" * 2_000_001)
+    (folder / "slides.pptx").write_bytes(b"PK\x03\x04")
+    (folder / "broken.docx").write_bytes(b"not a zip")
+    return {
+        "corrupt.pdf": "corrupt", "locked.pdf": "password", "empty.txt": "empty", "garbage.txt": "binary",
+        "big.txt": "limit", "slides.pptx": "unsupported", "broken.docx": "corrupt",
+    }
+
+
+def test_one_bad_file_among_good_ones_the_good_ones_are_indexed(
+    tmp_path: Path, settings: Settings, index: ChunkIndex, store: Store
+) -> None:
+    ingestor = Ingestor(settings.replace(max_file_mb=2.0), index, store)
+    good = write_handbook(tmp_path / "good")
+    (tmp_path / "good" / "cp1252.txt").write_bytes("Caf\xe9 allowance: 12 \u20ac per day.".encode("cp1252"))
+    (tmp_path / "good" / "utf16.txt").write_bytes("Gr\xfc\xdfe: the office opens at 08:00.".encode("utf-16"))
+    good += [tmp_path / "good" / "cp1252.txt", tmp_path / "good" / "utf16.txt"]
+    bad = _bad_files(tmp_path / "bad")
+    paths = [tmp_path / "bad" / name for name in bad]
+    mixed = [p for pair in zip(good, paths) for p in pair] + good[len(paths):]
+    results = {r.source: r for r in (ingestor.ingest_file(p) for p in mixed)}
+    for name, phrase in bad.items():
+        assert results[name].status == "failed" and results[name].chunks_added == 0
+        assert name in (results[name].error or "") and phrase in (results[name].error or "").lower()
+    for path in good:
+        assert results[path.name].status == "added" and results[path.name].ok
+    assert {d.source for d in store.list_documents()} == {p.name for p in good}
+    assert {c.source for c in index.all_chunks()} == {p.name for p in good}
+    euro = [c.text for c in index.all_chunks() if c.source == "cp1252.txt"]
+    assert euro == ["Caf\xe9 allowance: 12 \u20ac per day."]
+
+
+def test_an_upload_over_the_limit_is_refused_before_it_is_written(
+    settings: Settings, index: ChunkIndex, store: Store
+) -> None:
+    ingestor = Ingestor(settings.replace(max_file_mb=0.001), index, store)
+    result = ingestor.ingest_bytes("large.txt", b"x " * 1000)
+    assert result.status == "failed" and "limit" in (result.error or "")
+    assert not (settings.data_dir / "uploads").exists() and index.count() == 0
+
+
+def test_handbook_fixture_has_every_text_format() -> None:
+    assert {Path(name).suffix for name in HANDBOOK} == {".md", ".txt", ".html"}
