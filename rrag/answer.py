@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from typing import Sequence
 
-from rrag.types import Answer, RetrievedChunk
+import numpy as np
+
+from rrag.embedding import Embedder
+from rrag.llm import LLM
+from rrag.prompts import ANSWER, render_documents
+from rrag.text import Span, content_words, locate, normalize, split_sentences, words
+from rrag.types import Answer, Chunk, Citation, RetrievedChunk
 
 REFUSAL = "I cannot answer this from the indexed documents: nothing relevant was found."
+
+DEFAULT_MAX_SENTENCES = 3
+MIN_SENTENCE_WORDS = 4  # shorter "sentences" are headings and labels, not answers
+SIMILARITY_WEIGHT = 0.6  # the rest is the share of the question's content words a sentence has
+MIN_RELEVANCE = 0.2
+RELATIVE_CUTOFF = 0.75  # a sentence far below the best one is off the point
+_ELLIPSIS = re.compile(r"\s*(?:\.\.\.|\u2026)\s*")
 
 
 class Answerer(ABC):
@@ -16,3 +30,83 @@ class Answerer(ABC):
     @abstractmethod
     def answer(self, question: str, contexts: Sequence[RetrievedChunk]) -> Answer:
         """Answer only from `contexts`; with no contexts return the refusal (`refused=True`)."""
+
+
+class ExtractiveAnswerer(Answerer):
+    """The embedded default: the retrieved sentences that best answer the question, verbatim, each
+    cited to its chunk. It never writes a word of its own, so it cannot invent a fact."""
+
+    name = "extractive"
+
+    def __init__(self, embedder: Embedder, *, max_sentences: int = DEFAULT_MAX_SENTENCES) -> None:
+        self.embedder = embedder
+        self.max_sentences = max_sentences
+
+    def answer(self, question: str, contexts: Sequence[RetrievedChunk]) -> Answer:
+        candidates = [
+            (rc.chunk, span)
+            for rc in contexts
+            for span in split_sentences(rc.chunk.text)
+            if len(words(span.text)) >= MIN_SENTENCE_WORDS
+        ]
+        if not candidates:
+            return Answer(REFUSAL, self.name, refused=True)
+        scores = self._relevance(question, [span.text for _, span in candidates])
+        picked: list[tuple[Chunk, Span]] = []
+        seen: set[str] = set()
+        for i in sorted(range(len(candidates)), key=lambda i: -scores[i]):
+            if scores[i] < MIN_RELEVANCE or scores[i] < scores.max() * RELATIVE_CUTOFF:
+                break
+            key = normalize(candidates[i][1].text, punctuation=False)
+            if key not in seen:  # overlapping chunks repeat sentences
+                seen.add(key)
+                picked.append(candidates[i])
+            if len(picked) == self.max_sentences:
+                break
+        if not picked:
+            return Answer(REFUSAL, self.name, refused=True)
+        sentences = [" ".join(span.text.split()) for _, span in picked]
+        # A list item has no full stop; one is added so that the claim splitter keeps items apart.
+        text = " ".join(s if s[-1] in ".!?" else s + "." for s in sentences)
+        citations = tuple(
+            Citation(chunk.chunk_id, quote, found=is_quoted(quote, chunk.text))
+            for (chunk, _), quote in zip(picked, sentences)
+        )
+        return Answer(text, self.name, citations)
+
+    def _relevance(self, question: str, sentences: list[str]) -> np.ndarray:
+        vectors = self.embedder.embed([question, *sentences])
+        similarity = vectors[1:] @ vectors[0]
+        asked = set(content_words(question))
+        overlap = np.array(
+            [len(asked & set(content_words(s))) / len(asked) if asked else 0.0 for s in sentences]
+        )
+        return SIMILARITY_WEIGHT * similarity + (1 - SIMILARITY_WEIGHT) * overlap
+
+
+class LLMAnswerer(Answerer):
+    """An answer written by the LLM with citations (chunk id + quoted span); every quote is checked
+    against the chunk it cites, and a quote that is not there is a citation mismatch."""
+
+    name = "openai"
+
+    def __init__(self, llm: LLM) -> None:
+        self.llm = llm
+
+    def answer(self, question: str, contexts: Sequence[RetrievedChunk]) -> Answer:
+        if not contexts:
+            return Answer(REFUSAL, self.name, refused=True)  # no context, no guess: the LLM is not asked
+        reply = ANSWER.run(self.llm, documents=render_documents(contexts), question=question, refusal=REFUSAL)
+        chunks = {rc.chunk.chunk_id: rc.chunk for rc in contexts}
+        citations = tuple(
+            Citation(c.chunk_id, c.quote, found=c.chunk_id in chunks and is_quoted(c.quote, chunks[c.chunk_id].text))
+            for c in reply.citations
+        )
+        return Answer(reply.answer or REFUSAL, self.name, citations, refused=reply.refused)
+
+
+def is_quoted(quote: str, chunk_text: str) -> bool:
+    """Whether `quote` is in the chunk word for word, ignoring case and whitespace; an ellipsis may
+    stand for left-out text between parts."""
+    parts = [p for p in _ELLIPSIS.split(quote) if p.strip()]
+    return bool(parts) and all(locate(p, chunk_text, punctuation=True) for p in parts)

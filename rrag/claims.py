@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 
+from rrag.answer import REFUSAL
+from rrag.errors import LLMError
+from rrag.llm import LLM
+from rrag.prompts import CLAIMS
+from rrag.text import Span, content_words, fuzzy_locate, is_list_item, locate, split_sentences, words
 from rrag.types import Claim
+
+LOCATE_MIN_RATIO = 0.85  # an LLM claim this close to a stretch of the answer is placed there
 
 
 class ClaimExtractor(ABC):
@@ -13,3 +21,173 @@ class ClaimExtractor(ABC):
     @abstractmethod
     def extract(self, answer: str, question: str = "") -> list[Claim]:
         """Claims in answer order; non-factual sentences come back with `checkable=False`."""
+
+    def extract_with_notes(self, answer: str, question: str = "") -> tuple[list[Claim], list[str]]:
+        """Claims plus notes for the report, such as a fallback to another extractor."""
+        return self.extract(answer, question), []
+
+
+_FILLER = r"(?:sure|certainly|of course|yes|no|okay|ok|well|great question|good question)"
+_SOURCE = r"(?:(?:the|these|your|our)\s+)?(?:provided\s+|given\s+|available\s+|retrieved\s+)?(?:documents?|context|sources?|information|excerpts?|texts?|materials?|handbook|policy|policies)"
+# A lead-in that attributes the rest of the sentence to the documents: stripped, the rest is checked.
+_META_PREFIX = re.compile(
+    rf"^(?:{_FILLER}\s*[,!.:]\s*)?(?:(?:based\s+on|according\s+to|from|per|as\s+stated\s+in)\s+{_SOURCE}\s*,\s*"
+    rf"|{_SOURCE}\s+(?:says?|states?|shows?|indicates?|mentions?|explains?|specif(?:y|ies))\s+that\s+"
+    rf"|(?:{_FILLER}|in\s+summary|in\s+short|to\s+summari[sz]e|overall|in\s+conclusion)\s*[,!]\s+)",
+    re.IGNORECASE,
+)
+_NOT_CHECKABLE: list[tuple[str, re.Pattern[str]]] = [
+    ("greeting or closing", re.compile(
+        r"^(?:hi|hello|hey|dear|greetings|good\s+(?:morning|afternoon|evening)|thanks?|thank\s+you|you'?re\s+welcome"
+        r"|i\s+hope\s+(?:this|that)\s+helps|hope\s+(?:this|that)\s+helps|let\s+me\s+know|feel\s+free|happy\s+to\s+help"
+        rf"|glad\s+to\s+help|{_FILLER}\s*[.!]?$)\b", re.IGNORECASE)),
+    ("refusal", re.compile(
+        r"\b(?:i\s+(?:cannot|can'?t|could\s+not|couldn'?t|am\s+unable\s+to|am\s+not\s+able\s+to|do\s+not|don'?t)"
+        r"\s+(?:answer|find|know|determine|say|tell|help)|i'?m\s+sorry|i\s+am\s+sorry|unfortunately"
+        r"|(?:no|not\s+enough)\s+(?:relevant\s+)?information|nothing\s+relevant"
+        rf"|{_SOURCE}\s+(?:do(?:es)?\s+not|don'?t|doesn'?t)\s+(?:say|mention|contain|specify|state|cover|include|provide))",
+        re.IGNORECASE)),
+    ("opinion or hedge", re.compile(
+        r"^(?:i\s+(?:think|believe|feel|guess|suppose|would\s+say|recommend)|in\s+my\s+(?:opinion|view)"
+        r"|personally|it\s+(?:seems|appears)|perhaps|maybe|probably|possibly|arguably)\b"
+        r"|\bin\s+my\s+(?:opinion|view)\b", re.IGNORECASE)),
+    ("remark about the answer", re.compile(
+        r"^(?:here\s+(?:is|are)|below\s+(?:is|are)|let\s+me)\b"
+        r"|^(?:to\s+summari[sz]e|in\s+summary|in\s+short|overall|note)\b[^.!?]*:$|^[^.!?]{0,60}:$", re.IGNORECASE)),
+]
+_VERB_CUE = frozenset(
+    """is are was were be been has have had will would can could must may might should shall does do did
+    get gets got takes take took gives give gave needs need requires require covers cover includes include
+    offers offer provides provide applies apply expires expire starts start ends end""".split()
+)
+_PRONOUN_START = frozenset("it they he she this these those that which who its their them".split())
+_CLAUSE_BREAK = re.compile(r"\s*;\s+|,\s+(?:and|but|while|whereas|although|though|yet|so)\s+|\s+but\s+", re.IGNORECASE)
+_MIN_CLAUSE_WORDS = 3
+
+
+class RuleClaimExtractor(ClaimExtractor):
+    """Sentences and list items, with conjoined independent clauses split apart; every claim keeps
+    its exact span (`answer[start:end] == text`). Non-factual sentences are kept, marked not checkable."""
+
+    name = "rules"
+
+    def extract(self, answer: str, question: str = "") -> list[Claim]:
+        if REFUSAL in answer:
+            start = answer.index(REFUSAL)
+            return [Claim(REFUSAL, start, start + len(REFUSAL), checkable=False, reason="refusal")]
+        claims: list[Claim] = []
+        for span in _merge_lists(answer, split_sentences(answer)):
+            claims.extend(self._claims_of(answer, span))
+        return claims
+
+    def _claims_of(self, answer: str, span: Span) -> list[Claim]:
+        if span.text.rstrip().endswith("?"):
+            return [Claim(span.text, span.start, span.end, checkable=False, reason="question")]
+        for reason, pattern in _NOT_CHECKABLE:
+            if pattern.search(span.text):
+                return [Claim(span.text, span.start, span.end, checkable=False, reason=reason)]
+        if _is_heading(answer, span):
+            return [Claim(span.text, span.start, span.end, checkable=False, reason="heading")]
+        prefix = _META_PREFIX.match(span.text)
+        start = span.start + (prefix.end() if prefix else 0)
+        if start >= span.end or not any(ch.isalnum() for ch in answer[start:span.end]):
+            return [Claim(span.text, span.start, span.end, checkable=False, reason="remark about the answer")]
+        return [Claim(answer[s:e], s, e) for s, e in _split_clauses(answer, start, span.end)]
+
+
+def _merge_lists(answer: str, spans: list[Span]) -> list[Span]:
+    """A lead-in ending in ':' and the fragment items under it ("covers: - dental - vision") make one
+    claim: an item such as "dental" says nothing on its own."""
+    merged: list[Span] = []
+    i = 0
+    while i < len(spans):
+        span = spans[i]
+        j = i + 1
+        while j < len(spans) and is_list_item(answer, spans[j]):
+            j += 1
+        items = spans[i + 1 : j]
+        if span.text.endswith(":") and items and any(not _has_verb(item.text) for item in items):
+            end = items[-1].end
+            merged.append(Span(answer[span.start:end], span.start, end))
+            i = j
+        else:
+            merged.append(span)
+            i += 1
+    return merged
+
+
+def _is_heading(answer: str, span: Span) -> bool:
+    line_start = answer.rfind("\n", 0, span.start) + 1
+    return answer[line_start:span.start].lstrip().startswith("#") or (
+        span.text[-1] not in ".!?:" and not _has_verb(span.text) and len(words(span.text)) <= 4
+        and answer[span.end:].startswith("\n") and not is_list_item(answer, span)
+    )
+
+
+def _has_verb(text: str) -> bool:
+    tokens = words(text)
+    return any(t in _VERB_CUE or (i > 0 and len(t) > 4 and t.endswith(("ed", "es"))) for i, t in enumerate(tokens))
+
+
+def _split_clauses(answer: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Split at '; ', ', and ', ', but ' ... when both sides are independent clauses that stand alone."""
+    pieces = [(start, end)]
+    for m in _CLAUSE_BREAK.finditer(answer, start, end):
+        left_start = pieces[-1][0]
+        left, right = answer[left_start:m.start()], answer[m.end():end]
+        right_words = words(right)
+        if (
+            len(words(left)) >= _MIN_CLAUSE_WORDS and len(right_words) >= _MIN_CLAUSE_WORDS
+            and _has_verb(left) and _has_verb(right) and right_words[0] not in _PRONOUN_START
+        ):
+            pieces[-1] = (left_start, m.start())
+            pieces.append((m.end(), end))
+    return pieces
+
+
+class LLMClaimExtractor(ClaimExtractor):
+    """Claims from the LLM (decontextualised, so `text` may differ from the answer's wording), each
+    placed on the span of the answer it comes from. On LLM failure the rule-based splitter is used
+    and a note says so."""
+
+    name = "llm"
+
+    def __init__(self, llm: LLM, fallback: ClaimExtractor | None = None) -> None:
+        self.llm = llm
+        self.fallback = fallback or RuleClaimExtractor()
+
+    def extract(self, answer: str, question: str = "") -> list[Claim]:
+        return self.extract_with_notes(answer, question)[0]
+
+    def extract_with_notes(self, answer: str, question: str = "") -> tuple[list[Claim], list[str]]:
+        by_rules = self.fallback.extract(answer, question)
+        if not any(c.checkable for c in by_rules):
+            return by_rules, []  # a refusal, a greeting: nothing to ask the LLM about
+        try:
+            texts = CLAIMS.run(self.llm, question=question, answer=answer)
+        except LLMError as exc:
+            return by_rules, [f"Claims were split by the rule-based splitter: the LLM claim extractor failed ({exc})."]
+        if not texts:
+            return by_rules, ["The LLM claim extractor found no claims; the rule-based splitter's claims were checked."]
+        sentences = split_sentences(answer)
+        claims = [Claim(text, *_place(text, answer, sentences)) for text in texts]
+        # What the rules found non-factual stays visible (not checkable) where no LLM claim covers it.
+        claims += [
+            c for c in by_rules
+            if not c.checkable and not any(k.start < c.end and c.start < k.end for k in claims)
+        ]
+        return sorted(claims, key=lambda c: (c.start, c.end)), []
+
+
+def _place(claim: str, answer: str, sentences: list[Span]) -> tuple[int, int]:
+    """The claim's span in the answer: where it occurs (exactly or nearly), else the sentence it
+    shares most words with."""
+    exact = locate(claim, answer)
+    if exact:
+        return exact
+    near = fuzzy_locate(claim, answer, min_ratio=LOCATE_MIN_RATIO)
+    if near:
+        return near[0], near[1]
+    claim_words = set(content_words(claim))
+    best = max(sentences, key=lambda s: len(claim_words & set(content_words(s.text))), default=None)
+    return (best.start, best.end) if best else (0, len(answer))

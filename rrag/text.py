@@ -65,6 +65,11 @@ def split_sentences(text: str) -> list[Span]:
     return spans
 
 
+def is_list_item(text: str, span: Span) -> bool:
+    """Whether `span` (from `split_sentences(text)`) is a bullet or numbered item of a list."""
+    return bool(_BULLET.fullmatch(_line_at(text, span.start)))
+
+
 def _is_abbreviation(text: str, dot: int) -> bool:
     if text[dot] != ".":
         return False
@@ -196,7 +201,7 @@ STOPWORDS = frozenset(
     """a an the and or but if then else of to in on at by for with from into onto over under about
     as than that this these those there here it its it's is are was were be been being am do does did
     doing have has had having i me my we our you your he him his she her they them their what which
-    who whom whose when where why how all any both each few more most other some such only own same so
+    who whom whose when where why how many much all any both each few more most other some such only own same so
     too very s t can will just should would could may might must shall also per via up out off again
     further once whether while during before after above below between through until against
     according based says said states stated document documents text""".split()
@@ -266,10 +271,11 @@ _MONTHS = {
     for m in names.split()
 }
 _NUMBER = re.compile(
-    r"(?P<cur>[$\u20ac\u00a3])?\s?(?P<num>\d+(?:[.,]\d+)*)(?:st|nd|rd|th)?"
-    r"(?:\s?(?P<scale>thousand|million|billion|bn|mn|k|m)\b)?(?P<pct>\s?%|\s(?:percent|per cent)\b)?",
+    r"(?:(?P<cur>[$\u20ac\u00a3])\s?)?(?P<num>\d+(?:[.,]\d+)*)(?:st|nd|rd|th)?"
+    r"(?:\s?(?P<scale>thousand|million|billion|bn|mn|k|m)\b)?",
     re.IGNORECASE,
 )
+_PERCENT = re.compile(r"\s?%|\s(?:percent|per cent)\b", re.IGNORECASE)
 _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\b", re.I)
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?([^\W\d_]+)")
 
@@ -284,7 +290,7 @@ def quantities(text: str) -> list[Quantity]:
         if value is None:
             continue
         value *= _SCALES.get((m.group("scale") or "").lower(), 1.0)
-        unit = "%" if m.group("pct") else (m.group("cur") or _unit_after(text, m.end()))
+        unit = m.group("cur") or _unit_after(text, m.end())
         found.append(Quantity(value, unit, m.start(), m.end()))
     for m in _NUMBER_WORD.finditer(text):
         word = m.group(0).lower()
@@ -305,6 +311,8 @@ def _parse_number(raw: str) -> float | None:
 
 
 def _unit_after(text: str, pos: int) -> str:
+    if _PERCENT.match(text, pos):
+        return "%"
     m = _UNIT_WORD.match(text, pos)
     if not m:
         return ""

@@ -1,0 +1,173 @@
+"""Score the verified claims and decide what the user receives.
+
+1. Count: checkable claims with a verdict; unverified claims are counted apart, outside the rates.
+2. Rates: hallucination = (unsupported + contradicted) / checkable;
+   reliability = (supported + 0.5 x partial) / checkable.
+3. Level: HIGH >= 0.85, MEDIUM >= 0.65, else LOW.
+4. Decide: HIGH passes; MEDIUM trims the unsupported, contradicted and unverified claims and adds a
+   caveat; LOW keeps only the supported claims, or refuses when there are none. Strict mode refuses
+   whenever the hallucination rate is above the threshold.
+5. Review: any contradicted claim, LOW, a citation mismatch, an unverified claim or a rate above
+   the threshold needs a reviewer, with the reasons listed.
+
+No checkable claim and nothing verified are explicit results (level and rates None), never "0%".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Sequence
+
+from rrag.types import HALLUCINATED, Answer, ClaimResult, ClaimStatus, Decision, Level
+
+HIGH_RELIABILITY = 0.85
+MEDIUM_RELIABILITY = 0.65
+NOT_VERIFIED_KEY = "not_verified"  # status_counts key for checkable claims no verifier decided
+
+NO_CLAIMS_CAVEAT = "The answer makes no factual claim that could be checked."
+TRIM_CAVEAT = "Statements the documents do not support were removed from this answer ({n} removed)."
+PARTIAL_CAVEAT = "Some statements are only partly supported by the documents."
+LOW_CAVEAT = "Only the statements the documents support are shown; the rest of the answer was unreliable."
+UNVERIFIED_KEPT = "{n} statement(s) could not be verified."
+UNVERIFIED_LEFT_OUT = " {n} of them could not be verified."
+NOTHING_SUPPORTED = "I cannot give a reliable answer: none of the answer's statements is supported by the documents."
+NOT_VERIFIED_ANSWER = (
+    "This answer was withheld because it could not be verified against the documents ({reason})."
+)
+STRICT_REFUSAL = (
+    "This answer was withheld: {rate:.0%} of its checkable statements are not supported by the documents, "
+    "above the {threshold:.0%} allowed (strict mode)."
+)
+
+
+@dataclass(frozen=True)
+class Scored:
+    decision: Decision
+    level: Level | None
+    reliability: float | None
+    hallucination_rate: float | None
+    needs_review: bool
+    review_reasons: tuple[str, ...]
+    final_answer: str
+    caveat: str
+    status_counts: dict[str, int]
+    verified: bool  # False when any checkable claim could not be verified
+    not_verified_reason: str
+
+
+def score(results: Sequence[ClaimResult], answer: Answer, *, threshold: float, strict: bool) -> Scored:
+    checked = [
+        r for r in results
+        if r.claim.checkable and r.verdict.verified and r.verdict.status is not ClaimStatus.NOT_CHECKABLE
+    ]
+    unverified = [r for r in results if r.claim.checkable and not r.verdict.verified]
+    counts = {s.value: 0 for s in ClaimStatus} | {NOT_VERIFIED_KEY: len(unverified)}
+    for r in results:
+        if r.verdict.verified:
+            counts[r.verdict.status.value] += 1
+    not_verified_reason = _not_verified_reason(unverified)
+    reasons = _review_reasons(results, answer, unverified, not_verified_reason)
+
+    def result(
+        decision: Decision, final: str, caveat: str = "", *,
+        level: Level | None = None, reliability: float | None = None, rate: float | None = None,
+    ) -> Scored:
+        return Scored(
+            decision=decision, level=level, reliability=reliability, hallucination_rate=rate,
+            needs_review=bool(reasons), review_reasons=tuple(reasons), final_answer=final, caveat=caveat,
+            status_counts=counts, verified=not unverified, not_verified_reason=not_verified_reason,
+        )
+
+    if answer.refused:
+        return result(Decision.REFUSE, answer.text)
+    if not checked:
+        if unverified:
+            return result(Decision.REFUSE, NOT_VERIFIED_ANSWER.format(reason=not_verified_reason))
+        return result(Decision.PASS, answer.text, NO_CLAIMS_CAVEAT)
+
+    n = len(checked)
+    tally = {s: sum(r.verdict.status is s for r in checked) for s in ClaimStatus}
+    rate = (tally[ClaimStatus.UNSUPPORTED] + tally[ClaimStatus.CONTRADICTED]) / n
+    reliability = (tally[ClaimStatus.SUPPORTED] + 0.5 * tally[ClaimStatus.PARTIAL]) / n
+    level = (
+        Level.HIGH if reliability >= HIGH_RELIABILITY
+        else Level.MEDIUM if reliability >= MEDIUM_RELIABILITY
+        else Level.LOW
+    )
+    rated = partial(result, level=level, reliability=round(reliability, 4), rate=round(rate, 4))
+    if rate > threshold:
+        reasons.append(f"hallucination rate {rate:.0%} is above the {threshold:.0%} threshold")
+    if level is Level.LOW:
+        reasons.append(f"reliability is LOW ({reliability:.0%})")
+
+    if strict and rate > threshold:
+        return rated(Decision.REFUSE, STRICT_REFUSAL.format(rate=rate, threshold=threshold))
+    if level is Level.HIGH:
+        return rated(Decision.PASS, answer.text, UNVERIFIED_KEPT.format(n=len(unverified)) if unverified else "")
+    if level is Level.MEDIUM:
+        drop = [r for r in results if r in unverified or r.verdict.status in HALLUCINATED]
+        if not drop:  # only partial claims pulled the level down: nothing to cut
+            return rated(Decision.PASS, answer.text, PARTIAL_CAVEAT)
+        caveat = TRIM_CAVEAT.format(n=len(drop)) + (UNVERIFIED_LEFT_OUT.format(n=len(unverified)) if unverified else "")
+        return rated(Decision.TRIM, _without(answer.text, results, drop), caveat)
+    supported = [r for r in results if r.verdict.status is ClaimStatus.SUPPORTED]
+    if not supported:
+        return rated(Decision.REFUSE, NOTHING_SUPPORTED)
+    return rated(Decision.TRIM, _only(answer.text, supported), LOW_CAVEAT)
+
+
+def _not_verified_reason(unverified: list[ClaimResult]) -> str:
+    reasons = list(dict.fromkeys(r.verdict.reason for r in unverified))
+    return "; ".join(reasons[:3])
+
+
+def _review_reasons(
+    results: Sequence[ClaimResult], answer: Answer, unverified: list[ClaimResult], not_verified_reason: str
+) -> list[str]:
+    reasons = []
+    contradicted = sum(r.verdict.status is ClaimStatus.CONTRADICTED for r in results)
+    if contradicted:
+        reasons.append(f"{contradicted} claim(s) contradicted by the documents")
+    if answer.citation_mismatches:
+        reasons.append(f"{answer.citation_mismatches} citation(s) not found in the cited chunk")
+    if unverified:
+        reasons.append(f"{len(unverified)} claim(s) could not be verified ({not_verified_reason})")
+    return reasons
+
+
+def _without(text: str, results: Sequence[ClaimResult], drop: Sequence[ClaimResult]) -> str:
+    """`text` with the spans of `drop` removed; what stays between kept claims stays verbatim."""
+    dropped = {id(r) for r in drop}
+    ordered = sorted(results, key=lambda r: r.claim.start)
+    runs: list[str] = []
+    run_start: int | None = None
+    last_end = 0
+    for r in ordered:
+        if id(r) in dropped:
+            if run_start is not None:
+                runs.append(text[run_start:last_end])
+            run_start = None
+        elif run_start is None:
+            run_start = r.claim.start
+        last_end = max(last_end, r.claim.end)
+    if run_start is not None:
+        runs.append(text[run_start:last_end])
+    return _join(runs)
+
+
+def _only(text: str, kept: Sequence[ClaimResult]) -> str:
+    return _join([text[r.claim.start:r.claim.end] for r in sorted(kept, key=lambda r: r.claim.start)])
+
+
+def _join(pieces: list[str]) -> str:
+    """Pieces as sentences: a clause cut from its sentence gets a full stop and a capital."""
+    sentences = []
+    for piece in pieces:
+        piece = piece.strip().rstrip(",;:").rstrip()
+        if not piece:
+            continue
+        if piece[-1] not in ".!?":
+            piece += "."
+        sentences.append(piece[0].upper() + piece[1:])
+    return " ".join(sentences)

@@ -1,0 +1,112 @@
+"""The verification cascade: cheap stages first, each later stage only for the claims still unsure.
+
+    quote (exact / near-exact)  ->  nli (offline model)  ->  llm (judge, when configured)
+
+A verdict is accepted when `accept` says it is confident enough; otherwise the next stage runs. When
+the last stages fail (an LLM timeout), the latest offline verdict stands and its reason says so;
+only a claim no stage could decide is "not verified".
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable, Sequence
+
+from rrag.errors import ConfigError, RRAGError
+from rrag.llm import LLM, OpenAIChatLLM
+from rrag.settings import Settings
+from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
+from rrag.verify.base import Verifier
+from rrag.verify.evidence import NOT_VERIFIED, not_verified
+from rrag.verify.lexical import LexicalVerifier
+from rrag.verify.llm_judge import LLMJudge
+from rrag.verify.quote import QuoteVerifier
+
+ACCEPT_CONFIDENCE = 0.75
+
+# Offline stages by settings name. "nli" is the lexical verifier until the trained model lands.
+OFFLINE_VERIFIERS: dict[str, Callable[[Settings], Verifier]] = {
+    "quote": lambda settings: QuoteVerifier(),
+    "nli": lambda settings: LexicalVerifier(),
+}
+
+
+def confident(verdict: Verdict) -> bool:
+    return verdict.verified and verdict.confidence >= ACCEPT_CONFIDENCE
+
+
+class CascadeVerifier(Verifier):
+    name = "cascade"
+
+    def __init__(self, stages: Sequence[Verifier], *, accept: Callable[[Verdict], bool] = confident) -> None:
+        if not stages:
+            raise ConfigError("the verifier cascade needs at least one stage")
+        self.stages = list(stages)
+        self.accept = accept
+
+    def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
+        return self.verify_many([claim], contexts, question)[0]
+
+    def verify_many(
+        self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk], question: str = ""
+    ) -> list[Verdict]:
+        decided: dict[int, Verdict] = {
+            i: Verdict(ClaimStatus.NOT_CHECKABLE, 1.0, "claims", c.reason or "not a factual statement")
+            for i, c in enumerate(claims)
+            if not c.checkable
+        }
+        kept: dict[int, Verdict] = {}  # the latest verdict that was made, though not confidently
+        failures: dict[int, list[str]] = {}  # stages after `kept` that could not decide
+        pending = [i for i in range(len(claims)) if i not in decided]
+        for stage in self.stages:
+            if not pending:
+                break
+            verdicts = self._run(stage, [claims[i] for i in pending], contexts, question)
+            unsure = []
+            for i, verdict in zip(pending, verdicts):
+                if verdict.verified and self.accept(verdict):
+                    decided[i] = verdict
+                    continue
+                if verdict.verified:
+                    kept[i], failures[i] = verdict, []
+                else:
+                    failures.setdefault(i, []).append(verdict.reason.removeprefix(NOT_VERIFIED))
+                unsure.append(i)
+            pending = unsure
+        for i in pending:
+            decided[i] = _settle(kept.get(i), failures.get(i, []), self.stages[-1].name)
+        return [decided[i] for i in range(len(claims))]
+
+    @staticmethod
+    def _run(stage: Verifier, claims: list[Claim], contexts: Sequence[RetrievedChunk], question: str) -> list[Verdict]:
+        try:
+            return stage.verify_many(claims, contexts, question)
+        except RRAGError as exc:  # a stage that breaks (missing model files) leaves its claims undecided
+            return [not_verified(stage.name, f"the {stage.name} verifier failed ({exc})")] * len(claims)
+
+
+def _settle(kept: Verdict | None, failures: list[str], last_stage: str) -> Verdict:
+    if kept is None:
+        return not_verified(last_stage, "; ".join(failures) or "no verifier could decide")
+    if not failures:
+        return kept
+    return replace(kept, reason=f"{kept.reason}. A later stage could not check it ({'; '.join(failures)}); "
+                   f"this {kept.verifier} verdict stands")
+
+
+def build_verifier(settings: Settings, llm: LLM | None = None) -> Verifier:
+    """The cascade named by `settings.verifiers`, in that order. The LLM judge joins only when an LLM
+    is given or configured; a cascade left with no stage at all is a configuration error."""
+    stages: list[Verifier] = []
+    for name in settings.verifiers:
+        if name != "llm":
+            stages.append(OFFLINE_VERIFIERS[name](settings))
+            continue
+        if llm is None and settings.llm_configured:
+            llm = OpenAIChatLLM(settings)
+        if llm is not None:
+            stages.append(LLMJudge(llm))
+    if not stages:
+        raise ConfigError("the LLM verifier needs an LLM: set RRAG_LLM_BASE_URL and RRAG_LLM_MODEL, "
+                          "or add an offline verifier (quote, nli)")
+    return CascadeVerifier(stages)

@@ -1,0 +1,160 @@
+"""The offline verifier until a trained model lands: evidence first, then the cheap signals that work.
+
+For each claim the chunks' sentences (and pairs of adjacent sentences) are ranked by how much of the
+claim they cover; the best one is the evidence. On it: content-word coverage, numbers and months
+(another value in the same slot contradicts, a missing one leaves the claim unsupported), negation
+and a few antonyms (contradiction).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from rrag.text import Quantity, content_words, months, negation_count, quantities, split_sentences, stem, words
+from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
+from rrag.verify.base import Verifier
+from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
+
+SUPPORTED_COVERAGE = 0.8  # share of the claim's (weighted) content words the evidence must hold
+PARTIAL_COVERAGE = 0.5  # below this the evidence is about something else
+CONTRADICTION_COVERAGE = 0.7  # negation and antonyms only contradict evidence about the same thing
+NUMBER_WEIGHT = 2.0  # a number carries more of a claim's meaning than a word
+_ANTONYMS = [
+    ("mandatory", "optional"), ("required", "optional"), ("allowed", "prohibited"), ("allowed", "forbidden"),
+    ("permitted", "prohibited"), ("permitted", "forbidden"), ("increase", "decrease"), ("minimum", "maximum"),
+    ("included", "excluded"), ("paid", "unpaid"), ("before", "after"), ("accepted", "rejected"),
+    ("approved", "rejected"), ("internal", "external"), ("public", "private"), ("always", "never"),
+    ("encrypted", "unencrypted"), ("eligible", "ineligible"), ("full", "part"),
+]
+ANTONYMS = frozenset((stem(a), stem(b)) for a, b in _ANTONYMS) | frozenset((stem(b), stem(a)) for a, b in _ANTONYMS)
+
+
+@dataclass(frozen=True)
+class _Text:
+    """What the verifier compares, computed once per claim and per evidence candidate."""
+
+    text: str
+    terms: frozenset[str]  # stemmed content words
+    stems: frozenset[str]  # every word stemmed (antonyms include stopwords such as "before")
+    numbers: tuple[Quantity, ...]
+    months: frozenset[int]
+    negated: bool
+
+    @classmethod
+    def of(cls, text: str) -> _Text:
+        return cls(
+            text=text,
+            terms=frozenset(content_words(text)),
+            stems=frozenset(stem(w) for w in words(text)),
+            numbers=tuple(quantities(text)),
+            months=frozenset(months(text)),
+            negated=negation_count(text) > 0,
+        )
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    chunk: Chunk
+    start: int
+    end: int
+    features: _Text
+
+
+class LexicalVerifier(Verifier):
+    name = "lexical"
+
+    def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
+        return self.verify_many([claim], contexts, question)[0]
+
+    def verify_many(
+        self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk], question: str = ""
+    ) -> list[Verdict]:
+        candidates = _candidates(contexts)  # once for the whole batch
+        return [self._judge(claim, candidates) for claim in claims]
+
+    def _judge(self, claim: Claim, candidates: list[_Candidate]) -> Verdict:
+        if not candidates:
+            return nothing_retrieved(self.name)
+        c = _Text.of(claim.text)
+        if not c.terms:
+            return not_verified(self.name, "the claim has no content words to compare")
+        best = max(candidates, key=lambda cand: _rank(c, cand.features))
+        e = best.features
+        coverage = _coverage(c, e)
+        evidence = evidence_at(best.chunk, best.start, best.end)
+
+        def verdict(status: ClaimStatus, confidence: float, support: float, reason: str) -> Verdict:
+            return Verdict(status, confidence, self.name, reason, evidence, support_score=support)
+
+        missing = [q for q in c.numbers if not _has_value(e.numbers, q.value)]
+        clash = next(((q, o) for q in missing for o in e.numbers if q.unit and o.unit == q.unit), None)
+        if coverage >= PARTIAL_COVERAGE and clash:
+            said, found = claim.text[clash[0].start:clash[0].end], e.text[clash[1].start:clash[1].end]
+            return verdict(ClaimStatus.CONTRADICTED, 0.8, 0.05, f"the evidence says {found!r} where the claim says {said!r}")
+        if coverage >= PARTIAL_COVERAGE and c.months - e.months and e.months - c.months:
+            return verdict(ClaimStatus.CONTRADICTED, 0.75, 0.05, "the evidence gives another month than the claim")
+        if coverage >= CONTRADICTION_COVERAGE and c.negated != e.negated:
+            which = "claim" if c.negated else "evidence"
+            return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, f"the {which} is negated and the other is not")
+        opposite = next(((a, b) for a, b in ANTONYMS if a in c.stems and b in e.stems and b not in c.stems and a not in e.stems), None)
+        if coverage >= CONTRADICTION_COVERAGE and opposite:
+            said, found = _word_with_stem(claim.text, opposite[0]), _word_with_stem(e.text, opposite[1])
+            return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, f"the evidence says {found!r} where the claim says {said!r}")
+        if missing or c.months - e.months:
+            what = ", ".join(repr(claim.text[q.start:q.end]) for q in missing) or "the month"
+            return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, f"the evidence does not state {what}")
+        absent = _absent_words(claim.text, c, e)
+        if coverage >= SUPPORTED_COVERAGE:
+            confidence = 0.6 + 0.35 * (coverage - SUPPORTED_COVERAGE) / (1 - SUPPORTED_COVERAGE)
+            extra = f"; not in it: {absent}" if absent else ""
+            return verdict(ClaimStatus.SUPPORTED, confidence, coverage, f"the evidence states the claim's facts{extra}")
+        if coverage >= PARTIAL_COVERAGE:
+            return verdict(ClaimStatus.PARTIAL, 0.5, coverage, f"the evidence states part of the claim; not in it: {absent}")
+        confidence = 0.6 + 0.35 * (PARTIAL_COVERAGE - coverage) / PARTIAL_COVERAGE
+        return verdict(ClaimStatus.UNSUPPORTED, confidence, coverage / 2, f"no retrieved text states it; not found: {absent}")
+
+
+def _candidates(contexts: Sequence[RetrievedChunk]) -> list[_Candidate]:
+    """Each sentence of each chunk, and each pair of adjacent sentences (a claim may join two)."""
+    out = []
+    for rc in contexts:
+        text = rc.chunk.text
+        spans = split_sentences(text)
+        for i, span in enumerate(spans):
+            out.append(_Candidate(rc.chunk, span.start, span.end, _Text.of(span.text)))
+            if i + 1 < len(spans):
+                end = spans[i + 1].end
+                out.append(_Candidate(rc.chunk, span.start, end, _Text.of(text[span.start:end])))
+    return out
+
+
+def _weight(term: str) -> float:
+    return NUMBER_WEIGHT if any(ch.isdigit() for ch in term) else 1.0
+
+
+def _coverage(claim: _Text, evidence: _Text) -> float:
+    total = sum(_weight(t) for t in claim.terms)
+    return sum(_weight(t) for t in claim.terms & evidence.terms) / total if total else 0.0
+
+
+def _rank(claim: _Text, evidence: _Text) -> tuple[float, float]:
+    # Matching numbers break near-ties; then the shorter span wins (a sentence over a pair).
+    agreeing = sum(_has_value(evidence.numbers, q.value) for q in claim.numbers) / max(len(claim.numbers), 1)
+    return round(_coverage(claim, evidence) + 0.1 * agreeing, 6), -len(evidence.text)
+
+
+def _has_value(numbers: Sequence[Quantity], value: float) -> bool:
+    return any(math.isclose(n.value, value, rel_tol=1e-9) for n in numbers)
+
+
+def _absent_words(text: str, claim: _Text, evidence: _Text) -> str:
+    """The claim's own words (not stems) that the evidence lacks, for the reason a user reads."""
+    absent = claim.terms - evidence.terms
+    shown = list(dict.fromkeys(w for w in words(text) if stem(w) in absent))
+    return ", ".join(repr(w) for w in shown[:5])
+
+
+def _word_with_stem(text: str, stemmed: str) -> str:
+    return next((w for w in words(text) if stem(w) == stemmed), stemmed)

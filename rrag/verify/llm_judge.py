@@ -1,0 +1,80 @@
+"""The LLM judge: the last stage of the cascade, for the claims the offline stages are unsure of.
+
+It must quote its evidence; the quote is looked up in the chunks, and a quote that is not there
+lowers the confidence and says so. A failed or unusable reply is "not verified", never supported.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rrag.errors import LLMError
+from rrag.llm import LLM
+from rrag.prompts import JUDGE, Judgement, render_documents
+from rrag.text import fuzzy_locate, locate
+from rrag.types import Claim, ClaimStatus, Evidence, RetrievedChunk, Verdict
+from rrag.verify.base import Verifier
+from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
+
+# How sure a verdict is when its quote was found in the chunks; an unverifiable quote halves it.
+CONFIDENCE = {
+    ClaimStatus.SUPPORTED: 0.85,
+    ClaimStatus.CONTRADICTED: 0.85,
+    ClaimStatus.UNSUPPORTED: 0.8,
+    ClaimStatus.PARTIAL: 0.7,
+}
+SUPPORT_SCORE = {
+    ClaimStatus.SUPPORTED: 0.9,
+    ClaimStatus.PARTIAL: 0.5,
+    ClaimStatus.UNSUPPORTED: 0.1,
+    ClaimStatus.CONTRADICTED: 0.02,
+}
+QUOTE_MIN_RATIO = 0.9
+UNFOUND_QUOTE_FACTOR = 0.5
+
+
+class LLMJudge(Verifier):
+    """One request per claim, in order (a remote server's rate limit is the bottleneck, not us)."""
+
+    name = "llm"
+
+    def __init__(self, llm: LLM) -> None:
+        self.llm = llm
+
+    def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
+        if not contexts:
+            return nothing_retrieved(self.name)
+        try:
+            judgement = JUDGE.run(self.llm, documents=render_documents(contexts), question=question, claim=claim.text)
+        except LLMError as exc:
+            return not_verified(self.name, f"the LLM judge failed ({exc})")
+        evidence = _find_quote(judgement, contexts)
+        status = judgement.status
+        reason = judgement.reason or f"the LLM judged the claim {status.value}"
+        confidence = CONFIDENCE[status]
+        support = SUPPORT_SCORE[status]
+        needs_quote = status is not ClaimStatus.UNSUPPORTED or bool(judgement.evidence_quote)
+        if evidence is None and needs_quote:
+            problem = "gave no quote" if not judgement.evidence_quote else "quoted text that is not in the documents"
+            reason = f"{reason} (the judge {problem}, so this verdict is less certain)"
+            confidence *= UNFOUND_QUOTE_FACTOR
+            support = 0.5 + (support - 0.5) * UNFOUND_QUOTE_FACTOR
+        return Verdict(status, confidence, self.name, reason, evidence, support_score=support)
+
+
+def _find_quote(judgement: Judgement, contexts: Sequence[RetrievedChunk]) -> Evidence | None:
+    """The judge's quote in the chunk it named, else in any chunk; exact first, then near-exact."""
+    quote = judgement.evidence_quote
+    if not quote:
+        return None
+    named = [rc for rc in contexts if rc.chunk.chunk_id == judgement.chunk_id]
+    ordered = named + [rc for rc in contexts if rc.chunk.chunk_id != judgement.chunk_id]
+    for rc in ordered:
+        span = locate(quote, rc.chunk.text)
+        if span:
+            return evidence_at(rc.chunk, *span)
+    for rc in ordered:
+        near = fuzzy_locate(quote, rc.chunk.text, min_ratio=QUOTE_MIN_RATIO)
+        if near:
+            return evidence_at(rc.chunk, near[0], near[1])
+    return None

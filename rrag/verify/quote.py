@@ -1,0 +1,70 @@
+"""The first stage: a claim that is quoted (exactly or nearly) from a chunk is supported."""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from rrag.text import fuzzy_locate, locate, months, negation_count, normalize, quantities, stem, words
+from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
+from rrag.verify.base import Verifier
+from rrag.verify.evidence import evidence_at, not_verified
+
+NEAR_EXACT_RATIO = 0.92
+MIN_FUZZY_CHARS = 25  # below this a fuzzy ratio says little: short claims must match exactly
+
+
+class QuoteVerifier(Verifier):
+    """Exact (ignoring case, whitespace and punctuation) or near-exact quote of the claim in a chunk
+    -> supported. A near-exact match must keep every word of the claim (up to inflection), its numbers,
+    months and negations: "25 days" and "26 days" differ by one character. Anything else: unsure,
+    so the verdict is "not verified" and the next stage decides."""
+
+    name = "quote"
+
+    def __init__(self, *, min_ratio: float = NEAR_EXACT_RATIO) -> None:
+        self.min_ratio = min_ratio
+
+    def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
+        best: tuple[float, RetrievedChunk, int, int] | None = None
+        fuzzy_allowed = len(normalize(claim.text, punctuation=False)) >= MIN_FUZZY_CHARS
+        for rc in contexts:
+            text = rc.chunk.text
+            exact = locate(claim.text, text)
+            if exact and not _negated_before(text, exact[0]):
+                best = (1.0, rc, *exact)
+                break
+            near = fuzzy_locate(claim.text, text, min_ratio=self.min_ratio) if fuzzy_allowed else None
+            if (
+                near and (best is None or near[2] > best[0])
+                and _same_facts(claim.text, text[near[0]:near[1]]) and not _negated_before(text, near[0])
+            ):
+                best = (near[2], rc, near[0], near[1])
+        if best is None:
+            return not_verified(self.name, "no exact or near-exact quote of the claim in the retrieved chunks")
+        ratio, rc, start, end = best
+        how = "quoted exactly" if ratio == 1.0 else f"quoted nearly exactly (similarity {ratio:.2f})"
+        return Verdict(
+            ClaimStatus.SUPPORTED,
+            confidence=0.99 if ratio == 1.0 else ratio,
+            verifier=self.name,
+            reason=f"the claim is {how} from {rc.chunk.source}",
+            evidence=evidence_at(rc.chunk, start, end),
+            support_score=ratio,
+        )
+
+
+def _negated_before(text: str, start: int) -> bool:
+    """"No employees receive 25 days" holds the quote "employees receive 25 days" but denies it."""
+    same_sentence = re.split(r"[.!?;:\n]", text[max(0, start - 40):start])[-1]
+    return negation_count(" ".join(words(same_sentence)[-3:])) > 0
+
+
+def _same_facts(claim: str, span: str) -> bool:
+    """A near-exact match may differ in inflection and punctuation, not in a word ("before"/"after")."""
+    return (
+        {stem(w) for w in words(claim)} <= {stem(w) for w in words(span)}
+        and sorted(q.value for q in quantities(claim)) == sorted(q.value for q in quantities(span))
+        and months(claim) == months(span)
+        and negation_count(claim) == negation_count(span)
+    )
