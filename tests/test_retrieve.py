@@ -1,0 +1,120 @@
+"""Hybrid retrieval on a realistic HR handbook: related questions find their document, unrelated
+questions find nothing (this is where the default relevance floor is calibrated)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from fixtures_docs import RELATED_QUESTIONS, UNRELATED_QUESTIONS, write_handbook
+from rrag.embedding import get_embedder
+from rrag.index import ChunkIndex
+from rrag.ingest.service import Ingestor
+from rrag.retrieve import HybridRetriever, KeywordIndex
+from rrag.settings import DEFAULT_RELEVANCE_FLOOR, Settings
+from rrag.store import Store
+from rrag.text import content_words
+from rrag.types import Chunk
+
+# Paraphrases that share few words with the handbook; they must still clear the floor.
+MORE_RELATED = {
+    "Do we get private health cover?": "benefits.md",
+    "What is the daily meal allowance on business trips?": "expenses.md",
+    "Is multi-factor authentication required?": "security.txt",
+    "Who approves promotions?": "performance.txt",
+    "Can I fly business class?": "expenses.md",
+    "How much is the training budget?": "benefits.md",
+    "What hours must I be available when working remotely?": "remote_work.html",
+    "deadline for expense receipts": "expenses.md",
+}
+
+
+@pytest.fixture(scope="module")
+def handbook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Settings, ChunkIndex, Store]]:
+    root = tmp_path_factory.mktemp("handbook")
+    settings = Settings(data_dir=root / "data")
+    settings.data_dir.mkdir(parents=True)
+    store = Store(settings)
+    index = ChunkIndex(settings, get_embedder())
+    ingestor = Ingestor(settings, index, store)
+    assert all(ingestor.ingest_file(p).ok for p in write_handbook(root / "docs"))
+    yield settings, index, store
+    store.close()
+
+
+@pytest.fixture
+def retriever(handbook: tuple[Settings, ChunkIndex, Store]) -> HybridRetriever:
+    settings, index, _ = handbook
+    return HybridRetriever(index, settings)
+
+
+@pytest.mark.parametrize("question", {**RELATED_QUESTIONS, **MORE_RELATED})
+def test_related_questions_find_their_document_first(retriever: HybridRetriever, question: str) -> None:
+    expected = {**RELATED_QUESTIONS, **MORE_RELATED}[question]
+    results = retriever.retrieve(question)
+    assert results, f"nothing cleared the floor for {question!r}"
+    assert results[0].chunk.source == expected
+    assert results[0].score >= DEFAULT_RELEVANCE_FLOOR + 0.03  # a margin, not a coin toss
+
+
+@pytest.mark.parametrize("question", UNRELATED_QUESTIONS)
+def test_unrelated_questions_retrieve_nothing(retriever: HybridRetriever, question: str) -> None:
+    assert retriever.retrieve(question) == []
+    # ... and with a margin below the floor.
+    unfloored = HybridRetriever(retriever.index, retriever.settings.replace(relevance_floor=0.0))
+    assert unfloored.retrieve(question)[0].score <= DEFAULT_RELEVANCE_FLOOR - 0.05
+
+
+def test_scores_are_fused_sorted_and_bounded(retriever: HybridRetriever) -> None:
+    unfloored = HybridRetriever(retriever.index, retriever.settings.replace(relevance_floor=0.0))
+    results = unfloored.retrieve("How long must a password be?", top_k=8)
+    assert len(results) == 8
+    assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
+    for r in results:
+        assert 0.0 <= r.score <= 1.0 and 0.0 <= r.vector_score <= 1.0 and 0.0 <= r.keyword_score <= 1.0
+        assert r.score == pytest.approx(0.7 * r.vector_score + 0.3 * r.keyword_score)
+    assert len(unfloored.retrieve("How long must a password be?", top_k=2)) == 2
+
+
+def test_blank_query_and_empty_index_retrieve_nothing(retriever: HybridRetriever, settings: Settings) -> None:
+    assert retriever.retrieve("   ") == []
+    empty = HybridRetriever(ChunkIndex(settings, get_embedder()), settings)
+    assert empty.retrieve("How many vacation days do I get?") == []
+
+
+def test_keyword_ranking_finds_exact_codes_and_follows_index_changes(
+    handbook: tuple[Settings, ChunkIndex, Store], tmp_path: Path
+) -> None:
+    settings, index, store = handbook
+    retriever = HybridRetriever(index, settings)
+    retriever.retrieve("warm up the keyword index")
+    ingestor = Ingestor(settings, index, store)
+    path = tmp_path / "forms.txt"
+    path.write_text("Form QX-7731 is used to claim relocation costs. Send it to payroll with your receipts.")
+    result = ingestor.ingest_file(path)
+    try:
+        hits = retriever.retrieve("Which form is QX-7731?")
+        assert hits and hits[0].chunk.source == "forms.txt"
+        assert hits[0].keyword_score > 0.3  # the rebuilt BM25 knows the new code
+    finally:
+        ingestor.delete(result.doc_id)
+    assert all(r.chunk.source != "forms.txt" for r in retriever.retrieve("Which form is QX-7731?"))
+
+
+def _chunk(n: int, text: str) -> Chunk:
+    return Chunk(f"d:{n}", "d", "d.txt", text, 0, len(text), None, n)
+
+
+def test_bm25_scores_are_scaled_to_the_query() -> None:
+    texts = ["Hotels cost 150 euros per night.", "Meals cost 45 euros per day.", "Passwords need 14 characters."]
+    keyword = KeywordIndex([_chunk(i, t) for i, t in enumerate(texts)], [content_words(t) for t in texts])
+    hotels = keyword.scores("hotel night")
+    assert hotels.argmax() == 0 and 0.3 < hotels[0] <= 1.0 and hotels[2] == 0.0
+    # Rare terms weigh more than common ones ("euros" is in two chunks, "passwords" in one).
+    assert keyword.scores("passwords")[2] > keyword.scores("euros")[0]
+    # Words the corpus lacks pull the score down: the query is mostly about something else.
+    assert keyword.scores("hotel night Mongolia Ulaanbaatar")[0] < hotels[0] / 1.5
+    assert not keyword.scores("capital of Mongolia").any()
+    assert not KeywordIndex([], []).scores("anything").any()
