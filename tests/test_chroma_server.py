@@ -85,10 +85,8 @@ def chroma_server(tmp_path: Path, request: pytest.FixtureRequest) -> ChromaServe
 
 @pytest.fixture
 def store(settings: Settings) -> Iterator[Store]:
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    store = Store(settings)
-    yield store
-    store.close()
+    with Store(settings) as store:
+        yield store
 
 
 def test_ingest_and_query_through_a_chroma_server(

@@ -24,10 +24,8 @@ PARAGRAPH = (
 
 @pytest.fixture
 def store(settings: Settings) -> Iterator[Store]:
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    store = Store(settings)
-    yield store
-    store.close()
+    with Store(settings) as store:
+        yield store
 
 
 @pytest.fixture

@@ -35,13 +35,11 @@ MORE_RELATED = {
 def handbook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Settings, ChunkIndex, Store]]:
     root = tmp_path_factory.mktemp("handbook")
     settings = Settings(data_dir=root / "data")
-    settings.data_dir.mkdir(parents=True)
-    store = Store(settings)
-    index = ChunkIndex(settings, get_embedder())
-    ingestor = Ingestor(settings, index, store)
-    assert all(ingestor.ingest_file(p).ok for p in write_handbook(root / "docs"))
-    yield settings, index, store
-    store.close()
+    with Store(settings) as store:
+        index = ChunkIndex(settings, get_embedder())
+        ingestor = Ingestor(settings, index, store)
+        assert all(ingestor.ingest_file(p).ok for p in write_handbook(root / "docs"))
+        yield settings, index, store
 
 
 @pytest.fixture
