@@ -1,0 +1,68 @@
+"""The demo a stakeholder sees after `make run`: planted hallucinations are caught, faithful claims pass."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rrag.demo import DEMO_DIR, EXAMPLES_FILE, set_up_demo
+from rrag.pipeline import ReliableRAG
+from rrag.settings import Settings
+from rrag.types import ClaimStatus, Decision
+
+HALLUCINATED = {ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED}
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> ReliableRAG:
+    rag = ReliableRAG(Settings(data_dir=tmp_path_factory.mktemp("demo") / "data"))
+    setup = set_up_demo(rag)
+    assert all(r.ok for r in setup.ingested), [r.error for r in setup.ingested]
+    assert len(setup.examples) == len(json.loads((DEMO_DIR / EXAMPLES_FILE).read_text(encoding="utf-8")))
+    yield rag
+    rag.close()
+
+
+def _verdicts(rag: ReliableRAG, answer: str) -> dict[str, ClaimStatus]:
+    report = rag.verify("What do the company policies say?", answer)
+    for result in report.claims:
+        ev = result.verdict.evidence
+        if ev is not None:  # every quote is really in the chunk it names
+            chunk = next(c.chunk for c in report.contexts if c.chunk.chunk_id == ev.chunk_id)
+            assert chunk.text[ev.start:ev.end] == ev.quote
+    return {r.claim.text: r.verdict.status for r in report.claims}
+
+
+def test_second_run_adds_nothing_and_keeps_the_saved_examples(demo: ReliableRAG) -> None:
+    sessions = len(demo.store.list_sessions())
+    again = set_up_demo(demo)
+    assert {r.status for r in again.ingested} == {"unchanged"}
+    assert again.examples == [] and len(demo.store.list_sessions()) == sessions
+
+
+def test_near_duplicate_passage_is_dropped(demo: ReliableRAG) -> None:
+    assert sum(d.duplicates_dropped for d in demo.documents()) >= 1
+
+
+def test_planted_wrong_number_and_extra_fact_are_flagged(demo: ReliableRAG) -> None:
+    verdicts = _verdicts(demo, (
+        "Full-time employees receive 25 days of paid annual leave per calendar year. "
+        "The per-diem allowance for Berlin is €65 per day. "
+        "Primary carers also receive a one-off childcare bonus of €2,000 when they return to work."
+    ))
+    statuses = list(verdicts.values())
+    assert statuses[0] is ClaimStatus.SUPPORTED
+    assert statuses[1] in HALLUCINATED  # the table says €48
+    assert statuses[2] in HALLUCINATED  # no such bonus exists
+
+
+def test_negated_policy_is_contradicted(demo: ReliableRAG) -> None:
+    verdicts = _verdicts(demo, "Multi-factor authentication is not required for internal systems.")
+    assert list(verdicts.values()) == [ClaimStatus.CONTRADICTED]
+
+
+def test_examples_show_green_and_flagged_answers(demo: ReliableRAG) -> None:
+    sessions = demo.store.list_sessions()
+    assert any(s.decision == Decision.PASS.value for s in sessions)
+    assert len(demo.store.review_queue()) >= 4  # one per planted hallucination
