@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 from sqlalchemy import Connection
 
+import rrag.store
 from rrag.errors import ConfigError, NotFoundError, StoreError
 from rrag.settings import Settings
 from rrag.store import Store, migrations
@@ -47,6 +48,11 @@ def _doc(doc_id: str = "doc-1", source: str = "handbook/leave.md", chunks: int =
         duplicates_dropped=1,
         created_at="2026-11-20T09:00:00+00:00",
     )
+
+
+def test_public_surface() -> None:
+    assert sorted(rrag.store.__all__) == ["REVIEW_OUTCOMES", "ReviewRecord", "SessionSummary", "Store"]
+    assert rrag.store.REVIEW_OUTCOMES == ("approved", "corrected", "escalated")
 
 
 # -- documents -------------------------------------------------------------------------------------
