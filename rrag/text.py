@@ -73,7 +73,8 @@ def is_list_item(text: str, span: Span) -> bool:
 def _is_abbreviation(text: str, dot: int) -> bool:
     if text[dot] != ".":
         return False
-    word = re.search(r"[\w.]*$", text[:dot]).group(0).lower()  # type: ignore[union-attr]
+    # Only the last few characters can hold the word: searching the whole prefix made splitting quadratic.
+    word = re.search(r"[\w.]*$", text[max(0, dot - 100) : dot]).group(0).lower()  # type: ignore[union-attr]
     if word.isdigit() and not _line_at(text, dot - len(word)):
         return True  # "1. First item": a list number, not the end of a sentence
     # Single letters are initials ("J. Smith").
