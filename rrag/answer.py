@@ -107,6 +107,12 @@ class LLMAnswerer(Answerer):
 
 def is_quoted(quote: str, chunk_text: str) -> bool:
     """Whether `quote` is in the chunk word for word, ignoring case and whitespace; an ellipsis may
-    stand for left-out text between parts."""
+    stand for left-out text between parts, which must then appear in order."""
     parts = [p for p in _ELLIPSIS.split(quote) if p.strip()]
-    return bool(parts) and all(locate(p, chunk_text, punctuation=True) for p in parts)
+    position = 0
+    for part in parts:
+        span = locate(part, chunk_text[position:], punctuation=True)
+        if span is None:
+            return False
+        position += span[1]
+    return bool(parts)

@@ -15,6 +15,7 @@ No checkable claim and nothing verified are explicit results (level and rates No
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import partial
 from typing import Sequence
@@ -160,11 +161,15 @@ def _only(text: str, kept: Sequence[ClaimResult]) -> str:
     return _join([text[r.claim.start:r.claim.end] for r in sorted(kept, key=lambda r: r.claim.start)])
 
 
+_LEADING_CONJUNCTION = re.compile(r"^(?:and|but|or|so|yet|while|whereas)\s+", re.IGNORECASE)
+
+
 def _join(pieces: list[str]) -> str:
-    """Pieces as sentences: a clause cut from its sentence gets a full stop and a capital."""
+    """Pieces as sentences: a clause cut from its sentence loses a leading "and", gets a full stop
+    and a capital."""
     sentences = []
     for piece in pieces:
-        piece = piece.strip().rstrip(",;:").rstrip()
+        piece = _LEADING_CONJUNCTION.sub("", piece.strip().rstrip(",;:").rstrip())
         if not piece:
             continue
         if piece[-1] not in ".!?":

@@ -202,7 +202,7 @@ STOPWORDS = frozenset(
     """a an the and or but if then else of to in on at by for with from into onto over under about
     as than that this these those there here it its it's is are was were be been being am do does did
     doing have has had having i me my we our you your he him his she her they them their what which
-    who whom whose when where why how many much all any both each few more most other some such only own same so
+    who whom whose when where why how many much all any both each every few more most other some such only own same so
     too very s t can will just should would could may might must shall also per via up out off again
     further once whether while during before after above below between through until against
     according based says said states stated document documents text""".split()
@@ -229,7 +229,9 @@ def stem(word: str) -> str:
         if word.endswith(suffix) and len(word) >= min_len and not (suffix == "s" and word.endswith("ss")):
             word = word[: len(word) - len(suffix)] + repl
             break
-    return word[:-1] if word.endswith("e") and len(word) > 4 else word
+    while word.endswith("e") and len(word) > 4:  # "employee", "employees" -> "employ"
+        word = word[:-1]
+    return word
 
 
 def content_words(text: str) -> list[str]:
@@ -262,6 +264,10 @@ _WORD_NUMBERS = {
     )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
      "hundred": 100, "dozen": 12, "half": 0.5, "twice": 2, "once": 1}
+MONTH_NAMES = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9}
 _MONTHS = {
     m: i + 1
@@ -318,7 +324,9 @@ def _unit_after(text: str, pos: int) -> str:
     if not m:
         return ""
     word = m.group(1).lower()
-    if word in STOPWORDS or word in _MONTHS:
+    if word in MONTH_NAMES:
+        return "date"  # "30 April": the day of a date
+    if word in STOPWORDS:
         return ""
     return stem(word)
 

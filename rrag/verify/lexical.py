@@ -12,14 +12,15 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from rrag.text import Quantity, content_words, months, negation_count, quantities, split_sentences, stem, words
+from rrag.text import MONTH_NAMES, Quantity, content_words, months, negation_count, quantities, split_sentences, stem, words
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
 
 SUPPORTED_COVERAGE = 0.8  # share of the claim's (weighted) content words the evidence must hold
-PARTIAL_COVERAGE = 0.5  # below this the evidence is about something else
+PARTIAL_COVERAGE = 0.6  # below this the evidence is about something else
 CONTRADICTION_COVERAGE = 0.7  # negation and antonyms only contradict evidence about the same thing
+SAME_TOPIC = 0.7  # share of the claim's non-number words the evidence must hold for a value clash
 NUMBER_WEIGHT = 2.0  # a number carries more of a claim's meaning than a word
 _ANTONYMS = [
     ("mandatory", "optional"), ("required", "optional"), ("allowed", "prohibited"), ("allowed", "forbidden"),
@@ -37,6 +38,7 @@ class _Text:
 
     text: str
     terms: frozenset[str]  # stemmed content words
+    topic: frozenset[str]  # the terms less numbers and months: what the claim is about
     stems: frozenset[str]  # every word stemmed (antonyms include stopwords such as "before")
     numbers: tuple[Quantity, ...]
     months: frozenset[int]
@@ -44,9 +46,11 @@ class _Text:
 
     @classmethod
     def of(cls, text: str) -> _Text:
+        terms = frozenset(content_words(text))
         return cls(
             text=text,
-            terms=frozenset(content_words(text)),
+            terms=terms,
+            topic=frozenset(t for t in terms if not _is_slot(t)),
             stems=frozenset(stem(w) for w in words(text)),
             numbers=tuple(quantities(text)),
             months=frozenset(months(text)),
@@ -88,12 +92,14 @@ class LexicalVerifier(Verifier):
         def verdict(status: ClaimStatus, confidence: float, support: float, reason: str) -> Verdict:
             return Verdict(status, confidence, self.name, reason, evidence, support_score=support)
 
+        # Another value in the same slot contradicts when the rest of the claim is what the evidence is about.
+        about_the_same = _share(c.topic, e.topic) >= SAME_TOPIC
         missing = [q for q in c.numbers if not _has_value(e.numbers, q.value)]
         clash = next(((q, o) for q in missing for o in e.numbers if q.unit and o.unit == q.unit), None)
-        if coverage >= PARTIAL_COVERAGE and clash:
+        if about_the_same and clash:
             said, found = claim.text[clash[0].start:clash[0].end], e.text[clash[1].start:clash[1].end]
             return verdict(ClaimStatus.CONTRADICTED, 0.8, 0.05, f"the evidence says {found!r} where the claim says {said!r}")
-        if coverage >= PARTIAL_COVERAGE and c.months - e.months and e.months - c.months:
+        if about_the_same and c.months - e.months and e.months - c.months:
             return verdict(ClaimStatus.CONTRADICTED, 0.75, 0.05, "the evidence gives another month than the claim")
         if coverage >= CONTRADICTION_COVERAGE and c.negated != e.negated:
             which = "claim" if c.negated else "evidence"
@@ -128,6 +134,17 @@ def _candidates(contexts: Sequence[RetrievedChunk]) -> list[_Candidate]:
                 end = spans[i + 1].end
                 out.append(_Candidate(rc.chunk, span.start, end, _Text.of(text[span.start:end])))
     return out
+
+
+_MONTH_STEMS = frozenset(stem(m) for m in MONTH_NAMES)
+
+
+def _is_slot(term: str) -> bool:
+    return term in _MONTH_STEMS or any(ch.isdigit() for ch in term)
+
+
+def _share(terms: frozenset[str], evidence: frozenset[str]) -> float:
+    return len(terms & evidence) / len(terms) if terms else 0.0
 
 
 def _weight(term: str) -> float:

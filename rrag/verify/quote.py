@@ -31,13 +31,13 @@ class QuoteVerifier(Verifier):
         for rc in contexts:
             text = rc.chunk.text
             exact = locate(claim.text, text)
-            if exact and not _negated_before(text, exact[0]):
+            if exact and _stands_alone(text, *exact):
                 best = (1.0, rc, *exact)
                 break
             near = fuzzy_locate(claim.text, text, min_ratio=self.min_ratio) if fuzzy_allowed else None
             if (
                 near and (best is None or near[2] > best[0])
-                and _same_facts(claim.text, text[near[0]:near[1]]) and not _negated_before(text, near[0])
+                and _same_facts(claim.text, text[near[0]:near[1]]) and _stands_alone(text, near[0], near[1])
             ):
                 best = (near[2], rc, near[0], near[1])
         if best is None:
@@ -54,10 +54,16 @@ class QuoteVerifier(Verifier):
         )
 
 
-def _negated_before(text: str, start: int) -> bool:
-    """"No employees receive 25 days" holds the quote "employees receive 25 days" but denies it."""
-    same_sentence = re.split(r"[.!?;:\n]", text[max(0, start - 40):start])[-1]
-    return negation_count(" ".join(words(same_sentence)[-3:])) > 0
+_CLAUSE_START = re.compile(
+    r"(?:^|[.,;:!?()\[\]\"'\n*\u2022-])\s*(?:(?:and|but|or|while|whereas|although|though|yet|so)\s+)?$", re.IGNORECASE
+)
+_CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?()\[\]\"'\n])")
+
+
+def _stands_alone(text: str, start: int, end: int) -> bool:
+    """A quote must be whole clauses of the chunk: "employees receive 25 days" inside "Full-time
+    employees receive 25 days" or "No employees receive 25 days" drops what qualifies or denies it."""
+    return bool(_CLAUSE_START.search(text[max(0, start - 20):start]) and _CLAUSE_END.match(text[end:end + 5]))
 
 
 def _same_facts(claim: str, span: str) -> bool:
