@@ -100,6 +100,13 @@ def test_html_text_leaves_out_script_style_title_and_comments(tmp_path: Path) ->
     ]
 
 
+@pytest.mark.parametrize("body", ["https://intranet.example.com/policies", "policies.html"])
+def test_html_that_looks_like_a_url_or_file_name_is_still_text(tmp_path: Path, body: str) -> None:
+    path = tmp_path / "link.html"
+    path.write_text(body, encoding="utf-8")
+    assert extract(path, max_bytes=LIMIT).text == body
+
+
 def test_markdown_keeps_headings_as_lines_and_drops_raw_script(tmp_path: Path) -> None:
     path = tmp_path / "guide.md"
     path.write_text(

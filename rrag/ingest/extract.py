@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -150,9 +151,12 @@ def _read_html(path: Path) -> ExtractedDocument:
 
 def html_to_text(markup: str | bytes) -> str:
     """Visible text of an HTML page, one block per paragraph; script and style text never survive."""
-    from bs4 import BeautifulSoup
+    from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning
 
-    soup = BeautifulSoup(markup, "html.parser")
+    with warnings.catch_warnings():
+        # A page whose whole text looks like a URL or file name is still just text.
+        warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
+        soup = BeautifulSoup(markup, "html.parser")
     for tag in soup(list(_DROPPED_HTML)):
         tag.decompose()
     # Line breaks in HTML source are plain spaces; only block elements separate paragraphs.
