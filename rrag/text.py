@@ -31,6 +31,8 @@ _HEADING = re.compile(r"#{1,6}[ \t]+")
 # A candidate end: terminal punctuation and closing quotes/brackets, then whitespace.
 _TERMINAL = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]]*(?=\s)")
 _LINE_BREAK = re.compile(r"\n")
+_INDENT = re.compile(r"[ \t]*")
+_NEXT_VISIBLE = re.compile(r"\s*(\S)")
 
 
 def split_sentences(text: str) -> list[Span]:
@@ -43,16 +45,17 @@ def split_sentences(text: str) -> list[Span]:
     for m in _TERMINAL.finditer(text):
         if not _is_abbreviation(text, m.start()) and _starts_sentence(text, m.end()):
             cuts.add(m.end())
+    # Every test below looks at a bounded neighbourhood of the break: slicing the whole text before
+    # or after it would make splitting quadratic in the length of a document.
     for m in _LINE_BREAK.finditer(text):
-        before = text[: m.start()].rstrip(" \t")
-        after = text[m.end():]
+        previous = _last_visible(text, m.start())
+        next_line = _INDENT.match(text, m.end()).end()  # type: ignore[union-attr]
         if (
-            not before
-            or before.endswith("\n")
-            or before[-1] in ".!?:;\u2026"
-            or _BULLET.match(after.lstrip(" \t"))
-            or _HEADING.match(after.lstrip(" \t"))
-            or not after.strip(" \t").split("\n", 1)[0]  # blank line: paragraph break
+            previous in ("", "\n")  # the text starts here, or the line before is blank
+            or previous in ".!?:;\u2026"
+            or _BULLET.match(text, next_line)
+            or _HEADING.match(text, next_line)
+            or next_line == len(text) or text[next_line] == "\n"  # blank line: paragraph break
             or _HEADING.match(_line_at(text, m.start()))
         ):
             cuts.add(m.end())
@@ -82,8 +85,15 @@ def _is_abbreviation(text: str, dot: int) -> bool:
 
 
 def _starts_sentence(text: str, pos: int) -> bool:
-    rest = text[pos:].lstrip()
-    return bool(rest) and (rest[0].isupper() or rest[0].isdigit() or rest[0] in "\"'\u201c\u2018([#*-\u2022")
+    m = _NEXT_VISIBLE.match(text, pos)
+    return bool(m) and (m.group(1).isupper() or m.group(1).isdigit() or m.group(1) in "\"'\u201c\u2018([#*-\u2022")
+
+
+def _last_visible(text: str, pos: int) -> str:
+    """The last character before `pos` that is not a space or tab ("" at the start of the text)."""
+    while pos > 0 and text[pos - 1] in " \t":
+        pos -= 1
+    return text[pos - 1] if pos else ""
 
 
 def _line_at(text: str, pos: int) -> str:
