@@ -194,10 +194,10 @@ class ChunkIndex:
             result = self._collection.query(
                 query_texts=[text], n_results=n, include=["documents", "metadatas", "distances"]
             )
-        chunks = _chunks(
-            {"ids": result["ids"][0], "documents": result["documents"][0], "metadatas": result["metadatas"][0]}  # type: ignore[index]
-        )
-        distances = result["distances"][0]  # type: ignore[index]
+        keys = ("ids", "documents", "metadatas", "distances")
+        first = {key: result[key][0] for key in keys}  # type: ignore[literal-required,index]
+        chunks = _chunks(first)
+        distances = first["distances"]
         return [(chunk, 1.0 - float(d)) for chunk, d in zip(chunks, distances)]
 
     def _touch(self) -> None:

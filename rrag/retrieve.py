@@ -60,8 +60,11 @@ class KeywordIndex:
                 per_doc = counts.setdefault(term, {})
                 per_doc[position] = per_doc.get(position, 0) + 1
         self._postings = {
-            term: _Postings(np.fromiter(d.keys(), np.int64, len(d)), np.fromiter(d.values(), np.float64, len(d)))
-            for term, d in counts.items()
+            term: _Postings(
+                np.fromiter(per_doc.keys(), np.int64, len(per_doc)),
+                np.fromiter(per_doc.values(), np.float64, len(per_doc)),
+            )
+            for term, per_doc in counts.items()
         }
         self._n = n
         self._max_idf = self._idf(0)

@@ -144,7 +144,9 @@ def test_chunks_persist_on_disk_for_a_new_process(index: ChunkIndex, settings: S
         f"i = ChunkIndex(Settings(data_dir=Path({str(settings.data_dir)!r})), get_embedder());"
         "print(i.count(), i.query('vacation days', 1)[0][0].chunk_id)"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
     assert out.stdout.split() == ["2", "hr:0"]
 
 

@@ -106,7 +106,9 @@ def _chunk(n: int, text: str) -> Chunk:
 
 
 def test_bm25_scores_are_scaled_to_the_query() -> None:
-    texts = ["Hotels cost 150 euros per night.", "Meals cost 45 euros per day.", "Passwords need 14 characters."]
+    texts = [
+        "Hotels cost 150 euros per night.", "Meals cost 45 euros per day.", "Passwords need 14 characters."
+    ]
     keyword = KeywordIndex([_chunk(i, t) for i, t in enumerate(texts)], [content_words(t) for t in texts])
     hotels = keyword.scores("hotel night")
     assert hotels.argmax() == 0 and 0.3 < hotels[0] <= 1.0 and hotels[2] == 0.0

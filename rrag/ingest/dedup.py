@@ -78,7 +78,8 @@ class NearDuplicateFilter:
                 self._lsh.remove(chunk_id)
 
     def filter(self, texts: Sequence[str], *, exclude_doc: str | None = None) -> DedupResult:
-        """Which of `texts` to keep; indexed chunks of `exclude_doc` (the version being replaced) do not count."""
+        """Which of `texts` to keep; indexed chunks of `exclude_doc` (the version being replaced)
+        do not count."""
         signatures = [_minhash(text) for text in texts]
         survivors = [
             i for i, signature in enumerate(signatures)
@@ -92,7 +93,9 @@ class NearDuplicateFilter:
         kept = self._longest_per_cluster(texts, signatures, survivors)
         return DedupResult(kept=kept, dropped=len(texts) - len(kept))
 
-    def _longest_per_cluster(self, texts: Sequence[str], signatures: list[MinHash], candidates: list[int]) -> list[int]:
+    def _longest_per_cluster(
+        self, texts: Sequence[str], signatures: list[MinHash], candidates: list[int]
+    ) -> list[int]:
         lsh = self._new_lsh()
         parent = {i: i for i in candidates}
 

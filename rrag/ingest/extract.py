@@ -197,7 +197,7 @@ def _decode_text(path: Path) -> str:
             try:
                 text = data.decode(encoding)
             except UnicodeDecodeError as exc:
-                raise IngestError(f"{path.name}: the file claims {encoding} but is not valid {encoding}") from exc
+                raise IngestError(f"{path.name}: marked as {encoding} but not valid {encoding}") from exc
             break
     if text is None:
         if b"\x00" in data:

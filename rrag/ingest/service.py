@@ -126,9 +126,8 @@ class Ingestor:
             return IngestResult(source=source, doc_id=doc_id, status="unchanged")
 
         document = extract(path, max_bytes=self.max_bytes)
-        spans = chunk_spans(
-            document.text, size=self.settings.chunk_size, overlap=self.settings.chunk_overlap, pages=document.pages
-        )
+        s = self.settings
+        spans = chunk_spans(document.text, size=s.chunk_size, overlap=s.chunk_overlap, pages=document.pages)
         texts = [document.text[span.start : span.end] for span in spans]
         self._sync_dedup()
         dedup = self._dedup.filter(texts, exclude_doc=doc_id)
