@@ -1,0 +1,69 @@
+"""Export a trained cross-encoder checkpoint to ONNX, quantise it to int8, and ship it with the tokenizer.
+
+    python -m training.export_onnx --checkpoint training/checkpoints/nli/state.pt
+
+Writes rrag/verify/models/nli-minilm-l6-int8.onnx and tokenizer.json; --check compares int8 with
+fp32 probabilities on a few pairs so a quantisation that hurts is noticed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import torch
+from onnxruntime.quantization import QuantType, quantize_dynamic
+from transformers import AutoTokenizer
+
+from rrag.verify.nli import MODEL_DIR, MODEL_FILE, TOKENIZER_FILE, CrossEncoder
+from training.data import BASE_MODEL_DIR
+from training.model import CrossEncoderModel
+
+CHECK_PAIRS = [
+    ("The Eiffel Tower is in Paris and opened in 1889.", "The Eiffel Tower opened in 1889."),
+    ("The Eiffel Tower is in Paris and opened in 1889.", "The Eiffel Tower opened in 1925."),
+    ("The company reported revenue of 3 million dollars.", "The company has 40 employees."),
+]
+
+
+def load_model(checkpoint: Path) -> CrossEncoderModel:
+    model = CrossEncoderModel(BASE_MODEL_DIR)
+    model.load_state_dict(torch.load(checkpoint, weights_only=False)["model"])
+    return model.eval()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--checkpoint", type=Path, required=True, help="a state.pt written by train_nli")
+    ap.add_argument("--out", type=Path, default=MODEL_DIR)
+    args = ap.parse_args()
+
+    model = load_model(args.checkpoint)
+    tokenizer = AutoTokenizer.from_pretrained(BASE_MODEL_DIR)
+    sample = tokenizer(["a premise"], ["a claim"], return_tensors="pt")
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        fp32 = Path(tmp) / "fp32.onnx"
+        torch.onnx.export(
+            model, (sample["input_ids"], sample["attention_mask"], sample["token_type_ids"]), str(fp32),
+            input_names=["input_ids", "attention_mask", "token_type_ids"], output_names=["logits"],
+            dynamic_axes={name: {0: "batch", 1: "seq"} for name in ("input_ids", "attention_mask", "token_type_ids")}
+            | {"logits": {0: "batch"}},
+            opset_version=17, dynamo=False,
+        )
+        quantize_dynamic(str(fp32), str(args.out / MODEL_FILE), weight_type=QuantType.QInt8)
+    shutil.copy(BASE_MODEL_DIR / "tokenizer.json", args.out / TOKENIZER_FILE)
+
+    with torch.no_grad():
+        enc = tokenizer([p for p, _ in CHECK_PAIRS], [h for _, h in CHECK_PAIRS], padding=True, return_tensors="pt")
+        reference = torch.softmax(model(**enc), dim=-1).numpy()
+    quantised = CrossEncoder(args.out).predict(CHECK_PAIRS)
+    print("fp32:\n", np.round(reference, 3), "\nint8:\n", np.round(quantised, 3))
+    print("max abs difference", float(np.abs(reference - quantised).max()))
+
+
+if __name__ == "__main__":
+    main()

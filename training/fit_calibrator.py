@@ -1,0 +1,194 @@
+"""Fit the calibrated combiner of the NLI verifier on the dev data, with group cross-validation.
+
+    python -m training.fit_calibrator            # features (cached), 5-fold group CV, fit, write JSON
+
+1. Every dev row's claim sentences are scored by the shipped cross-encoder (cached in
+   training/cache/dev_features.json, keyed by the model file's hash).
+2. Sentence labels: all sentences of a supported claim are supported; a RAGTruth sentence is not
+   supported when it overlaps an annotated span; otherwise only the weakest sentence of an
+   unsupported claim is used (which of the others is wrong is unknown).
+3. Group K-fold (RAGTruth source_id, WiCE group_id, else the context) gives the out-of-fold table;
+   the support threshold and the contradiction threshold are chosen inside each fold, on training rows.
+4. Refit on everything and write rrag/verify/models/nli-calibrator.json with the CV table in it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+
+from rrag.evaluation import Judgement, Row, context_chunks, dataset_metrics, format_table, load_rows
+from rrag.settings import Settings
+from rrag.verify.features import claim_sentences
+from rrag.verify.nli import CALIBRATOR_FILE, MODEL_DIR, MODEL_FILE, Calibrator, NLIVerifier
+
+EVAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
+CACHE = Path(__file__).resolve().parent / "cache" / "dev_features.json"
+FEATURES = ("entail_logit", "contra_logit", "neutral_at_best", "cover_context", "cover_window", "numbers",
+            "has_numbers", "entities", "negation", "length", "lexical_support", "lexical_contradiction")
+FOLDS = 5
+SEED = 20261122
+
+
+def group_key(raw: dict) -> str:
+    key = raw.get("source_id") or raw.get("group_id") or hashlib.sha1(raw["context"].encode()).hexdigest()
+    return f"{raw['dataset']}:{key}"
+
+
+def extract(verifier: NLIVerifier, rows: list[Row]) -> list[list[dict]]:
+    """Per row, its sentences: {"start", "end", "features"}; offsets are into the claim."""
+    settings = Settings()
+    out = []
+    for n, row in enumerate(rows):
+        sentences = claim_sentences(row.claim)
+        scored = verifier.score_sentences([s.text for s in sentences], context_chunks(row.context, settings.chunk_size),
+                                          row.question)
+        out.append([{"start": s.start + sc.span.start, "end": s.start + sc.span.end, "features": sc.features}
+                    for s, per in zip(sentences, scored) for sc in per])
+        if n % 250 == 0:
+            print(f"features {n}/{len(rows)}", flush=True)
+    return out
+
+
+def sentence_labels(row: Row, sentences: list[dict]) -> list[tuple[int, int]]:
+    """(sentence index, label 1 supported / 0 not) for the sentences whose label is known."""
+    if row.label == "supported":
+        return [(i, 1) for i in range(len(sentences))]
+    if row.has_spans:
+        return [(i, 0 if any(s < sen["end"] and sen["start"] < e for s, e in row.spans) else 1)
+                for i, sen in enumerate(sentences)]
+    weakest = min(range(len(sentences)), key=lambda i: sentences[i]["features"]["entail_logit"])
+    return [(weakest, 0)]
+
+
+def matrix(sentences: list[dict]) -> np.ndarray:
+    return np.array([[s["features"][f] for f in FEATURES] for s in sentences])
+
+
+def fit(rows: list[Row], feats: list[list[dict]], index: list[int]) -> tuple[LogisticRegression, np.ndarray, np.ndarray]:
+    x, y, w = [], [], []
+    counts: dict[tuple[str, int], int] = defaultdict(int)
+    samples = []
+    for i in index:
+        for j, label in sentence_labels(rows[i], feats[i]):
+            samples.append((i, j, label))
+            counts[(rows[i].dataset, label)] += 1
+    for i, j, label in samples:
+        x.append([feats[i][j]["features"][f] for f in FEATURES])
+        y.append(label)
+        w.append(1.0 / counts[(rows[i].dataset, label)])  # every dataset and class weighs the same
+    x = np.array(x)
+    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
+    model = LogisticRegression(C=1.0, max_iter=2000)
+    model.fit((x - mean) / scale, np.array(y), sample_weight=np.array(w) * len(w) / sum(w))
+    return model, mean, scale
+
+
+def row_scores(model: LogisticRegression, mean: np.ndarray, scale: np.ndarray, sentences: list[dict]) -> np.ndarray:
+    return model.predict_proba((matrix(sentences) - mean) / scale)[:, 1]
+
+
+def judgements(rows: list[Row], feats: list[list[dict]], probs: list[np.ndarray], index: list[int],
+               threshold: float, contra: float) -> list[Judgement]:
+    out = []
+    for i in index:
+        p = probs[i]
+        k = int(p.argmin())
+        contra_p = 1 / (1 + np.exp(-feats[i][k]["features"]["contra_logit"]))
+        status = "supported" if p[k] >= threshold else ("contradicted" if contra_p >= contra else "unsupported")
+        flagged = [(s["start"], s["end"]) for s, q in zip(feats[i], p) if q < threshold]
+        out.append(Judgement(status, float(p[k]), flagged))
+    return out
+
+
+def mean_ba(rows: list[Row], js: list[Judgement], index: list[int]) -> float:
+    by: dict[str, list[int]] = defaultdict(list)
+    for n, i in enumerate(index):
+        by[rows[i].dataset].append(n)
+    scores = [dataset_metrics([rows[index[n]] for n in ns], [js[n] for n in ns], 1.0)["balanced_accuracy"]
+              for ns in by.values()]
+    return float(np.mean([s for s in scores if s is not None]))
+
+
+def choose_thresholds(rows: list[Row], feats: list[list[dict]], probs: list[np.ndarray],
+                      index: list[int]) -> tuple[float, float]:
+    grid = np.arange(0.2, 0.81, 0.02)
+    threshold = max(grid, key=lambda t: mean_ba(rows, judgements(rows, feats, probs, index, t, 1.0), index))
+    candidates = [i for i in index if rows[i].label in ("unsupported", "contradicted")]
+
+    def contra_f1(c: float) -> float:
+        js = judgements(rows, feats, probs, candidates, threshold, c)
+        truth = [rows[i].label == "contradicted" for i in candidates]
+        pred = [j.status == "contradicted" for j in js]
+        tp = sum(a and b for a, b in zip(truth, pred))
+        return 0.0 if tp == 0 else 2 * tp / (sum(truth) + sum(pred))
+
+    contra = max(np.arange(0.2, 0.96, 0.05), key=contra_f1)
+    return float(threshold), float(contra)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, default=MODEL_DIR / CALIBRATOR_FILE)
+    args = ap.parse_args()
+
+    files = sorted(EVAL_DIR.glob("*.jsonl"))
+    rows = [row for path in files for row in load_rows(path)]
+    raws = [json.loads(line) for path in files for line in path.read_text().splitlines() if line.strip()]
+    groups = [group_key(r) for r in raws]
+
+    model_hash = hashlib.sha1((MODEL_DIR / MODEL_FILE).read_bytes()).hexdigest()
+    cached = json.loads(CACHE.read_text()) if CACHE.exists() else {}
+    if cached.get("model") != model_hash or len(cached.get("rows", [])) != len(rows):
+        neutral = Calibrator(FEATURES, np.zeros(len(FEATURES)), np.ones(len(FEATURES)), np.zeros(len(FEATURES)),
+                             0.0, 0.5, 0.5)
+        verifier = NLIVerifier(calibrator=neutral)
+        cached = {"model": model_hash, "rows": extract(verifier, rows)}
+        CACHE.parent.mkdir(parents=True, exist_ok=True)
+        CACHE.write_text(json.dumps(cached))
+    feats = cached["rows"]
+
+    rng = np.random.default_rng(SEED)
+    unique = sorted(set(groups))
+    fold_of = dict(zip(unique, rng.permutation(len(unique)) % FOLDS))
+    probs: list[np.ndarray] = [np.zeros(0)] * len(rows)
+    oof: list[Judgement | None] = [None] * len(rows)
+    for fold in range(FOLDS):
+        train = [i for i, g in enumerate(groups) if fold_of[g] != fold]
+        test = [i for i, g in enumerate(groups) if fold_of[g] == fold]
+        model, mean, scale = fit(rows, feats, train)
+        for i in train + test:
+            probs[i] = row_scores(model, mean, scale, feats[i])
+        threshold, contra = choose_thresholds(rows, feats, probs, train)
+        for i, j in zip(test, judgements(rows, feats, probs, test, threshold, contra)):
+            oof[i] = j
+        print(f"fold {fold}: threshold {threshold:.2f} contradiction {contra:.2f}", flush=True)
+
+    by: dict[str, list[int]] = defaultdict(list)
+    for i, row in enumerate(rows):
+        by[row.dataset].append(i)
+    cv = {name: dataset_metrics([rows[i] for i in idx], [oof[i] for i in idx], 0.0) for name, idx in by.items()}
+    print(format_table(cv))
+
+    everything = list(range(len(rows)))
+    model, mean, scale = fit(rows, feats, everything)
+    for i in everything:
+        probs[i] = row_scores(model, mean, scale, feats[i])
+    threshold, contra = choose_thresholds(rows, feats, probs, everything)
+    args.out.write_text(json.dumps({
+        "features": list(FEATURES), "mean": mean.tolist(), "scale": scale.tolist(),
+        "weights": model.coef_[0].tolist(), "bias": float(model.intercept_[0]),
+        "threshold": threshold, "contradiction_threshold": contra,
+        "model_sha1": model_hash, "cv": cv,
+    }, indent=1))
+    print(f"wrote {args.out}: threshold {threshold:.2f}, contradiction {contra:.2f}")
+
+
+if __name__ == "__main__":
+    main()

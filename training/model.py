@@ -1,0 +1,28 @@
+"""The cross-encoder: MiniLM over "[CLS] evidence [SEP] claim [SEP]", mean-pooled, then a linear head.
+
+Mean pooling (not the [CLS] pooler) because all-MiniLM-L6-v2 was trained to put meaning in the
+mean of its token vectors; its [CLS] pooler was never trained and learns entailment far slower.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+from transformers import AutoModel
+
+
+class CrossEncoderModel(torch.nn.Module):
+    def __init__(self, base: Path, num_labels: int = 3, dropout: float = 0.1) -> None:
+        super().__init__()
+        self.encoder = AutoModel.from_pretrained(base, add_pooling_layer=False)
+        self.dropout = torch.nn.Dropout(dropout)
+        self.head = torch.nn.Linear(self.encoder.config.hidden_size, num_labels)
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor,
+                token_type_ids: torch.Tensor) -> torch.Tensor:
+        hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask,
+                              token_type_ids=token_type_ids).last_hidden_state
+        mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+        pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
+        return self.head(self.dropout(pooled))
