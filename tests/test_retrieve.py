@@ -12,10 +12,9 @@ from fixtures_docs import RELATED_QUESTIONS, UNRELATED_QUESTIONS, write_handbook
 from rrag.embedding import get_embedder
 from rrag.index import ChunkIndex
 from rrag.ingest.service import Ingestor
-from rrag.retrieve import HybridRetriever, KeywordIndex
+from rrag.retrieve import HybridRetriever, KeywordIndex, keyword_terms
 from rrag.settings import DEFAULT_RELEVANCE_FLOOR, Settings
 from rrag.store import Store
-from rrag.text import content_words
 from rrag.types import Chunk
 
 # Paraphrases that share few words with the handbook; they must still clear the floor.
@@ -109,7 +108,7 @@ def test_bm25_scores_are_scaled_to_the_query() -> None:
     texts = [
         "Hotels cost 150 euros per night.", "Meals cost 45 euros per day.", "Passwords need 14 characters."
     ]
-    keyword = KeywordIndex([_chunk(i, t) for i, t in enumerate(texts)], [content_words(t) for t in texts])
+    keyword = KeywordIndex([_chunk(i, t) for i, t in enumerate(texts)], [keyword_terms(t) for t in texts])
     hotels = keyword.scores("hotel night")
     assert hotels.argmax() == 0 and 0.3 < hotels[0] <= 1.0 and hotels[2] == 0.0
     # Rare terms weigh more than common ones ("euros" is in two chunks, "passwords" in one).
@@ -117,4 +116,6 @@ def test_bm25_scores_are_scaled_to_the_query() -> None:
     # Words the corpus lacks pull the score down: the query is mostly about something else.
     assert keyword.scores("hotel night Mongolia Ulaanbaatar")[0] < hotels[0] / 1.5
     assert not keyword.scores("capital of Mongolia").any()
+    scores = keyword.scores("cost euros night")
+    assert KeywordIndex.top(scores, 1) == [0] and KeywordIndex.top(scores, 5) == [0, 1]  # zeros left out
     assert not KeywordIndex([], []).scores("anything").any()
