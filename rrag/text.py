@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import NamedTuple
 
 from rapidfuzz import fuzz
@@ -120,10 +121,12 @@ _CHAR_MAP = {
     "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
     "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '"',
     "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
-    "\u00a0": " ",
 }
 _KEPT_SYMBOLS = frozenset("%$\u20ac\u00a3")  # they change a claim's meaning; other punctuation does not
 _CITATION_MARK = re.compile(r"\[(?:[^\[\]\n]{1,40})\]")  # "[1]", "[chunk 3]" in LLM answers
+_VISIBLE_RUN = re.compile(r"\S+")
+# Letters and digits, the kept symbols, and "." or "," between digits ("3.5", "1,000").
+_PLAIN_RUN = re.compile(r"(?:[^\W_]|[%$\u20ac\u00a3]|(?<=\d)[.,](?=\d))+")
 
 
 def normalize(text: str, *, punctuation: bool = True) -> str:
@@ -131,38 +134,45 @@ def normalize(text: str, *, punctuation: bool = True) -> str:
     return normalize_map(text, punctuation=punctuation)[0]
 
 
-def normalize_map(text: str, *, punctuation: bool = True) -> tuple[str, list[int]]:
+@lru_cache(maxsize=1024)  # verifiers look up many claims in the same few chunks
+def normalize_map(text: str, *, punctuation: bool = True) -> tuple[str, tuple[int, ...]]:
     """Normalise `text` and return, for each character of the result, its index in `text`.
 
     With `punctuation=False`, punctuation becomes a space, except `% $ € £` and the `.`/`,` inside
     numbers, and bracketed citation marks are dropped, so "3.5%" and "[2]" behave as they should.
     """
-    skip = set()
-    if not punctuation:
-        for m in _CITATION_MARK.finditer(text):
-            skip.update(range(m.start(), m.end()))
     out: list[str] = []
     index: list[int] = []
-    for i, ch in enumerate(text):
-        if i in skip:
-            piece = " "
+    cited = [] if punctuation else [m.span() for m in _CITATION_MARK.finditer(text)]
+    for m in (_VISIBLE_RUN if punctuation else _PLAIN_RUN).finditer(text):
+        start, end = m.span()
+        if any(a <= start < b for a, b in cited):
+            continue
+        if m.group().isascii():  # the common case: NFKC and case folding change no length
+            piece, positions = m.group().lower(), range(start, end)
         else:
-            piece = unicodedata.normalize("NFKC", _CHAR_MAP.get(ch, ch)).casefold()
-        for c in piece:
-            if c.isspace():
-                c = " "
-            elif not punctuation and not c.isalnum() and c not in _KEPT_SYMBOLS:
-                inside_number = c in ".," and 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()
-                if not inside_number:
-                    c = " "
-            if c == " " and (not out or out[-1] == " "):
+            piece, positions = _normalize_chars(text, start, end, punctuation)
+        if not piece:
+            continue
+        if out:  # one space for whatever separated this run from the previous one
+            out.append(" ")
+            index.append(start - 1)
+        out.append(piece)
+        index.extend(positions)
+    return "".join(out), tuple(index)
+
+
+def _normalize_chars(text: str, start: int, end: int, punctuation: bool) -> tuple[str, list[int]]:
+    """The slow path for a run with non-ASCII characters: NFKC may turn one character into several."""
+    chars: list[str] = []
+    positions: list[int] = []
+    for i in range(start, end):
+        for c in unicodedata.normalize("NFKC", _CHAR_MAP.get(text[i], text[i])).casefold():
+            if c.isspace() or (not punctuation and not c.isalnum() and c not in _KEPT_SYMBOLS and c not in ".,"):
                 continue
-            out.append(c)
-            index.append(i)
-    if out and out[-1] == " ":
-        out.pop()
-        index.pop()
-    return "".join(out), index
+            chars.append(c)
+            positions.append(i)
+    return "".join(chars), positions
 
 
 def locate(needle: str, haystack: str, *, punctuation: bool = False) -> tuple[int, int] | None:

@@ -70,6 +70,11 @@ def test_an_exact_quote_is_supported_with_its_span() -> None:
     assert_evidence_in_place(verdict)
 
 
+def test_citation_marks_in_the_claim_do_not_stop_a_quote() -> None:
+    verdict = QuoteVerifier().verify(claim("Passwords must be at least 14 characters long [2]."), CONTEXTS)
+    assert verdict.status is ClaimStatus.SUPPORTED and verdict.confidence == 0.99
+
+
 def test_a_near_exact_quote_is_supported() -> None:
     verdict = QuoteVerifier().verify(claim("Full time employee receives 25 days of paid annual leave per calendar year"), CONTEXTS)
     assert verdict.status is ClaimStatus.SUPPORTED and 0.92 <= verdict.confidence < 0.99

@@ -39,6 +39,7 @@ class _Text:
     text: str
     terms: frozenset[str]  # stemmed content words
     topic: frozenset[str]  # the terms less numbers and months: what the claim is about
+    weight: float  # the terms' total weight, the denominator of coverage
     stems: frozenset[str]  # every word stemmed (antonyms include stopwords such as "before")
     numbers: tuple[Quantity, ...]
     months: frozenset[int]
@@ -51,6 +52,7 @@ class _Text:
             text=text,
             terms=terms,
             topic=frozenset(t for t in terms if not _is_slot(t)),
+            weight=sum(_weight(t) for t in terms),
             stems=frozenset(stem(w) for w in words(text)),
             numbers=tuple(quantities(text)),
             months=frozenset(months(text)),
@@ -152,8 +154,7 @@ def _weight(term: str) -> float:
 
 
 def _coverage(claim: _Text, evidence: _Text) -> float:
-    total = sum(_weight(t) for t in claim.terms)
-    return sum(_weight(t) for t in claim.terms & evidence.terms) / total if total else 0.0
+    return sum(_weight(t) for t in claim.terms & evidence.terms) / claim.weight if claim.weight else 0.0
 
 
 def _rank(claim: _Text, evidence: _Text) -> tuple[float, float]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from rrag.text import fuzzy_locate, locate, months, negation_count, normalize, quantities, stem, words
+from rrag.text import fuzzy_locate, locate, months, negation_count, normalize, quantities, stem
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import evidence_at, not_verified
@@ -26,9 +26,21 @@ class QuoteVerifier(Verifier):
         self.min_ratio = min_ratio
 
     def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
+        return self.verify_many([claim], contexts, question)[0]
+
+    def verify_many(
+        self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk], question: str = ""
+    ) -> list[Verdict]:
+        vocabularies = [_stems(rc.chunk.text) for rc in contexts]  # once for the whole batch
+        return [self._match(claim, contexts, vocabularies) for claim in claims]
+
+    def _match(self, claim: Claim, contexts: Sequence[RetrievedChunk], vocabularies: list[frozenset[str]]) -> Verdict:
         best: tuple[float, RetrievedChunk, int, int] | None = None
+        claim_stems = _stems(claim.text)
         fuzzy_allowed = len(normalize(claim.text, punctuation=False)) >= MIN_FUZZY_CHARS
-        for rc in contexts:
+        for rc, vocabulary in zip(contexts, vocabularies):
+            if not claim_stems <= vocabulary:
+                continue  # a quote, even a near one, uses no word the chunk lacks (see _same_facts)
             text = rc.chunk.text
             exact = locate(claim.text, text)
             if exact and _stands_alone(text, *exact):
@@ -69,8 +81,13 @@ def _stands_alone(text: str, start: int, end: int) -> bool:
 def _same_facts(claim: str, span: str) -> bool:
     """A near-exact match may differ in inflection and punctuation, not in a word ("before"/"after")."""
     return (
-        {stem(w) for w in words(claim)} <= {stem(w) for w in words(span)}
+        _stems(claim) <= _stems(span)
         and sorted(q.value for q in quantities(claim)) == sorted(q.value for q in quantities(span))
         and months(claim) == months(span)
         and negation_count(claim) == negation_count(span)
     )
+
+
+def _stems(text: str) -> frozenset[str]:
+    # The normalisation `locate` matches on, so that a claim's "[1]" or "don't" counts as it does there.
+    return frozenset(stem(w) for w in normalize(text, punctuation=False).split())
