@@ -222,6 +222,16 @@ def test_one_bad_file_among_good_ones_the_good_ones_are_indexed(
     assert euro == ["Caf\xe9 allowance: 12 \u20ac per day."]
 
 
+def test_a_data_folder_that_cannot_be_written_fails_the_file_and_changes_nothing(
+    settings: Settings, ingestor: Ingestor, index: ChunkIndex, store: Store
+) -> None:
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    (settings.data_dir / "documents").write_text("a file where the folder should be")
+    result = ingestor.ingest_bytes("memo.txt", b"The office closes at 18:00 on Fridays.")
+    assert result.status == "failed" and (result.error or "").startswith("memo.txt: ")
+    assert index.count() == 0 and store.list_documents() == []
+
+
 def test_an_upload_over_the_limit_is_refused_before_it_is_written(
     settings: Settings, index: ChunkIndex, store: Store
 ) -> None:

@@ -66,13 +66,8 @@ class Ingestor:
         try:
             with self._lock:
                 return self._ingest(path, source, force=False)
-        except RRAGError as exc:
-            return IngestResult(source=source, doc_id=doc_id_for(source), status="failed", error=str(exc))
-        except OSError as exc:  # unreadable file, or the data folder is full or read-only
-            return IngestResult(
-                source=source, doc_id=doc_id_for(source), status="failed",
-                error=f"{source}: {exc.strerror or exc}",
-            )
+        except (RRAGError, OSError) as exc:
+            return _failed(source, doc_id_for(source), exc)
 
     def ingest_bytes(self, name: str, data: bytes) -> IngestResult:
         """Index uploaded bytes under their file name; the bytes pass through a private temp folder."""
@@ -111,8 +106,8 @@ class Ingestor:
                 if not original.is_file():
                     raise IngestError(f"{info.source}: the original file is no longer kept; upload it again")
                 return self._ingest(original, info.source, force=True)
-        except RRAGError as exc:
-            return IngestResult(source=info.source, doc_id=doc_id, status="failed", error=str(exc))
+        except (RRAGError, OSError) as exc:
+            return _failed(info.source, doc_id, exc)
 
     def _ingest(self, path: Path, source: str, *, force: bool) -> IngestResult:
         doc_id = doc_id_for(source)
@@ -136,13 +131,12 @@ class Ingestor:
             for n, i in enumerate(dedup.kept)
         ]
         stale = sorted(set(old_ids) - {c.chunk_id for c in chunks})
+        self._keep_original(doc_id, source, path, data)  # before the index: a full disk changes nothing
         self.index.add(chunks)
         self.index.delete(stale)
         self._dedup.remove(stale)
         self._dedup.add(chunks)
         self._dedup_version = self.index.version
-
-        self._keep_original(doc_id, source, path, data)
         self.store.save_document(
             DocumentInfo(
                 doc_id=doc_id,
@@ -179,3 +173,9 @@ class Ingestor:
         partial = target.with_name(target.name + ".partial")
         partial.write_bytes(data)
         partial.replace(target)
+
+
+def _failed(source: str, doc_id: str, exc: RRAGError | OSError) -> IngestResult:
+    # OSError: the file became unreadable, or the data folder is full or read-only.
+    message = str(exc) if isinstance(exc, RRAGError) else f"{source}: {exc.strerror or exc}"
+    return IngestResult(source=source, doc_id=doc_id, status="failed", error=message)
