@@ -28,7 +28,9 @@ class ClaimExtractor(ABC):
 
 
 _FILLER = r"(?:sure|certainly|of course|yes|no|okay|ok|well|great question|good question)"
-_SOURCE = r"(?:(?:the|these|your|our)\s+)?(?:provided\s+|given\s+|available\s+|retrieved\s+)?(?:documents?|context|sources?|information|excerpts?|texts?|materials?|handbook|policy|policies)"
+_DOCS = r"(?:(?:the|these|your|our)\s+)?(?:provided\s+|given\s+|available\s+|retrieved\s+)?(?:documents?|context|sources?|excerpts?|texts?|materials?)"
+# Attribution to a named document ("according to the policy, ...") is stripped like "the documents".
+_SOURCE = r"(?:" + _DOCS + r"|(?:the\s+)?(?:information|handbook|policy|policies))"
 # A lead-in that attributes the rest of the sentence to the documents: stripped, the rest is checked.
 _META_PREFIX = re.compile(
     rf"^(?:{_FILLER}\s*[,!.:]\s*)?(?:(?:based\s+on|according\s+to|from|per|as\s+stated\s+in)\s+{_SOURCE}\s*,\s*"
@@ -41,11 +43,12 @@ _NOT_CHECKABLE: list[tuple[str, re.Pattern[str]]] = [
         r"^(?:hi|hello|hey|dear|greetings|good\s+(?:morning|afternoon|evening)|thanks?|thank\s+you|you'?re\s+welcome"
         r"|i\s+hope\s+(?:this|that)\s+helps|hope\s+(?:this|that)\s+helps|let\s+me\s+know|feel\s+free|happy\s+to\s+help"
         rf"|glad\s+to\s+help|{_FILLER}\s*[.!]?$)\b", re.IGNORECASE)),
+    # Only what cannot hide a fact: "The policy does not cover contractors" is a claim to check.
     ("refusal", re.compile(
-        r"\b(?:i\s+(?:cannot|can'?t|could\s+not|couldn'?t|am\s+unable\s+to|am\s+not\s+able\s+to|do\s+not|don'?t)"
-        r"\s+(?:answer|find|know|determine|say|tell|help)|i'?m\s+sorry|i\s+am\s+sorry|unfortunately"
-        r"|(?:no|not\s+enough)\s+(?:relevant\s+)?information|nothing\s+relevant"
-        rf"|{_SOURCE}\s+(?:do(?:es)?\s+not|don'?t|doesn'?t)\s+(?:say|mention|contain|specify|state|cover|include|provide))",
+        r"\bi\s+(?:cannot|can'?t|could\s+not|couldn'?t|am\s+unable\s+to|am\s+not\s+able\s+to|do\s+not|don'?t)"
+        r"\s+(?:answer|find|know|determine|say|tell|help)\b|^(?:i'?m|i\s+am)\s+sorry[^0-9]*$"
+        r"|^(?:there\s+is\s+)?(?:no|not\s+enough)\s+(?:relevant\s+)?information\b|\bnothing\s+relevant\b"
+        rf"|^{_DOCS}\s+(?:do(?:es)?\s+not|don'?t|doesn'?t)\s+(?:say|mention|contain|specify|state|provide)\b",
         re.IGNORECASE)),
     ("opinion or hedge", re.compile(
         r"^(?:i\s+(?:think|believe|feel|guess|suppose|would\s+say|recommend)|in\s+my\s+(?:opinion|view)"
@@ -120,7 +123,7 @@ def _is_heading(answer: str, span: Span) -> bool:
     line_start = answer.rfind("\n", 0, span.start) + 1
     return answer[line_start:span.start].lstrip().startswith("#") or (
         span.text[-1] not in ".!?:" and not _has_verb(span.text) and len(words(span.text)) <= 4
-        and answer[span.end:].startswith("\n") and not is_list_item(answer, span)
+        and answer.startswith("\n", span.end) and not is_list_item(answer, span)
     )
 
 

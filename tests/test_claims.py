@@ -99,6 +99,20 @@ def test_the_refusal_is_one_not_checkable_claim() -> None:
     assert RULES.extract("") == []
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Unfortunately, the fee is $500.",
+        "The policy does not cover contractors.",
+        "Employees receive no information about salaries before they start.",
+        "I'm sorry to say the deadline is 3 May.",
+    ],
+)
+def test_a_fact_is_not_hidden_as_a_refusal(sentence: str) -> None:
+    [claim] = RULES.extract(sentence)
+    assert claim.checkable, claim.reason
+
+
 def test_meta_prefixes_are_left_out_of_the_claim() -> None:
     answer = "According to the policy, the fee is $5. Sure, refunds take 30 days. In summary, fees are low."
     assert [c.text for c in RULES.extract(answer)] == ["the fee is $5.", "refunds take 30 days.", "fees are low."]

@@ -225,6 +225,19 @@ def test_a_failed_judgement_is_not_verified(server: ChatServer, settings: Settin
     assert verdict.confidence == 0.0 and verdict.evidence is None
 
 
+def test_a_server_failure_is_not_waited_out_for_every_claim(server: ChatServer, settings: Settings) -> None:
+    server.reply('{"status": "supp')  # an unusable reply fails only its own claim ...
+    server.reply("no json")
+    server.reply_json(judge_reply("unsupported", ""))
+    server.fail(503)  # ... a failing server fails the rest of the batch without more requests
+    claims = [claim(f"Claim number {i} holds.") for i in range(4)]
+    verdicts = LLMJudge(server.llm(settings)).verify_many(claims, CONTEXTS)
+    assert [v.verified for v in verdicts] == [False, True, False, False]
+    assert "not usable twice" in verdicts[0].reason
+    assert all("HTTP 503" in v.reason for v in verdicts[2:])
+    assert len(server.requests) == 4 and server.unexpected == 0
+
+
 def test_the_judge_receives_document_instructions_as_data(server: ChatServer, settings: Settings) -> None:
     server.reply_json(judge_reply("unsupported", ""))
     LLMJudge(server.llm(settings)).verify(claim("There is a gym."), CONTEXTS, "Perks?")

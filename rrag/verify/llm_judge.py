@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rrag.errors import LLMError
+from rrag.errors import LLMError, LLMResponseError
 from rrag.llm import LLM
 from rrag.prompts import JUDGE, Judgement, render_documents
 from rrag.text import fuzzy_locate, locate
@@ -34,7 +34,9 @@ UNFOUND_QUOTE_FACTOR = 0.5
 
 
 class LLMJudge(Verifier):
-    """One request per claim, in order (a remote server's rate limit is the bottleneck, not us)."""
+    """One request per claim, in order (a remote server's rate limit is the bottleneck, not us).
+    When the server itself fails (down, timing out, rate-limiting), the claims left in the batch are
+    not sent: each would wait out the same failure."""
 
     name = "llm"
 
@@ -42,12 +44,27 @@ class LLMJudge(Verifier):
         self.llm = llm
 
     def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
+        return self.verify_many([claim], contexts, question)[0]
+
+    def verify_many(
+        self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk], question: str = ""
+    ) -> list[Verdict]:
+        verdicts: list[Verdict] = []
+        for claim in claims:
+            try:
+                verdicts.append(self._judge(claim, contexts, question))
+            except LLMResponseError as exc:  # this claim's reply was unusable; the next may be fine
+                verdicts.append(not_verified(self.name, f"the LLM judge failed ({exc})"))
+            except LLMError as exc:
+                left = len(claims) - len(verdicts)
+                verdicts += [not_verified(self.name, f"the LLM judge failed ({exc})")] * left
+                break
+        return verdicts
+
+    def _judge(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str) -> Verdict:
         if not contexts:
             return nothing_retrieved(self.name)
-        try:
-            judgement = JUDGE.run(self.llm, documents=render_documents(contexts), question=question, claim=claim.text)
-        except LLMError as exc:
-            return not_verified(self.name, f"the LLM judge failed ({exc})")
+        judgement = JUDGE.run(self.llm, documents=render_documents(contexts), question=question, claim=claim.text)
         evidence = _find_quote(judgement, contexts)
         status = judgement.status
         reason = judgement.reason or f"the LLM judged the claim {status.value}"
