@@ -18,9 +18,11 @@ REFUSAL = "I cannot answer this from the indexed documents: nothing relevant was
 
 DEFAULT_MAX_SENTENCES = 3
 MIN_SENTENCE_WORDS = 4  # shorter "sentences" are headings and labels, not answers
+MIN_UNPUNCTUATED_WORDS = 6  # without a full stop, shorter lines are headings ("Security when working remotely")
 SIMILARITY_WEIGHT = 0.6  # the rest is the share of the question's content words a sentence has
 MIN_RELEVANCE = 0.2
 RELATIVE_CUTOFF = 0.75  # a sentence far below the best one is off the point
+_SECTION_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3})+\.?\s+(?=\S)")
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|\u2026)\s*")
 
 
@@ -46,8 +48,8 @@ class ExtractiveAnswerer(Answerer):
         candidates = [
             (rc.chunk, span)
             for rc in contexts
-            for span in split_sentences(rc.chunk.text)
-            if len(words(span.text)) >= MIN_SENTENCE_WORDS
+            for span in map(_without_section_number, split_sentences(rc.chunk.text))
+            if _states_something(span.text)
         ]
         if not candidates:
             return Answer(REFUSAL, self.name, refused=True)
@@ -103,6 +105,20 @@ class LLMAnswerer(Answerer):
             for c in reply.citations
         )
         return Answer(reply.answer or REFUSAL, self.name, citations, refused=reply.refused)
+
+
+def _without_section_number(span: Span) -> Span:
+    """ "2.1 MFA is required ..." -> "MFA is required ...": still verbatim, without the numbering."""
+    m = _SECTION_NUMBER.match(span.text)
+    return Span(span.text[m.end():], span.start + m.end(), span.end) if m else span
+
+
+def _states_something(sentence: str) -> bool:
+    """Not a question (a FAQ's), not a heading or label: a statement, or a list item long enough to be one."""
+    n = len(words(sentence))
+    if sentence.endswith("?") or n < MIN_SENTENCE_WORDS:
+        return False
+    return sentence[-1] in ".!" or n >= MIN_UNPUNCTUATED_WORDS
 
 
 def is_quoted(quote: str, chunk_text: str) -> bool:

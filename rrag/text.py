@@ -24,9 +24,11 @@ class Span(NamedTuple):
 
 # Tokens ending in "." that do not end a sentence (compared lower-case, without the dot).
 _ABBREVIATIONS = frozenset(
-    "mr mrs ms dr prof sr jr st vs etc e.g i.e cf approx inc ltd co corp dept fig no nos vol pp p "
+    "mr mrs ms dr prof sr jr st vs etc e.g i.e cf approx inc ltd co corp dept "
     "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun u.s u.k a.m p.m".split()
 )
+# These abbreviate only before a number ("No. 5", "p. 12"); "No. Part-time staff ..." ends a sentence.
+_NUMBERING_ABBREVIATIONS = frozenset("no nos fig vol pp p".split())
 _BULLET = re.compile(r"(?:[-*\u2022\u2023\u25e6]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+")
 _HEADING = re.compile(r"#{1,6}[ \t]+")
 # A candidate end: terminal punctuation and closing quotes/brackets, then whitespace.
@@ -82,6 +84,9 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     if word.isdigit() and not _line_at(text, dot - len(word)):
         return True  # "1. First item": a list number, not the end of a sentence
     # Single letters are initials ("J. Smith").
+    if word in _NUMBERING_ABBREVIATIONS:
+        following = _NEXT_VISIBLE.match(text, dot + 1)
+        return bool(following and following.group(1).isdigit())
     return word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha())
 
 

@@ -80,6 +80,16 @@ def test_extractive_refuses_when_nothing_relevant_is_there(embedder: Embedder) -
     assert ExtractiveAnswerer(embedder).answer("What is the encryption standard for laptops?", unrelated).refused
 
 
+def test_extractive_skips_faq_questions_and_headings_and_section_numbers(embedder: Embedder) -> None:
+    faq = [context(
+        "Security when working remotely\n\nCan I work remotely from abroad?\n\n"
+        "3.1 Working remotely from abroad needs the approval of HR. No. Part-time staff cannot.", "f-0"
+    )]
+    answer = ExtractiveAnswerer(embedder, max_sentences=1).answer("Can I work remotely from abroad?", faq)
+    assert answer.text == "Working remotely from abroad needs the approval of HR."
+    assert answer.citations[0].found
+
+
 def test_extractive_repeats_no_sentence_from_overlapping_chunks(embedder: Embedder) -> None:
     sentence = "Passwords must be at least 14 characters long."
     overlapping = [context(sentence + " Rotate them yearly.", "a"), context("Rules.\n" + sentence, "b")]

@@ -47,6 +47,13 @@ def test_sentences_keep_exact_offsets_and_leave_out_markers() -> None:
     assert all(POLICY[s.start:s.end] == s.text for s in spans)
 
 
+def test_numbering_abbreviations_only_hold_before_a_number() -> None:
+    text = "See No. 5 on p. 12 for details. No. Part-time staff are not eligible."
+    assert [s.text for s in split_sentences(text)] == [
+        "See No. 5 on p. 12 for details.", "No.", "Part-time staff are not eligible."
+    ]
+
+
 def test_sentences_of_empty_or_punctuation_only_text() -> None:
     assert split_sentences("") == []
     assert split_sentences("  \n - \n ... ") == []

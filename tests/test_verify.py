@@ -70,6 +70,13 @@ def test_an_exact_quote_is_supported_with_its_span() -> None:
     assert_evidence_in_place(verdict)
 
 
+def test_a_quote_may_follow_a_section_number() -> None:
+    numbered = [RetrievedChunk(Chunk("s", "d", "s.txt", "2.1 MFA is required for all systems.\n2.2 SMS is not allowed.", 0, 60), 0.5)]
+    verdict = QuoteVerifier().verify(claim("MFA is required for all systems."), numbered)
+    assert verdict.status is ClaimStatus.SUPPORTED
+    assert not QuoteVerifier().verify(claim("1 MFA is required for all systems."), numbered).verified
+
+
 def test_citation_marks_in_the_claim_do_not_stop_a_quote() -> None:
     verdict = QuoteVerifier().verify(claim("Passwords must be at least 14 characters long [2]."), CONTEXTS)
     assert verdict.status is ClaimStatus.SUPPORTED and verdict.confidence == 0.99
@@ -124,6 +131,15 @@ def test_lexical_verdicts_with_evidence(text: str, status: ClaimStatus, evidence
     assert verdict.support_score is not None and 0.0 <= verdict.support_score <= 1.0
     assert_evidence_in_place(verdict)
     assert evidence_has in verdict.evidence.quote  # type: ignore[union-attr]
+
+
+def test_a_table_row_is_read_with_its_header() -> None:
+    table = "Daily allowance by city\n\nCity | Per-diem per day\n\nDublin | \u20ac52\n\nBerlin | \u20ac48\n"
+    rows = [RetrievedChunk(Chunk("t", "d", "travel.html", table, 0, len(table)), 0.5)]
+    wrong = LexicalVerifier().verify(claim("The per-diem for Berlin is \u20ac65 per day."), rows)
+    assert wrong.status is ClaimStatus.CONTRADICTED and wrong.evidence and wrong.evidence.quote == "Berlin | \u20ac48"
+    right = LexicalVerifier().verify(claim("The per-diem for Berlin is \u20ac48 per day."), rows)
+    assert right.status is ClaimStatus.SUPPORTED and right.evidence and right.evidence.quote == "Berlin | \u20ac48"
 
 
 def test_lexical_reasons_name_what_differs() -> None:

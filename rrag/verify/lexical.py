@@ -22,6 +22,7 @@ PARTIAL_COVERAGE = 0.6  # below this the evidence is about something else
 CONTRADICTION_COVERAGE = 0.7  # negation and antonyms only contradict evidence about the same thing
 SAME_TOPIC = 0.7  # share of the claim's non-number words the evidence must hold for a value clash
 NUMBER_WEIGHT = 2.0  # a number carries more of a claim's meaning than a word
+TABLE_CELL_SEPARATOR = " | "  # how extracted tables separate cells
 _ANTONYMS = [
     ("mandatory", "optional"), ("required", "optional"), ("allowed", "prohibited"), ("allowed", "forbidden"),
     ("permitted", "prohibited"), ("permitted", "forbidden"), ("increase", "decrease"), ("minimum", "maximum"),
@@ -125,13 +126,18 @@ class LexicalVerifier(Verifier):
 
 
 def _candidates(contexts: Sequence[RetrievedChunk]) -> list[_Candidate]:
-    """Each sentence of each chunk, and each pair of adjacent sentences (a claim may join two)."""
+    """Each sentence of each chunk, and each pair of adjacent sentences (a claim may join two). A
+    table row ("Berlin | €48") is read with its table's header row, though the evidence is the row."""
     out = []
     for rc in contexts:
         text = rc.chunk.text
         spans = split_sentences(text)
+        header: str | None = None
         for i, span in enumerate(spans):
-            out.append(_Candidate(rc.chunk, span.start, span.end, _Text.of(span.text)))
+            is_row = TABLE_CELL_SEPARATOR in span.text
+            header = (header or span.text) if is_row else None
+            read_as = span.text if header in (None, span.text) else f"{header}\n{span.text}"
+            out.append(_Candidate(rc.chunk, span.start, span.end, _Text.of(read_as)))
             if i + 1 < len(spans):
                 end = spans[i + 1].end
                 out.append(_Candidate(rc.chunk, span.start, end, _Text.of(text[span.start:end])))
@@ -158,9 +164,12 @@ def _coverage(claim: _Text, evidence: _Text) -> float:
 
 
 def _rank(claim: _Text, evidence: _Text) -> tuple[float, float]:
-    # Matching numbers break near-ties; then the shorter span wins (a sentence over a pair).
-    agreeing = sum(_has_value(evidence.numbers, q.value) for q in claim.numbers) / max(len(claim.numbers), 1)
-    return round(_coverage(claim, evidence) + 0.1 * agreeing, 6), -len(evidence.text)
+    # Matching numbers, then a value in the claim's slot (same unit), break near-ties; then the
+    # shorter span wins (a sentence over a pair).
+    slots = max(len(claim.numbers), 1)
+    agreeing = sum(_has_value(evidence.numbers, q.value) for q in claim.numbers) / slots
+    same_slot = sum(any(q.unit and q.unit == n.unit for n in evidence.numbers) for q in claim.numbers) / slots
+    return round(_coverage(claim, evidence) + 0.1 * agreeing + 0.05 * same_slot, 6), -len(evidence.text)
 
 
 def _has_value(numbers: Sequence[Quantity], value: float) -> bool:

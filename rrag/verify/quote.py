@@ -67,7 +67,9 @@ class QuoteVerifier(Verifier):
 
 
 _CLAUSE_START = re.compile(
-    r"(?:^|[.,;:!?()\[\]\"'\n*\u2022-])\s*(?:(?:and|but|or|while|whereas|although|though|yet|so)\s+)?$", re.IGNORECASE
+    r"(?:(?:^|[.,;:!?()\[\]\"'\n*\u2022-])\s*(?:(?:and|but|or|while|whereas|although|though|yet|so)\s+)?"
+    r"|(?:^|\n)[ \t]*\d{1,3}(?:\.\d{1,3})*\.?[ \t]+)$",  # or a section number at the start of a line
+    re.IGNORECASE,
 )
 _CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?()\[\]\"'\n])")
 
