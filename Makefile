@@ -30,7 +30,7 @@ test: $(VENV)/.dev /usr/bin/chromium
 	$(PY) -m pytest -q
 
 bench: $(VENV)/.runtime
-	$(PY) benchmarks/bench_engine.py
+	PYTHONPATH=. $(PY) benchmarks/bench_engine.py
 
 clean:
 	rm -rf $(VENV) data/chroma data/rrag.db* data/.demo-ready

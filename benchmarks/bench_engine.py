@@ -1,6 +1,6 @@
 """Engine speed on this machine: ingest throughput, retrieval latency at N chunks, verification throughput.
 
-    python benchmarks/bench_engine.py [--chunks 10000] [--queries 200] [--answers 40]
+    make bench    # or: PYTHONPATH=. .venv/bin/python benchmarks/bench_engine.py [--chunks 10000] ...
 
 Builds a synthetic corpus (seeded, so runs are comparable) in a temp data dir; prints figures, asserts nothing.
 """
