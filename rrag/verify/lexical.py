@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from rrag.text import MONTH_NAMES, Quantity, content_words, months, negation_count, quantities, split_sentences, stem, words
@@ -126,22 +127,26 @@ class LexicalVerifier(Verifier):
 
 
 def _candidates(contexts: Sequence[RetrievedChunk]) -> list[_Candidate]:
-    """Each sentence of each chunk, and each pair of adjacent sentences (a claim may join two). A
+    return [candidate for rc in contexts for candidate in _chunk_candidates(rc.chunk)]
+
+
+@lru_cache(maxsize=1024)  # the same chunks come back for question after question
+def _chunk_candidates(chunk: Chunk) -> tuple[_Candidate, ...]:
+    """Each sentence of the chunk, and each pair of adjacent sentences (a claim may join two). A
     table row ("Berlin | €48") is read with its table's header row, though the evidence is the row."""
     out = []
-    for rc in contexts:
-        text = rc.chunk.text
-        spans = split_sentences(text)
-        header: str | None = None
-        for i, span in enumerate(spans):
-            is_row = TABLE_CELL_SEPARATOR in span.text
-            header = (header or span.text) if is_row else None
-            read_as = span.text if header in (None, span.text) else f"{header}\n{span.text}"
-            out.append(_Candidate(rc.chunk, span.start, span.end, _Text.of(read_as)))
-            if i + 1 < len(spans):
-                end = spans[i + 1].end
-                out.append(_Candidate(rc.chunk, span.start, end, _Text.of(text[span.start:end])))
-    return out
+    text = chunk.text
+    spans = split_sentences(text)
+    header: str | None = None
+    for i, span in enumerate(spans):
+        is_row = TABLE_CELL_SEPARATOR in span.text
+        header = (header or span.text) if is_row else None
+        read_as = span.text if header in (None, span.text) else f"{header}\n{span.text}"
+        out.append(_Candidate(chunk, span.start, span.end, _Text.of(read_as)))
+        if i + 1 < len(spans):
+            end = spans[i + 1].end
+            out.append(_Candidate(chunk, span.start, end, _Text.of(text[span.start:end])))
+    return tuple(out)
 
 
 _MONTH_STEMS = frozenset(stem(m) for m in MONTH_NAMES)
