@@ -162,6 +162,8 @@ def _print_report(report: Report, as_json: bool) -> None:
         print(f"Not verified: {report.not_verified_reason}")
     if report.needs_review:
         print("Needs review: " + "; ".join(report.review_reasons))
+    for note in report.notes:
+        print(f"Note: {note}")
     print(f"\nFinal answer: {report.final_answer}\nSession: {report.session_id}")
 
 

@@ -131,21 +131,21 @@ class ReliableRAG:
         with timer("answer"):
             answer = self._answerer.answer(question, contexts)
         with timer("claims"):
-            claims = self._extractor.extract(answer.text, question)
-        return self._audit(question, answer, claims, contexts, timer, mode="ask")
+            claims, notes = self._extractor.extract_with_notes(answer.text, question)
+        return self._audit(question, answer, claims, notes, contexts, timer, mode="ask")
 
     def verify(self, question: str, answer: str, *, progress: Progress | None = None) -> Report:
         """Audit an answer written elsewhere against the indexed documents."""
         timer = _StageTimer(progress)
         with timer("claims"):
-            claims = self._extractor.extract(answer, question)
+            claims, notes = self._extractor.extract_with_notes(answer, question)
         with timer("retrieve"):
             # Each claim retrieves its own evidence too: an external answer may state facts the
             # question alone would not retrieve.
             queries = [question] + [c.text for c in claims if c.checkable]
             contexts = _merge_contexts(self._retriever.retrieve(q) for q in queries if q.strip())
         return self._audit(
-            question, Answer(text=answer, backend="external"), claims, contexts, timer, mode="verify"
+            question, Answer(text=answer, backend="external"), claims, notes, contexts, timer, mode="verify"
         )
 
     def _audit(
@@ -153,6 +153,7 @@ class ReliableRAG:
         question: str,
         answer: Answer,
         claims: list[Claim],
+        notes: list[str],
         contexts: list[RetrievedChunk],
         timer: _StageTimer,
         *,
@@ -174,11 +175,12 @@ class ReliableRAG:
             hallucination_rate=scored.hallucination_rate,
             needs_review=scored.needs_review,
             review_reasons=list(scored.review_reasons),
+            notes=notes,
             status_counts=dict(scored.status_counts),
             claims=results,
             contexts=contexts,
             timings_ms=timer.timings_ms,
-            created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            created_at=datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
             mode=mode,
             answer_backend=answer.backend,
             citation_mismatches=answer.citation_mismatches,

@@ -155,6 +155,7 @@ class Report:
     threshold: float = 0.0
     strict: bool = False
     review_reasons: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # how the audit ran, e.g. a fallback to the rule splitter
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -168,6 +169,7 @@ class Report:
             "hallucination_rate": self.hallucination_rate,
             "needs_review": self.needs_review,
             "review_reasons": list(self.review_reasons),
+            "notes": list(self.notes),
             "status_counts": dict(self.status_counts),
             "claims": [c.to_dict() for c in self.claims],
             "contexts": [_context_dict(c) for c in self.contexts],
@@ -213,7 +215,7 @@ class Report:
             "session_id", "question", "answer", "final_answer", "reliability", "hallucination_rate",
             "needs_review", "status_counts", "timings_ms", "created_at", "mode", "answer_backend",
             "citation_mismatches", "verified", "not_verified_reason", "caveat", "threshold", "strict",
-            "review_reasons",
+            "review_reasons", "notes",
         ) if k in data}
         return cls(
             decision=Decision(data["decision"]),

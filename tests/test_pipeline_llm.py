@@ -1,0 +1,75 @@
+"""The pipeline with an OpenAI-compatible server configured: a scripted server on loopback, the real client."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from rrag.pipeline import ReliableRAG
+from rrag.settings import Settings
+from rrag.types import ClaimStatus, Decision
+from tests.chat_server import MODEL, ChatServer
+
+POLICY = ("Security incidents must be reported to the IT service desk within 24 hours. "
+          "Passwords must be at least 14 characters long.\n")
+
+
+@pytest.fixture
+def server() -> Iterator[ChatServer]:
+    with ChatServer() as s:
+        yield s
+
+
+@pytest.fixture
+def rag(settings: Settings, server: ChatServer, tmp_path: Path) -> Iterator[ReliableRAG]:
+    (tmp_path / "security.txt").write_text(POLICY, encoding="utf-8")
+    llm_settings = settings.replace(llm_base_url=server.base_url, llm_model=MODEL, llm_max_retries=0,
+                                    llm_timeout_s=5.0)
+    engine = ReliableRAG(llm_settings)
+    assert engine.ingest([tmp_path / "security.txt"])[0].ok
+    yield engine
+    engine.close()
+
+
+def test_llm_answer_with_a_quote_not_in_the_source_is_a_citation_mismatch(rag: ReliableRAG, server: ChatServer) -> None:
+    rag.configure(rag.settings.replace(answerer="openai"))
+    chunk_id = rag.documents()[0].doc_id + ":0"
+    server.reply_json({
+        "answer": "Security incidents must be reported within 24 hours.",
+        "refused": False,
+        "citations": [{"chunk_id": chunk_id, "quote": "reported to the IT service desk within 24 hours"},
+                      {"chunk_id": chunk_id, "quote": "within 48 hours"}],
+    })
+    report = rag.ask("How fast must incidents be reported?")
+    assert report.answer_backend == "openai"
+    assert report.citation_mismatches == 1
+    assert report.needs_review
+    assert report.claims[0].verdict.status is ClaimStatus.SUPPORTED
+    # the question and the documents reached the server; the document sits inside the data fence
+    prompt = " ".join(m["content"] for m in server.requests[0]["messages"])
+    assert "How fast must incidents be reported?" in prompt and "14 characters" in prompt
+
+
+def test_claim_extractor_outage_falls_back_to_rules_and_says_so(rag: ReliableRAG, server: ChatServer) -> None:
+    rag.configure(rag.settings.replace(claim_extractor="llm"))
+    server.fail(500)
+    report = rag.verify("Passwords?", "Passwords must be at least 14 characters long.")
+    assert report.claims[0].verdict.status is ClaimStatus.SUPPORTED  # checked offline after the fallback
+    assert any("rule-based splitter" in note for note in report.notes)
+    assert rag.store.get_report(report.session_id).notes == report.notes
+
+
+def test_truncated_judge_output_is_not_verified_never_supported(rag: ReliableRAG, server: ChatServer) -> None:
+    rag.configure(rag.settings.replace(verifiers=("llm",)))
+    server.raw(b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "{\\"status\\": \\"supp')
+    server.reply('{"status": "supported", "evidence_quote": "Passwords must be at le')  # truncated twice
+    report = rag.verify("Passwords?", "Passwords must be at least 14 characters long.")
+    verdict = report.claims[0].verdict
+    assert not verdict.verified and verdict.status is not ClaimStatus.SUPPORTED
+    assert "not verified" in verdict.reason
+    assert not report.verified and report.not_verified_reason
+    assert report.hallucination_rate is None and report.level is None  # never "no hallucination"
+    assert report.decision is Decision.REFUSE and report.needs_review
+    assert server.pending == 0 and server.unexpected == 0  # exactly one retry, then it gave up
