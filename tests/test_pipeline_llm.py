@@ -63,8 +63,8 @@ def test_claim_extractor_outage_falls_back_to_rules_and_says_so(rag: ReliableRAG
 
 def test_truncated_judge_output_is_not_verified_never_supported(rag: ReliableRAG, server: ChatServer) -> None:
     rag.configure(rag.settings.replace(verifiers=("llm",)))
-    server.raw(b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "{\\"status\\": \\"supp')
-    server.reply('{"status": "supported", "evidence_quote": "Passwords must be at le')  # truncated twice
+    for _ in range(2):  # cut off by the token limit, twice
+        server.reply('{"status": "supported", "evidence_quote": "Passwords must be at le', finish_reason="length")
     report = rag.verify("Passwords?", "Passwords must be at least 14 characters long.")
     verdict = report.claims[0].verdict
     assert not verdict.verified and verdict.status is not ClaimStatus.SUPPORTED
