@@ -2,19 +2,19 @@
 
 import streamlit as st
 
-st.set_page_config(page_title="Reliable RAG", page_icon="🔎", layout="wide")
+st.set_page_config(page_title="Reliable RAG", page_icon=":material/fact_check:", layout="wide")
 
 st.navigation(
     {
         "Answers": [
-            st.Page("pages/ask.py", title="Ask", icon="💬", default=True),
-            st.Page("pages/documents.py", title="Documents", icon="📄"),
+            st.Page("pages/ask.py", title="Ask", icon=":material/chat:", default=True),
+            st.Page("pages/documents.py", title="Documents", icon=":material/description:"),
         ],
         "Oversight": [
-            st.Page("pages/review.py", title="Review", icon="🧑‍⚖️"),
-            st.Page("pages/history.py", title="History", icon="🕘"),
-            st.Page("pages/insights.py", title="Insights", icon="📊"),
+            st.Page("pages/review.py", title="Review", icon=":material/rule:"),
+            st.Page("pages/history.py", title="History", icon=":material/history:"),
+            st.Page("pages/insights.py", title="Insights", icon=":material/monitoring:"),
         ],
-        "Configuration": [st.Page("pages/settings.py", title="Settings", icon="⚙️")],
+        "Configuration": [st.Page("pages/settings.py", title="Settings", icon=":material/settings:")],
     }
 ).run()

@@ -101,8 +101,8 @@ def main() -> None:
         )
         options = _render_options(state, settings)
         if not documents():
-            st.info("No documents are indexed yet. Add some first, then ask.", icon="📄")
-            st.page_link("pages/documents.py", label="Add documents", icon="📄")
+            st.info("No documents are indexed yet. Add some first, then ask.", icon=":material/description:")
+            st.page_link("pages/documents.py", label="Add documents", icon=":material/upload_file:")
         submitted = _render_form(state)
         if submitted:
             state["report"] = _run(rag, options, *submitted) or state["report"]

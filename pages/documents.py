@@ -64,8 +64,8 @@ def _render_library(rag: ReliableRAG, state: PageState) -> None:
 
 
 def _render_actions(rag: ReliableRAG, state: PageState, doc: DocumentInfo) -> None:
-    reindex, delete, _ = st.columns([0.2, 0.2, 0.6])
-    if reindex.button("↻ Re-index", key=state.key("reindex"),
+    buttons = st.container(horizontal=True)
+    if buttons.button("Re-index", icon=":material/refresh:", key=state.key("reindex"),
                       help="Chunk the kept original again with the current chunking settings."):
         with engine_errors(f"Re-indexing {doc.source}"):
             result = rag.reindex(doc.doc_id)
@@ -74,19 +74,19 @@ def _render_actions(rag: ReliableRAG, state: PageState, doc: DocumentInfo) -> No
                 st.success(f"Re-indexed {md_escape(doc.source)}: {result.chunks_added} chunk(s).")
             else:
                 st.error(f"Re-indexing {md_escape(doc.source)} failed: {md_escape(result.error or '')}")
-    if delete.button("🗑 Delete", key=state.key("delete")):
+    if buttons.button("Delete", icon=":material/delete:", key=state.key("delete")):
         state["confirm_delete"] = doc.doc_id
     if state["confirm_delete"] == doc.doc_id:
         st.warning(f"Delete **{md_escape(doc.source)}** and its {doc.chunks} chunk(s) from the index? "
                    "Saved sessions keep their evidence quotes.")
-        yes, no, _ = st.columns([0.2, 0.2, 0.6])
-        if yes.button("Yes, delete", type="primary", key=state.key("confirm")):
+        confirm = st.container(horizontal=True)
+        if confirm.button("Yes, delete", type="primary", key=state.key("confirm")):
             state["confirm_delete"] = None
             with engine_errors(f"Deleting {doc.source}"):
                 rag.delete_document(doc.doc_id)
                 invalidate_reads()
                 st.rerun()
-        if no.button("Cancel", key=state.key("cancel")):
+        if confirm.button("Cancel", key=state.key("cancel")):
             state["confirm_delete"] = None
             st.rerun()
 
@@ -95,7 +95,8 @@ def _render_chunks(rag: ReliableRAG, doc: DocumentInfo) -> None:
     chunks = rag.document_chunks(doc.doc_id)
     st.caption(f"{len(chunks)} chunk(s); showing the first {min(len(chunks), CHUNKS_SHOWN)}. "
                "Offsets are character positions in the extracted text.")
-    with st.container(height=520):
+    # A scrolling box only when there is much to scroll; a short document shows in full.
+    with st.container(height=520 if len(chunks) > 3 else "content"):
         for chunk in chunks[:CHUNKS_SHOWN]:
             page = "" if chunk.page is None else f" · page {chunk.page}"
             st.markdown(f"**Chunk {chunk.ordinal + 1}**{page} · characters {chunk.start}–{chunk.end}")

@@ -27,7 +27,7 @@ def _render_metrics(sessions_df: pd.DataFrame, claims_df: pd.DataFrame, agreed: 
     cols[2].metric("Mean hallucination rate", "n/a" if rates.empty else f"{rates.mean():.2f}")
     cols[3].metric("Refused", _share(sessions_df["decision"].eq("refuse")))
     cols[4].metric("With citation mismatch", _share(sessions_df["citation_mismatches"].gt(0)))
-    cols[5].metric("Verifier agrees with reviewers", "n/a" if agreed is None else f"{agreed:.0%}",
+    cols[5].metric("Reviewer agreement", "n/a" if agreed is None else f"{agreed:.0%}",
                    help="Share of claims in reviewed sessions whose status the reviewer kept.")
 
 

@@ -103,13 +103,13 @@ def main() -> None:
     state = PageState("review", selected=None, reviewer="", outcome=REVIEW_OUTCOMES[0], include_reviewed=False,
                       levels=[], contradicted=False, mismatch=False, sort=next(iter(SORTS)), search="", flash="")
     if state["flash"]:
-        st.success(md_escape(state["flash"]), icon="✅")
+        st.success(md_escape(state["flash"]), icon=":material/check_circle:")
         state["flash"] = ""
     with engine_errors("Loading the review queue"):
         rag = get_engine()
         queue = _render_queue(state)
         if not queue:
-            st.success("Nothing waits for review.", icon="✅")
+            st.success("Nothing waits for review.", icon=":material/check_circle:")
             return
         st.divider()
         _render_open(rag, state, queue)

@@ -12,23 +12,23 @@ from ui.app_settings import to_saved
 from ui.engine import engine_errors, get_engine, invalidate_reads, redact
 from ui.highlight import escaped_block
 from ui.state import PageState
-from ui.status import ANSWERER_LABELS, VERIFIER_LABELS, style_tag
+from ui.status import ANSWERER_LABELS, EXTRACTOR_LABELS, VERIFIER_LABELS, style_tag
 
 
 
 def _render_key_status(settings: Settings) -> None:
     if settings.llm_api_key:
-        st.success("API key: set in the environment (`OPENAI_API_KEY`). It is never shown or stored.", icon="🔑")
+        st.success("API key: set in the environment (`OPENAI_API_KEY`). It is never shown or stored.", icon=":material/key:")
     else:
         st.info("API key: not set. Servers that need one read it from the `OPENAI_API_KEY` environment "
-                "variable; it is never stored in the database.", icon="🔑")
+                "variable; it is never stored in the database.", icon=":material/key:")
 
 
 def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, Any]]:
     """The form; returns which button was pressed ("", "save" or "test") and the values entered."""
     s = settings
     with st.form(state.key("form")):
-        st.subheader("LLM endpoint (optional)")
+        st.markdown("#### LLM endpoint (optional)")
         st.caption("Any OpenAI-compatible server: OpenAI, vLLM, Ollama, llama.cpp. Without one, answers are "
                    "extractive and verification runs offline.")
         url, model = st.columns(2)
@@ -40,7 +40,7 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
         values["llm_timeout_s"] = timeout.number_input("Timeout (s)", 1.0, 600.0, float(s.llm_timeout_s), 5.0)
         values["llm_max_retries"] = retries.number_input("Retries", 0, 10, int(s.llm_max_retries))
 
-        st.subheader("Chunking")
+        st.markdown("#### Chunking")
         st.caption("Applies to documents indexed from now on; re-index a document to apply it there.")
         size, overlap, dedup = st.columns(3)
         values["chunk_size"] = size.number_input("Chunk size (characters)", 100, 10000, s.chunk_size, 100)
@@ -48,7 +48,7 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
         values["dedup_threshold"] = dedup.slider("Near-duplicate similarity", 0.5, 1.0, float(s.dedup_threshold),
                                                  0.01, help="Chunks at least this similar are dropped as duplicates.")
 
-        st.subheader("Retrieval and answers")
+        st.markdown("#### Retrieval and answers")
         top_k, floor = st.columns(2)
         values["top_k"] = top_k.number_input("Passages to retrieve (top-k)", 1, 50, s.top_k)
         values["relevance_floor"] = floor.slider("Relevance floor", 0.0, 1.0, float(s.relevance_floor), 0.01,
@@ -57,11 +57,12 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
         values["answerer"] = answerer.selectbox("Answer backend", ANSWERERS, ANSWERERS.index(s.answerer),
                                                 format_func=ANSWERER_LABELS.get)
         values["claim_extractor"] = extractor.selectbox("Claim extractor", CLAIM_EXTRACTORS,
-                                                        CLAIM_EXTRACTORS.index(s.claim_extractor))
+                                                        CLAIM_EXTRACTORS.index(s.claim_extractor),
+                                                        format_func=EXTRACTOR_LABELS.get)
         values["verifiers"] = st.multiselect("Verifier cascade", VERIFIER_STAGES, list(s.verifiers),
                                              format_func=VERIFIER_LABELS.get)
 
-        st.subheader("Thresholds")
+        st.markdown("#### Thresholds")
         threshold, strict = st.columns(2)
         values["risk_threshold"] = threshold.slider(
             "Hallucination-rate threshold", 0.0, 1.0, float(s.risk_threshold), 0.01,
@@ -69,9 +70,10 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
         )
         values["strict"] = strict.toggle("Strict mode: refuse above the threshold", s.strict)
 
-        save, test, _ = st.columns([0.2, 0.3, 0.5])
-        pressed = "save" if save.form_submit_button("Save", type="primary") else ""
-        pressed = "test" if test.form_submit_button("Test LLM connection") else pressed
+        buttons = st.container(horizontal=True)
+        with buttons:
+            pressed = "save" if st.form_submit_button("Save", type="primary") else ""
+            pressed = "test" if st.form_submit_button("Test LLM connection") else pressed
     values["llm_base_url"] = values["llm_base_url"].strip() or None
     values["llm_model"] = values["llm_model"].strip() or None
     values["verifiers"] = tuple(v for v in VERIFIER_STAGES if v in values["verifiers"])
@@ -84,7 +86,7 @@ def _save(rag: ReliableRAG, values: dict[str, Any]) -> None:
         rag.configure(new)
         rag.store.save_app_settings(to_saved(new))
         invalidate_reads()
-        st.success("Saved. New questions use these settings.", icon="✅")
+        st.success("Saved. New questions use these settings.", icon=":material/check_circle:")
 
 
 def _test(rag: ReliableRAG, values: dict[str, Any]) -> None:
@@ -97,7 +99,7 @@ def _test(rag: ReliableRAG, values: dict[str, Any]) -> None:
             reply = rag.test_llm_connection()
         finally:
             rag.configure(previous)
-        st.success("The LLM answered:", icon="✅")
+        st.success("The LLM answered:", icon=":material/check_circle:")
         st.html(style_tag() + escaped_block(redact(reply)[:500]))
 
 

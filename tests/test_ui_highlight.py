@@ -123,3 +123,14 @@ def test_md_escape_neutralises_leading_list_markers_but_keeps_ordinary_dots() ->
     assert md_escape("1. Item") == "1\\. Item"
     assert md_escape("- item") == "\\- item"
     assert md_escape("The rate is 10.5 - not 11.") == "The rate is 10.5 - not 11."
+
+
+def test_quote_window_keeps_whole_words_around_the_quote() -> None:
+    text = "alpha " * 100 + "THE QUOTE." + " omega" * 100
+    start = text.index("THE QUOTE.")
+    out = highlight_quote(text, "THE QUOTE.", start, start + 10, radius=30)
+    assert out.startswith('<div class="rrag-chunk">… alpha') and out.endswith("omega …</div>")
+    assert '<mark class="rrag-quote">THE QUOTE.</mark>' in out
+    assert "alph " not in out and len(out) < 200
+    short = highlight_quote("a THE QUOTE. b", "THE QUOTE.", 2, 12, radius=30)
+    assert "…" not in short

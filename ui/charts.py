@@ -7,6 +7,7 @@ goes into labels escaped: Plotly reads a subset of HTML in labels, and user text
 from __future__ import annotations
 
 import html
+import textwrap
 from typing import Mapping
 
 import pandas as pd
@@ -21,9 +22,11 @@ _LAYOUT = dict(margin=dict(l=10, r=10, t=50, b=10), height=320, font=dict(size=1
 _DARK = "#1f2937"
 
 
-def _label(text: str, limit: int = 60) -> str:
+def _label(text: str, limit: int = 70, width: int = 32) -> str:
+    """Escaped, shortened to `limit` and wrapped at `width` characters (Plotly breaks lines on <br>)."""
     text = " ".join(str(text).split())
-    return html.escape(text if len(text) <= limit else text[: limit - 1] + "…")
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return "<br>".join(html.escape(line) for line in textwrap.wrap(text, width))
 
 
 def _empty(title: str, message: str) -> go.Figure:
@@ -84,6 +87,12 @@ def _periods(created_at: pd.Series) -> pd.Series:
     return times.dt.floor("D" if span >= pd.Timedelta(days=3) else "h")
 
 
+def _period_labels(index: pd.Index) -> list[str]:
+    # Category labels, not a date axis: a date axis with one or two points shows sub-millisecond ticks.
+    daily = all(moment.hour == 0 for moment in index)
+    return [moment.strftime("%d %b %Y" if daily else "%d %b %H:00") for moment in index]
+
+
 def hallucination_over_time(sessions: pd.DataFrame) -> go.Figure:
     title = "Hallucination rate over time"
     scored = sessions.dropna(subset=["hallucination_rate"]) if not sessions.empty else sessions
@@ -92,7 +101,7 @@ def hallucination_over_time(sessions: pd.DataFrame) -> go.Figure:
     per_period = scored.groupby(_periods(scored["created_at"]))["hallucination_rate"].agg(["mean", "size"])
     fig = go.Figure(
         go.Scatter(
-            x=per_period.index,
+            x=_period_labels(per_period.index),
             y=per_period["mean"],
             mode="lines+markers",
             line=dict(color=status_style(ClaimStatus.CONTRADICTED.value).colour),
@@ -117,9 +126,10 @@ def rates_over_time(sessions: pd.DataFrame) -> go.Figure:
     )
     per_period = frame.groupby(_periods(sessions["created_at"])).mean()
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=per_period.index, y=per_period["refused"], name="⛔ refused",
+    x = _period_labels(per_period.index)
+    fig.add_trace(go.Scatter(x=x, y=per_period["refused"], name="⊘ refused",
                              mode="lines+markers", line=dict(color="#b91c1c")))
-    fig.add_trace(go.Scatter(x=per_period.index, y=per_period["mismatch"], name="⚠ citation mismatch",
+    fig.add_trace(go.Scatter(x=x, y=per_period["mismatch"], name="≠ citation mismatch",
                              mode="lines+markers", line=dict(color="#7c3aed", dash="dash")))
     fig.update_layout(title=title, yaxis=dict(range=[0, 1], title="share of sessions"),
                       legend=dict(orientation="h", y=-0.2), **_LAYOUT)
@@ -180,6 +190,6 @@ def knowledge_gaps(claims: pd.DataFrame, by: str, top: int = 10) -> go.Figure:
             hovertemplate="%{y}<br>%{x} claims<extra></extra>",
         )
     )
-    fig.update_layout(title=title, yaxis=dict(autorange="reversed"), xaxis=dict(title="unsupported + contradicted claims"),
-                      **{**_LAYOUT, "height": max(260, 60 + 34 * len(counts))})
+    fig.update_layout(title=title, yaxis=dict(autorange="reversed"), xaxis=dict(title="unsupported or contradicted claims"),
+                      **{**_LAYOUT, "height": max(260, 60 + 48 * len(counts))})
     return fig

@@ -50,7 +50,7 @@ def get_engine() -> ReliableRAG:
     settings = Settings.from_env()
     rag, warning = _engine(_storage_key(settings), settings)
     if warning:
-        st.warning(warning, icon="⚠️")
+        st.warning(warning, icon=":material/warning:")
     return rag
 
 
@@ -133,4 +133,4 @@ def engine_errors(action: str) -> Iterator[None]:
     try:
         yield
     except RRAGError as exc:
-        st.error(f"**{action} failed.** {md_escape(redact(str(exc)))}", icon="⚠️")
+        st.error(f"**{action} failed.** {md_escape(redact(str(exc)))}", icon=":material/error:")

@@ -17,6 +17,7 @@ from ui.status import display_status, status_style
 # Characters with a meaning in Streamlit Markdown (CommonMark, `:colour[...]`, `:emoji:`, `$math$`, HTML).
 # '.' and '-' only matter at the start (lists, rules), handled separately to keep labels readable.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~$:])")
+EVIDENCE_RADIUS = 320  # characters of the chunk shown either side of an evidence quote
 _LEADING_MARKER = re.compile(r"^(\d+)([.)])|^([-=])")
 
 
@@ -78,18 +79,34 @@ def _squash(text: str) -> str:
     return " ".join(text.split())
 
 
-def highlight_quote(chunk_text: str, quote: str, start: int, end: int) -> str:
-    """The chunk as escaped HTML with the evidence quote marked; the whole chunk when it is absent."""
+def highlight_quote(chunk_text: str, quote: str, start: int, end: int, *, radius: int | None = None) -> str:
+    """The chunk as escaped HTML with the evidence quote marked; the whole chunk when it is absent.
+
+    With `radius`, only that many characters either side of the quote are kept (cut at a space), so
+    the quote stays in view inside a long chunk.
+    """
     span = locate_quote(chunk_text, quote, start, end)
     if span is None:
-        body = html.escape(chunk_text)
-    else:
-        a, b = span
-        body = (
-            f"{html.escape(chunk_text[:a])}<mark class=\"rrag-quote\">{html.escape(chunk_text[a:b])}</mark>"
-            f"{html.escape(chunk_text[b:])}"
-        )
+        return f'<div class="rrag-chunk">{html.escape(chunk_text)}</div>'
+    a, b = span
+    lo, hi = (0, len(chunk_text)) if radius is None else _window(chunk_text, a, b, radius)
+    body = (
+        f"{'… ' if lo else ''}{html.escape(chunk_text[lo:a])}<mark class=\"rrag-quote\">"
+        f"{html.escape(chunk_text[a:b])}</mark>{html.escape(chunk_text[b:hi])}{' …' if hi < len(chunk_text) else ''}"
+    )
     return f'<div class="rrag-chunk">{body}</div>'
+
+
+def _window(text: str, a: int, b: int, radius: int) -> tuple[int, int]:
+    """[lo, hi) reaching `radius` characters beyond [a, b), widened or narrowed to whole words."""
+    lo, hi = max(0, a - radius), min(len(text), b + radius)
+    if lo > 0:
+        space = text.find(" ", lo, a)
+        lo = space + 1 if space >= 0 else lo
+    if hi < len(text):
+        space = text.rfind(" ", b, hi)
+        hi = space if space >= 0 else hi
+    return lo, hi
 
 
 def escaped_block(text: str, css_class: str = "rrag-chunk") -> str:
@@ -105,7 +122,7 @@ def evidence_html(report: Report, verdict: Verdict) -> str | None:
     chunk = next((rc.chunk for rc in report.contexts if rc.chunk.chunk_id == evidence.chunk_id), None)
     if chunk is None:
         return None
-    return highlight_quote(chunk.text, evidence.quote, evidence.start, evidence.end)
+    return highlight_quote(chunk.text, evidence.quote, evidence.start, evidence.end, radius=EVIDENCE_RADIUS)
 
 
 def source_label(evidence: Evidence) -> str:

@@ -18,6 +18,7 @@ from ui.export import format_score, report_filename, report_html, report_json, r
 from ui.highlight import escaped_block, evidence_html, highlight_answer, md_escape, source_label
 from ui.tables import review_line
 from ui.status import (
+    NOT_VERIFIED,
     badge_html,
     badge_text,
     decision_style,
@@ -29,6 +30,7 @@ from ui.status import (
 )
 
 _LABEL_LIMIT = 110
+_NO_EVIDENCE = (ClaimStatus.UNSUPPORTED.value, NOT_VERIFIED)
 
 
 def render_report(
@@ -72,8 +74,8 @@ def _render_verdict(report: Report) -> None:
     if not report.verified:
         st.warning(
             f"**Not verified.** {md_escape(report.not_verified_reason or 'A verifier could not run.')} "
-            "Unverified claims are shown as ⏸ Not verified, never as supported.",
-            icon="⏸",
+            "Unverified claims are shown as ⚠ Not verified, never as supported.",
+            icon=":material/pause_circle:",
         )
     if report.review_reasons:
         st.caption("Flagged for review: " + md_escape("; ".join(report.review_reasons)))
@@ -89,7 +91,8 @@ def _render_claim(report: Report, number: int, result: ClaimResult, override: Cl
     shown = status_style(override.value) if override else style
     text = " ".join(result.claim.text.split())
     short = text if len(text) <= _LABEL_LIMIT else text[: _LABEL_LIMIT - 1] + "…"
-    needs_attention = display_status(verdict) not in ("supported", "not_checkable") or override is not None
+    settled = (ClaimStatus.SUPPORTED.value, ClaimStatus.NOT_CHECKABLE.value)
+    needs_attention = display_status(verdict) not in settled or override is not None
     with st.expander(f"{shown.icon} {number}. {md_escape(short)}", expanded=needs_attention):
         line = f"{badge_html(style)} confidence {verdict.confidence:.2f} · decided by {html.escape(verdict.verifier)}"
         if override is not None:
@@ -101,7 +104,9 @@ def _render_claim(report: Report, number: int, result: ClaimResult, override: Cl
         if verdict.evidence is None:
             st.caption("No evidence passage.")
             return
-        st.markdown(f"**Evidence** from *{md_escape(source_label(verdict.evidence))}*:")
+        # For a claim the documents do not back, the passage shown is the closest one, not evidence.
+        kind = "Closest passage" if display_status(verdict) in _NO_EVIDENCE else "Evidence"
+        st.markdown(f"**{kind}** from *{md_escape(source_label(verdict.evidence))}*:")
         chunk = evidence_html(report, verdict)
         st.html(style_tag() + (chunk or escaped_block(verdict.evidence.quote)))
 
@@ -126,13 +131,12 @@ def _render_details(report: Report) -> None:
 
 
 def _render_exports(report: Report, key: str) -> None:
-    json_col, html_col, md_col, _ = st.columns([0.2, 0.2, 0.2, 0.4])
-    json_col.download_button("⬇ JSON", report_json(report), report_filename(report, "json"),
-                             mime="application/json", key=f"{key}.json", on_click="ignore")
-    html_col.download_button("⬇ HTML page", report_html(report), report_filename(report, "html"),
-                             mime="text/html", key=f"{key}.html", on_click="ignore")
-    md_col.download_button("⬇ Markdown", report_markdown(report), report_filename(report, "md"),
-                           mime="text/markdown", key=f"{key}.md", on_click="ignore")
+    row = st.container(horizontal=True)
+    exports = (("JSON", report_json, "json", "application/json"), ("HTML page", report_html, "html", "text/html"),
+               ("Markdown", report_markdown, "md", "text/markdown"))
+    for label, render, extension, mime in exports:
+        row.download_button(label, render(report), report_filename(report, extension), mime=mime,
+                            key=f"{key}.{extension}", on_click="ignore", icon=":material/download:")
 
 
 def claim_option(number: int, result: ClaimResult) -> str:

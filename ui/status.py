@@ -40,7 +40,7 @@ STATUS_STYLES: dict[str, Style] = {
         "Not checkable", "○", "#5b6472", "#e8ebef", "not a factual statement (greeting, opinion, question)"
     ),
     NOT_VERIFIED: Style(
-        "Not verified", "⏸", "#5b6472", "#e8ebef", "verification could not run; treat as unchecked"
+        "Not verified", "⚠", "#5b6472", "#e8ebef", "verification could not run; treat as unchecked"
     ),
 }
 
@@ -60,7 +60,7 @@ DECISION_STYLES: dict[str, Style] = {
         "Trimmed", "✂", "#a16207", "#fdf0c2", "unsupported claims were removed and a caveat added"
     ),
     Decision.REFUSE.value: Style(
-        "Refused", "⛔", "#b91c1c", "#fddede", "the documents do not support an answer"
+        "Refused", "⊘", "#b91c1c", "#fddede", "the documents do not support an answer"
     ),
 }
 
@@ -148,3 +148,4 @@ ANSWERER_LABELS: dict[str, str] = {
     "extractive": "Extractive (offline, quotes the documents)",
     "openai": "LLM (OpenAI-compatible)",
 }
+EXTRACTOR_LABELS: dict[str, str] = {"rules": "Rule-based (offline)", "llm": "LLM (needs an endpoint)"}

@@ -1,0 +1,383 @@
+"""Every page driven by AppTest against a real temp-dir engine (Chroma + SQLite under tmp).
+
+The pages share the engine handle the fixture builds (`ui.engine.get_engine`, one per storage
+location), so what a test ingests or saves is what the pages read.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from chat_server import MODEL, ChatServer
+from rrag import ClaimStatus, ReliableRAG
+from ui.engine import get_engine
+from ui.status import STATUS_STYLES, display_status
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+TIMEOUT_S = 120  # the first run loads the embedding and verifier models
+
+LEAVE = """# Annual leave
+
+Full-time employees receive 25 days of paid annual leave per calendar year.
+Up to 5 unused days may be carried over into the next year.
+Leave requests are approved by the line manager within five working days.
+"""
+SECURITY = """Passwords must be at least 14 characters long.
+Multi-factor authentication is mandatory for all remote access.
+Lost laptops must be reported to the IT service desk within one hour.
+"""
+# Document text is untrusted: this must show as text on every page, never run.
+HOSTILE = """Visitor rules. <script>alert('pwned')</script> Visitors must sign in at the <b>reception desk</b>.
+The visitor car park closes at 10 pm. <img src=x onerror="alert(1)">
+"""
+QUESTION = "How many days of annual leave do full-time employees get?"
+PLANTED = ("Full-time employees receive 30 days of paid annual leave per calendar year. "
+           "Leave requests are approved by the line manager within five working days. "
+           "Every employee also gets a free company helicopter.")
+SECRET = "sk-test-DO-NOT-SHOW-1234567890"
+
+
+@pytest.fixture
+def rag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ReliableRAG]:
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name, text in {"leave.md": LEAVE, "security.txt": SECURITY, "visitors.txt": HOSTILE}.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    engine = get_engine()  # the same cached handle the pages use
+    assert all(r.ok for r in engine.ingest(sorted(folder.iterdir())))
+    yield engine
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    engine.close()
+
+
+def _page(name: str) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
+    at.run()
+    if name != "ask":
+        at.switch_page(f"pages/{name}.py")
+        at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _plain(markdown: str) -> str:
+    return markdown.replace("\\", "")  # drop Markdown escapes
+
+
+def _all_text(at: AppTest) -> str:
+    """Everything the page shows as text: Markdown, HTML blocks, alerts, captions and widget labels."""
+    parts = [e.value for kind in ("markdown", "caption", "error", "warning", "info", "success", "html", "title",
+                                  "subheader") for e in at.get(kind)]
+    parts += [w.label for kind in ("text_input", "selectbox", "expander") for w in at.get(kind)]
+    return _plain("\n".join(str(p) for p in parts))
+
+
+def _submit(at: AppTest, label: str) -> AppTest:
+    next(b for b in at.button if b.label == label).click()
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _verify_planted(rag: ReliableRAG) -> str:
+    return rag.verify(QUESTION, PLANTED).session_id
+
+
+# -- routing ------------------------------------------------------------------------------------------
+
+def test_every_page_opens_without_errors(rag: ReliableRAG) -> None:
+    titles = {"ask": "Ask your documents", "documents": "Documents", "review": "Review queue",
+              "history": "History", "insights": "Insights", "settings": "Settings"}
+    for page, title in titles.items():
+        at = _page(page)
+        assert at.title[0].value == title
+        assert not at.error, [e.value for e in at.error]
+
+
+# -- Ask ----------------------------------------------------------------------------------------------
+
+def test_ask_renders_highlighted_claims_evidence_charts_and_exports(rag: ReliableRAG) -> None:
+    at = _page("ask")
+    at.text_area(key="ask.question").input(QUESTION)
+    _submit(at, "Ask")
+    report = at.session_state["ask.report"]
+    saved = rag.store.get_report(report.session_id)
+    assert saved.claims == report.claims and saved.final_answer == report.final_answer
+
+    html_blocks = [h.value for h in at.html]
+    answer_html = next(h for h in html_blocks if 'class="rrag-answer"' in h)
+    assert answer_html.count('class="rrag-claim"') == len(report.claims) > 0
+    for result in report.claims:
+        assert STATUS_STYLES[display_status(result.verdict)].label in answer_html
+    supported = [r for r in report.claims if r.verdict.status is ClaimStatus.SUPPORTED]
+    assert supported, report.to_dict()
+    assert any('<mark class="rrag-quote">' in h for h in html_blocks)  # quote marked in its chunk
+    assert "leave.md" in _all_text(at)  # the evidence's source document
+    assert len(at.get("plotly_chart")) == 2  # gauge and status counts
+    gauge = at.get("plotly_chart")[0].proto.spec
+    assert '"indicator"' in gauge
+    assert {b.label for b in at.get("download_button")} == {"JSON", "HTML page", "Markdown"}
+    assert 'aria-label="Claim status legend"' in answer_html
+
+
+def test_ask_progress_ends_complete_with_every_stage_timed(rag: ReliableRAG) -> None:
+    at = _page("ask")
+    at.text_area(key="ask.question").input(QUESTION)
+    _submit(at, "Ask")
+    (status,) = at.get("status")
+    assert status.label == "Done: every claim checked"
+    assert status.get("progress")
+    report = at.session_state["ask.report"]
+    assert set(report.timings_ms) == {"retrieve", "answer", "claims", "verify", "score", "save"}
+
+
+def test_verify_mode_audits_a_pasted_answer_and_flags_the_planted_claims(rag: ReliableRAG) -> None:
+    at = _page("ask")
+    at.radio(key="ask.mode").set_value("Verify an answer").run()
+    at.text_area(key="ask.question").input(QUESTION)
+    at.text_area(key="ask.answer").input(PLANTED)
+    _submit(at, "Audit this answer")
+    report = at.session_state["ask.report"]
+    assert report.mode == "verify" and report.answer == PLANTED
+    statuses = {r.claim.text: r.verdict.status for r in report.claims}
+    assert statuses["Leave requests are approved by the line manager within five working days."] is ClaimStatus.SUPPORTED
+    assert statuses["Every employee also gets a free company helicopter."] in (ClaimStatus.UNSUPPORTED,
+                                                                               ClaimStatus.CONTRADICTED)
+    assert report.needs_review or report.decision.value != "pass"
+    text = _all_text(at)
+    for result in report.claims:
+        assert STATUS_STYLES[display_status(result.verdict)].label in text
+
+
+def test_ask_without_a_question_warns_and_keeps_state(rag: ReliableRAG) -> None:
+    at = _page("ask")
+    _submit(at, "Ask")
+    assert "Write a question" in at.warning[0].value
+    assert at.session_state["ask.report"] is None
+
+
+def test_sidebar_options_reach_the_engine_and_bad_ones_become_errors(rag: ReliableRAG) -> None:
+    at = _page("ask")
+    at.selectbox(key="ask.preset").set_value("high-risk").run()
+    assert at.slider(key="ask.threshold").value == 0.05
+    at.toggle(key="ask.strict").set_value(True)
+    at.slider(key="ask.top_k").set_value(3)
+    at.text_area(key="ask.question").input(QUESTION)
+    _submit(at, "Ask")
+    assert rag.settings.strict and rag.settings.top_k == 3 and rag.settings.risk_threshold == 0.05
+    report = at.session_state["ask.report"]
+    assert report.strict and report.threshold == 0.05
+
+    at.multiselect(key="ask.verifiers").set_value([])
+    at.text_area(key="ask.question").input("Again?")
+    _submit(at, "Ask")
+    assert any("verifiers must be" in _plain(e.value) for e in at.error)  # ConfigError shown, page still works
+    assert at.session_state["ask.report"].session_id == report.session_id  # the last report is kept
+
+
+# -- Documents ----------------------------------------------------------------------------------------
+
+def test_upload_many_files_reports_each_and_keeps_the_good_ones(rag: ReliableRAG) -> None:
+    at = _page("documents")
+    at.file_uploader(key="documents.files").set_value([
+        ("parking.md", b"# Parking\n\nStaff parking is free in the north garage on weekdays.\n", "text/markdown"),
+        ("empty.txt", b"", "text/plain"),
+        ("binary.bin", bytes(range(256)) * 40, "application/octet-stream"),
+        ("leave.md", LEAVE.encode(), "text/markdown"),  # unchanged: adds nothing
+    ])
+    _submit(at, "Index files")
+    table = at.dataframe[0].value
+    results = dict(zip(table["File"], table["Result"]))
+    assert results["parking.md"] == "✔ added" and results["leave.md"] == "= unchanged"
+    assert results["empty.txt"] == "✖ failed" and results["binary.bin"] == "✖ failed"
+    errors = dict(zip(table["File"], table["Error"]))
+    assert errors["empty.txt"] and errors["binary.bin"] and not errors["parking.md"]
+    assert "2 failed" in at.warning[0].value
+    assert "parking.md" in {d.source for d in rag.documents()}
+    listed = at.dataframe[1].value
+    assert set(listed["Document"]) == {d.source for d in rag.documents()}
+
+
+def test_document_chunks_show_html_and_scripts_as_text(rag: ReliableRAG) -> None:
+    at = _page("documents")
+    visitors = next(d for d in rag.documents() if d.source == "visitors.txt")
+    at.selectbox(key="documents.selected").set_value(visitors.doc_id).run()
+    chunk_html = "".join(h.value for h in at.html)
+    assert "<script>" not in chunk_html and "<img" not in chunk_html and "<b>" not in chunk_html
+    assert "&lt;script&gt;alert(&#x27;pwned&#x27;)&lt;/script&gt;" in chunk_html
+    assert "&lt;b&gt;reception desk&lt;/b&gt;" in chunk_html
+
+
+def test_delete_asks_for_confirmation_then_removes_the_document(rag: ReliableRAG) -> None:
+    at = _page("documents")
+    security = next(d for d in rag.documents() if d.source == "security.txt")
+    at.selectbox(key="documents.selected").set_value(security.doc_id).run()
+    at.button(key="documents.delete").click().run()
+    assert "security.txt" in {d.source for d in rag.documents()}  # not yet
+    at.button(key="documents.confirm").click().run()
+    assert not at.exception
+    assert "security.txt" not in {d.source for d in rag.documents()}
+    assert set(at.dataframe[0].value["Document"]) == {d.source for d in rag.documents()}
+
+
+def test_reindex_rechunks_from_the_kept_original(rag: ReliableRAG) -> None:
+    at = _page("documents")
+    leave = next(d for d in rag.documents() if d.source == "leave.md")
+    at.selectbox(key="documents.selected").set_value(leave.doc_id).run()
+    at.button(key="documents.reindex").click().run()
+    assert "Re-indexed leave.md" in _plain(at.success[0].value)
+
+
+# -- Review -------------------------------------------------------------------------------------------
+
+def test_review_records_overrides_and_outcome_as_an_audit_trail(rag: ReliableRAG) -> None:
+    session_id = _verify_planted(rag)
+    report = rag.store.get_report(session_id)
+    at = _page("review")
+    assert at.selectbox(key="review.selected").value == session_id
+    assert any('class="rrag-answer"' in h.value for h in at.html)
+    wrong = next(i for i, r in enumerate(report.claims) if r.verdict.status is not ClaimStatus.SUPPORTED
+                 and r.claim.checkable)
+    at.text_input(key="review.reviewer").input("Dana Reviewer")
+    at.radio(key="review.outcome").set_value("corrected")
+    old = report.claims[wrong].verdict.status.value
+    new = "contradicted" if old != "contradicted" else "unsupported"
+    at.selectbox(key=f"review.claim.{session_id}.{wrong}").set_value(new)
+    at.text_area(key="review.note").input("The handbook says 25 days.")
+    _submit(at, "Record review")
+
+    (record,) = rag.store.reviews(session_id)
+    assert record.reviewer == "Dana Reviewer" and record.outcome == "corrected"
+    assert record.note == "The handbook says 25 days."
+    assert record.changes == [{"claim_index": wrong, "old_status": old, "new_status": new}]
+    assert "Recorded" in at.success[0].value
+    # corrected answers leave the default queue; they are still there with "include reviewed"
+    assert session_id not in [s.session_id for s in rag.store.review_queue()]
+    at.toggle(key="review.include_reviewed").set_value(True).run()
+    at.selectbox(key="review.selected").set_value(session_id).run()
+    assert "Dana Reviewer" in _all_text(at)
+
+
+def test_review_requires_a_name_and_records_nothing_without_it(rag: ReliableRAG) -> None:
+    session_id = _verify_planted(rag)
+    at = _page("review")
+    _submit(at, "Record review")
+    assert "Enter your name" in at.warning[0].value
+    assert rag.store.reviews(session_id) == []
+
+
+def test_review_queue_filters(rag: ReliableRAG) -> None:
+    _verify_planted(rag)
+    at = _page("review")
+    assert len(at.dataframe[0].value) == 1
+    at.text_input(key="review.search").input("no such question").run()
+    assert not at.dataframe and "0 answer(s)" in _all_text(at)
+
+
+def test_empty_queue_says_so(rag: ReliableRAG) -> None:
+    at = _page("review")
+    assert any("Nothing waits for review" in s.value for s in at.success)
+
+
+# -- History ------------------------------------------------------------------------------------------
+
+def test_history_lists_filters_and_reopens_sessions(rag: ReliableRAG) -> None:
+    flagged = _verify_planted(rag)
+    plain = rag.ask(QUESTION).session_id
+    rag.store.add_review(flagged, reviewer="Eve", outcome="escalated", note="check with HR")
+    at = _page("history")
+    table = at.dataframe[0].value
+    assert len(table) == 2
+    assert at.selectbox(key="history.selected").value == plain  # newest first
+    at.selectbox(key="history.selected").set_value(flagged).run()
+    text = _all_text(at)
+    assert "Eve" in text and "check with HR" in text
+    at.text_input(key="history.search").input("helicopter").run()
+    assert list(at.dataframe[0].value["Question"]) == [QUESTION]
+    at.text_input(key="history.search").input("").run()
+    at.toggle(key="history.flagged").set_value(True).run()
+    assert at.selectbox(key="history.selected").value == flagged
+
+
+def test_history_empty_state(rag: ReliableRAG) -> None:
+    at = _page("history")
+    assert "No saved session" in at.info[0].value
+
+
+# -- Insights -----------------------------------------------------------------------------------------
+
+def test_insights_charts_come_from_the_saved_sessions(rag: ReliableRAG) -> None:
+    session_id = _verify_planted(rag)
+    rag.ask(QUESTION)
+    report = rag.store.get_report(session_id)
+    wrong = next(i for i, r in enumerate(report.claims) if r.verdict.status is not ClaimStatus.SUPPORTED
+                 and r.claim.checkable)
+    rag.store.add_review(session_id, reviewer="Ann", outcome="corrected",
+                         claim_overrides={wrong: ClaimStatus.SUPPORTED})
+    at = _page("insights")
+    charts = [c.proto.spec for c in at.get("plotly_chart")]
+    assert len(charts) == 6
+    assert {m.label: m.value for m in at.metric}["Sessions"] == "2"
+    agreement = {m.label: m.value for m in at.metric}["Reviewer agreement"]
+    assert agreement.endswith("%") and agreement != "100%"
+    assert any("helicopter" in spec or "annual leave" in spec for spec in charts)  # knowledge gaps
+
+
+def test_insights_empty_state(rag: ReliableRAG) -> None:
+    at = _page("insights")
+    assert "No saved sessions" in at.info[0].value
+
+
+# -- Settings -----------------------------------------------------------------------------------------
+
+def test_settings_save_applies_and_never_stores_or_shows_the_key(rag: ReliableRAG) -> None:
+    at = _page("settings")
+    assert SECRET not in _all_text(at) and "set in the environment" in _all_text(at)
+    top_k = next(w for w in at.number_input if w.label.startswith("Passages"))
+    top_k.set_value(7)
+    _submit(at, "Save")
+    assert rag.settings.top_k == 7
+    saved = rag.store.get_app_settings()
+    assert saved["top_k"] == 7 and not any("key" in name for name in saved)
+    assert SECRET not in _all_text(at)
+    db = rag.settings.data_dir / "rrag.db"
+    with sqlite3.connect(db) as conn:
+        dump = "\n".join(conn.iterdump())
+    assert SECRET not in dump
+
+
+def test_settings_invalid_values_show_an_error_and_change_nothing(rag: ReliableRAG) -> None:
+    at = _page("settings")
+    next(w for w in at.number_input if w.label.startswith("Overlap")).set_value(2000)
+    next(w for w in at.number_input if w.label.startswith("Chunk size")).set_value(1000)
+    _submit(at, "Save")
+    assert any("chunk_overlap must be between" in _plain(e.value) for e in at.error)
+    assert "chunk_overlap" not in rag.store.get_app_settings()
+
+
+def test_settings_test_connection_against_a_scripted_server(rag: ReliableRAG) -> None:
+    with ChatServer() as server:
+        server.reply("ready")
+        at = _page("settings")
+        next(w for w in at.text_input if w.label == "Base URL").input(server.base_url)
+        next(w for w in at.text_input if w.label == "Model").input(MODEL)
+        _submit(at, "Test LLM connection")
+        assert any("The LLM answered" in s.value for s in at.success), [e.value for e in at.error]
+        assert any(">ready<" in h.value for h in at.html)
+        assert server.headers[0].get("authorization") == f"Bearer {SECRET}"  # sent, never shown
+    assert SECRET not in _all_text(at)
+    assert not rag.settings.llm_configured  # testing does not save or switch the engine
+
+
+def test_settings_test_connection_without_endpoint_is_a_clear_error(rag: ReliableRAG) -> None:
+    at = _page("settings")
+    _submit(at, "Test LLM connection")
+    assert any("Testing the LLM connection failed" in _plain(e.value) for e in at.error)
