@@ -17,7 +17,7 @@ from ui.status import display_status, status_style
 # Characters with a meaning in Streamlit Markdown (CommonMark, `:colour[...]`, `:emoji:`, `$math$`, HTML).
 # '.' and '-' only matter at the start (lists, rules), handled separately to keep labels readable.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~$:])")
-EVIDENCE_RADIUS = 320  # characters of the chunk shown either side of an evidence quote
+EVIDENCE_RADIUS = 200  # characters of the chunk shown either side of an evidence quote
 _LEADING_MARKER = re.compile(r"^(\d+)([.)])|^([-=])")
 
 

@@ -7,6 +7,7 @@ page go to docs/screenshots/ (the README shows them) and test-artifacts/.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -37,24 +38,15 @@ VIEWPORT = {"width": 1440, "height": 1000}
 START_TIMEOUT_S = 120
 STEP_TIMEOUT_MS = 90_000  # a cold engine loads its models on the first question
 
-HANDBOOK = """# Annual leave
-
-Full-time employees receive 25 days of paid annual leave per calendar year.
-Up to 5 unused days may be carried over into the next year.
-Leave requests are approved by the line manager within five working days.
-
-# Remote work
-
-Employees may work from home up to three days per week.
-The company pays a one-off home office allowance of 500 euros.
-"""
+DEMO = ROOT / "data" / "demo"
+DEMO_FILES = sorted(p for p in DEMO.iterdir() if p.name != "examples.json")
+EXAMPLES = {e["question"]: e for e in json.loads((DEMO / "examples.json").read_text(encoding="utf-8"))}
+PER_DIEM = next(e for q, e in EXAMPLES.items() if "per-diem" in q)  # a changed number
+REMOTE = next(e for q, e in EXAMPLES.items() if "working from home" in q)  # an invented extra fact
 HOSTILE = """Visitor rules. <script>alert('pwned')</script> Visitors must sign in at the <b>reception desk</b>.
 The visitor car park closes at 10 pm.
 """
 QUESTION = "How many days of annual leave do full-time employees get?"
-PLANTED = ("Full-time employees receive 30 days of paid annual leave per calendar year. "
-           "Leave requests are approved by the line manager within five working days. "
-           "Every employee also gets a free company helicopter.")
 
 
 def _free_port() -> int:
@@ -138,27 +130,32 @@ def _open(page: Page, link: str, heading: str) -> None:
     """Navigate as a user does: by the sidebar link (the first visit of a fresh server must be `/`)."""
     _idle(page)
     page.get_by_test_id("stSidebarNav").get_by_role("link", name=link, exact=True).click()
-    expect(page.get_by_role("heading", name=heading)).to_be_visible()
+    expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
+
+
+def _claim_status(page: Page, text: str) -> str:
+    """The status label of the highlighted claim containing `text` (from its tooltip)."""
+    mark = page.locator("mark.rrag-claim", has_text=text)
+    expect(mark).to_be_visible()
+    title = mark.get_attribute("title") or ""
+    return title.split(":", 1)[1].split(".", 1)[0].strip()
 
 
 def test_upload_ask_review_history_insights(page: Page, tmp_path: Path) -> None:
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    docs = tmp_path / "upload"
-    docs.mkdir()
-    (docs / "handbook.md").write_text(HANDBOOK, encoding="utf-8")
-    (docs / "visitors.txt").write_text(HOSTILE, encoding="utf-8")
+    hostile = tmp_path / "visitors.txt"
+    hostile.write_text(HOSTILE, encoding="utf-8")
+    uploads = [*DEMO_FILES, hostile]
 
     page.goto("/")
     expect(page.get_by_role("heading", name="Ask your documents")).to_be_visible()
 
-    # 1. Documents: upload two files at once; the hostile one shows its markup as text.
+    # 1. Documents: upload the demo handbook and a hostile file at once; markup shows as text.
     _open(page, "Documents", "Documents")
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(
-        [str(docs / "handbook.md"), str(docs / "visitors.txt")]
-    )
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files([str(p) for p in uploads])
     page.get_by_role("button", name="Index files").click()
-    expect(page.get_by_text("2 of 2 file(s) indexed")).to_be_visible()
+    expect(page.get_by_text(f"{len(uploads)} of {len(uploads)} file(s) indexed")).to_be_visible()
     _choose(page, "Inspect a document", "visitors.txt")
     expect(page.get_by_text("<script>alert('pwned')</script>", exact=False)).to_be_visible()
     _shot(page, "documents")
@@ -173,34 +170,37 @@ def test_upload_ask_review_history_insights(page: Page, tmp_path: Path) -> None:
     expect(page.locator('[data-testid="stPlotlyChart"]').first).to_be_visible()
     _shot(page, "ask")
 
-    # 3. Verify an answer written elsewhere: the planted number and extra fact are flagged.
+    # 3. Verify answers written elsewhere: a changed number, and an invented extra fact.
     page.get_by_text("Verify an answer").click()
-    page.get_by_label("Question", exact=True).fill(QUESTION)
-    page.get_by_label("Answer to audit").fill(PLANTED)
-    page.get_by_role("button", name="Audit this answer").click()
-    expect(page.locator("mark.rrag-claim", has_text="helicopter")).to_be_visible()
-    flagged = page.locator("mark.rrag-claim", has_text="helicopter").get_attribute("title")
-    assert flagged and ("Unsupported" in flagged or "Contradicted" in flagged)
+    for example in (PER_DIEM, REMOTE):
+        page.get_by_label("Question", exact=True).fill(example["question"])
+        page.get_by_label("Answer to audit").fill(example["answer"])
+        page.get_by_role("button", name="Audit this answer").click()
+        expect(page.locator("mark.rrag-claim", has_text=example["answer"][-30:])).to_be_visible()
+    assert _claim_status(page, "gym membership") in ("Unsupported", "Contradicted")
+    assert _claim_status(page, "up to 3 days per week") in ("Supported", "Partial")
     _shot(page, "verify")
 
-    # 4. Review: the flagged answer is in the queue; record a correction with a name and a note.
+    # 4. Review: the flagged answer is in the queue; correct a claim, record it with a name and a note.
     _open(page, "Review", "Review queue")
-    expect(page.locator("mark.rrag-claim", has_text="helicopter")).to_be_visible()
+    _choose(page, "Open an answer", "working from home")
+    was = _claim_status(page, "gym membership")
+    now = "Contradicted" if was != "Contradicted" else "Unsupported"
     page.get_by_label("Reviewer name").fill("Dana Reviewer")
     page.get_by_text("✎ corrected", exact=False).click()
-    _choose(page, re.compile("helicopter"), "Contradicted")
-    page.get_by_label("Note").fill("The handbook says 25 days; no helicopter.")
+    _choose(page, re.compile("gym membership"), now)
+    page.get_by_label("Note").fill("HR confirms there is no gym allowance.")
     _shot(page, "review")
     page.get_by_role("button", name="Record review").click()
-    expect(page.get_by_text("Recorded", exact=False)).to_be_visible()
+    expect(page.get_by_text("Recorded: ✎ corrected by Dana Reviewer", exact=False)).to_be_visible()
 
-    # 5. History: the session with its audit trail.
+    # 5. History: the session with the reviewer's change in its audit trail.
     _open(page, "History", "History")
-    page.get_by_label("Search questions and answers").fill("helicopter")
+    page.get_by_label("Search questions and answers").fill("gym")
     page.keyboard.press("Enter")
     expect(page.get_by_text("Dana Reviewer", exact=False)).to_be_visible()
-    expect(page.get_by_text("no helicopter", exact=False)).to_be_visible()
-    expect(page.get_by_text("→ ✖ Contradicted", exact=False)).to_be_visible()  # the override, in the trail
+    expect(page.get_by_text("no gym allowance", exact=False)).to_be_visible()
+    expect(page.get_by_text(f"{was} → ", exact=False)).to_be_visible()
     _shot(page, "history")
 
     # 6. Insights: charts from the saved sessions, including the reviewer agreement.
