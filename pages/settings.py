@@ -9,7 +9,7 @@ import streamlit as st
 from rrag import RISK_PRESETS, ReliableRAG
 from rrag.settings import ANSWERERS, CLAIM_EXTRACTORS, VERIFIER_STAGES, Settings
 from ui.app_settings import to_saved
-from ui.engine import engine_errors, get_engine, invalidate_reads, redact
+from ui.engine import configure, engine_errors, get_engine, invalidate_reads, redact
 from ui.highlight import escaped_block
 from ui.state import PageState
 from ui.status import ANSWERER_LABELS, EXTRACTOR_LABELS, VERIFIER_LABELS, style_tag
@@ -83,7 +83,7 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
 def _save(rag: ReliableRAG, values: dict[str, Any]) -> None:
     with engine_errors("Saving the settings"):
         new = rag.settings.replace(**values)  # validates before anything is applied
-        rag.configure(new)
+        configure(rag, new)
         rag.store.save_app_settings(to_saved(new))
         invalidate_reads()
         st.success("Saved. New questions use these settings.", icon=":material/check_circle:")

@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from chat_server import MODEL, ChatServer
 from rrag import ClaimStatus, ReliableRAG
+from rrag.demo import set_up_demo
 from ui.engine import get_engine
 from ui.status import STATUS_STYLES, display_status
 
@@ -181,6 +182,12 @@ def test_sidebar_options_reach_the_engine_and_bad_ones_become_errors(rag: Reliab
     _submit(at, "Ask")
     assert any("verifiers must be" in _plain(e.value) for e in at.error)  # ConfigError shown, page still works
     assert at.session_state["ask.report"].session_id == report.session_id  # the last report is kept
+
+    at.multiselect(key="ask.verifiers").set_value(["quote"])
+    at.radio(key="ask.answerer").set_value("openai")  # needs an LLM endpoint; none is configured
+    _submit(at, "Ask")
+    assert any("needs an LLM" in _plain(e.value) for e in at.error)
+    assert rag.settings.answerer == "extractive" and rag.settings.verifiers != ("quote",)  # left as it was
 
 
 # -- Documents ----------------------------------------------------------------------------------------
@@ -381,3 +388,42 @@ def test_settings_test_connection_without_endpoint_is_a_clear_error(rag: Reliabl
     at = _page("settings")
     _submit(at, "Test LLM connection")
     assert any("Testing the LLM connection failed" in _plain(e.value) for e in at.error)
+
+
+# -- the engine handle --------------------------------------------------------------------------------
+
+def test_saved_settings_apply_when_the_engine_starts(rag: ReliableRAG) -> None:
+    rag.store.save_app_settings({"top_k": 4, "strict": True})
+    st.cache_resource.clear()  # as after a restart: the next page run builds the engine again
+    at = _page("ask")
+    assert at.slider(key="ask.top_k").value == 4 and at.toggle(key="ask.strict").value is True
+    assert get_engine() is not rag and get_engine().settings.top_k == 4
+
+
+def test_saved_settings_that_no_longer_work_warn_and_fall_back(rag: ReliableRAG) -> None:
+    rag.store.save_app_settings({"answerer": "openai"})  # needs an LLM endpoint, and none is set
+    st.cache_resource.clear()
+    at = _page("ask")
+    assert any("Saved settings were not applied" in _plain(w.value) for w in at.warning)
+    assert at.radio(key="ask.answerer").value == "extractive"
+    at.text_area(key="ask.question").input(QUESTION)
+    _submit(at, "Ask")
+    assert at.session_state["ask.report"] is not None  # the app still works
+
+
+# -- the demo corpus ----------------------------------------------------------------------------------
+
+def test_demo_corpus_renders_on_every_page(rag: ReliableRAG) -> None:
+    setup = set_up_demo(rag)
+    assert all(r.ok for r in setup.ingested) and setup.examples
+    flagged = [r for r in setup.examples if r.needs_review]
+    assert flagged  # a fresh `make run` has a non-empty review queue
+    shown = {ClaimStatus(display_status(c.verdict)) for r in setup.examples for c in r.claims
+             if display_status(c.verdict) in {s.value for s in ClaimStatus}}
+    assert {ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED} <= shown or ClaimStatus.CONTRADICTED in shown
+    for page in ("ask", "documents", "review", "history", "insights", "settings"):
+        at = _page(page)
+        assert not at.error, (page, [e.value for e in at.error])
+    at = _page("review")
+    assert len(at.dataframe[0].value) == len(rag.store.review_queue())
+    assert any('class="rrag-claim"' in h.value for h in at.html)

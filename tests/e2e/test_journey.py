@@ -47,6 +47,7 @@ HOSTILE = """Visitor rules. <script>alert('pwned')</script> Visitors must sign i
 The visitor car park closes at 10 pm.
 """
 QUESTION = "How many days of annual leave do full-time employees get?"
+SECRET = "sk-e2e-NEVER-SHOWN-0123456789"
 
 
 def _free_port() -> int:
@@ -58,8 +59,8 @@ def _free_port() -> int:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     port = _free_port()
-    env = {**os.environ, "RRAG_DATA_DIR": str(tmp_path / "data")}
-    env.pop("OPENAI_API_KEY", None)
+    # A key in the environment must never reach the page, the log or the database.
+    env = {**os.environ, "RRAG_DATA_DIR": str(tmp_path / "data"), "OPENAI_API_KEY": SECRET}
     log = (tmp_path / "streamlit.log").open("w")
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
@@ -210,5 +211,10 @@ def test_upload_ask_review_history_insights(page: Page, tmp_path: Path) -> None:
     _shot(page, "insights")
 
     _open(page, "Settings", "Settings")
+    expect(page.get_by_text("API key: set in the environment")).to_be_visible()
     _shot(page, "settings")
     assert dialogs == []  # no script from a document ever ran
+    assert SECRET not in page.content()
+    data = tmp_path / "data"
+    assert all(SECRET.encode() not in f.read_bytes() for f in data.rglob("*") if f.is_file())
+    assert SECRET not in (tmp_path / "streamlit.log").read_text()
