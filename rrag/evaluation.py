@@ -1,8 +1,8 @@
 """`python -m rrag eval`: measure a verifier on labelled claim-verification data (shared/eval format).
 
-Each row's `claim` is split into its checkable sentences and verified against the row's whole
-`context` (cut into chunks, never truncated; the `question` goes along where a row has one). The
-weakest sentence decides the row. Output: one JSON line per row {"id", "label", "score"} and a
+Each row's `claim` is verified against the row's whole `context` (cut into chunks, never
+truncated; the `question` goes along where a row has one); for RAGTruth span-level F1 its
+sentences are also checked one by one. Output: one JSON line per row {"id", "label", "score"} and a
 per-dataset table: balanced accuracy (supported vs not), macro-F1 and confusion for multi-label
 sets, RAGTruth response- and span-level F1, calibration error, contradiction recall, claims/s.
 """
@@ -134,16 +134,20 @@ def _support(v: Verdict) -> float:
     return 1.0 if v.status is ClaimStatus.SUPPORTED and v.verified else 0.0
 
 
-def judge(verifier: Verifier, row: Row, max_chars: int) -> Judgement:
-    sentences = claim_sentences(row.claim)
-    claims = [Claim(s.text, s.start, s.end) for s in sentences]
-    verdicts = verifier.verify_many(claims, context_chunks(row.context, max_chars), row.question)
-    weakest = min(verdicts, key=_support)
-    flagged = [(c.start, c.end) for c, v in zip(claims, verdicts) if v.status is not ClaimStatus.SUPPORTED]
-    status = weakest.status.value if weakest.verified else ClaimStatus.UNSUPPORTED.value
+def judge(verifier: Verifier, row: Row, contexts: Sequence[RetrievedChunk]) -> Judgement:
+    """The verifier's verdict on the whole claim (a verifier that splits sentences does so itself)."""
+    verdict = verifier.verify(Claim(row.claim, 0, len(row.claim)), contexts, row.question)
+    status = verdict.status.value if verdict.verified else ClaimStatus.UNSUPPORTED.value
     if status not in STATUSES:  # not_checkable: nothing in it could be confirmed
         status = ClaimStatus.UNSUPPORTED.value
-    return Judgement(status, _support(weakest), flagged)
+    return Judgement(status, _support(verdict), [])
+
+
+def flagged_spans(verifier: Verifier, row: Row, contexts: Sequence[RetrievedChunk]) -> list[tuple[int, int]]:
+    """The claim's sentences that, checked one by one, are not supported (RAGTruth span-level F1)."""
+    claims = [Claim(s.text, s.start, s.end) for s in claim_sentences(row.claim)]
+    verdicts = verifier.verify_many(claims, contexts, row.question)
+    return [(c.start, c.end) for c, v in zip(claims, verdicts) if v.status is not ClaimStatus.SUPPORTED]
 
 
 # --------------------------------------------------------------------------------------------
@@ -217,7 +221,7 @@ def dataset_metrics(rows: Sequence[Row], judgements: Sequence[Judgement], second
         rows, judgements = _group_max(rows, judgements)
     truth = [r.label == "supported" for r in rows]
     pred = [j.status == "supported" for j in judgements]
-    labels = [c for c in STATUSES if any(r.label == c for r in rows)]
+    labels = [c for c in STATUSES if any(r.label == c for r in rows) or any(j.status == c for j in judgements)]
     metrics: dict[str, Any] = {
         "n": len(rows),
         "balanced_accuracy": balanced_accuracy(truth, pred),
@@ -227,7 +231,7 @@ def dataset_metrics(rows: Sequence[Row], judgements: Sequence[Judgement], second
     contradicted = [j for r, j in zip(rows, judgements) if r.label == "contradicted"]
     if contradicted:
         metrics["contradicted_recall"] = sum(j.status == "contradicted" for j in contradicted) / len(contradicted)
-    if len(labels) > 2:
+    if len({r.label for r in rows}) > 2:
         statuses = [j.status for j in judgements]
         metrics["macro_f1"] = macro_f1([r.label for r in rows], statuses, labels)
         metrics["labels"] = labels
@@ -256,8 +260,11 @@ def run(paths: Sequence[Path], out: Path, verifier_name: str, settings: Settings
     with out.open("w", encoding="utf-8") as fh:
         for i, row in enumerate(rows):
             started = time.perf_counter()
-            j = judge(verifier, row, settings.chunk_size)
+            contexts = context_chunks(row.context, settings.chunk_size)
+            j = judge(verifier, row, contexts)
             seconds[row.dataset] += time.perf_counter() - started
+            if row.has_spans:  # outside the timing: it checks the claim a second time, sentence by sentence
+                j.flagged = flagged_spans(verifier, row, contexts)
             judgements.append(j)
             by_dataset[row.dataset].append(i)
             fh.write(json.dumps({"id": row.id, "label": j.status, "score": round(j.score, 6)}) + "\n")

@@ -7,8 +7,9 @@
 2. Sentence labels: all sentences of a supported claim are supported; a RAGTruth sentence is not
    supported when it overlaps an annotated span; otherwise only the weakest sentence of an
    unsupported claim is used (which of the others is wrong is unknown).
-3. Group K-fold (RAGTruth source_id, WiCE group_id, else the context) gives the out-of-fold table;
-   the support threshold and the contradiction threshold are chosen inside each fold, on training rows.
+3. A second logistic model maps a claim's sentence probabilities (aggregate_features) to P(supported).
+   Group K-fold (RAGTruth source_id, WiCE group_id, else the context) gives the out-of-fold table;
+   both models and both thresholds are fitted inside each fold, on its training rows only.
 4. Refit on everything and write rrag/verify/models/nli-calibrator.json with the CV table in it.
 """
 
@@ -18,15 +19,16 @@ import argparse
 import hashlib
 import json
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
-from rrag.evaluation import Judgement, Row, context_chunks, dataset_metrics, format_table, load_rows
+from rrag.evaluation import Judgement, Row, context_chunks, dataset_metrics, f1, format_table, load_rows
 from rrag.settings import Settings
 from rrag.verify.features import claim_sentences
-from rrag.verify.nli import CALIBRATOR_FILE, MODEL_DIR, MODEL_FILE, Calibrator, NLIVerifier
+from rrag.verify.nli import CALIBRATOR_FILE, MODEL_DIR, MODEL_FILE, Calibrator, NLIVerifier, aggregate_features
 
 EVAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
 CACHE = Path(__file__).resolve().parent / "cache" / "dev_features.json"
@@ -71,39 +73,56 @@ def matrix(sentences: list[dict]) -> np.ndarray:
     return np.array([[s["features"][f] for f in FEATURES] for s in sentences])
 
 
-def fit(rows: list[Row], feats: list[list[dict]], index: list[int]) -> tuple[LogisticRegression, np.ndarray, np.ndarray]:
-    x, y, w = [], [], []
+def _balanced_weights(keys: list[tuple[str, int]]) -> np.ndarray:
+    """Every dataset, and each class within it, weighs the same: the target is mean balanced accuracy."""
     counts: dict[tuple[str, int], int] = defaultdict(int)
-    samples = []
-    for i in index:
-        for j, label in sentence_labels(rows[i], feats[i]):
-            samples.append((i, j, label))
-            counts[(rows[i].dataset, label)] += 1
-    for i, j, label in samples:
-        x.append([feats[i][j]["features"][f] for f in FEATURES])
-        y.append(label)
-        w.append(1.0 / counts[(rows[i].dataset, label)])  # every dataset and class weighs the same
-    x = np.array(x)
+    for key in keys:
+        counts[key] += 1
+    w = np.array([1.0 / counts[key] for key in keys])
+    return w * len(w) / w.sum()
+
+
+def fit_sentences(rows: list[Row], feats: list[list[dict]], index: list[int]) -> tuple[LogisticRegression, np.ndarray, np.ndarray]:
+    samples = [(i, j, label) for i in index for j, label in sentence_labels(rows[i], feats[i])]
+    x = np.array([[feats[i][j]["features"][f] for f in FEATURES] for i, j, _ in samples])
+    y = np.array([label for _, _, label in samples])
     mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
     model = LogisticRegression(C=1.0, max_iter=2000)
-    model.fit((x - mean) / scale, np.array(y), sample_weight=np.array(w) * len(w) / sum(w))
+    model.fit((x - mean) / scale, y, sample_weight=_balanced_weights([(rows[i].dataset, l) for i, _, l in samples]))
     return model, mean, scale
 
 
-def row_scores(model: LogisticRegression, mean: np.ndarray, scale: np.ndarray, sentences: list[dict]) -> np.ndarray:
-    return model.predict_proba((matrix(sentences) - mean) / scale)[:, 1]
+def fit_claims(rows: list[Row], sentence_probs: list[np.ndarray], index: list[int]) -> LogisticRegression:
+    x = np.array([aggregate_features(sentence_probs[i]) for i in index])
+    y = [int(rows[i].label == "supported") for i in index]
+    model = LogisticRegression(C=1.0, max_iter=2000)
+    model.fit(x, np.array(y), sample_weight=_balanced_weights([(rows[i].dataset, l) for i, l in zip(index, y)]))
+    return model
 
 
-def judgements(rows: list[Row], feats: list[list[dict]], probs: list[np.ndarray], index: list[int],
+@dataclass
+class Scores:
+    sentence: list[np.ndarray]  # per row, P(supported) of each sentence
+    claim: np.ndarray  # per row, P(supported) of the claim
+    alone: list[np.ndarray]  # per row, each sentence judged as a claim of its own (flagged spans)
+
+
+def score(sentence: list[np.ndarray], claim_model: LogisticRegression) -> Scores:
+    claim = claim_model.predict_proba(np.array([aggregate_features(p) for p in sentence]))[:, 1]
+    alone = [claim_model.predict_proba(np.array([aggregate_features([q]) for q in p]))[:, 1] for p in sentence]
+    return Scores(sentence, claim, alone)
+
+
+def judgements(rows: list[Row], feats: list[list[dict]], sc: Scores, index: list[int],
                threshold: float, contra: float) -> list[Judgement]:
     out = []
     for i in index:
-        p = probs[i]
-        k = int(p.argmin())
+        k = int(sc.sentence[i].argmin())
         contra_p = 1 / (1 + np.exp(-feats[i][k]["features"]["contra_logit"]))
-        status = "supported" if p[k] >= threshold else ("contradicted" if contra_p >= contra else "unsupported")
-        flagged = [(s["start"], s["end"]) for s, q in zip(feats[i], p) if q < threshold]
-        out.append(Judgement(status, float(p[k]), flagged))
+        p = float(sc.claim[i])
+        status = "supported" if p >= threshold else ("contradicted" if contra_p >= contra else "unsupported")
+        flagged = [(s["start"], s["end"]) for s, q in zip(feats[i], sc.alone[i]) if q < threshold]
+        out.append(Judgement(status, p, flagged))
     return out
 
 
@@ -116,21 +135,28 @@ def mean_ba(rows: list[Row], js: list[Judgement], index: list[int]) -> float:
     return float(np.mean([s for s in scores if s is not None]))
 
 
-def choose_thresholds(rows: list[Row], feats: list[list[dict]], probs: list[np.ndarray],
-                      index: list[int]) -> tuple[float, float]:
+def choose_thresholds(rows: list[Row], feats: list[list[dict]], sc: Scores, index: list[int]) -> tuple[float, float]:
     grid = np.arange(0.2, 0.81, 0.02)
-    threshold = max(grid, key=lambda t: mean_ba(rows, judgements(rows, feats, probs, index, t, 1.0), index))
+    threshold = max(grid, key=lambda t: mean_ba(rows, judgements(rows, feats, sc, index, t, 1.0), index))
     candidates = [i for i in index if rows[i].label in ("unsupported", "contradicted")]
+    truth = [rows[i].label == "contradicted" for i in candidates]
 
-    def contra_f1(c: float) -> float:
-        js = judgements(rows, feats, probs, candidates, threshold, c)
-        truth = [rows[i].label == "contradicted" for i in candidates]
-        pred = [j.status == "contradicted" for j in js]
-        tp = sum(a and b for a, b in zip(truth, pred))
-        return 0.0 if tp == 0 else 2 * tp / (sum(truth) + sum(pred))
+    def telling_apart(c: float) -> float:  # macro-F1 of contradicted vs unsupported among those rows
+        pred = [j.status == "contradicted" for j in judgements(rows, feats, sc, candidates, threshold, c)]
+        return (f1(truth, pred) + f1([not t for t in truth], [not p for p in pred])) / 2
 
-    contra = max(np.arange(0.2, 0.96, 0.05), key=contra_f1)
+    contra = max(np.arange(0.2, 0.96, 0.05), key=telling_apart)
     return float(threshold), float(contra)
+
+
+def fit_all(rows: list[Row], feats: list[list[dict]], index: list[int]) -> tuple:
+    """Both models and both thresholds from the rows in `index`; the scores cover every row."""
+    sent_model, mean, scale = fit_sentences(rows, feats, index)
+    sentence = [sent_model.predict_proba((matrix(f) - mean) / scale)[:, 1] for f in feats]
+    claim_model = fit_claims(rows, sentence, index)
+    sc = score(sentence, claim_model)
+    threshold, contra = choose_thresholds(rows, feats, sc, index)
+    return sent_model, mean, scale, claim_model, sc, threshold, contra
 
 
 def main() -> None:
@@ -147,7 +173,7 @@ def main() -> None:
     cached = json.loads(CACHE.read_text()) if CACHE.exists() else {}
     if cached.get("model") != model_hash or len(cached.get("rows", [])) != len(rows):
         neutral = Calibrator(FEATURES, np.zeros(len(FEATURES)), np.ones(len(FEATURES)), np.zeros(len(FEATURES)),
-                             0.0, 0.5, 0.5)
+                             0.0, 0.5, 0.5, np.zeros(5), 0.0)
         verifier = NLIVerifier(calibrator=neutral)
         cached = {"model": model_hash, "rows": extract(verifier, rows)}
         CACHE.parent.mkdir(parents=True, exist_ok=True)
@@ -157,16 +183,12 @@ def main() -> None:
     rng = np.random.default_rng(SEED)
     unique = sorted(set(groups))
     fold_of = dict(zip(unique, rng.permutation(len(unique)) % FOLDS))
-    probs: list[np.ndarray] = [np.zeros(0)] * len(rows)
     oof: list[Judgement | None] = [None] * len(rows)
     for fold in range(FOLDS):
         train = [i for i, g in enumerate(groups) if fold_of[g] != fold]
         test = [i for i, g in enumerate(groups) if fold_of[g] == fold]
-        model, mean, scale = fit(rows, feats, train)
-        for i in train + test:
-            probs[i] = row_scores(model, mean, scale, feats[i])
-        threshold, contra = choose_thresholds(rows, feats, probs, train)
-        for i, j in zip(test, judgements(rows, feats, probs, test, threshold, contra)):
+        *_, sc, threshold, contra = fit_all(rows, feats, train)
+        for i, j in zip(test, judgements(rows, feats, sc, test, threshold, contra)):
             oof[i] = j
         print(f"fold {fold}: threshold {threshold:.2f} contradiction {contra:.2f}", flush=True)
 
@@ -176,14 +198,11 @@ def main() -> None:
     cv = {name: dataset_metrics([rows[i] for i in idx], [oof[i] for i in idx], 0.0) for name, idx in by.items()}
     print(format_table(cv))
 
-    everything = list(range(len(rows)))
-    model, mean, scale = fit(rows, feats, everything)
-    for i in everything:
-        probs[i] = row_scores(model, mean, scale, feats[i])
-    threshold, contra = choose_thresholds(rows, feats, probs, everything)
+    sent_model, mean, scale, claim_model, _, threshold, contra = fit_all(rows, feats, list(range(len(rows))))
     args.out.write_text(json.dumps({
         "features": list(FEATURES), "mean": mean.tolist(), "scale": scale.tolist(),
-        "weights": model.coef_[0].tolist(), "bias": float(model.intercept_[0]),
+        "weights": sent_model.coef_[0].tolist(), "bias": float(sent_model.intercept_[0]),
+        "aggregate_weights": claim_model.coef_[0].tolist(), "aggregate_bias": float(claim_model.intercept_[0]),
         "threshold": threshold, "contradiction_threshold": contra,
         "model_sha1": model_hash, "cv": cv,
     }, indent=1))

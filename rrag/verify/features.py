@@ -1,0 +1,102 @@
+"""Cheap signals for claim verification: evidence windows, weighted coverage, numbers, entities.
+
+Plain Python over strings, built on the shared rrag.text utilities. The learned judge
+(rrag/verify/nli.py) scores the windows picked here, and a small calibrated model combines its
+output with these signals.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from typing import Iterable, Sequence
+
+from rrag.text import STOPWORDS, Span, content_words, negation_count, quantities, split_sentences
+
+MAX_WINDOW_WORDS = 56  # evidence windows of about 80 tokens: short pairs keep the judge fast
+
+
+def claim_sentences(text: str) -> list[Span]:
+    """Sentences of a claim worth checking: lead-ins ("Here is a summary:") and questions are
+    skipped, unless nothing else is left, in which case the whole claim is judged."""
+    spans = [s for s in split_sentences(text) if content_words(s.text) and not s.text.endswith((":", "?"))]
+    if spans:
+        return spans
+    stripped = text.strip()
+    start = text.find(stripped) if stripped else 0
+    return [Span(stripped, start, start + len(stripped))]
+
+
+def windows(text: str, max_words: int = MAX_WINDOW_WORDS) -> list[Span]:
+    """Each sentence of `text` alone and joined with the next one (when short enough), so that a
+    fact spread over two sentences is seen together; long sentences become overlapping slices."""
+    sentences = split_sentences(text)
+    out: list[Span] = []
+    for i, sentence in enumerate(sentences):
+        out.extend(_slices(sentence, max_words))
+        if i + 1 < len(sentences):
+            nxt = sentences[i + 1]
+            if len(sentence.text.split()) + len(nxt.text.split()) <= max_words:
+                out.append(Span(text[sentence.start : nxt.end], sentence.start, nxt.end))
+    return out
+
+
+def _slices(sentence: Span, max_words: int) -> list[Span]:
+    tokens = list(re.finditer(r"\S+", sentence.text))
+    if len(tokens) <= max_words:
+        return [sentence]
+    step = max_words // 2
+    out = []
+    for first in range(0, len(tokens) - step, step):
+        last = min(first + max_words, len(tokens)) - 1
+        start, end = tokens[first].start(), tokens[last].end()
+        out.append(Span(sentence.text[start:end], sentence.start + start, sentence.start + end))
+    return out
+
+
+class TermWeights:
+    """Inverse document frequency over the windows of one context: rare words count more."""
+
+    def __init__(self, documents: Iterable[Iterable[str]]) -> None:
+        df: Counter[str] = Counter()
+        n = 0
+        for doc in documents:
+            df.update(set(doc))
+            n += 1
+        self._df, self._n = df, max(n, 1)
+
+    def __call__(self, term: str) -> float:
+        return math.log(1.0 + (self._n + 1) / (self._df.get(term, 0) + 0.5))
+
+
+def weighted_coverage(claim_terms: Sequence[str], evidence_terms: frozenset[str] | set[str],
+                      weight: TermWeights) -> float:
+    """Share of the claim's IDF-weighted content terms found in the evidence; 1.0 for no terms."""
+    total = sum(weight(t) for t in claim_terms)
+    if total == 0:
+        return 1.0
+    return sum(weight(t) for t in claim_terms if t in evidence_terms) / total
+
+
+def coverage(items: set, pool: set) -> float:
+    """Share of `items` found in `pool`; 1.0 when there is nothing to find."""
+    return 1.0 if not items else len(items & pool) / len(items)
+
+
+def number_values(text: str) -> set[float]:
+    return {round(q.value, 6) for q in quantities(text)}
+
+
+def capitalised(text: str) -> set[str]:
+    """Capitalised words not at a sentence start: a cheap stand-in for named entities."""
+    found = set()
+    for sentence in split_sentences(text):
+        tokens = re.findall(r"[^\W_]+", sentence.text)
+        found.update(t.lower() for t in tokens[1:] if t[:1].isupper() and t.lower() not in STOPWORDS)
+    return found
+
+
+def negation_mismatch(claim: str, evidence: str) -> float:
+    """1.0 when exactly one of claim and evidence is negated: a frequent sign of contradiction."""
+    return float((negation_count(claim) > 0) != (negation_count(evidence) > 0))

@@ -1,0 +1,273 @@
+"""The shipped offline verifier: evidence windows, a fine-tuned MiniLM cross-encoder, a calibrated combiner.
+
+Steps for each claim:
+ 1. split the claim into sentences; the weakest checkable sentence decides the claim;
+ 2. split every context chunk into sentences and two-sentence windows, and keep the few windows
+    that cover most of the sentence's rare content words (the whole context is searched, never cut);
+ 3. the cross-encoder (ONNX, int8) gives P(entailment, neutral, contradiction) for each window;
+ 4. a logistic model over the judge's output and cheap signals (coverage, numbers, entities,
+    negation, and the rule-based LexicalVerifier's verdict) gives each sentence P(supported);
+ 5. a second small logistic model turns the sentences' probabilities (weakest, mean, count) into
+    the claim's P(supported), and a fixed threshold chosen by group cross-validation decides.
+
+Runs with onnxruntime + tokenizers + numpy only, and never downloads anything.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from rrag.errors import ConfigError
+from rrag.settings import Settings
+from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
+from rrag.text import Span, content_words, words
+from rrag.verify import features as fx
+from rrag.verify.base import Verifier
+from rrag.verify.evidence import evidence_at, nothing_retrieved
+from rrag.verify.lexical import LexicalVerifier
+
+MODEL_DIR = Path(__file__).resolve().parent / "models"
+MODEL_FILE = "nli-minilm-l6-int8.onnx"
+TOKENIZER_FILE = "tokenizer.json"
+CALIBRATOR_FILE = "nli-calibrator.json"
+LABELS = ("entailment", "neutral", "contradiction")
+DEFAULT_WINDOWS_PER_SENTENCE = 2
+MAX_PAIR_TOKENS = 192  # windows are <= 70 words, so this only clips unusually long claim sentences
+BATCH_SIZE = 32
+
+
+class CrossEncoder:
+    """P(entailment, neutral, contradiction) for (evidence, claim) pairs, with onnxruntime on CPU."""
+
+    def __init__(self, model_dir: Path = MODEL_DIR, threads: int = 2) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        model_path, tokenizer_path = model_dir / MODEL_FILE, model_dir / TOKENIZER_FILE
+        if not model_path.is_file() or not tokenizer_path.is_file():
+            raise ConfigError(f"the NLI model is missing from {model_dir} (expected {MODEL_FILE})")
+        self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        self._tokenizer.no_padding()
+        self._tokenizer.enable_truncation(MAX_PAIR_TOKENS, strategy="longest_first")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self._session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """Rows of probabilities in LABELS order; batches are sorted by length and padded per batch."""
+        out = np.zeros((len(pairs), 3), dtype=np.float32)
+        if not pairs:
+            return out
+        encodings = self._tokenizer.encode_batch([(p, h) for p, h in pairs])
+        order = sorted(range(len(pairs)), key=lambda i: len(encodings[i].ids))
+        for first in range(0, len(order), BATCH_SIZE):
+            index = order[first : first + BATCH_SIZE]
+            width = max(len(encodings[i].ids) for i in index)
+            ids = np.zeros((len(index), width), dtype=np.int64)
+            types = np.zeros_like(ids)
+            mask = np.zeros_like(ids)
+            for row, i in enumerate(index):
+                enc = encodings[i]
+                ids[row, : len(enc.ids)] = enc.ids
+                types[row, : len(enc.ids)] = enc.type_ids
+                mask[row, : len(enc.ids)] = 1
+            logits = self._session.run(["logits"], {"input_ids": ids, "attention_mask": mask,
+                                                    "token_type_ids": types})[0]
+            exp = np.exp(logits - logits.max(axis=1, keepdims=True))
+            out[index] = exp / exp.sum(axis=1, keepdims=True)
+        return out
+
+
+@dataclass(frozen=True)
+class Calibrator:
+    """Logistic regression over named features, plus the decision thresholds, from nli-calibrator.json."""
+
+    features: tuple[str, ...]
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    bias: float
+    threshold: float  # P(supported) at or above which a claim is supported
+    contradiction_threshold: float  # P(contradiction) of the deciding window that marks "contradicted"
+    aggregate_weights: np.ndarray  # over aggregate_features() of the claim's sentence probabilities
+    aggregate_bias: float
+
+    @classmethod
+    def load(cls, path: Path) -> Calibrator:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return cls(tuple(data["features"]), np.array(data["mean"]), np.array(data["scale"]),
+                       np.array(data["weights"]), float(data["bias"]), float(data["threshold"]),
+                       float(data["contradiction_threshold"]), np.array(data["aggregate_weights"]),
+                       float(data["aggregate_bias"]))
+        except (OSError, ValueError, KeyError) as exc:
+            raise ConfigError(f"cannot read the NLI calibrator {path}: {exc}") from exc
+
+    def probability(self, rows: Sequence[dict[str, float]]) -> np.ndarray:
+        if not rows:
+            return np.zeros(0)
+        x = np.array([[row[name] for name in self.features] for row in rows])
+        z = ((x - self.mean) / self.scale) @ self.weights + self.bias
+        return 1.0 / (1.0 + np.exp(-z))
+
+    def claim_probability(self, sentence_probabilities: Sequence[float]) -> float:
+        z = float(np.dot(aggregate_features(sentence_probabilities), self.aggregate_weights)) + self.aggregate_bias
+        return 1.0 / (1.0 + math.exp(-z))
+
+
+def aggregate_features(sentence_probabilities: Sequence[float]) -> list[float]:
+    """What decides a claim from its sentences: the weakest (and second weakest) sentence, the mean,
+    how many there are, and the share that fall short; long answers almost always have one weak
+    sentence, so the weakest alone flags too many of them."""
+    logits = sorted(_logit(p) for p in sentence_probabilities)
+    return [logits[0], sum(logits) / len(logits), math.log(len(logits)), logits[min(1, len(logits) - 1)],
+            sum(p < 0.5 for p in sentence_probabilities) / len(logits)]
+
+
+@dataclass(frozen=True)
+class _Window:
+    chunk: Chunk
+    span: Span
+    terms: frozenset[str]
+
+
+@dataclass
+class SentenceScore:
+    """The judgement of one claim sentence: its features and the windows that decided it."""
+
+    span: Span  # offsets in the claim text
+    features: dict[str, float]
+    support_window: _Window | None  # most entailing window
+    contra_window: _Window | None  # most contradicting window
+    probability: float = 0.0
+
+
+class _ContextIndex:
+    """Sentence windows of every chunk, with the term statistics the cheap signals need."""
+
+    def __init__(self, contexts: Sequence[RetrievedChunk]) -> None:
+        self.windows: list[_Window] = []
+        for rc in contexts:
+            for span in fx.windows(rc.chunk.text):
+                self.windows.append(_Window(rc.chunk, span, frozenset(content_words(span.text))))
+        self.weight = fx.TermWeights(w.terms for w in self.windows)
+        text = "\n".join(rc.chunk.text for rc in contexts)
+        self.terms = set(content_words(text))
+        self.numbers = fx.number_values(text)
+        self.lower_words = set(words(text))
+
+    def candidates(self, claim_terms: Sequence[str], k: int) -> list[_Window]:
+        scored = sorted(self.windows, key=lambda w: -fx.weighted_coverage(claim_terms, w.terms, self.weight))
+        return scored[:k]
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+class NLIVerifier(Verifier):
+    name = "nli"
+
+    def __init__(self, settings: Settings | None = None, model_dir: Path = MODEL_DIR,
+                 windows_per_sentence: int = DEFAULT_WINDOWS_PER_SENTENCE, threads: int = 2,
+                 calibrator: Calibrator | None = None) -> None:
+        self.settings = settings or Settings()
+        self.encoder = CrossEncoder(model_dir, threads)
+        self.calibrator = calibrator or Calibrator.load(model_dir / CALIBRATOR_FILE)
+        self.windows_per_sentence = windows_per_sentence
+        self.lexical = LexicalVerifier()
+
+    def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
+        return self.verify_many([claim], contexts, question)[0]
+
+    def verify_many(self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk],
+                    question: str = "") -> list[Verdict]:
+        scored = self.score_sentences([c.text for c in claims], contexts, question)
+        return [self._verdict(sentences) for sentences in scored]
+
+    def score_sentences(self, claims: Sequence[str], contexts: Sequence[RetrievedChunk],
+                        question: str = "") -> list[list[SentenceScore]]:
+        """Per claim, the scored checkable sentences (all pairs of all claims go through one batch)."""
+        index = _ContextIndex(contexts)
+        question_terms = content_words(question)
+        plan: list[tuple[SentenceScore, list[_Window], list[str]]] = []
+        pairs: list[tuple[str, str]] = []
+        result: list[list[SentenceScore]] = []
+        for text in claims:
+            sentences = []
+            for span in fx.claim_sentences(text):
+                terms = content_words(span.text)
+                # The question narrows the search (an answer often leaves its subject implicit).
+                found = index.candidates(terms + question_terms, self.windows_per_sentence)
+                score = SentenceScore(span, {}, None, None)
+                plan.append((score, found, terms))
+                pairs.extend((w.span.text, span.text) for w in found)
+                sentences.append(score)
+            result.append(sentences)
+        probs = self.encoder.predict(pairs)
+        rules = self.lexical.verify_many([Claim(s.span.text, s.span.start, s.span.end) for s, _, _ in plan], contexts)
+        row = 0
+        for (score, found, terms), rule in zip(plan, rules):
+            p = probs[row : row + len(found)]
+            row += len(found)
+            score.features = self._features(score.span.text, terms, found, p, index)
+            score.features["lexical_support"] = rule.support_score if rule.support_score is not None else 0.5
+            score.features["lexical_contradiction"] = float(rule.status is ClaimStatus.CONTRADICTED)
+            if found:
+                score.support_window = found[int(p[:, 0].argmax())]
+                score.contra_window = found[int(p[:, 2].argmax())]
+        flat = [s for sentences in result for s in sentences]
+        for s, prob in zip(flat, self.calibrator.probability([s.features for s in flat])):
+            s.probability = float(prob)
+        return result
+
+    def _features(self, text: str, terms: list[str], found: list[_Window], p: np.ndarray,
+                  index: _ContextIndex) -> dict[str, float]:
+        best = int(p[:, 0].argmax()) if len(found) else -1
+        entail = float(p[best, 0]) if len(found) else 0.0
+        contra_max = float(p[:, 2].max()) if len(found) else 0.0
+        claim_numbers = fx.number_values(text)
+        entities = fx.capitalised(text)
+        return {
+            "entail_logit": _logit(entail),
+            "contra_logit": _logit(contra_max),
+            "neutral_at_best": float(p[best, 1]) if len(found) else 1.0,
+            "cover_context": fx.weighted_coverage(terms, index.terms, index.weight),
+            "cover_window": fx.weighted_coverage(terms, found[0].terms, index.weight) if found else 0.0,
+            "numbers": fx.coverage(claim_numbers, index.numbers),
+            "has_numbers": float(bool(claim_numbers)),
+            "entities": fx.coverage(entities, index.lower_words),
+            "negation": fx.negation_mismatch(text, found[best].span.text) if found else 0.0,
+            "length": math.log1p(len(terms)),
+        }
+
+    def _verdict(self, sentences: list[SentenceScore]) -> Verdict:
+        weakest = min(sentences, key=lambda s: s.probability)
+        cal = self.calibrator
+        p = cal.claim_probability([s.probability for s in sentences])
+        contra = 1.0 / (1.0 + math.exp(-weakest.features["contra_logit"]))
+        if weakest.support_window is None:
+            return nothing_retrieved(self.name)
+        if p >= cal.threshold:
+            status, window = ClaimStatus.SUPPORTED, weakest.support_window
+            reason = f"the context entails it (P(supported)={p:.2f})"
+        elif contra >= cal.contradiction_threshold:
+            status, window = ClaimStatus.CONTRADICTED, weakest.contra_window
+            reason = f"the context contradicts it (P(contradiction)={contra:.2f})"
+        else:
+            status, window = ClaimStatus.UNSUPPORTED, weakest.support_window
+            reason = f"the context does not state it (P(supported)={p:.2f})"
+        if len(sentences) > 1:
+            reason += f"; decided by its weakest sentence: {weakest.span.text[:80]!r}"
+        window = window or weakest.support_window  # both exist whenever a window was scored
+        evidence = evidence_at(window.chunk, window.span.start, window.span.end)
+        confidence = p if status is ClaimStatus.SUPPORTED else 1.0 - p
+        return Verdict(status, confidence, self.name, reason, evidence, support_score=p)

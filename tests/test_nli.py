@@ -1,0 +1,119 @@
+"""The shipped NLI verifier: it loads offline, orders claims sensibly, and always shows its evidence."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rrag.errors import ConfigError
+from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
+from rrag.verify import features as fx
+from rrag.verify.base import Verifier
+from rrag.verify.nli import CALIBRATOR_FILE, MODEL_DIR, NLIVerifier
+
+CONTEXT = ("The Harbour Museum opened in 1931 in the old customs house. It holds 4,200 maritime objects, "
+           "including the figurehead of the schooner Petrel. Admission is free on Sundays.")
+
+
+def _ctx(text: str, chunk_id: str = "c1") -> RetrievedChunk:
+    return RetrievedChunk(Chunk(chunk_id, "d1", "museum.md", text, 0, len(text)), score=1.0)
+
+
+def _claim(text: str) -> Claim:
+    return Claim(text, 0, len(text))
+
+
+@pytest.fixture(scope="module")
+def verifier() -> NLIVerifier:
+    return NLIVerifier()
+
+
+def test_shipped_model_is_a_verifier_that_needs_no_download(verifier: NLIVerifier) -> None:
+    assert isinstance(verifier, Verifier) and verifier.name == "nli"
+    assert (MODEL_DIR / CALIBRATOR_FILE).is_file()
+    assert sum(p.stat().st_size for p in MODEL_DIR.iterdir()) < 35 * 2**20
+
+
+def test_supported_claim_scores_above_contradicted_and_unrelated(verifier: NLIVerifier) -> None:
+    supported, contradicted, unrelated = verifier.verify_many(
+        [_claim("The Harbour Museum opened in 1931."),
+         _claim("The Harbour Museum opened in 1975."),
+         _claim("The museum's cafe serves vegan pastries.")],
+        [_ctx(CONTEXT)],
+    )
+    assert supported.support_score > contradicted.support_score
+    assert supported.support_score > unrelated.support_score
+    assert supported.status is ClaimStatus.SUPPORTED
+    assert contradicted.status in (ClaimStatus.CONTRADICTED, ClaimStatus.UNSUPPORTED)
+    assert unrelated.status is not ClaimStatus.SUPPORTED
+
+
+def test_every_verdict_quotes_the_deciding_span_of_its_chunk(verifier: NLIVerifier) -> None:
+    verdict = verifier.verify(_claim("Entry costs nothing on Sundays."), [_ctx("Unrelated text about tides."),
+                                                                          _ctx(CONTEXT, "c2")])
+    ev = verdict.evidence
+    assert ev is not None and ev.chunk_id == "c2" and ev.source == "museum.md"
+    assert CONTEXT[ev.start:ev.end] == ev.quote
+    assert "Sundays" in ev.quote
+    assert 0.0 <= verdict.confidence <= 1.0 and verdict.verifier == "nli"
+
+
+def test_a_fact_at_the_end_of_a_long_context_is_found(verifier: NLIVerifier) -> None:
+    filler = " ".join(f"Gallery {i} shows paintings of coastal villages in winter light." for i in range(60))
+    contexts = [_ctx(filler, "c1"), _ctx(filler + " The figurehead of the Petrel was carved in 1868.", "c2")]
+    verdict = verifier.verify(_claim("The Petrel's figurehead was carved in 1868."), contexts)
+    assert verdict.status is ClaimStatus.SUPPORTED
+    assert verdict.evidence is not None and "1868" in verdict.evidence.quote
+
+
+def test_the_weakest_sentence_decides_a_multi_sentence_claim(verifier: NLIVerifier) -> None:
+    good = "The Harbour Museum opened in 1931."
+    both = verifier.verify(_claim(good + " It is closed every Sunday and charges 40 euros."), [_ctx(CONTEXT)])
+    alone = verifier.verify(_claim(good), [_ctx(CONTEXT)])
+    assert both.support_score < alone.support_score
+    assert both.status is not ClaimStatus.SUPPORTED
+    assert "weakest sentence" in both.reason
+
+
+def test_no_context_is_unsupported_not_an_error(verifier: NLIVerifier) -> None:
+    verdict = verifier.verify(_claim("The museum opened in 1931."), [])
+    assert verdict.status is ClaimStatus.UNSUPPORTED and verdict.support_score == 0.0
+
+
+def test_missing_model_files_are_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="missing"):
+        NLIVerifier(model_dir=tmp_path)
+
+
+def test_a_broken_calibrator_is_a_config_error(tmp_path: Path) -> None:
+    for item in MODEL_DIR.iterdir():
+        shutil.copy(item, tmp_path / item.name)
+    (tmp_path / CALIBRATOR_FILE).write_text(json.dumps({"features": ["entail_logit"]}))
+    with pytest.raises(ConfigError, match="calibrator"):
+        NLIVerifier(model_dir=tmp_path)
+
+
+def test_windows_keep_exact_offsets_and_slice_long_sentences() -> None:
+    long_sentence = "Then " + " ".join(f"word{i}" for i in range(150)) + "."
+    text = "Short one. Another short one. " + long_sentence
+    spans = fx.windows(text, max_words=40)
+    assert all(text[s.start:s.end] == s.text for s in spans)
+    assert any(s.text == "Short one. Another short one." for s in spans)  # neighbours joined
+    assert max(len(s.text.split()) for s in spans) <= 40
+    assert any("word149" in s.text for s in spans)  # nothing at the end is dropped
+
+
+def test_claim_sentences_skip_lead_ins_but_never_everything() -> None:
+    text = "Based on the passages, here is the answer:\nThe museum opened in 1931. Is it free?"
+    assert [s.text for s in fx.claim_sentences(text)] == ["The museum opened in 1931."]
+    assert [s.text for s in fx.claim_sentences("Here it is:")] == ["Here it is:"]
+
+
+def test_weighted_coverage_counts_rare_words_more() -> None:
+    weights = fx.TermWeights([["museum", "open"], ["museum", "petrel"], ["museum"]])
+    assert fx.weighted_coverage(["museum", "petrel"], {"petrel"}, weights) > 0.5
+    assert fx.weighted_coverage(["museum", "petrel"], {"museum"}, weights) < 0.5
+    assert fx.weighted_coverage([], set(), weights) == 1.0
