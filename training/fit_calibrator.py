@@ -33,7 +33,8 @@ from rrag.verify.nli import CALIBRATOR_FILE, MODEL_DIR, MODEL_FILE, Calibrator, 
 EVAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
 CACHE = Path(__file__).resolve().parent / "cache" / "dev_features.json"
 FEATURES = ("entail_logit", "contra_logit", "neutral_at_best", "cover_context", "cover_window", "numbers",
-            "has_numbers", "entities", "negation", "length", "lexical_support", "lexical_contradiction")
+            "missing_number", "has_numbers", "entities", "negation", "length", "lexical_support",
+            "lexical_contradiction")
 FOLDS = 5
 SEED = 20261122
 
@@ -179,6 +180,9 @@ def main() -> None:
         CACHE.parent.mkdir(parents=True, exist_ok=True)
         CACHE.write_text(json.dumps(cached))
     feats = cached["rows"]
+    for sentences in feats:  # derived from "numbers" as NLIVerifier does, so older caches stay usable
+        for s in sentences:
+            s["features"]["missing_number"] = float(s["features"]["numbers"] < 1.0)
 
     rng = np.random.default_rng(SEED)
     unique = sorted(set(groups))
