@@ -29,36 +29,66 @@ def _render_options(state: PageState, settings: Settings) -> dict[str, object]:
             if preset in RISK_PRESETS:
                 state["threshold"] = RISK_PRESETS[preset]
 
-        st.selectbox("Risk preset", [*RISK_PRESETS, CUSTOM], key=state.key("preset"), on_change=_apply_preset,
-                     help="How many hallucinated claims are tolerable: high-risk 5 %, enterprise 20 %, general 30 %.")
+        st.selectbox(
+            "Risk preset",
+            [*RISK_PRESETS, CUSTOM],
+            key=state.key("preset"),
+            on_change=_apply_preset,
+            help="How many hallucinated claims are tolerable: high-risk 5 %, enterprise 20 %, general 30 %.",
+        )
         st.slider("Hallucination-rate threshold", 0.0, 1.0, step=0.01, key=state.key("threshold"))
-        st.toggle("Strict mode", key=state.key("strict"),
-                  help="Refuse the whole answer whenever its hallucination rate is above the threshold.")
+        st.toggle(
+            "Strict mode",
+            key=state.key("strict"),
+            help="Refuse the whole answer whenever its hallucination rate is above the threshold.",
+        )
         st.slider("Passages to retrieve (top-k)", 1, 20, key=state.key("top_k"))
-        st.radio("Answer backend", ANSWERERS, key=state.key("answerer"), format_func=ANSWERER_LABELS.get,
-                 help="The LLM backend needs an endpoint on the Settings page.")
-        st.multiselect("Verifier cascade", VERIFIER_STAGES, key=state.key("verifiers"),
-                       format_func=VERIFIER_LABELS.get,
-                       help="Run in this order; a later stage decides only what the earlier ones were unsure of.")
+        st.radio(
+            "Answer backend",
+            ANSWERERS,
+            key=state.key("answerer"),
+            format_func=ANSWERER_LABELS.get,
+            help="The LLM backend needs an endpoint on the Settings page.",
+        )
+        st.multiselect(
+            "Verifier cascade",
+            VERIFIER_STAGES,
+            key=state.key("verifiers"),
+            format_func=VERIFIER_LABELS.get,
+            help="Run in this order; a later stage decides only what the earlier ones were unsure of.",
+        )
         if not settings.llm_configured:
             st.caption("No LLM endpoint configured: the LLM answerer and judge are unavailable.")
     chosen = tuple(v for v in VERIFIER_STAGES if v in state["verifiers"])
     return dict(
-        risk_threshold=state["threshold"], strict=state["strict"], top_k=state["top_k"],
-        answerer=state["answerer"], verifiers=chosen,
+        risk_threshold=state["threshold"],
+        strict=state["strict"],
+        top_k=state["top_k"],
+        answerer=state["answerer"],
+        verifiers=chosen,
     )
 
 
 def _render_form(state: PageState) -> tuple[str, str] | None:
     """The question (and, in verify mode, the answer to audit); returns them when submitted."""
-    mode = st.radio("Mode", [ASK, VERIFY], key=state.key("mode"), horizontal=True, label_visibility="collapsed")
+    mode = st.radio(
+        "Mode", [ASK, VERIFY], key=state.key("mode"), horizontal=True, label_visibility="collapsed"
+    )
     with st.form(state.key("form"), border=False):
-        question = st.text_area("Question", key=state.key("question"), height=80,
-                                placeholder="e.g. How many days of annual leave do employees get?")
+        question = st.text_area(
+            "Question",
+            key=state.key("question"),
+            height=80,
+            placeholder="e.g. How many days of annual leave do employees get?",
+        )
         answer = ""
         if mode == VERIFY:
-            answer = st.text_area("Answer to audit", key=state.key("answer"), height=160,
-                                  placeholder="Paste an answer written by a person or another assistant.")
+            answer = st.text_area(
+                "Answer to audit",
+                key=state.key("answer"),
+                height=160,
+                placeholder="Paste an answer written by a person or another assistant.",
+            )
         submitted = st.form_submit_button("Audit this answer" if mode == VERIFY else "Ask", type="primary")
     if not submitted:
         return None
@@ -81,7 +111,11 @@ def _run(rag: ReliableRAG, options: dict[str, object], question: str, answer: st
             status.update(label=f"{label}…")
             bar.progress((stages.index(stage) + 1) / len(stages) if stage in stages else 0.5, text=label)
 
-        report = rag.verify(question, answer, progress=progress) if answer else rag.ask(question, progress=progress)
+        report = (
+            rag.verify(question, answer, progress=progress)
+            if answer
+            else rag.ask(question, progress=progress)
+        )
         status.update(label="Done: every claim checked", state="complete", expanded=False)
     if report is not None:
         invalidate_reads()
@@ -95,8 +129,13 @@ def main() -> None:
         rag = get_engine()
         settings = rag.settings
         state = PageState(
-            "ask", report=None, preset=_preset_of(settings.risk_threshold), threshold=settings.risk_threshold,
-            strict=settings.strict, top_k=min(settings.top_k, 20), answerer=settings.answerer,
+            "ask",
+            report=None,
+            preset=_preset_of(settings.risk_threshold),
+            threshold=settings.risk_threshold,
+            strict=settings.strict,
+            top_k=min(settings.top_k, 20),
+            answerer=settings.answerer,
             verifiers=list(settings.verifiers),
         )
         options = _render_options(state, settings)

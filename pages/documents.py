@@ -20,8 +20,10 @@ def _render_upload(rag: ReliableRAG, state: PageState) -> None:
     st.subheader("Add documents")
     with st.form(state.key("upload_form"), clear_on_submit=True):
         files = st.file_uploader(
-            f"Files to index ({FORMATS})", accept_multiple_files=True, key=state.key("files"),
-            help="Each file is indexed on its own: a file that cannot be read is reported and the others go on.",
+            f"Files to index ({FORMATS})",
+            accept_multiple_files=True,
+            key=state.key("files"),
+            help="Each file is indexed on its own: a file that cannot be read is reported, the others go on.",
         )
         submitted = st.form_submit_button("Index files", type="primary")
     if submitted and not files:
@@ -43,7 +45,9 @@ def _render_upload(rag: ReliableRAG, state: PageState) -> None:
         failed = sum(not r.ok for r in results)
         added = sum(r.chunks_added for r in results)
         message = f"{len(results) - failed} of {len(results)} file(s) indexed, {added} chunk(s) added."
-        (st.warning if failed else st.success)(message + (f" {failed} failed: see the table." if failed else ""))
+        (st.warning if failed else st.success)(
+            message + (f" {failed} failed: see the table." if failed else "")
+        )
         st.dataframe(ingest_table(results), hide_index=True, width="stretch")
 
 
@@ -57,16 +61,24 @@ def _render_library(rag: ReliableRAG, state: PageState) -> None:
     by_id = {d.doc_id: d for d in docs}
     if state["selected"] not in by_id:
         state["selected"] = docs[0].doc_id
-    doc_id = st.selectbox("Inspect a document", list(by_id), key=state.key("selected"),
-                          format_func=lambda i: f"{by_id[i].source} · {by_id[i].chunks} chunks")
+    doc_id = st.selectbox(
+        "Inspect a document",
+        list(by_id),
+        key=state.key("selected"),
+        format_func=lambda i: f"{by_id[i].source} · {by_id[i].chunks} chunks",
+    )
     _render_actions(rag, state, by_id[doc_id])
     _render_chunks(rag, by_id[doc_id])
 
 
 def _render_actions(rag: ReliableRAG, state: PageState, doc: DocumentInfo) -> None:
     buttons = st.container(horizontal=True)
-    if buttons.button("Re-index", icon=":material/refresh:", key=state.key("reindex"),
-                      help="Chunk the kept original again with the current chunking settings."):
+    if buttons.button(
+        "Re-index",
+        icon=":material/refresh:",
+        key=state.key("reindex"),
+        help="Chunk the kept original again with the current chunking settings.",
+    ):
         with engine_errors(f"Re-indexing {doc.source}"):
             result = rag.reindex(doc.doc_id)
             invalidate_reads()
@@ -77,8 +89,10 @@ def _render_actions(rag: ReliableRAG, state: PageState, doc: DocumentInfo) -> No
     if buttons.button("Delete", icon=":material/delete:", key=state.key("delete")):
         state["confirm_delete"] = doc.doc_id
     if state["confirm_delete"] == doc.doc_id:
-        st.warning(f"Delete **{md_escape(doc.source)}** and its {doc.chunks} chunk(s) from the index? "
-                   "Saved sessions keep their evidence quotes.")
+        st.warning(
+            f"Delete **{md_escape(doc.source)}** and its {doc.chunks} chunk(s) from the index? "
+            "Saved sessions keep their evidence quotes."
+        )
         confirm = st.container(horizontal=True)
         if confirm.button("Yes, delete", type="primary", key=state.key("confirm")):
             state["confirm_delete"] = None
@@ -93,8 +107,10 @@ def _render_actions(rag: ReliableRAG, state: PageState, doc: DocumentInfo) -> No
 
 def _render_chunks(rag: ReliableRAG, doc: DocumentInfo) -> None:
     chunks = rag.document_chunks(doc.doc_id)
-    st.caption(f"{len(chunks)} chunk(s); showing the first {min(len(chunks), CHUNKS_SHOWN)}. "
-               "Offsets are character positions in the extracted text.")
+    st.caption(
+        f"{len(chunks)} chunk(s); showing the first {min(len(chunks), CHUNKS_SHOWN)}. "
+        "Offsets are character positions in the extracted text."
+    )
     # A scrolling box only when there is much to scroll; a short document shows in full.
     with st.container(height=520 if len(chunks) > 3 else "content"):
         for chunk in chunks[:CHUNKS_SHOWN]:
@@ -105,8 +121,10 @@ def _render_chunks(rag: ReliableRAG, doc: DocumentInfo) -> None:
 
 def main() -> None:
     st.title("Documents")
-    st.caption("The documents answers are drawn from and checked against. Re-adding an unchanged file adds "
-               "nothing; a changed file replaces its old chunks.")
+    st.caption(
+        "The documents answers are drawn from and checked against. Re-adding an unchanged file adds "
+        "nothing; a changed file replaces its old chunks."
+    )
     state = PageState("documents", results=[], selected=None, confirm_delete=None)
     with engine_errors("Opening the engine"):
         rag = get_engine()

@@ -23,23 +23,42 @@ def _day_bounds(days: tuple[date, ...]) -> tuple[datetime | None, datetime | Non
     if not days:
         return None, None
     since = datetime.combine(days[0], time.min, tzinfo=timezone.utc)
-    until = datetime.combine(days[-1], time.min, tzinfo=timezone.utc) + timedelta(days=1) - timedelta(microseconds=1)
+    until = (
+        datetime.combine(days[-1], time.min, tzinfo=timezone.utc)
+        + timedelta(days=1)
+        - timedelta(microseconds=1)
+    )
     return since, until
 
 
 def _render_filters(state: PageState) -> list[SessionSummary]:
     search, days = st.columns([0.6, 0.4])
-    text = search.text_input("Search questions and answers", key=state.key("search"),
-                             placeholder="words, numbers, names…")
-    chosen_days = days.date_input("Date range (UTC)", key=state.key("days"), value=(),
-                                  help="Pick a first and a last day; leave empty for all dates.")
+    text = search.text_input(
+        "Search questions and answers", key=state.key("search"), placeholder="words, numbers, names…"
+    )
+    chosen_days = days.date_input(
+        "Date range (UTC)",
+        key=state.key("days"),
+        value=(),
+        help="Pick a first and a last day; leave empty for all dates.",
+    )
     level, decision, flagged = st.columns([0.3, 0.3, 0.4])
-    level.selectbox("Level", [ANY, *(lv.value for lv in Level)], key=state.key("level"),
-                    format_func=lambda v: "Any level" if v == ANY else badge_text(level_style(v)))
-    decision.selectbox("Decision", [ANY, *(d.value for d in Decision)], key=state.key("decision"),
-                       format_func=lambda v: "Any decision" if v == ANY else badge_text(decision_style(v)))
+    level.selectbox(
+        "Level",
+        [ANY, *(lv.value for lv in Level)],
+        key=state.key("level"),
+        format_func=lambda v: "Any level" if v == ANY else badge_text(level_style(v)),
+    )
+    decision.selectbox(
+        "Decision",
+        [ANY, *(d.value for d in Decision)],
+        key=state.key("decision"),
+        format_func=lambda v: "Any decision" if v == ANY else badge_text(decision_style(v)),
+    )
     flagged.toggle("Only answers flagged for review", key=state.key("flagged"))
-    since, until = _day_bounds(tuple(chosen_days) if isinstance(chosen_days, (tuple, list)) else (chosen_days,))
+    since, until = _day_bounds(
+        tuple(chosen_days) if isinstance(chosen_days, (tuple, list)) else (chosen_days,)
+    )
     return sessions(
         search=text.strip() or None,
         level=None if state["level"] == ANY else state["level"],
@@ -54,8 +73,12 @@ def _render_session(rag: ReliableRAG, state: PageState, found: list[SessionSumma
     by_id = {s.session_id: s for s in found}
     if state["selected"] not in by_id:
         state["selected"] = found[0].session_id
-    session_id = st.selectbox("Reopen a session", list(by_id), key=state.key("selected"),
-                              format_func=lambda i: session_label(by_id[i]))
+    session_id = st.selectbox(
+        "Reopen a session",
+        list(by_id),
+        key=state.key("selected"),
+        format_func=lambda i: session_label(by_id[i]),
+    )
     report = rag.store.get_report(session_id)
     st.markdown(f"**Question:** {md_escape(report.question)}")
     render_report(report, key="history.report", overrides=rag.store.claim_overrides(session_id))

@@ -27,8 +27,11 @@ def _render_metrics(sessions_df: pd.DataFrame, claims_df: pd.DataFrame, agreed: 
     cols[2].metric("Mean hallucination rate", "n/a" if rates.empty else f"{rates.mean():.2f}")
     cols[3].metric("Refused", _share(sessions_df["decision"].eq("refuse")))
     cols[4].metric("With citation mismatch", _share(sessions_df["citation_mismatches"].gt(0)))
-    cols[5].metric("Reviewer agreement", "n/a" if agreed is None else f"{agreed:.0%}",
-                   help="Share of claims in reviewed sessions whose status the reviewer kept.")
+    cols[5].metric(
+        "Reviewer agreement",
+        "n/a" if agreed is None else f"{agreed:.0%}",
+        help="Share of claims in reviewed sessions whose status the reviewer kept.",
+    )
 
 
 def _render_charts(sessions_df: pd.DataFrame, claims_df: pd.DataFrame) -> float | None:
@@ -42,8 +45,10 @@ def _render_charts(sessions_df: pd.DataFrame, claims_df: pd.DataFrame) -> float 
         a.plotly_chart(left, key=f"insights.row{number}.left", width="stretch")
         b.plotly_chart(right, key=f"insights.row{number}.right", width="stretch")
     st.subheader("Knowledge gaps")
-    st.caption("Where unsupported and contradicted claims cluster: questions the documents do not answer, and "
-               "the documents closest to what was claimed. Candidates for new or clearer documents.")
+    st.caption(
+        "Where unsupported and contradicted claims cluster: questions the documents do not answer, and "
+        "the documents closest to what was claimed. Candidates for new or clearer documents."
+    )
     a, b = st.columns(2)
     a.plotly_chart(knowledge_gaps(claims_df, "question"), key="insights.gaps.question", width="stretch")
     b.plotly_chart(knowledge_gaps(claims_df, "source"), key="insights.gaps.source", width="stretch")

@@ -8,7 +8,7 @@ from rrag import ClaimStatus, ReliableRAG, Report
 from rrag.store import REVIEW_OUTCOMES, SessionSummary
 from ui.engine import engine_errors, get_engine, invalidate_reads, review_queue
 from ui.highlight import md_escape
-from ui.report_view import claim_option, render_audit_trail, render_report
+from ui.report_view import claim_line, render_audit_trail, render_report
 from ui.state import PageState
 from ui.status import badge_text, status_style
 from ui.tables import SORTS, QueueFilter, filter_and_sort, session_label, sessions_table
@@ -24,7 +24,9 @@ OUTCOME_HELP = {
 def _render_queue(state: PageState) -> list[SessionSummary]:
     include_reviewed = st.toggle("Include answers already reviewed", key=state.key("include_reviewed"))
     levels, flags, sort = st.columns([0.35, 0.35, 0.3])
-    chosen_levels = levels.multiselect("Level", LEVEL_CHOICES, key=state.key("levels"), placeholder="Any level")
+    chosen_levels = levels.multiselect(
+        "Level", LEVEL_CHOICES, key=state.key("levels"), placeholder="Any level"
+    )
     with flags:
         contradicted = st.checkbox("Only with contradicted claims", key=state.key("contradicted"))
         mismatch = st.checkbox("Only with citation mismatches", key=state.key("mismatch"))
@@ -35,27 +37,40 @@ def _render_queue(state: PageState) -> list[SessionSummary]:
         QueueFilter(tuple(chosen_levels), contradicted, mismatch, search.strip()),
         order,
     )
-    st.caption(f"{len(queue)} answer(s) waiting" + (" or reviewed" if include_reviewed else "")
-               + ": flagged for a LOW or MEDIUM level, a contradicted claim, a citation mismatch or an "
-               "unverified claim.")
+    st.caption(
+        f"{len(queue)} answer(s) waiting"
+        + (" or reviewed" if include_reviewed else "")
+        + ": flagged for a LOW or MEDIUM level, a contradicted claim, a citation mismatch or an "
+        "unverified claim."
+    )
     if queue:
         st.dataframe(sessions_table(queue), hide_index=True, width="stretch")
     return queue
 
 
-def _render_review_form(rag: ReliableRAG, state: PageState, report: Report, overrides: dict[int, ClaimStatus]) -> None:
+def _render_review_form(
+    rag: ReliableRAG, state: PageState, report: Report, overrides: dict[int, ClaimStatus]
+) -> None:
     st.markdown("##### Your verdict")
     statuses = [s.value for s in ClaimStatus]
     with st.form(state.key(f"form.{report.session_id}")):
         name, outcome = st.columns([0.4, 0.6])
         name.text_input("Reviewer name", key=state.key("reviewer"))
         outcome.radio("Outcome", REVIEW_OUTCOMES, key=state.key("outcome"), format_func=OUTCOME_HELP.get)
-        st.caption("Override a claim's status where the verifier got it wrong; unchanged claims are not recorded.")
+        st.caption(
+            "Override a claim's status where the verifier got it wrong; unchanged claims are not recorded."
+        )
         chosen: dict[int, str] = {}
         for index, result in enumerate(report.claims):
             current = overrides.get(index, result.verdict.status).value
+            # The claim goes in Markdown, not in the label: labels also become accessible names,
+            # where Markdown escapes would be read out.
+            st.markdown(md_escape(claim_line(index + 1, result)))
             chosen[index] = st.selectbox(
-                md_escape(claim_option(index + 1, result)), statuses, index=statuses.index(current),
+                f"Status of claim {index + 1}",
+                statuses,
+                label_visibility="collapsed",
+                index=statuses.index(current),
                 format_func=lambda s: badge_text(status_style(s)),
                 key=state.key(f"claim.{report.session_id}.{index}"),
             )
@@ -68,14 +83,23 @@ def _render_review_form(rag: ReliableRAG, state: PageState, report: Report, over
         st.warning("Enter your name: every review is recorded with its reviewer.")
         return
     changes = {
-        i: ClaimStatus(s) for i, s in chosen.items() if s != overrides.get(i, report.claims[i].verdict.status).value
+        i: ClaimStatus(s)
+        for i, s in chosen.items()
+        if s != overrides.get(i, report.claims[i].verdict.status).value
     }
     with engine_errors("Recording the review"):
-        record = rag.store.add_review(report.session_id, reviewer=reviewer, outcome=state["outcome"],
-                                      note=note.strip(), claim_overrides=changes)
+        record = rag.store.add_review(
+            report.session_id,
+            reviewer=reviewer,
+            outcome=state["outcome"],
+            note=note.strip(),
+            claim_overrides=changes,
+        )
         invalidate_reads()
-        state["flash"] = (f"Recorded: {OUTCOME_HELP[record.outcome].split(':')[0]} by {record.reviewer}, "
-                          f"{len(record.changes)} claim status(es) changed.")
+        state["flash"] = (
+            f"Recorded: {OUTCOME_HELP[record.outcome].split(':')[0]} by {record.reviewer}, "
+            f"{len(record.changes)} claim status(es) changed."
+        )
         st.rerun()
 
 
@@ -83,8 +107,12 @@ def _render_open(rag: ReliableRAG, state: PageState, queue: list[SessionSummary]
     by_id = {s.session_id: s for s in queue}
     if state["selected"] not in by_id:
         state["selected"] = queue[0].session_id
-    session_id = st.selectbox("Open an answer", list(by_id), key=state.key("selected"),
-                              format_func=lambda i: session_label(by_id[i]))
+    session_id = st.selectbox(
+        "Open an answer",
+        list(by_id),
+        key=state.key("selected"),
+        format_func=lambda i: session_label(by_id[i]),
+    )
     report = rag.store.get_report(session_id)
     overrides = rag.store.claim_overrides(session_id)
     st.markdown(f"**Question:** {md_escape(report.question)}")
@@ -98,10 +126,23 @@ def _render_open(rag: ReliableRAG, state: PageState, queue: list[SessionSummary]
 
 def main() -> None:
     st.title("Review queue")
-    st.caption("Answers the verifier flagged, most severe first. Check the claims against the evidence, fix "
-               "statuses, and record the outcome; every review is kept as an audit trail.")
-    state = PageState("review", selected=None, reviewer="", outcome=REVIEW_OUTCOMES[0], include_reviewed=False,
-                      levels=[], contradicted=False, mismatch=False, sort=next(iter(SORTS)), search="", flash="")
+    st.caption(
+        "Answers the verifier flagged, most severe first. Check the claims against the evidence, fix "
+        "statuses, and record the outcome; every review is kept as an audit trail."
+    )
+    state = PageState(
+        "review",
+        selected=None,
+        reviewer="",
+        outcome=REVIEW_OUTCOMES[0],
+        include_reviewed=False,
+        levels=[],
+        contradicted=False,
+        mismatch=False,
+        sort=next(iter(SORTS)),
+        search="",
+        flash="",
+    )
     if state["flash"]:
         st.success(md_escape(state["flash"]), icon=":material/check_circle:")
         state["flash"] = ""

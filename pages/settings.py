@@ -15,13 +15,18 @@ from ui.state import PageState
 from ui.status import ANSWERER_LABELS, EXTRACTOR_LABELS, VERIFIER_LABELS, style_tag
 
 
-
 def _render_key_status(settings: Settings) -> None:
     if settings.llm_api_key:
-        st.success("API key: set in the environment (`OPENAI_API_KEY`). It is never shown or stored.", icon=":material/key:")
+        st.success(
+            "API key: set in the environment (`OPENAI_API_KEY`). It is never shown or stored.",
+            icon=":material/key:",
+        )
     else:
-        st.info("API key: not set. Servers that need one read it from the `OPENAI_API_KEY` environment "
-                "variable; it is never stored in the database.", icon=":material/key:")
+        st.info(
+            "API key: not set. Servers that need one read it from the `OPENAI_API_KEY` environment "
+            "variable; it is never stored in the database.",
+            icon=":material/key:",
+        )
 
 
 def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, Any]]:
@@ -29,11 +34,15 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
     s = settings
     with st.form(state.key("form")):
         st.markdown("#### LLM endpoint (optional)")
-        st.caption("Any OpenAI-compatible server: OpenAI, vLLM, Ollama, llama.cpp. Without one, answers are "
-                   "extractive and verification runs offline.")
+        st.caption(
+            "Any OpenAI-compatible server: OpenAI, vLLM, Ollama, llama.cpp. Without one, answers are "
+            "extractive and verification runs offline."
+        )
         url, model = st.columns(2)
         values: dict[str, Any] = {
-            "llm_base_url": url.text_input("Base URL", s.llm_base_url or "", placeholder="http://localhost:11434/v1"),
+            "llm_base_url": url.text_input(
+                "Base URL", s.llm_base_url or "", placeholder="http://localhost:11434/v1"
+            ),
             "llm_model": model.text_input("Model", s.llm_model or "", placeholder="e.g. llama3.1:8b"),
         }
         timeout, retries = st.columns(2)
@@ -45,27 +54,48 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
         size, overlap, dedup = st.columns(3)
         values["chunk_size"] = size.number_input("Chunk size (characters)", 100, 10000, s.chunk_size, 100)
         values["chunk_overlap"] = overlap.number_input("Overlap (characters)", 0, 5000, s.chunk_overlap, 50)
-        values["dedup_threshold"] = dedup.slider("Near-duplicate similarity", 0.5, 1.0, float(s.dedup_threshold),
-                                                 0.01, help="Chunks at least this similar are dropped as duplicates.")
+        values["dedup_threshold"] = dedup.slider(
+            "Near-duplicate similarity",
+            0.5,
+            1.0,
+            float(s.dedup_threshold),
+            0.01,
+            help="Chunks at least this similar are dropped as duplicates.",
+        )
 
         st.markdown("#### Retrieval and answers")
         top_k, floor = st.columns(2)
         values["top_k"] = top_k.number_input("Passages to retrieve (top-k)", 1, 50, s.top_k)
-        values["relevance_floor"] = floor.slider("Relevance floor", 0.0, 1.0, float(s.relevance_floor), 0.01,
-                                                 help="Below this score nothing is retrieved: the answer is a refusal.")
+        values["relevance_floor"] = floor.slider(
+            "Relevance floor",
+            0.0,
+            1.0,
+            float(s.relevance_floor),
+            0.01,
+            help="Below this score nothing is retrieved: the answer is a refusal.",
+        )
         answerer, extractor = st.columns(2)
-        values["answerer"] = answerer.selectbox("Answer backend", ANSWERERS, ANSWERERS.index(s.answerer),
-                                                format_func=ANSWERER_LABELS.get)
-        values["claim_extractor"] = extractor.selectbox("Claim extractor", CLAIM_EXTRACTORS,
-                                                        CLAIM_EXTRACTORS.index(s.claim_extractor),
-                                                        format_func=EXTRACTOR_LABELS.get)
-        values["verifiers"] = st.multiselect("Verifier cascade", VERIFIER_STAGES, list(s.verifiers),
-                                             format_func=VERIFIER_LABELS.get)
+        values["answerer"] = answerer.selectbox(
+            "Answer backend", ANSWERERS, ANSWERERS.index(s.answerer), format_func=ANSWERER_LABELS.get
+        )
+        values["claim_extractor"] = extractor.selectbox(
+            "Claim extractor",
+            CLAIM_EXTRACTORS,
+            CLAIM_EXTRACTORS.index(s.claim_extractor),
+            format_func=EXTRACTOR_LABELS.get,
+        )
+        values["verifiers"] = st.multiselect(
+            "Verifier cascade", VERIFIER_STAGES, list(s.verifiers), format_func=VERIFIER_LABELS.get
+        )
 
         st.markdown("#### Thresholds")
         threshold, strict = st.columns(2)
         values["risk_threshold"] = threshold.slider(
-            "Hallucination-rate threshold", 0.0, 1.0, float(s.risk_threshold), 0.01,
+            "Hallucination-rate threshold",
+            0.0,
+            1.0,
+            float(s.risk_threshold),
+            0.01,
             help=" · ".join(f"{name} {value:.2f}" for name, value in RISK_PRESETS.items()),
         )
         values["strict"] = strict.toggle("Strict mode: refuse above the threshold", s.strict)
@@ -94,8 +124,14 @@ def _test(rag: ReliableRAG, values: dict[str, Any]) -> None:
     previous = rag.settings
     with engine_errors("Testing the LLM connection"), st.spinner("Calling the LLM…"):
         try:
-            rag.configure(previous.replace(**{k: values[k] for k in ("llm_base_url", "llm_model",
-                                                                      "llm_timeout_s", "llm_max_retries")}))
+            rag.configure(
+                previous.replace(
+                    **{
+                        k: values[k]
+                        for k in ("llm_base_url", "llm_model", "llm_timeout_s", "llm_max_retries")
+                    }
+                )
+            )
             reply = rag.test_llm_connection()
         finally:
             rag.configure(previous)
@@ -105,8 +141,10 @@ def _test(rag: ReliableRAG, values: dict[str, Any]) -> None:
 
 def main() -> None:
     st.title("Settings")
-    st.caption("Saved in the database and applied to the whole app. Storage locations and the API key come "
-               "from the environment (`RRAG_*`, `OPENAI_API_KEY`).")
+    st.caption(
+        "Saved in the database and applied to the whole app. Storage locations and the API key come "
+        "from the environment (`RRAG_*`, `OPENAI_API_KEY`)."
+    )
     state = PageState("settings")
     with engine_errors("Opening the engine"):
         rag = get_engine()

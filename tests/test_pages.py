@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 import streamlit as st
+from chat_server import MODEL, ChatServer
 from streamlit.testing.v1 import AppTest
 
-from chat_server import MODEL, ChatServer
 from rrag import ClaimStatus, ReliableRAG
 from rrag.demo import set_up_demo
 from ui.engine import get_engine
@@ -34,13 +34,15 @@ Multi-factor authentication is mandatory for all remote access.
 Lost laptops must be reported to the IT service desk within one hour.
 """
 # Document text is untrusted: this must show as text on every page, never run.
-HOSTILE = """Visitor rules. <script>alert('pwned')</script> Visitors must sign in at the <b>reception desk</b>.
+HOSTILE = """Visitor rules. <script>alert('pwned')</script> Visitors sign in at the <b>reception desk</b>.
 The visitor car park closes at 10 pm. <img src=x onerror="alert(1)">
 """
 QUESTION = "How many days of annual leave do full-time employees get?"
-PLANTED = ("Full-time employees receive 30 days of paid annual leave per calendar year. "
-           "Leave requests are approved by the line manager within five working days. "
-           "Every employee also gets a free company helicopter.")
+PLANTED = (
+    "Full-time employees receive 30 days of paid annual leave per calendar year. "
+    "Leave requests are approved by the line manager within five working days. "
+    "Every employee also gets a free company helicopter."
+)
 SECRET = "sk-test-DO-NOT-SHOW-1234567890"
 
 
@@ -75,8 +77,21 @@ def _plain(markdown: str) -> str:
 
 def _all_text(at: AppTest) -> str:
     """Everything the page shows as text: Markdown, HTML blocks, alerts, captions and widget labels."""
-    parts = [e.value for kind in ("markdown", "caption", "error", "warning", "info", "success", "html", "title",
-                                  "subheader") for e in at.get(kind)]
+    parts = [
+        e.value
+        for kind in (
+            "markdown",
+            "caption",
+            "error",
+            "warning",
+            "info",
+            "success",
+            "html",
+            "title",
+            "subheader",
+        )
+        for e in at.get(kind)
+    ]
     parts += [w.label for kind in ("text_input", "selectbox", "expander") for w in at.get(kind)]
     return _plain("\n".join(str(p) for p in parts))
 
@@ -94,9 +109,16 @@ def _verify_planted(rag: ReliableRAG) -> str:
 
 # -- routing ------------------------------------------------------------------------------------------
 
+
 def test_every_page_opens_without_errors(rag: ReliableRAG) -> None:
-    titles = {"ask": "Ask your documents", "documents": "Documents", "review": "Review queue",
-              "history": "History", "insights": "Insights", "settings": "Settings"}
+    titles = {
+        "ask": "Ask your documents",
+        "documents": "Documents",
+        "review": "Review queue",
+        "history": "History",
+        "insights": "Insights",
+        "settings": "Settings",
+    }
     for page, title in titles.items():
         at = _page(page)
         assert at.title[0].value == title
@@ -104,6 +126,7 @@ def test_every_page_opens_without_errors(rag: ReliableRAG) -> None:
 
 
 # -- Ask ----------------------------------------------------------------------------------------------
+
 
 def test_ask_renders_highlighted_claims_evidence_charts_and_exports(rag: ReliableRAG) -> None:
     at = _page("ask")
@@ -149,9 +172,14 @@ def test_verify_mode_audits_a_pasted_answer_and_flags_the_planted_claims(rag: Re
     report = at.session_state["ask.report"]
     assert report.mode == "verify" and report.answer == PLANTED
     statuses = {r.claim.text: r.verdict.status for r in report.claims}
-    assert statuses["Leave requests are approved by the line manager within five working days."] is ClaimStatus.SUPPORTED
-    assert statuses["Every employee also gets a free company helicopter."] in (ClaimStatus.UNSUPPORTED,
-                                                                               ClaimStatus.CONTRADICTED)
+    assert (
+        statuses["Leave requests are approved by the line manager within five working days."]
+        is ClaimStatus.SUPPORTED
+    )
+    assert statuses["Every employee also gets a free company helicopter."] in (
+        ClaimStatus.UNSUPPORTED,
+        ClaimStatus.CONTRADICTED,
+    )
     assert report.needs_review or report.decision.value != "pass"
     text = _all_text(at)
     for result in report.claims:
@@ -180,7 +208,9 @@ def test_sidebar_options_reach_the_engine_and_bad_ones_become_errors(rag: Reliab
     at.multiselect(key="ask.verifiers").set_value([])
     at.text_area(key="ask.question").input("Again?")
     _submit(at, "Ask")
-    assert any("verifiers must be" in _plain(e.value) for e in at.error)  # ConfigError shown, page still works
+    assert any(
+        "verifiers must be" in _plain(e.value) for e in at.error
+    )  # ConfigError shown, page still works
     assert at.session_state["ask.report"].session_id == report.session_id  # the last report is kept
 
     at.multiselect(key="ask.verifiers").set_value(["quote"])
@@ -192,20 +222,27 @@ def test_sidebar_options_reach_the_engine_and_bad_ones_become_errors(rag: Reliab
 
 # -- Documents ----------------------------------------------------------------------------------------
 
+
 def test_upload_many_files_reports_each_and_keeps_the_good_ones(rag: ReliableRAG) -> None:
     at = _page("documents")
-    at.file_uploader(key="documents.files").set_value([
-        ("parking.md", b"# Parking\n\nStaff parking is free in the north garage on weekdays.\n", "text/markdown"),
-        ("empty.txt", b"", "text/plain"),
-        ("binary.bin", bytes(range(256)) * 40, "application/octet-stream"),
-        ("leave.md", LEAVE.encode(), "text/markdown"),  # unchanged: adds nothing
-    ])
+    at.file_uploader(key="documents.files").set_value(
+        [
+            (
+                "parking.md",
+                b"# Parking\n\nStaff parking is free in the north garage on weekdays.\n",
+                "text/markdown",
+            ),
+            ("empty.txt", b"", "text/plain"),
+            ("binary.bin", bytes(range(256)) * 40, "application/octet-stream"),
+            ("leave.md", LEAVE.encode(), "text/markdown"),  # unchanged: adds nothing
+        ]
+    )
     _submit(at, "Index files")
     table = at.dataframe[0].value
-    results = dict(zip(table["File"], table["Result"]))
+    results = dict(zip(table["File"], table["Result"], strict=True))
     assert results["parking.md"] == "✔ added" and results["leave.md"] == "= unchanged"
     assert results["empty.txt"] == "✖ failed" and results["binary.bin"] == "✖ failed"
-    errors = dict(zip(table["File"], table["Error"]))
+    errors = dict(zip(table["File"], table["Error"], strict=True))
     assert errors["empty.txt"] and errors["binary.bin"] and not errors["parking.md"]
     assert "2 failed" in at.warning[0].value
     assert "parking.md" in {d.source for d in rag.documents()}
@@ -245,14 +282,18 @@ def test_reindex_rechunks_from_the_kept_original(rag: ReliableRAG) -> None:
 
 # -- Review -------------------------------------------------------------------------------------------
 
+
 def test_review_records_overrides_and_outcome_as_an_audit_trail(rag: ReliableRAG) -> None:
     session_id = _verify_planted(rag)
     report = rag.store.get_report(session_id)
     at = _page("review")
     assert at.selectbox(key="review.selected").value == session_id
     assert any('class="rrag-answer"' in h.value for h in at.html)
-    wrong = next(i for i, r in enumerate(report.claims) if r.verdict.status is not ClaimStatus.SUPPORTED
-                 and r.claim.checkable)
+    wrong = next(
+        i
+        for i, r in enumerate(report.claims)
+        if r.verdict.status is not ClaimStatus.SUPPORTED and r.claim.checkable
+    )
     at.text_input(key="review.reviewer").input("Dana Reviewer")
     at.radio(key="review.outcome").set_value("corrected")
     old = report.claims[wrong].verdict.status.value
@@ -296,6 +337,7 @@ def test_empty_queue_says_so(rag: ReliableRAG) -> None:
 
 # -- History ------------------------------------------------------------------------------------------
 
+
 def test_history_lists_filters_and_reopens_sessions(rag: ReliableRAG) -> None:
     flagged = _verify_planted(rag)
     plain = rag.ask(QUESTION).session_id
@@ -321,14 +363,19 @@ def test_history_empty_state(rag: ReliableRAG) -> None:
 
 # -- Insights -----------------------------------------------------------------------------------------
 
+
 def test_insights_charts_come_from_the_saved_sessions(rag: ReliableRAG) -> None:
     session_id = _verify_planted(rag)
     rag.ask(QUESTION)
     report = rag.store.get_report(session_id)
-    wrong = next(i for i, r in enumerate(report.claims) if r.verdict.status is not ClaimStatus.SUPPORTED
-                 and r.claim.checkable)
-    rag.store.add_review(session_id, reviewer="Ann", outcome="corrected",
-                         claim_overrides={wrong: ClaimStatus.SUPPORTED})
+    wrong = next(
+        i
+        for i, r in enumerate(report.claims)
+        if r.verdict.status is not ClaimStatus.SUPPORTED and r.claim.checkable
+    )
+    rag.store.add_review(
+        session_id, reviewer="Ann", outcome="corrected", claim_overrides={wrong: ClaimStatus.SUPPORTED}
+    )
     at = _page("insights")
     charts = [c.proto.spec for c in at.get("plotly_chart")]
     assert len(charts) == 6
@@ -344,6 +391,7 @@ def test_insights_empty_state(rag: ReliableRAG) -> None:
 
 
 # -- Settings -----------------------------------------------------------------------------------------
+
 
 def test_settings_save_applies_and_never_stores_or_shows_the_key(rag: ReliableRAG) -> None:
     at = _page("settings")
@@ -392,6 +440,7 @@ def test_settings_test_connection_without_endpoint_is_a_clear_error(rag: Reliabl
 
 # -- the engine handle --------------------------------------------------------------------------------
 
+
 def test_saved_settings_apply_when_the_engine_starts(rag: ReliableRAG) -> None:
     rag.store.save_app_settings({"top_k": 4, "strict": True})
     st.cache_resource.clear()  # as after a restart: the next page run builds the engine again
@@ -413,13 +462,18 @@ def test_saved_settings_that_no_longer_work_warn_and_fall_back(rag: ReliableRAG)
 
 # -- the demo corpus ----------------------------------------------------------------------------------
 
+
 def test_demo_corpus_renders_on_every_page(rag: ReliableRAG) -> None:
     setup = set_up_demo(rag)
     assert all(r.ok for r in setup.ingested) and setup.examples
     flagged = [r for r in setup.examples if r.needs_review]
     assert flagged  # a fresh `make run` has a non-empty review queue
-    shown = {ClaimStatus(display_status(c.verdict)) for r in setup.examples for c in r.claims
-             if display_status(c.verdict) in {s.value for s in ClaimStatus}}
+    shown = {
+        ClaimStatus(display_status(c.verdict))
+        for r in setup.examples
+        for c in r.claims
+        if display_status(c.verdict) in {s.value for s in ClaimStatus}
+    }
     assert {ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED} <= shown or ClaimStatus.CONTRADICTED in shown
     for page in ("ask", "documents", "review", "history", "insights", "settings"):
         at = _page(page)

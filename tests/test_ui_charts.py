@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pandas as pd
 import pytest
+from ui_reports import sample_report
 
 from rrag.settings import Settings
 from rrag.store import Store
@@ -20,7 +21,6 @@ from ui.charts import (
     status_distribution,
 )
 from ui.status import STATUS_STYLES
-from ui_reports import sample_report
 
 
 @pytest.fixture
@@ -32,10 +32,23 @@ def store(settings: Settings) -> Iterator[Store]:
 
 def _fill(store: Store) -> None:
     store.save_report(sample_report(session_id="a" * 16, created_at="2026-11-01T09:00:00+00:00"))
-    store.save_report(sample_report(session_id="b" * 16, created_at="2026-11-01T15:00:00+00:00",
-                                    hallucination_rate=0.0, decision=Decision.REFUSE, citation_mismatches=2))
-    store.save_report(sample_report(session_id="c" * 16, created_at="2026-11-05T12:00:00+00:00",
-                                    question="Is there a <b>gym</b>?", hallucination_rate=1.0))
+    store.save_report(
+        sample_report(
+            session_id="b" * 16,
+            created_at="2026-11-01T15:00:00+00:00",
+            hallucination_rate=0.0,
+            decision=Decision.REFUSE,
+            citation_mismatches=2,
+        )
+    )
+    store.save_report(
+        sample_report(
+            session_id="c" * 16,
+            created_at="2026-11-05T12:00:00+00:00",
+            question="Is there a <b>gym</b>?",
+            hallucination_rate=1.0,
+        )
+    )
 
 
 def test_gauge_shows_the_value_and_the_level_bands() -> None:
@@ -52,7 +65,9 @@ def test_status_counts_in_severity_order_with_status_colours_and_labels() -> Non
     bar = fig.data[0]
     assert list(bar.y) == ["✖ Contradicted", "✔ Supported", "○ Not checkable"]
     assert list(bar.x) == [1, 3, 2]
-    assert list(bar.marker.color) == [STATUS_STYLES[s].colour for s in ("contradicted", "supported", "not_checkable")]
+    assert list(bar.marker.color) == [
+        STATUS_STYLES[s].colour for s in ("contradicted", "supported", "not_checkable")
+    ]
     assert status_counts_chart({}).layout.annotations[0].text == "No claims"
 
 
@@ -72,13 +87,14 @@ def test_refusal_and_mismatch_rates(store: Store) -> None:
 
 def test_status_distribution_uses_reviewer_overrides(store: Store) -> None:
     _fill(store)
-    before = dict(zip(status_distribution(store.claims_frame()).data[0].y,
-                      status_distribution(store.claims_frame()).data[0].x))
-    assert before["✖ Contradicted"] == 3
-    store.add_review("a" * 16, reviewer="Ann", outcome="corrected",
-                     claim_overrides={1: ClaimStatus.SUPPORTED})
     bar = status_distribution(store.claims_frame()).data[0]
-    after = dict(zip(bar.y, bar.x))
+    before = dict(zip(bar.y, bar.x, strict=True))
+    assert before["✖ Contradicted"] == 3
+    store.add_review(
+        "a" * 16, reviewer="Ann", outcome="corrected", claim_overrides={1: ClaimStatus.SUPPORTED}
+    )
+    bar = status_distribution(store.claims_frame()).data[0]
+    after = dict(zip(bar.y, bar.x, strict=True))
     assert after["✖ Contradicted"] == 2 and after["✔ Supported"] == 4
 
 
@@ -86,8 +102,9 @@ def test_agreement_between_verifier_and_reviewer(store: Store) -> None:
     _fill(store)
     fig, share = agreement(store.claims_frame(), store.sessions_frame())
     assert share is None and "No reviewed" in fig.layout.annotations[0].text
-    store.add_review("a" * 16, reviewer="Ann", outcome="corrected",
-                     claim_overrides={1: ClaimStatus.SUPPORTED})
+    store.add_review(
+        "a" * 16, reviewer="Ann", outcome="corrected", claim_overrides={1: ClaimStatus.SUPPORTED}
+    )
     fig, share = agreement(store.claims_frame(), store.sessions_frame())
     assert share == pytest.approx(4 / 5)  # one of the reviewed session's five claims changed
     heat = fig.data[0]
@@ -102,12 +119,20 @@ def test_knowledge_gaps_by_question_and_document_escape_labels(store: Store) -> 
     assert "Is there a &lt;b&gt;gym&lt;/b&gt;?" in list(by_question.y)
     assert sum(by_question.x) == 6  # 2 unsupported-or-contradicted claims in each of 3 sessions
     by_source = knowledge_gaps(claims, "source").data[0]
-    assert dict(zip(by_source.y, by_source.x)) == {"(no close passage)": 3, "handbook &lt;b&gt;.md": 3}
+    assert dict(zip(by_source.y, by_source.x, strict=True)) == {
+        "(no close passage)": 3,
+        "handbook &lt;b&gt;.md": 3,
+    }
 
 
 def test_empty_store_gives_empty_figures_not_errors(store: Store) -> None:
     sessions, claims = store.sessions_frame(), store.claims_frame()
     assert isinstance(sessions, pd.DataFrame) and sessions.empty
-    for fig in (hallucination_over_time(sessions), rates_over_time(sessions), status_distribution(claims),
-                knowledge_gaps(claims, "question"), agreement(claims, sessions)[0]):
+    for fig in (
+        hallucination_over_time(sessions),
+        rates_over_time(sessions),
+        status_distribution(claims),
+        knowledge_gaps(claims, "question"),
+        agreement(claims, sessions)[0],
+    ):
         assert not fig.data and fig.layout.annotations

@@ -6,9 +6,10 @@ import json
 from dataclasses import replace
 from html.parser import HTMLParser
 
+from ui_reports import sample_report
+
 from rrag.types import Report
 from ui.export import report_filename, report_html, report_json, report_markdown, summary_line
-from ui_reports import sample_report
 
 
 class _Tags(HTMLParser):
@@ -48,9 +49,17 @@ def test_html_export_is_self_contained_and_runs_no_untrusted_markup() -> None:
 
 def test_html_export_shows_decision_claims_evidence_and_sources() -> None:
     page = report_html(sample_report())
-    for expected in ("Trimmed", "MEDIUM", "0.38", "Contradicted", "Unsupported", "Partial",
-                     "handbook &lt;b&gt;.md, page 2", '<mark class="rrag-quote">',
-                     "Some claims were removed"):
+    for expected in (
+        "Trimmed",
+        "MEDIUM",
+        "0.38",
+        "Contradicted",
+        "Unsupported",
+        "Partial",
+        "handbook &lt;b&gt;.md, page 2",
+        '<mark class="rrag-quote">',
+        "Some claims were removed",
+    ):
         assert expected in page
 
 

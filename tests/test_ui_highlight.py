@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from ui_reports import ANSWER, CHUNK_TEXT, sample_report
+
 from rrag.types import Claim, ClaimResult, ClaimStatus, Verdict
 from ui.highlight import (
     evidence_html,
@@ -14,7 +16,6 @@ from ui.highlight import (
     source_label,
 )
 from ui.status import STATUS_STYLES
-from ui_reports import ANSWER, CHUNK_TEXT, sample_report
 
 
 def _text_of(fragment: str) -> str:
@@ -30,7 +31,7 @@ def test_every_claim_is_marked_with_its_colour_icon_and_number() -> None:
     marks = re.findall(r'<mark class="rrag-claim" style="background:([^;]+);[^"]*" title="([^"]*)"', out)
     assert len(marks) == 5
     expected = ["not_checkable", "contradicted", "supported", "unsupported", "partial"]
-    for (background, title), status in zip(marks, expected):
+    for (background, title), status in zip(marks, expected, strict=True):
         assert background == STATUS_STYLES[status].background
         assert STATUS_STYLES[status].label in title  # a word, not colour alone
     assert f"{STATUS_STYLES['contradicted'].icon}2</sup>" in out
@@ -66,8 +67,12 @@ def test_overlapping_and_out_of_range_spans_do_not_duplicate_text() -> None:
 
 def test_unverified_claims_never_look_supported() -> None:
     answer = "The plant opened in 1990."
-    claims = [ClaimResult(Claim(answer, 0, len(answer)),
-                          Verdict(ClaimStatus.UNSUPPORTED, 0.0, "llm", "timed out", verified=False))]
+    claims = [
+        ClaimResult(
+            Claim(answer, 0, len(answer)),
+            Verdict(ClaimStatus.UNSUPPORTED, 0.0, "llm", "timed out", verified=False),
+        )
+    ]
     out = highlight_answer(answer, claims)
     assert STATUS_STYLES["not_verified"].background in out
     assert "Not verified" in out
@@ -84,7 +89,7 @@ def test_quote_is_marked_inside_its_chunk_and_chunk_html_is_escaped() -> None:
 def test_quote_is_found_when_offsets_are_stale_or_whitespace_differs() -> None:
     text = "First line.\nThe limit is\n  40 hours per week. End."
     span = locate_quote(text, "The limit is 40 hours per week.", 0, 5)
-    assert span is not None and text[span[0]:span[1]] == "The limit is\n  40 hours per week."
+    assert span is not None and text[span[0] : span[1]] == "The limit is\n  40 hours per week."
     assert locate_quote(text, "not in the text", 0, 5) is None
     assert locate_quote(text, "", 0, 0) is None
     assert locate_quote(text, "First line.", 0, 11) == (0, 11)

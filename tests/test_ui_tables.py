@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from ui_reports import sample_report
 
 from rrag.settings import Settings
-from rrag.store import Store, SessionSummary
+from rrag.store import SessionSummary, Store
 from rrag.types import ClaimStatus, DocumentInfo, IngestResult, Level
 from ui.tables import (
     SORTS,
@@ -20,21 +21,41 @@ from ui.tables import (
     sessions_table,
     when,
 )
-from ui_reports import sample_report
 
 
 @pytest.fixture
 def store(settings: Settings) -> Iterator[Store]:
     settings.data_dir.mkdir(parents=True)
     with Store(settings) as store:
-        store.save_report(sample_report(session_id="low" + "0" * 13, level=Level.LOW, reliability=0.2,
-                                        hallucination_rate=0.8, created_at="2026-11-20T08:00:00+00:00"))
-        store.save_report(sample_report(session_id="med" + "0" * 13, created_at="2026-11-21T08:00:00+00:00",
-                                        status_counts={"supported": 2, "unsupported": 1}, hallucination_rate=0.33,
-                                        question="Where is the <b>office</b>?"))
-        store.save_report(sample_report(session_id="mis" + "0" * 13, level=Level.HIGH, reliability=0.9,
-                                        hallucination_rate=0.1, status_counts={"supported": 3},
-                                        citation_mismatches=1, created_at="2026-11-22T08:00:00+00:00"))
+        store.save_report(
+            sample_report(
+                session_id="low" + "0" * 13,
+                level=Level.LOW,
+                reliability=0.2,
+                hallucination_rate=0.8,
+                created_at="2026-11-20T08:00:00+00:00",
+            )
+        )
+        store.save_report(
+            sample_report(
+                session_id="med" + "0" * 13,
+                created_at="2026-11-21T08:00:00+00:00",
+                status_counts={"supported": 2, "unsupported": 1},
+                hallucination_rate=0.33,
+                question="Where is the <b>office</b>?",
+            )
+        )
+        store.save_report(
+            sample_report(
+                session_id="mis" + "0" * 13,
+                level=Level.HIGH,
+                reliability=0.9,
+                hallucination_rate=0.1,
+                status_counts={"supported": 3},
+                citation_mismatches=1,
+                created_at="2026-11-22T08:00:00+00:00",
+            )
+        )
         yield store
 
 
@@ -50,8 +71,11 @@ def test_when_formats_utc_and_passes_through_garbage() -> None:
 def test_sessions_table_shows_badges_flags_and_review(store: Store) -> None:
     store.add_review("low" + "0" * 13, reviewer="Ann <b>", outcome="escalated", note="ask legal")
     table = sessions_table(store.list_sessions())
-    assert list(table["Question"]) == ["How much <em>leave</em> do we get?", "Where is the <b>office</b>?",
-                                       "How much <em>leave</em> do we get?"]
+    assert list(table["Question"]) == [
+        "How much <em>leave</em> do we get?",
+        "Where is the <b>office</b>?",
+        "How much <em>leave</em> do we get?",
+    ]
     low = table.iloc[2]
     assert low["Level"] == "▼ LOW" and low["Decision"] == "✂ Trimmed"
     assert low["Review"] == "⬆ escalated by Ann <b>"
@@ -73,22 +97,36 @@ def test_queue_filters_and_sorts(store: Store) -> None:
 
 
 def test_review_line_lists_each_change_by_claim_number(store: Store) -> None:
-    store.add_review("low" + "0" * 13, reviewer="Ann", outcome="corrected", note="car is real",
-                     claim_overrides={3: ClaimStatus.SUPPORTED, 2: ClaimStatus.SUPPORTED})
+    store.add_review(
+        "low" + "0" * 13,
+        reviewer="Ann",
+        outcome="corrected",
+        note="car is real",
+        claim_overrides={3: ClaimStatus.SUPPORTED, 2: ClaimStatus.SUPPORTED},
+    )
     (record,) = store.reviews("low" + "0" * 13)
     # claim 3 was already supported: no change recorded for it
     assert review_line(record) == (
-        f"{when(record.created_at)} · Ann · ✎ corrected · claim 4: ? Unsupported → ✔ Supported · “car is real”"
+        f"{when(record.created_at)} · Ann · ✎ corrected · "
+        "claim 4: ? Unsupported → ✔ Supported · “car is real”"
     )
 
 
 def test_ingest_and_documents_tables() -> None:
-    results = [IngestResult("a.pdf", "d1", "added", 12, 3), IngestResult("b.bin", status="failed", error="binary")]
+    results = [
+        IngestResult("a.pdf", "d1", "added", 12, 3),
+        IngestResult("b.bin", status="failed", error="binary"),
+    ]
     table = ingest_table(results)
     assert list(table["Result"]) == ["✔ added", "✖ failed"] and list(table["Error"]) == ["", "binary"]
     docs = documents_table([DocumentInfo("d1", "a.pdf", "f" * 64, 2048, 12, 3, "2026-11-22T10:00:00+00:00")])
-    assert docs.iloc[0].to_dict() == {"Document": "a.pdf", "Chunks": 12, "Near-duplicates dropped": 3,
-                                      "Size (KB)": 2.0, "Indexed": "2026-11-22 10:00 UTC"}
+    assert docs.iloc[0].to_dict() == {
+        "Document": "a.pdf",
+        "Chunks": 12,
+        "Near-duplicates dropped": 3,
+        "Size (KB)": 2.0,
+        "Indexed": "2026-11-22 10:00 UTC",
+    }
     assert list(documents_table([]).columns) == list(docs.columns)
 
 

@@ -37,19 +37,43 @@ def _evidence(quote: str) -> Evidence:
 
 def sample_report(**changes: object) -> Report:
     claims = [
-        ClaimResult(_claim("Hello!", checkable=False),
-                    Verdict(ClaimStatus.NOT_CHECKABLE, 1.0, "claims", "greeting")),
-        ClaimResult(_claim("Employees receive 30 days of annual leave."),
-                    Verdict(ClaimStatus.CONTRADICTED, 0.9, "nli", "the handbook says 25 days",
-                            _evidence("Employees receive 25 days of annual leave."))),
-        ClaimResult(_claim("Leave must be approved by a manager."),
-                    Verdict(ClaimStatus.SUPPORTED, 0.99, "quote", "exact quote",
-                            _evidence("Leave must be approved by a manager."))),
-        ClaimResult(_claim("Staff also get a <b>free</b> car."),
-                    Verdict(ClaimStatus.UNSUPPORTED, 0.8, "nli", "no passage mentions a car <i>")),
-        ClaimResult(_claim("The office is closed on public holidays."),
-                    Verdict(ClaimStatus.PARTIAL, 0.6, "nli", "only part",
-                            _evidence("The office is closed on public holidays."))),
+        ClaimResult(
+            _claim("Hello!", checkable=False), Verdict(ClaimStatus.NOT_CHECKABLE, 1.0, "claims", "greeting")
+        ),
+        ClaimResult(
+            _claim("Employees receive 30 days of annual leave."),
+            Verdict(
+                ClaimStatus.CONTRADICTED,
+                0.9,
+                "nli",
+                "the handbook says 25 days",
+                _evidence("Employees receive 25 days of annual leave."),
+            ),
+        ),
+        ClaimResult(
+            _claim("Leave must be approved by a manager."),
+            Verdict(
+                ClaimStatus.SUPPORTED,
+                0.99,
+                "quote",
+                "exact quote",
+                _evidence("Leave must be approved by a manager."),
+            ),
+        ),
+        ClaimResult(
+            _claim("Staff also get a <b>free</b> car."),
+            Verdict(ClaimStatus.UNSUPPORTED, 0.8, "nli", "no passage mentions a car <i>"),
+        ),
+        ClaimResult(
+            _claim("The office is closed on public holidays."),
+            Verdict(
+                ClaimStatus.PARTIAL,
+                0.6,
+                "nli",
+                "only part",
+                _evidence("The office is closed on public holidays."),
+            ),
+        ),
     ]
     values: dict[str, object] = dict(
         session_id="0123456789abcdef",
@@ -63,7 +87,9 @@ def sample_report(**changes: object) -> Report:
         needs_review=True,
         status_counts={"supported": 1, "partial": 1, "unsupported": 1, "contradicted": 1, "not_checkable": 1},
         claims=claims,
-        contexts=[RetrievedChunk(Chunk("c1", "d1", "handbook <b>.md", CHUNK_TEXT, 0, len(CHUNK_TEXT), 2), 0.8)],
+        contexts=[
+            RetrievedChunk(Chunk("c1", "d1", "handbook <b>.md", CHUNK_TEXT, 0, len(CHUNK_TEXT), 2), 0.8)
+        ],
         timings_ms={"retrieve": 12.0, "verify": 30.5},
         created_at="2026-11-22T10:00:00+00:00",
         caveat="Some claims were removed: the documents do not support them.",

@@ -45,4 +45,3 @@ def apply_saved(base: Settings, saved: Mapping[str, Any]) -> Settings:
         return base.replace(**values)
     except (TypeError, ValueError) as exc:  # a value of the wrong type in an old database
         raise ConfigError(f"saved settings are not valid: {exc}") from exc
-

@@ -50,9 +50,7 @@ def reliability_gauge(reliability: float | None) -> go.Figure:
             gauge=dict(
                 axis=dict(range=[0, 1], tickvals=[0, 0.65, 0.85, 1]),
                 bar=dict(color=_DARK, thickness=0.3),
-                steps=[
-                    dict(range=[lo, hi], color=LEVEL_STYLES[name].background) for lo, hi, name in bands
-                ],
+                steps=[dict(range=[lo, hi], color=LEVEL_STYLES[name].background) for lo, hi, name in bands],
             ),
             title=dict(text=title),
         )
@@ -127,12 +125,26 @@ def rates_over_time(sessions: pd.DataFrame) -> go.Figure:
     per_period = frame.groupby(_periods(sessions["created_at"])).mean()
     fig = go.Figure()
     x = _period_labels(per_period.index)
-    fig.add_trace(go.Scatter(x=x, y=per_period["refused"], name="⊘ refused",
-                             mode="lines+markers", line=dict(color="#b91c1c")))
-    fig.add_trace(go.Scatter(x=x, y=per_period["mismatch"], name="≠ citation mismatch",
-                             mode="lines+markers", line=dict(color="#7c3aed", dash="dash")))
-    fig.update_layout(title=title, yaxis=dict(range=[0, 1], title="share of sessions"),
-                      legend=dict(orientation="h", y=-0.2), **_LAYOUT)
+    fig.add_trace(
+        go.Scatter(
+            x=x, y=per_period["refused"], name="⊘ refused", mode="lines+markers", line=dict(color="#b91c1c")
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=per_period["mismatch"],
+            name="≠ citation mismatch",
+            mode="lines+markers",
+            line=dict(color="#7c3aed", dash="dash"),
+        )
+    )
+    fig.update_layout(
+        title=title,
+        yaxis=dict(range=[0, 1], title="share of sessions"),
+        legend=dict(orientation="h", y=-0.2),
+        **_LAYOUT,
+    )
     return fig
 
 
@@ -145,7 +157,11 @@ def status_distribution(claims: pd.DataFrame) -> go.Figure:
 def agreement(claims: pd.DataFrame, sessions: pd.DataFrame) -> tuple[go.Figure, float | None]:
     """Verifier status vs reviewer status on reviewed sessions, and the share they agree on."""
     title = "Verifier vs reviewer"
-    reviewed_ids = set(sessions.loc[sessions["review_status"].isin(REVIEWED), "session_id"]) if not sessions.empty else set()
+    reviewed_ids = (
+        set(sessions.loc[sessions["review_status"].isin(REVIEWED), "session_id"])
+        if not sessions.empty
+        else set()
+    )
     reviewed = claims[claims["session_id"].isin(reviewed_ids)] if not claims.empty else claims
     if reviewed.empty:
         return _empty(title, "No reviewed sessions yet"), None
@@ -165,15 +181,23 @@ def agreement(claims: pd.DataFrame, sessions: pd.DataFrame) -> tuple[go.Figure, 
             hovertemplate="verifier %{y}<br>reviewer %{x}<br>%{z} claims<extra></extra>",
         )
     )
-    fig.update_layout(title=title, xaxis=dict(title="reviewer"), yaxis=dict(title="verifier", autorange="reversed"),
-                      **_LAYOUT)
+    fig.update_layout(
+        title=title,
+        xaxis=dict(title="reviewer"),
+        yaxis=dict(title="verifier", autorange="reversed"),
+        **_LAYOUT,
+    )
     share = float((reviewed["status"] == reviewed["effective_status"]).mean())
     return fig, share
 
 
 def knowledge_gaps(claims: pd.DataFrame, by: str, top: int = 10) -> go.Figure:
     """Where unsupported and contradicted claims cluster: by `question` or by document `source`."""
-    title = "Questions with the most unsupported claims" if by == "question" else "Documents nearest to unsupported claims"
+    title = (
+        "Questions with the most unsupported claims"
+        if by == "question"
+        else "Documents nearest to unsupported claims"
+    )
     gaps = claims[claims["effective_status"].isin(_HALLUCINATED)] if not claims.empty else claims
     if gaps.empty:
         return _empty(title, "No unsupported or contradicted claims")
@@ -190,6 +214,10 @@ def knowledge_gaps(claims: pd.DataFrame, by: str, top: int = 10) -> go.Figure:
             hovertemplate="%{y}<br>%{x} claims<extra></extra>",
         )
     )
-    fig.update_layout(title=title, yaxis=dict(autorange="reversed"), xaxis=dict(title="unsupported or contradicted claims"),
-                      **{**_LAYOUT, "height": max(260, 60 + 48 * len(counts))})
+    fig.update_layout(
+        title=title,
+        yaxis=dict(autorange="reversed"),
+        xaxis=dict(title="unsupported or contradicted claims"),
+        **{**_LAYOUT, "height": max(260, 60 + 48 * len(counts))},
+    )
     return fig

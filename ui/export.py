@@ -126,7 +126,7 @@ def _claim_html(report: Report, number: int) -> str:
     e = html.escape
     source = f'<p class="meta">Source: {e(source_label(v.evidence))}</p>' if v.evidence else ""
     chunk = evidence_html(report, v) or (
-        f'<blockquote>{e(v.evidence.quote)}</blockquote>' if v.evidence else ""
+        f"<blockquote>{e(v.evidence.quote)}</blockquote>" if v.evidence else ""
     )
     return (
         f'<section class="claim" style="border-left-color:{status_style(display_status(v)).colour}">'

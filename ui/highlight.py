@@ -91,8 +91,9 @@ def highlight_quote(chunk_text: str, quote: str, start: int, end: int, *, radius
     a, b = span
     lo, hi = (0, len(chunk_text)) if radius is None else _window(chunk_text, a, b, radius)
     body = (
-        f"{'… ' if lo else ''}{html.escape(chunk_text[lo:a])}<mark class=\"rrag-quote\">"
-        f"{html.escape(chunk_text[a:b])}</mark>{html.escape(chunk_text[b:hi])}{' …' if hi < len(chunk_text) else ''}"
+        f'{"… " if lo else ""}{html.escape(chunk_text[lo:a])}<mark class="rrag-quote">'
+        f"{html.escape(chunk_text[a:b])}</mark>{html.escape(chunk_text[b:hi])}"
+        f"{' …' if hi < len(chunk_text) else ''}"
     )
     return f'<div class="rrag-chunk">{body}</div>'
 

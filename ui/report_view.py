@@ -16,7 +16,6 @@ from rrag.types import ClaimResult, ClaimStatus, Report
 from ui.charts import reliability_gauge, status_counts_chart
 from ui.export import format_score, report_filename, report_html, report_json, report_markdown
 from ui.highlight import escaped_block, evidence_html, highlight_answer, md_escape, source_label
-from ui.tables import review_line
 from ui.status import (
     NOT_VERIFIED,
     badge_html,
@@ -28,6 +27,7 @@ from ui.status import (
     status_style,
     style_tag,
 )
+from ui.tables import review_line
 
 _LABEL_LIMIT = 110
 _NO_EVIDENCE = (ClaimStatus.UNSUPPORTED.value, NOT_VERIFIED)
@@ -67,8 +67,11 @@ def _render_verdict(report: Report) -> None:
         f"{html.escape(decision.meaning)}</div>"
     )
     reliability.metric("Reliability", format_score(report.reliability), help=level.meaning)
-    rate.metric("Hallucination rate", format_score(report.hallucination_rate),
-                help="(unsupported + contradicted) / checkable claims")
+    rate.metric(
+        "Hallucination rate",
+        format_score(report.hallucination_rate),
+        help="(unsupported + contradicted) / checkable claims",
+    )
     checkable = sum(r.claim.checkable for r in report.claims)
     claims.metric("Claims checked", f"{checkable} of {len(report.claims)}")
     if not report.verified:
@@ -94,7 +97,10 @@ def _render_claim(report: Report, number: int, result: ClaimResult, override: Cl
     settled = (ClaimStatus.SUPPORTED.value, ClaimStatus.NOT_CHECKABLE.value)
     needs_attention = display_status(verdict) not in settled or override is not None
     with st.expander(f"{shown.icon} {number}. {md_escape(short)}", expanded=needs_attention):
-        line = f"{badge_html(style)} confidence {verdict.confidence:.2f} · decided by {html.escape(verdict.verifier)}"
+        line = (
+            f"{badge_html(style)} confidence {verdict.confidence:.2f} · "
+            f"decided by {html.escape(verdict.verifier)}"
+        )
         if override is not None:
             line = f"Reviewer: {badge_html(shown)} · verifier said {line}"
         st.html(f"{style_tag()}<div>{line}</div>")
@@ -132,17 +138,27 @@ def _render_details(report: Report) -> None:
 
 def _render_exports(report: Report, key: str) -> None:
     row = st.container(horizontal=True)
-    exports = (("JSON", report_json, "json", "application/json"), ("HTML page", report_html, "html", "text/html"),
-               ("Markdown", report_markdown, "md", "text/markdown"))
+    exports = (
+        ("JSON", report_json, "json", "application/json"),
+        ("HTML page", report_html, "html", "text/html"),
+        ("Markdown", report_markdown, "md", "text/markdown"),
+    )
     for label, render, extension, mime in exports:
-        row.download_button(label, render(report), report_filename(report, extension), mime=mime,
-                            key=f"{key}.{extension}", on_click="ignore", icon=":material/download:")
+        row.download_button(
+            label,
+            render(report),
+            report_filename(report, extension),
+            mime=mime,
+            key=f"{key}.{extension}",
+            on_click="ignore",
+            icon=":material/download:",
+        )
 
 
-def claim_option(number: int, result: ClaimResult) -> str:
-    """One line per claim for select boxes: '2. ✖ Contradicted: The office opens at 9.'"""
+def claim_line(number: int, result: ClaimResult) -> str:
+    """One plain-text line per claim: '2. ✖ Contradicted: The office opens at 9.'"""
     text = " ".join(result.claim.text.split())
-    return f"{number}. {badge_text(status_style(display_status(result.verdict)))}: {text[:80]}"
+    return f"{number}. {badge_text(status_style(display_status(result.verdict)))}: {text}"
 
 
 def render_audit_trail(records: Sequence[ReviewRecord]) -> None:

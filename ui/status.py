@@ -24,9 +24,7 @@ class Style:
 
 
 STATUS_STYLES: dict[str, Style] = {
-    ClaimStatus.SUPPORTED.value: Style(
-        "Supported", "✔", "#1a7f37", "#d3f5dc", "the documents state this"
-    ),
+    ClaimStatus.SUPPORTED.value: Style("Supported", "✔", "#1a7f37", "#d3f5dc", "the documents state this"),
     ClaimStatus.PARTIAL.value: Style(
         "Partial", "◐", "#a16207", "#fdf0c2", "only part of it is in the documents"
     ),
@@ -133,6 +131,7 @@ CSS = """
 def style_tag() -> str:
     return f"<style>{CSS}</style>"
 
+
 # What the user reads while the pipeline works, per `progress(stage)` call of the engine.
 STAGE_LABELS: dict[str, str] = {
     "retrieve": "Retrieving relevant passages",
@@ -143,7 +142,11 @@ STAGE_LABELS: dict[str, str] = {
     "save": "Saving the session",
 }
 
-VERIFIER_LABELS: dict[str, str] = {"quote": "Quote match", "nli": "Offline verifier model", "llm": "LLM judge"}
+VERIFIER_LABELS: dict[str, str] = {
+    "quote": "Quote match",
+    "nli": "Offline verifier model",
+    "llm": "LLM judge",
+}
 ANSWERER_LABELS: dict[str, str] = {
     "extractive": "Extractive (offline, quotes the documents)",
     "openai": "LLM (OpenAI-compatible)",

@@ -16,7 +16,12 @@ from rrag.store import ReviewRecord, SessionSummary
 from rrag.types import DocumentInfo, IngestResult
 from ui.status import badge_text, decision_style, level_style, status_style
 
-INGEST_ICONS = {"added": "✔ added", "replaced": "↻ replaced", "unchanged": "= unchanged", "failed": "✖ failed"}
+INGEST_ICONS = {
+    "added": "✔ added",
+    "replaced": "↻ replaced",
+    "unchanged": "= unchanged",
+    "failed": "✖ failed",
+}
 REVIEW_LABELS = {
     "": "–",
     "open": "● open",
@@ -101,8 +106,18 @@ def sessions_table(summaries: Sequence[SessionSummary]) -> pd.DataFrame:
                 + (f" by {s.last_reviewer}" if s.last_reviewer else ""),
             }
         )
-    columns = ["When", "Question", "Mode", "Decision", "Level", "Reliability", "Hallucination rate", "Claims",
-               "Flags", "Review"]
+    columns = [
+        "When",
+        "Question",
+        "Mode",
+        "Decision",
+        "Level",
+        "Reliability",
+        "Hallucination rate",
+        "Claims",
+        "Flags",
+        "Review",
+    ]
     return pd.DataFrame(rows, columns=columns)
 
 

@@ -25,15 +25,25 @@ from playwright.sync_api import Page, expect, sync_playwright
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(),
-                       reason="Debian's chromium is not installed at /usr/bin/chromium (`make test` installs it)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's chromium is not installed at /usr/bin/chromium (`make test` installs it)",
+    ),
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 ARTIFACTS = ROOT / "test-artifacts"
-BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+BROWSER_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 VIEWPORT = {"width": 1440, "height": 1000}
 START_TIMEOUT_S = 120
 STEP_TIMEOUT_MS = 90_000  # a cold engine loads its models on the first question
@@ -43,7 +53,7 @@ DEMO_FILES = sorted(p for p in DEMO.iterdir() if p.name != "examples.json")
 EXAMPLES = {e["question"]: e for e in json.loads((DEMO / "examples.json").read_text(encoding="utf-8"))}
 PER_DIEM = next(e for q, e in EXAMPLES.items() if "per-diem" in q)  # a changed number
 REMOTE = next(e for q, e in EXAMPLES.items() if "working from home" in q)  # an invented extra fact
-HOSTILE = """Visitor rules. <script>alert('pwned')</script> Visitors must sign in at the <b>reception desk</b>.
+HOSTILE = """Visitor rules. <script>alert('pwned')</script> Visitors sign in at the <b>reception desk</b>.
 The visitor car park closes at 10 pm.
 """
 QUESTION = "How many days of annual leave do full-time employees get?"
@@ -63,9 +73,25 @@ def server(tmp_path: Path) -> Iterator[str]:
     env = {**os.environ, "RRAG_DATA_DIR": str(tmp_path / "data"), "OPENAI_API_KEY": SECRET}
     log = (tmp_path / "streamlit.log").open("w")
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-         "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.headless",
+            "true",
+            "--server.address",
+            "127.0.0.1",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -77,7 +103,8 @@ def server(tmp_path: Path) -> Iterator[str]:
                         break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("streamlit did not start:\n" + (tmp_path / "streamlit.log").read_text())
+                    log_text = (tmp_path / "streamlit.log").read_text()
+                    raise RuntimeError("streamlit did not start:\n" + log_text) from None
                 time.sleep(0.5)
         yield url
     finally:
@@ -114,12 +141,16 @@ def _shot(page: Page, name: str) -> None:
     page.set_viewport_size(VIEWPORT)
 
 
-def _choose(page: Page, label: str | re.Pattern[str], option: str) -> None:
-    """Pick a select-box option by typing it (the box filters as you type)."""
+def _choose(page: Page, label: str, option: str) -> None:
+    """Pick a select-box option by typing it, as a keyboard user does (the box filters as you type)."""
+    _idle(page)  # a box re-rendered by a running script loses what was typed into it
     box = page.get_by_role("combobox", name=label)
     box.click()
-    box.fill(option)
+    box.press_sequentially(option, delay=20)
+    # Enter before the list has filtered would pick nothing (or submit the form around the box).
+    expect(page.get_by_role("option").first).to_contain_text(option)
     page.keyboard.press("Enter")
+    _idle(page)
 
 
 def _idle(page: Page) -> None:
@@ -154,7 +185,9 @@ def test_upload_ask_review_history_insights(page: Page, tmp_path: Path) -> None:
 
     # 1. Documents: upload the demo handbook and a hostile file at once; markup shows as text.
     _open(page, "Documents", "Documents")
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files([str(p) for p in uploads])
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(
+        [str(p) for p in uploads]
+    )
     page.get_by_role("button", name="Index files").click()
     expect(page.get_by_text(f"{len(uploads)} of {len(uploads)} file(s) indexed")).to_be_visible()
     _choose(page, "Inspect a document", "visitors.txt")
@@ -173,6 +206,8 @@ def test_upload_ask_review_history_insights(page: Page, tmp_path: Path) -> None:
 
     # 3. Verify answers written elsewhere: a changed number, and an invented extra fact.
     page.get_by_text("Verify an answer").click()
+    expect(page.get_by_label("Answer to audit")).to_be_visible()  # the form re-rendered for this mode
+    _idle(page)
     for example in (PER_DIEM, REMOTE):
         page.get_by_label("Question", exact=True).fill(example["question"])
         page.get_by_label("Answer to audit").fill(example["answer"])
@@ -185,11 +220,16 @@ def test_upload_ask_review_history_insights(page: Page, tmp_path: Path) -> None:
     # 4. Review: the flagged answer is in the queue; correct a claim, record it with a name and a note.
     _open(page, "Review", "Review queue")
     _choose(page, "Open an answer", "working from home")
+    expect(page.get_by_text(f"Question: {REMOTE['question']}")).to_be_visible()
+    _idle(page)
     was = _claim_status(page, "gym membership")
+    number = re.sub(
+        r"\D", "", page.locator("mark.rrag-claim", has_text="gym membership").locator("sup").inner_text()
+    )
     now = "Contradicted" if was != "Contradicted" else "Unsupported"
     page.get_by_label("Reviewer name").fill("Dana Reviewer")
     page.get_by_text("✎ corrected", exact=False).click()
-    _choose(page, re.compile("gym membership"), now)
+    _choose(page, f"Status of claim {number}", now)
     page.get_by_label("Note").fill("HR confirms there is no gym allowance.")
     _shot(page, "review")
     page.get_by_role("button", name="Record review").click()
