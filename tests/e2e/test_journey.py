@@ -2,7 +2,8 @@
 
 Upload documents, ask, see highlighted claims and evidence, audit a pasted answer with planted errors,
 find it in the review queue, record a verdict, and see it in History and Insights. Screenshots of every
-page go to docs/screenshots/ (the README shows them) and test-artifacts/.
+page go to test-artifacts/ on every run; `UPDATE_SCREENSHOTS=1` also refreshes docs/screenshots/ (the
+README's), so that an ordinary test run never rewrites tracked files.
 """
 
 from __future__ import annotations
@@ -130,14 +131,15 @@ def page(server: str) -> Iterator[Page]:
 def _shot(page: Page, name: str) -> None:
     """Screenshot the whole page: Streamlit scrolls inside its main container, so grow the viewport."""
     _idle(page)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     ARTIFACTS.mkdir(exist_ok=True)
     height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({"width": VIEWPORT["width"], "height": min(max(height, VIEWPORT["height"]), 5000)})
     page.wait_for_timeout(500)  # let charts re-layout to the new size
-    target = SCREENSHOTS / f"{name}.png"
+    target = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(target))
-    shutil.copy(target, ARTIFACTS / target.name)
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(target, SCREENSHOTS / target.name)
     page.set_viewport_size(VIEWPORT)
 
 
