@@ -182,7 +182,7 @@ def calibration_error(truth: Sequence[bool], scores: Sequence[float], bins: int 
     """Expected calibration error of `scores` as P(supported), equal-width bins."""
     total = 0.0
     for b in range(bins):
-        idx = [i for i, s in enumerate(scores) if b / bins <= s < (b + 1) / bins or (b == bins - 1 and s == 1.0)]
+        idx = [i for i, s in enumerate(scores) if b == min(int(s * bins), bins - 1)]
         if idx:
             gap = sum(scores[i] for i in idx) / len(idx) - sum(truth[i] for i in idx) / len(idx)
             total += len(idx) * abs(gap)
@@ -221,7 +221,8 @@ def dataset_metrics(rows: Sequence[Row], judgements: Sequence[Judgement], second
         rows, judgements = _group_max(rows, judgements)
     truth = [r.label == "supported" for r in rows]
     pred = [j.status == "supported" for j in judgements]
-    labels = [c for c in STATUSES if any(r.label == c for r in rows) or any(j.status == c for j in judgements)]
+    seen = {r.label for r in rows} | {j.status for j in judgements}
+    labels = [c for c in STATUSES if c in seen]
     metrics: dict[str, Any] = {
         "n": len(rows),
         "balanced_accuracy": balanced_accuracy(truth, pred),
@@ -230,7 +231,8 @@ def dataset_metrics(rows: Sequence[Row], judgements: Sequence[Judgement], second
     }
     contradicted = [j for r, j in zip(rows, judgements) if r.label == "contradicted"]
     if contradicted:
-        metrics["contradicted_recall"] = sum(j.status == "contradicted" for j in contradicted) / len(contradicted)
+        hits = sum(j.status == "contradicted" for j in contradicted)
+        metrics["contradicted_recall"] = hits / len(contradicted)
     if len({r.label for r in rows}) > 2:
         statuses = [j.status for j in judgements]
         metrics["macro_f1"] = macro_f1([r.label for r in rows], statuses, labels)
@@ -297,7 +299,7 @@ def format_table(results: dict[str, dict[str, Any]]) -> str:
 def register(subparsers: Any) -> None:
     """Add the `eval` subcommand to an argparse subparsers object."""
     p = subparsers.add_parser("eval", help="measure a verifier on labelled JSONL data")
-    p.add_argument("--data", type=Path, nargs="+", required=True, help="JSONL file(s) in the shared/eval format")
+    p.add_argument("--data", type=Path, nargs="+", required=True, help="JSONL file(s), shared/eval format")
     p.add_argument("--out", type=Path, required=True, help="where to write one JSON prediction per row")
     p.add_argument("--verifier", default="nli", help=f"one of {sorted(VERIFIERS)} (default nli)")
     p.add_argument("--limit", type=int, help="only the first N rows of each file (quick checks)")

@@ -89,8 +89,9 @@ def test_wice_groups_score_by_their_best_row() -> None:
     assert metrics["calibration_error"] == pytest.approx(0.1)
 
 
-def test_run_writes_one_prediction_per_row_and_flags_the_wrong_sentence(tmp_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_run_writes_one_prediction_per_row_and_flags_the_wrong_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(ev.VERIFIERS, "word", lambda settings: WordVerifier())
     claim = "The harbour opened in spring. Its lighthouse is painted purple."
     rows = [
@@ -115,7 +116,9 @@ def test_unknown_verifier_is_a_clear_error(tmp_path: Path) -> None:
         ev.run([path], tmp_path / "p.jsonl", "oracle", Settings())
 
 
-def test_main_prints_the_table_with_the_lexical_verifier(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_main_prints_the_table_with_the_lexical_verifier(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     rows = [_row(1, "Paris is the capital of France.", "Paris is the capital of France.", "supported"),
             _row(2, "Paris is the capital of France.", "Berlin hosts the Olympic games.", "unsupported")]
     path = _write(tmp_path / "toy.jsonl", rows)

@@ -22,6 +22,7 @@ from rrag.verify.nli import MODEL_DIR, MODEL_FILE, TOKENIZER_FILE, CrossEncoder
 from training.data import BASE_MODEL_DIR
 from training.model import CrossEncoderModel
 
+INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 CHECK_PAIRS = [
     ("The Eiffel Tower is in Paris and opened in 1889.", "The Eiffel Tower opened in 1889."),
     ("The Eiffel Tower is in Paris and opened in 1889.", "The Eiffel Tower opened in 1925."),
@@ -48,10 +49,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         fp32 = Path(tmp) / "fp32.onnx"
         torch.onnx.export(
-            model, (sample["input_ids"], sample["attention_mask"], sample["token_type_ids"]), str(fp32),
-            input_names=["input_ids", "attention_mask", "token_type_ids"], output_names=["logits"],
-            dynamic_axes={name: {0: "batch", 1: "seq"} for name in ("input_ids", "attention_mask", "token_type_ids")}
-            | {"logits": {0: "batch"}},
+            model, tuple(sample[name] for name in INPUTS), str(fp32),
+            input_names=list(INPUTS), output_names=["logits"],
+            dynamic_axes={name: {0: "batch", 1: "seq"} for name in INPUTS} | {"logits": {0: "batch"}},
             opset_version=17, dynamo=False,
         )
         # Only weight matrices are quantised: attention's activation-by-activation products stay fp32.
@@ -60,7 +60,8 @@ def main() -> None:
     shutil.copy(BASE_MODEL_DIR / "tokenizer.json", args.out / TOKENIZER_FILE)
 
     with torch.no_grad():
-        enc = tokenizer([p for p, _ in CHECK_PAIRS], [h for _, h in CHECK_PAIRS], padding=True, return_tensors="pt")
+        premises, claims = zip(*CHECK_PAIRS)
+        enc = tokenizer(list(premises), list(claims), padding=True, return_tensors="pt")
         reference = torch.softmax(model(**enc), dim=-1).numpy()
     quantised = CrossEncoder(args.out).predict(CHECK_PAIRS)
     print("fp32:\n", np.round(reference, 3), "\nint8:\n", np.round(quantised, 3))

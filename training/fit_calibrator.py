@@ -28,7 +28,8 @@ from sklearn.linear_model import LogisticRegression
 from rrag.evaluation import Judgement, Row, context_chunks, dataset_metrics, f1, format_table, load_rows
 from rrag.settings import Settings
 from rrag.verify.features import claim_sentences
-from rrag.verify.nli import CALIBRATOR_FILE, MODEL_DIR, MODEL_FILE, Calibrator, NLIVerifier, aggregate_features
+from rrag.verify.nli import (CALIBRATOR_FILE, MODEL_DIR, MODEL_FILE, Calibrator, NLIVerifier,
+                             aggregate_features)
 
 EVAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
 CACHE = Path(__file__).resolve().parent / "cache" / "dev_features.json"
@@ -50,8 +51,8 @@ def extract(verifier: NLIVerifier, rows: list[Row]) -> list[list[dict]]:
     out = []
     for n, row in enumerate(rows):
         sentences = claim_sentences(row.claim)
-        scored = verifier.score_sentences([s.text for s in sentences], context_chunks(row.context, settings.chunk_size),
-                                          row.question)
+        contexts = context_chunks(row.context, settings.chunk_size)
+        scored = verifier.score_sentences([s.text for s in sentences], contexts, row.question)
         out.append([{"start": s.start + sc.span.start, "end": s.start + sc.span.end, "features": sc.features}
                     for s, per in zip(sentences, scored) for sc in per])
         if n % 250 == 0:
@@ -83,13 +84,15 @@ def _balanced_weights(keys: list[tuple[str, int]]) -> np.ndarray:
     return w * len(w) / w.sum()
 
 
-def fit_sentences(rows: list[Row], feats: list[list[dict]], index: list[int]) -> tuple[LogisticRegression, np.ndarray, np.ndarray]:
+def fit_sentences(rows: list[Row], feats: list[list[dict]],
+                  index: list[int]) -> tuple[LogisticRegression, np.ndarray, np.ndarray]:
     samples = [(i, j, label) for i in index for j, label in sentence_labels(rows[i], feats[i])]
     x = np.array([[feats[i][j]["features"][f] for f in FEATURES] for i, j, _ in samples])
     y = np.array([label for _, _, label in samples])
     mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
     model = LogisticRegression(C=1.0, max_iter=2000)
-    model.fit((x - mean) / scale, y, sample_weight=_balanced_weights([(rows[i].dataset, l) for i, _, l in samples]))
+    weights = _balanced_weights([(rows[i].dataset, label) for i, _, label in samples])
+    model.fit((x - mean) / scale, y, sample_weight=weights)
     return model, mean, scale
 
 
@@ -97,7 +100,8 @@ def fit_claims(rows: list[Row], sentence_probs: list[np.ndarray], index: list[in
     x = np.array([aggregate_features(sentence_probs[i]) for i in index])
     y = [int(rows[i].label == "supported") for i in index]
     model = LogisticRegression(C=1.0, max_iter=2000)
-    model.fit(x, np.array(y), sample_weight=_balanced_weights([(rows[i].dataset, l) for i, l in zip(index, y)]))
+    weights = _balanced_weights([(rows[i].dataset, label) for i, label in zip(index, y)])
+    model.fit(x, np.array(y), sample_weight=weights)
     return model
 
 
@@ -110,7 +114,8 @@ class Scores:
 
 def score(sentence: list[np.ndarray], claim_model: LogisticRegression) -> Scores:
     claim = claim_model.predict_proba(np.array([aggregate_features(p) for p in sentence]))[:, 1]
-    alone = [claim_model.predict_proba(np.array([aggregate_features([q]) for q in p]))[:, 1] for p in sentence]
+    alone = [claim_model.predict_proba(np.array([aggregate_features([q]) for q in p]))[:, 1]
+             for p in sentence]
     return Scores(sentence, claim, alone)
 
 
@@ -136,7 +141,8 @@ def mean_ba(rows: list[Row], js: list[Judgement], index: list[int]) -> float:
     return float(np.mean([s for s in scores if s is not None]))
 
 
-def choose_thresholds(rows: list[Row], feats: list[list[dict]], sc: Scores, index: list[int]) -> tuple[float, float]:
+def choose_thresholds(rows: list[Row], feats: list[list[dict]], sc: Scores,
+                      index: list[int]) -> tuple[float, float]:
     grid = np.arange(0.2, 0.81, 0.02)
     threshold = max(grid, key=lambda t: mean_ba(rows, judgements(rows, feats, sc, index, t, 1.0), index))
     candidates = [i for i in index if rows[i].label in ("unsupported", "contradicted")]
@@ -173,8 +179,8 @@ def main() -> None:
     model_hash = hashlib.sha1((MODEL_DIR / MODEL_FILE).read_bytes()).hexdigest()
     cached = json.loads(CACHE.read_text()) if CACHE.exists() else {}
     if cached.get("model") != model_hash or len(cached.get("rows", [])) != len(rows):
-        neutral = Calibrator(FEATURES, np.zeros(len(FEATURES)), np.ones(len(FEATURES)), np.zeros(len(FEATURES)),
-                             0.0, 0.5, 0.5, np.zeros(5), 0.0)
+        n = len(FEATURES)
+        neutral = Calibrator(FEATURES, np.zeros(n), np.ones(n), np.zeros(n), 0.0, 0.5, 0.5, np.zeros(5), 0.0)
         verifier = NLIVerifier(calibrator=neutral)
         cached = {"model": model_hash, "rows": extract(verifier, rows)}
         CACHE.parent.mkdir(parents=True, exist_ok=True)
@@ -199,14 +205,16 @@ def main() -> None:
     by: dict[str, list[int]] = defaultdict(list)
     for i, row in enumerate(rows):
         by[row.dataset].append(i)
-    cv = {name: dataset_metrics([rows[i] for i in idx], [oof[i] for i in idx], 0.0) for name, idx in by.items()}
+    cv = {name: dataset_metrics([rows[i] for i in idx], [oof[i] for i in idx], 0.0)
+          for name, idx in by.items()}
     print(format_table(cv))
 
     sent_model, mean, scale, claim_model, _, threshold, contra = fit_all(rows, feats, list(range(len(rows))))
     args.out.write_text(json.dumps({
         "features": list(FEATURES), "mean": mean.tolist(), "scale": scale.tolist(),
         "weights": sent_model.coef_[0].tolist(), "bias": float(sent_model.intercept_[0]),
-        "aggregate_weights": claim_model.coef_[0].tolist(), "aggregate_bias": float(claim_model.intercept_[0]),
+        "aggregate_weights": claim_model.coef_[0].tolist(),
+        "aggregate_bias": float(claim_model.intercept_[0]),
         "threshold": threshold, "contradiction_threshold": contra,
         "model_sha1": model_hash, "cv": cv,
     }, indent=1))

@@ -118,7 +118,8 @@ def main() -> None:
     while step < len(plan):
         batch = plan[step]
         enc = tokenizer([r["premise"] for r in batch], [r["hypothesis"] for r in batch],
-                        truncation="longest_first", max_length=args.max_len, padding=True, return_tensors="pt")
+                        truncation="longest_first", max_length=args.max_len, padding=True,
+                        return_tensors="pt")
         masks = torch.tensor([LABEL_MASKS[r["label"]] for r in batch])
         loss = partial_label_loss(model(**enc), masks)
         loss.backward()
@@ -130,7 +131,8 @@ def main() -> None:
         recent = (recent + [loss.item()])[-20:]
         if step % 10 == 0:
             rate = (step - first_step) / max(time.time() - started, 1e-6)
-            print(f"step {step}/{len(plan)} loss {sum(recent) / len(recent):.3f} {rate:.2f} steps/s", flush=True)
+            loss_avg = sum(recent) / len(recent)
+            print(f"step {step}/{len(plan)} loss {loss_avg:.3f} {rate:.2f} steps/s", flush=True)
         if step % args.save_every == 0 or step == len(plan):
             save()
     print("done", flush=True)

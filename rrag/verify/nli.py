@@ -118,7 +118,8 @@ class Calibrator:
         return 1.0 / (1.0 + np.exp(-z))
 
     def claim_probability(self, sentence_probabilities: Sequence[float]) -> float:
-        z = float(np.dot(aggregate_features(sentence_probabilities), self.aggregate_weights)) + self.aggregate_bias
+        x = aggregate_features(sentence_probabilities)
+        z = float(np.dot(x, self.aggregate_weights)) + self.aggregate_bias
         return 1.0 / (1.0 + math.exp(-z))
 
 
@@ -213,7 +214,8 @@ class NLIVerifier(Verifier):
                 sentences.append(score)
             result.append(sentences)
         probs = self.encoder.predict(pairs)
-        rules = self.lexical.verify_many([Claim(s.span.text, s.span.start, s.span.end) for s, _, _ in plan], contexts)
+        sentence_claims = [Claim(s.span.text, s.span.start, s.span.end) for s, _, _ in plan]
+        rules = self.lexical.verify_many(sentence_claims, contexts)
         row = 0
         for (score, found, terms), rule in zip(plan, rules):
             p = probs[row : row + len(found)]
