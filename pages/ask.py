@@ -6,7 +6,7 @@ import streamlit as st
 
 from rrag import RISK_PRESETS, ReliableRAG, Report
 from rrag.settings import ANSWERERS, VERIFIER_STAGES, Settings
-from ui.engine import configure, documents, engine_errors, get_engine, invalidate_reads
+from ui.engine import documents, engine_errors, get_engine, invalidate_reads
 from ui.report_view import render_report
 from ui.state import PageState
 from ui.status import ANSWERER_LABELS, STAGE_LABELS, VERIFIER_LABELS
@@ -102,7 +102,7 @@ def _run(rag: ReliableRAG, options: dict[str, object], question: str, answer: st
     """Configure with this question's options, then ask or verify with live progress by stage."""
     report = None
     with engine_errors("Auditing the answer"), st.status("Working…", expanded=True) as status:
-        configure(rag, rag.settings.replace(**options))
+        rag.configure(rag.settings.replace(**options))
         bar = st.progress(0.0)
         stages = list(STAGE_LABELS)
 

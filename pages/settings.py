@@ -9,7 +9,7 @@ import streamlit as st
 from rrag import RISK_PRESETS, ReliableRAG
 from rrag.settings import ANSWERERS, CLAIM_EXTRACTORS, VERIFIER_STAGES, Settings
 from ui.app_settings import to_saved
-from ui.engine import configure, engine_errors, get_engine, invalidate_reads, redact
+from ui.engine import engine_errors, get_engine, invalidate_reads, redact
 from ui.highlight import escaped_block
 from ui.state import PageState
 from ui.status import ANSWERER_LABELS, EXTRACTOR_LABELS, VERIFIER_LABELS, style_tag
@@ -113,28 +113,17 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
 def _save(rag: ReliableRAG, values: dict[str, Any]) -> None:
     with engine_errors("Saving the settings"):
         new = rag.settings.replace(**values)  # validates before anything is applied
-        configure(rag, new)
+        rag.configure(new)  # all or nothing: a bad choice leaves the engine as it was
         rag.store.save_app_settings(to_saved(new))
         invalidate_reads()
         st.success("Saved. New questions use these settings.", icon=":material/check_circle:")
 
 
 def _test(rag: ReliableRAG, values: dict[str, Any]) -> None:
-    """Try the endpoint as entered, without saving; the engine goes back to its settings afterwards."""
-    previous = rag.settings
+    """Try the endpoint as entered, without saving and without touching the shared engine."""
+    endpoint = {k: values[k] for k in ("llm_base_url", "llm_model", "llm_timeout_s", "llm_max_retries")}
     with engine_errors("Testing the LLM connection"), st.spinner("Calling the LLM…"):
-        try:
-            rag.configure(
-                previous.replace(
-                    **{
-                        k: values[k]
-                        for k in ("llm_base_url", "llm_model", "llm_timeout_s", "llm_max_retries")
-                    }
-                )
-            )
-            reply = rag.test_llm_connection()
-        finally:
-            rag.configure(previous)
+        reply = rag.test_llm_connection(rag.settings.replace(**endpoint))
         st.success("The LLM answered:", icon=":material/check_circle:")
         st.html(style_tag() + escaped_block(redact(reply)[:500]))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 import uuid
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
@@ -47,7 +48,7 @@ class ReliableRAG:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings.from_env()
         self._open_storage()
-        self._build_backends()
+        self._backends = _Backends.build(self.settings, self.index)
 
     def _open_storage(self) -> None:
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -55,39 +56,16 @@ class ReliableRAG:
         self.index = ChunkIndex(self.settings, get_embedder())
         self._ingestor = Ingestor(self.settings, self.index, self.store)
 
-    def _build_backends(self) -> None:
-        s = self.settings
-        self._llm: LLM | None = OpenAIChatLLM(s) if s.llm_configured else None
-        self._retriever = HybridRetriever(self.index, s)
-        self._answerer = self._make_answerer()
-        self._extractor = self._make_extractor()
-        self._verifier: Verifier = build_verifier(s, self._llm)
-
-    def _require_llm(self, what: str) -> LLM:
-        if self._llm is None:
-            raise ConfigError(f"{what} needs an LLM: set RRAG_LLM_BASE_URL and RRAG_LLM_MODEL")
-        return self._llm
-
-    def _make_answerer(self) -> Answerer:
-        if self.settings.answerer == "openai":
-            return LLMAnswerer(self._require_llm("The 'openai' answerer"))
-        return ExtractiveAnswerer(get_embedder())
-
-    def _make_extractor(self) -> ClaimExtractor:
-        if self.settings.claim_extractor == "llm":
-            return LLMClaimExtractor(self._require_llm("The LLM claim extractor"))
-        return RuleClaimExtractor()
-
     def configure(self, settings: Settings) -> None:
-        """Switch parameters or backends; storage is reopened only when it changed."""
-        storage_changed = any(getattr(settings, f) != getattr(self.settings, f) for f in _STORAGE_FIELDS)
-        self.settings = settings
-        if storage_changed:
+        """Switch parameters or backends, all or nothing: on error the engine keeps its old settings."""
+        if any(getattr(settings, f) != getattr(self.settings, f) for f in _STORAGE_FIELDS):
+            replacement = ReliableRAG(settings)  # another database or index: open it before closing ours
             self.close()
-            self._open_storage()
-        else:
-            self._ingestor = Ingestor(settings, self.index, self.store)
-        self._build_backends()
+            self.__dict__.update(replacement.__dict__)
+            return
+        self._backends = _Backends.build(settings, self.index)
+        self.settings = settings
+        self._ingestor = Ingestor(settings, self.index, self.store)
 
     def close(self) -> None:
         self.store.close()
@@ -127,23 +105,23 @@ class ReliableRAG:
         """Retrieve, answer, then audit the answer claim by claim."""
         timer = _StageTimer(progress)
         with timer("retrieve"):
-            contexts = self._retriever.retrieve(question)
+            contexts = self._backends.retriever.retrieve(question)
         with timer("answer"):
-            answer = self._answerer.answer(question, contexts)
+            answer = self._backends.answerer.answer(question, contexts)
         with timer("claims"):
-            claims, notes = self._extractor.extract_with_notes(answer.text, question)
+            claims, notes = self._backends.extractor.extract_with_notes(answer.text, question)
         return self._audit(question, answer, claims, notes, contexts, timer, mode="ask")
 
     def verify(self, question: str, answer: str, *, progress: Progress | None = None) -> Report:
         """Audit an answer written elsewhere against the indexed documents."""
         timer = _StageTimer(progress)
         with timer("claims"):
-            claims, notes = self._extractor.extract_with_notes(answer, question)
+            claims, notes = self._backends.extractor.extract_with_notes(answer, question)
         with timer("retrieve"):
             # Each claim retrieves its own evidence too: an external answer may state facts the
             # question alone would not retrieve.
             queries = [question] + [c.text for c in claims if c.checkable]
-            contexts = _merge_contexts(self._retriever.retrieve(q) for q in queries if q.strip())
+            contexts = _merge_contexts(self._backends.retriever.retrieve(q) for q in queries if q.strip())
         return self._audit(
             question, Answer(text=answer, backend="external"), claims, notes, contexts, timer, mode="verify"
         )
@@ -198,14 +176,47 @@ class ReliableRAG:
         self, claims: list[Claim], contexts: list[RetrievedChunk], question: str
     ) -> list[ClaimResult]:
         checkable = [c for c in claims if c.checkable]
-        verdicts = iter(self._verifier.verify_many(checkable, contexts, question) if checkable else [])
+        verdicts = iter(self._backends.verifier.verify_many(checkable, contexts, question) if checkable else [])
         return [
             ClaimResult(c, next(verdicts) if c.checkable else _not_checkable(c)) for c in claims
         ]
 
-    def test_llm_connection(self) -> str:
-        llm = self._require_llm("Testing the connection")
-        return llm.complete([{"role": "user", "content": "Reply with the single word: ready"}])
+    def test_llm_connection(self, settings: Settings | None = None) -> str:
+        """Call the LLM of `settings` (default: the engine's own) without changing the engine."""
+        llm = OpenAIChatLLM(settings) if settings is not None else self._backends.llm
+        return _require_llm(llm, "Testing the connection").complete([{"role": "user", "content": "Reply with the single word: ready"}])
+
+
+@dataclass(frozen=True)
+class _Backends:
+    """The stages chosen by the settings; built in one go so a bad choice changes nothing."""
+
+    llm: LLM | None
+    retriever: HybridRetriever
+    answerer: Answerer
+    extractor: ClaimExtractor
+    verifier: Verifier
+
+    @classmethod
+    def build(cls, settings: Settings, index: ChunkIndex) -> _Backends:
+        llm = OpenAIChatLLM(settings) if settings.llm_configured else None
+        answerer: Answerer = (
+            LLMAnswerer(_require_llm(llm, "The 'openai' answerer"))
+            if settings.answerer == "openai"
+            else ExtractiveAnswerer(get_embedder())
+        )
+        extractor: ClaimExtractor = (
+            LLMClaimExtractor(_require_llm(llm, "The LLM claim extractor"))
+            if settings.claim_extractor == "llm"
+            else RuleClaimExtractor()
+        )
+        return cls(llm, HybridRetriever(index, settings), answerer, extractor, build_verifier(settings, llm))
+
+
+def _require_llm(llm: LLM | None, what: str) -> LLM:
+    if llm is None:
+        raise ConfigError(f"{what} needs an LLM: set RRAG_LLM_BASE_URL and RRAG_LLM_MODEL")
+    return llm
 
 
 def _not_checkable(claim: Claim) -> Verdict:

@@ -112,6 +112,15 @@ def test_configure_changes_decision_parameters_without_reopening_storage(rag: Re
     assert report.decision is Decision.REFUSE
 
 
-def test_llm_backends_without_an_llm_are_a_config_error(rag: ReliableRAG) -> None:
+def test_a_failed_configure_leaves_the_engine_as_it_was(rag: ReliableRAG) -> None:
+    before = rag.settings
     with pytest.raises(ConfigError, match="RRAG_LLM_BASE_URL"):
-        rag.configure(rag.settings.replace(answerer="openai"))
+        rag.configure(rag.settings.replace(answerer="openai", top_k=1))
+    assert rag.settings is before
+    assert rag.ask("How many weeks of parental leave?").answer_backend == "extractive"
+
+
+def test_configure_to_another_data_dir_switches_storage(rag: ReliableRAG, tmp_path: Path) -> None:
+    rag.configure(rag.settings.replace(data_dir=tmp_path / "other"))
+    assert rag.documents() == [] and rag.index.count() == 0
+    assert rag.ask("How many weeks of parental leave?").decision is Decision.REFUSE

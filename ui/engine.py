@@ -34,21 +34,11 @@ def _storage_key(settings: Settings) -> str:
     )
 
 
-def configure(rag: ReliableRAG, settings: Settings) -> None:
-    """Switch the engine to `settings`, or leave it exactly as it was when they cannot work."""
-    previous = rag.settings
-    try:
-        rag.configure(settings)
-    except RRAGError:
-        rag.configure(previous)  # configure() may fail half-way, after taking the new settings
-        raise
-
-
 @st.cache_resource(show_spinner="Loading the engine: embedding model, index and database…")
 def _engine(storage_key: str, _settings: Settings) -> tuple[ReliableRAG, str]:
     rag = ReliableRAG(_settings)
     try:
-        configure(rag, apply_saved(rag.settings, rag.store.get_app_settings()))
+        rag.configure(apply_saved(rag.settings, rag.store.get_app_settings()))
     except RRAGError as exc:
         # Saved settings that no longer work must not lock users out of the page that fixes them.
         return rag, f"Saved settings were not applied ({exc}); using the defaults. Fix them on Settings."
