@@ -34,7 +34,7 @@ from rrag.verify.nli import (CALIBRATOR_FILE, MODEL_DIR, MODEL_FILE, Calibrator,
 EVAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
 CACHE = Path(__file__).resolve().parent / "cache" / "dev_features.json"
 FEATURES = ("entail_logit", "contra_logit", "neutral_at_best", "cover_context", "cover_window", "numbers",
-            "missing_number", "has_numbers", "entities", "negation", "length", "lexical_support",
+            "missing_number", "evidence_missing_number", "has_numbers", "entities", "negation", "length", "lexical_support",
             "lexical_contradiction")
 FOLDS = 5
 SEED = 20261122

@@ -237,6 +237,7 @@ class NLIVerifier(Verifier):
         entail = float(p[best, 0]) if len(found) else 0.0
         contra_max = float(p[:, 2].max()) if len(found) else 0.0
         claim_numbers = fx.number_values(text)
+        evidence_numbers = {n for w in found for n in fx.number_values(w.span.text)}
         entities = fx.capitalised(text)
         return {
             "entail_logit": _logit(entail),
@@ -247,6 +248,8 @@ class NLIVerifier(Verifier):
             "numbers": fx.coverage(claim_numbers, index.numbers),
             # A number the context never mentions: 19% of such dev sentences are supported, 64% of the rest.
             "missing_number": float(bool(claim_numbers - index.numbers)),
+            # ... and one the evidence windows do not state (the number may sit in an unrelated passage).
+            "evidence_missing_number": float(bool(claim_numbers - evidence_numbers)),
             "has_numbers": float(bool(claim_numbers)),
             "entities": fx.coverage(entities, index.lower_words),
             "negation": fx.negation_mismatch(text, found[best].span.text) if found else 0.0,
