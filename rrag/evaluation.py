@@ -53,9 +53,15 @@ def _cascade(settings: Settings) -> Verifier:
     return build_verifier(settings)
 
 
+def _guarded(settings: Settings) -> Verifier:
+    from rrag.verify.guarded import GuardedVerifier
+
+    return GuardedVerifier(_nli(settings))
+
+
 # Imported lazily so that `eval --verifier lexical` never loads the model.
 VERIFIERS: dict[str, Callable[[Settings], Verifier]] = {
-    "nli": _nli, "lexical": _lexical, "quote": _quote, "cascade": _cascade,
+    "nli": _nli, "lexical": _lexical, "quote": _quote, "cascade": _cascade, "guarded": _guarded,
 }
 
 

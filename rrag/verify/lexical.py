@@ -82,18 +82,49 @@ class LexicalVerifier(Verifier):
         candidates = _candidates(contexts)  # once for the whole batch
         return [self._judge(claim, candidates) for claim in claims]
 
+    def conflicts(self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk]) -> list[Verdict | None]:
+        """Only the hard evidence against each claim (a value clash, negation, an opposite, a number the
+        evidence never states); None where there is none. Other verifiers use these as a veto."""
+        candidates = _candidates(contexts)
+        out: list[Verdict | None] = []
+        for claim in claims:
+            c = _Text.of(claim.text)
+            out.append(self._conflict(claim, c, _best(c, candidates)) if candidates and c.terms else None)
+        return out
+
     def _judge(self, claim: Claim, candidates: list[_Candidate]) -> Verdict:
         if not candidates:
             return nothing_retrieved(self.name)
         c = _Text.of(claim.text)
         if not c.terms:
             return not_verified(self.name, "the claim has no content words to compare")
-        best = max(candidates, key=lambda cand: _rank(c, cand.features))
+        best = _best(c, candidates)
+        conflict = self._conflict(claim, c, best)
+        if conflict is not None:
+            return conflict
         e = best.features
         coverage = _coverage(c, e)
         evidence = evidence_at(best.chunk, best.start, best.end)
+        absent = _absent_words(claim.text, c, e)
+        if coverage >= SUPPORTED_COVERAGE:
+            confidence = 0.6 + 0.35 * (coverage - SUPPORTED_COVERAGE) / (1 - SUPPORTED_COVERAGE)
+            extra = f"; not in it: {absent}" if absent else ""
+            return Verdict(ClaimStatus.SUPPORTED, confidence, self.name,
+                           f"the evidence states the claim's facts{extra}", evidence, support_score=coverage)
+        if coverage >= PARTIAL_COVERAGE:
+            return Verdict(ClaimStatus.PARTIAL, 0.5, self.name,
+                           f"the evidence states part of the claim; not in it: {absent}", evidence,
+                           support_score=coverage)
+        confidence = 0.6 + 0.35 * (PARTIAL_COVERAGE - coverage) / PARTIAL_COVERAGE
+        return Verdict(ClaimStatus.UNSUPPORTED, confidence, self.name,
+                       f"no retrieved text states it; not found: {absent}", evidence, support_score=coverage / 2)
+
+    def _conflict(self, claim: Claim, c: _Text, best: _Candidate) -> Verdict | None:
+        e = best.features
+        coverage = _coverage(c, e)
 
         def verdict(status: ClaimStatus, confidence: float, support: float, reason: str) -> Verdict:
+            evidence = evidence_at(best.chunk, best.start, best.end)
             return Verdict(status, confidence, self.name, reason, evidence, support_score=support)
 
         # Another value in the same slot contradicts when the rest of the claim is what the evidence is about.
@@ -115,15 +146,11 @@ class LexicalVerifier(Verifier):
         if missing or c.months - e.months:
             what = ", ".join(repr(claim.text[q.start:q.end]) for q in missing) or "the month"
             return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, f"the evidence does not state {what}")
-        absent = _absent_words(claim.text, c, e)
-        if coverage >= SUPPORTED_COVERAGE:
-            confidence = 0.6 + 0.35 * (coverage - SUPPORTED_COVERAGE) / (1 - SUPPORTED_COVERAGE)
-            extra = f"; not in it: {absent}" if absent else ""
-            return verdict(ClaimStatus.SUPPORTED, confidence, coverage, f"the evidence states the claim's facts{extra}")
-        if coverage >= PARTIAL_COVERAGE:
-            return verdict(ClaimStatus.PARTIAL, 0.5, coverage, f"the evidence states part of the claim; not in it: {absent}")
-        confidence = 0.6 + 0.35 * (PARTIAL_COVERAGE - coverage) / PARTIAL_COVERAGE
-        return verdict(ClaimStatus.UNSUPPORTED, confidence, coverage / 2, f"no retrieved text states it; not found: {absent}")
+        return None
+
+
+def _best(c: _Text, candidates: list[_Candidate]) -> _Candidate:
+    return max(candidates, key=lambda cand: _rank(c, cand.features))
 
 
 def _candidates(contexts: Sequence[RetrievedChunk]) -> list[_Candidate]:

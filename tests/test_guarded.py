@@ -1,0 +1,45 @@
+"""The shipped model with the lexical veto, on real text (the real int8 model, no fakes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
+from rrag.verify.guarded import GuardedVerifier
+from rrag.verify.nli import NLIVerifier
+
+POLICY = ("2.1 Multi-factor authentication (MFA) is required for every company system, including email, "
+          "the HR portal and all internal systems. The primary carer of a new child is entitled to 16 weeks "
+          "of parental leave at full pay. Parental leave can start up to 4 weeks before the expected date "
+          "of birth.")
+
+
+@pytest.fixture(scope="module")
+def verifier() -> GuardedVerifier:
+    return GuardedVerifier(NLIVerifier())
+
+
+def _check(verifier: GuardedVerifier, text: str):
+    chunk = Chunk("policy:0", "policy", "policy.md", POLICY, 0, len(POLICY))
+    return verifier.verify(Claim(text, 0, len(text)), [RetrievedChunk(chunk, 0.9)])
+
+
+def test_faithful_claim_keeps_the_models_verdict(verifier: GuardedVerifier) -> None:
+    v = _check(verifier, "The primary carer is entitled to 16 weeks of parental leave at full pay.")
+    assert v.status is ClaimStatus.SUPPORTED and v.verifier == "nli"
+
+
+def test_negation_is_contradicted_with_the_deciding_sentence(verifier: GuardedVerifier) -> None:
+    v = _check(verifier, "Multi-factor authentication is not required for internal systems.")
+    assert v.status is ClaimStatus.CONTRADICTED
+    assert v.evidence is not None and "is required for every company system" in v.evidence.quote
+
+
+def test_an_amount_the_documents_never_state_is_unsupported(verifier: GuardedVerifier) -> None:
+    v = _check(verifier, "The primary carer is entitled to 16 weeks of parental leave and a bonus of €2,000.")
+    assert v.status in {ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED}
+
+
+def test_a_changed_number_is_never_supported(verifier: GuardedVerifier) -> None:
+    v = _check(verifier, "The primary carer is entitled to 20 weeks of parental leave at full pay.")
+    assert v.status is ClaimStatus.CONTRADICTED and "'16'" in v.reason
