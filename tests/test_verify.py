@@ -12,6 +12,7 @@ from rrag.settings import Settings
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.cascade import OFFLINE_VERIFIERS, CascadeVerifier, build_verifier
+from rrag.verify.guarded import GuardedVerifier
 from rrag.verify.lexical import LexicalVerifier
 from rrag.verify.llm_judge import LLMJudge
 from rrag.verify.quote import QuoteVerifier
@@ -344,9 +345,9 @@ def test_build_verifier_follows_the_settings(server: ChatServer, settings: Setti
     assert set(OFFLINE_VERIFIERS) == {"quote", "nli"}
     default = build_verifier(settings)
     assert isinstance(default, CascadeVerifier)
-    assert [type(s) for s in default.stages] == [QuoteVerifier, LexicalVerifier]
+    assert [type(s) for s in default.stages] == [QuoteVerifier, GuardedVerifier]
     no_llm = build_verifier(settings.replace(verifiers=("nli", "llm")))
-    assert [s.name for s in no_llm.stages] == ["lexical"]  # the judge joins only when configured
+    assert [s.name for s in no_llm.stages] == ["nli"]  # the judge joins only when configured
     with pytest.raises(ConfigError, match="RRAG_LLM_BASE_URL"):
         build_verifier(settings.replace(verifiers=("llm",)))
     llm = server.llm(settings)

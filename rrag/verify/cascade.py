@@ -18,16 +18,19 @@ from rrag.settings import Settings
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import NOT_VERIFIED, not_verified
-from rrag.verify.lexical import LexicalVerifier
+from rrag.verify.guarded import GuardedVerifier
 from rrag.verify.llm_judge import LLMJudge
+from rrag.verify.nli import NLIVerifier
 from rrag.verify.quote import QuoteVerifier
 
 ACCEPT_CONFIDENCE = 0.75
 
-# Offline stages by settings name. "nli" is the lexical verifier until the trained model lands.
+# Offline stages by settings name.
 OFFLINE_VERIFIERS: dict[str, Callable[[Settings], Verifier]] = {
     "quote": lambda settings: QuoteVerifier(),
-    "nli": lambda settings: LexicalVerifier(),
+    # The trained model, vetoed by the lexical rules' hard evidence (see rrag/verify/guarded.py):
+    # mean balanced accuracy 66.9 on the dev sets against 60.7 for the rules alone.
+    "nli": lambda settings: GuardedVerifier(NLIVerifier(settings)),
 }
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -174,6 +175,13 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
+@lru_cache(maxsize=4)
+def shared_encoder(model_dir: Path = MODEL_DIR, threads: int = 2) -> CrossEncoder:
+    """One loaded model per process: the engine rebuilds its verifier whenever settings change, and an
+    onnxruntime session may be shared across threads."""
+    return CrossEncoder(model_dir, threads)
+
+
 class NLIVerifier(Verifier):
     name = "nli"
 
@@ -181,7 +189,7 @@ class NLIVerifier(Verifier):
                  windows_per_sentence: int = DEFAULT_WINDOWS_PER_SENTENCE, threads: int = 2,
                  calibrator: Calibrator | None = None) -> None:
         self.settings = settings or Settings()
-        self.encoder = CrossEncoder(model_dir, threads)
+        self.encoder = shared_encoder(model_dir, threads)
         self.calibrator = calibrator or Calibrator.load(model_dir / CALIBRATOR_FILE)
         self.windows_per_sentence = windows_per_sentence
         self.lexical = LexicalVerifier()
