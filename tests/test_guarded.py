@@ -43,3 +43,8 @@ def test_an_amount_the_documents_never_state_is_unsupported(verifier: GuardedVer
 def test_a_changed_number_is_never_supported(verifier: GuardedVerifier) -> None:
     v = _check(verifier, "The primary carer is entitled to 20 weeks of parental leave at full pay.")
     assert v.status is ClaimStatus.CONTRADICTED and "'16'" in v.reason
+
+
+def test_a_narrow_model_yes_on_words_the_documents_lack_is_unsupported(verifier: GuardedVerifier) -> None:
+    v = _check(verifier, "The company also pays for a gym membership of up to 16 euros per month for carers.")
+    assert v.status is ClaimStatus.UNSUPPORTED

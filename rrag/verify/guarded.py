@@ -4,7 +4,8 @@ The model reads meaning better than word overlap (mean balanced accuracy 68.7 vs
 sets), but a small cross-encoder still passes some claims whose only fault is one value: a changed
 number, an added amount, a negation. Where the rules find such hard evidence against a claim the
 model accepted (or only called unsupported while the rules prove a contradiction), the rule's
-verdict stands, with its evidence and reason.
+verdict stands, with its evidence and reason. And where the model accepts a claim only narrowly
+while most of the claim's words appear in no retrieved text, the claim is unsupported.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Sequence
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.lexical import LexicalVerifier
+
+MODEL_SURE = 0.6  # P(supported) above which the model outweighs the rules' word coverage
 
 
 class GuardedVerifier(Verifier):
@@ -30,12 +33,17 @@ class GuardedVerifier(Verifier):
     ) -> list[Verdict]:
         verdicts = self.model.verify_many(claims, contexts, question)
         vetoes = self.rules.conflicts(claims, contexts)
-        return [_overrule(v, veto) for v, veto in zip(verdicts, vetoes)]
+        by_words = self.rules.verify_many(claims, contexts, question)
+        return [_overrule(*three) for three in zip(verdicts, vetoes, by_words)]
 
 
-def _overrule(verdict: Verdict, veto: Verdict | None) -> Verdict:
-    if veto is None or not verdict.verified or verdict.status is ClaimStatus.CONTRADICTED:
+def _overrule(verdict: Verdict, veto: Verdict | None, by_words: Verdict) -> Verdict:
+    if not verdict.verified or verdict.status is ClaimStatus.CONTRADICTED:
         return verdict
-    if verdict.status in (ClaimStatus.SUPPORTED, ClaimStatus.PARTIAL) or veto.status is ClaimStatus.CONTRADICTED:
+    accepted = verdict.status in (ClaimStatus.SUPPORTED, ClaimStatus.PARTIAL)
+    if veto is not None and (accepted or veto.status is ClaimStatus.CONTRADICTED):
         return veto
+    unsure = (verdict.support_score or 0.0) < MODEL_SURE
+    if accepted and unsure and by_words.status is ClaimStatus.UNSUPPORTED:
+        return by_words
     return verdict
