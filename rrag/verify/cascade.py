@@ -29,7 +29,7 @@ ACCEPT_CONFIDENCE = 0.75
 OFFLINE_VERIFIERS: dict[str, Callable[[Settings], Verifier]] = {
     "quote": lambda settings: QuoteVerifier(),
     # The trained model, vetoed by the lexical rules' hard evidence (see rrag/verify/guarded.py):
-    # mean balanced accuracy 66.9 on the dev sets against 60.7 for the rules alone.
+    # mean balanced accuracy 64.9 on the dev sets against 60.7 for the rules alone (docs/verifier.md).
     "nli": lambda settings: GuardedVerifier(NLIVerifier(settings)),
 }
 
