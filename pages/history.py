@@ -11,9 +11,9 @@ from rrag.store import SessionSummary
 from ui.engine import engine_errors, get_engine, sessions
 from ui.highlight import md_escape
 from ui.report_view import render_audit_trail, render_report
-from ui.state import PageState
+from ui.state import PageState, pick_session
 from ui.status import badge_text, decision_style, level_style
-from ui.tables import session_label, sessions_table
+from ui.tables import sessions_table
 
 ANY = "any"
 
@@ -70,15 +70,7 @@ def _render_filters(state: PageState) -> list[SessionSummary]:
 
 
 def _render_session(rag: ReliableRAG, state: PageState, found: list[SessionSummary]) -> None:
-    by_id = {s.session_id: s for s in found}
-    if state["selected"] not in by_id:
-        state["selected"] = found[0].session_id
-    session_id = st.selectbox(
-        "Reopen a session",
-        list(by_id),
-        key=state.key("selected"),
-        format_func=lambda i: session_label(by_id[i]),
-    )
+    session_id = pick_session("Reopen a session", state, found)
     report = rag.store.get_report(session_id)
     st.markdown(f"**Question:** {md_escape(report.question)}")
     render_report(report, key="history.report", overrides=rag.store.claim_overrides(session_id))

@@ -9,9 +9,9 @@ from rrag.store import REVIEW_OUTCOMES, SessionSummary
 from ui.engine import engine_errors, get_engine, invalidate_reads, review_queue
 from ui.highlight import md_escape
 from ui.report_view import claim_line, render_audit_trail, render_report
-from ui.state import PageState
+from ui.state import PageState, pick_session
 from ui.status import badge_text, status_style
-from ui.tables import SORTS, QueueFilter, filter_and_sort, session_label, sessions_table
+from ui.tables import SORTS, QueueFilter, filter_and_sort, sessions_table
 
 LEVEL_CHOICES = ("LOW", "MEDIUM", "HIGH", "n/a")
 OUTCOME_HELP = {
@@ -104,15 +104,7 @@ def _render_review_form(
 
 
 def _render_open(rag: ReliableRAG, state: PageState, queue: list[SessionSummary]) -> None:
-    by_id = {s.session_id: s for s in queue}
-    if state["selected"] not in by_id:
-        state["selected"] = queue[0].session_id
-    session_id = st.selectbox(
-        "Open an answer",
-        list(by_id),
-        key=state.key("selected"),
-        format_func=lambda i: session_label(by_id[i]),
-    )
+    session_id = pick_session("Open an answer", state, queue)
     report = rag.store.get_report(session_id)
     overrides = rag.store.claim_overrides(session_id)
     st.markdown(f"**Question:** {md_escape(report.question)}")

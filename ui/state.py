@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import streamlit as st
+
+from rrag.store import SessionSummary
+from ui.tables import session_label
 
 
 class PageState:
@@ -26,3 +29,13 @@ class PageState:
 
     def get(self, name: str, default: Any = None) -> Any:
         return st.session_state.get(self.key(name), default)
+
+
+def pick_session(label: str, state: PageState, listed: Sequence[SessionSummary]) -> str:
+    """A picker over `listed` that keeps the page's choice while that session is still listed."""
+    by_id = {s.session_id: s for s in listed}
+    if state["selected"] not in by_id:
+        state["selected"] = listed[0].session_id
+    return st.selectbox(
+        label, list(by_id), key=state.key("selected"), format_func=lambda i: session_label(by_id[i])
+    )
