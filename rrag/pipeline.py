@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from rrag.answer import Answerer, ExtractiveAnswerer, LLMAnswerer
 from rrag.claims import ClaimExtractor, LLMClaimExtractor, RuleClaimExtractor
@@ -228,7 +228,7 @@ def _not_checkable(claim: Claim) -> Verdict:
     )
 
 
-def _merge_contexts(batches: Iterator[list[RetrievedChunk]] | Sequence[list[RetrievedChunk]]) -> list[RetrievedChunk]:
+def _merge_contexts(batches: Iterable[list[RetrievedChunk]]) -> list[RetrievedChunk]:
     best: dict[str, RetrievedChunk] = {}
     for batch in batches:
         for rc in batch:

@@ -32,18 +32,17 @@ class GuardedVerifier(Verifier):
         self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk], question: str = ""
     ) -> list[Verdict]:
         verdicts = self.model.verify_many(claims, contexts, question)
-        vetoes = self.rules.conflicts(claims, contexts)
-        by_words = self.rules.verify_many(claims, contexts, question)
-        return [_overrule(*three) for three in zip(verdicts, vetoes, by_words)]
+        rules = self.rules.assess(claims, contexts)
+        return [_overrule(verdict, *rule) for verdict, rule in zip(verdicts, rules)]
 
 
-def _overrule(verdict: Verdict, veto: Verdict | None, by_words: Verdict) -> Verdict:
+def _overrule(verdict: Verdict, rule: Verdict, hard: bool) -> Verdict:
     if not verdict.verified or verdict.status is ClaimStatus.CONTRADICTED:
         return verdict
     accepted = verdict.status in (ClaimStatus.SUPPORTED, ClaimStatus.PARTIAL)
-    if veto is not None and (accepted or veto.status is ClaimStatus.CONTRADICTED):
-        return veto
+    if hard and (accepted or rule.status is ClaimStatus.CONTRADICTED):
+        return rule
     unsure = (verdict.support_score or 0.0) < MODEL_SURE
-    if accepted and unsure and by_words.status is ClaimStatus.UNSUPPORTED:
-        return by_words
+    if accepted and unsure and rule.status is ClaimStatus.UNSUPPORTED:
+        return rule
     return verdict

@@ -79,29 +79,27 @@ class LexicalVerifier(Verifier):
     def verify_many(
         self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk], question: str = ""
     ) -> list[Verdict]:
+        return [verdict for verdict, _ in self.assess(claims, contexts)]
+
+    def assess(self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk]) -> list[tuple[Verdict, bool]]:
+        """Each claim's verdict, and whether it rests on hard evidence against the claim (a value clash,
+        negation, an opposite, a number the evidence never states). Other verifiers use these as a veto."""
         candidates = _candidates(contexts)  # once for the whole batch
         return [self._judge(claim, candidates) for claim in claims]
 
-    def conflicts(self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk]) -> list[Verdict | None]:
-        """Only the hard evidence against each claim (a value clash, negation, an opposite, a number the
-        evidence never states); None where there is none. Other verifiers use these as a veto."""
-        candidates = _candidates(contexts)
-        out: list[Verdict | None] = []
-        for claim in claims:
-            c = _Text.of(claim.text)
-            out.append(self._conflict(claim, c, _best(c, candidates)) if candidates and c.terms else None)
-        return out
-
-    def _judge(self, claim: Claim, candidates: list[_Candidate]) -> Verdict:
+    def _judge(self, claim: Claim, candidates: list[_Candidate]) -> tuple[Verdict, bool]:
         if not candidates:
-            return nothing_retrieved(self.name)
+            return nothing_retrieved(self.name), False
         c = _Text.of(claim.text)
         if not c.terms:
-            return not_verified(self.name, "the claim has no content words to compare")
+            return not_verified(self.name, "the claim has no content words to compare"), False
         best = _best(c, candidates)
         conflict = self._conflict(claim, c, best)
         if conflict is not None:
-            return conflict
+            return conflict, True
+        return self._by_coverage(claim, c, best), False
+
+    def _by_coverage(self, claim: Claim, c: _Text, best: _Candidate) -> Verdict:
         e = best.features
         coverage = _coverage(c, e)
         evidence = evidence_at(best.chunk, best.start, best.end)
