@@ -36,6 +36,25 @@ def load_model(checkpoint: Path) -> CrossEncoderModel:
     return model.eval()
 
 
+def export(model: CrossEncoderModel, out: Path) -> None:
+    """Write the int8 ONNX model and the tokenizer into `out` (where CrossEncoder loads them from)."""
+    tokenizer = AutoTokenizer.from_pretrained(BASE_MODEL_DIR)
+    sample = tokenizer(["a premise"], ["a claim"], return_tensors="pt")
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        fp32 = Path(tmp) / "fp32.onnx"
+        torch.onnx.export(
+            model.eval(), tuple(sample[name] for name in INPUTS), str(fp32),
+            input_names=list(INPUTS), output_names=["logits"],
+            dynamic_axes={name: {0: "batch", 1: "seq"} for name in INPUTS} | {"logits": {0: "batch"}},
+            opset_version=17, dynamo=False,
+        )
+        # Only weight matrices are quantised: attention's activation-by-activation products stay fp32.
+        quantize_dynamic(str(fp32), str(out / MODEL_FILE), weight_type=QuantType.QInt8, per_channel=True,
+                         extra_options={"MatMulConstBOnly": True})
+    shutil.copy(BASE_MODEL_DIR / "tokenizer.json", out / TOKENIZER_FILE)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--checkpoint", type=Path, required=True, help="a state.pt written by train_nli")
@@ -43,22 +62,8 @@ def main() -> None:
     args = ap.parse_args()
 
     model = load_model(args.checkpoint)
+    export(model, args.out)
     tokenizer = AutoTokenizer.from_pretrained(BASE_MODEL_DIR)
-    sample = tokenizer(["a premise"], ["a claim"], return_tensors="pt")
-    args.out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        fp32 = Path(tmp) / "fp32.onnx"
-        torch.onnx.export(
-            model, tuple(sample[name] for name in INPUTS), str(fp32),
-            input_names=list(INPUTS), output_names=["logits"],
-            dynamic_axes={name: {0: "batch", 1: "seq"} for name in INPUTS} | {"logits": {0: "batch"}},
-            opset_version=17, dynamo=False,
-        )
-        # Only weight matrices are quantised: attention's activation-by-activation products stay fp32.
-        quantize_dynamic(str(fp32), str(args.out / MODEL_FILE), weight_type=QuantType.QInt8, per_channel=True,
-                         extra_options={"MatMulConstBOnly": True})
-    shutil.copy(BASE_MODEL_DIR / "tokenizer.json", args.out / TOKENIZER_FILE)
-
     with torch.no_grad():
         premises, claims = zip(*CHECK_PAIRS)
         enc = tokenizer(list(premises), list(claims), padding=True, return_tensors="pt")

@@ -53,7 +53,8 @@ def extract(verifier: NLIVerifier, rows: list[Row]) -> list[list[dict]]:
         sentences = claim_sentences(row.claim)
         contexts = context_chunks(row.context, settings.chunk_size)
         scored = verifier.score_sentences([s.text for s in sentences], contexts, row.question)
-        out.append([{"start": s.start + sc.span.start, "end": s.start + sc.span.end, "features": sc.features}
+        out.append([{"start": s.start + sc.span.start, "end": s.start + sc.span.end, "features": sc.features,
+                     "window": sc.support_window.span.text if sc.support_window else ""}
                     for s, per in zip(sentences, scored) for sc in per])
         if n % 250 == 0:
             print(f"features {n}/{len(rows)}", flush=True)
@@ -166,37 +167,43 @@ def fit_all(rows: list[Row], feats: list[list[dict]], index: list[int]) -> tuple
     return sent_model, mean, scale, claim_model, sc, threshold, contra
 
 
+def load_dev() -> tuple[list[Row], list[int]]:
+    """The dev rows, and each row's fold: whole groups are assigned to folds at random (seeded)."""
+    files = sorted(EVAL_DIR.glob("*.jsonl"))
+    rows = [row for path in files for row in load_rows(path)]
+    raws = [json.loads(line) for path in files for line in path.read_text().splitlines() if line.strip()]
+    groups = [group_key(r) for r in raws]
+    unique = sorted(set(groups))
+    fold_of = dict(zip(unique, np.random.default_rng(SEED).permutation(len(unique)) % FOLDS))
+    return rows, [int(fold_of[g]) for g in groups]
+
+
+def feature_verifier(model_dir: Path = MODEL_DIR) -> NLIVerifier:
+    """The verifier with a do-nothing combiner: only its features are wanted."""
+    n = len(FEATURES)
+    neutral = Calibrator(FEATURES, np.zeros(n), np.ones(n), np.zeros(n), 0.0, 0.5, 0.5, np.zeros(5), 0.0)
+    return NLIVerifier(model_dir=model_dir, calibrator=neutral)
+
+
+def model_hash(model_dir: Path = MODEL_DIR) -> str:
+    return hashlib.sha1((model_dir / MODEL_FILE).read_bytes()).hexdigest()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, default=MODEL_DIR / CALIBRATOR_FILE)
     args = ap.parse_args()
 
-    files = sorted(EVAL_DIR.glob("*.jsonl"))
-    rows = [row for path in files for row in load_rows(path)]
-    raws = [json.loads(line) for path in files for line in path.read_text().splitlines() if line.strip()]
-    groups = [group_key(r) for r in raws]
-
-    model_hash = hashlib.sha1((MODEL_DIR / MODEL_FILE).read_bytes()).hexdigest()
+    rows, folds = load_dev()
     cached = json.loads(CACHE.read_text()) if CACHE.exists() else {}
-    if cached.get("model") != model_hash or len(cached.get("rows", [])) != len(rows):
-        n = len(FEATURES)
-        neutral = Calibrator(FEATURES, np.zeros(n), np.ones(n), np.zeros(n), 0.0, 0.5, 0.5, np.zeros(5), 0.0)
-        verifier = NLIVerifier(calibrator=neutral)
-        cached = {"model": model_hash, "rows": extract(verifier, rows)}
-        CACHE.parent.mkdir(parents=True, exist_ok=True)
-        CACHE.write_text(json.dumps(cached))
+    if cached.get("model") != model_hash() or len(cached.get("rows", [])) != len(rows):
+        raise SystemExit(f"{CACHE} does not hold features of the shipped model; run python -m training.adapt_dev")
     feats = cached["rows"]
-    for sentences in feats:  # derived from "numbers" as NLIVerifier does, so older caches stay usable
-        for s in sentences:
-            s["features"]["missing_number"] = float(s["features"]["numbers"] < 1.0)
 
-    rng = np.random.default_rng(SEED)
-    unique = sorted(set(groups))
-    fold_of = dict(zip(unique, rng.permutation(len(unique)) % FOLDS))
     oof: list[Judgement | None] = [None] * len(rows)
     for fold in range(FOLDS):
-        train = [i for i, g in enumerate(groups) if fold_of[g] != fold]
-        test = [i for i, g in enumerate(groups) if fold_of[g] == fold]
+        train = [i for i, f in enumerate(folds) if f != fold]
+        test = [i for i, f in enumerate(folds) if f == fold]
         *_, sc, threshold, contra = fit_all(rows, feats, train)
         for i, j in zip(test, judgements(rows, feats, sc, test, threshold, contra)):
             oof[i] = j
@@ -216,7 +223,7 @@ def main() -> None:
         "aggregate_weights": claim_model.coef_[0].tolist(),
         "aggregate_bias": float(claim_model.intercept_[0]),
         "threshold": threshold, "contradiction_threshold": contra,
-        "model_sha1": model_hash, "cv": cv,
+        "model_sha1": cached["model"], "judge": cached["judge"], "cv": cv,
     }, indent=1))
     print(f"wrote {args.out}: threshold {threshold:.2f}, contradiction {contra:.2f}")
 

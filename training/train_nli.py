@@ -62,6 +62,39 @@ def batches(rows: list[dict], batch_size: int, seed: int) -> list[list[dict]]:
     return out
 
 
+class Trainer:
+    """AdamW with linear warm-up and decay over `steps` batches; one call to step() per batch."""
+
+    def __init__(self, model: CrossEncoderModel, tokenizer, lr: float, steps: int, max_len: int) -> None:
+        self.model, self.tokenizer, self.max_len = model, tokenizer, max_len
+        # The word-embedding matrix is half the parameters; freezing it makes a CPU step much cheaper.
+        model.encoder.embeddings.word_embeddings.weight.requires_grad_(False)
+        self.trainable = [p for p in model.parameters() if p.requires_grad]
+        self.optimizer = torch.optim.AdamW(self.trainable, lr=lr, weight_decay=0.01)
+        self.scheduler = get_linear_schedule_with_warmup(self.optimizer, int(0.06 * steps), steps)
+
+    def step(self, batch: list[dict]) -> float:
+        enc = self.tokenizer([r["premise"] for r in batch], [r["hypothesis"] for r in batch],
+                             truncation="longest_first", max_length=self.max_len, padding=True,
+                             return_tensors="pt")
+        masks = torch.tensor([LABEL_MASKS[r["label"]] for r in batch])
+        loss = partial_label_loss(self.model(**enc), masks)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.trainable, 1.0)
+        self.optimizer.step()
+        self.scheduler.step()
+        self.optimizer.zero_grad()
+        return loss.item()
+
+
+def plan_batches(rows: list[dict], batch_size: int, epochs: float, seed: int) -> list[list[dict]]:
+    """`epochs` passes over the rows (a fraction cuts the last one short), each in its own order."""
+    plan: list[list[dict]] = []
+    for epoch in range(math.ceil(epochs)):
+        plan.extend(batches(rows, batch_size, seed + epoch))
+    return plan[: int(len(rows) * epochs / batch_size)]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, default=Path("training/checkpoints/nli"))
@@ -81,10 +114,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     mix = json.loads(args.mix.read_text()) if args.mix else DEFAULT_MIX
     rows = load_mix(mix, args.seed, extra=args.extra)
-    plan: list[list[dict]] = []
-    for epoch in range(math.ceil(args.epochs)):
-        plan.extend(batches(rows, args.batch, args.seed + epoch))
-    plan = plan[: int(len(rows) * args.epochs / args.batch)]
+    plan = plan_batches(rows, args.batch, args.epochs, args.seed)
     print(f"{len(rows)} rows, {len(plan)} steps", flush=True)
 
     args.out.mkdir(parents=True, exist_ok=True)
@@ -93,11 +123,8 @@ def main() -> None:
     model = CrossEncoderModel(BASE_MODEL_DIR)
     if args.init != BASE_MODEL_DIR:
         model.load_state_dict(torch.load(args.init, weights_only=False)["model"])
-    # The word-embedding matrix is half the parameters; freezing it makes a CPU step much cheaper.
-    model.encoder.embeddings.word_embeddings.weight.requires_grad_(False)
-    trainable = [p for p in model.parameters() if p.requires_grad]
-    optimizer = torch.optim.AdamW(trainable, lr=args.lr, weight_decay=0.01)
-    scheduler = get_linear_schedule_with_warmup(optimizer, int(0.06 * len(plan)), len(plan))
+    trainer = Trainer(model, tokenizer, args.lr, len(plan), args.max_len)
+    optimizer, scheduler = trainer.optimizer, trainer.scheduler
     step = 0
     if state_file.exists():
         state = torch.load(state_file, weights_only=False)
@@ -116,19 +143,9 @@ def main() -> None:
     model.train()
     started, first_step, recent = time.time(), step, []
     while step < len(plan):
-        batch = plan[step]
-        enc = tokenizer([r["premise"] for r in batch], [r["hypothesis"] for r in batch],
-                        truncation="longest_first", max_length=args.max_len, padding=True,
-                        return_tensors="pt")
-        masks = torch.tensor([LABEL_MASKS[r["label"]] for r in batch])
-        loss = partial_label_loss(model(**enc), masks)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(trainable, 1.0)
-        optimizer.step()
-        scheduler.step()
-        optimizer.zero_grad()
+        loss = trainer.step(plan[step])
         step += 1
-        recent = (recent + [loss.item()])[-20:]
+        recent = (recent + [loss])[-20:]
         if step % 10 == 0:
             rate = (step - first_step) / max(time.time() - started, 1e-6)
             loss_avg = sum(recent) / len(recent)

@@ -1,0 +1,129 @@
+"""Adapt the NLI-trained judge to RAG-style claims on the dev data, keeping its features out-of-fold.
+
+    python -m training.adapt_dev --checkpoint training/checkpoints/nli/state.pt
+
+1. The NLI-trained judge scores every dev claim sentence (fit_calibrator.extract). Each sentence whose
+   label is known (fit_calibrator.sentence_labels) gives one pair: its most entailing evidence window
+   and the sentence, labelled entailment, or not_entailment (neutral or contradiction); half of the
+   supported sentences also give a synthetic error (a changed number or name, a negation).
+2. For each group fold of fit_calibrator, a copy of the judge is fine-tuned on the other folds' pairs,
+   exported to int8 ONNX, and scores its own fold's rows: out-of-fold features.
+3. A copy fine-tuned on all pairs ships in rrag/verify/models/, and training/cache/dev_features.json
+   gets the out-of-fold features under that model's hash: fit_calibrator then fits the combiner on
+   judge outputs for claims the judge never trained on, as it meets them at run time.
+
+`--epochs 0` ships the NLI-trained judge as it is (its dev features are then out-of-sample already).
+Finished folds are kept in training/cache/adapt/, so an interrupted run resumes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import tempfile
+from pathlib import Path
+
+import torch
+from transformers import AutoTokenizer
+
+from rrag.evaluation import Row
+from rrag.verify.nli import MODEL_DIR
+from training.data import BASE_MODEL_DIR
+from training.export_onnx import export, load_model
+from training.fit_calibrator import (CACHE, FOLDS, extract, feature_verifier, load_dev, model_hash,
+                                     sentence_labels)
+from training.model import CrossEncoderModel
+from training.synthetic import perturbations
+from training.train_nli import Trainer, plan_batches
+
+FOLD_CACHE = CACHE.parent / "adapt"
+SYNTHETIC_SHARE = 0.5
+
+
+def training_pairs(row: Row, sentences: list[dict], rng: random.Random) -> list[dict]:
+    """The labelled (window, sentence) pairs of a row, plus, for half of its supported sentences, one
+    synthetic error made from it (training/synthetic.py)."""
+    pairs = []
+    for j, supported in sentence_labels(row, sentences):
+        window, sentence = sentences[j]["window"], row.claim[sentences[j]["start"]:sentences[j]["end"]]
+        if not window:
+            continue
+        pairs.append({"premise": window, "hypothesis": sentence,
+                      "label": "entailment" if supported else "not_entailment"})
+        made = perturbations(sentence, window, rng) if supported and rng.random() < SYNTHETIC_SHARE else []
+        if made:
+            changed, label = rng.choice(made)
+            pairs.append({"premise": window, "hypothesis": changed, "label": label})
+    return pairs
+
+
+def adapt(checkpoint: Path, pairs: list[dict], args: argparse.Namespace) -> CrossEncoderModel:
+    torch.manual_seed(args.seed)
+    model = load_model(checkpoint).train()
+    plan = plan_batches(pairs, args.batch, args.epochs, args.seed)
+    trainer = Trainer(model, AutoTokenizer.from_pretrained(BASE_MODEL_DIR), args.lr, len(plan), args.max_len)
+    for n, batch in enumerate(plan, 1):
+        loss = trainer.step(batch)
+        if n % 50 == 0:
+            print(f"  step {n}/{len(plan)} loss {loss:.3f}", flush=True)
+    return model.eval()
+
+
+def features_of(model: CrossEncoderModel, rows: list[Row], where: Path) -> list[list[dict]]:
+    export(model, where)
+    return extract(feature_verifier(where), rows)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--checkpoint", type=Path, required=True, help="the NLI-trained state.pt")
+    ap.add_argument("--epochs", type=float, default=1.0)
+    ap.add_argument("--lr", type=float, default=3e-5)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--max-len", type=int, default=128)
+    ap.add_argument("--seed", type=int, default=20261122)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+
+    rows, folds = load_dev()
+    run = hashlib.sha1(args.checkpoint.read_bytes()
+                       + json.dumps([args.epochs, args.lr, args.batch, args.max_len, args.seed]).encode())
+    cache = FOLD_CACHE / run.hexdigest()[:16]
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        base_file = cache / "base.json"
+        if not base_file.exists():
+            base_file.write_text(json.dumps(features_of(load_model(args.checkpoint), rows, Path(tmp) / "base")))
+        base = json.loads(base_file.read_text())
+        rng = random.Random(args.seed)
+        pairs = [training_pairs(row, sentences, rng) for row, sentences in zip(rows, base)]
+        print(f"{sum(map(len, pairs))} dev pairs", flush=True)
+
+        if args.epochs == 0:
+            features, judge = base, "NLI-trained only"
+            export(load_model(args.checkpoint), MODEL_DIR)
+        else:
+            features = [[] for _ in rows]
+            for fold in range(FOLDS):
+                test = [i for i, f in enumerate(folds) if f == fold]
+                fold_file = cache / f"fold-{fold}.json"
+                if not fold_file.exists():
+                    print(f"fold {fold}", flush=True)
+                    train = [p for i, f in enumerate(folds) if f != fold for p in pairs[i]]
+                    model = adapt(args.checkpoint, train, args)
+                    fold_file.write_text(json.dumps(features_of(model, [rows[i] for i in test],
+                                                                Path(tmp) / f"fold-{fold}")))
+                for i, sentences in zip(test, json.loads(fold_file.read_text())):
+                    features[i] = sentences
+            print("all folds", flush=True)
+            export(adapt(args.checkpoint, [p for ps in pairs for p in ps], args), MODEL_DIR)
+            judge = f"NLI-trained, adapted on dev ({args.epochs} epoch, lr {args.lr}); features out-of-fold"
+    CACHE.write_text(json.dumps({"model": model_hash(), "judge": judge, "rows": features}))
+    print(f"shipped the judge in {MODEL_DIR}; features in {CACHE}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
