@@ -46,7 +46,12 @@ def training_pairs(row: Row, sentences: list[dict], rng: random.Random) -> list[
     """The labelled (window, sentence) pairs of a row, plus, for half of its supported sentences, one
     synthetic error made from it (training/synthetic.py)."""
     pairs = []
-    for j, supported in sentence_labels(row, sentences):
+    labelled = sentence_labels(row, sentences)
+    if len(sentences) > 1 and not row.has_spans and row.label != "supported":
+        # sentence_labels guesses which sentence is wrong with the judge being trained: with a weak
+        # judge the guess is near random on SummEdits, and the adapted judge learned to reject copies.
+        labelled = []
+    for j, supported in labelled:
         window, sentence = sentences[j]["window"], row.claim[sentences[j]["start"]:sentences[j]["end"]]
         if not window:
             continue
@@ -76,6 +81,10 @@ def features_of(model: CrossEncoderModel, rows: list[Row], where: Path) -> list[
     return extract(feature_verifier(where), rows)
 
 
+def _digest(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()[:16]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--checkpoint", type=Path, required=True, help="the NLI-trained state.pt")
@@ -89,18 +98,19 @@ def main() -> None:
     torch.set_num_threads(args.threads)
 
     rows, folds = load_dev()
-    run = hashlib.sha1(args.checkpoint.read_bytes()
-                       + json.dumps([args.epochs, args.lr, args.batch, args.max_len, args.seed]).encode())
-    cache = FOLD_CACHE / run.hexdigest()[:16]
-    cache.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        base_file = cache / "base.json"
+        base_file = FOLD_CACHE / f"base-{_digest(args.checkpoint.read_bytes())}.json"
         if not base_file.exists():
+            FOLD_CACHE.mkdir(parents=True, exist_ok=True)
             base_file.write_text(json.dumps(features_of(load_model(args.checkpoint), rows, Path(tmp) / "base")))
         base = json.loads(base_file.read_text())
         rng = random.Random(args.seed)
         pairs = [training_pairs(row, sentences, rng) for row, sentences in zip(rows, base)]
         print(f"{sum(map(len, pairs))} dev pairs", flush=True)
+        # Fold results are reused only for the same pairs and the same training arguments.
+        run = [pairs, args.epochs, args.lr, args.batch, args.max_len, args.seed, base_file.name]
+        cache = FOLD_CACHE / f"run-{_digest(json.dumps(run).encode())}"
+        cache.mkdir(exist_ok=True)
 
         if args.epochs == 0:
             features, judge = base, "NLI-trained only"
