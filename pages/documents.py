@@ -51,7 +51,24 @@ def _render_upload(rag: ReliableRAG, state: PageState) -> None:
         st.dataframe(ingest_table(results), hide_index=True, width="stretch")
 
 
+def _render_deleted(state: PageState) -> None:
+    """What the last delete did, shown once after the page reloads."""
+    if state["deleted"] is None:
+        return
+    source, restored = state["deleted"]
+    state["deleted"] = None
+    st.success(f"Deleted {md_escape(source)}.")
+    for result in restored:
+        if result.ok:
+            st.info(f"{md_escape(result.source)} had dropped chunks as copies of it: "
+                    f"re-indexed, {result.chunks_added} chunk(s).")
+        else:
+            st.error(f"Restoring {md_escape(result.source)} failed: {md_escape(result.error or '')}; "
+                     "re-index it.")
+
+
 def _render_library(rag: ReliableRAG, state: PageState) -> None:
+    _render_deleted(state)
     docs = documents()
     st.subheader(f"Indexed documents ({len(docs)})")
     if not docs:
@@ -97,8 +114,9 @@ def _render_actions(rag: ReliableRAG, state: PageState, doc: DocumentInfo) -> No
         if confirm.button("Yes, delete", type="primary", key=state.key("confirm")):
             state["confirm_delete"] = None
             with engine_errors(f"Deleting {doc.source}"):
-                rag.delete_document(doc.doc_id)
+                restored = rag.delete_document(doc.doc_id)
                 invalidate_reads()
+                state["deleted"] = (doc.source, restored)
                 st.rerun()
         if confirm.button("Cancel", key=state.key("cancel")):
             state["confirm_delete"] = None
@@ -125,7 +143,7 @@ def main() -> None:
         "The documents answers are drawn from and checked against. Re-adding an unchanged file adds "
         "nothing; a changed file replaces its old chunks."
     )
-    state = PageState("documents", results=[], selected=None, confirm_delete=None)
+    state = PageState("documents", results=[], selected=None, confirm_delete=None, deleted=None)
     with engine_errors("Opening the engine"):
         rag = get_engine()
         _render_upload(rag, state)

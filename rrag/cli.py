@@ -190,9 +190,11 @@ def _cmd_documents(args: argparse.Namespace) -> int:
 
 
 def _cmd_delete(args: argparse.Namespace) -> int:
-    _engine(args).delete_document(args.doc_id)
+    restored = _engine(args).delete_document(args.doc_id)
     print(f"deleted {args.doc_id}")
-    return 0
+    for result in restored:  # documents that had dropped chunks as copies of the deleted one
+        print(f"re-indexed {result.doc_id}: " + (f"{result.chunks_added} chunks" if result.ok else result.error))
+    return 0 if all(r.ok for r in restored) else 1
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:

@@ -93,8 +93,9 @@ class ReliableRAG:
     def document_chunks(self, doc_id: str) -> list[Chunk]:
         return self.index.get_chunks(doc_id)
 
-    def delete_document(self, doc_id: str) -> None:
-        self._ingestor.delete(doc_id)
+    def delete_document(self, doc_id: str) -> list[IngestResult]:
+        """Delete a document; returns the documents whose near-duplicate chunks it held and got back."""
+        return self._ingestor.delete(doc_id)
 
     def reindex(self, doc_id: str) -> IngestResult:
         return self._ingestor.reindex(doc_id)

@@ -243,3 +243,32 @@ def test_an_upload_over_the_limit_is_refused_before_it_is_written(
 
 def test_handbook_fixture_has_every_text_format() -> None:
     assert {Path(name).suffix for name in HANDBOOK} == {".md", ".txt", ".html"}
+
+
+OPENING_HOURS = (
+    "The office opens at eight and closes at six on weekdays; visitors sign in at the front desk, "
+    "wear a badge at all times and are accompanied by their host."
+)
+
+
+def test_deleting_a_document_gives_back_the_near_copies_other_documents_dropped(
+    tmp_path: Path, ingestor: Ingestor, index: ChunkIndex, store: Store, settings: Settings
+) -> None:
+    original = tmp_path / "expenses.txt"
+    original.write_text(PARAGRAPH)
+    copy = tmp_path / "expenses_again.txt"
+    copy.write_text(PARAGRAPH.replace("travel desk", "travel team"))
+    repeats = Ingestor(settings.replace(chunk_size=200, chunk_overlap=0), index, store).ingest_bytes(
+        "repeated.txt", "\n\n".join([OPENING_HOURS, "Meals cost 45 euros.", OPENING_HOURS]).encode())
+    assert repeats.duplicates_dropped == 1
+    kept = ingestor.ingest_file(original)
+    dropped = ingestor.ingest_file(copy)
+    assert (dropped.chunks_added, dropped.duplicates_dropped) == (0, 1)
+
+    restored = ingestor.delete(kept.doc_id)
+
+    # The copy's text is back; the document whose only copies were of its own chunks is left alone.
+    assert [(r.doc_id, r.status, r.chunks_added) for r in restored] == [(dropped.doc_id, "replaced", 1)]
+    assert [c.text for c in index.get_chunks(dropped.doc_id)] == [copy.read_text()]
+    assert store.get_document(dropped.doc_id).duplicates_dropped == 0
+    assert len(index.get_chunks(repeats.doc_id)) == repeats.chunks_added

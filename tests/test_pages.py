@@ -261,8 +261,10 @@ def test_document_chunks_show_html_and_scripts_as_text(rag: ReliableRAG) -> None
 
 
 def test_delete_asks_for_confirmation_then_removes_the_document(rag: ReliableRAG) -> None:
-    at = _page("documents")
     security = next(d for d in rag.documents() if d.source == "security.txt")
+    security_text = "\n\n".join(c.text for c in rag.document_chunks(security.doc_id))
+    assert rag.ingest_bytes("security-copy.txt", security_text.encode()).chunks_added == 0  # all near-copies
+    at = _page("documents")
     at.selectbox(key="documents.selected").set_value(security.doc_id).run()
     at.button(key="documents.delete").click().run()
     assert "security.txt" in {d.source for d in rag.documents()}  # not yet
@@ -270,6 +272,10 @@ def test_delete_asks_for_confirmation_then_removes_the_document(rag: ReliableRAG
     assert not at.exception
     assert "security.txt" not in {d.source for d in rag.documents()}
     assert set(at.dataframe[0].value["Document"]) == {d.source for d in rag.documents()}
+    assert "Deleted security.txt." in _plain(at.success[0].value)
+    assert "security-copy.txt had dropped chunks as copies of it" in _plain(at.info[0].value)
+    copy = next(d for d in rag.documents() if d.source == "security-copy.txt")
+    assert copy.chunks > 0 and copy.duplicates_dropped == 0
 
 
 def test_reindex_rechunks_from_the_kept_original(rag: ReliableRAG) -> None:

@@ -86,8 +86,12 @@ class Ingestor:
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
-    def delete(self, doc_id: str) -> None:
-        """Remove a document's chunks, its kept original and its registry row (NotFoundError if unknown)."""
+    def delete(self, doc_id: str) -> list[IngestResult]:
+        """Remove a document's chunks, its kept original and its registry row (NotFoundError if unknown).
+
+        Other documents may have dropped chunks as near-copies of this one's: those come back, so that
+        deleting a document never takes text of another one out of the index. Returns what was restored.
+        """
         with self._lock:
             self.store.get_document(doc_id)
             stale = self.index.chunk_ids(doc_id)
@@ -96,6 +100,17 @@ class Ingestor:
             self._dedup_version = self.index.version
             shutil.rmtree(self.documents_dir / doc_id, ignore_errors=True)
             self.store.delete_document(doc_id)
+            restored = []
+            for info in self.store.list_documents():
+                original = self.documents_dir / info.doc_id / safe_filename(info.source)
+                if info.duplicates_dropped and original.is_file():
+                    try:
+                        result = self._ingest(original, info.source, force=True, only_if_more_kept=True)
+                    except (RRAGError, OSError) as exc:
+                        result = _failed(info.source, info.doc_id, exc)
+                    if result.status != "unchanged":
+                        restored.append(result)
+            return restored
 
     def reindex(self, doc_id: str) -> IngestResult:
         """Chunk and index the kept original again, with the current settings (NotFoundError if unknown)."""
@@ -109,7 +124,7 @@ class Ingestor:
         except (RRAGError, OSError) as exc:
             return _failed(info.source, doc_id, exc)
 
-    def _ingest(self, path: Path, source: str, *, force: bool) -> IngestResult:
+    def _ingest(self, path: Path, source: str, *, force: bool, only_if_more_kept: bool = False) -> IngestResult:
         doc_id = doc_id_for(source)
         check_file(path, max_bytes=self.max_bytes)
         data = path.read_bytes()
@@ -126,6 +141,8 @@ class Ingestor:
         texts = [document.text[span.start : span.end] for span in spans]
         self._sync_dedup()
         dedup = self._dedup.filter(texts, exclude_doc=doc_id)
+        if only_if_more_kept and known is not None and len(dedup.kept) <= known.chunks:
+            return IngestResult(source=source, doc_id=doc_id, status="unchanged")  # nothing to restore
         chunks = [
             Chunk(f"{doc_id}:{n}", doc_id, source, texts[i], spans[i].start, spans[i].end, spans[i].page, n)
             for n, i in enumerate(dedup.kept)
