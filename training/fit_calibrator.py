@@ -1,9 +1,10 @@
 """Fit the calibrated combiner of the NLI verifier on the dev data, with group cross-validation.
 
-    python -m training.fit_calibrator            # features (cached), 5-fold group CV, fit, write JSON
+    python -m training.fit_calibrator            # 5-fold group CV, fit, write JSON
 
-1. Every dev row's claim sentences are scored by the shipped cross-encoder (cached in
-   training/cache/dev_features.json, keyed by the model file's hash).
+1. Every dev row's claim sentences come scored by the judge (training/cache/dev_features.json, keyed
+   by the shipped model file's hash, written by training/adapt_dev.py: out-of-fold when the judge
+   was adapted on dev data).
 2. Sentence labels: all sentences of a supported claim are supported; a RAGTruth sentence is not
    supported when it overlaps an annotated span; otherwise only the weakest sentence of an
    unsupported claim is used (which of the others is wrong is unknown).

@@ -100,29 +100,29 @@ class Ingestor:
             self._dedup_version = self.index.version
             shutil.rmtree(self.documents_dir / doc_id, ignore_errors=True)
             self.store.delete_document(doc_id)
-            restored = []
-            for info in self.store.list_documents():
-                original = self.documents_dir / info.doc_id / safe_filename(info.source)
-                if info.duplicates_dropped and original.is_file():
-                    try:
-                        result = self._ingest(original, info.source, force=True, only_if_more_kept=True)
-                    except (RRAGError, OSError) as exc:
-                        result = _failed(info.source, info.doc_id, exc)
-                    if result.status != "unchanged":
-                        restored.append(result)
-            return restored
+            candidates = [info for info in self.store.list_documents()
+                          if info.duplicates_dropped and self._original(info.doc_id, info.source).is_file()]
+            results = [self._reingest(info, only_if_more_kept=True) for info in candidates]
+            return [result for result in results if result.status != "unchanged"]
 
     def reindex(self, doc_id: str) -> IngestResult:
         """Chunk and index the kept original again, with the current settings (NotFoundError if unknown)."""
         info = self.store.get_document(doc_id)
+        with self._lock:
+            return self._reingest(info)
+
+    def _original(self, doc_id: str, source: str) -> Path:
+        """Where a document's original file is kept (re-indexing reads it from there)."""
+        return self.documents_dir / doc_id / safe_filename(source)
+
+    def _reingest(self, info: DocumentInfo, *, only_if_more_kept: bool = False) -> IngestResult:
         try:
-            with self._lock:
-                original = self.documents_dir / doc_id / safe_filename(info.source)
-                if not original.is_file():
-                    raise IngestError(f"{info.source}: the original file is no longer kept; upload it again")
-                return self._ingest(original, info.source, force=True)
+            original = self._original(info.doc_id, info.source)
+            if not original.is_file():
+                raise IngestError(f"{info.source}: the original file is no longer kept; upload it again")
+            return self._ingest(original, info.source, force=True, only_if_more_kept=only_if_more_kept)
         except (RRAGError, OSError) as exc:
-            return _failed(info.source, doc_id, exc)
+            return _failed(info.source, info.doc_id, exc)
 
     def _ingest(self, path: Path, source: str, *, force: bool, only_if_more_kept: bool = False) -> IngestResult:
         doc_id = doc_id_for(source)
@@ -182,11 +182,10 @@ class Ingestor:
             self._dedup_version = version
 
     def _keep_original(self, doc_id: str, source: str, path: Path, data: bytes) -> None:
-        folder = self.documents_dir / doc_id
-        target = folder / safe_filename(source)
+        target = self._original(doc_id, source)
         if path.resolve() == target.resolve():
             return  # re-indexing from the kept copy itself
-        folder.mkdir(parents=True, exist_ok=True)
+        target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_name(target.name + ".partial")
         partial.write_bytes(data)
         partial.replace(target)
