@@ -239,11 +239,13 @@ NEGATORS = frozenset(
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 
 
-def words(text: str) -> list[str]:
+@lru_cache(maxsize=4096)  # the verifiers read the same sentences and windows several times
+def words(text: str) -> tuple[str, ...]:
     """Lower-case word tokens; contractions keep their apostrophe removed ("don't" -> "dont")."""
-    return [w.replace("'", "") for w in _WORD.findall(normalize(text))]
+    return tuple(w.replace("'", "") for w in _WORD.findall(normalize(text)))
 
 
+@lru_cache(maxsize=65536)  # a corpus has far fewer distinct words than word occurrences
 def stem(word: str) -> str:
     """A light suffix stripper: enough to match "days"/"day", "required"/"requires"."""
     if len(word) <= 3 or word.isdigit():
@@ -259,9 +261,10 @@ def stem(word: str) -> str:
     return word
 
 
-def content_words(text: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def content_words(text: str) -> tuple[str, ...]:
     """Stemmed words that carry meaning: no stopwords, no negators (negation is checked apart)."""
-    return [stem(w) for w in words(text) if w not in STOPWORDS and w not in NEGATORS]
+    return tuple(stem(w) for w in words(text) if w not in STOPWORDS and w not in NEGATORS)
 
 
 def negation_count(text: str) -> int:

@@ -109,9 +109,9 @@ def test_months_tell_the_month_from_the_verb() -> None:
 
 
 def test_words_stems_and_negation() -> None:
-    assert content_words("Employees don't receive the required 25 days of leave") == [
+    assert content_words("Employees don't receive the required 25 days of leave") == (
         "employ", "receiv", "requir", "25", "day", "leav"
-    ]
+    )
     assert stem("requires") == stem("required") == stem("require")
     assert negation_count("Employees don't get no leave") == 2
     assert negation_count("Employees get leave") == 0

@@ -13,7 +13,8 @@
    judge outputs for claims the judge never trained on, as it meets them at run time.
 
 `--epochs 0` ships the NLI-trained judge as it is (its dev features are then out-of-sample already).
-Finished folds are kept in training/cache/adapt/, so an interrupted run resumes.
+Finished folds are kept in training/cache/adapt/ (keyed by the checkpoint and the feature code), so an
+interrupted run resumes.
 """
 
 from __future__ import annotations
@@ -85,6 +86,17 @@ def _digest(data: bytes) -> str:
     return hashlib.sha1(data).hexdigest()[:16]
 
 
+def _feature_code() -> bytes:
+    """The source that turns judge outputs into features: cached features go stale when it changes."""
+    import rrag.text
+    import rrag.verify.features
+    import rrag.verify.lexical
+    import rrag.verify.nli
+
+    modules = (rrag.text, rrag.verify.features, rrag.verify.lexical, rrag.verify.nli)
+    return b"".join(Path(m.__file__).read_bytes() for m in modules)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--checkpoint", type=Path, required=True, help="the NLI-trained state.pt")
@@ -99,7 +111,7 @@ def main() -> None:
 
     rows, folds = load_dev()
     with tempfile.TemporaryDirectory() as tmp:
-        base_file = FOLD_CACHE / f"base-{_digest(args.checkpoint.read_bytes())}.json"
+        base_file = FOLD_CACHE / f"base-{_digest(args.checkpoint.read_bytes() + _feature_code())}.json"
         if not base_file.exists():
             FOLD_CACHE.mkdir(parents=True, exist_ok=True)
             base_file.write_text(json.dumps(features_of(load_model(args.checkpoint), rows, Path(tmp) / "base")))
