@@ -117,3 +117,12 @@ def test_weighted_coverage_counts_rare_words_more() -> None:
     assert fx.weighted_coverage(["museum", "petrel"], {"petrel"}, weights) > 0.5
     assert fx.weighted_coverage(["museum", "petrel"], {"museum"}, weights) < 0.5
     assert fx.weighted_coverage([], set(), weights) == 1.0
+
+
+def test_a_claims_score_does_not_depend_on_the_claims_checked_beside_it(verifier: NLIVerifier) -> None:
+    claim = _claim("The Harbour Museum opened in 1931.")
+    beside = _claim("The museum holds thousands of maritime objects, among them the carved figurehead of the "
+                    "schooner Petrel, and it lets visitors in without charge on Sundays and public holidays.")
+    alone = verifier.verify(claim, [_ctx(CONTEXT)])
+    together = verifier.verify_many([beside, claim], [_ctx(CONTEXT)])[1]
+    assert together.support_score == alone.support_score
