@@ -7,9 +7,12 @@ import streamlit as st
 from rrag import RISK_PRESETS, ReliableRAG, Report
 from rrag.settings import ANSWERERS, VERIFIER_STAGES, Settings
 from ui.engine import documents, engine_errors, get_engine, invalidate_reads
+from ui.navigation import require_app
 from ui.report_view import render_report
 from ui.state import PageState
 from ui.status import ANSWERER_LABELS, STAGE_LABELS, VERIFIER_LABELS
+
+require_app()
 
 ASK, VERIFY = "Ask a question", "Verify an answer"
 CUSTOM = "custom"

@@ -8,9 +8,12 @@ from rrag import IngestResult, ReliableRAG
 from rrag.types import DocumentInfo
 from ui.engine import documents, engine_errors, get_engine, invalidate_reads
 from ui.highlight import escaped_block, md_escape
+from ui.navigation import require_app
 from ui.state import PageState
 from ui.status import style_tag
 from ui.tables import documents_table, ingest_table
+
+require_app()
 
 FORMATS = "PDF, Word (.docx), HTML, Markdown and plain text"
 CHUNKS_SHOWN = 200  # a long manual has thousands; the first ones are enough to judge the chunking

@@ -10,10 +10,13 @@ from rrag import Decision, Level, ReliableRAG
 from rrag.store import SessionSummary
 from ui.engine import engine_errors, get_engine, sessions
 from ui.highlight import md_escape
+from ui.navigation import require_app
 from ui.report_view import render_audit_trail, render_report
 from ui.state import PageState, pick_session
 from ui.status import badge_text, decision_style, level_style
 from ui.tables import sessions_table
+
+require_app()
 
 ANY = "any"
 

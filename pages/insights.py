@@ -13,6 +13,9 @@ from ui.charts import (
     status_distribution,
 )
 from ui.engine import engine_errors, insight_frames
+from ui.navigation import require_app
+
+require_app()
 
 
 def _share(flags: pd.Series) -> str:

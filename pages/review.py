@@ -8,10 +8,13 @@ from rrag import ClaimStatus, ReliableRAG, Report
 from rrag.store import REVIEW_OUTCOMES, SessionSummary
 from ui.engine import engine_errors, get_engine, invalidate_reads, review_queue
 from ui.highlight import md_escape
+from ui.navigation import require_app
 from ui.report_view import claim_line, render_audit_trail, render_report
 from ui.state import PageState, pick_session
 from ui.status import badge_text, status_style
 from ui.tables import SORTS, QueueFilter, filter_and_sort, sessions_table
+
+require_app()
 
 LEVEL_CHOICES = ("LOW", "MEDIUM", "HIGH", "n/a")
 OUTCOME_HELP = {

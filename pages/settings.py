@@ -11,8 +11,11 @@ from rrag.settings import ANSWERERS, CLAIM_EXTRACTORS, VERIFIER_STAGES, Settings
 from ui.app_settings import to_saved
 from ui.engine import engine_errors, get_engine, invalidate_reads, redact
 from ui.highlight import escaped_block
+from ui.navigation import require_app
 from ui.state import PageState
 from ui.status import ANSWERER_LABELS, EXTRACTOR_LABELS, VERIFIER_LABELS, style_tag
+
+require_app()
 
 
 def _render_key_status(settings: Settings) -> None:

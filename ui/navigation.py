@@ -1,0 +1,46 @@
+"""The app's pages and menu in one place: app.py runs them, and a page opened on its own hands over to it."""
+
+from __future__ import annotations
+
+import threading
+
+import streamlit as st
+
+_run = threading.local()  # each session's script runs on its own thread, one run at a time
+
+
+def _pages() -> dict[str, list[st.Page]]:
+    return {
+        "Answers": [
+            st.Page("pages/ask.py", title="Ask", icon=":material/chat:", default=True),
+            st.Page("pages/documents.py", title="Documents", icon=":material/description:"),
+        ],
+        "Oversight": [
+            st.Page("pages/review.py", title="Review", icon=":material/rule:"),
+            st.Page("pages/history.py", title="History", icon=":material/history:"),
+            st.Page("pages/insights.py", title="Insights", icon=":material/monitoring:"),
+        ],
+        "Configuration": [st.Page("pages/settings.py", title="Settings", icon=":material/settings:")],
+    }
+
+
+def run_app() -> None:
+    """Set up the window, show the menu and run the page the URL names."""
+    st.set_page_config(page_title="Reliable RAG", page_icon=":material/fact_check:", layout="wide")
+    page = st.navigation(_pages())
+    _run.in_app = True
+    try:
+        page.run()
+    finally:
+        _run.in_app = False
+
+
+def require_app() -> None:
+    """Called first by every page. Streamlit sees the pages/ folder and, until a session declares its
+    navigation, runs a requested page on its own, as an old-style multipage app: file names for a
+    menu and app.py skipped (a bookmark that is a fresh server's first request). Then the page runs
+    the app, which declares the navigation for good and runs the page inside it, in this same run so
+    that the click that started it is not lost."""
+    if not getattr(_run, "in_app", False):
+        run_app()
+        st.stop()
