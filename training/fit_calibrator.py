@@ -190,6 +190,23 @@ def model_hash(model_dir: Path = MODEL_DIR) -> str:
     return hashlib.sha1((model_dir / MODEL_FILE).read_bytes()).hexdigest()
 
 
+def cross_validate(rows: list[Row], folds: list[int], feats: list[list[dict]]) -> dict[str, dict]:
+    """Per dataset, the metrics of out-of-fold judgements: each fold judged by a combiner and
+    thresholds fitted on the other folds."""
+    oof: list[Judgement | None] = [None] * len(rows)
+    for fold in range(FOLDS):
+        train = [i for i, f in enumerate(folds) if f != fold]
+        test = [i for i, f in enumerate(folds) if f == fold]
+        *_, sc, threshold, contra = fit_all(rows, feats, train)
+        for i, j in zip(test, judgements(rows, feats, sc, test, threshold, contra)):
+            oof[i] = j
+        print(f"fold {fold}: threshold {threshold:.2f} contradiction {contra:.2f}", flush=True)
+    by: dict[str, list[int]] = defaultdict(list)
+    for i, row in enumerate(rows):
+        by[row.dataset].append(i)
+    return {name: dataset_metrics([rows[i] for i in idx], [oof[i] for i in idx], 0.0) for name, idx in by.items()}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, default=MODEL_DIR / CALIBRATOR_FILE)
@@ -200,21 +217,7 @@ def main() -> None:
     if cached.get("model") != model_hash() or len(cached.get("rows", [])) != len(rows):
         raise SystemExit(f"{CACHE} does not hold features of the shipped model; run python -m training.adapt_dev")
     feats = cached["rows"]
-
-    oof: list[Judgement | None] = [None] * len(rows)
-    for fold in range(FOLDS):
-        train = [i for i, f in enumerate(folds) if f != fold]
-        test = [i for i, f in enumerate(folds) if f == fold]
-        *_, sc, threshold, contra = fit_all(rows, feats, train)
-        for i, j in zip(test, judgements(rows, feats, sc, test, threshold, contra)):
-            oof[i] = j
-        print(f"fold {fold}: threshold {threshold:.2f} contradiction {contra:.2f}", flush=True)
-
-    by: dict[str, list[int]] = defaultdict(list)
-    for i, row in enumerate(rows):
-        by[row.dataset].append(i)
-    cv = {name: dataset_metrics([rows[i] for i in idx], [oof[i] for i in idx], 0.0)
-          for name, idx in by.items()}
+    cv = cross_validate(rows, folds, feats)
     print(format_table(cv))
 
     sent_model, mean, scale, claim_model, _, threshold, contra = fit_all(rows, feats, list(range(len(rows))))
