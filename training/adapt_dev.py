@@ -29,6 +29,10 @@ from pathlib import Path
 import torch
 from transformers import AutoTokenizer
 
+import rrag.text
+import rrag.verify.features
+import rrag.verify.lexical
+import rrag.verify.nli
 from rrag.evaluation import Row
 from rrag.verify.nli import MODEL_DIR
 from training.data import BASE_MODEL_DIR
@@ -88,11 +92,6 @@ def _digest(data: bytes) -> str:
 
 def _feature_code() -> bytes:
     """The source that turns judge outputs into features: cached features go stale when it changes."""
-    import rrag.text
-    import rrag.verify.features
-    import rrag.verify.lexical
-    import rrag.verify.nli
-
     modules = (rrag.text, rrag.verify.features, rrag.verify.lexical, rrag.verify.nli)
     return b"".join(Path(m.__file__).read_bytes() for m in modules)
 
