@@ -2,9 +2,10 @@
 
 Steps for each claim:
  1. split the claim into its checkable sentences;
- 2. split every context chunk into sentences and two-sentence windows, and keep the few windows
-    that cover most of the sentence's rare content words (the whole context is searched, never cut);
- 3. the cross-encoder (ONNX, int8) gives P(entailment, neutral, contradiction) for each window;
+ 2. split every context chunk into sentences and two-sentence windows, and keep the window (or the
+    `windows_per_sentence` windows) that covers most of the sentence's rare content words (the
+    whole context is searched, never cut);
+ 3. the cross-encoder (ONNX, int8) gives P(entailment, neutral, contradiction) for each kept window;
  4. a logistic model over the judge's output and cheap signals (coverage, numbers, entities,
     negation, and the rule-based LexicalVerifier's verdict) gives each sentence P(supported);
  5. a second small logistic model turns the sentences' probabilities (weakest, mean, count) into
