@@ -13,6 +13,9 @@
    judge outputs for claims the judge never trained on, as it meets them at run time.
 
 `--epochs 0` ships the NLI-trained judge as it is (its dev features are then out-of-sample already).
+`--replay R` mixes R pairs of the NLI training mix into the training set per dev pair, so that the
+judge keeps what NLI taught it. `--measure` stops after the folds: it prints their group-CV table and
+ships nothing.
 Finished folds are kept in training/cache/adapt/ (keyed by the checkpoint and the feature code), so an
 interrupted run resumes.
 """
@@ -37,11 +40,13 @@ from rrag.evaluation import Row
 from rrag.verify.nli import MODEL_DIR
 from training.data import BASE_MODEL_DIR
 from training.export_onnx import export, load_model
-from training.fit_calibrator import (CACHE, FOLDS, extract, feature_verifier, load_dev, model_hash,
-                                     sentence_labels)
+from rrag.evaluation import format_table
+from training.data import load_mix
+from training.fit_calibrator import (CACHE, FOLDS, cross_validate, extract, feature_verifier, load_dev,
+                                     model_hash, sentence_labels)
 from training.model import CrossEncoderModel
 from training.synthetic import perturbations
-from training.train_nli import Trainer, plan_batches
+from training.train_nli import DEFAULT_MIX, Trainer, plan_batches
 
 FOLD_CACHE = CACHE.parent / "adapt"
 SYNTHETIC_SHARE = 0.5
@@ -69,8 +74,17 @@ def training_pairs(row: Row, sentences: list[dict], rng: random.Random) -> list[
     return pairs
 
 
+def with_replay(pairs: list[dict], replay: float, seed: int) -> list[dict]:
+    """The dev pairs plus `replay` NLI pairs per dev pair, drawn from the judge's training mix."""
+    if not replay:
+        return pairs
+    nli = load_mix(DEFAULT_MIX, seed)
+    return pairs + random.Random(seed).sample(nli, min(len(nli), round(replay * len(pairs))))
+
+
 def adapt(checkpoint: Path, pairs: list[dict], args: argparse.Namespace) -> CrossEncoderModel:
     torch.manual_seed(args.seed)
+    pairs = with_replay(pairs, args.replay, args.seed)
     model = load_model(checkpoint).train()
     plan = plan_batches(pairs, args.batch, args.epochs, args.seed)
     trainer = Trainer(model, AutoTokenizer.from_pretrained(BASE_MODEL_DIR), args.lr, len(plan), args.max_len)
@@ -105,6 +119,8 @@ def main() -> None:
     ap.add_argument("--max-len", type=int, default=128)
     ap.add_argument("--seed", type=int, default=20261122)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--replay", type=float, default=0.0, help="NLI pairs mixed in per dev pair")
+    ap.add_argument("--measure", action="store_true", help="print the folds' group-CV table, ship nothing")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
 
@@ -120,6 +136,8 @@ def main() -> None:
         print(f"{sum(map(len, pairs))} dev pairs", flush=True)
         # Fold results are reused only for the same pairs and the same training arguments.
         run = [pairs, args.epochs, args.lr, args.batch, args.max_len, args.seed, base_file.name]
+        if args.replay:
+            run.append(args.replay)
         cache = FOLD_CACHE / f"run-{_digest(json.dumps(run).encode())}"
         cache.mkdir(exist_ok=True)
 
@@ -140,6 +158,9 @@ def main() -> None:
                 for i, sentences in zip(test, json.loads(fold_file.read_text())):
                     features[i] = sentences
             print("all folds", flush=True)
+            if args.measure:
+                print(format_table(cross_validate(rows, folds, features)))
+                return
             export(adapt(args.checkpoint, [p for ps in pairs for p in ps], args), MODEL_DIR)
             judge = f"NLI-trained, adapted on dev ({args.epochs} epoch, lr {args.lr}); features out-of-fold"
     CACHE.write_text(json.dumps({"model": model_hash(), "judge": judge, "rows": features}))
