@@ -2,7 +2,7 @@
 
 import random
 
-from training.synthetic import change_number, negate, perturbations, swap_name
+from training.synthetic import change_number, near_misses, negate, perturbations, swap_name
 
 
 def test_a_changed_number_differs_and_years_stay_plausible():
@@ -31,3 +31,25 @@ def test_perturbations_label_what_they_make():
                               random.Random(3)))
     assert set(made.values()) == {"contradiction", "not_entailment"}
     assert all("Revenue" in text for text in made)
+
+
+def test_near_misses_come_in_twins_that_differ_only_by_the_change():
+    nli = [
+        {"premise": "The plant opened in 1998 with 40 workers. It was run by Maria Lopez until 2004.",
+         "hypothesis": "The plant had 40 workers.", "label": "entailment"},
+        {"premise": "Tom Baker founded the firm in 2001 in Leeds.", "hypothesis": "The firm is in Leeds.",
+         "label": "entailment"},
+        {"premise": "A dog runs.", "hypothesis": "A cat sleeps.", "label": "contradiction"},
+    ] * 5
+    pairs = near_misses(nli, 100, random.Random(1))
+    assert pairs and len(pairs) % 2 == 0
+    for kept, changed in zip(pairs[::2], pairs[1::2]):
+        assert kept["premise"] == changed["premise"]
+        assert kept["label"] == "entailment" and changed["label"] in ("contradiction", "not_entailment")
+        assert kept["hypothesis"] != changed["hypothesis"]
+        assert "cat" not in kept["hypothesis"]  # only entailed rows are perturbed
+    # Values and names are changed where the sentence has them, not "not" added.
+    assert not any(" not " in p["hypothesis"] for p in pairs)
+    # Two-sentence premises also give copies of one of their sentences.
+    copies = {"The plant opened in 1998 with 40 workers.", "It was run by Maria Lopez until 2004."}
+    assert any(p["hypothesis"] in copies for p in pairs)

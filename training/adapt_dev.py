@@ -46,7 +46,7 @@ from training.fit_calibrator import (CACHE, FOLDS, cross_validate, extract, feat
                                      model_hash, sentence_labels)
 from training.model import CrossEncoderModel
 from training.synthetic import perturbations
-from training.train_nli import DEFAULT_MIX, Trainer, plan_batches
+from training.train_nli import DEFAULT_MIX, DEVICE, Trainer, plan_batches
 
 FOLD_CACHE = CACHE.parent / "adapt"
 SYNTHETIC_SHARE = 0.5
@@ -85,14 +85,14 @@ def with_replay(pairs: list[dict], replay: float, seed: int) -> list[dict]:
 def adapt(checkpoint: Path, pairs: list[dict], args: argparse.Namespace) -> CrossEncoderModel:
     torch.manual_seed(args.seed)
     pairs = with_replay(pairs, args.replay, args.seed)
-    model = load_model(checkpoint).train()
+    model = load_model(checkpoint).to(DEVICE).train()
     plan = plan_batches(pairs, args.batch, args.epochs, args.seed)
     trainer = Trainer(model, AutoTokenizer.from_pretrained(BASE_MODEL_DIR), args.lr, len(plan), args.max_len)
     for n, batch in enumerate(plan, 1):
         loss = trainer.step(batch)
         if n % 50 == 0:
             print(f"  step {n}/{len(plan)} loss {loss:.3f}", flush=True)
-    return model.eval()
+    return model.cpu().eval()  # ONNX export traces on the CPU
 
 
 def features_of(model: CrossEncoderModel, rows: list[Row], where: Path) -> list[list[dict]]:

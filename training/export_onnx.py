@@ -32,7 +32,7 @@ CHECK_PAIRS = [
 
 def load_model(checkpoint: Path) -> CrossEncoderModel:
     model = CrossEncoderModel(BASE_MODEL_DIR)
-    model.load_state_dict(torch.load(checkpoint, weights_only=False)["model"])
+    model.load_state_dict(torch.load(checkpoint, map_location="cpu", weights_only=False)["model"])
     return model.eval()
 
 

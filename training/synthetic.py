@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import re
 
-from rrag.text import STOPWORDS
+from rrag.text import STOPWORDS, split_sentences
 
 NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w.]*\d)")
 NAME = re.compile(r"(?<=\s)[A-Z][a-z]+(?:\s[A-Z][a-z]+)*")
@@ -65,3 +65,30 @@ def perturbations(sentence: str, evidence: str, rng: random.Random) -> list[tupl
     made = [(change_number(sentence, rng), "contradiction"), (swap_name(sentence, evidence, rng), "not_entailment"),
             (negate(sentence), "contradiction")]
     return [(s, label) for s, label in made if s and s != sentence]
+
+
+def near_misses(nli_rows: list[dict], count: int, rng: random.Random) -> list[dict]:
+    """About `count` (premise, hypothesis) pairs made from NLI rows alone (no dev data), in the shape of
+    RAG errors: twins of a sentence copied from the premise (or of an entailed hypothesis), one kept
+    (entailment), one with a single perturbation. A summary that copies its source but changes one
+    value is the error SummEdits and RAGTruth are made of, and NLI data has few such pairs."""
+    out: list[dict] = []
+    rows = [r for r in nli_rows if r["label"] == "entailment"]
+    rng.shuffle(rows)
+    for row in rows:
+        if len(out) >= count:
+            break
+        premise = row["premise"]
+        sentences = [s.text for s in split_sentences(premise) if len(s.text.split()) >= 6]
+        # A copy of a one-sentence premise teaches nothing.
+        copy = len(sentences) > 1 and rng.random() < 0.5
+        hypothesis = rng.choice(sentences) if copy else row["hypothesis"]
+        # "not" is the NLI shortcut to contradiction: a changed value or name is used where there is one.
+        made = perturbations(hypothesis, premise, rng)
+        made = [m for m in made if " not " not in m[0]] or made[: rng.random() < 0.4]
+        if made:
+            # The unchanged twin goes with each change, so that the change is all that tells them apart.
+            changed, label = rng.choice(made)
+            out.append({"premise": premise, "hypothesis": hypothesis, "label": "entailment"})
+            out.append({"premise": premise, "hypothesis": changed, "label": label})
+    return out

@@ -22,6 +22,10 @@ from transformers import AutoTokenizer, get_linear_schedule_with_warmup
 
 from training.data import BASE_MODEL_DIR, LABEL_MASKS, load_mix
 from training.model import CrossEncoderModel
+from training.synthetic import near_misses
+
+# Training runs on a GPU where torch sees one (a CUDA build of torch), else on the CPU.
+DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 DEFAULT_MIX = {
     # file (under shared/train) -> rows sampled; caption-style SNLI kept small on purpose.
@@ -76,8 +80,8 @@ class Trainer:
     def step(self, batch: list[dict]) -> float:
         enc = self.tokenizer([r["premise"] for r in batch], [r["hypothesis"] for r in batch],
                              truncation="longest_first", max_length=self.max_len, padding=True,
-                             return_tensors="pt")
-        masks = torch.tensor([LABEL_MASKS[r["label"]] for r in batch])
+                             return_tensors="pt").to(DEVICE)
+        masks = torch.tensor([LABEL_MASKS[r["label"]] for r in batch], device=DEVICE)
         loss = partial_label_loss(self.model(**enc), masks)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(self.trainable, 1.0)
@@ -101,6 +105,8 @@ def main() -> None:
     ap.add_argument("--init", type=Path, default=BASE_MODEL_DIR, help="a state.pt to start from")
     ap.add_argument("--mix", type=Path, help="JSON {file: rows}; default DEFAULT_MIX")
     ap.add_argument("--extra", type=Path, action="append", default=[], help="extra JSONL pairs")
+    ap.add_argument("--near-misses", type=int, default=0,
+                    help="add about this many synthetic near-miss pairs made from the mix (synthetic.near_misses)")
     ap.add_argument("--seed", type=int, default=20261122)
     ap.add_argument("--epochs", type=float, default=1.0)
     ap.add_argument("--batch", type=int, default=32)
@@ -114,6 +120,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     mix = json.loads(args.mix.read_text()) if args.mix else DEFAULT_MIX
     rows = load_mix(mix, args.seed, extra=args.extra)
+    rows += near_misses(rows, args.near_misses, random.Random(args.seed)) if args.near_misses else []
     plan = plan_batches(rows, args.batch, args.epochs, args.seed)
     print(f"{len(rows)} rows, {len(plan)} steps", flush=True)
 
@@ -122,12 +129,13 @@ def main() -> None:
     tokenizer = AutoTokenizer.from_pretrained(BASE_MODEL_DIR)
     model = CrossEncoderModel(BASE_MODEL_DIR)
     if args.init != BASE_MODEL_DIR:
-        model.load_state_dict(torch.load(args.init, weights_only=False)["model"])
+        model.load_state_dict(torch.load(args.init, map_location="cpu", weights_only=False)["model"])
+    model.to(DEVICE)
     trainer = Trainer(model, tokenizer, args.lr, len(plan), args.max_len)
     optimizer, scheduler = trainer.optimizer, trainer.scheduler
     step = 0
     if state_file.exists():
-        state = torch.load(state_file, weights_only=False)
+        state = torch.load(state_file, map_location=DEVICE, weights_only=False)
         model.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
         scheduler.load_state_dict(state["scheduler"])
