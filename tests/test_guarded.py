@@ -48,3 +48,24 @@ def test_a_changed_number_is_never_supported(verifier: GuardedVerifier) -> None:
 def test_a_narrow_model_yes_on_words_the_documents_lack_is_unsupported(verifier: GuardedVerifier) -> None:
     v = _check(verifier, "The company also pays for a gym membership of up to 16 euros per month for carers.")
     assert v.status is ClaimStatus.UNSUPPORTED
+
+
+HANDBOOK = ("The office opens at 8 am on weekdays. The canteen serves hot meals and salads at lunchtime. "
+            "Every employee gets 25 days of annual leave.")
+
+
+def _check_in(verifier: GuardedVerifier, context: str, text: str):
+    chunk = Chunk("handbook:0", "handbook", "handbook.md", context, 0, len(context))
+    return verifier.verify(Claim(text, 0, len(text)), [RetrievedChunk(chunk, 0.9)])
+
+
+def test_each_sentence_of_a_claim_is_checked_against_its_own_evidence(verifier: GuardedVerifier) -> None:
+    # Against one window for the whole claim, the number of the other sentence looked unstated.
+    v = _check_in(verifier, HANDBOOK, "The office opens at 8 am on weekdays. Every employee gets 25 days of annual leave.")
+    assert v.status is ClaimStatus.SUPPORTED, v.reason
+
+
+def test_a_changed_number_in_a_later_sentence_is_contradicted(verifier: GuardedVerifier) -> None:
+    v = _check_in(verifier, HANDBOOK, "The office opens at 8 am on weekdays. Every employee gets 30 days of annual leave.")
+    assert v.status is ClaimStatus.CONTRADICTED and "'25'" in v.reason
+    assert v.evidence is not None and "25 days" in v.evidence.quote
