@@ -36,12 +36,10 @@ import rrag.text
 import rrag.verify.features
 import rrag.verify.lexical
 import rrag.verify.nli
-from rrag.evaluation import Row
+from rrag.evaluation import Row, format_table
 from rrag.verify.nli import MODEL_DIR
-from training.data import BASE_MODEL_DIR
+from training.data import BASE_MODEL_DIR, load_mix
 from training.export_onnx import export, load_model
-from rrag.evaluation import format_table
-from training.data import load_mix
 from training.fit_calibrator import (CACHE, FOLDS, cross_validate, extract, feature_verifier, load_dev,
                                      model_hash, sentence_labels)
 from training.model import CrossEncoderModel
@@ -136,7 +134,7 @@ def main() -> None:
         print(f"{sum(map(len, pairs))} dev pairs", flush=True)
         # Fold results are reused only for the same pairs and the same training arguments.
         run = [pairs, args.epochs, args.lr, args.batch, args.max_len, args.seed, base_file.name]
-        if args.replay:
+        if args.replay:  # appended only when set, so runs without replay keep their cached folds
             run.append(args.replay)
         cache = FOLD_CACHE / f"run-{_digest(json.dumps(run).encode())}"
         cache.mkdir(exist_ok=True)

@@ -85,7 +85,8 @@ def near_misses(nli_rows: list[dict], count: int, rng: random.Random) -> list[di
         hypothesis = rng.choice(sentences) if copy else row["hypothesis"]
         # "not" is the NLI shortcut to contradiction: a changed value or name is used where there is one.
         made = perturbations(hypothesis, premise, rng)
-        made = [m for m in made if " not " not in m[0]] or made[: rng.random() < 0.4]
+        plain = [m for m in made if " not " not in m[0]]
+        made = plain or (made if rng.random() < 0.4 else [])
         if made:
             # The unchanged twin goes with each change, so that the change is all that tells them apart.
             changed, label = rng.choice(made)
