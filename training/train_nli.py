@@ -120,7 +120,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     mix = json.loads(args.mix.read_text()) if args.mix else DEFAULT_MIX
     rows = load_mix(mix, args.seed, extra=args.extra)
-    rows += near_misses(rows, args.near_misses, random.Random(args.seed)) if args.near_misses else []
+    rows += near_misses(rows, args.near_misses, random.Random(args.seed))
     plan = plan_batches(rows, args.batch, args.epochs, args.seed)
     print(f"{len(rows)} rows, {len(plan)} steps", flush=True)
 

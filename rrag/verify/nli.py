@@ -203,7 +203,7 @@ class NLIVerifier(Verifier):
         """Per claim, the scored checkable sentences (all pairs of all claims go through one batch)."""
         index = _ContextIndex(contexts)
         question_terms = content_words(question)
-        plan: list[tuple[SentenceScore, list[_Window], list[str]]] = []
+        plan: list[tuple[SentenceScore, list[_Window], tuple[str, ...]]] = []
         pairs: list[tuple[str, str]] = []
         result: list[list[SentenceScore]] = []
         for text in claims:
@@ -235,7 +235,7 @@ class NLIVerifier(Verifier):
             s.probability = float(prob)
         return result
 
-    def _features(self, text: str, terms: list[str], found: list[_Window], p: np.ndarray,
+    def _features(self, text: str, terms: tuple[str, ...], found: list[_Window], p: np.ndarray,
                   index: _ContextIndex) -> dict[str, float]:
         best = int(p[:, 0].argmax()) if len(found) else -1
         entail = float(p[best, 0]) if len(found) else 0.0
