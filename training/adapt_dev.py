@@ -141,7 +141,6 @@ def main() -> None:
 
         if args.epochs == 0:
             features, judge = base, "NLI-trained only"
-            export(load_model(args.checkpoint), MODEL_DIR)
         else:
             features = [[] for _ in rows]
             for fold in range(FOLDS):
@@ -156,11 +155,15 @@ def main() -> None:
                 for i, sentences in zip(test, json.loads(fold_file.read_text())):
                     features[i] = sentences
             print("all folds", flush=True)
-            if args.measure:
-                print(format_table(cross_validate(rows, folds, features)))
-                return
-            export(adapt(args.checkpoint, [p for ps in pairs for p in ps], args), MODEL_DIR)
             judge = f"NLI-trained, adapted on dev ({args.epochs} epoch, lr {args.lr}); features out-of-fold"
+        if args.measure:
+            print(format_table(cross_validate(rows, folds, features)))
+            return
+        if args.epochs == 0:
+            shipped = load_model(args.checkpoint)
+        else:
+            shipped = adapt(args.checkpoint, [p for ps in pairs for p in ps], args)
+        export(shipped, MODEL_DIR)
     CACHE.write_text(json.dumps({"model": model_hash(), "judge": judge, "rows": features}))
     print(f"shipped the judge in {MODEL_DIR}; features in {CACHE}", flush=True)
 
