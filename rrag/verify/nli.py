@@ -16,6 +16,7 @@ Runs with onnxruntime + tokenizers + numpy only, and never downloads anything.
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 from functools import lru_cache
@@ -162,8 +163,10 @@ class _ContextIndex:
         self.lower_words = set(words(text))
 
     def candidates(self, claim_terms: Sequence[str], k: int) -> list[_Window]:
-        scored = sorted(self.windows, key=lambda w: -fx.weighted_coverage(claim_terms, w.terms, self.weight))
-        return scored[:k]
+        def coverage(window: _Window) -> float:
+            return fx.weighted_coverage(claim_terms, window.terms, self.weight)
+
+        return heapq.nlargest(k, self.windows, key=coverage)  # ties keep the context's order, as sorted() did
 
 
 def _logit(p: float) -> float:
