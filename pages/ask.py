@@ -72,6 +72,16 @@ def _render_options(state: PageState, settings: Settings) -> dict[str, object]:
     )
 
 
+def _problem(options: dict[str, object], settings: Settings) -> str:
+    """Why these options cannot run, in the page's words; empty when they can."""
+    if not options["verifiers"]:
+        return "Pick at least one verifier in the sidebar: an answer is never shown unchecked."
+    needs_llm = options["answerer"] == "openai" or options["verifiers"] == ("llm",)
+    if needs_llm and not settings.llm_configured:
+        return "The LLM backend needs an endpoint: set one on the Settings page, or pick the offline options."
+    return ""
+
+
 def _render_form(state: PageState) -> tuple[str, str] | None:
     """The question (and, in verify mode, the answer to audit); returns them when submitted."""
     mode = st.radio(
@@ -102,10 +112,11 @@ def _render_form(state: PageState) -> tuple[str, str] | None:
 
 
 def _run(rag: ReliableRAG, options: dict[str, object], question: str, answer: str) -> Report | None:
-    """Configure with this question's options, then ask or verify with live progress by stage."""
+    """Ask or verify with this question's options, with live progress by stage. The options go with
+    the call: the engine is shared by every browser tab, and its settings are the saved defaults."""
     report = None
     with engine_errors("Auditing the answer"), st.status("Working…", expanded=True) as status:
-        rag.configure(rag.settings.replace(**options))
+        settings = rag.settings.replace(**options)
         bar = st.progress(0.0)
         stages = list(STAGE_LABELS)
 
@@ -115,9 +126,9 @@ def _run(rag: ReliableRAG, options: dict[str, object], question: str, answer: st
             bar.progress((stages.index(stage) + 1) / len(stages) if stage in stages else 0.5, text=label)
 
         report = (
-            rag.verify(question, answer, progress=progress)
+            rag.verify(question, answer, settings=settings, progress=progress)
             if answer
-            else rag.ask(question, progress=progress)
+            else rag.ask(question, settings=settings, progress=progress)
         )
         status.update(label="Done: every claim checked", state="complete", expanded=False)
     if report is not None:
@@ -146,7 +157,10 @@ def main() -> None:
             st.info("No documents are indexed yet. Add some first, then ask.", icon=":material/description:")
             st.page_link("pages/documents.py", label="Add documents", icon=":material/upload_file:")
         submitted = _render_form(state)
-        if submitted:
+        problem = _problem(options, settings)
+        if submitted and problem:
+            st.warning(problem, icon=":material/tune:")
+        elif submitted:
             state["report"] = _run(rag, options, *submitted) or state["report"]
         if state["report"] is not None:
             st.divider()

@@ -102,33 +102,53 @@ class ReliableRAG:
 
     # -- questions ---------------------------------------------------------------------------------
 
-    def ask(self, question: str, *, progress: Progress | None = None) -> Report:
-        """Retrieve, answer, then audit the answer claim by claim."""
+    def ask(
+        self, question: str, *, settings: Settings | None = None, progress: Progress | None = None
+    ) -> Report:
+        """Retrieve, answer, then audit the answer claim by claim. `settings`: this question's own
+        choices (threshold, backends, ...); the engine's settings stay as they are."""
+        stages = self._stages(settings)
         timer = _StageTimer(progress)
         with timer("retrieve"):
-            contexts = self._backends.retriever.retrieve(question)
+            contexts = stages.retriever.retrieve(question)
         with timer("answer"):
-            answer = self._backends.answerer.answer(question, contexts)
+            answer = stages.answerer.answer(question, contexts)
         with timer("claims"):
-            claims, notes = self._backends.extractor.extract_with_notes(answer.text, question)
-        return self._audit(question, answer, claims, notes, contexts, timer, mode="ask")
+            claims, notes = stages.extractor.extract_with_notes(answer.text, question)
+        return self._audit(stages, question, answer, claims, notes, contexts, timer, mode="ask")
 
-    def verify(self, question: str, answer: str, *, progress: Progress | None = None) -> Report:
-        """Audit an answer written elsewhere against the indexed documents."""
+    def verify(
+        self, question: str, answer: str, *,
+        settings: Settings | None = None, progress: Progress | None = None,
+    ) -> Report:
+        """Audit an answer written elsewhere against the indexed documents (`settings` as for `ask`)."""
+        stages = self._stages(settings)
         timer = _StageTimer(progress)
         with timer("claims"):
-            claims, notes = self._backends.extractor.extract_with_notes(answer, question)
+            claims, notes = stages.extractor.extract_with_notes(answer, question)
         with timer("retrieve"):
             # Each claim retrieves its own evidence too: an external answer may state facts the
             # question alone would not retrieve.
             queries = [question] + [c.text for c in claims if c.checkable]
-            contexts = _merge_contexts(self._backends.retriever.retrieve(q) for q in queries if q.strip())
+            contexts = _merge_contexts(stages.retriever.retrieve(q) for q in queries if q.strip())
         return self._audit(
-            question, Answer(text=answer, backend="external"), claims, notes, contexts, timer, mode="verify"
+            stages, question, Answer(text=answer, backend="external"), claims, notes, contexts, timer,
+            mode="verify",
         )
+
+    def _stages(self, settings: Settings | None) -> _Backends:
+        """The stages for one call. Read once, so a `configure` from another thread (the engine is
+        shared by every browser tab) cannot mix two configurations within one question."""
+        current = self._backends
+        if settings is None or settings == current.settings:
+            return current
+        if any(getattr(settings, f) != getattr(current.settings, f) for f in _STORAGE_FIELDS):
+            raise ConfigError("a question's settings cannot switch the database or index; use configure()")
+        return _Backends.build(settings, self.index)
 
     def _audit(
         self,
+        stages: _Backends,
         question: str,
         answer: Answer,
         claims: list[Claim],
@@ -139,8 +159,10 @@ class ReliableRAG:
         mode: str,
     ) -> Report:
         with timer("verify"):
-            results = self._verify_claims(claims, contexts, question)
-        s = self.settings
+            checkable = [c for c in claims if c.checkable]
+            verdicts = iter(stages.verifier.verify_many(checkable, contexts, question) if checkable else [])
+            results = [ClaimResult(c, next(verdicts) if c.checkable else _not_checkable(c)) for c in claims]
+        s = stages.settings
         with timer("score"):
             scored = score(results, answer, threshold=s.risk_threshold, strict=s.strict)
         report = Report(
@@ -173,15 +195,6 @@ class ReliableRAG:
             self.store.save_report(report)
         return report
 
-    def _verify_claims(
-        self, claims: list[Claim], contexts: list[RetrievedChunk], question: str
-    ) -> list[ClaimResult]:
-        checkable = [c for c in claims if c.checkable]
-        verdicts = iter(self._backends.verifier.verify_many(checkable, contexts, question) if checkable else [])
-        return [
-            ClaimResult(c, next(verdicts) if c.checkable else _not_checkable(c)) for c in claims
-        ]
-
     def test_llm_connection(self, settings: Settings | None = None) -> str:
         """Call the LLM of `settings` (default: the engine's own) without changing the engine."""
         llm = OpenAIChatLLM(settings) if settings is not None else self._backends.llm
@@ -192,6 +205,7 @@ class ReliableRAG:
 class _Backends:
     """The stages chosen by the settings; built in one go so a bad choice changes nothing."""
 
+    settings: Settings
     llm: LLM | None
     retriever: HybridRetriever
     answerer: Answerer
@@ -211,7 +225,8 @@ class _Backends:
             if settings.claim_extractor == "llm"
             else RuleClaimExtractor()
         )
-        return cls(llm, HybridRetriever(index, settings), answerer, extractor, build_verifier(settings, llm))
+        return cls(settings, llm, HybridRetriever(index, settings), answerer, extractor,
+                   build_verifier(settings, llm))
 
 
 def _require_llm(llm: LLM | None, what: str) -> LLM:

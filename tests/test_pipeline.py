@@ -124,3 +124,20 @@ def test_configure_to_another_data_dir_switches_storage(rag: ReliableRAG, tmp_pa
     rag.configure(rag.settings.replace(data_dir=tmp_path / "other"))
     assert rag.documents() == [] and rag.index.count() == 0
     assert rag.ask("How many weeks of parental leave?").decision is Decision.REFUSE
+
+
+def test_a_questions_own_settings_leave_the_engine_as_it_was(rag: ReliableRAG) -> None:
+    """The UI shares one engine between browser tabs: one user's options must not become another's."""
+    before = rag.settings
+    own = rag.settings.replace(strict=True, risk_threshold=0.05, top_k=2)
+    report = rag.verify("Leave?", "Full-time employees receive 40 days of paid annual leave per calendar year.",
+                        settings=own)
+    assert report.strict and report.threshold == 0.05 and report.decision is Decision.REFUSE
+    assert rag.settings is before
+    default = rag.verify("Leave?", "Full-time employees receive 40 days of paid annual leave per calendar year.")
+    assert not default.strict and default.threshold == before.risk_threshold
+
+
+def test_a_questions_settings_cannot_switch_storage(rag: ReliableRAG, tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="database or index"):
+        rag.ask("Leave?", settings=rag.settings.replace(data_dir=tmp_path / "other"))

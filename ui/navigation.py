@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import streamlit as st
 
+# A local file: a ":material/...:" page icon makes the browser fetch the favicon from Google's font
+# servers, which an offline machine cannot reach.
+FAVICON = Path(__file__).parent / "assets" / "favicon.png"
 _run = threading.local()  # each session's script runs on its own thread, one run at a time
 
 
@@ -26,7 +30,7 @@ def _pages() -> dict[str, list[st.Page]]:
 
 def run_app() -> None:
     """Set up the window, show the menu and run the page the URL names."""
-    st.set_page_config(page_title="Reliable RAG", page_icon=":material/fact_check:", layout="wide")
+    st.set_page_config(page_title="Reliable RAG", page_icon=str(FAVICON), layout="wide")
     page = st.navigation(_pages())
     _run.in_app = True
     try:

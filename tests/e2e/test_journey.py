@@ -19,6 +19,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
@@ -45,6 +46,7 @@ BROWSER_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+LOCAL = {"127.0.0.1", None}  # None: data: and blob: URLs
 VIEWPORT = {"width": 1440, "height": 1000}
 START_TIMEOUT_S = 120
 STEP_TIMEOUT_MS = 90_000  # a cold engine loads its models on the first question
@@ -178,6 +180,8 @@ def _claim_status(page: Page, text: str) -> str:
 def test_upload_ask_review_history_insights(page: Page, tmp_path: Path) -> None:
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    outbound: list[str] = []  # the app runs offline: nothing may be fetched from elsewhere (a favicon did)
+    page.on("request", lambda r: outbound.append(r.url) if urlparse(r.url).hostname not in LOCAL else None)
     hostile = tmp_path / "visitors.txt"
     hostile.write_text(HOSTILE, encoding="utf-8")
     uploads = [*DEMO_FILES, hostile]
@@ -256,6 +260,7 @@ def test_upload_ask_review_history_insights(page: Page, tmp_path: Path) -> None:
     expect(page.get_by_text("API key: set in the environment")).to_be_visible()
     _shot(page, "settings")
     assert dialogs == []  # no script from a document ever ran
+    assert outbound == []
     assert SECRET not in page.content()
     data = tmp_path / "data"
     assert all(SECRET.encode() not in f.read_bytes() for f in data.rglob("*") if f.is_file())
