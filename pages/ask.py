@@ -37,7 +37,9 @@ def _render_options(state: PageState, settings: Settings) -> dict[str, object]:
             [*RISK_PRESETS, CUSTOM],
             key=state.key("preset"),
             on_change=_apply_preset,
-            help="How many hallucinated claims are tolerable: high-risk 5 %, enterprise 20 %, general 30 %.",
+            help="The share of unsupported claims an answer may keep and still be given as written: "
+            "high-risk 5 %, enterprise 20 %, general 30 %. Above it the unsupported claims are removed "
+            "(or, in strict mode, the whole answer is withheld).",
         )
         st.slider("Hallucination-rate threshold", 0.0, 1.0, step=0.01, key=state.key("threshold"))
         st.toggle(

@@ -4,9 +4,11 @@
 2. Rates: hallucination = (unsupported + contradicted) / checkable;
    reliability = (supported + 0.5 x partial) / checkable.
 3. Level: HIGH >= 0.85, MEDIUM >= 0.65, else LOW.
-4. Decide: HIGH passes; MEDIUM trims the unsupported, contradicted and unverified claims and adds a
-   caveat; LOW keeps only the supported claims, or refuses when there are none. Strict mode refuses
-   whenever the hallucination rate is above the threshold.
+4. Decide: HIGH passes when its hallucination rate is within the user's threshold (what it keeps
+   unsupported is named in a caveat); MEDIUM, and HIGH above the threshold, trim the unsupported,
+   contradicted and unverified claims and add a caveat; LOW keeps only the supported claims, or
+   refuses when there are none. Strict mode refuses whenever the rate is above the threshold. So the
+   threshold only ever makes the decision stricter: no answer is given as written above it.
 5. Review: any contradicted claim, LOW, a citation mismatch, an unverified claim or a rate above
    the threshold needs a reviewer, with the reasons listed.
 
@@ -30,6 +32,10 @@ NO_CLAIMS_CAVEAT = "The answer makes no factual claim that could be checked."
 TRIM_CAVEAT = "Statements the documents do not support were removed from this answer ({n} removed)."
 PARTIAL_CAVEAT = "Some statements are only partly supported by the documents."
 LOW_CAVEAT = "Only the statements the documents support are shown; the rest of the answer was unreliable."
+KEPT_WITHIN = (
+    "{n} statement(s) are not supported by the documents; kept, as {rate:.0%} is within the "
+    "{threshold:.0%} allowed."
+)
 UNVERIFIED_KEPT = "{n} statement(s) could not be verified."
 UNVERIFIED_LEFT_OUT = " {n} of them could not be verified."
 NOTHING_SUPPORTED = "I cannot give a reliable answer: none of the answer's statements is supported by the documents."
@@ -104,9 +110,14 @@ def score(results: Sequence[ClaimResult], answer: Answer, *, threshold: float, s
 
     if strict and rate > threshold:
         return rated(Decision.REFUSE, STRICT_REFUSAL.format(rate=rate, threshold=threshold))
-    if level is Level.HIGH:
-        return rated(Decision.PASS, answer.text, UNVERIFIED_KEPT.format(n=len(unverified)) if unverified else "")
-    if level is Level.MEDIUM:
+    if level is Level.HIGH and rate <= threshold:
+        hallucinated = sum(r.verdict.status in HALLUCINATED for r in checked)
+        kept = [
+            KEPT_WITHIN.format(n=hallucinated, rate=rate, threshold=threshold) if hallucinated else "",
+            UNVERIFIED_KEPT.format(n=len(unverified)) if unverified else "",
+        ]
+        return rated(Decision.PASS, answer.text, " ".join(filter(None, kept)))
+    if level is not Level.LOW:
         drop = [r for r in results if r in unverified or r.verdict.status in HALLUCINATED]
         if not drop:  # only partial claims pulled the level down: nothing to cut
             return rated(Decision.PASS, answer.text, PARTIAL_CAVEAT)

@@ -91,8 +91,11 @@ def test_low_with_nothing_supported_refuses() -> None:
 
 def test_a_contradiction_needs_review_even_when_the_level_is_high() -> None:
     parts: list[tuple[str, ClaimStatus | None]] = [(f"Fact {i} holds.", S) for i in range(9)] + [("Staff get a car.", C)]
-    _, scored = audit(parts, threshold=0.3)
-    assert (scored.decision, scored.level) == (Decision.PASS, Level.HIGH)
+    text, scored = audit(parts, threshold=0.3)
+    assert (scored.decision, scored.level, scored.final_answer) == (Decision.PASS, Level.HIGH, text)
+    assert scored.caveat == (
+        "1 statement(s) are not supported by the documents; kept, as 10% is within the 30% allowed."
+    )  # what passes unsupported is never passed silently
     assert scored.needs_review and scored.review_reasons == ("1 claim(s) contradicted by the documents",)
 
 
@@ -102,11 +105,20 @@ def test_level_boundaries(supported: int, level: Level) -> None:
     assert audit(parts, threshold=1.0)[1].level is level
 
 
+def test_the_threshold_decides_whether_a_high_answer_passes_as_written() -> None:
+    parts: list[tuple[str, ClaimStatus | None]] = [(f"Fact {i} holds.", S) for i in range(9)] + [("Staff get a car.", U)]
+    by_preset = {threshold: audit(parts, threshold=threshold)[1] for threshold in (0.05, 0.2, 0.3)}
+    assert all(s.level is Level.HIGH and s.hallucination_rate == 0.1 for s in by_preset.values())
+    high_risk = by_preset[0.05]
+    assert high_risk.decision is Decision.TRIM and "Staff get a car" not in high_risk.final_answer
+    assert "1 removed" in high_risk.caveat
+    assert high_risk.review_reasons == ("hallucination rate 10% is above the 5% threshold",)
+    assert by_preset[0.2].decision is by_preset[0.3].decision is Decision.PASS
+    assert not by_preset[0.2].needs_review
+
+
 def test_strict_mode_refuses_above_the_threshold() -> None:
     parts: list[tuple[str, ClaimStatus | None]] = [(f"Fact {i} holds.", S) for i in range(9)] + [("Staff get a car.", U)]
-    _, lenient = audit(parts, threshold=0.05)
-    assert lenient.decision is Decision.PASS and lenient.needs_review
-    assert lenient.review_reasons == ("hallucination rate 10% is above the 5% threshold",)
     _, strict = audit(parts, threshold=0.05, strict=True)
     assert strict.decision is Decision.REFUSE and strict.level is Level.HIGH
     assert strict.final_answer.startswith("This answer was withheld: 10% of its checkable statements")
