@@ -66,3 +66,11 @@ def test_examples_show_green_and_flagged_answers(demo: ReliableRAG) -> None:
     sessions = demo.store.list_sessions()
     assert any(s.decision == Decision.PASS.value for s in sessions)
     assert len(demo.store.review_queue()) >= 4  # one per planted hallucination
+
+
+def test_a_value_from_a_table_answers_the_question(demo: ReliableRAG) -> None:
+    # A table row was "Berlin | €48": too short to count as a statement, so the answer gave the
+    # table's caption and passed HIGH without the figure. Rows now name their columns.
+    report = demo.ask("What is the daily per-diem allowance for Berlin?")
+    assert "City: Berlin; Per-diem per day: €48." in report.final_answer
+    assert report.decision is Decision.PASS

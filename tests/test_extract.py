@@ -64,7 +64,8 @@ def test_docx_keeps_tables_in_document_order(tmp_path: Path) -> None:
     )
     text = extract(path, max_bytes=LIMIT).text
     assert text.split("\n\n") == [
-        "Leave entitlements are listed below.", "Grade | Days", "Junior | 25", "Senior | 30",
+        "Leave entitlements are listed below.", "Grade | Days", "Grade: Junior; Days: 25.",
+        "Grade: Senior; Days: 30.",
         "Ask HR about exceptions.",
     ]
 
@@ -96,7 +97,7 @@ def test_html_text_leaves_out_script_style_title_and_comments(tmp_path: Path) ->
     text = extract(path, max_bytes=LIMIT).text
     assert text.split("\n\n") == [
         "Remote & hybrid work", "Employees may work from home three days a week.", "Day | Place",
-        "Monday | Office",
+        "Day: Monday; Place: Office.",
     ]
 
 
@@ -117,7 +118,7 @@ def test_markdown_keeps_headings_as_lines_and_drops_raw_script(tmp_path: Path) -
     text = extract(path, max_bytes=LIMIT).text
     assert text.split("\n\n") == [
         "Expenses", "Submit receipts within 30 days.", "Hotels: 150 euros", "Meals: 45 euros",
-        "Item | Limit", "Taxi | 60",
+        "Item | Limit", "Item: Taxi; Limit: 60.",
     ]
     assert "alert" not in text
 

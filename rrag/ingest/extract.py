@@ -11,7 +11,7 @@ import unicodedata
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from rrag.errors import (
     EmptyDocumentError,
@@ -141,8 +141,32 @@ def _docx_table_rows(table: object) -> list[str]:
             if text and (not cells or cells[-1] != text):
                 cells.append(text)
         if cells:
-            rows.append(" | ".join(cells))
-    return rows
+            rows.append(cells)
+    # Word marks no header row: the first row is taken as one, as tables are written.
+    return [" | ".join(rows[0])] + [table_row(rows[0], cells) for cells in rows[1:]] if rows else []
+
+
+def table_row(header: list[str], cells: list[str]) -> str:
+    """A body row as a statement that names its columns ("City: Berlin; Per day: €48."): a bare
+    "Berlin | €48" says nothing on its own to retrieval, to the answerer or to the verifier."""
+    if len(cells) != len(header):  # merged or missing cells: which column is which is unknown
+        return " | ".join(cells)
+    pairs = [f"{name}: {value}" if name else value for name, value in zip(header, cells) if value]
+    statement = "; ".join(pairs)
+    return statement if statement.endswith((".", "!", "?")) else statement + "."
+
+
+def _linearise_tables(soup: Any) -> None:
+    """Rewrite each body row of a table with a header row as `table_row` text, in place."""
+    for table in soup.find_all("table"):
+        rows = table.find_all("tr")
+        if not rows or rows[0].find("td") is not None or rows[0].find("th") is None:
+            continue
+        header = [" ".join(cell.get_text(" ").split()) for cell in rows[0].find_all("th")]
+        for tr in rows[1:]:
+            cells = [" ".join(cell.get_text(" ").split()) for cell in tr.find_all(["td", "th"])]
+            tr.clear()
+            tr.append(table_row(header, cells))
 
 
 def _read_html(path: Path) -> ExtractedDocument:
@@ -159,6 +183,7 @@ def html_to_text(markup: str | bytes) -> str:
         soup = BeautifulSoup(markup, "html.parser")
     for tag in soup(list(_DROPPED_HTML)):
         tag.decompose()
+    _linearise_tables(soup)
     # Line breaks in HTML source are plain spaces; only block elements separate paragraphs.
     for tag in soup(list(_BLOCK_HTML)):
         tag.insert_before(_BLOCK_BREAK)
