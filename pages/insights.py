@@ -14,6 +14,7 @@ from ui.charts import (
 )
 from ui.engine import engine_errors, insight_frames
 from ui.navigation import require_app
+from ui.tables import unanswered_questions
 
 require_app()
 
@@ -55,6 +56,12 @@ def _render_charts(sessions_df: pd.DataFrame, claims_df: pd.DataFrame) -> float 
     a, b = st.columns(2)
     a.plotly_chart(knowledge_gaps(claims_df, "question"), key="insights.gaps.question", width="stretch")
     b.plotly_chart(knowledge_gaps(claims_df, "source"), key="insights.gaps.source", width="stretch")
+    st.markdown("**Questions the documents had nothing for**")
+    unanswered = unanswered_questions(sessions_df)
+    if unanswered.empty:
+        st.caption("None: every question asked found relevant passages.")
+    else:
+        st.dataframe(unanswered, hide_index=True, width="stretch")
     return agreed
 
 

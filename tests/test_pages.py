@@ -15,9 +15,9 @@ import streamlit as st
 from chat_server import MODEL, ChatServer
 from streamlit.testing.v1 import AppTest
 
-from rrag import ClaimStatus, ReliableRAG
+from rrag import ClaimStatus, Decision, ReliableRAG
 from rrag.demo import set_up_demo
-from ui.engine import get_engine
+from ui.engine import get_engine, invalidate_reads
 from ui.status import STATUS_STYLES, display_status
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
@@ -388,6 +388,19 @@ def test_insights_charts_come_from_the_saved_sessions(rag: ReliableRAG) -> None:
     agreement = {m.label: m.value for m in at.metric}["Reviewer agreement"]
     assert agreement.endswith("%") and agreement != "100%"
     assert any("helicopter" in spec or "annual leave" in spec for spec in charts)  # knowledge gaps
+
+
+def test_insights_lists_the_questions_the_documents_had_nothing_for(rag: ReliableRAG) -> None:
+    rag.ask(QUESTION)
+    at = _page("insights")
+    assert not at.dataframe and any("None: every question" in c.value for c in at.caption)
+    for _ in range(2):
+        assert rag.ask("What is the capital of Mongolia?").decision is Decision.REFUSE
+    invalidate_reads()  # as the Ask page does after a question
+    at = _page("insights")
+    table = at.dataframe[0].value
+    assert table["Question"].tolist() == ["What is the capital of Mongolia?"]
+    assert table["Times asked"].tolist() == [2]
 
 
 def test_insights_empty_state(rag: ReliableRAG) -> None:

@@ -12,8 +12,9 @@ from typing import Sequence
 
 import pandas as pd
 
+from rrag.scoring import NOT_VERIFIED_KEY
 from rrag.store import ReviewRecord, SessionSummary
-from rrag.types import DocumentInfo, IngestResult
+from rrag.types import Decision, DocumentInfo, IngestResult
 from ui.status import badge_text, decision_style, level_style, status_style
 
 INGEST_ICONS = {
@@ -119,6 +120,27 @@ def sessions_table(summaries: Sequence[SessionSummary]) -> pd.DataFrame:
         "Review",
     ]
     return pd.DataFrame(rows, columns=columns)
+
+
+def unanswered_questions(sessions: pd.DataFrame) -> pd.DataFrame:
+    """Questions the documents had nothing for (refused before any claim could be checked): the
+    plainest gaps in the corpus, which claim-based charts miss. One row per question, most asked first."""
+    nothing_found = (
+        sessions["mode"].eq("ask")
+        & sessions["decision"].eq(Decision.REFUSE.value)
+        & sessions["level"].isna()
+        & sessions["status_counts"].map(lambda counts: not counts.get(NOT_VERIFIED_KEY))
+    )
+    asked = sessions[nothing_found]
+    table = asked.groupby(asked["question"].str.strip()).agg(
+        asked=("session_id", "size"), last=("created_at", "max")
+    )
+    table = table.sort_values(["asked", "last"], ascending=False).reset_index()
+    return pd.DataFrame({
+        "Question": table["question"],
+        "Times asked": table["asked"],
+        "Last asked": table["last"].map(lambda t: t.strftime("%Y-%m-%d %H:%M UTC")),
+    })
 
 
 def review_line(record: ReviewRecord) -> str:
