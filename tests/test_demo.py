@@ -74,3 +74,12 @@ def test_a_value_from_a_table_answers_the_question(demo: ReliableRAG) -> None:
     report = demo.ask("What is the daily per-diem allowance for Berlin?")
     assert "City: Berlin; Per-diem per day: €48." in report.final_answer
     assert report.decision is Decision.PASS
+
+
+def test_invented_benefits_the_judge_accepts_at_60_percent_are_unsupported(demo: ReliableRAG) -> None:
+    # The judge gives these 0.61 and 0.63; most of their words are in no retrieved passage.
+    verdicts = _verdicts(demo, (
+        "Employees also get a free company car after their first year. "
+        "Employees receive a Christmas bonus of one month's salary."
+    ))
+    assert set(verdicts.values()) == {ClaimStatus.UNSUPPORTED}
