@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from rrag import IngestResult, ReliableRAG
+from rrag.demo import set_up_demo
 from rrag.types import DocumentInfo
 from ui.engine import documents, engine_errors, get_engine, invalidate_reads
 from ui.highlight import escaped_block, md_escape
@@ -75,7 +76,12 @@ def _render_library(rag: ReliableRAG, state: PageState) -> None:
     docs = documents()
     st.subheader(f"Indexed documents ({len(docs)})")
     if not docs:
-        st.info("Nothing is indexed yet: add files above.")
+        st.info("Nothing is indexed yet: add files above, or load the demo handbook to try the app.")
+        if st.button("Load the demo handbook", icon=":material/menu_book:", key=state.key("demo")):
+            with engine_errors("Loading the demo"), st.spinner("Indexing the demo handbook…"):
+                set_up_demo(rag)  # a fictional company's policies, and audited example answers
+                invalidate_reads()
+                st.rerun()
         return
     st.dataframe(documents_table(docs), hide_index=True, width="stretch")
     by_id = {d.doc_id: d for d in docs}

@@ -16,7 +16,7 @@ from chat_server import MODEL, ChatServer
 from streamlit.testing.v1 import AppTest
 
 from rrag import ClaimStatus, Decision, ReliableRAG
-from rrag.demo import set_up_demo
+from rrag.demo import demo_files, set_up_demo
 from ui.engine import get_engine, invalidate_reads
 from ui.status import STATUS_STYLES, display_status
 
@@ -499,3 +499,16 @@ def test_demo_corpus_renders_on_every_page(rag: ReliableRAG) -> None:
     at = _page("review")
     assert len(at.dataframe[0].value) == len(rag.store.review_queue())
     assert any('class="rrag-claim"' in h.value for h in at.html)
+
+
+def test_an_empty_index_offers_the_demo_and_loads_it(rag: ReliableRAG) -> None:
+    for doc in rag.documents():
+        rag.delete_document(doc.doc_id)
+    invalidate_reads()
+    at = _page("documents")
+    assert "load the demo handbook" in at.info[0].value
+    at.button(key="documents.demo").click().run()
+    assert not at.exception and not at.error
+    assert {d.source for d in rag.documents()} == {p.name for p in demo_files()}
+    assert rag.store.review_queue()  # the audited examples came with it
+    assert f"Indexed documents ({len(demo_files())})" in [h.value for h in at.subheader]
