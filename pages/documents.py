@@ -48,7 +48,11 @@ def _render_upload(rag: ReliableRAG, state: PageState) -> None:
     if results:
         failed = sum(not r.ok for r in results)
         added = sum(r.chunks_added for r in results)
+        copies = sum(r.status == "duplicate" for r in results)
         message = f"{len(results) - failed} of {len(results)} file(s) indexed, {added} chunk(s) added."
+        if copies:
+            message += (f" {copies} file(s) only repeat text already indexed: kept aside, they come back "
+                        "if the documents they copy are deleted.")
         (st.warning if failed else st.success)(
             message + (f" {failed} failed: see the table." if failed else "")
         )

@@ -241,7 +241,7 @@ class IngestResult:
 
     source: str
     doc_id: str | None = None
-    status: str = "added"  # added | replaced | unchanged | failed
+    status: str = "added"  # added | replaced | duplicate (every chunk already indexed) | unchanged | failed
     chunks_added: int = 0
     duplicates_dropped: int = 0
     pages: int | None = None

@@ -161,7 +161,7 @@ def test_near_duplicates_of_other_documents_are_dropped_and_counted(
     exact = tmp_path / "expenses_again.txt"
     exact.write_text(PARAGRAPH.replace("travel desk", "travel team"))  # as long as the indexed one
     dup = ingestor.ingest_file(exact)
-    assert (dup.status, dup.chunks_added, dup.duplicates_dropped) == ("added", 0, 1)
+    assert (dup.status, dup.chunks_added, dup.duplicates_dropped) == ("duplicate", 0, 1)
     assert store.get_document(dup.doc_id).duplicates_dropped == 1
     assert index.get_chunks(dup.doc_id) == []
 

@@ -20,6 +20,7 @@ from ui.status import badge_text, decision_style, level_style, status_style
 INGEST_ICONS = {
     "added": "✔ added",
     "replaced": "↻ replaced",
+    "duplicate": "≡ copy of indexed text: nothing new",
     "unchanged": "= unchanged",
     "failed": "✖ failed",
 }

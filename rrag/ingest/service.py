@@ -168,7 +168,9 @@ class Ingestor:
         return IngestResult(
             source=source,
             doc_id=doc_id,
-            status="replaced" if known is not None or old_ids else "added",
+            # A copy of indexed text is recorded (it comes back if its twin is deleted) but adds nothing.
+            status="duplicate" if dedup.dropped and not chunks else "replaced" if known is not None or old_ids
+            else "added",
             chunks_added=len(chunks),
             duplicates_dropped=dedup.dropped,
             pages=document.page_count,
