@@ -132,7 +132,10 @@ def _run(rag: ReliableRAG, options: dict[str, object], question: str, answer: st
             if answer
             else rag.ask(question, settings=settings, progress=progress)
         )
-        status.update(label="Done: every claim checked", state="complete", expanded=False)
+        bar.empty()
+        checked = any(r.claim.checkable for r in report.claims)
+        status.update(label="Done: every claim checked" if checked else "Done: nothing to check",
+                      state="complete", expanded=False)
     if report is not None:
         invalidate_reads()
     return report

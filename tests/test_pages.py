@@ -158,9 +158,20 @@ def test_ask_progress_ends_complete_with_every_stage_timed(rag: ReliableRAG) -> 
     _submit(at, "Ask")
     (status,) = at.get("status")
     assert status.label == "Done: every claim checked"
-    assert status.get("progress")
+    assert not status.get("progress")  # no stale "Saving the session" bar under "Done"
     report = at.session_state["ask.report"]
     assert set(report.timings_ms) == {"retrieve", "answer", "claims", "verify", "score", "save"}
+
+
+def test_a_question_the_documents_cannot_answer_shows_a_refusal_not_an_empty_audit(rag: ReliableRAG) -> None:
+    at = _page("ask")
+    at.text_area(key="ask.question").input("What is the capital of Mongolia?")
+    _submit(at, "Ask")
+    (status,) = at.get("status")
+    assert status.label == "Done: nothing to check"
+    assert any("Nothing in this answer could be checked" in i.value for i in at.info)
+    assert not at.get("plotly_chart")  # no gauge of nothing
+    assert "nothing relevant was found" in "".join(h.value for h in at.html)
 
 
 def test_verify_mode_audits_a_pasted_answer_and_flags_the_planted_claims(rag: ReliableRAG) -> None:

@@ -39,6 +39,13 @@ def render_report(
     """Render `report`; `key` keeps widget ids unique when several reports share a page."""
     overrides = overrides or {}
     _render_verdict(report)
+    if not any(r.claim.checkable for r in report.claims):
+        # A refusal or a greeting: no claim, no evidence, no chart to show.
+        st.info("Nothing in this answer could be checked against the documents.", icon=":material/info:")
+        _render_details(report)
+        if exports:
+            _render_exports(report, key)
+        return
     left, right = st.columns([0.56, 0.44], gap="large")
     with left:
         st.markdown("##### The audited answer, claim by claim")
