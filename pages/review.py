@@ -90,6 +90,11 @@ def _render_review_form(
         for i, s in chosen.items()
         if s != overrides.get(i, report.claims[i].verdict.status).value
     }
+    if state["outcome"] == "corrected" and not changes:
+        st.warning(
+            "A correction changes at least one claim's status: set it above, or choose another outcome."
+        )
+        return
     with engine_errors("Recording the review"):
         record = rag.store.add_review(
             report.session_id,

@@ -341,6 +341,16 @@ def test_review_requires_a_name_and_records_nothing_without_it(rag: ReliableRAG)
     assert rag.store.reviews(session_id) == []
 
 
+def test_a_correction_without_a_changed_claim_is_not_recorded(rag: ReliableRAG) -> None:
+    session_id = _verify_planted(rag)
+    at = _page("review")
+    at.text_input(key="review.reviewer").input("Dana")
+    at.radio(key="review.outcome").set_value("corrected")
+    _submit(at, "Record review")
+    assert "changes at least one claim's status" in at.warning[0].value
+    assert rag.store.reviews(session_id) == []
+
+
 def test_review_queue_filters(rag: ReliableRAG) -> None:
     _verify_planted(rag)
     at = _page("review")
