@@ -125,6 +125,9 @@ def _save(rag: ReliableRAG, values: dict[str, Any]) -> None:
 def _test(rag: ReliableRAG, values: dict[str, Any]) -> None:
     """Try the endpoint as entered, without saving and without touching the shared engine."""
     endpoint = {k: values[k] for k in ("llm_base_url", "llm_model", "llm_timeout_s", "llm_max_retries")}
+    if not (endpoint["llm_base_url"] and endpoint["llm_model"]):
+        st.warning("Enter the Base URL and the Model above, then test the connection.")
+        return
     with engine_errors("Testing the LLM connection"), st.spinner("Calling the LLM…"):
         reply = rag.test_llm_connection(rag.settings.replace(**endpoint))
         st.success("The LLM answered:", icon=":material/check_circle:")
