@@ -6,6 +6,7 @@ the output, and any parser failure becomes an `IngestError` naming the file.
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 import warnings
@@ -85,6 +86,11 @@ def check_size(name: str, size: int, max_bytes: int) -> None:
 
 def supported_suffixes() -> list[str]:
     return sorted(_READERS)
+
+
+# pypdf logs each flaw of a damaged file as it reads ("invalid pdf header", "EOF marker not found");
+# the user gets one clear error from this module instead, and the server log stays readable.
+logging.getLogger("pypdf").setLevel(logging.CRITICAL)
 
 
 def _read_pdf(path: Path) -> ExtractedDocument:
