@@ -30,6 +30,7 @@ from ui.status import (
 from ui.tables import review_line
 
 _LABEL_LIMIT = 110
+SURE = 0.7  # a claim supported with less confidence opens with its evidence, for a reader to judge
 _NO_EVIDENCE = (ClaimStatus.UNSUPPORTED.value, NOT_VERIFIED)
 
 
@@ -102,7 +103,8 @@ def _render_claim(report: Report, number: int, result: ClaimResult, override: Cl
     text = " ".join(result.claim.text.split())
     short = text if len(text) <= _LABEL_LIMIT else text[: _LABEL_LIMIT - 1] + "…"
     settled = (ClaimStatus.SUPPORTED.value, ClaimStatus.NOT_CHECKABLE.value)
-    needs_attention = display_status(verdict) not in settled or override is not None
+    narrow = display_status(verdict) == ClaimStatus.SUPPORTED.value and verdict.confidence < SURE
+    needs_attention = display_status(verdict) not in settled or narrow or override is not None
     with st.expander(f"{shown.icon} {number}. {md_escape(short)}", expanded=needs_attention):
         line = (
             f"{badge_html(style)} confidence {verdict.confidence:.2f} · "
