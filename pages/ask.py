@@ -117,7 +117,8 @@ def _run(rag: ReliableRAG, options: dict[str, object], question: str, answer: st
     """Ask or verify with this question's options, with live progress by stage. The options go with
     the call: the engine is shared by every browser tab, and its settings are the saved defaults."""
     report = None
-    with engine_errors("Auditing the answer"), st.status("Working…", expanded=True) as status:
+    action = "Auditing the answer" if answer else "Answering the question"
+    with engine_errors(action), st.status("Working…", expanded=True) as status:
         settings = rag.settings.replace(**options)
         bar = st.progress(0.0)
         stages = list(STAGE_LABELS)
