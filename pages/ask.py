@@ -7,6 +7,7 @@ import streamlit as st
 from rrag import RISK_PRESETS, ReliableRAG, Report
 from rrag.settings import ANSWERERS, VERIFIER_STAGES, Settings
 from ui.engine import documents, engine_errors, get_engine, invalidate_reads
+from ui.highlight import md_escape
 from ui.navigation import require_app
 from ui.report_view import render_report
 from ui.state import PageState
@@ -41,7 +42,17 @@ def _render_options(state: PageState, settings: Settings) -> dict[str, object]:
             "high-risk 5 %, enterprise 20 %, general 30 %. Above it the unsupported claims are removed "
             "(or, in strict mode, the whole answer is withheld).",
         )
-        st.slider("Hallucination-rate threshold", 0.0, 1.0, step=0.01, key=state.key("threshold"))
+        def _match_preset() -> None:
+            state["preset"] = _preset_of(state["threshold"])
+
+        st.slider(
+            "Hallucination-rate threshold",
+            0.0,
+            1.0,
+            step=0.01,
+            key=state.key("threshold"),
+            on_change=_match_preset,
+        )
         st.toggle(
             "Strict mode",
             key=state.key("strict"),
@@ -78,9 +89,10 @@ def _problem(options: dict[str, object], settings: Settings) -> str:
     """Why these options cannot run, in the page's words; empty when they can."""
     if not options["verifiers"]:
         return "Pick at least one verifier in the sidebar: an answer is never shown unchecked."
-    needs_llm = options["answerer"] == "openai" or options["verifiers"] == ("llm",)
+    # The engine skips an LLM judge it has no endpoint for; a user who picked it must hear so.
+    needs_llm = options["answerer"] == "openai" or "llm" in options["verifiers"]
     if needs_llm and not settings.llm_configured:
-        return "The LLM backend needs an endpoint: set one on the Settings page, or pick the offline options."
+        return "The LLM options need an endpoint: set one on the Settings page, or pick the offline options."
     return ""
 
 
@@ -150,6 +162,8 @@ def main() -> None:
         settings = rag.settings
         state = PageState(
             "ask",
+            kept=("preset", "threshold", "strict", "top_k", "answerer", "verifiers", "mode", "question",
+                  "answer"),
             report=None,
             preset=_preset_of(settings.risk_threshold),
             threshold=settings.risk_threshold,
@@ -170,6 +184,7 @@ def main() -> None:
             state["report"] = _run(rag, options, *submitted) or state["report"]
         if state["report"] is not None:
             st.divider()
+            st.markdown(f"**Question:** {md_escape(state['report'].question)}")  # the form may hold another
             render_report(state["report"], key="ask.report")
 
 

@@ -53,7 +53,7 @@ def _render_upload(rag: ReliableRAG, state: PageState) -> None:
         if copies:
             message += (f" {copies} file(s) only repeat text already indexed: kept aside, they come back "
                         "if the documents they copy are deleted.")
-        (st.warning if failed else st.success)(
+        (st.warning if failed else st.success if added else st.info)(
             message + (f" {failed} failed: see the table." if failed else "")
         )
         st.dataframe(ingest_table(results), hide_index=True, width="stretch")

@@ -33,9 +33,10 @@ TRIM_CAVEAT = "Statements the documents do not support were removed from this an
 PARTIAL_CAVEAT = "Some statements are only partly supported by the documents."
 LOW_CAVEAT = "Only the statements the documents support are shown; the rest of the answer was unreliable."
 KEPT_WITHIN = (
-    "{n} statement(s) are not supported by the documents; kept, as {rate:.0%} is within the "
-    "{threshold:.0%} allowed."
+    "Kept, though the documents do not support it ({rate:.0%} is within the {threshold:.0%} "
+    "allowed): {claims}."
 )
+QUOTED_CLAIMS = 3  # a caveat names this many kept claims, then counts the rest
 UNVERIFIED_KEPT = "{n} statement(s) could not be verified."
 UNVERIFIED_LEFT_OUT = " {n} of them could not be verified."
 NOTHING_SUPPORTED = "I cannot give a reliable answer: none of the answer's statements is supported by the documents."
@@ -111,9 +112,10 @@ def score(results: Sequence[ClaimResult], answer: Answer, *, threshold: float, s
     if strict and rate > threshold:
         return rated(Decision.REFUSE, STRICT_REFUSAL.format(rate=rate, threshold=threshold))
     if level is Level.HIGH and rate <= threshold:
-        hallucinated = sum(r.verdict.status in HALLUCINATED for r in checked)
+        hallucinated = [r for r in checked if r.verdict.status in HALLUCINATED]
         kept = [
-            KEPT_WITHIN.format(n=hallucinated, rate=rate, threshold=threshold) if hallucinated else "",
+            KEPT_WITHIN.format(rate=rate, threshold=threshold, claims=_quoted(hallucinated))
+            if hallucinated else "",
             UNVERIFIED_KEPT.format(n=len(unverified)) if unverified else "",
         ]
         return rated(Decision.PASS, answer.text, " ".join(filter(None, kept)))
@@ -127,6 +129,17 @@ def score(results: Sequence[ClaimResult], answer: Answer, *, threshold: float, s
     if not supported:
         return rated(Decision.REFUSE, NOTHING_SUPPORTED)
     return rated(Decision.TRIM, _only(answer.text, supported), LOW_CAVEAT)
+
+
+def _quoted(results: Sequence[ClaimResult]) -> str:
+    shown = "; ".join(f"“{_shortened(r.claim.text)}”" for r in results[:QUOTED_CLAIMS])
+    rest = len(results) - QUOTED_CLAIMS
+    return shown + (f" and {rest} more" if rest > 0 else "")
+
+
+def _shortened(text: str, limit: int = 90) -> str:
+    text = " ".join(text.split()).rstrip(".")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _not_verified_reason(unverified: list[ClaimResult]) -> str:

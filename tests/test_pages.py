@@ -172,6 +172,7 @@ def test_a_question_the_documents_cannot_answer_shows_a_refusal_not_an_empty_aud
     assert status.label == "Done: nothing to check"
     assert any("Nothing in this answer could be checked" in i.value for i in at.info)
     assert not at.get("plotly_chart")  # no gauge of nothing
+    assert {m.label: m.value for m in at.metric}["Claims checked"] == "none"
     assert "nothing relevant was found" in "".join(h.value for h in at.html)
 
 
@@ -553,3 +554,31 @@ def test_an_empty_index_offers_the_demo_and_loads_it(rag: ReliableRAG) -> None:
     assert {d.source for d in rag.documents()} == {p.name for p in demo_files()}
     assert rag.store.review_queue()  # the audited examples came with it
     assert f"Indexed documents ({len(demo_files())})" in [h.value for h in at.subheader]
+
+
+def test_ask_options_and_question_survive_a_visit_to_another_page(rag: ReliableRAG) -> None:
+    at = _page("ask")
+    at.selectbox(key="ask.preset").set_value("high-risk").run()
+    at.toggle(key="ask.strict").set_value(True)
+    at.slider(key="ask.top_k").set_value(8)
+    at.text_area(key="ask.question").input(QUESTION)
+    _submit(at, "Ask")
+    at.switch_page("pages/settings.py").run()
+    at.switch_page("pages/ask.py").run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="ask.preset").value == "high-risk" and at.slider(key="ask.threshold").value == 0.05
+    assert at.toggle(key="ask.strict").value is True and at.slider(key="ask.top_k").value == 8
+    assert at.text_area(key="ask.question").value == QUESTION
+
+
+def test_the_preset_follows_the_threshold_and_a_chosen_llm_judge_needs_an_endpoint(rag: ReliableRAG) -> None:
+    at = _page("ask")
+    at.slider(key="ask.threshold").set_value(0.3).run()
+    assert at.selectbox(key="ask.preset").value == "general"
+    at.slider(key="ask.threshold").set_value(0.42).run()
+    assert at.selectbox(key="ask.preset").value == "custom"
+    at.multiselect(key="ask.verifiers").set_value(["quote", "nli", "llm"])
+    at.text_area(key="ask.question").input(QUESTION)
+    _submit(at, "Ask")
+    assert "The LLM options need an endpoint" in at.warning[0].value  # not skipped in silence
+    assert at.session_state["ask.report"] is None

@@ -94,7 +94,7 @@ def test_a_contradiction_needs_review_even_when_the_level_is_high() -> None:
     text, scored = audit(parts, threshold=0.3)
     assert (scored.decision, scored.level, scored.final_answer) == (Decision.PASS, Level.HIGH, text)
     assert scored.caveat == (
-        "1 statement(s) are not supported by the documents; kept, as 10% is within the 30% allowed."
+        "Kept, though the documents do not support it (10% is within the 30% allowed): “Staff get a car”."
     )  # what passes unsupported is never passed silently
     assert scored.needs_review and scored.review_reasons == ("1 claim(s) contradicted by the documents",)
 

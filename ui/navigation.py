@@ -7,6 +7,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.state import keep_widget_values
+
 # A local file: a ":material/...:" page icon makes the browser fetch the favicon from Google's font
 # servers, which an offline machine cannot reach.
 FAVICON = Path(__file__).parent / "assets" / "favicon.png"
@@ -32,6 +34,7 @@ def run_app() -> None:
     """Set up the window, show the menu and run the page the URL names."""
     st.set_page_config(page_title="Reliable RAG", page_icon=str(FAVICON), layout="wide")
     page = st.navigation(_pages())
+    keep_widget_values()
     _run.in_app = True
     try:
         page.run()

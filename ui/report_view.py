@@ -81,7 +81,7 @@ def _render_verdict(report: Report) -> None:
         help="(unsupported + contradicted) / checkable claims",
     )
     checkable = sum(r.claim.checkable for r in report.claims)
-    claims.metric("Claims checked", f"{checkable} of {len(report.claims)}")
+    claims.metric("Claims checked", f"{checkable} of {len(report.claims)}" if checkable else "none")
     if not report.verified:
         st.warning(
             f"**Not verified.** {md_escape(report.not_verified_reason or 'A verifier could not run.')} "

@@ -10,13 +10,19 @@ from rrag.store import SessionSummary
 from ui.tables import session_label
 
 
-class PageState:
-    """Typed-ish access to one page's keys; widget keys come from `key()` so they share the namespace."""
+_KEPT = "_kept_widget_keys"
 
-    def __init__(self, page: str, **defaults: Any) -> None:
+
+class PageState:
+    """Typed-ish access to one page's keys; widget keys come from `key()` so they share the namespace.
+
+    `kept` names widgets whose values outlive a visit to another page (see `keep_widget_values`)."""
+
+    def __init__(self, page: str, *, kept: Sequence[str] = (), **defaults: Any) -> None:
         self.page = page
         for name, value in defaults.items():
             st.session_state.setdefault(self.key(name), value)
+        st.session_state.setdefault(_KEPT, set()).update(self.key(name) for name in kept)
 
     def key(self, name: str) -> str:
         return f"{self.page}.{name}"
@@ -39,3 +45,12 @@ def pick_session(label: str, state: PageState, listed: Sequence[SessionSummary])
     return st.selectbox(
         label, list(by_id), key=state.key("selected"), format_func=lambda i: session_label(by_id[i])
     )
+
+
+def keep_widget_values() -> None:
+    """Streamlit deletes the value of a widget that a run does not draw, so leaving a page would reset
+    its choices. A value assigned during the run is the app's, not the widget's, and stays. Called on
+    every run, before the page."""
+    for key in st.session_state.get(_KEPT, ()):
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]

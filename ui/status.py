@@ -58,7 +58,7 @@ DECISION_STYLES: dict[str, Style] = {
         "Trimmed", "✂", "#a16207", "#fdf0c2", "unsupported claims were removed and a caveat added"
     ),
     Decision.REFUSE.value: Style(
-        "Refused", "⊘", "#b91c1c", "#fddede", "the documents do not support an answer"
+        "Refused", "⊘", "#b91c1c", "#fddede", "the answer is withheld: see why below"
     ),
 }
 
