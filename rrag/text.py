@@ -311,7 +311,12 @@ _NUMBER = re.compile(
     re.IGNORECASE,
 )
 _PERCENT = re.compile(r"\s?%|\s(?:percent|per cent)\b", re.IGNORECASE)
-_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\b", re.I)
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_NUMBER_WORD = re.compile(
+    rf"\b(?:(?:{_TENS})[-\s](?:one|two|three|four|five|six|seven|eight|nine)"  # "twenty-five" is one number
+    r"|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\b",
+    re.I,
+)
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?([^\W\d_]+)")
 
 
@@ -331,7 +336,8 @@ def quantities(text: str) -> list[Quantity]:
         word = m.group(0).lower()
         if word in ("once", "half") and not _unit_after(text, m.end()):
             continue
-        found.append(Quantity(float(_WORD_NUMBERS[word]), _unit_after(text, m.end()), m.start(), m.end()))
+        value = sum(_WORD_NUMBERS[part] for part in re.split(r"[-\s]", word))
+        found.append(Quantity(float(value), _unit_after(text, m.end()), m.start(), m.end()))
     return sorted(found, key=lambda q: q.start)
 
 

@@ -83,3 +83,8 @@ def test_invented_benefits_the_judge_accepts_at_60_percent_are_unsupported(demo:
         "Employees receive a Christmas bonus of one month's salary."
     ))
     assert set(verdicts.values()) == {ClaimStatus.UNSUPPORTED}
+
+
+def test_a_number_written_in_words_is_read_as_one_number(demo: ReliableRAG) -> None:
+    verdicts = _verdicts(demo, "Full-time employees get twenty-five days of paid annual leave per calendar year.")
+    assert list(verdicts.values()) == [ClaimStatus.SUPPORTED]

@@ -92,6 +92,8 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         ("15% of staff", [(15.0, "%")]),
         ("fifteen per cent", [(15.0, "%")]),
         ("five days", [(5.0, "day")]),
+        ("twenty-five days", [(25.0, "day")]),  # was 20 "five" and 5 days: a faithful claim contradicted
+        ("thirty one days", [(31.0, "day")]),
         ("1,000 employees", [(1000.0, "employ")]),
         ("3,5 kg", [(3.5, "kg")]),
         ("ISO27001 and A4 paper", []),
