@@ -83,7 +83,15 @@ def _render_session(rag: ReliableRAG, state: PageState, found: list[SessionSumma
 def main() -> None:
     st.title("History")
     st.caption("Every audited answer is saved with its claims, evidence and reviews.")
-    state = PageState("history", search="", level=ANY, decision=ANY, flagged=False, selected=None)
+    state = PageState(
+        "history",
+        kept=("search", "days", "level", "decision", "flagged", "selected"),
+        search="",
+        level=ANY,
+        decision=ANY,
+        flagged=False,
+        selected=None,
+    )
     with engine_errors("Loading the history"):
         rag = get_engine()
         found = _render_filters(state)

@@ -132,6 +132,9 @@ def main() -> None:
     )
     state = PageState(
         "review",
+        kept=(
+            "selected", "reviewer", "include_reviewed", "levels", "contradicted", "mismatch", "sort", "search"
+        ),
         selected=None,
         reviewer="",
         outcome=REVIEW_OUTCOMES[0],

@@ -582,3 +582,18 @@ def test_the_preset_follows_the_threshold_and_a_chosen_llm_judge_needs_an_endpoi
     _submit(at, "Ask")
     assert "The LLM options need an endpoint" in at.warning[0].value  # not skipped in silence
     assert at.session_state["ask.report"] is None
+
+
+def test_review_and_history_choices_survive_a_visit_to_another_page(rag: ReliableRAG) -> None:
+    _verify_planted(rag)
+    _verify_planted(rag)  # one to review, one left in the queue
+    at = _page("review")
+    at.text_input(key="review.reviewer").input("Dana")
+    _submit(at, "Record review")  # the name is part of the form: it counts once submitted
+    at.checkbox(key="review.contradicted").check()
+    at.switch_page("pages/history.py").run()
+    at.toggle(key="history.flagged").set_value(True).run()
+    at.switch_page("pages/review.py").run()
+    assert at.text_input(key="review.reviewer").value == "Dana" and at.checkbox(key="review.contradicted").value
+    at.switch_page("pages/history.py").run()
+    assert at.toggle(key="history.flagged").value is True
