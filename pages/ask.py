@@ -42,6 +42,7 @@ def _render_options(state: PageState, settings: Settings) -> dict[str, object]:
             "high-risk 5 %, enterprise 20 %, general 30 %. Above it the unsupported claims are removed "
             "(or, in strict mode, the whole answer is withheld).",
         )
+
         def _match_preset() -> None:
             state["preset"] = _preset_of(state["threshold"])
 
