@@ -58,7 +58,7 @@ class ReliableRAG:
 
     def configure(self, settings: Settings) -> None:
         """Switch parameters or backends, all or nothing: on error the engine keeps its old settings."""
-        if any(getattr(settings, f) != getattr(self.settings, f) for f in _STORAGE_FIELDS):
+        if _other_storage(settings, self.settings):
             replacement = ReliableRAG(settings)  # another database or index: open it before closing ours
             self.close()
             self.__dict__.update(replacement.__dict__)
@@ -142,7 +142,7 @@ class ReliableRAG:
         current = self._backends
         if settings is None or settings == current.settings:
             return current
-        if any(getattr(settings, f) != getattr(current.settings, f) for f in _STORAGE_FIELDS):
+        if _other_storage(settings, current.settings):
             raise ConfigError("a question's settings cannot switch the database or index; use configure()")
         return _Backends.build(settings, self.index)
 
@@ -227,6 +227,10 @@ class _Backends:
         )
         return cls(settings, llm, HybridRetriever(index, settings), answerer, extractor,
                    build_verifier(settings, llm))
+
+
+def _other_storage(a: Settings, b: Settings) -> bool:
+    return any(getattr(a, f) != getattr(b, f) for f in _STORAGE_FIELDS)
 
 
 def _require_llm(llm: LLM | None, what: str) -> LLM:

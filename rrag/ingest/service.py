@@ -165,12 +165,15 @@ class Ingestor:
                 created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             )
         )
+        # A copy of indexed text is recorded (it comes back if its twin is deleted) but adds nothing.
+        if dedup.dropped and not chunks:
+            status = "duplicate"
+        else:
+            status = "replaced" if known is not None or old_ids else "added"
         return IngestResult(
             source=source,
             doc_id=doc_id,
-            # A copy of indexed text is recorded (it comes back if its twin is deleted) but adds nothing.
-            status="duplicate" if dedup.dropped and not chunks else "replaced" if known is not None or old_ids
-            else "added",
+            status=status,
             chunks_added=len(chunks),
             duplicates_dropped=dedup.dropped,
             pages=document.page_count,
