@@ -47,6 +47,7 @@ def _doc(doc_id: str = "doc-1", source: str = "handbook/leave.md", chunks: int =
         chunks=chunks,
         duplicates_dropped=1,
         created_at="2026-11-20T09:00:00+00:00",
+        identity=source,
     )
 
 
@@ -66,12 +67,12 @@ def test_document_round_trip_and_upsert(store: Store) -> None:
     assert store.list_documents() == [_doc(chunks=30)]
 
 
-def test_document_by_source_and_replacement_of_a_changed_file(store: Store) -> None:
-    assert store.get_document_by_source("handbook/leave.md") is None
+def test_document_by_identity_and_replacement_of_a_changed_file(store: Store) -> None:
+    assert store.get_document_by_identity("handbook/leave.md") is None
     store.save_document(_doc("old"))
     store.save_document(_doc("other", source="handbook/it.md"))
-    store.save_document(_doc("new"))  # same source, new content hash -> new doc_id
-    assert store.get_document_by_source("handbook/leave.md") == _doc("new")
+    store.save_document(_doc("new"))  # same identity, new doc_id: replaces the old row
+    assert store.get_document_by_identity("handbook/leave.md") == _doc("new")
     assert [d.doc_id for d in store.list_documents()] == ["other", "new"]  # ordered by source
     with pytest.raises(NotFoundError):
         store.get_document("old")
@@ -507,7 +508,8 @@ def test_schema_is_created_on_open_and_reopen_is_idempotent(settings: Settings) 
         "app_settings",
         "schema_version",
     }
-    expected = [(1, "m001_initial_schema"), (2, "m002_audit_trail_is_append_only")]
+    expected = [(1, "m001_initial_schema"), (2, "m002_audit_trail_is_append_only"),
+                (3, "m003_document_identity_and_versions")]
     assert _versions(settings) == expected
     for _ in range(2):
         with Store(settings) as store:
@@ -522,16 +524,16 @@ def test_a_new_migration_runs_once_on_an_existing_database(
         store.save_document(_doc())
     calls = []
 
-    def _m003_add_document_title(conn: Connection) -> None:
+    def _m999_add_document_title(conn: Connection) -> None:
         calls.append(1)
         conn.exec_driver_sql("ALTER TABLE documents ADD COLUMN title TEXT")
 
-    monkeypatch.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, _m003_add_document_title))
+    monkeypatch.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, _m999_add_document_title))
     for _ in range(2):
         with Store(settings) as store:
             assert store.list_documents() == [_doc()]
     assert calls == [1]
-    assert _versions(settings)[-1] == (3, "m003_add_document_title")
+    assert _versions(settings)[-1] == (len(migrations.MIGRATIONS), "m999_add_document_title")
     with sqlite3.connect(settings.data_dir / "rrag.db") as raw:
         assert "title" in [r[1] for r in raw.execute("PRAGMA table_info(documents)")]
 
@@ -551,7 +553,7 @@ def test_a_failing_migration_leaves_the_database_as_it_was(
         with pytest.raises(StoreError, match="open the database.*no_such_table"):
             Store(settings)
     assert "half_done" not in _tables(settings)  # DDL rolled back with the transaction
-    assert [v for v, _ in _versions(settings)] == [1, 2]
+    assert [v for v, _ in _versions(settings)] == list(range(1, len(migrations.MIGRATIONS) + 1))
     with Store(settings) as store:
         assert store.list_documents() == [_doc()]
 
