@@ -13,9 +13,6 @@ from rrag.errors import RRAGError
 from rrag.settings import RISK_PRESETS, Settings
 from rrag.types import IngestResult, Report
 
-SUPPORTED_SUFFIXES = {".pdf", ".docx", ".html", ".htm", ".md", ".markdown", ".txt", ".text"}
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
@@ -99,18 +96,8 @@ def _engine(args: argparse.Namespace) -> Any:
     return ReliableRAG(Settings.from_env(**overrides))
 
 
-def _expand(paths: Sequence[Path]) -> list[Path]:
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files += sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES)
-        else:
-            files.append(path)  # a missing or unsupported file gets its own clear error from the ingestor
-    return files
-
-
 def _cmd_ingest(args: argparse.Namespace) -> int:
-    results = _engine(args).ingest(_expand(args.paths))
+    results = _engine(args).ingest(args.paths)
     _print_ingest(results, args.json)
     return 0 if all(r.ok for r in results) else 1
 
@@ -120,7 +107,9 @@ def _print_ingest(results: Sequence[IngestResult], as_json: bool) -> None:
         print(json.dumps([asdict(r) | {"ok": r.ok} for r in results], indent=2))
         return
     for r in results:
-        if r.ok:
+        if r.status == "skipped":
+            print(f"skipped   {r.source}: symlink (not followed)")
+        elif r.ok:
             print(f"{r.status:<9} {r.source}: {r.chunks_added} chunks, {r.duplicates_dropped} near-duplicates dropped")
         else:
             print(f"failed    {r.source}: {r.error}")
@@ -133,6 +122,8 @@ def _cmd_ask(args: argparse.Namespace) -> int:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     source = sys.stdin if args.answer_file == "-" else None
+    if source is None and Path(args.answer_file).is_dir():
+        raise RRAGError(f"the answer file {args.answer_file} is a folder; name a text file, or - for stdin")
     try:
         answer = source.read() if source else Path(args.answer_file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -163,8 +163,13 @@ class ChunkIndex:
         self._touch()
 
     def chunk_ids(self, doc_id: str) -> list[str]:
+        return list(self.chunk_versions(doc_id))
+
+    def chunk_versions(self, doc_id: str) -> dict[str, int]:
+        """Chunk id -> the version of the document that wrote it (1 for chunks written before versions)."""
         with _chroma_errors(f"list the chunks of {doc_id}"):
-            return list(self._collection.get(where={"doc_id": doc_id}, include=[])["ids"])
+            result = self._collection.get(where={"doc_id": doc_id}, include=["metadatas"])
+        return {i: int((meta or {}).get("version", 1)) for i, meta in zip(result["ids"], result["metadatas"] or [])}
 
     def get_chunks(self, doc_id: str) -> list[Chunk]:
         """The chunks of one document, in document order."""
@@ -224,6 +229,7 @@ def _metadata(chunk: Chunk) -> dict[str, str | int]:
         "start": chunk.start,
         "end": chunk.end,
         "ordinal": chunk.ordinal,
+        "version": chunk.version,
     }
     if chunk.page is not None:
         meta["page"] = chunk.page
@@ -241,6 +247,7 @@ def _chunks(result: Any) -> list[Chunk]:
             end=int(meta["end"]),
             page=int(meta["page"]) if meta.get("page") is not None else None,
             ordinal=int(meta["ordinal"]),
+            version=int(meta.get("version", 1)),
         )
         for chunk_id, text, meta in zip(result["ids"], result["documents"], result["metadatas"])
     ]

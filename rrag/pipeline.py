@@ -16,6 +16,7 @@ from rrag.embedding import get_embedder
 from rrag.errors import ConfigError
 from rrag.index import ChunkIndex
 from rrag.ingest.service import Ingestor
+from rrag.ingest.sources import SourceFile, collect
 from rrag.llm import LLM, OpenAIChatLLM, llm_deadline
 from rrag.retrieve import HybridRetriever
 from rrag.scoring import score
@@ -55,6 +56,7 @@ class ReliableRAG:
         self.store = Store(self.settings)
         self.index = ChunkIndex(self.settings, get_embedder())
         self._ingestor = Ingestor(self.settings, self.index, self.store)
+        self._ingestor.repair()  # what a crashed ingest left: see rrag/ingest/journal.py
 
     def configure(self, settings: Settings) -> None:
         """Switch parameters or backends, all or nothing: on error the engine keeps its old settings."""
@@ -75,13 +77,16 @@ class ReliableRAG:
     def ingest(
         self, paths: Sequence[Path], *, progress: Callable[[int, int, str], None] | None = None
     ) -> list[IngestResult]:
+        """Index files and folders; each document is known by its path relative to what was named."""
+        items = collect([Path(path) for path in paths])
         results = []
-        for done, path in enumerate(paths):
+        for done, item in enumerate(items):
             if progress:
-                progress(done, len(paths), Path(path).name)
-            results.append(self._ingestor.ingest_file(Path(path)))
+                progress(done, len(items), item.source)
+            is_file = isinstance(item, SourceFile)
+            results.append(self._ingestor.ingest_file(item.path, item.source) if is_file else item)
         if progress:
-            progress(len(paths), len(paths), "")
+            progress(len(items), len(items), "")
         return results
 
     def ingest_bytes(self, name: str, data: bytes) -> IngestResult:

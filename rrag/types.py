@@ -42,6 +42,7 @@ class Chunk:
     end: int
     page: int | None = None
     ordinal: int = 0
+    version: int = 1  # which ingest of the document wrote it (see rrag/ingest/journal.py)
 
 
 @dataclass(frozen=True)
@@ -241,7 +242,8 @@ class IngestResult:
 
     source: str
     doc_id: str | None = None
-    status: str = "added"  # added | replaced | duplicate (every chunk already indexed) | unchanged | failed
+    # added | replaced | duplicate (every chunk already indexed) | unchanged | skipped (a symlink) | failed
+    status: str = "added"
     chunks_added: int = 0
     duplicates_dropped: int = 0
     pages: int | None = None
@@ -261,3 +263,7 @@ class DocumentInfo:
     chunks: int
     duplicates_dropped: int
     created_at: str
+    # What makes two files the same document: the path relative to the folder the user named (the
+    # file name when a file is named), or "sha256:<hash>" for uploaded bytes. "" means the source.
+    identity: str = ""
+    version: int = 1  # the ingest whose chunks are in the index; each re-ingest adds one

@@ -124,6 +124,6 @@ def test_a_server_that_goes_down_fails_each_file_clearly(
     chroma_server.stop()
     result = ingestor.ingest_file(paths[1])
     assert result.status == "failed" and "vector index could not" in (result.error or "")
-    assert store.get_document_by_source(paths[1].name) is None  # not registered without its chunks
+    assert store.get_document_by_identity(paths[1].name) is None  # not registered without its chunks
     with pytest.raises(IndexError_):
         HybridRetriever(index, remote).retrieve("How many vacation days?")

@@ -61,6 +61,7 @@ def _doc(doc_id: str = "doc-1", source: str = "handbook/leave.md", chunks: int =
         chunks=chunks,
         duplicates_dropped=1,
         created_at="2026-11-20T09:00:00+00:00",
+        identity=source,
     )
 
 
@@ -80,12 +81,12 @@ def test_document_round_trip_and_upsert(store: Store) -> None:
     assert store.list_documents() == [_doc(chunks=30)]
 
 
-def test_document_by_source_and_replacement_of_a_changed_file(store: Store) -> None:
-    assert store.get_document_by_source("handbook/leave.md") is None
+def test_document_by_identity_and_replacement_of_a_changed_file(store: Store) -> None:
+    assert store.get_document_by_identity("handbook/leave.md") is None
     store.save_document(_doc("old"))
     store.save_document(_doc("other", source="handbook/it.md"))
-    store.save_document(_doc("new"))  # same source, new content hash -> new doc_id
-    assert store.get_document_by_source("handbook/leave.md") == _doc("new")
+    store.save_document(_doc("new"))  # same identity, new doc_id: replaces the old row
+    assert store.get_document_by_identity("handbook/leave.md") == _doc("new")
     assert [d.doc_id for d in store.list_documents()] == ["other", "new"]  # ordered by source
     with pytest.raises(NotFoundError):
         store.get_document("old")
@@ -530,10 +531,11 @@ def test_schema_is_created_on_open_and_reopen_is_idempotent(db_settings: Setting
         "schema_version",
     }
     expected = _released()
-    assert expected[:3] == [
+    assert expected[:4] == [
         (1, "m001_initial_schema"),
         (2, "m002_audit_trail_is_append_only"),
         (3, "m003_audit_trail_is_append_only_on_postgresql"),
+        (4, "m004_document_identity_and_versions"),
     ]
     assert _versions(db_settings) == expected
     for _ in range(2):

@@ -10,6 +10,7 @@ import logging
 import re
 import unicodedata
 import warnings
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -26,6 +27,11 @@ PAGE_SEPARATOR = "\n\n"
 # Share of control characters above which decoded "text" is really binary data.
 MAX_CONTROL_RATIO = 0.05
 _ALLOWED_CONTROLS = frozenset("\t\n\r\f\v")
+
+# A DOCX is a zip that python-docx reads whole: every member as bytes, and the XML parsed into trees
+# that take up to ~30 times the markup's size (7.8 GB and counting for 400 MB of empty paragraphs).
+MAX_UNPACKED_BYTES = 200_000_000
+MAX_UNPACKED_MARKUP_BYTES = 16_000_000  # ~0.6 GB at worst; a 1,000-page report has ~10 MB
 
 # Elements whose text is never content: code, metadata, or invisible.
 _DROPPED_HTML = ("script", "style", "title", "noscript", "template", "head", "svg", "iframe", "object")
@@ -63,14 +69,16 @@ def extract(path: Path, *, max_bytes: int) -> ExtractedDocument:
 
 
 def check_file(path: Path, *, max_bytes: int) -> None:
-    """Refuse an unsupported, missing, empty or oversized file without reading its content."""
+    """Refuse a missing, unsupported, empty or oversized file, or a folder, without reading its content."""
+    if path.is_dir():
+        raise IngestError(f"{path.name}: is a folder, not a file")
+    if not path.is_file():
+        raise IngestError(f"{path.name}: no such file")
     if path.suffix.lower() not in _READERS:
         raise UnsupportedFormatError(
             f"{path.name}: unsupported file type {path.suffix or '(none)'!r}; "
             f"supported: {', '.join(supported_suffixes())}"
         )
-    if not path.is_file():
-        raise IngestError(f"{path.name}: no such file")
     check_size(path.name, path.stat().st_size, max_bytes)
     if path.stat().st_size == 0:
         raise EmptyDocumentError(f"{path.name}: the file is empty")
@@ -119,10 +127,29 @@ def _read_pdf(path: Path) -> ExtractedDocument:
     return ExtractedDocument(PAGE_SEPARATOR.join(parts), pages)
 
 
+def check_unpacked_size(path: Path) -> None:
+    """Refuse a DOCX (a zip) whose members inflate past what its reader may hold in memory, from the
+    sizes in the zip directory alone. zipfile stops at the declared size, so a member cannot lie bigger."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise IngestError(f"{path.name}: the Word document is corrupt and cannot be read") from exc
+    total = sum(member.file_size for member in members)
+    markup = sum(member.file_size for member in members if member.filename.endswith((".xml", ".rels")))
+    if total > MAX_UNPACKED_BYTES or markup > MAX_UNPACKED_MARKUP_BYTES:
+        raise FileTooLargeError(
+            f"{path.name}: the file unpacks to {total / 1e6:.0f} MB ({markup / 1e6:.0f} MB of markup), above "
+            f"the limits of {MAX_UNPACKED_BYTES / 1e6:.0f} MB and {MAX_UNPACKED_MARKUP_BYTES / 1e6:.0f} MB "
+            "of markup; it is not read (a compressed 'zip bomb' looks like this)"
+        )
+
+
 def _read_docx(path: Path) -> ExtractedDocument:
     import docx
     from docx.table import Table
 
+    check_unpacked_size(path)
     try:
         document = docx.Document(str(path))
         blocks: list[str] = []

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import Connection, Engine, insert, select
+from sqlalchemy import Connection, Engine, insert, inspect, select, text
 
 from rrag.errors import StoreError
-from rrag.store.schema import Base, SchemaVersion, utcnow
+from rrag.store.schema import Base, DocumentRow, SchemaVersion, utcnow
 
 Migration = Callable[[Connection], None]
 
@@ -49,10 +49,29 @@ def _m003_audit_trail_is_append_only_on_postgresql(conn: Connection) -> None:
         )
 
 
+def _m004_document_identity_and_versions(conn: Connection) -> None:
+    # Documents are told apart by identity (two readme.md in different folders are two documents),
+    # and each row becomes the write-ahead record of its ingest. A database created by _m001 from
+    # today's models has these columns already; an older one is rebuilt, its rows kept: identity
+    # was the source name, and the chunks in its index are version 1.
+    columns = {column["name"] for column in inspect(conn).get_columns("documents")}
+    if "identity" in columns:
+        return
+    old = [dict(row) for row in conn.execute(text("SELECT * FROM documents")).mappings()]
+    conn.execute(text("DROP TABLE documents"))
+    DocumentRow.__table__.create(conn)
+    if old:
+        conn.execute(
+            insert(DocumentRow),
+            [row | {"identity": row["source"], "version": 1, "state": "ready"} for row in old],
+        )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m001_initial_schema,
     _m002_audit_trail_is_append_only,
     _m003_audit_trail_is_append_only_on_postgresql,
+    _m004_document_identity_and_versions,
 )
 
 

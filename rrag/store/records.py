@@ -75,8 +75,26 @@ class ReviewRecord:
     changes: list[dict[str, Any]]  # [{"claim_index", "old_status", "new_status"}]
 
 
+@dataclass(frozen=True)
+class DocumentState:
+    """Where a document's ingest or deletion stands (see DOCUMENT_STATES in schema.py)."""
+
+    doc_id: str
+    identity: str
+    source: str
+    version: int  # committed; 0 = none yet
+    state: str
+    pending_version: int | None
+    writer: str | None  # "host:pid" of the process that set a busy state
+    state_since: datetime | None
+
+
 def document_info(row: DocumentRow) -> DocumentInfo:
     return DocumentInfo(**{f.name: getattr(row, f.name) for f in fields(DocumentInfo)})
+
+
+def document_state(row: DocumentRow) -> DocumentState:
+    return DocumentState(**{f.name: getattr(row, f.name) for f in fields(DocumentState)})
 
 
 def session_row(report: Report) -> SessionRow:

@@ -30,8 +30,10 @@ from rrag.store.records import (
     REVIEW_OUTCOMES,
     ReviewRecord,
     SessionSummary,
+    DocumentState,
     claim_records,
     document_info,
+    document_state,
     parse_overrides,
     plain,
     review_record,
@@ -85,31 +87,108 @@ class Store:
     # -- documents ---------------------------------------------------------------------------------
 
     def save_document(self, info: DocumentInfo) -> None:
-        """Insert or update by `doc_id`; a different doc_id registered for the same source is replaced."""
+        """Register a committed document in one step, replacing any other doc_id of the same identity.
+        Ingest goes through begin_document / commit_document instead, which guard its chunk writes."""
+        identity = info.identity or info.source
         with self._write("save the document") as s:
             s.execute(
-                delete(DocumentRow).where(
-                    DocumentRow.source == info.source, DocumentRow.doc_id != info.doc_id
-                )
+                delete(DocumentRow).where(DocumentRow.identity == identity, DocumentRow.doc_id != info.doc_id)
             )
-            s.merge(DocumentRow(**asdict(info)))
+            s.merge(DocumentRow(**(asdict(info) | {"identity": identity}), state="ready"))
 
     def get_document(self, doc_id: str) -> DocumentInfo:
+        """A listed (committed) document; NotFoundError for an unknown id or one not committed yet."""
         with self._read("read the document") as s:
-            return document_info(_get(s, DocumentRow, doc_id, "document"))
+            row = s.get(DocumentRow, doc_id)
+            if row is None or not _listed(row):
+                raise NotFoundError(f"No document with id {doc_id!r}")
+            return document_info(row)
 
-    def get_document_by_source(self, source: str) -> DocumentInfo | None:
+    def get_document_by_identity(self, identity: str) -> DocumentInfo | None:
         with self._read("read the document") as s:
-            row = s.scalar(select(DocumentRow).where(DocumentRow.source == source))
-            return None if row is None else document_info(row)
+            row = s.scalar(select(DocumentRow).where(DocumentRow.identity == identity))
+            return document_info(row) if row is not None and _listed(row) else None
 
     def list_documents(self) -> list[DocumentInfo]:
+        query = select(DocumentRow).where(DocumentRow.version > 0, DocumentRow.state != "deleting")
         with self._read("list the documents") as s:
-            return [document_info(r) for r in s.scalars(select(DocumentRow).order_by(DocumentRow.source))]
+            return [document_info(r) for r in s.scalars(query.order_by(DocumentRow.source, DocumentRow.identity))]
 
     def delete_document(self, doc_id: str) -> None:
         with self._write("delete the document") as s:
             s.delete(_get(s, DocumentRow, doc_id, "document"))
+
+    # -- the write-ahead record of ingest (rrag/ingest/journal.py) -----------------------------------
+
+    def document_state(self, doc_id: str) -> DocumentState | None:
+        with self._read("read the document state") as s:
+            row = s.get(DocumentRow, doc_id)
+            return None if row is None else document_state(row)
+
+    def busy_documents(self) -> list[DocumentState]:
+        """Rows an ingest or a delete has not finished with: what the repair pass looks at."""
+        with self._read("list unfinished documents") as s:
+            return [document_state(r) for r in s.scalars(select(DocumentRow).where(DocumentRow.state != "ready"))]
+
+    def begin_document(self, identity: str, source: str, doc_id: str, writer: str) -> int:
+        """Record that `writer` is about to write a new version of a document; returns its number.
+        Committed before any chunk is written, so a crash leaves a record the repair pass finds."""
+        with self._write("record the new document version") as s:
+            row = s.get(DocumentRow, doc_id)
+            if row is None:
+                row = DocumentRow(doc_id=doc_id, identity=identity, source=source, sha256="", size_bytes=0,
+                                  chunks=0, duplicates_dropped=0, created_at="", version=0)
+                s.add(row)
+            elif row.state in ("pending", "deleting"):
+                raise StoreError(f"{source} is being {'indexed' if row.state == 'pending' else 'deleted'} "
+                                 f"by another process ({row.writer}); try again when it is done")
+            row.pending_version = max(row.version, row.pending_version or 0) + 1
+            _set_state(row, "pending", writer)
+            return row.pending_version
+
+    def commit_document(self, info: DocumentInfo, version: int) -> None:
+        """Make `version` (all its chunks written) the listed one, in one transaction. Its older chunks
+        may still be in the index until finish_document."""
+        with self._write("commit the document") as s:
+            row = _get(s, DocumentRow, info.doc_id, "document")
+            if row.state != "pending" or row.pending_version != version:
+                raise StoreError(f"{info.source}: version {version} is no longer the one being written")
+            for name, value in asdict(info).items():
+                if name not in ("identity", "version"):
+                    setattr(row, name, value)
+            row.version, row.pending_version = version, None
+            _set_state(row, "cleanup", row.writer)
+
+    def abandon_document(self, doc_id: str, version: int) -> None:
+        """Forget pending `version` (its chunks are gone); a document never committed is removed."""
+        with self._write("abandon the document version") as s:
+            row = s.get(DocumentRow, doc_id)
+            if row is None or row.pending_version != version:
+                return
+            if row.version == 0:
+                s.delete(row)
+            else:
+                row.pending_version = None
+                _set_state(row, "cleanup", row.writer)  # chunks of an older cleanup may remain
+
+    def finish_document(self, doc_id: str, version: int) -> None:
+        """Only committed `version` is left in the index: the row is consistent again."""
+        with self._write("finish the document") as s:
+            row = s.get(DocumentRow, doc_id)
+            if row is not None and row.state == "cleanup" and row.version == version:
+                _set_state(row, "ready", None)
+
+    def begin_delete(self, doc_id: str, writer: str) -> DocumentState:
+        """Unlist a document before its chunks are deleted (NotFoundError if it is not listed)."""
+        with self._write("start deleting the document") as s:
+            row = s.get(DocumentRow, doc_id)
+            if row is None or not _listed(row):
+                raise NotFoundError(f"No document with id {doc_id!r}")
+            if row.state == "pending":
+                raise StoreError(f"{row.source} is being indexed by another process ({row.writer}); "
+                                 "try again when it is done")
+            _set_state(row, "deleting", writer)
+            return document_state(row)
 
     # -- sessions (saved reports) ------------------------------------------------------------------
 
@@ -311,6 +390,14 @@ class Store:
                 ) from exc
             detail = getattr(exc, "orig", None) or type(exc).__name__
             raise StoreError(f"Could not {action}: {detail}") from exc
+
+
+def _listed(row: DocumentRow) -> bool:
+    return row.version > 0 and row.state != "deleting"
+
+
+def _set_state(row: DocumentRow, state: str, writer: str | None) -> None:
+    row.state, row.writer, row.state_since = state, writer, utcnow()
 
 
 def _get(session: Session, model: type[Any], key: object, what: str) -> Any:
