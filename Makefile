@@ -26,7 +26,11 @@ run: demo
 /usr/bin/chromium:
 	apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null
 
-test: $(VENV)/.dev /usr/bin/chromium
+# PostgreSQL for the tests that run a throw-away server on loopback (tests/pg_server.py).
+/usr/bin/pg_ctlcluster:
+	apt-get update -qq && apt-get install -y -qq postgresql >/dev/null
+
+test: $(VENV)/.dev /usr/bin/chromium /usr/bin/pg_ctlcluster
 	$(PY) -m pytest -q
 
 bench: $(VENV)/.runtime

@@ -17,7 +17,7 @@ from rrag.errors import ConfigError
 from rrag.index import ChunkIndex
 from rrag.ingest.service import Ingestor
 from rrag.llm import LLM, OpenAIChatLLM
-from rrag.retrieve import HybridRetriever
+from rrag.retrieve import HybridRetriever, backfill_keywords
 from rrag.scoring import score
 from rrag.settings import Settings
 from rrag.store import Store
@@ -48,12 +48,13 @@ class ReliableRAG:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings.from_env()
         self._open_storage()
-        self._backends = _Backends.build(self.settings, self.index)
+        self._backends = _Backends.build(self.settings, self.index, self.store)
 
     def _open_storage(self) -> None:
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.store = Store(self.settings)
         self.index = ChunkIndex(self.settings, get_embedder())
+        backfill_keywords(self.store, self.index)
         self._ingestor = Ingestor(self.settings, self.index, self.store)
 
     def configure(self, settings: Settings) -> None:
@@ -63,7 +64,7 @@ class ReliableRAG:
             self.close()
             self.__dict__.update(replacement.__dict__)
             return
-        self._backends = _Backends.build(settings, self.index)
+        self._backends = _Backends.build(settings, self.index, self.store)
         self.settings = settings
         self._ingestor = Ingestor(settings, self.index, self.store)
 
@@ -144,7 +145,7 @@ class ReliableRAG:
             return current
         if _other_storage(settings, current.settings):
             raise ConfigError("a question's settings cannot switch the database or index; use configure()")
-        return _Backends.build(settings, self.index)
+        return _Backends.build(settings, self.index, self.store)
 
     def _audit(
         self,
@@ -213,7 +214,7 @@ class _Backends:
     verifier: Verifier
 
     @classmethod
-    def build(cls, settings: Settings, index: ChunkIndex) -> _Backends:
+    def build(cls, settings: Settings, index: ChunkIndex, store: Store) -> _Backends:
         llm = OpenAIChatLLM(settings) if settings.llm_configured else None
         answerer: Answerer = (
             LLMAnswerer(_require_llm(llm, "The 'openai' answerer"))
@@ -225,7 +226,7 @@ class _Backends:
             if settings.claim_extractor == "llm"
             else RuleClaimExtractor()
         )
-        return cls(settings, llm, HybridRetriever(index, settings), answerer, extractor,
+        return cls(settings, llm, HybridRetriever(index, store, settings), answerer, extractor,
                    build_verifier(settings, llm))
 
 

@@ -163,7 +163,8 @@ class Ingestor:
                 chunks=len(chunks),
                 duplicates_dropped=dedup.dropped,
                 created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            )
+            ),
+            chunks,
         )
         # A copy of indexed text is recorded (it comes back if its twin is deleted) but adds nothing.
         if dedup.dropped and not chunks:

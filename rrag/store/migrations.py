@@ -12,6 +12,7 @@ from collections.abc import Callable
 from sqlalchemy import Connection, Engine, insert, select
 
 from rrag.errors import StoreError
+from rrag.store.keywords import create_keyword_index
 from rrag.store.schema import Base, SchemaVersion, utcnow
 
 Migration = Callable[[Connection], None]
@@ -34,7 +35,18 @@ def _m002_audit_trail_is_append_only(conn: Connection) -> None:
             )
 
 
-MIGRATIONS: tuple[Migration, ...] = (_m001_initial_schema, _m002_audit_trail_is_append_only)
+def _m003_keyword_index(conn: Connection) -> None:
+    # Keyword search moves from an in-process BM25 into this database. The chunks of documents
+    # registered before are in the vector index, which a migration cannot reach: the engine copies
+    # them on open (rrag.retrieve.backfill_keywords, via Store.documents_without_keywords).
+    create_keyword_index(conn)
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    _m001_initial_schema,
+    _m002_audit_trail_is_append_only,
+    _m003_keyword_index,
+)
 
 
 def is_behind(engine: Engine) -> bool:

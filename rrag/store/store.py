@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import asdict, fields
 from datetime import datetime
-from typing import Any
+from typing import Any, Sequence
 
 import pandas as pd
 from sqlalchemy import Engine, Select, delete, or_, select
@@ -23,7 +23,9 @@ from sqlalchemy.orm import Session, defer, selectinload
 
 from rrag.errors import NotFoundError, StoreError, StoreLockedError
 from rrag.settings import Settings
+from rrag.keywords import KeywordMatches
 from rrag.store.engine import WRITE_OPTIONS, create_store_engine, is_locked
+from rrag.store.keywords import documents_without_keywords, match_keywords, replace_keywords
 from rrag.store.migrations import is_behind, migrate
 from rrag.store.records import (
     CLAIM_COLUMNS,
@@ -50,7 +52,7 @@ from rrag.store.schema import (
     to_db_time,
     utcnow,
 )
-from rrag.types import ClaimStatus, DocumentInfo, Report
+from rrag.types import Chunk, ClaimStatus, DocumentInfo, Report
 
 DEFAULT_BUSY_TIMEOUT_S = 5.0
 # Escalated answers wait for someone else, so they stay in the default review queue.
@@ -84,15 +86,20 @@ class Store:
 
     # -- documents ---------------------------------------------------------------------------------
 
-    def save_document(self, info: DocumentInfo) -> None:
-        """Insert or update by `doc_id`; a different doc_id registered for the same source is replaced."""
+    def save_document(self, info: DocumentInfo, chunks: Sequence[Chunk] = ()) -> None:
+        """Insert or update by `doc_id`; a different doc_id registered for the same source is replaced.
+        `chunks` (the document's indexed chunks) replace its keyword index rows in the same transaction."""
         with self._write("save the document") as s:
-            s.execute(
-                delete(DocumentRow).where(
-                    DocumentRow.source == info.source, DocumentRow.doc_id != info.doc_id
+            replaced = list(
+                s.scalars(
+                    select(DocumentRow.doc_id).where(
+                        DocumentRow.source == info.source, DocumentRow.doc_id != info.doc_id
+                    )
                 )
             )
+            s.execute(delete(DocumentRow).where(DocumentRow.doc_id.in_(replaced)))
             s.merge(DocumentRow(**asdict(info)))
+            replace_keywords(s, [info.doc_id, *replaced], chunks)
 
     def get_document(self, doc_id: str) -> DocumentInfo:
         with self._read("read the document") as s:
@@ -110,6 +117,17 @@ class Store:
     def delete_document(self, doc_id: str) -> None:
         with self._write("delete the document") as s:
             s.delete(_get(s, DocumentRow, doc_id, "document"))
+            replace_keywords(s, [doc_id], ())
+
+    def keyword_matches(self, terms: Sequence[str], *, limit: int, also: Sequence[str] = ()) -> KeywordMatches:
+        """What scaled BM25 needs for one query (rrag.keywords), read in one transaction: up to `limit`
+        chunks the database's full-text index ranks best, and the chunks named in `also`."""
+        with self._read("search the keyword index") as s:
+            return match_keywords(s, terms, limit, also)
+
+    def documents_without_keywords(self) -> list[str]:
+        with self._read("list the documents to index for keywords") as s:
+            return documents_without_keywords(s)
 
     # -- sessions (saved reports) ------------------------------------------------------------------
 
