@@ -131,7 +131,7 @@ class ReliableRAG:
             # Each claim retrieves its own evidence too: an external answer may state facts the
             # question alone would not retrieve.
             queries = [question] + [c.text for c in claims if c.checkable]
-            contexts = _merge_contexts(stages.retriever.retrieve(q) for q in queries if q.strip())
+            contexts = _merge_contexts(stages.retriever.retrieve_many(queries))
         return self._audit(
             stages, question, Answer(text=answer, backend="external"), claims, notes, contexts, timer,
             mode="verify",

@@ -8,6 +8,8 @@ store's database (rrag/store/keywords.py), so every process sees the same one an
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from rrag.index import ChunkIndex
 from rrag.keywords import keyword_terms
 from rrag.settings import Settings
@@ -38,36 +40,38 @@ class HybridRetriever:
         self.settings = settings
 
     def retrieve(self, query: str, top_k: int | None = None) -> list[RetrievedChunk]:
+        return self.retrieve_many([query], top_k)[0]
+
+    def retrieve_many(self, queries: Sequence[str], top_k: int | None = None) -> list[list[RetrievedChunk]]:
+        """`retrieve` for each query, with one vector search and one read of chunks for them all."""
         k = top_k or self.settings.top_k
-        if not query.strip():
-            return []
         n_candidates = max(k * CANDIDATE_FACTOR, MIN_CANDIDATES)
-        vector_hits = self.index.query(query, n_candidates)
-        if not vector_hits:
-            return []
         chunks: dict[str, Chunk] = {}
-        vector_scores: dict[str, float] = {}
-        for chunk, similarity in vector_hits:
-            chunks[chunk.chunk_id] = chunk
-            vector_scores[chunk.chunk_id] = max(similarity, 0.0)
-        terms = keyword_terms(query)
-        matches = self.store.keyword_matches(terms, limit=n_candidates, also=list(chunks))
-        keyword_scores = matches.scores(terms)
-        fused = sorted(
-            (
-                (VECTOR_WEIGHT * vector_scores.get(i, 0.0) + KEYWORD_WEIGHT * keyword_scores.get(i, 0.0), i)
-                for i in {*vector_scores, *matches.candidates}
-            ),
-            key=lambda pair: (-pair[0], pair[1]),
-        )
-        best = [(score, i) for score, i in fused if score >= self.settings.relevance_floor][:k]
+        ranked = []
+        for query, vector_hits in zip(queries, self.index.query_many(queries, n_candidates)):
+            chunks.update((chunk.chunk_id, chunk) for chunk, _ in vector_hits)
+            ranked.append(self._fuse(query, vector_hits, n_candidates, k) if vector_hits else [])
         # Chunks found by keyword only are read from the index (a row the index lacks is left out).
-        chunks.update((c.chunk_id, c) for c in self.index.get([i for _, i in best if i not in chunks]))
+        wanted = {i for best in ranked for _, i, _, _ in best if i not in chunks}
+        chunks.update((c.chunk_id, c) for c in self.index.get(sorted(wanted)))
         return [
-            RetrievedChunk(chunks[i], score, vector_scores.get(i, 0.0), keyword_scores.get(i, 0.0))
-            for score, i in best
-            if i in chunks
+            [RetrievedChunk(chunks[i], score, v, kw) for score, i, v, kw in best if i in chunks] for best in ranked
         ]
+
+    def _fuse(
+        self, query: str, vector_hits: list[tuple[Chunk, float]], n_candidates: int, k: int
+    ) -> list[tuple[float, str, float, float]]:
+        """(fused score, chunk id, vector score, keyword score) of the best `k` above the floor."""
+        vector_scores = {chunk.chunk_id: max(similarity, 0.0) for chunk, similarity in vector_hits}
+        terms = keyword_terms(query)
+        matches = self.store.keyword_matches(terms, limit=n_candidates, also=list(vector_scores))
+        keyword_scores = matches.scores(terms)
+        fused = []
+        for i in {*vector_scores, *matches.candidates}:
+            v, kw = vector_scores.get(i, 0.0), keyword_scores.get(i, 0.0)
+            fused.append((VECTOR_WEIGHT * v + KEYWORD_WEIGHT * kw, i, v, kw))
+        fused.sort(key=lambda row: (-row[0], row[1]))
+        return [row for row in fused if row[0] >= self.settings.relevance_floor][:k]
 
 
 def backfill_keywords(store: Store, index: ChunkIndex) -> int:

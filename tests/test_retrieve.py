@@ -98,3 +98,12 @@ def test_keyword_ranking_finds_exact_codes_and_follows_index_changes(
     finally:
         ingestor.delete(result.doc_id)
     assert all(r.chunk.source != "forms.txt" for r in retriever.retrieve("Which form is QX-7731?"))
+
+
+def test_many_queries_at_once_retrieve_what_each_alone_does(retriever: HybridRetriever) -> None:
+    queries = [*list(RELATED_QUESTIONS)[:4], "   ", UNRELATED_QUESTIONS[0], "Which form is QX-7731?"]
+    together = retriever.retrieve_many(queries)
+    for query, found in zip(queries, together):
+        alone = retriever.retrieve(query)
+        assert [r.chunk for r in found] == [r.chunk for r in alone], query
+        assert [r.score for r in found] == pytest.approx([r.score for r in alone], abs=1e-6)
