@@ -204,18 +204,23 @@ class ChunkIndex:
 
     def query(self, text: str, k: int) -> list[tuple[Chunk, float]]:
         """The `k` nearest chunks to `text` with their cosine similarity, best first."""
-        n = min(k, self.count())
-        if n < 1 or not text.strip():
-            return []
+        return self.query_many([text], k)[0]
+
+    def query_many(self, texts: Sequence[str], k: int) -> list[list[tuple[Chunk, float]]]:
+        """`query` for several texts in one call: one embedding batch, one search."""
+        asked = [i for i, text in enumerate(texts) if text.strip()]
+        out: list[list[tuple[Chunk, float]]] = [[] for _ in texts]
+        if k < 1 or not asked:
+            return out
         with _chroma_errors("search"):
             result = self._collection.query(
-                query_texts=[text], n_results=n, include=["documents", "metadatas", "distances"]
+                query_texts=[texts[i] for i in asked], n_results=k, include=["documents", "metadatas", "distances"]
             )
-        keys = ("ids", "documents", "metadatas", "distances")
-        first = {key: result[key][0] for key in keys}  # type: ignore[literal-required,index]
-        chunks = _chunks(first)
-        distances = first["distances"]
-        return [(chunk, 1.0 - float(d)) for chunk, d in zip(chunks, distances)]
+        for row, i in enumerate(asked):
+            found = {key: result[key][row] for key in ("ids", "documents", "metadatas")}  # type: ignore[literal-required,index]
+            distances = result["distances"][row]  # type: ignore[index]
+            out[i] = [(chunk, 1.0 - float(d)) for chunk, d in zip(_chunks(found), distances)]
+        return out
 
     def _touch(self) -> None:
         with _lock:

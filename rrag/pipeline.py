@@ -18,7 +18,7 @@ from rrag.index import ChunkIndex
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect
 from rrag.llm import LLM, OpenAIChatLLM, llm_deadline
-from rrag.retrieve import HybridRetriever
+from rrag.retrieve import HybridRetriever, backfill_keywords
 from rrag.scoring import score
 from rrag.settings import Settings
 from rrag.store import Store
@@ -49,7 +49,7 @@ class ReliableRAG:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings.from_env()
         self._open_storage()
-        self._backends = _Backends.build(self.settings, self.index)
+        self._backends = _Backends.build(self.settings, self.index, self.store)
 
     def _open_storage(self) -> None:
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -57,6 +57,7 @@ class ReliableRAG:
         self.index = ChunkIndex(self.settings, get_embedder())
         self._ingestor = Ingestor(self.settings, self.index, self.store)
         self._ingestor.repair()  # what a crashed ingest left: see rrag/ingest/journal.py
+        backfill_keywords(self.store, self.index)
 
     def configure(self, settings: Settings) -> None:
         """Switch parameters or backends, all or nothing: on error the engine keeps its old settings."""
@@ -65,7 +66,7 @@ class ReliableRAG:
             self.close()
             self.__dict__.update(replacement.__dict__)
             return
-        self._backends = _Backends.build(settings, self.index)
+        self._backends = _Backends.build(settings, self.index, self.store)
         self.settings = settings
         self._ingestor = Ingestor(settings, self.index, self.store)
 
@@ -143,7 +144,7 @@ class ReliableRAG:
             # Each claim retrieves its own evidence too: an external answer may state facts the
             # question alone would not retrieve.
             queries = [question] + [c.text for c in claims if c.checkable]
-            contexts = _merge_contexts(stages.retriever.retrieve(q) for q in queries if q.strip())
+            contexts = _merge_contexts(stages.retriever.retrieve_many(queries))
         return self._audit(
             stages, question, Answer(text=answer, backend="external"), claims, notes, contexts, timer,
             mode="verify",
@@ -157,7 +158,7 @@ class ReliableRAG:
             return current
         if _other_storage(settings, current.settings):
             raise ConfigError("a question's settings cannot switch the database or index; use configure()")
-        return _Backends.build(settings, self.index)
+        return _Backends.build(settings, self.index, self.store)
 
     def _audit(
         self,
@@ -226,7 +227,7 @@ class _Backends:
     verifier: Verifier
 
     @classmethod
-    def build(cls, settings: Settings, index: ChunkIndex) -> _Backends:
+    def build(cls, settings: Settings, index: ChunkIndex, store: Store) -> _Backends:
         llm = OpenAIChatLLM(settings) if settings.llm_configured else None
         answerer: Answerer = (
             LLMAnswerer(_require_llm(llm, "The 'openai' answerer"))
@@ -238,7 +239,7 @@ class _Backends:
             if settings.claim_extractor == "llm"
             else RuleClaimExtractor()
         )
-        return cls(settings, llm, HybridRetriever(index, settings), answerer, extractor,
+        return cls(settings, llm, HybridRetriever(index, store, settings), answerer, extractor,
                    build_verifier(settings, llm))
 
 

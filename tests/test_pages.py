@@ -145,6 +145,8 @@ def test_ask_renders_highlighted_claims_evidence_charts_and_exports(rag: Reliabl
     assert supported, report.to_dict()
     assert any('<mark class="rrag-quote">' in h for h in html_blocks)  # quote marked in its chunk
     assert "leave.md" in _all_text(at)  # the evidence's source document
+    top = report.contexts[0]  # and the retrieval mix behind each passage
+    assert f"relevance {top.score:.2f} (vector {top.vector_score:.2f} · keyword {top.keyword_score:.2f})" in _all_text(at)
     assert len(at.get("plotly_chart")) == 2  # gauge and status counts
     gauge = at.get("plotly_chart")[0].proto.spec
     assert '"indicator"' in gauge

@@ -531,11 +531,12 @@ def test_schema_is_created_on_open_and_reopen_is_idempotent(db_settings: Setting
         "schema_version",
     }
     expected = _released()
-    assert expected[:4] == [
+    assert expected[:5] == [
         (1, "m001_initial_schema"),
         (2, "m002_audit_trail_is_append_only"),
         (3, "m003_audit_trail_is_append_only_on_postgresql"),
         (4, "m004_document_identity_and_versions"),
+        (5, "m005_keyword_index"),
     ]
     assert _versions(db_settings) == expected
     for _ in range(2):

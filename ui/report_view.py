@@ -132,7 +132,10 @@ def _render_details(report: Report) -> None:
             st.caption("Nothing relevant was retrieved.")
         for rc in report.contexts:
             page = "" if rc.chunk.page is None else f", page {rc.chunk.page}"
-            st.markdown(f"**{md_escape(rc.chunk.source + page)}** · relevance {rc.score:.2f}")
+            st.markdown(
+                f"**{md_escape(rc.chunk.source + page)}** · relevance {rc.score:.2f} "
+                f"(vector {rc.vector_score:.2f} · keyword {rc.keyword_score:.2f})"
+            )
             st.html(style_tag() + escaped_block(rc.chunk.text))
     if report.answer != report.final_answer:
         with st.expander("The answer before the decision"):

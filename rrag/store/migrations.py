@@ -12,6 +12,7 @@ from collections.abc import Callable
 from sqlalchemy import Connection, Engine, insert, inspect, select, text
 
 from rrag.errors import StoreError
+from rrag.store.keywords import create_keyword_index
 from rrag.store.schema import Base, DocumentRow, SchemaVersion, utcnow
 
 Migration = Callable[[Connection], None]
@@ -67,11 +68,19 @@ def _m004_document_identity_and_versions(conn: Connection) -> None:
         )
 
 
+def _m005_keyword_index(conn: Connection) -> None:
+    # Keyword search moves from an in-process BM25 into this database. The chunks of documents
+    # registered before are in the vector index, which a migration cannot reach: the engine copies
+    # them on open (rrag.retrieve.backfill_keywords, via Store.documents_without_keywords).
+    create_keyword_index(conn)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m001_initial_schema,
     _m002_audit_trail_is_append_only,
     _m003_audit_trail_is_append_only_on_postgresql,
     _m004_document_identity_and_versions,
+    _m005_keyword_index,
 )
 
 

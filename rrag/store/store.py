@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import asdict, fields
 from datetime import datetime
-from typing import Any
+from typing import Any, Sequence
 
 import pandas as pd
 from sqlalchemy import Engine, Select, delete, or_, select
@@ -22,8 +22,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, defer, selectinload
 
 from rrag.errors import NotFoundError, StoreError, StoreLockedError
+from rrag.keywords import KeywordMatches
 from rrag.settings import Settings
 from rrag.store.engine import WRITE_OPTIONS, create_store_engine, is_locked
+from rrag.store.keywords import documents_without_keywords, match_keywords, replace_keywords
 from rrag.store.migrations import is_behind, migrate
 from rrag.store.records import (
     CLAIM_COLUMNS,
@@ -52,7 +54,7 @@ from rrag.store.schema import (
     to_db_time,
     utcnow,
 )
-from rrag.types import ClaimStatus, DocumentInfo, Report
+from rrag.types import Chunk, ClaimStatus, DocumentInfo, Report
 
 DEFAULT_BUSY_TIMEOUT_S = 5.0
 # Escalated answers wait for someone else, so they stay in the default review queue.
@@ -86,15 +88,18 @@ class Store:
 
     # -- documents ---------------------------------------------------------------------------------
 
-    def save_document(self, info: DocumentInfo) -> None:
-        """Register a committed document in one step, replacing any other doc_id of the same identity.
-        Ingest goes through begin_document / commit_document instead, which guard its chunk writes."""
+    def save_document(self, info: DocumentInfo, chunks: Sequence[Chunk] = ()) -> None:
+        """Register a committed document in one step, replacing any other doc_id of the same identity;
+        `chunks` (its indexed chunks) replace its keyword rows in the same transaction. Ingest goes
+        through begin_document / commit_document instead, which guard its chunk writes."""
         identity = info.identity or info.source
         with self._write("save the document") as s:
-            s.execute(
-                delete(DocumentRow).where(DocumentRow.identity == identity, DocumentRow.doc_id != info.doc_id)
-            )
+            replaced = list(s.scalars(
+                select(DocumentRow.doc_id).where(DocumentRow.identity == identity, DocumentRow.doc_id != info.doc_id)
+            ))
+            s.execute(delete(DocumentRow).where(DocumentRow.doc_id.in_(replaced)))
             s.merge(DocumentRow(**(asdict(info) | {"identity": identity}), state="ready"))
+            replace_keywords(s, [info.doc_id, *replaced], chunks)
 
     def get_document(self, doc_id: str) -> DocumentInfo:
         """A listed (committed) document; NotFoundError for an unknown id or one not committed yet."""
@@ -117,6 +122,17 @@ class Store:
     def delete_document(self, doc_id: str) -> None:
         with self._write("delete the document") as s:
             s.delete(_get(s, DocumentRow, doc_id, "document"))
+            replace_keywords(s, [doc_id], ())
+
+    def keyword_matches(self, terms: Sequence[str], *, limit: int, also: Sequence[str] = ()) -> KeywordMatches:
+        """What scaled BM25 needs for one query (rrag.keywords), read in one transaction: up to `limit`
+        chunks the database's full-text index ranks best, and the chunks named in `also`."""
+        with self._read("search the keyword index") as s:
+            return match_keywords(s, terms, limit, also)
+
+    def documents_without_keywords(self) -> list[str]:
+        with self._read("list the documents to index for keywords") as s:
+            return documents_without_keywords(s)
 
     # -- the write-ahead record of ingest (rrag/ingest/journal.py) -----------------------------------
 
@@ -146,9 +162,9 @@ class Store:
             _set_state(row, "pending", writer)
             return row.pending_version
 
-    def commit_document(self, info: DocumentInfo, version: int) -> None:
-        """Make `version` (all its chunks written) the listed one, in one transaction. Its older chunks
-        may still be in the index until finish_document."""
+    def commit_document(self, info: DocumentInfo, version: int, chunks: Sequence[Chunk]) -> None:
+        """Make `version` (all its `chunks` written) the listed one and its chunks the keyword index's,
+        in one transaction. Its older chunks may still be in the vector index until finish_document."""
         with self._write("commit the document") as s:
             row = _get(s, DocumentRow, info.doc_id, "document")
             if row.state != "pending" or row.pending_version != version:
@@ -158,6 +174,7 @@ class Store:
                     setattr(row, name, value)
             row.version, row.pending_version = version, None
             _set_state(row, "cleanup", row.writer)
+            replace_keywords(s, [info.doc_id], chunks)
 
     def abandon_document(self, doc_id: str, version: int) -> None:
         """Forget pending `version` (its chunks are gone); a document never committed is removed."""
@@ -188,6 +205,7 @@ class Store:
                 raise StoreError(f"{row.source} is being indexed by another process ({row.writer}); "
                                  "try again when it is done")
             _set_state(row, "deleting", writer)
+            replace_keywords(s, [doc_id], ())  # unlisted: keyword search stops finding it at once
             return document_state(row)
 
     # -- sessions (saved reports) ------------------------------------------------------------------
