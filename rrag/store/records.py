@@ -16,13 +16,14 @@ from rrag.errors import StoreError
 from rrag.store.schema import (
     ClaimRow,
     DocumentRow,
+    ReviewChangeRow,
     ReviewRow,
     SessionRow,
     VerdictRow,
     from_db_time,
     to_db_time,
 )
-from rrag.types import ClaimResult, ClaimStatus, DocumentInfo, Level, Report
+from rrag.types import ClaimResult, ClaimStatus, Correction, DocumentInfo, Level, Report
 
 REVIEW_OUTCOMES = ("approved", "corrected", "escalated")
 LEVEL_SEVERITY = {Level.LOW.value: 0, Level.MEDIUM.value: 1}  # levels that flag a session, worst first
@@ -212,6 +213,16 @@ def review_record(review: ReviewRow) -> ReviewRecord:
             {"claim_index": c.claim_index, "old_status": c.old_status, "new_status": c.new_status}
             for c in review.changes
         ],
+    )
+
+
+def correction(change: ReviewChangeRow, review: ReviewRow) -> Correction:
+    return Correction(
+        status=ClaimStatus(change.new_status),
+        reviewer=review.reviewer,
+        corrected_at=from_db_time(review.created_at),
+        review_id=review.review_id,
+        note=review.note,
     )
 
 

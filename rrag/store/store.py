@@ -21,6 +21,7 @@ from sqlalchemy import Engine, Select, delete, or_, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, defer, selectinload
 
+from rrag.corrections import as_reviewed
 from rrag.errors import NotFoundError, StoreError, StoreLockedError
 from rrag.settings import Settings
 from rrag.store.engine import WRITE_OPTIONS, create_store_engine, is_locked
@@ -31,6 +32,7 @@ from rrag.store.records import (
     ReviewRecord,
     SessionSummary,
     claim_records,
+    correction,
     document_info,
     parse_overrides,
     plain,
@@ -50,7 +52,7 @@ from rrag.store.schema import (
     to_db_time,
     utcnow,
 )
-from rrag.types import ClaimStatus, DocumentInfo, Report
+from rrag.types import ClaimStatus, Correction, DocumentInfo, Report
 
 DEFAULT_BUSY_TIMEOUT_S = 5.0
 # Escalated answers wait for someone else, so they stay in the default review queue.
@@ -123,11 +125,14 @@ class Store:
                 )
             s.add(row)
 
-    def get_report(self, session_id: str) -> Report:
-        """The report exactly as saved, with the verifier's original verdicts (see `claim_overrides`)."""
+    def get_report(self, session_id: str, *, as_saved: bool = False) -> Report:
+        """The report as of its latest review: reviewers' corrections are the truth of record, with the
+        verifier's verdicts kept beside them and the scores recomputed (`rrag.corrections`).
+        `as_saved`: exactly as the verifier wrote it."""
         with self._read("read the report") as s:
             row = _get(s, SessionRow, session_id, "session")
-            return Report.from_dict(json.loads(row.report_json))
+            saved = Report.from_dict(json.loads(row.report_json))
+            return saved if as_saved else as_reviewed(saved, _latest_corrections(s, session_id)[session_id])
 
     def list_sessions(
         self,
@@ -196,7 +201,7 @@ class Store:
         with self._write("save the review") as s:
             session = _get(s, SessionRow, session_id, "session")
             current = {c.claim_index: c.verdict.status for c in session.claims}
-            current |= _latest_overrides(s, session_id)[session_id]
+            current |= _statuses(_latest_corrections(s, session_id)[session_id])
             missing = sorted(set(overrides) - set(current))
             if missing:
                 raise NotFoundError(f"Session {session_id!r} has no claim with index {missing}")
@@ -228,7 +233,7 @@ class Store:
         """The latest reviewer status of each claim a reviewer changed."""
         with self._read("read the claim overrides") as s:
             _get(s, SessionRow, session_id, "session")
-            return {i: ClaimStatus(v) for i, v in _latest_overrides(s, session_id)[session_id].items()}
+            return {i: c.status for i, c in _latest_corrections(s, session_id)[session_id].items()}
 
     # -- analytics ---------------------------------------------------------------------------------
 
@@ -245,11 +250,11 @@ class Store:
             defer(SessionRow.report_json), selectinload(SessionRow.claims).selectinload(ClaimRow.verdict)
         )
         with self._read("read the claims") as s:
-            overrides = _latest_overrides(s)
+            corrections = _latest_corrections(s)
             rows = [
                 record
                 for session in s.scalars(query)
-                for record in claim_records(session, overrides[session.session_id])
+                for record in claim_records(session, _statuses(corrections[session.session_id]))
             ]
         frame = _with_utc_times(pd.DataFrame(rows, columns=CLAIM_COLUMNS))
         return frame.sort_values(["created_at", "session_id", "claim_index"], ignore_index=True)
@@ -325,19 +330,21 @@ def _for_summaries(query: Select[tuple[SessionRow]]) -> Select[tuple[SessionRow]
     return query.options(defer(SessionRow.report_json), selectinload(SessionRow.reviews))
 
 
-def _latest_overrides(session: Session, session_id: str | None = None) -> defaultdict[str, dict[int, str]]:
+def _latest_corrections(
+    session: Session, session_id: str | None = None
+) -> defaultdict[str, dict[int, Correction]]:
     """Per session, the latest reviewer status of each claim a review changed."""
-    query = (
-        select(ReviewRow.session_id, ReviewChangeRow.claim_index, ReviewChangeRow.new_status)
-        .join(ReviewChangeRow.review)
-        .order_by(ReviewChangeRow.id)
-    )
+    query = select(ReviewChangeRow, ReviewRow).join(ReviewChangeRow.review).order_by(ReviewChangeRow.id)
     if session_id is not None:
         query = query.where(ReviewRow.session_id == session_id)
-    latest: defaultdict[str, dict[int, str]] = defaultdict(dict)
-    for owner, claim_index, status in session.execute(query):
-        latest[owner][claim_index] = status
+    latest: defaultdict[str, dict[int, Correction]] = defaultdict(dict)
+    for change, review in session.execute(query):
+        latest[review.session_id][change.claim_index] = correction(change, review)
     return latest
+
+
+def _statuses(corrections: dict[int, Correction]) -> dict[int, str]:
+    return {index: c.status.value for index, c in corrections.items()}
 
 
 def _with_utc_times(frame: pd.DataFrame) -> pd.DataFrame:
