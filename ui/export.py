@@ -59,10 +59,16 @@ def decided_by(result: ClaimResult) -> str:
     return f"{corrected_by(correction)} · the verifier said {said}" + (f": {v.reason}" if v.reason else "")
 
 
+# Markdown structure never comes from an entity: as `&#91;` a bracket opens no link, image or link
+# reference, so no `javascript:`, `vbscript:` or `data:` URL in untrusted text becomes a link; as
+# `&#124;` a pipe splits no table cell.
+_INERT_IN_MARKDOWN = str.maketrans({"[": "&#91;", "]": "&#93;", "|": "&#124;"})
+
+
 def _md(text: str) -> str:
-    # Entities keep untrusted HTML inert in any Markdown viewer; table pipes and line breaks are
-    # flattened so one value stays in one cell.
-    return html.escape(" ".join(text.split())).replace("|", "&#124;")
+    # Entities keep untrusted HTML (and autolinks, `<...>`) inert in any Markdown viewer; line breaks
+    # are flattened so one value stays in one cell.
+    return html.escape(" ".join(text.split())).translate(_INERT_IN_MARKDOWN)
 
 
 def report_markdown(report: Report) -> str:
