@@ -198,3 +198,29 @@ def test_the_engine_delivers_the_corrected_answer(settings: Settings, tmp_path: 
     assert report.claims[0].verdict.status is S.CONTRADICTED
     assert report.decision is not Decision.PASS and answer not in report.final_answer
     assert report.hallucination_rate == 1.0 and report.needs_review
+
+
+def test_lists_queues_and_frames_show_the_scores_as_corrected(store: Store) -> None:
+    store.save_report(_report("s1", GOOD))  # HIGH, passed
+    store.save_report(_report("s2", BAD))  # LOW, trimmed to claim 0
+    _correct(store, "s1", "Ann", {0: S.CONTRADICTED, 1: S.UNSUPPORTED})  # now LOW
+    _correct(store, "s2", "Ben", {1: S.SUPPORTED, 2: S.SUPPORTED})  # now HIGH, passed
+
+    listed = {s.session_id: s for s in store.list_sessions()}
+    reviewed = {sid: store.get_report(sid) for sid in ("s1", "s2")}
+    for sid, summary in listed.items():
+        report = reviewed[sid]
+        assert summary.decision == report.decision.value
+        assert summary.level == (report.level and report.level.value)
+        assert (summary.reliability, summary.hallucination_rate) == (
+            report.reliability, report.hallucination_rate
+        )
+        assert summary.status_counts == report.status_counts
+    assert (listed["s1"].level, listed["s2"].level) == ("LOW", "HIGH")
+    # Filters select by the scores as corrected, too.
+    assert [s.session_id for s in store.list_sessions(level="LOW")] == ["s1"]
+    assert [s.session_id for s in store.list_sessions(level="HIGH", decision="pass")] == ["s2"]
+    frame = store.sessions_frame().set_index("session_id")
+    assert frame.loc["s2", "hallucination_rate"] == 0.0 and frame.loc["s1", "level"] == "LOW"
+    claims = store.claims_frame()
+    assert list(claims[claims.session_id == "s1"].effective_status)[:2] == ["contradicted", "unsupported"]

@@ -75,7 +75,10 @@ def test_ask_shows_a_correction_made_after_the_answer(rag: ReliableRAG) -> None:
     assert before.decision is Decision.PASS
     index = _supported_claim(before)
     rag.store.add_review(
-        before.session_id, reviewer="Finn", outcome="corrected", claim_overrides={index: ClaimStatus.CONTRADICTED}
+        before.session_id,
+        reviewer="Finn",
+        outcome="corrected",
+        claim_overrides={index: ClaimStatus.CONTRADICTED},
     )
     at.run()
     _shows_the_correction(at, before, index, "Finn")

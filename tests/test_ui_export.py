@@ -117,7 +117,9 @@ def test_markdown_export_turns_no_untrusted_text_into_a_link() -> None:
     report = sample_report()
     hostile = " ".join(HOSTILE_LINKS)
     claims = [
-        replace(c, claim=replace(c.claim, text=f"{c.claim.text} {link}"), verdict=replace(c.verdict, reason=link))
+        replace(
+            c, claim=replace(c.claim, text=f"{c.claim.text} {link}"), verdict=replace(c.verdict, reason=link)
+        )
         for c, link in zip(report.claims, HOSTILE_LINKS)
     ]
     md = report_markdown(
