@@ -26,7 +26,11 @@ run: demo
 /usr/bin/chromium:
 	apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null
 
-test: $(VENV)/.dev /usr/bin/chromium
+# The store tests also run against a throw-away server of Debian's postgresql (tests/pg_server.py).
+/usr/lib/postgresql:
+	apt-get update -qq && apt-get install -y -qq postgresql >/dev/null
+
+test: $(VENV)/.dev /usr/bin/chromium /usr/lib/postgresql
 	$(PY) -m pytest -q
 
 bench: $(VENV)/.runtime

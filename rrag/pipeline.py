@@ -16,7 +16,7 @@ from rrag.embedding import get_embedder
 from rrag.errors import ConfigError
 from rrag.index import ChunkIndex
 from rrag.ingest.service import Ingestor
-from rrag.llm import LLM, OpenAIChatLLM
+from rrag.llm import LLM, OpenAIChatLLM, llm_deadline
 from rrag.retrieve import HybridRetriever
 from rrag.scoring import score
 from rrag.settings import Settings
@@ -109,6 +109,10 @@ class ReliableRAG:
         choices (threshold, backends, ...); the engine's settings stay as they are."""
         stages = self._stages(settings)
         timer = _StageTimer(progress)
+        with llm_deadline(stages.settings.llm_deadline_s):
+            return self._ask(stages, question, timer)
+
+    def _ask(self, stages: _Backends, question: str, timer: _StageTimer) -> Report:
         with timer("retrieve"):
             contexts = stages.retriever.retrieve(question)
         with timer("answer"):
@@ -124,6 +128,10 @@ class ReliableRAG:
         """Audit an answer written elsewhere against the indexed documents (`settings` as for `ask`)."""
         stages = self._stages(settings)
         timer = _StageTimer(progress)
+        with llm_deadline(stages.settings.llm_deadline_s):
+            return self._verify(stages, question, answer, timer)
+
+    def _verify(self, stages: _Backends, question: str, answer: str, timer: _StageTimer) -> Report:
         with timer("claims"):
             claims, notes = stages.extractor.extract_with_notes(answer, question)
         with timer("retrieve"):

@@ -18,7 +18,6 @@ from streamlit.testing.v1 import AppTest
 from rrag import ClaimStatus, Decision, ReliableRAG
 from rrag.demo import demo_files, set_up_demo
 from ui.engine import get_engine, invalidate_reads
-from ui.report_view import SURE
 from ui.status import STATUS_STYLES, display_status
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
@@ -174,22 +173,6 @@ def test_a_question_the_documents_cannot_answer_shows_a_refusal_not_an_empty_aud
     assert not at.get("plotly_chart")  # no gauge of nothing
     assert {m.label: m.value for m in at.metric}["Claims checked"] == "none"
     assert "nothing relevant was found" in "".join(h.value for h in at.html)
-
-
-def test_claims_open_with_their_evidence_unless_surely_supported(rag: ReliableRAG) -> None:
-    narrow = "Remote access always requires multi-factor authentication."  # the judge: P about 0.5
-    at = _page("ask")
-    at.radio(key="ask.mode").set_value("Verify an answer").run()
-    at.text_area(key="ask.question").input("What are the rules?")
-    at.text_area(key="ask.answer").input(f"{PLANTED} {narrow}")
-    _submit(at, "Audit this answer")
-    report = at.session_state["ask.report"]
-    verdicts = {r.claim.text: r.verdict for r in report.claims}
-    assert verdicts[narrow].status is ClaimStatus.SUPPORTED and verdicts[narrow].confidence < SURE
-    claims = at.expander[: len(report.claims)]  # the retrieved passages and the original answer follow
-    for shown, result in zip(claims, report.claims):
-        sure = result.verdict.status is ClaimStatus.SUPPORTED and result.verdict.confidence >= SURE
-        assert shown.proto.expanded is not sure, result
 
 
 def test_verify_mode_audits_a_pasted_answer_and_flags_the_planted_claims(rag: ReliableRAG) -> None:

@@ -34,7 +34,26 @@ def _m002_audit_trail_is_append_only(conn: Connection) -> None:
             )
 
 
-MIGRATIONS: tuple[Migration, ...] = (_m001_initial_schema, _m002_audit_trail_is_append_only)
+def _m003_audit_trail_is_append_only_on_postgresql(conn: Connection) -> None:
+    # As m002 does on SQLite; statement-level, so TRUNCATE is refused too (and changes of no rows).
+    if conn.dialect.name != "postgresql":
+        return
+    conn.exec_driver_sql(
+        "CREATE FUNCTION rrag_refuse_audit_rewrite() RETURNS trigger LANGUAGE plpgsql AS $$ "
+        "BEGIN RAISE EXCEPTION USING MESSAGE = TG_TABLE_NAME || ' is an append-only audit trail'; END $$"
+    )
+    for table in ("reviews", "review_changes"):
+        conn.exec_driver_sql(
+            f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON {table} "
+            "FOR EACH STATEMENT EXECUTE FUNCTION rrag_refuse_audit_rewrite()"
+        )
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    _m001_initial_schema,
+    _m002_audit_trail_is_append_only,
+    _m003_audit_trail_is_append_only_on_postgresql,
+)
 
 
 def is_behind(engine: Engine) -> bool:
@@ -48,8 +67,9 @@ def is_behind(engine: Engine) -> bool:
 def migrate(engine: Engine) -> list[int]:
     """Apply the migrations this database lacks, all in one transaction; return the versions applied.
 
-    `engine` must begin transactions with the write lock taken (the Store's does, with BEGIN IMMEDIATE
-    on SQLite), so that two programs opening a new database at once do not both migrate it.
+    `engine` must begin transactions with the write lock taken (the Store's does: BEGIN IMMEDIATE on
+    SQLite, an advisory lock on PostgreSQL), so that programs opening a new database at once migrate it
+    one after the other: the others then find it up to date.
     """
     applied_now: list[int] = []
     with engine.begin() as conn:

@@ -124,7 +124,7 @@ class VerdictRow(Base):
 
 
 class ReviewRow(Base):
-    """Audit trail: rows are only ever inserted (SQLite triggers refuse UPDATE and DELETE)."""
+    """Audit trail: rows are only ever inserted (database triggers refuse UPDATE and DELETE)."""
 
     __tablename__ = "reviews"
 
