@@ -1,4 +1,4 @@
-"""Reviewer corrections are the truth of record: a real SQLite store, and the real engine end to end."""
+"""Reviewer corrections are the truth of record: the store on SQLite and PostgreSQL, the engine end to end."""
 
 from __future__ import annotations
 
@@ -74,8 +74,8 @@ def _correct(
 
 
 @pytest.fixture
-def store(settings: Settings) -> Iterator[Store]:
-    with Store(settings) as opened:
+def store(db_settings: Settings) -> Iterator[Store]:
+    with Store(db_settings) as opened:
         yield opened
 
 
