@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from functools import partial
-from typing import Sequence
+from typing import Any, Sequence
 
 from rrag.types import HALLUCINATED, Answer, ClaimResult, ClaimStatus, Decision, Level
 
@@ -62,6 +63,13 @@ class Scored:
     status_counts: dict[str, int]
     verified: bool  # False when any checkable claim could not be verified
     not_verified_reason: str
+
+    def report_fields(self) -> dict[str, Any]:
+        """The fields of a `Report` this scoring decides."""
+        fields = {f.name: getattr(self, f.name) for f in dataclass_fields(self)}
+        return fields | {
+            "review_reasons": list(self.review_reasons), "status_counts": dict(self.status_counts)
+        }
 
 
 def score(results: Sequence[ClaimResult], answer: Answer, *, threshold: float, strict: bool) -> Scored:

@@ -109,24 +109,78 @@ class Verdict:
 
 
 @dataclass(frozen=True)
-class ClaimResult:
-    claim: Claim
-    verdict: Verdict
+class Correction:
+    """A reviewer's status for one claim, from the latest review that changed it; `original` is the
+    verifier's verdict it overrides (kept beside it, never rewritten)."""
+
+    status: ClaimStatus
+    reviewer: str
+    corrected_at: str  # ISO 8601, UTC
+    review_id: int
+    note: str = ""
+    original: Verdict | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        v = self.verdict
+        return {
+            "status": self.status.value,
+            "reviewer": self.reviewer,
+            "corrected_at": self.corrected_at,
+            "review_id": self.review_id,
+            "note": self.note,
+            "original": None if self.original is None else _verdict_dict(self.original),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Correction:
+        original = data.get("original")
+        return cls(
+            status=ClaimStatus(data["status"]),
+            reviewer=data["reviewer"],
+            corrected_at=data["corrected_at"],
+            review_id=data["review_id"],
+            note=data.get("note", ""),
+            original=None if original is None else _verdict_from_dict(original),
+        )
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    claim: Claim
+    verdict: Verdict  # a reviewer's correction, when there is one (see `correction`)
+    correction: Correction | None = None
+
+    def to_dict(self) -> dict[str, Any]:
         return {
             "text": self.claim.text,
             "start": self.claim.start,
             "end": self.claim.end,
-            "status": v.status.value,
-            "confidence": round(v.confidence, 4),
-            "verifier": v.verifier,
-            "reason": v.reason,
-            "verified": v.verified,
-            "support_score": None if v.support_score is None else round(v.support_score, 4),
-            "evidence": None if v.evidence is None else asdict(v.evidence),
+            **_verdict_dict(self.verdict),
+            "correction": None if self.correction is None else self.correction.to_dict(),
         }
+
+
+def _verdict_dict(v: Verdict) -> dict[str, Any]:
+    return {
+        "status": v.status.value,
+        "confidence": round(v.confidence, 4),
+        "verifier": v.verifier,
+        "reason": v.reason,
+        "verified": v.verified,
+        "support_score": None if v.support_score is None else round(v.support_score, 4),
+        "evidence": None if v.evidence is None else asdict(v.evidence),
+    }
+
+
+def _verdict_from_dict(data: dict[str, Any]) -> Verdict:
+    return Verdict(
+        status=ClaimStatus(data["status"]),
+        confidence=data["confidence"],
+        verifier=data["verifier"],
+        reason=data["reason"],
+        evidence=Evidence(**data["evidence"]) if data.get("evidence") else None,
+        support_score=data.get("support_score"),
+        verified=data.get("verified", True),
+    )
 
 
 @dataclass
@@ -191,15 +245,8 @@ class Report:
         claims = [
             ClaimResult(
                 Claim(c["text"], c["start"], c["end"], c["status"] != ClaimStatus.NOT_CHECKABLE.value),
-                Verdict(
-                    status=ClaimStatus(c["status"]),
-                    confidence=c["confidence"],
-                    verifier=c["verifier"],
-                    reason=c["reason"],
-                    evidence=Evidence(**c["evidence"]) if c.get("evidence") else None,
-                    support_score=c.get("support_score"),
-                    verified=c.get("verified", True),
-                ),
+                _verdict_from_dict(c),
+                Correction.from_dict(c["correction"]) if c.get("correction") else None,
             )
             for c in data["claims"]
         ]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import asdict, fields
@@ -21,6 +20,7 @@ from sqlalchemy import Engine, Select, delete, or_, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, defer, selectinload
 
+from rrag.corrections import as_reviewed
 from rrag.errors import NotFoundError, StoreError, StoreLockedError
 from rrag.keywords import KeywordMatches
 from rrag.settings import Settings
@@ -36,10 +36,12 @@ from rrag.store.records import (
     claim_records,
     document_info,
     document_state,
+    latest_corrections,
     parse_overrides,
     plain,
     review_record,
     review_status,
+    saved_report,
     session_row,
     severity,
     summary,
@@ -59,6 +61,8 @@ from rrag.types import Chunk, ClaimStatus, DocumentInfo, Report
 DEFAULT_BUSY_TIMEOUT_S = 5.0
 # Escalated answers wait for someone else, so they stay in the default review queue.
 _PENDING_REVIEW = ("open", "escalated")
+# Loads what `latest_corrections` reads in two queries, however many reviews a session has.
+_WITH_CORRECTIONS = selectinload(SessionRow.reviews).selectinload(ReviewRow.changes)
 SECRET_WORDS = ("key", "secret", "token", "password")  # app settings named like these are refused
 
 
@@ -220,11 +224,13 @@ class Store:
                 )
             s.add(row)
 
-    def get_report(self, session_id: str) -> Report:
-        """The report exactly as saved, with the verifier's original verdicts (see `claim_overrides`)."""
+    def get_report(self, session_id: str, *, as_saved: bool = False) -> Report:
+        """The report as of its latest review: reviewers' corrections are the truth of record, with the
+        verifier's verdicts kept beside them and the scores recomputed (`rrag.corrections`).
+        `as_saved`: exactly as the verifier wrote it."""
         with self._read("read the report") as s:
-            row = _get(s, SessionRow, session_id, "session")
-            return Report.from_dict(json.loads(row.report_json))
+            row = _get(s, SessionRow, session_id, "session", _WITH_CORRECTIONS)
+            return saved_report(row) if as_saved else as_reviewed(saved_report(row), latest_corrections(row))
 
     def list_sessions(
         self,
@@ -247,10 +253,14 @@ class Store:
                     SessionRow.answer.ilike(pattern, escape="\\"),
                 )
             )
+        # A correction rescores a session: corrected ones are candidates for any level or decision,
+        # kept below by their scores as corrected.
+        corrected = SessionRow.reviews.any(ReviewRow.changes.any())
+        level, decision = level and plain(level).upper(), decision and plain(decision).lower()
         if level:
-            query = query.where(SessionRow.level == plain(level).upper())
+            query = query.where(or_(SessionRow.level == level, corrected))
         if decision:
-            query = query.where(SessionRow.decision == plain(decision).lower())
+            query = query.where(or_(SessionRow.decision == decision, corrected))
         if since is not None:
             query = query.where(SessionRow.created_at >= to_db_time(since))
         if until is not None:
@@ -258,7 +268,8 @@ class Store:
         if flagged_only:
             query = query.where(SessionRow.flagged)
         with self._read("list the sessions") as s:
-            return [summary(r) for r in s.scalars(_for_summaries(query.limit(max(limit, 0))))]
+            found = [summary(r) for r in s.scalars(_for_summaries(query.limit(max(limit, 0))))]
+        return [f for f in found if level in (None, "", f.level) and decision in (None, "", f.decision)]
 
     def review_queue(self, *, include_reviewed: bool = False) -> list[SessionSummary]:
         """Flagged sessions, most severe first: contradictions, then LOW, then MEDIUM, then by hallucination
@@ -291,9 +302,9 @@ class Store:
             raise StoreError(f"Review outcome must be one of {REVIEW_OUTCOMES}, not {outcome!r}")
         overrides = parse_overrides(claim_overrides or {})
         with self._write("save the review") as s:
-            session = _get(s, SessionRow, session_id, "session")
+            session = _get(s, SessionRow, session_id, "session", _WITH_CORRECTIONS)
             current = {c.claim_index: c.verdict.status for c in session.claims}
-            current |= _latest_overrides(s, session_id)[session_id]
+            current |= {index: c.status.value for index, c in latest_corrections(session).items()}
             missing = sorted(set(overrides) - set(current))
             if missing:
                 raise NotFoundError(f"Session {session_id!r} has no claim with index {missing}")
@@ -324,8 +335,8 @@ class Store:
     def claim_overrides(self, session_id: str) -> dict[int, ClaimStatus]:
         """The latest reviewer status of each claim a reviewer changed."""
         with self._read("read the claim overrides") as s:
-            _get(s, SessionRow, session_id, "session")
-            return {i: ClaimStatus(v) for i, v in _latest_overrides(s, session_id)[session_id].items()}
+            row = _get(s, SessionRow, session_id, "session", _WITH_CORRECTIONS)
+            return {i: c.status for i, c in latest_corrections(row).items()}
 
     # -- analytics ---------------------------------------------------------------------------------
 
@@ -339,15 +350,12 @@ class Store:
     def claims_frame(self) -> pd.DataFrame:
         """One row per claim, with the verifier's status and the status after reviewer overrides."""
         query = select(SessionRow).options(
-            defer(SessionRow.report_json), selectinload(SessionRow.claims).selectinload(ClaimRow.verdict)
+            defer(SessionRow.report_json),
+            selectinload(SessionRow.claims).selectinload(ClaimRow.verdict),
+            _WITH_CORRECTIONS,
         )
         with self._read("read the claims") as s:
-            overrides = _latest_overrides(s)
-            rows = [
-                record
-                for session in s.scalars(query)
-                for record in claim_records(session, overrides[session.session_id])
-            ]
+            rows = [record for session in s.scalars(query) for record in claim_records(session)]
         frame = _with_utc_times(pd.DataFrame(rows, columns=CLAIM_COLUMNS))
         return frame.sort_values(["created_at", "session_id", "claim_index"], ignore_index=True)
 
@@ -418,31 +426,16 @@ def _set_state(row: DocumentRow, state: str, writer: str | None) -> None:
     row.state, row.writer, row.state_since = state, writer, utcnow()
 
 
-def _get(session: Session, model: type[Any], key: object, what: str) -> Any:
-    row = session.get(model, key)
+def _get(session: Session, model: type[Any], key: object, what: str, *options: Any) -> Any:
+    row = session.get(model, key, options=options)
     if row is None:
         raise NotFoundError(f"No {what} with id {key!r}")
     return row
 
 
 def _for_summaries(query: Select[tuple[SessionRow]]) -> Select[tuple[SessionRow]]:
-    # Summaries need the reviews (for review_status) but never the full report JSON.
-    return query.options(defer(SessionRow.report_json), selectinload(SessionRow.reviews))
-
-
-def _latest_overrides(session: Session, session_id: str | None = None) -> defaultdict[str, dict[int, str]]:
-    """Per session, the latest reviewer status of each claim a review changed."""
-    query = (
-        select(ReviewRow.session_id, ReviewChangeRow.claim_index, ReviewChangeRow.new_status)
-        .join(ReviewChangeRow.review)
-        .order_by(ReviewChangeRow.id)
-    )
-    if session_id is not None:
-        query = query.where(ReviewRow.session_id == session_id)
-    latest: defaultdict[str, dict[int, str]] = defaultdict(dict)
-    for owner, claim_index, status in session.execute(query):
-        latest[owner][claim_index] = status
-    return latest
+    # Summaries need the reviews (review status, corrections); the report JSON only once corrected.
+    return query.options(defer(SessionRow.report_json), _WITH_CORRECTIONS)
 
 
 def _with_utc_times(frame: pd.DataFrame) -> pd.DataFrame:
