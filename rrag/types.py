@@ -111,6 +111,7 @@ class Verdict:
 class ClaimResult:
     claim: Claim
     verdict: Verdict
+    conflict: str = ""  # "sources disagree: 12 months (policy.pdf) vs 2 years (faq.html)", or ""
 
     def to_dict(self) -> dict[str, Any]:
         v = self.verdict
@@ -125,6 +126,7 @@ class ClaimResult:
             "verified": v.verified,
             "support_score": None if v.support_score is None else round(v.support_score, 4),
             "evidence": None if v.evidence is None else asdict(v.evidence),
+            "conflict": self.conflict,
         }
 
 
@@ -156,6 +158,13 @@ class Report:
     strict: bool = False
     review_reasons: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # how the audit ran, e.g. a fallback to the rule splitter
+    addresses_question: bool | None = None  # the answer-relevance check; None when it did not run
+    relevance_reason: str = ""  # why the answer does not address the question
+
+    @property
+    def source_conflicts(self) -> int:
+        """Claims whose retrieved sources disagree about the value they state."""
+        return sum(bool(c.conflict) for c in self.claims)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -183,6 +192,8 @@ class Report:
             "caveat": self.caveat,
             "threshold": self.threshold,
             "strict": self.strict,
+            "addresses_question": self.addresses_question,
+            "relevance_reason": self.relevance_reason,
         }
 
     @classmethod
@@ -199,6 +210,7 @@ class Report:
                     support_score=c.get("support_score"),
                     verified=c.get("verified", True),
                 ),
+                conflict=c.get("conflict", ""),
             )
             for c in data["claims"]
         ]
@@ -215,7 +227,7 @@ class Report:
             "session_id", "question", "answer", "final_answer", "reliability", "hallucination_rate",
             "needs_review", "status_counts", "timings_ms", "created_at", "mode", "answer_backend",
             "citation_mismatches", "verified", "not_verified_reason", "caveat", "threshold", "strict",
-            "review_reasons", "notes",
+            "review_reasons", "notes", "addresses_question", "relevance_reason",
         ) if k in data}
         return cls(
             decision=Decision(data["decision"]),
