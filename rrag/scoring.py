@@ -46,6 +46,7 @@ NOTHING_SUPPORTED = "I cannot give a reliable answer: none of the answer's state
 NOT_VERIFIED_ANSWER = (
     "This answer was withheld because it could not be verified against the documents ({reason})."
 )
+CONFLICT_CAVEAT = "The documents disagree ({conflicts}): check which applies."
 OFF_TOPIC_CAVEAT = "This answer may not address the question: {reason}."
 OFF_TOPIC_REFUSAL = (
     "I cannot answer this from the indexed documents: the passages found do not address the question ({reason})."
@@ -89,6 +90,7 @@ def score(
             counts[r.verdict.status.value] += 1
     not_verified_reason = _not_verified_reason(unverified)
     reasons = _review_reasons(results, answer, unverified, not_verified_reason) + list(concerns)
+    conflicts = _conflicts(results)
     if off_topic:
         reasons.append(f"the answer does not address the question ({off_topic})")
 
@@ -96,8 +98,12 @@ def score(
         decision: Decision, final: str, caveat: str = "", *,
         level: Level | None = None, reliability: float | None = None, rate: float | None = None,
     ) -> Scored:
-        if off_topic and decision is not Decision.REFUSE:
-            caveat = " ".join(filter(None, [OFF_TOPIC_CAVEAT.format(reason=off_topic), caveat]))
+        if decision is not Decision.REFUSE:
+            caveat = " ".join(filter(None, [
+                OFF_TOPIC_CAVEAT.format(reason=off_topic) if off_topic else "",
+                CONFLICT_CAVEAT.format(conflicts="; ".join(conflicts)) if conflicts else "",
+                caveat,
+            ]))
         return Scored(
             decision=decision, level=level, reliability=reliability, hallucination_rate=rate,
             needs_review=bool(reasons), review_reasons=tuple(reasons), final_answer=final, caveat=caveat,
@@ -146,7 +152,9 @@ def score(
             return rated(Decision.PASS, answer.text, PARTIAL_CAVEAT)
         caveat = TRIM_CAVEAT.format(n=len(drop)) + (UNVERIFIED_LEFT_OUT.format(n=len(unverified)) if unverified else "")
         return rated(Decision.TRIM, _without(answer.text, results, drop), caveat)
-    supported = [r for r in results if r.verdict.status is ClaimStatus.SUPPORTED]
+    # A claim partial only because the sources disagree is kept: the caveat names both values.
+    supported = [r for r in results if r.verdict.status is ClaimStatus.SUPPORTED
+                 or (r.conflict and r.verdict.status is ClaimStatus.PARTIAL)]
     if not supported:
         return rated(Decision.REFUSE, NOTHING_SUPPORTED)
     return rated(Decision.TRIM, _only(answer.text, supported), LOW_CAVEAT)
@@ -179,10 +187,13 @@ def _review_reasons(
         reasons.append(f"{answer.citation_mismatches} citation(s) not found in the cited chunk")
     if unverified:
         reasons.append(f"{len(unverified)} claim(s) could not be verified ({not_verified_reason})")
-    conflicts = list(dict.fromkeys(r.conflict for r in results if r.conflict))
-    if conflicts:
-        reasons.append("; ".join(conflicts))
+    if _conflicts(results):
+        reasons.append("; ".join(_conflicts(results)))
     return reasons
+
+
+def _conflicts(results: Sequence[ClaimResult]) -> list[str]:
+    return list(dict.fromkeys(r.conflict for r in results if r.conflict))
 
 
 def _without(text: str, results: Sequence[ClaimResult], drop: Sequence[ClaimResult]) -> str:

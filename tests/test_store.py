@@ -507,7 +507,9 @@ def test_schema_is_created_on_open_and_reopen_is_idempotent(settings: Settings) 
         "app_settings",
         "schema_version",
     }
-    expected = [(1, "m001_initial_schema"), (2, "m002_audit_trail_is_append_only")]
+    expected = [(n, m.__name__.lstrip("_")) for n, m in enumerate(migrations.MIGRATIONS, start=1)]
+    assert expected[:3] == [(1, "m001_initial_schema"), (2, "m002_audit_trail_is_append_only"),
+                            (3, "m003_sessions_count_source_conflicts")]
     assert _versions(settings) == expected
     for _ in range(2):
         with Store(settings) as store:
@@ -531,7 +533,7 @@ def test_a_new_migration_runs_once_on_an_existing_database(
         with Store(settings) as store:
             assert store.list_documents() == [_doc()]
     assert calls == [1]
-    assert _versions(settings)[-1] == (3, "m003_add_document_title")
+    assert _versions(settings)[-1] == (len(migrations.MIGRATIONS), "m003_add_document_title")  # patched: the last
     with sqlite3.connect(settings.data_dir / "rrag.db") as raw:
         assert "title" in [r[1] for r in raw.execute("PRAGMA table_info(documents)")]
 
@@ -551,9 +553,21 @@ def test_a_failing_migration_leaves_the_database_as_it_was(
         with pytest.raises(StoreError, match="open the database.*no_such_table"):
             Store(settings)
     assert "half_done" not in _tables(settings)  # DDL rolled back with the transaction
-    assert [v for v, _ in _versions(settings)] == [1, 2]
+    assert [v for v, _ in _versions(settings)] == list(range(1, len(migrations.MIGRATIONS) + 1))
     with Store(settings) as store:
         assert store.list_documents() == [_doc()]
+
+
+def test_sessions_saved_before_source_conflicts_were_counted_read_zero(settings: Settings) -> None:
+    with Store(settings) as store:
+        store.save_report(_report("s1", MIXED))
+    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:  # the database as release 2 left it
+        raw.execute("ALTER TABLE sessions DROP COLUMN source_conflicts")
+        raw.execute("DELETE FROM schema_version WHERE version = 3")
+    with Store(settings) as store:
+        assert [s.source_conflicts for s in store.list_sessions()] == [0]
+        assert store.sessions_frame()["source_conflicts"].tolist() == [0]
+    assert (3, "m003_sessions_count_source_conflicts") in _versions(settings)
 
 
 def test_a_database_from_a_newer_program_is_refused(settings: Settings) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import Connection, Engine, insert, select
+from sqlalchemy import Connection, Engine, inspect, insert, select
 
 from rrag.errors import StoreError
 from rrag.store.schema import Base, SchemaVersion, utcnow
@@ -34,7 +34,16 @@ def _m002_audit_trail_is_append_only(conn: Connection) -> None:
             )
 
 
-MIGRATIONS: tuple[Migration, ...] = (_m001_initial_schema, _m002_audit_trail_is_append_only)
+def _m003_sessions_count_source_conflicts(conn: Connection) -> None:
+    # Claims whose retrieved sources disagree (rrag/verify/conflicts.py), for Insights to count.
+    # A new database already has the column: migration 1 creates the current schema.
+    if "source_conflicts" not in {c["name"] for c in inspect(conn).get_columns("sessions")}:
+        conn.exec_driver_sql("ALTER TABLE sessions ADD COLUMN source_conflicts INTEGER NOT NULL DEFAULT 0")
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    _m001_initial_schema, _m002_audit_trail_is_append_only, _m003_sessions_count_source_conflicts,
+)
 
 
 def is_behind(engine: Engine) -> bool:

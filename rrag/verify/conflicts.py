@@ -51,7 +51,8 @@ def kind_and_amount(q: Quantity) -> tuple[str, float] | None:
 
 
 def _topic(text: str) -> frozenset[str]:
-    return frozenset(t for t in content_words(text) if not any(ch.isdigit() for ch in t) and t not in DAYS_PER)
+    """What a sentence is about: its content words less values and time units ("X400" stays)."""
+    return frozenset(t for t in content_words(text) if not re.fullmatch(r"[\d.,]+", t) and t not in DAYS_PER)
 
 
 def _same_thing(a: frozenset[str], b: frozenset[str]) -> bool:
