@@ -15,9 +15,11 @@ from rrag.claims import ClaimExtractor, LLMClaimExtractor, RuleClaimExtractor
 from rrag.embedding import get_embedder
 from rrag.errors import ConfigError
 from rrag.index import ChunkIndex
+from rrag.injection import defuse, review_reason
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect
 from rrag.llm import LLM, OpenAIChatLLM, llm_deadline
+from rrag.relevance import Relevance, assess, judge
 from rrag.retrieve import HybridRetriever, backfill_keywords
 from rrag.scoring import score
 from rrag.settings import Settings
@@ -36,6 +38,7 @@ from rrag.types import (
 )
 from rrag.verify.base import Verifier
 from rrag.verify.cascade import build_verifier
+from rrag.verify.conflicts import flag_conflicts
 
 Progress = Callable[[str], None]
 
@@ -122,7 +125,7 @@ class ReliableRAG:
         with timer("retrieve"):
             contexts = stages.retriever.retrieve(question)
         with timer("answer"):
-            answer = stages.answerer.answer(question, contexts)
+            answer = stages.answerer.answer(question, defuse(contexts)[0])
         with timer("claims"):
             claims, notes = stages.extractor.extract_with_notes(answer.text, question)
         return self._audit(stages, question, answer, claims, notes, contexts, timer, mode="ask")
@@ -172,13 +175,21 @@ class ReliableRAG:
         *,
         mode: str,
     ) -> Report:
+        # Instructions planted in the documents are neither evidence nor commands (rrag/injection.py).
+        safe, planted = defuse(contexts)
         with timer("verify"):
             checkable = [c for c in claims if c.checkable]
-            verdicts = iter(stages.verifier.verify_many(checkable, contexts, question) if checkable else [])
+            verdicts = iter(stages.verifier.verify_many(checkable, safe, question) if checkable else [])
             results = [ClaimResult(c, next(verdicts) if c.checkable else _not_checkable(c)) for c in claims]
+            results = flag_conflicts(results, safe)
         s = stages.settings
         with timer("score"):
-            scored = score(results, answer, threshold=s.risk_threshold, strict=s.strict)
+            relevance = _answer_relevance(stages, question, answer, [r for r in results if r.claim.checkable])
+            scored = score(
+                results, answer, threshold=s.risk_threshold, strict=s.strict,
+                off_topic="" if relevance is None or relevance.addressed else relevance.reason,
+                concerns=[review_reason(planted)] if planted else [],
+            )
         report = Report(
             session_id=uuid.uuid4().hex,
             question=question,
@@ -194,6 +205,8 @@ class ReliableRAG:
             citation_mismatches=answer.citation_mismatches,
             threshold=s.risk_threshold,
             strict=s.strict,
+            addresses_question=None if relevance is None else relevance.addressed,
+            relevance_reason="" if relevance is None else relevance.reason,
         )
         with timer("save"):
             self.store.save_report(report)
@@ -241,6 +254,20 @@ def _require_llm(llm: LLM | None, what: str) -> LLM:
     if llm is None:
         raise ConfigError(f"{what} needs an LLM: set RRAG_LLM_BASE_URL and RRAG_LLM_MODEL")
     return llm
+
+
+def _answer_relevance(
+    stages: _Backends, question: str, answer: Answer, checkable: list[ClaimResult]
+) -> Relevance | None:
+    """Whether the answer addresses the question: by rules, then (with an LLM judge configured) by the
+    LLM, which may only lower the rules' result. None for a refusal or an answer with no verified claim
+    (it is refused or withheld anyway)."""
+    if answer.refused or not any(r.verdict.verified for r in checkable):
+        return None
+    offline = assess(question, [r.claim.text for r in checkable])
+    if stages.llm is not None and "llm" in stages.settings.verifiers:
+        return judge(stages.llm, question, answer.text, offline)
+    return offline
 
 
 def _not_checkable(claim: Claim) -> Verdict:

@@ -148,6 +148,7 @@ class ClaimResult:
     claim: Claim
     verdict: Verdict  # a reviewer's correction, when there is one (see `correction`)
     correction: Correction | None = None
+    conflict: str = ""  # "sources disagree: 12 months (policy.pdf) vs 2 years (faq.html)", or ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -156,6 +157,7 @@ class ClaimResult:
             "end": self.claim.end,
             **_verdict_dict(self.verdict),
             "correction": None if self.correction is None else self.correction.to_dict(),
+            "conflict": self.conflict,
         }
 
 
@@ -211,6 +213,13 @@ class Report:
     strict: bool = False
     review_reasons: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # how the audit ran, e.g. a fallback to the rule splitter
+    addresses_question: bool | None = None  # the answer-relevance check; None when it did not run
+    relevance_reason: str = ""  # why the answer does not address the question
+
+    @property
+    def source_conflicts(self) -> int:
+        """Claims whose retrieved sources disagree about the value they state."""
+        return sum(bool(c.conflict) for c in self.claims)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -238,6 +247,8 @@ class Report:
             "caveat": self.caveat,
             "threshold": self.threshold,
             "strict": self.strict,
+            "addresses_question": self.addresses_question,
+            "relevance_reason": self.relevance_reason,
         }
 
     @classmethod
@@ -247,6 +258,7 @@ class Report:
                 Claim(c["text"], c["start"], c["end"], c["status"] != ClaimStatus.NOT_CHECKABLE.value),
                 _verdict_from_dict(c),
                 Correction.from_dict(c["correction"]) if c.get("correction") else None,
+                conflict=c.get("conflict", ""),
             )
             for c in data["claims"]
         ]
@@ -263,7 +275,7 @@ class Report:
             "session_id", "question", "answer", "final_answer", "reliability", "hallucination_rate",
             "needs_review", "status_counts", "timings_ms", "created_at", "mode", "answer_backend",
             "citation_mismatches", "verified", "not_verified_reason", "caveat", "threshold", "strict",
-            "review_reasons", "notes",
+            "review_reasons", "notes", "addresses_question", "relevance_reason",
         ) if k in data}
         return cls(
             decision=Decision(data["decision"]),

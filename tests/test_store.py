@@ -531,12 +531,13 @@ def test_schema_is_created_on_open_and_reopen_is_idempotent(db_settings: Setting
         "schema_version",
     }
     expected = _released()
-    assert expected[:5] == [
+    assert expected[:6] == [
         (1, "m001_initial_schema"),
         (2, "m002_audit_trail_is_append_only"),
         (3, "m003_audit_trail_is_append_only_on_postgresql"),
         (4, "m004_document_identity_and_versions"),
         (5, "m005_keyword_index"),
+        (6, "m006_sessions_count_source_conflicts"),
     ]
     assert _versions(db_settings) == expected
     for _ in range(2):
@@ -584,6 +585,18 @@ def test_a_failing_migration_leaves_the_database_as_it_was(
     assert _versions(db_settings) == _released()
     with Store(db_settings) as store:
         assert store.list_documents() == [_doc()]
+
+
+def test_sessions_saved_before_source_conflicts_were_counted_read_zero(settings: Settings) -> None:
+    with Store(settings) as store:
+        store.save_report(_report("s1", MIXED))
+    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:  # the database as release 2 left it
+        raw.execute("ALTER TABLE sessions DROP COLUMN source_conflicts")
+        raw.execute("DELETE FROM schema_version WHERE version = 6")
+    with Store(settings) as store:
+        assert [s.source_conflicts for s in store.list_sessions()] == [0]
+        assert store.sessions_frame()["source_conflicts"].tolist() == [0]
+    assert (6, "m006_sessions_count_source_conflicts") in _versions(settings)
 
 
 def test_a_database_from_a_newer_program_is_refused(db_settings: Settings) -> None:

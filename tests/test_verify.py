@@ -203,10 +203,10 @@ def test_judge_tells_contradicted_and_finds_a_quote_in_another_chunk(server: Cha
     assert_evidence_in_place(verdict)
 
 
-def test_a_quote_that_is_not_in_the_documents_lowers_confidence(server: ChatServer, settings: Settings) -> None:
-    server.reply_json(judge_reply("supported", "Parents receive 20 weeks of leave and a bonus."))
+def test_a_contradiction_quoting_text_not_in_the_documents_lowers_confidence(server: ChatServer, settings: Settings) -> None:
+    server.reply_json(judge_reply("contradicted", "Parents receive no bonus at all."))
     verdict = LLMJudge(server.llm(settings)).verify(claim("Parents get a bonus."), CONTEXTS)
-    assert verdict.status is ClaimStatus.SUPPORTED and verdict.evidence is None
+    assert verdict.status is ClaimStatus.CONTRADICTED and verdict.evidence is None
     assert verdict.confidence < 0.5 and "not in the documents" in verdict.reason
 
 

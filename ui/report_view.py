@@ -93,6 +93,12 @@ def _render_verdict(report: Report) -> None:
             "Unverified claims are shown as ⚠ Not verified, never as supported.",
             icon=":material/pause_circle:",
         )
+    if report.addresses_question is False:
+        st.warning(f"**May not answer the question.** {md_escape(report.relevance_reason)}",
+                   icon=":material/help:")
+    conflicts = list(dict.fromkeys(r.conflict for r in report.claims if r.conflict))
+    if conflicts:
+        st.warning(f"**Sources disagree.** {md_escape('; '.join(conflicts))}", icon=":material/compare_arrows:")
     if report.review_reasons:
         st.caption("Flagged for review: " + md_escape("; ".join(report.review_reasons)))
     for note in report.notes:
@@ -116,6 +122,8 @@ def _render_claim(report: Report, number: int, result: ClaimResult) -> None:
         if len(text) > len(short):
             st.markdown(f"**Claim:** {md_escape(text)}")
         st.markdown(f"**Why:** {md_escape(verdict.reason or style.meaning)}")
+        if result.conflict and result.conflict not in verdict.reason:
+            st.markdown(f"**{md_escape(result.conflict.capitalize())}**")
         if verdict.evidence is None:
             st.caption("No evidence passage.")
             return

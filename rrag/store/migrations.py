@@ -75,12 +75,20 @@ def _m005_keyword_index(conn: Connection) -> None:
     create_keyword_index(conn)
 
 
+def _m006_sessions_count_source_conflicts(conn: Connection) -> None:
+    # Claims whose retrieved sources disagree (rrag/verify/conflicts.py), for Insights to count.
+    # A new database already has the column: migration 1 creates the current schema.
+    if "source_conflicts" not in {c["name"] for c in inspect(conn).get_columns("sessions")}:
+        conn.exec_driver_sql("ALTER TABLE sessions ADD COLUMN source_conflicts INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m001_initial_schema,
     _m002_audit_trail_is_append_only,
     _m003_audit_trail_is_append_only_on_postgresql,
     _m004_document_identity_and_versions,
     _m005_keyword_index,
+    _m006_sessions_count_source_conflicts,
 )
 
 

@@ -62,6 +62,7 @@ class SessionSummary:
     citation_mismatches: int
     review_status: str  # "open" (flagged, not reviewed), an outcome of the latest review, or "" (not flagged)
     last_reviewer: str | None
+    source_conflicts: int  # claims whose retrieved sources disagree on a value
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,7 @@ def session_row(report: Report) -> SessionRow:
             report.needs_review or level in LEVEL_SEVERITY or contradicted or report.citation_mismatches
         ),
         report_json=json.dumps(report.to_dict(), ensure_ascii=False),
+        source_conflicts=report.source_conflicts,
         claims=[claim_row(index, result) for index, result in enumerate(report.claims)],
     )
 
@@ -178,6 +180,7 @@ def summary(row: SessionRow) -> SessionSummary:
         citation_mismatches=row.citation_mismatches,
         review_status=review_status(row),
         last_reviewer=last.reviewer if last else None,
+        source_conflicts=row.source_conflicts,
     )
 
 
