@@ -98,6 +98,25 @@ class Evidence:
 
 
 @dataclass(frozen=True)
+class ValueClash:
+    """A value of the claim that the evidence gives differently ("10 working days" where the
+    evidence says "5 working days"); `start`/`end` locate `claim_value` in the claim's text."""
+
+    claim_value: str
+    evidence_value: str
+    start: int
+    end: int
+
+    def in_answer(self, claim: Claim) -> tuple[int, int] | None:
+        """The clashing words' offsets in the answer; None where they are words the claim borrowed
+        (a claim's text ends with its span of the answer, see RuleClaimExtractor)."""
+        borrowed = len(claim.text) - (claim.end - claim.start)
+        if borrowed < 0 or self.start < borrowed:
+            return None
+        return claim.start + self.start - borrowed, claim.start + self.end - borrowed
+
+
+@dataclass(frozen=True)
 class Verdict:
     status: ClaimStatus
     confidence: float  # 0..1, how sure the deciding verifier is of `status`
@@ -106,6 +125,7 @@ class Verdict:
     evidence: Evidence | None = None
     support_score: float | None = None  # probability the claim is supported, 0..1
     verified: bool = True  # False: no verifier could decide (see `reason`); never counts as supported
+    clash: ValueClash | None = None  # the value the evidence gives differently, when that decided
 
 
 @dataclass(frozen=True)
@@ -170,6 +190,7 @@ def _verdict_dict(v: Verdict) -> dict[str, Any]:
         "verified": v.verified,
         "support_score": None if v.support_score is None else round(v.support_score, 4),
         "evidence": None if v.evidence is None else asdict(v.evidence),
+        "clash": None if v.clash is None else asdict(v.clash),
     }
 
 
@@ -182,6 +203,7 @@ def _verdict_from_dict(data: dict[str, Any]) -> Verdict:
         evidence=Evidence(**data["evidence"]) if data.get("evidence") else None,
         support_score=data.get("support_score"),
         verified=data.get("verified", True),
+        clash=ValueClash(**data["clash"]) if data.get("clash") else None,
     )
 
 

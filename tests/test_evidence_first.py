@@ -88,7 +88,7 @@ def test_a_judge_quoting_the_clashing_sentence_does_not_outweigh_the_number(serv
     )
     assert len(server.requests) == 1
     assert (verdict.verifier, verdict.status) == ("lexical", ClaimStatus.CONTRADICTED)
-    assert "'24'" in verdict.reason and "'72'" in verdict.reason
+    assert "24 hours" in verdict.reason and "72 hours" in verdict.reason
 
 
 @pytest.mark.parametrize(

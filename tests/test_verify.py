@@ -145,7 +145,7 @@ def test_a_table_row_is_read_with_its_header() -> None:
 
 def test_lexical_reasons_name_what_differs() -> None:
     wrong = LexicalVerifier().verify(claim("Security incidents must be reported within 72 hours."), CONTEXTS)
-    assert wrong.reason == "the evidence says '24' where the claim says '72'"
+    assert wrong.reason == "the evidence says '24 hours' where the claim says '72 hours'"
     extra = LexicalVerifier().verify(claim("Employees receive a free gym membership."), CONTEXTS)
     assert "'gym'" in extra.reason and "'membership'" in extra.reason
 
