@@ -15,7 +15,8 @@ from rrag.store import ReviewRecord
 from rrag.types import ClaimResult, ClaimStatus, Report
 from ui.charts import reliability_gauge, status_counts_chart
 from ui.export import format_score, report_filename, report_html, report_json, report_markdown
-from ui.highlight import escaped_block, evidence_html, highlight_answer, md_escape, source_label
+from rrag.spans import FailedSpan, report_spans
+from ui.highlight import escaped_block, evidence_html, highlight_answer, mark_failed, md_escape, source_label
 from ui.status import (
     NOT_VERIFIED,
     badge_html,
@@ -47,10 +48,11 @@ def render_report(
         if exports:
             _render_exports(report, key)
         return
+    failed = report_spans(report)
     left, right = st.columns([0.56, 0.44], gap="large")
     with left:
         st.markdown("##### The audited answer, claim by claim")
-        st.html(style_tag() + legend_html() + highlight_answer(report.answer, report.claims))
+        st.html(style_tag() + legend_html() + highlight_answer(report.answer, report.claims, failed))
         gauge, counts = st.columns(2)
         gauge.plotly_chart(reliability_gauge(report.reliability), key=f"{key}.gauge", width="stretch")
         counts.plotly_chart(status_counts_chart(report.status_counts), key=f"{key}.counts", width="stretch")
@@ -59,7 +61,7 @@ def render_report(
         if not report.claims:
             st.info("No claims were found in the answer.")
         for number, result in enumerate(report.claims, start=1):
-            _render_claim(report, number, result, overrides.get(number - 1))
+            _render_claim(report, number, result, overrides.get(number - 1), failed[number - 1])
     _render_details(report)
     if exports:
         _render_exports(report, key)
@@ -96,7 +98,9 @@ def _render_verdict(report: Report) -> None:
         st.caption(md_escape(report.caveat))
 
 
-def _render_claim(report: Report, number: int, result: ClaimResult, override: ClaimStatus | None) -> None:
+def _render_claim(
+    report: Report, number: int, result: ClaimResult, override: ClaimStatus | None, failed: list[FailedSpan]
+) -> None:
     verdict = result.verdict
     style = status_style(display_status(verdict))
     shown = status_style(override.value) if override else style
@@ -113,7 +117,13 @@ def _render_claim(report: Report, number: int, result: ClaimResult, override: Cl
         if override is not None:
             line = f"Reviewer: {badge_html(shown)} · verifier said {line}"
         st.html(f"{style_tag()}<div>{line}</div>")
-        if len(text) > len(short):
+        if failed:  # the words that failed, each with why in its tooltip
+            marked = mark_failed(result.claim.text, failed)
+            st.html(f'{style_tag()}<div class="rrag-answer"><strong>Claim:</strong> {marked}</div>')
+            st.markdown("**Failed:** " + md_escape("; ".join(
+                f"“{result.claim.text[a:b]}”: {why}" for a, b, why in failed
+            )))
+        elif len(text) > len(short):
             st.markdown(f"**Claim:** {md_escape(text)}")
         st.markdown(f"**Why:** {md_escape(verdict.reason or style.meaning)}")
         if verdict.evidence is None:
