@@ -12,7 +12,7 @@ from collections.abc import Callable
 from sqlalchemy import Connection, Engine, insert, select
 
 from rrag.errors import StoreError
-from rrag.store.schema import Base, SchemaVersion, utcnow
+from rrag.store.schema import Base, PendingRow, SchemaVersion, utcnow
 
 Migration = Callable[[Connection], None]
 
@@ -34,7 +34,15 @@ def _m002_audit_trail_is_append_only(conn: Connection) -> None:
             )
 
 
-MIGRATIONS: tuple[Migration, ...] = (_m001_initial_schema, _m002_audit_trail_is_append_only)
+def _m003_pending_sessions(conn: Connection) -> None:
+    PendingRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    _m001_initial_schema,
+    _m002_audit_trail_is_append_only,
+    _m003_pending_sessions,
+)
 
 
 def is_behind(engine: Engine) -> bool:

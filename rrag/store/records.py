@@ -16,6 +16,7 @@ from rrag.errors import StoreError
 from rrag.store.schema import (
     ClaimRow,
     DocumentRow,
+    PendingRow,
     ReviewRow,
     SessionRow,
     VerdictRow,
@@ -73,6 +74,20 @@ class ReviewRecord:
     note: str
     created_at: str
     changes: list[dict[str, Any]]  # [{"claim_index", "old_status", "new_status"}]
+
+
+@dataclass(frozen=True)
+class PendingSession:
+    """A question whose report was not saved: being answered, or interrupted."""
+
+    session_id: str
+    created_at: str
+    question: str
+    mode: str
+
+
+def pending_session(row: PendingRow) -> PendingSession:
+    return PendingSession(row.session_id, from_db_time(row.created_at), row.question, row.mode)
 
 
 def document_info(row: DocumentRow) -> DocumentInfo:
