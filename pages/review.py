@@ -12,11 +12,19 @@ from ui.navigation import require_app
 from ui.report_view import claim_line, render_audit_trail, render_report
 from ui.state import PageState, pick_session
 from ui.status import badge_text, status_style
-from ui.tables import SORTS, QueueFilter, filter_and_sort, sessions_table
+from ui.tables import SORTS, QueueFilter, filter_and_sort, queue_table
 
 require_app()
 
 LEVEL_CHOICES = ("LOW", "MEDIUM", "HIGH", "n/a")
+# Widths that fit the queue in a page: the reason and the question get the room.
+QUEUE_WIDTHS = {
+    "Why flagged": st.column_config.TextColumn(width="large"),
+    "Question": st.column_config.TextColumn(width="large"),
+    "Hallucination rate": st.column_config.NumberColumn("Halluc. rate", width="small", format="%.2f"),
+    "Level": st.column_config.TextColumn(width="small"),
+    "Decision": st.column_config.TextColumn(width="small"),
+}
 OUTCOME_HELP = {
     "approved": "✔ approved: the answer may be used as it is",
     "corrected": "✎ corrected: claim statuses were fixed here",
@@ -47,7 +55,7 @@ def _render_queue(state: PageState) -> list[SessionSummary]:
         "unverified claim."
     )
     if queue:
-        st.dataframe(sessions_table(queue), hide_index=True, width="stretch")
+        st.dataframe(queue_table(queue), hide_index=True, width="stretch", column_config=QUEUE_WIDTHS)
     return queue
 
 
@@ -59,7 +67,14 @@ def _render_review_form(
     with st.form(state.key(f"form.{report.session_id}")):
         name, outcome = st.columns([0.4, 0.6])
         name.text_input("Reviewer name", key=state.key("reviewer"))
-        outcome.radio("Outcome", REVIEW_OUTCOMES, key=state.key("outcome"), format_func=OUTCOME_HELP.get)
+        # No default: a reviewer who only skimmed must not approve a flagged answer by pressing Record.
+        chosen_outcome = outcome.radio(
+            "Outcome",
+            REVIEW_OUTCOMES,
+            index=None,
+            key=state.key(f"outcome.{report.session_id}"),
+            format_func=OUTCOME_HELP.get,
+        )
         st.caption(
             "Override a claim's status where the verifier got it wrong; unchanged claims are not recorded."
         )
@@ -85,12 +100,15 @@ def _render_review_form(
     if not reviewer:
         st.warning("Enter your name: every review is recorded with its reviewer.")
         return
+    if chosen_outcome is None:
+        st.warning("Choose an outcome: approved, corrected or escalated.")
+        return
     changes = {
         i: ClaimStatus(s)
         for i, s in chosen.items()
         if s != overrides.get(i, report.claims[i].verdict.status).value
     }
-    if state["outcome"] == "corrected" and not changes:
+    if chosen_outcome == "corrected" and not changes:
         st.warning(
             "A correction changes at least one claim's status: set it above, or choose another outcome."
         )
@@ -99,7 +117,7 @@ def _render_review_form(
         record = rag.store.add_review(
             report.session_id,
             reviewer=reviewer,
-            outcome=state["outcome"],
+            outcome=chosen_outcome,
             note=note.strip(),
             claim_overrides=changes,
         )
@@ -137,7 +155,6 @@ def main() -> None:
         ),
         selected=None,
         reviewer="",
-        outcome=REVIEW_OUTCOMES[0],
         include_reviewed=False,
         levels=[],
         contradicted=False,

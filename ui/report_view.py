@@ -91,7 +91,10 @@ def _render_verdict(report: Report) -> None:
             icon=":material/pause_circle:",
         )
     if report.review_reasons:
-        st.caption("Flagged for review: " + md_escape("; ".join(report.review_reasons)))
+        st.html(
+            f'{style_tag()}<div class="rrag-flag" role="note">⚑ <strong>Flagged for review:</strong> '
+            f'{html.escape("; ".join(report.review_reasons))}</div>'
+        )
     st.markdown("##### The answer the user receives")
     st.html(style_tag() + escaped_block(report.final_answer, "rrag-chunk rrag-final"))
     if report.caveat:

@@ -126,6 +126,8 @@ CSS = """
   border:1px solid #e5e7eb;border-radius:.4em;padding:.6em .8em;max-height:18em;overflow:auto}
 .rrag-failed{background:none;color:#991b1b;font-weight:700;text-decoration:underline wavy #b91c1c;
   text-decoration-thickness:1.5px;text-underline-offset:.2em;padding:0}
+.rrag-flag{background:#fff4e5;border-left:5px solid #c2410c;border-radius:.3em;padding:.5em .8em;
+  color:#7c2d12;font-size:1.02em;margin:.3em 0}
 .rrag-quote{background:#fff3a3;color:#111827;border-radius:.2em;padding:0 .1em;font-weight:600}
 """
 
