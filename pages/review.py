@@ -17,13 +17,14 @@ from ui.tables import SORTS, QueueFilter, filter_and_sort, queue_table
 require_app()
 
 LEVEL_CHOICES = ("LOW", "MEDIUM", "HIGH", "n/a")
-# Widths that fit the queue in a page: the reason and the question get the room.
+# Widths (px) that fit the queue in the main column of a 1440-px window; the reason and question lead.
 QUEUE_WIDTHS = {
-    "Why flagged": st.column_config.TextColumn(width="large"),
-    "Question": st.column_config.TextColumn(width="large"),
-    "Hallucination rate": st.column_config.NumberColumn("Halluc. rate", width="small", format="%.2f"),
-    "Level": st.column_config.TextColumn(width="small"),
-    "Decision": st.column_config.TextColumn(width="small"),
+    "Why flagged": st.column_config.TextColumn(width=300),
+    "Question": st.column_config.TextColumn(width=290),
+    "Level": st.column_config.TextColumn(width=90),
+    "Hallucination rate": st.column_config.NumberColumn("Halluc.", width=60, format="%.2f"),
+    "When": st.column_config.TextColumn(width=140),
+    "Review": st.column_config.TextColumn(width=80),
 }
 OUTCOME_HELP = {
     "approved": "✔ approved: the answer may be used as it is",

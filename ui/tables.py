@@ -123,11 +123,11 @@ def sessions_table(summaries: Sequence[SessionSummary]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-QUEUE_COLUMNS = ["Why flagged", "Question", "Level", "Hallucination rate", "Decision", "When", "Review"]
+QUEUE_COLUMNS = ["Why flagged", "Question", "Level", "Hallucination rate", "When", "Review"]
 
 
 def queue_table(summaries: Sequence[SessionSummary]) -> pd.DataFrame:
-    """The review queue in seven columns that fit a page, the reason for flagging first."""
+    """The review queue in six columns that fit a page, the reason for flagging first."""
     return pd.DataFrame(
         [
             {
@@ -135,7 +135,6 @@ def queue_table(summaries: Sequence[SessionSummary]) -> pd.DataFrame:
                 "Question": " ".join(s.question.split()),
                 "Level": badge_text(level_style(s.level)),
                 "Hallucination rate": _score(s.hallucination_rate),
-                "Decision": badge_text(decision_style(s.decision)),
                 "When": when(s.created_at),
                 "Review": REVIEW_LABELS.get(s.review_status, s.review_status),
             }
