@@ -20,7 +20,7 @@ demo: $(VENV)/.runtime
 	$(PY) -m rrag demo
 
 run: demo
-	$(PY) -m streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
+	$(PY) -m ui.serve --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
 
 # Browser tests use Debian's chromium (never `playwright install`: no internet here).
 /usr/bin/chromium:

@@ -12,11 +12,20 @@ from ui.navigation import require_app
 from ui.report_view import claim_line, render_audit_trail, render_report
 from ui.state import PageState, pick_session
 from ui.status import badge_text, status_style
-from ui.tables import SORTS, QueueFilter, filter_and_sort, sessions_table
+from ui.tables import SORTS, QueueFilter, filter_and_sort, queue_table
 
 require_app()
 
 LEVEL_CHOICES = ("LOW", "MEDIUM", "HIGH", "n/a")
+# Widths (px) that fit the queue in the main column of a 1440-px window; the reason and question lead.
+QUEUE_WIDTHS = {
+    "Why flagged": st.column_config.TextColumn(width=300),
+    "Question": st.column_config.TextColumn(width=290),
+    "Level": st.column_config.TextColumn(width=90),
+    "Hallucination rate": st.column_config.NumberColumn("Halluc.", width=60, format="%.2f"),
+    "When": st.column_config.TextColumn(width=140),
+    "Review": st.column_config.TextColumn(width=80),
+}
 OUTCOME_HELP = {
     "approved": "✔ approved: the answer may be used as it is",
     "corrected": "✎ corrected: claim statuses were fixed here",
@@ -47,7 +56,7 @@ def _render_queue(state: PageState) -> list[SessionSummary]:
         "unverified claim."
     )
     if queue:
-        st.dataframe(sessions_table(queue), hide_index=True, width="stretch")
+        st.dataframe(queue_table(queue), hide_index=True, width="stretch", column_config=QUEUE_WIDTHS)
     return queue
 
 
@@ -57,7 +66,14 @@ def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> N
     with st.form(state.key(f"form.{report.session_id}")):
         name, outcome = st.columns([0.4, 0.6])
         name.text_input("Reviewer name", key=state.key("reviewer"))
-        outcome.radio("Outcome", REVIEW_OUTCOMES, key=state.key("outcome"), format_func=OUTCOME_HELP.get)
+        # No default: a reviewer who only skimmed must not approve a flagged answer by pressing Record.
+        chosen_outcome = outcome.radio(
+            "Outcome",
+            REVIEW_OUTCOMES,
+            index=None,
+            key=state.key(f"outcome.{report.session_id}"),
+            format_func=OUTCOME_HELP.get,
+        )
         st.caption(
             "Override a claim's status where the verifier got it wrong; unchanged claims are not recorded."
         )
@@ -83,12 +99,15 @@ def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> N
     if not reviewer:
         st.warning("Enter your name: every review is recorded with its reviewer.")
         return
+    if chosen_outcome is None:
+        st.warning("Choose an outcome: approved, corrected or escalated.")
+        return
     changes = {
         i: ClaimStatus(s)
         for i, s in chosen.items()
         if s != report.claims[i].verdict.status.value
     }
-    if state["outcome"] == "corrected" and not changes:
+    if chosen_outcome == "corrected" and not changes:
         st.warning(
             "A correction changes at least one claim's status: set it above, or choose another outcome."
         )
@@ -97,7 +116,7 @@ def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> N
         record = rag.store.add_review(
             report.session_id,
             reviewer=reviewer,
-            outcome=state["outcome"],
+            outcome=chosen_outcome,
             note=note.strip(),
             claim_overrides=changes,
         )
@@ -134,7 +153,6 @@ def main() -> None:
         ),
         selected=None,
         reviewer="",
-        outcome=REVIEW_OUTCOMES[0],
         include_reviewed=False,
         levels=[],
         contradicted=False,

@@ -14,6 +14,7 @@
      +-- StoreError             the database failed
      |    +-- StoreLockedError
      +-- NotFoundError          a session, document or chunk id that does not exist
+     +-- InputError             a question the engine refuses (too long)
 """
 
 
@@ -71,3 +72,7 @@ class StoreLockedError(StoreError):
 
 class NotFoundError(RRAGError):
     """The requested record does not exist."""
+
+
+class InputError(RRAGError):
+    """A question or answer the engine refuses to work on, with what to change."""

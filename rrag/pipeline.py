@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 from rrag.answer import Answerer, ExtractiveAnswerer, LLMAnswerer
 from rrag.claims import ClaimExtractor, LLMClaimExtractor, RuleClaimExtractor
 from rrag.embedding import get_embedder
-from rrag.errors import ConfigError
+from rrag.errors import ConfigError, InputError, RRAGError
 from rrag.index import ChunkIndex
 from rrag.injection import defuse, review_reason
 from rrag.ingest.service import Ingestor
@@ -23,7 +23,7 @@ from rrag.relevance import Relevance, assess, judge
 from rrag.retrieve import HybridRetriever, backfill_keywords
 from rrag.scoring import score
 from rrag.settings import Settings
-from rrag.store import Store
+from rrag.store import PendingSession, Store
 from rrag.types import (
     Answer,
     Chunk,
@@ -42,6 +42,7 @@ from rrag.verify.conflicts import flag_conflicts
 
 Progress = Callable[[str], None]
 
+MAX_QUESTION_CHARS = 2000  # longer is a pasted document, not a question; retrieval would be noise
 # Changing any of these means another database or index: everything is rebuilt.
 _STORAGE_FIELDS = ("data_dir", "database_url", "chroma_host", "chroma_port", "collection")
 
@@ -51,6 +52,7 @@ class ReliableRAG:
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings.from_env()
+        self._running: set[str] = set()  # sessions this process is answering now
         self._open_storage()
         self._backends = _Backends.build(self.settings, self.index, self.store)
 
@@ -112,35 +114,39 @@ class ReliableRAG:
     # -- questions ---------------------------------------------------------------------------------
 
     def ask(
-        self, question: str, *, settings: Settings | None = None, progress: Progress | None = None
+        self, question: str, *, settings: Settings | None = None, progress: Progress | None = None,
+        session_id: str | None = None,
     ) -> Report:
         """Retrieve, answer, then audit the answer claim by claim. `settings`: this question's own
-        choices (threshold, backends, ...); the engine's settings stay as they are."""
+        choices (threshold, backends, ...); the engine's settings stay as they are. `session_id`: the
+        id to save the report under, chosen by a caller that must find it again after a reload."""
         stages = self._stages(settings)
         timer = _StageTimer(progress)
-        with llm_deadline(stages.settings.llm_deadline_s):
-            return self._ask(stages, question, timer)
+        with self._pending(question, "ask", session_id) as session_id, llm_deadline(stages.settings.llm_deadline_s):
+            return self._ask(stages, question, timer, session_id)
 
-    def _ask(self, stages: _Backends, question: str, timer: _StageTimer) -> Report:
+    def _ask(self, stages: _Backends, question: str, timer: _StageTimer, session_id: str) -> Report:
         with timer("retrieve"):
             contexts = stages.retriever.retrieve(question)
         with timer("answer"):
             answer = stages.answerer.answer(question, defuse(contexts)[0])
         with timer("claims"):
             claims, notes = stages.extractor.extract_with_notes(answer.text, question)
-        return self._audit(stages, question, answer, claims, notes, contexts, timer, mode="ask")
+        return self._audit(
+            stages, question, answer, claims, notes, contexts, timer, mode="ask", session_id=session_id
+        )
 
     def verify(
         self, question: str, answer: str, *,
-        settings: Settings | None = None, progress: Progress | None = None,
+        settings: Settings | None = None, progress: Progress | None = None, session_id: str | None = None,
     ) -> Report:
-        """Audit an answer written elsewhere against the indexed documents (`settings` as for `ask`)."""
+        """Audit an answer written elsewhere against the indexed documents (the rest as for `ask`)."""
         stages = self._stages(settings)
         timer = _StageTimer(progress)
-        with llm_deadline(stages.settings.llm_deadline_s):
-            return self._verify(stages, question, answer, timer)
+        with self._pending(question, "verify", session_id) as session_id, llm_deadline(stages.settings.llm_deadline_s):
+            return self._verify(stages, question, answer, timer, session_id)
 
-    def _verify(self, stages: _Backends, question: str, answer: str, timer: _StageTimer) -> Report:
+    def _verify(self, stages: _Backends, question: str, answer: str, timer: _StageTimer, session_id: str) -> Report:
         with timer("claims"):
             claims, notes = stages.extractor.extract_with_notes(answer, question)
         with timer("retrieve"):
@@ -150,8 +156,33 @@ class ReliableRAG:
             contexts = _merge_contexts(stages.retriever.retrieve_many(queries))
         return self._audit(
             stages, question, Answer(text=answer, backend="external"), claims, notes, contexts, timer,
-            mode="verify",
+            mode="verify", session_id=session_id,
         )
+
+    def interrupted_sessions(self) -> list[PendingSession]:
+        """Questions whose answer never came (a reload, a closed tab, a crash), newest first."""
+        return [p for p in self.store.pending_sessions() if p.session_id not in self._running]
+
+    @contextmanager
+    def _pending(self, question: str, mode: str, session_id: str | None) -> Iterator[str]:
+        """The question is saved as pending before any work and removed with its report, so one that is
+        never answered stays on record as interrupted. An error the caller reports is not one."""
+        if len(question) > MAX_QUESTION_CHARS:
+            raise InputError(
+                f"The question has {len(question):,} characters; the limit is {MAX_QUESTION_CHARS:,}. "
+                "Ask about one thing at a time, or add long text as a document."
+            )
+        session_id = session_id or uuid.uuid4().hex
+        self.store.save_pending(session_id, question, mode)
+        self._running.add(session_id)
+        try:
+            yield session_id
+        except RRAGError:
+            with suppress(RRAGError):  # the original error is the one to report
+                self.store.drop_pending(session_id)
+            raise
+        finally:
+            self._running.discard(session_id)
 
     def _stages(self, settings: Settings | None) -> _Backends:
         """The stages for one call. Read once, so a `configure` from another thread (the engine is
@@ -174,6 +205,7 @@ class ReliableRAG:
         timer: _StageTimer,
         *,
         mode: str,
+        session_id: str,
     ) -> Report:
         # Instructions planted in the documents are neither evidence nor commands (rrag/injection.py).
         safe, planted = defuse(contexts)
@@ -191,7 +223,7 @@ class ReliableRAG:
                 concerns=[review_reason(planted)] if planted else [],
             )
         report = Report(
-            session_id=uuid.uuid4().hex,
+            session_id=session_id,
             question=question,
             answer=answer.text,
             **scored.report_fields(),

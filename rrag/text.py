@@ -521,3 +521,8 @@ def month_mentions(text: str) -> list[tuple[int, int, int]]:
 
 def _near_digit(text: str, m: re.Match[str]) -> bool:
     return bool(re.search(r"\d", text[max(0, m.start() - 4): m.end() + 6]))
+
+
+def word_spans(text: str) -> list[Span]:
+    """The word tokens of `words(text)`, in the original text with offsets."""
+    return [Span(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]

@@ -66,7 +66,9 @@ def _doc(doc_id: str = "doc-1", source: str = "handbook/leave.md", chunks: int =
 
 
 def test_public_surface() -> None:
-    assert sorted(rrag.store.__all__) == ["REVIEW_OUTCOMES", "ReviewRecord", "SessionSummary", "Store"]
+    assert sorted(rrag.store.__all__) == [
+        "PendingSession", "REVIEW_OUTCOMES", "ReviewRecord", "SessionSummary", "Store"
+    ]
     assert rrag.store.REVIEW_OUTCOMES == ("approved", "corrected", "escalated")
 
 
@@ -528,16 +530,18 @@ def test_schema_is_created_on_open_and_reopen_is_idempotent(db_settings: Setting
         "reviews",
         "review_changes",
         "app_settings",
+        "pending_sessions",
         "schema_version",
     }
     expected = _released()
-    assert expected[:6] == [
+    assert expected[:7] == [
         (1, "m001_initial_schema"),
         (2, "m002_audit_trail_is_append_only"),
         (3, "m003_audit_trail_is_append_only_on_postgresql"),
         (4, "m004_document_identity_and_versions"),
         (5, "m005_keyword_index"),
         (6, "m006_sessions_count_source_conflicts"),
+        (7, "m007_pending_sessions"),
     ]
     assert _versions(db_settings) == expected
     for _ in range(2):

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import html
 import json
+import re
+from typing import Sequence
 
 from rrag.corrections import corrected_by
+from rrag.spans import FailedSpan, report_spans
 from rrag.types import ClaimResult, Report
-from ui.highlight import evidence_html, highlight_answer, source_label
+from ui.highlight import evidence_html, highlight_answer, mark_failed, source_label
 from ui.status import (
     CSS,
     badge_html,
@@ -65,10 +68,10 @@ def decided_by(result: ClaimResult) -> str:
 _INERT_IN_MARKDOWN = str.maketrans({"[": "&#91;", "]": "&#93;", "|": "&#124;"})
 
 
-def _md(text: str) -> str:
+def _md(text: str, failed: Sequence[FailedSpan] = ()) -> str:
     # Entities keep untrusted HTML (and autolinks, `<...>`) inert in any Markdown viewer; line breaks
-    # are flattened so one value stays in one cell.
-    return html.escape(" ".join(text.split())).translate(_INERT_IN_MARKDOWN)
+    # are flattened so one value stays in one cell. Failed words are in <mark>, as on the HTML page.
+    return re.sub(r"\s+", " ", mark_failed(text, failed)).strip().translate(_INERT_IN_MARKDOWN)
 
 
 def report_markdown(report: Report) -> str:
@@ -94,6 +97,7 @@ def report_markdown(report: Report) -> str:
         lines += ["No claims were found in the answer.", ""]
     else:
         lines += ["| # | Status | Claim | Evidence | Source | Verifier |", "|---|---|---|---|---|---|"]
+        failed = report_spans(report)
         for number, result in enumerate(report.claims, start=1):
             v = result.verdict
             evidence = f"“{_md(v.evidence.quote)}”" if v.evidence else _md(v.reason)
@@ -102,7 +106,7 @@ def report_markdown(report: Report) -> str:
                 f", {_md(decided_by(result))}" if result.correction else f" ({v.confidence:.2f})"
             )
             lines.append(
-                f"| {number} | {status} | {_md(result.claim.text)} | {evidence} | "
+                f"| {number} | {status} | {_md(result.claim.text, failed[number - 1])} | {evidence} | "
                 f"{source} | {_md(v.verifier)} |"
             )
         lines.append("")
@@ -111,7 +115,8 @@ def report_markdown(report: Report) -> str:
 
 def report_html(report: Report) -> str:
     e = html.escape
-    claims = "".join(_claim_html(report, number) for number in range(1, len(report.claims) + 1))
+    failed = report_spans(report)
+    claims = "".join(_claim_html(report, number, spans) for number, spans in enumerate(failed, start=1))
     not_verified = (
         f'<p class="warn"><strong>Not verified:</strong> {e(report.not_verified_reason)}</p>'
         if not report.verified
@@ -137,14 +142,14 @@ def report_html(report: Report) -> str:
 <blockquote>{e(report.final_answer)}</blockquote>{caveat}
 <h2>The audited answer, claim by claim</h2>
 {legend_html()}
-{highlight_answer(report.answer, report.claims)}
+{highlight_answer(report.answer, report.claims, failed)}
 <h2>Claims and evidence</h2>
 {claims or "<p>No claims were found in the answer.</p>"}
 </main></body></html>
 """
 
 
-def _claim_html(report: Report, number: int) -> str:
+def _claim_html(report: Report, number: int, failed: list[FailedSpan]) -> str:
     result = report.claims[number - 1]
     v = result.verdict
     e = html.escape
@@ -154,7 +159,8 @@ def _claim_html(report: Report, number: int) -> str:
     )
     return (
         f'<section class="claim" style="border-left-color:{status_style(display_status(v)).colour}">'
-        f"<h3>{number}. {badge_html(status_style(display_status(v)))} {e(result.claim.text)}</h3>"
+        f"<h3>{number}. {badge_html(status_style(display_status(v)))} "
+        f"{mark_failed(result.claim.text, failed)}</h3>"
         f'<p class="meta">{e(decided_by(result))}</p>'
         f"<p>{e(v.reason)}</p>{source}{chunk}</section>"
     )

@@ -12,6 +12,7 @@ from typing import Sequence
 
 import streamlit as st
 
+from rrag.spans import FailedSpan, report_spans
 from rrag.store import ReviewRecord
 from rrag.types import ClaimResult, ClaimStatus, Report
 from ui.charts import reliability_gauge, status_counts_chart
@@ -23,7 +24,7 @@ from ui.export import (
     report_json,
     report_markdown,
 )
-from ui.highlight import escaped_block, evidence_html, highlight_answer, md_escape, source_label
+from ui.highlight import escaped_block, evidence_html, highlight_answer, mark_failed, md_escape, source_label
 from ui.status import (
     NOT_VERIFIED,
     badge_html,
@@ -52,10 +53,11 @@ def render_report(report: Report, *, key: str, exports: bool = True) -> None:
         if exports:
             _render_exports(report, key)
         return
+    failed = report_spans(report)
     left, right = st.columns([0.56, 0.44], gap="large")
     with left:
         st.markdown("##### The audited answer, claim by claim")
-        st.html(style_tag() + legend_html() + highlight_answer(report.answer, report.claims))
+        st.html(style_tag() + legend_html() + highlight_answer(report.answer, report.claims, failed))
         gauge, counts = st.columns(2)
         gauge.plotly_chart(reliability_gauge(report.reliability), key=f"{key}.gauge", width="stretch")
         counts.plotly_chart(status_counts_chart(report.status_counts), key=f"{key}.counts", width="stretch")
@@ -64,7 +66,7 @@ def render_report(report: Report, *, key: str, exports: bool = True) -> None:
         if not report.claims:
             st.info("No claims were found in the answer.")
         for number, result in enumerate(report.claims, start=1):
-            _render_claim(report, number, result)
+            _render_claim(report, number, result, failed[number - 1])
     _render_details(report)
     if exports:
         _render_exports(report, key)
@@ -100,7 +102,10 @@ def _render_verdict(report: Report) -> None:
     if conflicts:
         st.warning(f"**Sources disagree.** {md_escape('; '.join(conflicts))}", icon=":material/compare_arrows:")
     if report.review_reasons:
-        st.caption("Flagged for review: " + md_escape("; ".join(report.review_reasons)))
+        st.html(
+            f'{style_tag()}<div class="rrag-flag" role="note">⚑ <strong>Flagged for review:</strong> '
+            f'{html.escape("; ".join(report.review_reasons))}</div>'
+        )
     for note in report.notes:
         st.caption(md_escape(note))
     st.markdown("##### The answer the user receives")
@@ -109,7 +114,7 @@ def _render_verdict(report: Report) -> None:
         st.caption(md_escape(report.caveat))
 
 
-def _render_claim(report: Report, number: int, result: ClaimResult) -> None:
+def _render_claim(report: Report, number: int, result: ClaimResult, failed: list[FailedSpan]) -> None:
     verdict = result.verdict
     style = status_style(display_status(verdict))
     text = " ".join(result.claim.text.split())
@@ -119,7 +124,13 @@ def _render_claim(report: Report, number: int, result: ClaimResult) -> None:
     needs_attention = display_status(verdict) not in settled or narrow or result.correction is not None
     with st.expander(f"{style.icon} {number}. {md_escape(short)}", expanded=needs_attention):
         st.html(f"{style_tag()}<div>{badge_html(style)} {html.escape(decided_by(result))}</div>")
-        if len(text) > len(short):
+        if failed:  # the words that failed, each with why in its tooltip
+            marked = mark_failed(result.claim.text, failed)
+            st.html(f'{style_tag()}<div class="rrag-answer"><strong>Claim:</strong> {marked}</div>')
+            st.markdown("**Failed:** " + md_escape("; ".join(
+                f"“{result.claim.text[a:b]}”: {why}" for a, b, why in failed
+            )))
+        elif len(text) > len(short):
             st.markdown(f"**Claim:** {md_escape(text)}")
         st.markdown(f"**Why:** {md_escape(verdict.reason or style.meaning)}")
         if result.conflict and result.conflict not in verdict.reason:

@@ -13,7 +13,7 @@ from sqlalchemy import Connection, Engine, insert, inspect, select, text
 
 from rrag.errors import StoreError
 from rrag.store.keywords import create_keyword_index
-from rrag.store.schema import Base, DocumentRow, SchemaVersion, utcnow
+from rrag.store.schema import Base, DocumentRow, PendingRow, SchemaVersion, utcnow
 
 Migration = Callable[[Connection], None]
 
@@ -82,6 +82,10 @@ def _m006_sessions_count_source_conflicts(conn: Connection) -> None:
         conn.exec_driver_sql("ALTER TABLE sessions ADD COLUMN source_conflicts INTEGER NOT NULL DEFAULT 0")
 
 
+def _m007_pending_sessions(conn: Connection) -> None:
+    PendingRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m001_initial_schema,
     _m002_audit_trail_is_append_only,
@@ -89,6 +93,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _m004_document_identity_and_versions,
     _m005_keyword_index,
     _m006_sessions_count_source_conflicts,
+    _m007_pending_sessions,
 )
 
 

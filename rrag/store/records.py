@@ -18,6 +18,7 @@ from rrag.store.schema import (
     ClaimRow,
     DocumentRow,
     ReviewChangeRow,
+    PendingRow,
     ReviewRow,
     SessionRow,
     VerdictRow,
@@ -90,6 +91,20 @@ class DocumentState:
     pending_version: int | None
     writer: str | None  # "host:pid" of the process that set a busy state
     state_since: datetime | None
+
+
+@dataclass(frozen=True)
+class PendingSession:
+    """A question whose report was not saved: being answered, or interrupted."""
+
+    session_id: str
+    created_at: str
+    question: str
+    mode: str
+
+
+def pending_session(row: PendingRow) -> PendingSession:
+    return PendingSession(row.session_id, from_db_time(row.created_at), row.question, row.mode)
 
 
 def document_info(row: DocumentRow) -> DocumentInfo:

@@ -171,6 +171,18 @@ class ReviewChangeRow(Base):
     review: Mapped[ReviewRow] = relationship(back_populates="changes")
 
 
+class PendingRow(Base):
+    """A question being answered: saved before the work starts, removed when its report is saved. One
+    left behind was interrupted (a reload, a closed tab, a crash) and is kept to say so."""
+
+    __tablename__ = "pending_sessions"
+
+    session_id: Mapped[str] = mapped_column(String(100), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    question: Mapped[str] = mapped_column(Text)
+    mode: Mapped[str] = mapped_column(String(20))
+
+
 class AppSettingRow(Base):
     __tablename__ = "app_settings"
 

@@ -30,6 +30,7 @@ from rrag.store.migrations import is_behind, migrate
 from rrag.store.records import (
     CLAIM_COLUMNS,
     REVIEW_OUTCOMES,
+    PendingSession,
     ReviewRecord,
     SessionSummary,
     DocumentState,
@@ -38,6 +39,7 @@ from rrag.store.records import (
     document_state,
     latest_corrections,
     parse_overrides,
+    pending_session,
     plain,
     review_record,
     review_status,
@@ -50,6 +52,7 @@ from rrag.store.schema import (
     AppSettingRow,
     ClaimRow,
     DocumentRow,
+    PendingRow,
     ReviewChangeRow,
     ReviewRow,
     SessionRow,
@@ -223,6 +226,23 @@ class Store:
                     f"Session {report.session_id!r} is already saved; reports are never rewritten"
                 )
             s.add(row)
+            s.execute(delete(PendingRow).where(PendingRow.session_id == report.session_id))
+
+    def save_pending(self, session_id: str, question: str, mode: str) -> None:
+        """Record a question before it is answered; `save_report` of the same session removes it."""
+        with self._write("save the question") as s:
+            s.add(PendingRow(session_id=session_id, created_at=utcnow(), question=question, mode=mode))
+
+    def drop_pending(self, session_id: str) -> None:
+        """Forget a pending question whose answer failed with an error (the user saw the error)."""
+        with self._write("forget the question") as s:
+            s.execute(delete(PendingRow).where(PendingRow.session_id == session_id))
+
+    def pending_sessions(self) -> list[PendingSession]:
+        """Questions without a saved report, newest first."""
+        query = select(PendingRow).order_by(PendingRow.created_at.desc(), PendingRow.session_id)
+        with self._read("read the unanswered questions") as s:
+            return [pending_session(r) for r in s.scalars(query)]
 
     def get_report(self, session_id: str, *, as_saved: bool = False) -> Report:
         """The report as of its latest review: reviewers' corrections are the truth of record, with the
