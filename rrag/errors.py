@@ -14,6 +14,7 @@
      +-- StoreError             the database failed
      |    +-- StoreLockedError
      +-- NotFoundError          a session, document or chunk id that does not exist
+ +-- QuestionSetError       a question set (CSV/JSONL) that cannot be read
 """
 
 
@@ -71,3 +72,7 @@ class StoreLockedError(StoreError):
 
 class NotFoundError(RRAGError):
     """The requested record does not exist."""
+
+
+class QuestionSetError(RRAGError):
+    """A question set file is malformed: its line or row is named."""

@@ -507,7 +507,7 @@ def test_schema_is_created_on_open_and_reopen_is_idempotent(settings: Settings) 
         "app_settings",
         "schema_version",
     }
-    expected = [(1, "m001_initial_schema"), (2, "m002_audit_trail_is_append_only")]
+    expected = [(1, "m001_initial_schema"), (2, "m002_audit_trail_is_append_only"), (3, "m003_question_set_runs")]
     assert _versions(settings) == expected
     for _ in range(2):
         with Store(settings) as store:
@@ -531,7 +531,7 @@ def test_a_new_migration_runs_once_on_an_existing_database(
         with Store(settings) as store:
             assert store.list_documents() == [_doc()]
     assert calls == [1]
-    assert _versions(settings)[-1] == (3, "m003_add_document_title")
+    assert _versions(settings)[-1] == (len(migrations.MIGRATIONS), "m003_add_document_title")
     with sqlite3.connect(settings.data_dir / "rrag.db") as raw:
         assert "title" in [r[1] for r in raw.execute("PRAGMA table_info(documents)")]
 
@@ -551,7 +551,7 @@ def test_a_failing_migration_leaves_the_database_as_it_was(
         with pytest.raises(StoreError, match="open the database.*no_such_table"):
             Store(settings)
     assert "half_done" not in _tables(settings)  # DDL rolled back with the transaction
-    assert [v for v, _ in _versions(settings)] == [1, 2]
+    assert [v for v, _ in _versions(settings)] == list(range(1, len(migrations.MIGRATIONS) + 1))
     with Store(settings) as store:
         assert store.list_documents() == [_doc()]
 

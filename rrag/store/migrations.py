@@ -12,7 +12,7 @@ from collections.abc import Callable
 from sqlalchemy import Connection, Engine, insert, select
 
 from rrag.errors import StoreError
-from rrag.store.schema import Base, SchemaVersion, utcnow
+from rrag.store.schema import Base, QuestionSetRunRow, SchemaVersion, utcnow
 
 Migration = Callable[[Connection], None]
 
@@ -34,7 +34,15 @@ def _m002_audit_trail_is_append_only(conn: Connection) -> None:
             )
 
 
-MIGRATIONS: tuple[Migration, ...] = (_m001_initial_schema, _m002_audit_trail_is_append_only)
+def _m003_question_set_runs(conn: Connection) -> None:
+    QuestionSetRunRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    _m001_initial_schema,
+    _m002_audit_trail_is_append_only,
+    _m003_question_set_runs,
+)
 
 
 def is_behind(engine: Engine) -> bool:
