@@ -228,8 +228,9 @@ def _break_after_bold_headings(soup: Any) -> None:
     so it ends there instead of running into the sentence after it."""
     for tag in soup(["strong", "b"]):
         before, after = tag.previous_sibling, tag.next_sibling
-        if (before is None or (isinstance(before, str) and not before.strip())) and \
-                isinstance(after, str) and after.lstrip(" \t").startswith("\n"):
+        first_in_block = before is None or (isinstance(before, str) and not before.strip())
+        line_ends_after = isinstance(after, str) and after.lstrip(" \t").startswith("\n")
+        if first_in_block and line_ends_after:
             tag.insert_after(_BLOCK_BREAK)
 
 
