@@ -534,7 +534,7 @@ def test_schema_is_created_on_open_and_reopen_is_idempotent(db_settings: Setting
         "schema_version",
     }
     expected = _released()
-    assert expected[:7] == [
+    assert expected[:8] == [
         (1, "m001_initial_schema"),
         (2, "m002_audit_trail_is_append_only"),
         (3, "m003_audit_trail_is_append_only_on_postgresql"),
@@ -542,6 +542,7 @@ def test_schema_is_created_on_open_and_reopen_is_idempotent(db_settings: Setting
         (5, "m005_keyword_index"),
         (6, "m006_sessions_count_source_conflicts"),
         (7, "m007_pending_sessions"),
+        (8, "m008_question_set_runs"),
     ]
     assert _versions(db_settings) == expected
     for _ in range(2):

@@ -13,7 +13,7 @@ from sqlalchemy import Connection, Engine, insert, inspect, select, text
 
 from rrag.errors import StoreError
 from rrag.store.keywords import create_keyword_index
-from rrag.store.schema import Base, DocumentRow, PendingRow, SchemaVersion, utcnow
+from rrag.store.schema import Base, DocumentRow, PendingRow, QuestionSetRunRow, SchemaVersion, utcnow
 
 Migration = Callable[[Connection], None]
 
@@ -86,6 +86,10 @@ def _m007_pending_sessions(conn: Connection) -> None:
     PendingRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
 
 
+def _m008_question_set_runs(conn: Connection) -> None:
+    QuestionSetRunRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m001_initial_schema,
     _m002_audit_trail_is_append_only,
@@ -94,6 +98,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _m005_keyword_index,
     _m006_sessions_count_source_conflicts,
     _m007_pending_sessions,
+    _m008_question_set_runs,
 )
 
 

@@ -188,3 +188,16 @@ class AppSettingRow(Base):
 
     key: Mapped[str] = mapped_column(String(100), primary_key=True)
     value: Mapped[Any] = mapped_column(JSON)
+
+
+class QuestionSetRunRow(Base):
+    """One run of a question set through the pipeline (`rrag.runs`): its summary for listing and
+    comparing, and the per-question outcomes, each naming the saved session that holds its report."""
+
+    __tablename__ = "question_set_runs"
+
+    run_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    summary: Mapped[Any] = mapped_column(JSON)
+    outcomes: Mapped[Any] = mapped_column(JSON)

@@ -53,9 +53,11 @@ from rrag.store.schema import (
     ClaimRow,
     DocumentRow,
     PendingRow,
+    QuestionSetRunRow,
     ReviewChangeRow,
     ReviewRow,
     SessionRow,
+    from_db_time,
     to_db_time,
     utcnow,
 )
@@ -378,6 +380,34 @@ class Store:
             rows = [record for session in s.scalars(query) for record in claim_records(session)]
         frame = _with_utc_times(pd.DataFrame(rows, columns=CLAIM_COLUMNS))
         return frame.sort_values(["created_at", "session_id", "claim_index"], ignore_index=True)
+
+    # -- question-set runs (rrag.runs) ------------------------------------------------------------
+
+    def save_question_set_run(
+        self, run_id: str, name: str, created_at: datetime, summary: Mapping[str, Any], outcomes: list[Any]
+    ) -> None:
+        """Save a run once: its summary and its per-question outcomes (plain JSON data)."""
+        with self._write("save the question-set run") as s:
+            s.add(QuestionSetRunRow(
+                run_id=run_id, name=name, created_at=to_db_time(created_at), summary=dict(summary), outcomes=outcomes
+            ))
+
+    def list_question_set_runs(self) -> list[dict[str, Any]]:
+        """Saved runs, newest first: run_id, name, created_at (ISO, UTC) and summary; no outcomes."""
+        query = select(QuestionSetRunRow).options(defer(QuestionSetRunRow.outcomes)).order_by(
+            QuestionSetRunRow.created_at.desc(), QuestionSetRunRow.run_id
+        )
+        with self._read("list the question-set runs") as s:
+            return [
+                {"run_id": r.run_id, "name": r.name, "created_at": from_db_time(r.created_at), "summary": r.summary}
+                for r in s.scalars(query)
+            ]
+
+    def get_question_set_run(self, run_id: str) -> dict[str, Any]:
+        with self._read("read the question-set run") as s:
+            row = _get(s, QuestionSetRunRow, run_id, "question-set run")
+            return {"run_id": row.run_id, "name": row.name, "created_at": from_db_time(row.created_at),
+                    "summary": row.summary, "outcomes": row.outcomes}
 
     # -- app settings (never secrets) --------------------------------------------------------------
 

@@ -53,7 +53,7 @@ START_TIMEOUT_S = 120
 STEP_TIMEOUT_MS = 90_000  # a cold engine loads its models on the first question
 
 DEMO = ROOT / "data" / "demo"
-DEMO_FILES = sorted(p for p in DEMO.iterdir() if p.name != "examples.json")
+DEMO_FILES = sorted(p for p in DEMO.iterdir() if p.is_file() and p.name != "examples.json")
 EXAMPLES = {e["question"]: e for e in json.loads((DEMO / "examples.json").read_text(encoding="utf-8"))}
 PER_DIEM = next(e for q, e in EXAMPLES.items() if "per-diem" in q)  # a changed number
 REMOTE = next(e for q, e in EXAMPLES.items() if "working from home" in q)  # an invented extra fact
