@@ -22,6 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, defer, selectinload
 
 from rrag.errors import NotFoundError, StoreError, StoreLockedError
+from rrag.redact import looks_secret, redact_urls
 from rrag.settings import Settings
 from rrag.store.engine import WRITE_OPTIONS, create_store_engine, is_locked
 from rrag.store.migrations import is_behind, migrate
@@ -55,7 +56,6 @@ from rrag.types import ClaimStatus, DocumentInfo, Report
 DEFAULT_BUSY_TIMEOUT_S = 5.0
 # Escalated answers wait for someone else, so they stay in the default review queue.
 _PENDING_REVIEW = ("open", "escalated")
-SECRET_WORDS = ("key", "secret", "token", "password")  # app settings named like these are refused
 
 
 class Store:
@@ -261,8 +261,9 @@ class Store:
             return {row.key: row.value for row in s.scalars(select(AppSettingRow))}
 
     def save_app_settings(self, values: Mapping[str, Any]) -> None:
-        """Merge `values` into the saved settings. Secret-looking keys are refused: keys stay in the env."""
-        refused = sorted(str(k) for k in values if not (isinstance(k, str) and k.strip()) or _looks_secret(k))
+        """Merge `values` into the saved settings. Secret-looking names are refused (keys stay in the env),
+        and URLs are saved without their credentials."""
+        refused = sorted(str(k) for k in values if not (isinstance(k, str) and k.strip()) or looks_secret(k))
         if refused:
             raise StoreError(
                 f"Refused to save settings {refused}: names must be non-empty and secrets (keys, tokens, "
@@ -274,7 +275,7 @@ class Store:
             raise StoreError(f"Settings values must be plain JSON data: {exc}") from exc
         with self._write("save the app settings") as s:
             for key, value in values.items():
-                s.merge(AppSettingRow(key=key, value=value))
+                s.merge(AppSettingRow(key=key, value=redact_urls(value) if isinstance(value, str) else value))
 
     # -- transactions and errors -------------------------------------------------------------------
 
@@ -343,10 +344,6 @@ def _latest_overrides(session: Session, session_id: str | None = None) -> defaul
 def _with_utc_times(frame: pd.DataFrame) -> pd.DataFrame:
     frame["created_at"] = pd.to_datetime(frame["created_at"], utc=True)
     return frame
-
-
-def _looks_secret(name: object) -> bool:
-    return any(word in str(name).lower() for word in SECRET_WORDS)
 
 
 def _escape_like(text: str) -> str:
