@@ -14,7 +14,7 @@ from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 SECRET_WORDS = ("key", "secret", "token", "password", "passwd", "auth", "credential", "signature")
 REDACTED = "[redacted]"
-MIN_SECRET_LENGTH = 4  # shorter values would blank out ordinary words
+MIN_SECRET_LENGTH = 8  # shorter values are placeholders ("ollama", "EMPTY") or ordinary words
 
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'<>]+")
 _QUERY_PARAM = re.compile(r"([^&=;]+)=([^&;]*)")
