@@ -64,8 +64,8 @@ def _database_text(settings: Settings) -> str:
 
 
 @pytest.mark.parametrize("case", [_with_key_in_query, _with_key_as_password, _with_key_echoed])
-def test_a_key_reaches_the_server_but_nothing_that_is_kept(
-    case, server: ChatServer, settings: Settings, tmp_path: Path, caplog: pytest.LogCaptureFixture  # type: ignore[no-untyped-def]
+def test_a_key_reaches_the_server_but_nothing_that_is_kept(  # type: ignore[no-untyped-def]
+    case, server: ChatServer, settings: Settings, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     (tmp_path / "policy.txt").write_text(POLICY, encoding="utf-8")
     llm = {"llm_model": MODEL, "llm_max_retries": 0, "verifiers": ("quote", "llm")} | case(server)
@@ -115,8 +115,8 @@ def test_saved_settings_keep_no_url_credentials_and_the_environment_supplies_the
         ("https://bob:hunter22@h.example/v1", "https://h.example/v1", ["hunter22"]),
         ("https://sk-only-user@h.example:443/v1", "https://h.example:443/v1", ["sk-only-user"]),
         ("https://h/v1?api_key=abc%2Fdef&x=1", f"https://h/v1?api_key={REDACTED}&x=1", ["abc/def"]),
-        ("https://h/v1?Token=t0k3n&access_token=a1&sig=s", f"https://h/v1?Token={REDACTED}&access_token={REDACTED}&sig=s",
-         ["t0k3n", "a1"]),
+        ("https://h/v1?Token=t0k3n&access_token=a1&sig=s",
+         f"https://h/v1?Token={REDACTED}&access_token={REDACTED}&sig=s", ["t0k3n", "a1"]),
     ],
 )
 def test_redact_url(url: str, clean: str, secrets: list[str]) -> None:
