@@ -507,7 +507,8 @@ def test_settings_values_must_be_json(store: Store) -> None:
 
 def _versions(settings: Settings) -> list[tuple[int, str]]:
     with _raw(settings) as raw:
-        return [tuple(r) for r in raw.exec_driver_sql("SELECT version, name FROM schema_version ORDER BY version")]
+        rows = raw.exec_driver_sql("SELECT version, name FROM schema_version ORDER BY version")
+        return [tuple(r) for r in rows]
 
 
 def _tables(settings: Settings) -> set[str]:
