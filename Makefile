@@ -20,13 +20,17 @@ demo: $(VENV)/.runtime
 	$(PY) -m rrag demo
 
 run: demo
-	$(PY) -m streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
+	$(PY) -m ui.serve --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
 
 # Browser tests use Debian's chromium (never `playwright install`: no internet here).
 /usr/bin/chromium:
 	apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null
 
-test: $(VENV)/.dev /usr/bin/chromium
+# The store tests also run against a throw-away server of Debian's postgresql (tests/pg_server.py).
+/usr/lib/postgresql:
+	apt-get update -qq && apt-get install -y -qq postgresql >/dev/null
+
+test: $(VENV)/.dev /usr/bin/chromium /usr/lib/postgresql
 	$(PY) -m pytest -q
 
 bench: $(VENV)/.runtime

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import uuid
+from contextlib import suppress
+
 import streamlit as st
 
 from rrag import RISK_PRESETS, ReliableRAG, Report
+from rrag.demo import Sample, is_demo_indexed, samples
+from rrag.errors import NotFoundError
 from rrag.settings import ANSWERERS, VERIFIER_STAGES, Settings
-from ui.engine import documents, engine_errors, get_engine, invalidate_reads
+from ui.engine import documents, engine_errors, get_engine, invalidate_reads, review_queue
 from ui.highlight import md_escape
 from ui.navigation import require_app
 from ui.report_view import render_report
 from ui.state import PageState
-from ui.status import ANSWERER_LABELS, STAGE_LABELS, VERIFIER_LABELS
+from ui.status import ANSWERER_LABELS, STAGE_LABELS, VERIFIER_LABELS, decision_style
 
 require_app()
 
 ASK, VERIFY = "Ask a question", "Verify an answer"
 CUSTOM = "custom"
+ANSWERING = "answering"  # URL parameter: the session being answered, so that a reload can tell
 
 
 def _preset_of(threshold: float) -> str:
@@ -126,10 +132,64 @@ def _render_form(state: PageState) -> tuple[str, str] | None:
     return question.strip(), answer.strip()
 
 
+def _render_samples(state: PageState) -> None:
+    """The demo's first minute: one click asks (or audits) a sample, and the audited examples wait."""
+    if not is_demo_indexed([d.source for d in documents()]):
+        return
+    with st.container(border=True):
+        st.markdown("**Try the demo handbook.** One click, and every claim of the answer is checked:")
+        row = st.container(horizontal=True)
+        for number, sample in enumerate(samples()):
+            style = decision_style(sample.decision.value)
+            row.button(
+                f"{sample.label} → {style.icon} {style.label.lower()}",
+                key=state.key(f"sample.{number}"),
+                on_click=_use_sample,
+                args=(state, sample),
+                help=("Audits an answer with a planted error: " if sample.answer else "Asks: ")
+                + sample.question,
+            )
+        waiting = len(review_queue())
+        if waiting:
+            st.page_link(
+                "pages/review.py",
+                label=f"{waiting} audited example answer(s) wait in Review, hallucinations flagged",
+                icon=":material/rule:",
+            )
+
+
+def _use_sample(state: PageState, sample: Sample) -> None:
+    state["mode"] = VERIFY if sample.answer else ASK
+    state["question"], state["answer"] = sample.question, sample.answer
+    state["sample"] = (sample.question, sample.answer)
+
+
+def _render_interrupted(rag: ReliableRAG, state: PageState) -> None:
+    """After a reload mid-answer the URL still names the session: say what became of it."""
+    session_id = st.query_params.get(ANSWERING)
+    if not session_id or state["report"] is not None:
+        return
+    del st.query_params[ANSWERING]
+    # Still pending is interrupted for this tab, even if the old run has not noticed the reload yet.
+    interrupted = next((p for p in rag.store.pending_sessions() if p.session_id == session_id), None)
+    if interrupted is not None:
+        state["question"] = interrupted.question
+        st.warning(
+            "**The answer was interrupted**: the page was reloaded or closed while it was being worked "
+            "on. The question is back in the box below, and kept in History as interrupted.",
+            icon=":material/restart_alt:",
+        )
+        return
+    with suppress(NotFoundError):  # it finished before the reload stopped it: show the answer
+        state["report"] = rag.store.get_report(session_id)
+
+
 def _run(rag: ReliableRAG, options: dict[str, object], question: str, answer: str) -> Report | None:
     """Ask or verify with this question's options, with live progress by stage. The options go with
     the call: the engine is shared by every browser tab, and its settings are the saved defaults."""
     report = None
+    session_id = uuid.uuid4().hex
+    st.query_params[ANSWERING] = session_id  # gone when the answer is shown; left there by a reload
     action = "Auditing the answer" if answer else "Answering the question"
     with engine_errors(action), st.status("Working…", expanded=True) as status:
         settings = rag.settings.replace(**options)
@@ -142,17 +202,26 @@ def _run(rag: ReliableRAG, options: dict[str, object], question: str, answer: st
             bar.progress((stages.index(stage) + 1) / len(stages) if stage in stages else 0.5, text=label)
 
         report = (
-            rag.verify(question, answer, settings=settings, progress=progress)
+            rag.verify(question, answer, settings=settings, progress=progress, session_id=session_id)
             if answer
-            else rag.ask(question, settings=settings, progress=progress)
+            else rag.ask(question, settings=settings, progress=progress, session_id=session_id)
         )
         bar.empty()
         checked = any(r.claim.checkable for r in report.claims)
         status.update(label="Done: every claim checked" if checked else "Done: nothing to check",
                       state="complete", expanded=False)
+    del st.query_params[ANSWERING]
     if report is not None:
         invalidate_reads()
     return report
+
+
+def _as_of_latest_review(rag: ReliableRAG, report: Report) -> Report:
+    """A reviewer may have corrected this answer since (on Review, in any tab): show the truth of record."""
+    try:
+        return rag.store.get_report(report.session_id)
+    except NotFoundError:  # the storage was switched on Settings since
+        return report
 
 
 def main() -> None:
@@ -172,21 +241,27 @@ def main() -> None:
             top_k=min(settings.top_k, 20),
             answerer=settings.answerer,
             verifiers=list(settings.verifiers),
+            sample=None,
         )
         options = _render_options(state, settings)
         if not documents():
             st.info("No documents are indexed yet. Add some first, then ask.", icon=":material/description:")
             st.page_link("pages/documents.py", label="Add documents", icon=":material/upload_file:")
+        _render_samples(state)
+        _render_interrupted(rag, state)
         submitted = _render_form(state)
+        if state["sample"]:
+            submitted, state["sample"] = state["sample"], None
         problem = _problem(options, settings)
         if submitted and problem:
             st.warning(problem, icon=":material/tune:")
         elif submitted:
             state["report"] = _run(rag, options, *submitted) or state["report"]
         if state["report"] is not None:
+            report = _as_of_latest_review(rag, state["report"])
             st.divider()
-            st.markdown(f"**Question:** {md_escape(state['report'].question)}")  # the form may hold another
-            render_report(state["report"], key="ask.report")
+            st.markdown(f"**Question:** {md_escape(report.question)}")  # the form may hold another
+            render_report(report, key="ask.report")
 
 
 main()

@@ -6,6 +6,7 @@ import streamlit as st
 
 from rrag import IngestResult, ReliableRAG
 from rrag.demo import set_up_demo
+from rrag.ingest.extract import supported_suffixes
 from rrag.types import DocumentInfo
 from ui.engine import documents, engine_errors, get_engine, invalidate_reads
 from ui.highlight import escaped_block, md_escape
@@ -25,6 +26,8 @@ def _render_upload(rag: ReliableRAG, state: PageState) -> None:
     with st.form(state.key("upload_form"), clear_on_submit=True):
         files = st.file_uploader(
             f"Files to index ({FORMATS})",
+            # With their dots: a bare "text" would mean any text/* file to Streamlit.
+            type=supported_suffixes(),
             accept_multiple_files=True,
             key=state.key("files"),
             help="Each file is indexed on its own: a file that cannot be read is reported, the others go on.",

@@ -14,7 +14,7 @@ from ui.navigation import require_app
 from ui.report_view import render_audit_trail, render_report
 from ui.state import PageState, pick_session
 from ui.status import badge_text, decision_style, level_style
-from ui.tables import sessions_table
+from ui.tables import interrupted_table, sessions_table
 
 require_app()
 
@@ -76,8 +76,20 @@ def _render_session(rag: ReliableRAG, state: PageState, found: list[SessionSumma
     session_id = pick_session("Reopen a session", state, found)
     report = rag.store.get_report(session_id)
     st.markdown(f"**Question:** {md_escape(report.question)}")
-    render_report(report, key="history.report", overrides=rag.store.claim_overrides(session_id))
+    render_report(report, key="history.report")
     render_audit_trail(rag.store.reviews(session_id))
+
+
+def _render_interrupted(rag: ReliableRAG) -> None:
+    interrupted = rag.interrupted_sessions()
+    if not interrupted:
+        return
+    with st.expander(f"⚠ Interrupted questions ({len(interrupted)}): never answered", expanded=True):
+        st.caption(
+            "The page was reloaded or closed while these were being answered, so no answer was saved. "
+            "Ask them again on the Ask page."
+        )
+        st.dataframe(interrupted_table(interrupted), hide_index=True, width="stretch")
 
 
 def main() -> None:
@@ -94,6 +106,7 @@ def main() -> None:
     )
     with engine_errors("Loading the history"):
         rag = get_engine()
+        _render_interrupted(rag)
         found = _render_filters(state)
         st.caption(f"{len(found)} session(s), newest first.")
         if not found:

@@ -12,11 +12,20 @@ from ui.navigation import require_app
 from ui.report_view import claim_line, render_audit_trail, render_report
 from ui.state import PageState, pick_session
 from ui.status import badge_text, status_style
-from ui.tables import SORTS, QueueFilter, filter_and_sort, sessions_table
+from ui.tables import SORTS, QueueFilter, filter_and_sort, queue_table
 
 require_app()
 
 LEVEL_CHOICES = ("LOW", "MEDIUM", "HIGH", "n/a")
+# Widths (px) that fit the queue in the main column of a 1440-px window; the reason and question lead.
+QUEUE_WIDTHS = {
+    "Why flagged": st.column_config.TextColumn(width=300),
+    "Question": st.column_config.TextColumn(width=290),
+    "Level": st.column_config.TextColumn(width=90),
+    "Hallucination rate": st.column_config.NumberColumn("Halluc.", width=60, format="%.2f"),
+    "When": st.column_config.TextColumn(width=140),
+    "Review": st.column_config.TextColumn(width=80),
+}
 OUTCOME_HELP = {
     "approved": "✔ approved: the answer may be used as it is",
     "corrected": "✎ corrected: claim statuses were fixed here",
@@ -47,25 +56,30 @@ def _render_queue(state: PageState) -> list[SessionSummary]:
         "unverified claim."
     )
     if queue:
-        st.dataframe(sessions_table(queue), hide_index=True, width="stretch")
+        st.dataframe(queue_table(queue), hide_index=True, width="stretch", column_config=QUEUE_WIDTHS)
     return queue
 
 
-def _render_review_form(
-    rag: ReliableRAG, state: PageState, report: Report, overrides: dict[int, ClaimStatus]
-) -> None:
+def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> None:
     st.markdown("##### Your verdict")
     statuses = [s.value for s in ClaimStatus]
     with st.form(state.key(f"form.{report.session_id}")):
         name, outcome = st.columns([0.4, 0.6])
         name.text_input("Reviewer name", key=state.key("reviewer"))
-        outcome.radio("Outcome", REVIEW_OUTCOMES, key=state.key("outcome"), format_func=OUTCOME_HELP.get)
+        # No default: a reviewer who only skimmed must not approve a flagged answer by pressing Record.
+        chosen_outcome = outcome.radio(
+            "Outcome",
+            REVIEW_OUTCOMES,
+            index=None,
+            key=state.key(f"outcome.{report.session_id}"),
+            format_func=OUTCOME_HELP.get,
+        )
         st.caption(
             "Override a claim's status where the verifier got it wrong; unchanged claims are not recorded."
         )
         chosen: dict[int, str] = {}
         for index, result in enumerate(report.claims):
-            current = overrides.get(index, result.verdict.status).value
+            current = result.verdict.status.value  # the report is as of its latest review
             # The claim goes in Markdown, not in the label: labels also become accessible names,
             # where Markdown escapes would be read out.
             st.markdown(md_escape(claim_line(index + 1, result)))
@@ -85,12 +99,15 @@ def _render_review_form(
     if not reviewer:
         st.warning("Enter your name: every review is recorded with its reviewer.")
         return
+    if chosen_outcome is None:
+        st.warning("Choose an outcome: approved, corrected or escalated.")
+        return
     changes = {
         i: ClaimStatus(s)
         for i, s in chosen.items()
-        if s != overrides.get(i, report.claims[i].verdict.status).value
+        if s != report.claims[i].verdict.status.value
     }
-    if state["outcome"] == "corrected" and not changes:
+    if chosen_outcome == "corrected" and not changes:
         st.warning(
             "A correction changes at least one claim's status: set it above, or choose another outcome."
         )
@@ -99,7 +116,7 @@ def _render_review_form(
         record = rag.store.add_review(
             report.session_id,
             reviewer=reviewer,
-            outcome=state["outcome"],
+            outcome=chosen_outcome,
             note=note.strip(),
             claim_overrides=changes,
         )
@@ -114,12 +131,11 @@ def _render_review_form(
 def _render_open(rag: ReliableRAG, state: PageState, queue: list[SessionSummary]) -> None:
     session_id = pick_session("Open an answer", state, queue)
     report = rag.store.get_report(session_id)
-    overrides = rag.store.claim_overrides(session_id)
     st.markdown(f"**Question:** {md_escape(report.question)}")
-    render_report(report, key="review.report", overrides=overrides)
+    render_report(report, key="review.report")
     left, right = st.columns([0.55, 0.45], gap="large")
     with left:
-        _render_review_form(rag, state, report, overrides)
+        _render_review_form(rag, state, report)
     with right:
         render_audit_trail(rag.store.reviews(session_id))
 
@@ -137,7 +153,6 @@ def main() -> None:
         ),
         selected=None,
         reviewer="",
-        outcome=REVIEW_OUTCOMES[0],
         include_reviewed=False,
         levels=[],
         contradicted=False,

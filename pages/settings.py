@@ -7,10 +7,11 @@ from typing import Any
 import streamlit as st
 
 from rrag import RISK_PRESETS, ReliableRAG
+from rrag.locations import data_locations
 from rrag.settings import ANSWERERS, CLAIM_EXTRACTORS, VERIFIER_STAGES, Settings
 from ui.app_settings import to_saved
 from ui.engine import engine_errors, get_engine, invalidate_reads, redact
-from ui.highlight import escaped_block
+from ui.highlight import escaped_block, md_escape
 from ui.navigation import require_app
 from ui.state import PageState
 from ui.status import ANSWERER_LABELS, EXTRACTOR_LABELS, VERIFIER_LABELS, style_tag
@@ -134,6 +135,22 @@ def _test(rag: ReliableRAG, values: dict[str, Any]) -> None:
         st.html(style_tag() + escaped_block(redact(reply)[:500]))
 
 
+def _render_locations(settings: Settings) -> None:
+    """Read-only: storage is chosen by the environment when the app starts, never from this page."""
+    st.markdown("#### Where data lives")
+    rows = [
+        f"| {md_escape(place.what)} | {md_escape(place.backend)} | {md_escape(place.where)} | "
+        + ", ".join(f"`{name}`" for name in place.variables)
+        + " |"
+        for place in data_locations(settings)
+    ]
+    st.markdown("\n".join(["| Data | Backend | Location | Set with |", "|---|---|---|---|", *rows]))
+    st.caption(
+        "Read-only here: set these environment variables before starting the app (credentials in a "
+        "database URL are never shown). See the README's Configuration table."
+    )
+
+
 def main() -> None:
     st.title("Settings")
     st.caption(
@@ -149,7 +166,7 @@ def main() -> None:
             _save(rag, values)
         elif pressed == "test":
             _test(rag, values)
-        st.caption(f"Data directory: `{rag.settings.data_dir}` · collection `{rag.settings.collection}`")
+        _render_locations(rag.settings)
 
 
 main()

@@ -7,10 +7,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rrag.pipeline import ReliableRAG
-from rrag.types import IngestResult, Report
+from rrag.types import Decision, IngestResult, Report
 
 DEMO_DIR = Path(__file__).resolve().parents[1] / "data" / "demo"
 EXAMPLES_FILE = "examples.json"
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A one-click question for the demo corpus, and what the engine decides on its defaults."""
+
+    label: str
+    question: str
+    answer: str  # an answer written elsewhere, to audit; empty: the question is asked
+    decision: Decision  # tests/test_demo_samples.py runs every sample and checks it
 
 
 @dataclass(frozen=True)
@@ -31,3 +41,29 @@ def set_up_demo(rag: ReliableRAG, demo_dir: Path = DEMO_DIR) -> DemoSetup:
         for example in json.loads((demo_dir / EXAMPLES_FILE).read_text(encoding="utf-8")):
             examples.append(rag.verify(example["question"], example["answer"]))
     return DemoSetup(ingested, examples)
+
+
+def _example_answer(question: str, demo_dir: Path) -> str:
+    examples = json.loads((demo_dir / EXAMPLES_FILE).read_text(encoding="utf-8"))
+    return next(e["answer"] for e in examples if e["question"] == question)
+
+
+def samples(demo_dir: Path = DEMO_DIR) -> list[Sample]:
+    """An answered question, a pasted answer that gets trimmed (a changed number), a refused question.
+
+    The extractive answerer only quotes the documents, so the trimmed sample audits an answer written
+    elsewhere: one of the examples with a planted hallucination.
+    """
+    leave = "How many days of annual leave do full-time employees get?"
+    per_diem = "What is the daily per-diem allowance for a business trip to Berlin?"
+    return [
+        Sample("Annual leave", leave, "", Decision.PASS),
+        Sample("Audit a per-diem answer", per_diem, _example_answer(per_diem, demo_dir), Decision.TRIM),
+        Sample("The company's share price", "What is the company's share price today?", "", Decision.REFUSE),
+    ]
+
+
+def is_demo_indexed(sources: list[str], demo_dir: Path = DEMO_DIR) -> bool:
+    """Whether every demo document is among the indexed `sources` (file names or relative paths)."""
+    names = {Path(source).name for source in sources}
+    return {p.name for p in demo_files(demo_dir)} <= names

@@ -14,6 +14,8 @@
      +-- StoreError             the database failed
      |    +-- StoreLockedError
      +-- NotFoundError          a session, document or chunk id that does not exist
+     +-- InputError             a question the engine refuses (too long)
+     +-- QuestionSetError       a question set (CSV/JSONL) that cannot be read
 """
 
 
@@ -71,3 +73,11 @@ class StoreLockedError(StoreError):
 
 class NotFoundError(RRAGError):
     """The requested record does not exist."""
+
+
+class InputError(RRAGError):
+    """A question or answer the engine refuses to work on, with what to change."""
+
+
+class QuestionSetError(RRAGError):
+    """A question set file is malformed: its line or row is named."""

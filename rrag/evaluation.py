@@ -239,6 +239,8 @@ def dataset_metrics(rows: Sequence[Row], judgements: Sequence[Judgement], second
     if contradicted:
         hits = sum(j.status == "contradicted" for j in contradicted)
         metrics["contradicted_recall"] = hits / len(contradicted)
+        called = sum(j.status == "contradicted" for j in judgements)
+        metrics["contradicted_precision"] = hits / called if called else None
     if len({r.label for r in rows}) > 2:
         statuses = [j.status for j in judgements]
         metrics["macro_f1"] = macro_f1([r.label for r in rows], statuses, labels)
@@ -285,7 +287,8 @@ def run(paths: Sequence[Path], out: Path, verifier_name: str, settings: Settings
 def format_table(results: dict[str, dict[str, Any]]) -> str:
     cols = [("n", "n", "{:d}"), ("balanced_accuracy", "BA", "{:.1%}"), ("macro_f1", "macroF1", "{:.1%}"),
             ("response_f1", "respF1", "{:.1%}"), ("span_f1", "spanF1", "{:.1%}"),
-            ("contradicted_recall", "contraR", "{:.1%}"), ("calibration_error", "ECE", "{:.3f}"),
+            ("contradicted_recall", "contraR", "{:.1%}"), ("contradicted_precision", "contraP", "{:.1%}"),
+            ("calibration_error", "ECE", "{:.3f}"),
             ("claims_per_s", "claims/s", "{:.1f}")]
     width = max([len(name) for name in results] + [7])
     lines = [f"{'dataset':<{width}} " + " ".join(f"{h:>9}" for _, h, _ in cols)]

@@ -8,7 +8,7 @@ write) surfaces as `IndexError_`.
 from __future__ import annotations
 
 import threading
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Iterator, Sequence
 
 import chromadb
@@ -20,6 +20,7 @@ from chromadb.utils.embedding_functions import register_embedding_function
 
 from rrag.embedding import Embedder, get_embedder
 from rrag.errors import IndexError_, RRAGError
+from rrag.locks import process_lock
 from rrag.settings import Settings
 from rrag.types import Chunk
 
@@ -94,15 +95,26 @@ def _client(settings: Settings, location: str) -> ClientAPI:
         return _clients[location]
 
 
+def _opening(settings: Settings) -> AbstractContextManager[None]:
+    """Embedded Chroma creates its own schema on first open and races when several processes open
+    a new folder at once ("table collections already exists"): they open it one at a time."""
+    if settings.chroma_host:
+        return nullcontext()
+    return process_lock(settings.chroma_dir.with_suffix(".lock"))
+
+
 class ChunkIndex:
     """Chunks with their embeddings; similarity is cosine, reported in -1..1 (higher is closer)."""
 
     def __init__(self, settings: Settings, embedder: Embedder) -> None:
         self._location = _location(settings)
         self._collection_name = settings.collection
-        self._client = _client(settings, self._location)
         self._embedding_function = RRAGEmbeddingFunction(embedder)
-        with _chroma_errors(f"open the collection {settings.collection!r} at {self._location}"):
+        with (
+            _chroma_errors(f"open the collection {settings.collection!r} at {self._location}"),
+            _opening(settings),
+        ):
+            self._client = _client(settings, self._location)
             self._collection: Collection = self._client.get_or_create_collection(
                 settings.collection,
                 embedding_function=self._embedding_function,  # type: ignore[arg-type]
@@ -192,18 +204,23 @@ class ChunkIndex:
 
     def query(self, text: str, k: int) -> list[tuple[Chunk, float]]:
         """The `k` nearest chunks to `text` with their cosine similarity, best first."""
-        n = min(k, self.count())
-        if n < 1 or not text.strip():
-            return []
+        return self.query_many([text], k)[0]
+
+    def query_many(self, texts: Sequence[str], k: int) -> list[list[tuple[Chunk, float]]]:
+        """`query` for several texts in one call: one embedding batch, one search."""
+        asked = [i for i, text in enumerate(texts) if text.strip()]
+        out: list[list[tuple[Chunk, float]]] = [[] for _ in texts]
+        if k < 1 or not asked:
+            return out
         with _chroma_errors("search"):
             result = self._collection.query(
-                query_texts=[text], n_results=n, include=["documents", "metadatas", "distances"]
+                query_texts=[texts[i] for i in asked], n_results=k, include=["documents", "metadatas", "distances"]
             )
-        keys = ("ids", "documents", "metadatas", "distances")
-        first = {key: result[key][0] for key in keys}  # type: ignore[literal-required,index]
-        chunks = _chunks(first)
-        distances = first["distances"]
-        return [(chunk, 1.0 - float(d)) for chunk, d in zip(chunks, distances)]
+        for row, i in enumerate(asked):
+            found = {key: result[key][row] for key in ("ids", "documents", "metadatas")}  # type: ignore[literal-required,index]
+            distances = result["distances"][row]  # type: ignore[index]
+            out[i] = [(chunk, 1.0 - float(d)) for chunk, d in zip(_chunks(found), distances)]
+        return out
 
     def _touch(self) -> None:
         with _lock:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import textwrap
+from dataclasses import dataclass
 from typing import Mapping
 
 import pandas as pd
@@ -78,17 +79,53 @@ def status_counts_chart(status_counts: Mapping[str, int], title: str = "Claims b
     return fig
 
 
-def _periods(created_at: pd.Series) -> pd.Series:
-    """Sessions bucketed by day, or by hour when they span less than three days (a fresh demo)."""
+@dataclass(frozen=True)
+class Bucket:
+    """A period to group sessions by: pandas frequency, its name, how a period is labelled."""
+
+    freq: str
+    name: str
+    label: str  # strftime format
+    up_to: pd.Timedelta  # the longest span of data it is used for
+
+
+# A fresh demo spans minutes, a week of use hours, months of use days.
+BUCKETS = (
+    Bucket("min", "minute", "%H:%M", pd.Timedelta(hours=3)),
+    Bucket("h", "hour", "%d %b %H:00", pd.Timedelta(days=3)),
+    Bucket("D", "day", "%d %b %Y", pd.Timedelta.max),
+)
+MIN_PERIODS = 3  # fewer points than this are not a trend
+
+
+def time_bucket(created_at: pd.Series) -> Bucket:
+    """The finest bucket for the span of `created_at`."""
     times = pd.to_datetime(created_at, utc=True)
     span = times.max() - times.min()
-    return times.dt.floor("D" if span >= pd.Timedelta(days=3) else "h")
+    return next(b for b in BUCKETS if span <= b.up_to)
 
 
-def _period_labels(index: pd.Index) -> list[str]:
+def _periods(created_at: pd.Series) -> tuple[pd.Series, Bucket]:
+    """Each session's period, in the bucket that suits the span of the data."""
+    bucket = time_bucket(created_at)
+    return pd.to_datetime(created_at, utc=True).dt.floor(bucket.freq), bucket
+
+
+def _period_labels(index: pd.Index, bucket: Bucket) -> list[str]:
     # Category labels, not a date axis: a date axis with one or two points shows sub-millisecond ticks.
-    daily = all(moment.hour == 0 for moment in index)
-    return [moment.strftime("%d %b %Y" if daily else "%d %b %H:00") for moment in index]
+    return [moment.strftime(bucket.label) for moment in index]
+
+
+def _time_layout(fig: go.Figure, title: str, periods: int, sessions: int, bucket: Bucket) -> None:
+    """Name the bucket, and say so when the points are too few to read a trend from."""
+    fig.update_layout(title=dict(text=title, subtitle=dict(text=f"per {bucket.name} (UTC)")))
+    fig.update_xaxes(title=bucket.name)
+    if periods < MIN_PERIODS:
+        fig.add_annotation(
+            text=f"Too little data for a trend: {sessions} session(s) in {periods} {bucket.name}(s)",
+            xref="paper", yref="paper", x=0.5, y=0.95, showarrow=False,
+            font=dict(size=13, color="#6b7280"),
+        )
 
 
 def hallucination_over_time(sessions: pd.DataFrame) -> go.Figure:
@@ -96,10 +133,11 @@ def hallucination_over_time(sessions: pd.DataFrame) -> go.Figure:
     scored = sessions.dropna(subset=["hallucination_rate"]) if not sessions.empty else sessions
     if scored.empty:
         return _empty(title, "No scored sessions yet")
-    per_period = scored.groupby(_periods(scored["created_at"]))["hallucination_rate"].agg(["mean", "size"])
+    periods, bucket = _periods(scored["created_at"])
+    per_period = scored.groupby(periods)["hallucination_rate"].agg(["mean", "size"])
     fig = go.Figure(
         go.Scatter(
-            x=_period_labels(per_period.index),
+            x=_period_labels(per_period.index, bucket),
             y=per_period["mean"],
             mode="lines+markers",
             line=dict(color=status_style(ClaimStatus.CONTRADICTED.value).colour),
@@ -107,24 +145,27 @@ def hallucination_over_time(sessions: pd.DataFrame) -> go.Figure:
             hovertemplate="%{x}<br>mean rate %{y:.2f}<br>%{customdata} sessions<extra></extra>",
         )
     )
-    fig.update_layout(title=title, yaxis=dict(range=[0, 1], title="mean rate"), **_LAYOUT)
+    fig.update_layout(yaxis=dict(range=[0, 1], title="mean rate"), **_LAYOUT)
+    _time_layout(fig, title, len(per_period), len(scored), bucket)
     return fig
 
 
 def rates_over_time(sessions: pd.DataFrame) -> go.Figure:
-    """Share of sessions refused, and share with at least one citation mismatch, per period."""
-    title = "Refusal and citation-mismatch rate"
+    """Share of sessions refused, with a citation mismatch, and whose sources disagree, per period."""
+    title = "Refusals, citation mismatches, disagreeing sources"
     if sessions.empty:
         return _empty(title, "No sessions yet")
     frame = pd.DataFrame(
         {
             "refused": sessions["decision"].eq("refuse").astype(float),
             "mismatch": sessions["citation_mismatches"].fillna(0).gt(0).astype(float),
+            "conflict": sessions["source_conflicts"].fillna(0).gt(0).astype(float),
         }
     )
-    per_period = frame.groupby(_periods(sessions["created_at"])).mean()
+    periods, bucket = _periods(sessions["created_at"])
+    per_period = frame.groupby(periods).mean()
     fig = go.Figure()
-    x = _period_labels(per_period.index)
+    x = _period_labels(per_period.index, bucket)
     fig.add_trace(
         go.Scatter(
             x=x, y=per_period["refused"], name="⊘ refused", mode="lines+markers", line=dict(color="#b91c1c")
@@ -139,12 +180,18 @@ def rates_over_time(sessions: pd.DataFrame) -> go.Figure:
             line=dict(color="#7c3aed", dash="dash"),
         )
     )
+    fig.add_trace(
+        go.Scatter(
+            x=x, y=per_period["conflict"], name="⇄ sources disagree", mode="lines+markers",
+            line=dict(color="#b45309", dash="dot"),
+        )
+    )
     fig.update_layout(
-        title=title,
         yaxis=dict(range=[0, 1], title="share of sessions"),
-        legend=dict(orientation="h", y=-0.2),
+        legend=dict(orientation="h", y=-0.35),
         **_LAYOUT,
     )
+    _time_layout(fig, title, len(per_period), len(sessions), bucket)
     return fig
 
 

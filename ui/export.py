@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import html
 import json
+import re
+from typing import Sequence
 
-from rrag.types import Report
-from ui.highlight import evidence_html, highlight_answer, source_label
+from rrag.corrections import corrected_by
+from rrag.spans import FailedSpan, report_spans
+from rrag.types import ClaimResult, Report
+from ui.highlight import evidence_html, highlight_answer, mark_failed, source_label
 from ui.status import (
     CSS,
     badge_html,
@@ -46,10 +50,28 @@ def summary_line(report: Report) -> str:
     )
 
 
-def _md(text: str) -> str:
-    # Entities keep untrusted HTML inert in any Markdown viewer; table pipes and line breaks are
-    # flattened so one value stays in one cell.
-    return html.escape(" ".join(text.split())).replace("|", "&#124;")
+def decided_by(result: ClaimResult) -> str:
+    """Who decided a claim's status, in plain text: 'confidence 0.93 · decided by quote', or for a
+    reviewer's correction 'corrected by Ann at 2026-11-24 09:30 UTC · the verifier said ✔ Supported
+    (0.93, quote): exact quote'."""
+    correction, v = result.correction, result.verdict
+    if correction is None or correction.original is None:
+        return f"confidence {v.confidence:.2f} · decided by {v.verifier}"
+    v = correction.original
+    said = f"{badge_text(status_style(display_status(v)))} ({v.confidence:.2f}, {v.verifier})"
+    return f"{corrected_by(correction)} · the verifier said {said}" + (f": {v.reason}" if v.reason else "")
+
+
+# Markdown structure never comes from an entity: as `&#91;` a bracket opens no link, image or link
+# reference, so no `javascript:`, `vbscript:` or `data:` URL in untrusted text becomes a link; as
+# `&#124;` a pipe splits no table cell.
+_INERT_IN_MARKDOWN = str.maketrans({"[": "&#91;", "]": "&#93;", "|": "&#124;"})
+
+
+def _md(text: str, failed: Sequence[FailedSpan] = ()) -> str:
+    # Entities keep untrusted HTML (and autolinks, `<...>`) inert in any Markdown viewer; line breaks
+    # are flattened so one value stays in one cell. Failed words are in <mark>, as on the HTML page.
+    return re.sub(r"\s+", " ", mark_failed(text, failed)).strip().translate(_INERT_IN_MARKDOWN)
 
 
 def report_markdown(report: Report) -> str:
@@ -65,6 +87,8 @@ def report_markdown(report: Report) -> str:
     ]
     if not report.verified:
         lines += [f"> **Not verified:** {_md(report.not_verified_reason)}", ""]
+    for note in report.notes:
+        lines += [f"*{_md(note)}*", ""]
     lines += ["## The answer the user receives", "", f"> {_md(report.final_answer)}", ""]
     if report.caveat:
         lines += [f"*{_md(report.caveat)}*", ""]
@@ -73,13 +97,16 @@ def report_markdown(report: Report) -> str:
         lines += ["No claims were found in the answer.", ""]
     else:
         lines += ["| # | Status | Claim | Evidence | Source | Verifier |", "|---|---|---|---|---|---|"]
+        failed = report_spans(report)
         for number, result in enumerate(report.claims, start=1):
             v = result.verdict
             evidence = f"“{_md(v.evidence.quote)}”" if v.evidence else _md(v.reason)
             source = _md(source_label(v.evidence)) if v.evidence else ""
-            status = badge_text(status_style(display_status(v)))
+            status = badge_text(status_style(display_status(v))) + (
+                f", {_md(decided_by(result))}" if result.correction else f" ({v.confidence:.2f})"
+            )
             lines.append(
-                f"| {number} | {status} ({v.confidence:.2f}) | {_md(result.claim.text)} | {evidence} | "
+                f"| {number} | {status} | {_md(result.claim.text, failed[number - 1])} | {evidence} | "
                 f"{source} | {_md(v.verifier)} |"
             )
         lines.append("")
@@ -88,13 +115,15 @@ def report_markdown(report: Report) -> str:
 
 def report_html(report: Report) -> str:
     e = html.escape
-    claims = "".join(_claim_html(report, number) for number in range(1, len(report.claims) + 1))
+    failed = report_spans(report)
+    claims = "".join(_claim_html(report, number, spans) for number, spans in enumerate(failed, start=1))
     not_verified = (
         f'<p class="warn"><strong>Not verified:</strong> {e(report.not_verified_reason)}</p>'
         if not report.verified
         else ""
     )
     caveat = f'<p class="caveat">{e(report.caveat)}</p>' if report.caveat else ""
+    notes = "".join(f'<p class="meta">{e(note)}</p>' for note in report.notes)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -108,19 +137,19 @@ def report_html(report: Report) -> str:
  reliability <strong>{format_score(report.reliability)}</strong> ·
  hallucination rate <strong>{format_score(report.hallucination_rate)}</strong></p>
 <p class="meta">Audited {e(report.created_at)} · mode {e(report.mode)} · session {e(report.session_id)}</p>
-{not_verified}
+{not_verified}{notes}
 <h2>The answer the user receives</h2>
 <blockquote>{e(report.final_answer)}</blockquote>{caveat}
 <h2>The audited answer, claim by claim</h2>
 {legend_html()}
-{highlight_answer(report.answer, report.claims)}
+{highlight_answer(report.answer, report.claims, failed)}
 <h2>Claims and evidence</h2>
 {claims or "<p>No claims were found in the answer.</p>"}
 </main></body></html>
 """
 
 
-def _claim_html(report: Report, number: int) -> str:
+def _claim_html(report: Report, number: int, failed: list[FailedSpan]) -> str:
     result = report.claims[number - 1]
     v = result.verdict
     e = html.escape
@@ -130,8 +159,9 @@ def _claim_html(report: Report, number: int) -> str:
     )
     return (
         f'<section class="claim" style="border-left-color:{status_style(display_status(v)).colour}">'
-        f"<h3>{number}. {badge_html(status_style(display_status(v)))} {e(result.claim.text)}</h3>"
-        f'<p class="meta">confidence {v.confidence:.2f} · decided by {e(v.verifier)}</p>'
+        f"<h3>{number}. {badge_html(status_style(display_status(v)))} "
+        f"{mark_failed(result.claim.text, failed)}</h3>"
+        f'<p class="meta">{e(decided_by(result))}</p>'
         f"<p>{e(v.reason)}</p>{source}{chunk}</section>"
     )
 

@@ -11,6 +11,7 @@ import html
 import re
 from typing import Sequence
 
+from rrag.spans import FailedSpan
 from rrag.types import ClaimResult, Evidence, Report, Verdict
 from ui.status import display_status, status_style
 
@@ -40,24 +41,50 @@ def _claim_spans(answer: str, claims: Sequence[ClaimResult]) -> list[tuple[int, 
     return spans
 
 
-def highlight_answer(answer: str, claims: Sequence[ClaimResult]) -> str:
-    """The answer as HTML with each claim marked by its status colour, number, icon and label."""
+def highlight_answer(
+    answer: str, claims: Sequence[ClaimResult], failed: Sequence[Sequence[FailedSpan]] = ()
+) -> str:
+    """The answer as HTML with each claim marked by its status colour, number, icon and label, and
+    `failed[i]` (spans of claim i's text, see `rrag.spans`) marked inside claim i."""
     parts: list[str] = []
     cursor = 0
     for start, end, number in _claim_spans(answer, claims):
         parts.append(html.escape(answer[cursor:start]))
         result = claims[number - 1]
+        claim = result.claim
+        spans = failed[number - 1] if number <= len(failed) else ()
+        if answer[claim.start : claim.end] != claim.text:
+            spans = ()  # a claim an LLM reworded: its offsets do not point into the answer
         style = status_style(display_status(result.verdict))
         tip = f"Claim {number}: {style.label}. {result.verdict.reason}"
         parts.append(
             f'<mark class="rrag-claim" style="background:{style.background};border-color:{style.colour}" '
             f'title="{html.escape(tip)}" aria-label="{html.escape(style.label)}">'
             f'<sup style="color:{style.colour}">{style.icon}{number}</sup>'
-            f"{html.escape(answer[start:end])}</mark>"
+            f"{mark_failed(answer, spans, start, end, shift=claim.start)}</mark>"
         )
         cursor = end
     parts.append(html.escape(answer[cursor:]))
     return f'<div class="rrag-answer">{"".join(parts)}</div>'
+
+
+def mark_failed(
+    text: str, spans: Sequence[FailedSpan], start: int = 0, end: int | None = None, *, shift: int = 0
+) -> str:
+    """`text[start:end]` as escaped HTML with the failed `spans` marked; a span's offsets plus `shift`
+    are offsets into `text` (a claim's spans inside the whole answer)."""
+    end = len(text) if end is None else end
+    parts: list[str] = []
+    cursor = start
+    for a, b, why in sorted(spans):
+        a, b = max(a + shift, cursor), min(b + shift, end)
+        if a >= b:
+            continue
+        parts.append(html.escape(text[cursor:a]))
+        parts.append(f'<mark class="rrag-failed" title="{html.escape(why)}">{html.escape(text[a:b])}</mark>')
+        cursor = b
+    parts.append(html.escape(text[cursor:end]))
+    return "".join(parts)
 
 
 def locate_quote(text: str, quote: str, start: int, end: int) -> tuple[int, int] | None:

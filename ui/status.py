@@ -124,6 +124,10 @@ CSS = """
 .rrag-claim sup{font-weight:700;margin-right:.2em;font-size:.75em}
 .rrag-chunk{white-space:pre-wrap;font-size:.9em;line-height:1.6;color:#1f2937;background:#f8fafc;
   border:1px solid #e5e7eb;border-radius:.4em;padding:.6em .8em;max-height:18em;overflow:auto}
+.rrag-failed{background:none;color:#991b1b;font-weight:700;text-decoration:underline wavy #b91c1c;
+  text-decoration-thickness:1.5px;text-underline-offset:.2em;padding:0}
+.rrag-flag{background:#fff4e5;border-left:5px solid #c2410c;border-radius:.3em;padding:.5em .8em;
+  color:#7c2d12;font-size:1.02em;margin:.3em 0}
 .rrag-quote{background:#fff3a3;color:#111827;border-radius:.2em;padding:0 .1em;font-weight:600}
 """
 

@@ -13,7 +13,7 @@ from typing import Sequence
 import pandas as pd
 
 from rrag.scoring import NOT_VERIFIED_KEY
-from rrag.store import ReviewRecord, SessionSummary
+from rrag.store import PendingSession, ReviewRecord, SessionSummary
 from rrag.types import Decision, DocumentInfo, IngestResult
 from ui.status import badge_text, decision_style, level_style, status_style
 
@@ -121,6 +121,38 @@ def sessions_table(summaries: Sequence[SessionSummary]) -> pd.DataFrame:
         "Review",
     ]
     return pd.DataFrame(rows, columns=columns)
+
+
+QUEUE_COLUMNS = ["Why flagged", "Question", "Level", "Hallucination rate", "When", "Review"]
+
+
+def queue_table(summaries: Sequence[SessionSummary]) -> pd.DataFrame:
+    """The review queue in six columns that fit a page, the reason for flagging first."""
+    return pd.DataFrame(
+        [
+            {
+                "Why flagged": "; ".join(s.review_reasons) or "marked for review",
+                "Question": " ".join(s.question.split()),
+                "Level": badge_text(level_style(s.level)),
+                "Hallucination rate": _score(s.hallucination_rate),
+                "When": when(s.created_at),
+                "Review": REVIEW_LABELS.get(s.review_status, s.review_status),
+            }
+            for s in summaries
+        ],
+        columns=QUEUE_COLUMNS,
+    )
+
+
+def interrupted_table(pending: Sequence[PendingSession]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {"When": when(p.created_at), "Question": " ".join(p.question.split()), "Mode": p.mode,
+             "Status": "⚠ interrupted: never answered"}
+            for p in pending
+        ],
+        columns=["When", "Question", "Mode", "Status"],
+    )
 
 
 def unanswered_questions(sessions: pd.DataFrame) -> pd.DataFrame:

@@ -25,14 +25,14 @@ import signal
 import socket
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from rrag.errors import NotFoundError
 from rrag.index import ChunkIndex
 from rrag.ingest.sources import safe_filename
 from rrag.store.records import DocumentState
 from rrag.store.schema import utcnow
-from rrag.types import DocumentInfo
+from rrag.types import Chunk, DocumentInfo
 
 if TYPE_CHECKING:
     from rrag.store import Store
@@ -97,8 +97,8 @@ class Journal:
         staged.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, staged)
 
-    def commit(self, info: DocumentInfo, version: int) -> None:
-        self.store.commit_document(info, version)
+    def commit(self, info: DocumentInfo, version: int, chunks: Sequence[Chunk]) -> None:
+        self.store.commit_document(info, version, chunks)
 
     def settle(self, doc_id: str, filename: str) -> list[str]:
         """Step 5 for whatever version the registry lists; returns the chunk ids deleted."""

@@ -173,7 +173,7 @@ class Ingestor:
                 identity=identity,
                 version=version,
             )
-            journal.commit(info, version)
+            journal.commit(info, version, chunks)
         except BaseException:
             self._dedup_version = None  # the index changed under the filter
             with suppress(RRAGError, OSError):  # if undoing fails too, the repair pass will

@@ -96,6 +96,7 @@ class SessionRow(Base):
     citation_mismatches: Mapped[int] = mapped_column(Integer)
     flagged: Mapped[bool] = mapped_column(Boolean, index=True)
     report_json: Mapped[str] = mapped_column(Text)
+    source_conflicts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # migration 3
 
     claims: Mapped[list[ClaimRow]] = relationship(back_populates="session", order_by="ClaimRow.claim_index")
     reviews: Mapped[list[ReviewRow]] = relationship(back_populates="session", order_by="ReviewRow.review_id")
@@ -141,7 +142,7 @@ class VerdictRow(Base):
 
 
 class ReviewRow(Base):
-    """Audit trail: rows are only ever inserted (SQLite triggers refuse UPDATE and DELETE)."""
+    """Audit trail: rows are only ever inserted (database triggers refuse UPDATE and DELETE)."""
 
     __tablename__ = "reviews"
 
@@ -170,8 +171,33 @@ class ReviewChangeRow(Base):
     review: Mapped[ReviewRow] = relationship(back_populates="changes")
 
 
+class PendingRow(Base):
+    """A question being answered: saved before the work starts, removed when its report is saved. One
+    left behind was interrupted (a reload, a closed tab, a crash) and is kept to say so."""
+
+    __tablename__ = "pending_sessions"
+
+    session_id: Mapped[str] = mapped_column(String(100), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    question: Mapped[str] = mapped_column(Text)
+    mode: Mapped[str] = mapped_column(String(20))
+
+
 class AppSettingRow(Base):
     __tablename__ = "app_settings"
 
     key: Mapped[str] = mapped_column(String(100), primary_key=True)
     value: Mapped[Any] = mapped_column(JSON)
+
+
+class QuestionSetRunRow(Base):
+    """One run of a question set through the pipeline (`rrag.runs`): its summary for listing and
+    comparing, and the per-question outcomes, each naming the saved session that holds its report."""
+
+    __tablename__ = "question_set_runs"
+
+    run_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    summary: Mapped[Any] = mapped_column(JSON)
+    outcomes: Mapped[Any] = mapped_column(JSON)

@@ -18,6 +18,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -52,7 +53,7 @@ START_TIMEOUT_S = 120
 STEP_TIMEOUT_MS = 90_000  # a cold engine loads its models on the first question
 
 DEMO = ROOT / "data" / "demo"
-DEMO_FILES = sorted(p for p in DEMO.iterdir() if p.name != "examples.json")
+DEMO_FILES = sorted(p for p in DEMO.iterdir() if p.is_file() and p.name != "examples.json")
 EXAMPLES = {e["question"]: e for e in json.loads((DEMO / "examples.json").read_text(encoding="utf-8"))}
 PER_DIEM = next(e for q, e in EXAMPLES.items() if "per-diem" in q)  # a changed number
 REMOTE = next(e for q, e in EXAMPLES.items() if "working from home" in q)  # an invented extra fact
@@ -69,19 +70,20 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
+@contextmanager
+def _serve(tmp_path: Path, *, demo: bool = False) -> Iterator[str]:
+    """The app on a free loopback port over a fresh data dir; with `demo`, set up as `make run` does."""
     port = _free_port()
     # A key in the environment must never reach the page, the log or the database.
     env = {**os.environ, "RRAG_DATA_DIR": str(tmp_path / "data"), "OPENAI_API_KEY": SECRET}
+    if demo:
+        subprocess.run([sys.executable, "-m", "rrag", "demo"], cwd=ROOT, env=env, check=True, timeout=300)
     log = (tmp_path / "streamlit.log").open("w")
     process = subprocess.Popen(
         [
             sys.executable,
             "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app.py"),
+            "ui.serve",  # as `make run` serves it: warmed up before it listens
             "--server.headless",
             "true",
             "--server.address",
@@ -120,14 +122,26 @@ def server(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def page(server: str) -> Iterator[Page]:
+def server(tmp_path: Path) -> Iterator[str]:
+    with _serve(tmp_path) as url:
+        yield url
+
+
+@contextmanager
+def _browse(url: str) -> Iterator[Page]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
-        tab = browser.new_page(viewport=VIEWPORT, base_url=server)
+        tab = browser.new_page(viewport=VIEWPORT, base_url=url, accept_downloads=True)
         tab.set_default_timeout(STEP_TIMEOUT_MS)
         expect.set_options(timeout=STEP_TIMEOUT_MS)
         yield tab
         browser.close()
+
+
+@pytest.fixture
+def page(server: str) -> Iterator[Page]:
+    with _browse(server) as tab:
+        yield tab
 
 
 def _shot(page: Page, name: str) -> None:
@@ -241,13 +255,18 @@ def test_upload_ask_review_history_insights(page: Page, tmp_path: Path) -> None:
     page.get_by_role("button", name="Record review").click()
     expect(page.get_by_text("Recorded: ✎ corrected by Dana Reviewer", exact=False)).to_be_visible()
 
-    # 5. History: the session with the reviewer's change in its audit trail.
+    # 5. History: the session as corrected (the claim's colour, the rescored answer) and the reviewer's
+    # change in its audit trail.
     _open(page, "History", "History")
     page.get_by_label("Search questions and answers").fill("gym")
     page.keyboard.press("Enter")
-    expect(page.get_by_text("Dana Reviewer", exact=False)).to_be_visible()
-    expect(page.get_by_text("no gym allowance", exact=False)).to_be_visible()
-    expect(page.get_by_text(f"{was} → ", exact=False)).to_be_visible()
+    trail = page.get_by_text(f"{was} → ", exact=False)
+    expect(trail).to_be_visible()
+    expect(trail).to_contain_text("Dana Reviewer")
+    expect(trail).to_contain_text("no gym allowance")
+    assert _claim_status(page, "gym membership") == now
+    rescored = page.get_by_text("Corrected in review: 1 claim(s), the latest by Dana Reviewer", exact=False)
+    expect(rescored).to_be_visible()
     _shot(page, "history")
 
     # 6. Insights: charts from the saved sessions, including the reviewer agreement.
@@ -258,6 +277,7 @@ def test_upload_ask_review_history_insights(page: Page, tmp_path: Path) -> None:
 
     _open(page, "Settings", "Settings")
     expect(page.get_by_text("API key: set in the environment")).to_be_visible()
+    expect(page.get_by_text("Where data lives")).to_be_visible()
     _shot(page, "settings")
     assert dialogs == []  # no script from a document ever ran
     assert outbound == []
@@ -276,3 +296,102 @@ def test_a_bookmarked_page_as_a_fresh_servers_first_request_gets_the_apps_menu(p
     expect(nav.get_by_role("link", name="Review", exact=True)).to_be_visible()
     expect(nav.get_by_role("link", name="app", exact=True)).to_have_count(0)
     _open(page, "Settings", "Settings")
+
+
+FIRST_PAINT_S = 3.0  # issue 14: the first paint shows content within 3 s
+# Long enough to audit that a reload lands mid-answer: every sentence is a claim to check.
+LONG_ANSWER = " ".join(
+    f"Employee number {i} receives {20 + i % 7} days of paid annual leave per calendar year." for i in range(150)
+)
+
+
+def _first_paint(page: Page) -> tuple[float, float]:
+    """Seconds from opening the app to the first content, and to the demo samples."""
+    started = time.monotonic()
+    page.goto("/")
+    expect(page.get_by_role("heading", name="Ask your documents")).to_be_visible()
+    painted = time.monotonic() - started
+    expect(page.get_by_role("button", name=re.compile("Annual leave"))).to_be_visible()
+    return painted, time.monotonic() - started
+
+
+def test_the_demo_tells_its_story_from_the_first_paint(tmp_path: Path) -> None:
+    with _serve(tmp_path, demo=True) as url, _browse(url) as page:
+        # 1. As after `make run`: content at once, one-click samples, a pointer to the waiting answers.
+        painted, samples_shown = _first_paint(page)
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / "first-paint.txt").write_text(
+            f"first paint {painted:.2f} s; samples shown {samples_shown:.2f} s (fresh server)\n"
+        )
+        assert painted < FIRST_PAINT_S, f"first paint took {painted:.2f} s"
+        expect(page.get_by_role("link", name=re.compile("wait in Review"))).to_be_visible()
+        _shot(page, "ask-first-run")
+
+        # 2. The trimmed sample: the changed number is marked inside its claim, and in the export.
+        page.get_by_role("button", name=re.compile("Audit a per-diem answer")).click()
+        failed = page.locator("mark.rrag-claim mark.rrag-failed", has_text="€65")
+        expect(failed).to_be_visible()
+        assert failed.get_attribute("title") == "the evidence says €48"
+        expect(page.get_by_text("✂ Trimmed").first).to_be_visible()
+        _idle(page)
+        with page.expect_download() as download:
+            page.get_by_role("button", name="HTML page").click()
+        exported = Path(download.value.path()).read_text(encoding="utf-8")
+        assert '<mark class="rrag-failed" title="the evidence says €48">€65</mark>' in exported
+        _shot(page, "failed-words")
+
+        # 5. A question over 2,000 characters is refused with a message.
+        page.get_by_text("Ask a question").click()
+        _idle(page)
+        page.get_by_label("Question", exact=True).fill("Why? " * 401)
+        page.get_by_role("button", name="Ask", exact=True).click()
+        expect(page.get_by_text("the limit is 2,000", exact=False)).to_be_visible()
+
+        # 5. A reload while answering: the page says the answer was interrupted and keeps the question.
+        question = "Does every employee get paid annual leave?"
+        page.get_by_text("Verify an answer").click()
+        expect(page.get_by_label("Answer to audit")).to_be_visible()
+        _idle(page)
+        page.get_by_label("Question", exact=True).fill(question)
+        page.get_by_label("Answer to audit").fill(LONG_ANSWER)
+        page.get_by_role("button", name="Audit this answer").click()
+        page.wait_for_url(re.compile("answering="))
+        page.reload()
+        expect(page.get_by_text("The answer was interrupted")).to_be_visible()
+        expect(page.get_by_label("Question", exact=True)).to_have_value(question)
+        _shot(page, "interrupted")
+        deadline = time.monotonic() + 120  # the stopped run notices at its next stage
+        while True:
+            _open(page, "History", "History")
+            if page.get_by_text("Interrupted questions (1)").count() or time.monotonic() > deadline:
+                break
+            page.wait_for_timeout(2000)
+        expect(page.get_by_text("Interrupted questions (1)", exact=False)).to_be_visible()
+        _shot(page, "history-interrupted")
+
+        # 5. Review: the reason first, no outcome chosen for the reviewer, a queue that fits the page.
+        _open(page, "Review", "Review queue")
+        expect(page.locator(".rrag-flag").first).to_be_visible()
+        expect(page.get_by_role("radio", checked=True)).to_have_count(0)
+        grid = page.get_by_test_id("stDataFrame").first
+        expect(grid).to_be_visible()
+        hidden = grid.locator(".dvn-scroller").evaluate("e => e.scrollWidth - e.clientWidth")
+        assert hidden <= 1, f"the review queue scrolls sideways: {hidden} px out of view"
+        _shot(page, "review-queue")
+
+        # 5. Insights of a fresh demo: per minute, and said so.
+        _open(page, "Insights", "Insights")
+        expect(page.get_by_text("per minute (UTC)").first).to_be_visible()
+        _shot(page, "insights-fresh-demo")
+
+        # 5. The file picker offers the supported types only.
+        _open(page, "Documents", "Documents")
+        accept = page.locator('[data-testid="stFileUploader"] input[type="file"]').get_attribute("accept") or ""
+        assert ".pdf" in accept and ".docx" in accept and "/*" not in accept
+
+        # 6. Settings: where data lives, read-only, with the variables that move it.
+        _open(page, "Settings", "Settings")
+        expect(page.get_by_text("Where data lives")).to_be_visible()
+        expect(page.get_by_role("cell", name="Chroma, embedded")).to_be_visible()
+        expect(page.get_by_text("RRAG_DATABASE_URL").first).to_be_visible()
+        assert SECRET not in page.content()

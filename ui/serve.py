@@ -1,0 +1,38 @@
+"""`python -m ui.serve [streamlit options]`: serve the app as `make run` does, warmed up first.
+
+Streamlit imports a page's modules on the first visit, and the engine (embedding and verifier models,
+index, database) is built then too: a blank page for the first visitor for 10 s and more. Both are done
+here, before the server listens, so the first visitor sees the page at once. The engine handle is the
+one `st.cache_resource` keeps, so the pages reuse it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from streamlit.web import cli
+
+from rrag.errors import RRAGError
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+
+
+def warm_up() -> None:
+    import ui.report_view  # noqa: F401 - plotly and the page helpers, imported once here
+    from ui.engine import get_engine
+
+    try:
+        get_engine()
+    except RRAGError:
+        pass  # storage that cannot open: the page says why, where the user can read it
+
+
+def main() -> None:
+    warm_up()
+    sys.argv = ["streamlit", "run", str(APP), *sys.argv[1:]]
+    sys.exit(cli.main())
+
+
+if __name__ == "__main__":
+    main()
