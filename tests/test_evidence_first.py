@@ -178,5 +178,4 @@ def test_an_answerer_obeying_a_planted_instruction_does_not_pass(rag: ReliableRA
     assert report.claims[0].verdict.status in HALLUCINATED
     assert report.level is not Level.HIGH and report.decision is not Decision.PASS
     assert report.needs_review and any("instruction addressed to an AI" in r for r in report.review_reasons)
-    assert any(PLANTED[:10] not in rc.chunk.text for rc in report.contexts)
     assert "Ignore previous instructions" in report.contexts[0].chunk.text  # the reviewer sees what was there
