@@ -36,11 +36,11 @@ from rrag.keywords import KeywordMatches, keyword_terms
 from rrag.store.schema import DocumentRow
 from rrag.types import Chunk
 
-# Candidates come from the query's selective terms: a term found in more chunks than this (at 100k
-# chunks, one in 20) would make the database rank most of the corpus for little gain. Such terms
-# still count in every score; below SELECTIVE_MIN_CHUNKS chunks every term is selective.
+# Candidates come from the query's selective terms: a term found in more chunks than this (one in
+# 20, and at least 500) would make the database rank much of the corpus for little gain. Such terms
+# still count in every score, and in a corpus of up to 500 chunks every term is selective.
 SELECTIVE_SHARE = 0.05
-SELECTIVE_MIN_CHUNKS = 2000
+SELECTIVE_MIN_CHUNKS = 500
 
 metadata = MetaData()
 keyword_chunks = Table(
