@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rrag.verify.nli import MODEL_DIR, CrossEncoder
+from rrag.verify.nli import MODEL_FILE, PORTABLE_MODEL_FILE, CrossEncoder
 
 DEV = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
 SETS = ("factcheckgpt_stance", "begin", "wice_oracle")
@@ -41,13 +41,14 @@ def main() -> None:
     sub = ap.add_subparsers(dest="command", required=True)
     dump = sub.add_parser("dump")
     dump.add_argument("out", type=Path)
-    dump.add_argument("--model-dir", type=Path, default=MODEL_DIR, help="another export to score with")
+    dump.add_argument("--model-file", choices=(MODEL_FILE, PORTABLE_MODEL_FILE),
+                      help="this model rather than the one chosen for this CPU")
     compare = sub.add_parser("compare")
     compare.add_argument("a", type=Path)
     compare.add_argument("b", type=Path)
     args = ap.parse_args()
     if args.command == "dump":
-        np.save(args.out, CrossEncoder(args.model_dir, threads=1).predict(dev_pairs()))
+        np.save(args.out, CrossEncoder(threads=1, model_file=args.model_file).predict(dev_pairs()))
         return
     a, b = np.load(args.a), np.load(args.b)
     diff = np.abs(a - b)

@@ -37,6 +37,10 @@ from rrag.verify.lexical import LexicalVerifier
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 MODEL_FILE = "nli-minilm-l6-int8.onnx"
+# The same weights as uint8, for CPUs whose int8 kernels saturate (x86-64 without VNNI): exact there,
+# half as fast again as MODEL_FILE where that is exact (training/portable_int8.py, docs/verifier.md).
+PORTABLE_MODEL_FILE = "nli-minilm-l6-uint8.onnx"
+INT8_PROBE_FILE = "int8-probe.onnx"
 TOKENIZER_FILE = "tokenizer.json"
 CALIBRATOR_FILE = "nli-calibrator.json"
 LABELS = ("entailment", "neutral", "contradiction")
@@ -52,13 +56,14 @@ CHUNK_CACHE_SIZE = 4096  # chunks whose windows and window tokens are kept
 class CrossEncoder:
     """P(entailment, neutral, contradiction) for (evidence, claim) pairs, with onnxruntime on CPU."""
 
-    def __init__(self, model_dir: Path = MODEL_DIR, threads: int = 2) -> None:
+    def __init__(self, model_dir: Path = MODEL_DIR, threads: int = 2, model_file: str | None = None) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        model_path, tokenizer_path = model_dir / MODEL_FILE, model_dir / TOKENIZER_FILE
+        model_file = model_file or model_file_for_this_cpu(model_dir)
+        model_path, tokenizer_path = model_dir / model_file, model_dir / TOKENIZER_FILE
         if not model_path.is_file() or not tokenizer_path.is_file():
-            raise ConfigError(f"the NLI model is missing from {model_dir} (expected {MODEL_FILE})")
+            raise ConfigError(f"the NLI model is missing from {model_dir} (expected {model_file})")
         self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(MAX_PAIR_TOKENS, strategy="longest_first")
@@ -100,6 +105,23 @@ class CrossEncoder:
     @lru_cache(maxsize=8 * CHUNK_CACHE_SIZE)  # noqa: B019 (encoders are few and shared: shared_encoder)
     def _tokens(self, text: str) -> tuple[int, ...]:
         return tuple(self._tokenizer.encode(text, add_special_tokens=False).ids)
+
+
+def model_file_for_this_cpu(model_dir: Path = MODEL_DIR) -> str:
+    """MODEL_FILE where onnxruntime's int8 kernels multiply exactly, else PORTABLE_MODEL_FILE.
+
+    Asks the kernels rather than the CPU flags: a one-matrix probe of products large enough to
+    saturate a 16-bit lane (255 x 127, summed in pairs) comes back exact only where no lane saturates."""
+    import onnxruntime as ort
+
+    probe = model_dir / INT8_PROBE_FILE
+    if not probe.is_file():
+        return MODEL_FILE  # an export without a probe (a test's own model folder): one model only
+    session = ort.InferenceSession(str(probe), providers=["CPUExecutionProvider"])
+    row = session.get_inputs()[0]  # uint8 [n, width] times int8 weights all 127
+    width = row.shape[1]
+    product = session.run(None, {row.name: np.full((1, width), 255, dtype=np.uint8)})[0]
+    return MODEL_FILE if int(product.flat[0]) == 255 * 127 * width else PORTABLE_MODEL_FILE
 
 
 @dataclass(frozen=True)
