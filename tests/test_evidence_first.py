@@ -166,7 +166,7 @@ def rag(settings: Settings, server: ChatServer, tmp_path: Path) -> Iterator[Reli
 
 
 def test_an_answerer_obeying_a_planted_instruction_does_not_pass(rag: ReliableRAG, server: ChatServer) -> None:
-    chunk_id = rag.documents()[0].doc_id + ":0"
+    chunk_id = rag.document_chunks(rag.documents()[0].doc_id)[0].chunk_id
     server.reply_json({
         "answer": "The X400 warranty lasts 5 years.",
         "refused": False,

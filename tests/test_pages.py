@@ -247,15 +247,16 @@ def test_upload_many_files_reports_each_and_keeps_the_good_ones(rag: ReliableRAG
             ),
             ("empty.txt", b"", "text/plain"),
             ("binary.pdf", bytes(range(256)) * 40, "application/pdf"),  # the picker takes only known types
-            ("leave.md", LEAVE.encode(), "text/markdown"),  # unchanged: adds nothing
-            ("leave-copy.md", LEAVE.encode(), "text/markdown"),  # the same text under another name
+            # An upload is known by its content: this one repeats the text of the indexed leave.md ...
+            ("leave.md", LEAVE.encode(), "text/markdown"),
+            ("leave-copy.md", LEAVE.encode(), "text/markdown"),  # ... and this one is that upload again
         ]
     )
     _submit(at, "Index files")
     table = at.dataframe[0].value
     results = dict(zip(table["File"], table["Result"], strict=True))
-    assert results["parking.md"] == "✔ added" and results["leave.md"] == "= unchanged"
-    assert results["leave-copy.md"] == "≡ copy of indexed text: nothing new"
+    assert results["parking.md"] == "✔ added" and results["leave-copy.md"] == "= unchanged"
+    assert results["leave.md"] == "≡ copy of indexed text: nothing new"
     assert "1 file(s) only repeat text already indexed" in at.warning[0].value
     assert results["empty.txt"] == "✖ failed" and results["binary.pdf"] == "✖ failed"
     errors = dict(zip(table["File"], table["Error"], strict=True))
