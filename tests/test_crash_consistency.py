@@ -23,6 +23,8 @@ from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.store import Store
 
+pytestmark = pytest.mark.slow  # real subprocesses
+
 OLD = " ".join(f"Old rule {i}: the hotel limit is {100 + i} euros per night." for i in range(12))
 NEW = " ".join(f"New rule {i}: the meal allowance is {40 + i} euros per day." for i in range(12))
 OTHER = "Visitors sign in at the front desk and wear a badge at all times."
