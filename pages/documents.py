@@ -13,7 +13,7 @@ from ui.highlight import escaped_block, md_escape
 from ui.navigation import require_app
 from ui.state import PageState
 from ui.status import style_tag
-from ui.tables import documents_table, ingest_table
+from ui.tables import document_label, documents_table, ingest_table
 
 require_app()
 
@@ -98,7 +98,7 @@ def _render_library(rag: ReliableRAG, state: PageState) -> None:
         "Inspect a document",
         list(by_id),
         key=state.key("selected"),
-        format_func=lambda i: f"{by_id[i].source} · {by_id[i].chunks} chunks",
+        format_func=lambda i: f"{document_label(by_id[i])} · {by_id[i].chunks} chunks",
     )
     _render_actions(rag, state, by_id[doc_id])
     _render_chunks(rag, by_id[doc_id])

@@ -122,7 +122,7 @@ def _print_ingest(results: Sequence[IngestResult], as_json: bool) -> None:
         return
     for r in results:
         if r.status == "skipped":
-            print(f"skipped   {r.source}: symlink (not followed)")
+            print(f"skipped   {r.source}: symlink, not followed")
         elif r.ok:
             print(f"{r.status:<9} {r.source}: {r.chunks_added} chunks, {r.duplicates_dropped} near-duplicates dropped")
         else:

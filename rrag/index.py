@@ -165,9 +165,6 @@ class ChunkIndex:
             self._collection.delete(where={"doc_id": doc_id})
         self._touch()
 
-    def chunk_ids(self, doc_id: str) -> list[str]:
-        return list(self.chunk_versions(doc_id))
-
     def chunk_versions(self, doc_id: str) -> dict[str, int]:
         """Chunk id -> the version of the document that wrote it (1 for chunks written before versions)."""
         with _chroma_errors(f"list the chunks of {doc_id}"):

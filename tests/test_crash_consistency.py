@@ -18,10 +18,13 @@ import pytest
 from rrag.embedding import get_embedder
 from rrag.index import ChunkIndex
 from rrag.ingest.journal import CRASH_AT_ENV, Journal
+from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import doc_id_for
 from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.store import Store
+
+pytestmark = pytest.mark.slow  # real subprocesses
 
 OLD = " ".join(f"Old rule {i}: the hotel limit is {100 + i} euros per night." for i in range(12))
 NEW = " ".join(f"New rule {i}: the meal allowance is {40 + i} euros per day." for i in range(12))
@@ -126,3 +129,16 @@ def test_repair_leaves_a_version_that_a_running_process_is_writing(settings: Set
 
         assert [s.doc_id for s in store.busy_documents()] == ["a-1"]  # still being written: left alone
         assert store.document_state("b-1") is None  # never committed, its writer gone: undone
+
+
+def test_a_replacement_keeps_only_the_new_original_whatever_its_name(settings: Settings, tmp_path: Path) -> None:
+    with Store(settings) as store:
+        ingestor = Ingestor(settings, ChunkIndex(settings, get_embedder()), store)
+        path = tmp_path / "report [final].txt"  # glob characters in the name
+        kept = settings.data_dir / "documents" / doc_id_for(path.name)
+        path.write_text(OLD)
+        assert ingestor.ingest_file(path).ok
+        (kept / f"{path.name}.v9.partial").write_text(OLD)  # as an undone write could leave it
+        path.write_text(NEW)
+        assert ingestor.ingest_file(path).ok
+        assert [p.name for p in kept.iterdir()] == [path.name] and (kept / path.name).read_text() == NEW

@@ -13,6 +13,7 @@ from rrag.types import ClaimStatus, DocumentInfo, IngestResult, Level
 from ui.tables import (
     SORTS,
     QueueFilter,
+    document_label,
     documents_table,
     filter_and_sort,
     ingest_table,
@@ -119,15 +120,20 @@ def test_ingest_and_documents_tables() -> None:
     ]
     table = ingest_table(results)
     assert list(table["Result"]) == ["✔ added", "✖ failed"] and list(table["Error"]) == ["", "binary"]
-    docs = documents_table([DocumentInfo("d1", "a.pdf", "f" * 64, 2048, 12, 3, "2026-11-22T10:00:00+00:00")])
+    docs = documents_table([DocumentInfo("d1", "a.pdf", "f" * 64, 2048, 12, 3, "2026-11-22T10:00:00+00:00",
+                                         identity="manuals/a.pdf")])
     assert docs.iloc[0].to_dict() == {
         "Document": "a.pdf",
+        "Identity": "manuals/a.pdf",
         "Chunks": 12,
         "Near-duplicates dropped": 3,
         "Size (KB)": 2.0,
         "Indexed": "2026-11-22 10:00 UTC",
     }
     assert list(documents_table([]).columns) == list(docs.columns)
+    upload = DocumentInfo("d2", "a.pdf", "f" * 64, 2048, 12, 0, "", identity="sha256:" + "0123456789ab" * 5)
+    assert document_label(upload) == "a.pdf (upload, sha256 0123456789ab…)"
+    assert document_label(DocumentInfo("d3", "x/a.pdf", "f" * 64, 1, 1, 0, "", identity="x/a.pdf")) == "x/a.pdf"
 
 
 def test_session_label_is_one_line(store: Store) -> None:

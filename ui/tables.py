@@ -12,6 +12,7 @@ from typing import Sequence
 
 import pandas as pd
 
+from rrag.ingest.sources import UPLOAD_IDENTITY_PREFIX
 from rrag.scoring import NOT_VERIFIED_KEY
 from rrag.store import PendingSession, ReviewRecord, SessionSummary
 from rrag.types import Decision, DocumentInfo, IngestResult
@@ -46,11 +47,26 @@ def _score(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
 
+def identity_label(document: DocumentInfo) -> str:
+    """What tells this document apart from others of the same name: its path relative to the folder
+    that was ingested, or for an upload its content hash."""
+    if document.identity.startswith(UPLOAD_IDENTITY_PREFIX):
+        return f"upload, sha256 {document.identity.removeprefix(UPLOAD_IDENTITY_PREFIX)[:12]}…"
+    return document.identity or document.source
+
+
+def document_label(document: DocumentInfo) -> str:
+    """The name shown for a document, with what tells it apart where the name alone does not."""
+    identity = identity_label(document)
+    return document.source if identity == document.source else f"{document.source} ({identity})"
+
+
 def documents_table(documents: Sequence[DocumentInfo]) -> pd.DataFrame:
     return pd.DataFrame(
         [
             {
                 "Document": d.source,
+                "Identity": identity_label(d),
                 "Chunks": d.chunks,
                 "Near-duplicates dropped": d.duplicates_dropped,
                 "Size (KB)": round(d.size_bytes / 1024, 1),
@@ -58,7 +74,7 @@ def documents_table(documents: Sequence[DocumentInfo]) -> pd.DataFrame:
             }
             for d in documents
         ],
-        columns=["Document", "Chunks", "Near-duplicates dropped", "Size (KB)", "Indexed"],
+        columns=["Document", "Identity", "Chunks", "Near-duplicates dropped", "Size (KB)", "Indexed"],
     )
 
 

@@ -19,6 +19,7 @@ written before its chunks) is never taken for an orphan.
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 import signal
@@ -112,7 +113,7 @@ class Journal:
         stale = [i for i, version in versions.items() if version not in live]
         self.index.delete(stale)
         folder = self.originals / doc_id
-        for leftover in folder.glob(f"{filename}.v*.partial") if folder.is_dir() else ():
+        for leftover in folder.glob(f"{glob.escape(filename)}.v*.partial") if folder.is_dir() else ():
             if leftover.name not in {f"{filename}.v{v}.partial" for v in live if v}:
                 leftover.unlink(missing_ok=True)
         if state is not None and state.state == "cleanup":
