@@ -3,7 +3,7 @@ on verdicts built by hand and on the rules' real output; the real model is in te
 
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify.guarded import DEFAULT_GUARD, overrule
-from rrag.verify.lexical import NEGATION, UNSTATED, VALUE, LexicalVerifier
+from rrag.verify.lexical import NEGATED_EVIDENCE, NEGATION, UNSTATED, VALUE, LexicalVerifier
 
 
 def model(status: ClaimStatus, p: float) -> Verdict:
@@ -28,13 +28,15 @@ def test_a_claim_that_negates_the_evidence_overrules_a_sure_yes() -> None:
     assert overrule(model(ClaimStatus.SUPPORTED, 0.95), [(negated, NEGATION)]) is negated
 
 
-def test_a_not_somewhere_in_the_evidence_window_is_no_hard_evidence() -> None:
+def test_a_not_somewhere_in_the_evidence_window_only_tells_a_contradiction_apart() -> None:
     claim = "Remote employees may work from another country for 20 days a year."
-    evidence = ("Remote employees may work from another country for 20 days a year. "
-                "Employees who do not have a company laptop cannot work remotely.")
+    evidence = "Remote employees may work from another country for 20 days a year, but not from a sanctioned one."
     chunk = Chunk("c", "d", "remote.txt", evidence, 0, len(evidence))
     ((verdict, kind),) = LexicalVerifier().assess([Claim(claim, 0, len(claim))], [RetrievedChunk(chunk, 1.0)])
-    assert kind is None
+    assert verdict.status is ClaimStatus.CONTRADICTED and kind == NEGATED_EVIDENCE
+    yes, no = model(ClaimStatus.SUPPORTED, 0.7), model(ClaimStatus.UNSUPPORTED, 0.3)
+    assert overrule(yes, [(verdict, kind)]) is yes
+    assert overrule(no, [(verdict, kind)]) is verdict
     negated = "Remote employees may not work from another country."
     ((verdict, kind),) = LexicalVerifier().assess(
         [Claim(negated, 0, len(negated))],

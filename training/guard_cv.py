@@ -30,14 +30,14 @@ from rrag.settings import Settings
 from rrag.types import Claim, ClaimStatus, Verdict
 from rrag.verify.features import claim_sentences
 from rrag.verify.guarded import DEFAULT_GUARD, Guard, overrule
-from rrag.verify.lexical import NEGATION, OPPOSITE, UNSTATED, VALUE, LexicalVerifier
+from rrag.verify.lexical import NEGATED_EVIDENCE, NEGATION, OPPOSITE, UNSTATED, VALUE, LexicalVerifier
 from rrag.verify.nli import NLIVerifier
 
 EVAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
 CACHE = Path(__file__).resolve().parent / "cache" / "guard_dev.jsonl"
 FOLDS, SEED = 5, 20261122  # as training/fit_calibrator.py
 NEVER, ALWAYS = -1.0, 1.01  # bounds on P(supported): a veto that never / always applies
-KINDS = (VALUE, NEGATION, OPPOSITE, UNSTATED)
+KINDS = (VALUE, NEGATION, OPPOSITE, UNSTATED, NEGATED_EVIDENCE)
 
 
 def score_rows(out: Path) -> None:
@@ -61,19 +61,22 @@ def score_rows(out: Path) -> None:
                 }) + "\n")
 
 
-def decide(row: dict, guard: Guard) -> Judgement:
-    """The guarded stage's judgement of a scored row."""
+def decide(row: dict, guard: Guard | None) -> Judgement:
+    """The guarded stage's judgement of a scored row; the model's alone where `guard` is None."""
     model = Verdict(ClaimStatus(row["status"]), row["p"], "nli", "", support_score=row["p"])
+    if guard is None:
+        return Judgement(model.status.value, row["p"], [])
     rules = [(Verdict(ClaimStatus(s), 0.7, "lexical", "", support_score=score), kind) for s, kind, score in row["rules"]]
     verdict = overrule(model, rules, guard)
     return Judgement(verdict.status.value, verdict.support_score or 0.0, [])
 
 
-def candidates() -> list[tuple[str, Guard]]:
-    out = [("model alone", Guard(dict.fromkeys(KINDS, NEVER), frozenset(), 0.0, 0.0))]
+def candidates() -> list[tuple[str, Guard | None]]:
+    out: list[tuple[str, Guard | None]] = [("model alone", None)]
     for unstated, sure, doubt, long_kinds in itertools.product(
             (NEVER, 0.6, ALWAYS), (0.0, 0.6, 0.7, 0.8), (0.25, 0.3, 1.0), (frozenset(KINDS), frozenset({VALUE}))):
-        guard = Guard({VALUE: ALWAYS, NEGATION: ALWAYS, OPPOSITE: ALWAYS, UNSTATED: unstated}, long_kinds, sure, doubt)
+        guard = Guard({VALUE: ALWAYS, NEGATION: ALWAYS, OPPOSITE: ALWAYS, UNSTATED: unstated, NEGATED_EVIDENCE: NEVER},
+                      long_kinds, sure, doubt)
         out.append((f"unstated<{unstated} sure={sure} doubt<{doubt} long={sorted(long_kinds)}", guard))
     return out
 

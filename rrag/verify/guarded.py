@@ -17,7 +17,7 @@ from typing import Sequence
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.features import claim_sentences
-from rrag.verify.lexical import NEGATION, OPPOSITE, UNSTATED, VALUE, LexicalVerifier
+from rrag.verify.lexical import NEGATED_EVIDENCE, NEGATION, OPPOSITE, UNSTATED, VALUE, LexicalVerifier
 
 @dataclass(frozen=True)
 class Guard:
@@ -37,7 +37,7 @@ class Guard:
 # A changed value always overrules; a negation only where the model is not sure: the rules' cue is
 # a "not" anywhere in the evidence window, and above that bound the claims were mostly supported.
 DEFAULT_GUARD = Guard(
-    overrules_below={VALUE: 1.01, NEGATION: 1.01, OPPOSITE: 1.01, UNSTATED: 0.6},
+    overrules_below={VALUE: 1.01, NEGATION: 1.01, OPPOSITE: 1.01, UNSTATED: 0.6, NEGATED_EVIDENCE: -1.0},
     in_long_claims=frozenset({VALUE}),
     model_sure=0.8,
     rules_doubt=0.25,

@@ -26,6 +26,7 @@ NUMBER_WEIGHT = 2.0  # a number carries more of a claim's meaning than a word
 TABLE_CELL_SEPARATOR = " | "  # how extracted tables separate cells
 # The hard evidence against a claim that the rules can hold (see LexicalVerifier.assess).
 VALUE, NEGATION, OPPOSITE, UNSTATED = "value", "negation", "opposite", "unstated"
+NEGATED_EVIDENCE = "negated evidence"  # weak: a "not" anywhere in the evidence window
 _ANTONYMS = [
     ("mandatory", "optional"), ("required", "optional"), ("allowed", "prohibited"), ("allowed", "forbidden"),
     ("permitted", "prohibited"), ("permitted", "forbidden"), ("increase", "decrease"), ("minimum", "maximum"),
@@ -149,11 +150,11 @@ class LexicalVerifier(Verifier):
                            f"the evidence says {clash.evidence_value!r} where the claim says {clash.claim_value!r}", clash), VALUE
         if coverage >= CONTRADICTION_COVERAGE and c.negated != e.negated:
             which = "claim" if c.negated else "evidence"
-            # A claim that negates what the evidence states is hard evidence; a "not" somewhere in the
-            # evidence window is not: of 40 such one-sentence dev claims the model accepted, 30 were
+            # A claim that negates what the evidence states is strong evidence; a "not" somewhere in the
+            # evidence window is weak: of 40 such one-sentence dev claims the model accepted, 30 were
             # supported (of 24 negated claims, 6).
             return (verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, f"the {which} is negated and the other is not"),
-                    NEGATION if c.negated else None)
+                    NEGATION if c.negated else NEGATED_EVIDENCE)
         opposite = next(((a, b) for a, b in ANTONYMS if a in c.stems and b in e.stems and b not in c.stems and a not in e.stems), None)
         if coverage >= CONTRADICTION_COVERAGE and opposite:
             said, found = _word_with_stem(claim.text, opposite[0]), _word_with_stem(e.text, opposite[1])
