@@ -66,7 +66,8 @@ def decide(row: dict, guard: Guard | None) -> Judgement:
     model = Verdict(ClaimStatus(row["status"]), row["p"], "nli", "", support_score=row["p"])
     if guard is None:
         return Judgement(model.status.value, row["p"], [])
-    rules = [(Verdict(ClaimStatus(s), 0.7, "lexical", "", support_score=score), kind) for s, kind, score in row["rules"]]
+    rules = [(Verdict(ClaimStatus(status), 0.7, "lexical", "", support_score=score), kind)
+             for status, kind, score in row["rules"]]
     verdict = overrule(model, rules, guard)
     return Judgement(verdict.status.value, verdict.support_score or 0.0, [])
 

@@ -6,7 +6,8 @@ number, an added amount, a negation. Where the rules find such hard evidence aga
 model accepted (or only called unsupported while the rules prove a contradiction), the rule's
 verdict stands, with its evidence and reason. And where the model accepts a one-sentence claim without
 being sure while most of its words appear in no retrieved text, the claim is unsupported. The rules
-read each sentence of a claim on its own, as the model does.
+read each sentence of a claim on its own, as the model does. `Guard` says which evidence overrules
+the model, up to which P(supported), on which claims.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.features import claim_sentences
 from rrag.verify.lexical import NEGATED_EVIDENCE, NEGATION, OPPOSITE, UNSTATED, VALUE, LexicalVerifier
+
 
 @dataclass(frozen=True)
 class Guard:
@@ -33,9 +35,11 @@ class Guard:
     rules_doubt: float
 
 
-# Chosen by group cross-validation on the dev sets (python -m training.guard_cv; docs/verifier.md).
-# A changed value always overrules; a negation only where the model is not sure: the rules' cue is
-# a "not" anywhere in the evidence window, and above that bound the claims were mostly supported.
+# Chosen on the dev sets with group cross-validation (python -m training.guard_cv; docs/verifier.md),
+# within what the product needs: a changed value always overrules, in any claim; a negated claim
+# and an opposite word always, in a one-sentence claim; a "not" elsewhere in the evidence window
+# never (it only tells a contradiction from an unsupported claim); the unsure-yes veto catches the
+# demo's invented benefits (tests/test_demo.py).
 DEFAULT_GUARD = Guard(
     overrules_below={VALUE: 1.01, NEGATION: 1.01, OPPOSITE: 1.01, UNSTATED: 0.6, NEGATED_EVIDENCE: -1.0},
     in_long_claims=frozenset({VALUE}),

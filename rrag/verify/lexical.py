@@ -88,9 +88,10 @@ class LexicalVerifier(Verifier):
         return [verdict for verdict, _ in self.assess(claims, contexts)]
 
     def assess(self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk]) -> list[tuple[Verdict, str | None]]:
-        """Each claim's verdict, and the hard evidence against the claim it rests on, if any: one of
-        HARD_EVIDENCE (a value clash, a negation, an opposite word, a number the evidence never
-        states). Other verifiers use these as a veto."""
+        """Each claim's verdict, and the hard evidence against the claim it rests on, if any: VALUE (a
+        value clash), NEGATION (the claim negates the evidence), NEGATED_EVIDENCE (only the evidence
+        is negated), OPPOSITE (an opposite word) or UNSTATED (a number the evidence never states).
+        Other verifiers use these as a veto (rrag/verify/guarded.py)."""
         candidates = _candidates(contexts)  # once for the whole batch
         return [self._judge(claim, candidates) for claim in claims]
 
@@ -133,21 +134,23 @@ class LexicalVerifier(Verifier):
             evidence = evidence_at(best.chunk, best.start, best.end)
             return Verdict(status, confidence, self.name, reason, evidence, support_score=support, clash=clash)
 
+        def clashing(clash: ValueClash, confidence: float) -> tuple[Verdict, str]:
+            reason = f"the evidence says {clash.evidence_value!r} where the claim says {clash.claim_value!r}"
+            return verdict(ClaimStatus.CONTRADICTED, confidence, 0.05, reason, clash), VALUE
+
         # Another amount of the same measure contradicts when the rest of the claim is what the evidence is about.
         about_the_same = _share(c.topic, e.topic) >= SAME_TOPIC
         missing = [q for q in c.numbers if not _has_value(e.numbers, q)]
         clashes = value_clashes(c.numbers, e.numbers)
         if about_the_same and clashes:
             said, found = clashes[0]
-            clash = ValueClash(said.written(claim.text), found.written(e.text), said.start, max(said.end, said.unit_end))
-            return verdict(ClaimStatus.CONTRADICTED, 0.8, 0.05,
-                           f"the evidence says {clash.evidence_value!r} where the claim says {clash.claim_value!r}", clash), VALUE
+            end = max(said.end, said.unit_end)
+            return clashing(ValueClash(said.written(claim.text), found.written(e.text), said.start, end), 0.8)
         if about_the_same and c.months - e.months and e.months - c.months:
-            said = next(m for m in month_mentions(claim.text) if m[0] not in e.months)
-            found = next(m for m in month_mentions(e.text) if m[0] not in c.months)
-            clash = ValueClash(claim.text[said[1]:said[2]], e.text[found[1]:found[2]], said[1], said[2])
-            return verdict(ClaimStatus.CONTRADICTED, 0.75, 0.05,
-                           f"the evidence says {clash.evidence_value!r} where the claim says {clash.claim_value!r}", clash), VALUE
+            said_month = next(m for m in month_mentions(claim.text) if m[0] not in e.months)
+            found_month = next(m for m in month_mentions(e.text) if m[0] not in c.months)
+            _, start, end = said_month
+            return clashing(ValueClash(claim.text[start:end], e.text[found_month[1]:found_month[2]], start, end), 0.75)
         if coverage >= CONTRADICTION_COVERAGE and c.negated != e.negated:
             which = "claim" if c.negated else "evidence"
             # A claim that negates what the evidence states is strong evidence; a "not" somewhere in the
