@@ -249,7 +249,7 @@ class NLIVerifier(Verifier):
     def verify_many(self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk],
                     question: str = "") -> list[Verdict]:
         scored = self.score_sentences([c.text for c in claims], contexts, question)
-        return [self._verdict(sentences) for sentences in scored]
+        return [self.verdict_of(sentences) for sentences in scored]
 
     def score_sentences(self, claims: Sequence[str], contexts: Sequence[RetrievedChunk],
                         question: str = "") -> list[list[SentenceScore]]:
@@ -313,7 +313,8 @@ class NLIVerifier(Verifier):
             "length": math.log1p(len(terms)),
         }
 
-    def _verdict(self, sentences: list[SentenceScore]) -> Verdict:
+    def verdict_of(self, sentences: list[SentenceScore]) -> Verdict:
+        """The claim's verdict from its scored sentences (`score_sentences`)."""
         weakest = min(sentences, key=lambda s: s.probability)
         cal = self.calibrator
         p = cal.claim_probability([s.probability for s in sentences])
