@@ -195,10 +195,15 @@ def chunk_windows(chunk: Chunk) -> tuple[_Window, ...]:
     return tuple(_Window(chunk, span, frozenset(content_words(span.text))) for span in fx.windows(chunk.text))
 
 
+@lru_cache(maxsize=CHUNK_CACHE_SIZE)
+def chunk_numbers(text: str) -> frozenset[float]:
+    return frozenset(fx.number_values(text))
+
+
 def clear_caches() -> None:
     """Forget what was computed per chunk (the benchmark measures cold verification with it)."""
-    chunk_windows.cache_clear()
-    CrossEncoder._tokens.cache_clear()
+    for cache in (chunk_windows, chunk_numbers, content_words, words, CrossEncoder._tokens):
+        cache.cache_clear()
 
 
 class _ContextIndex:
@@ -207,10 +212,11 @@ class _ContextIndex:
     def __init__(self, contexts: Sequence[RetrievedChunk]) -> None:
         self.windows = [window for rc in contexts for window in chunk_windows(rc.chunk)]
         self.weight = fx.TermWeights(w.terms for w in self.windows)
-        text = "\n".join(rc.chunk.text for rc in contexts)
-        self.terms = set(content_words(text))
-        self.numbers = fx.number_values(text)
-        self.lower_words = set(words(text))
+        # Unions of what each chunk holds (cached per chunk text), not one pass over all of them joined.
+        texts = [rc.chunk.text for rc in contexts]
+        self.terms: set[str] = set().union(*map(content_words, texts))
+        self.numbers: set[float] = set().union(*map(chunk_numbers, texts))
+        self.lower_words: set[str] = set().union(*map(words, texts))
 
     def candidates(self, claim_terms: Sequence[str], k: int) -> list[_Window]:
         def coverage(window: _Window) -> float:
