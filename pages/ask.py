@@ -218,6 +218,14 @@ def _run(rag: ReliableRAG, options: dict[str, object], question: str, answer: st
     return report
 
 
+def _as_of_latest_review(rag: ReliableRAG, report: Report) -> Report:
+    """A reviewer may have corrected this answer since (on Review, in any tab): show the truth of record."""
+    try:
+        return rag.store.get_report(report.session_id)
+    except NotFoundError:  # the storage was switched on Settings since
+        return report
+
+
 def main() -> None:
     st.title("Ask your documents")
     st.caption("Every answer is split into claims, and every claim is checked against the indexed documents.")
@@ -252,9 +260,10 @@ def main() -> None:
         elif submitted:
             state["report"] = _run(rag, options, *submitted) or state["report"]
         if state["report"] is not None:
+            report = _as_of_latest_review(rag, state["report"])
             st.divider()
-            st.markdown(f"**Question:** {md_escape(state['report'].question)}")  # the form may hold another
-            render_report(state["report"], key="ask.report")
+            st.markdown(f"**Question:** {md_escape(report.question)}")  # the form may hold another
+            render_report(report, key="ask.report")
 
 
 main()

@@ -76,7 +76,7 @@ def _render_session(rag: ReliableRAG, state: PageState, found: list[SessionSumma
     session_id = pick_session("Reopen a session", state, found)
     report = rag.store.get_report(session_id)
     st.markdown(f"**Question:** {md_escape(report.question)}")
-    render_report(report, key="history.report", overrides=rag.store.claim_overrides(session_id))
+    render_report(report, key="history.report")
     render_audit_trail(rag.store.reviews(session_id))
 
 

@@ -24,7 +24,7 @@ def _share(flags: pd.Series) -> str:
 
 
 def _render_metrics(sessions_df: pd.DataFrame, claims_df: pd.DataFrame, agreed: float | None) -> None:
-    cols = st.columns(6)
+    cols = st.columns(7)
     cols[0].metric("Sessions", len(sessions_df))
     cols[1].metric("Claims", len(claims_df))
     rates = sessions_df["hallucination_rate"].dropna()
@@ -32,6 +32,11 @@ def _render_metrics(sessions_df: pd.DataFrame, claims_df: pd.DataFrame, agreed: 
     cols[3].metric("Refused", _share(sessions_df["decision"].eq("refuse")))
     cols[4].metric("With citation mismatch", _share(sessions_df["citation_mismatches"].gt(0)))
     cols[5].metric(
+        "Sources disagree",
+        _share(sessions_df["source_conflicts"].gt(0)),
+        help="Share of sessions where retrieved documents gave different values for what a claim states.",
+    )
+    cols[6].metric(
         "Reviewer agreement",
         "n/a" if agreed is None else f"{agreed:.0%}",
         help="Share of claims in reviewed sessions whose status the reviewer kept.",

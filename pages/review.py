@@ -60,9 +60,7 @@ def _render_queue(state: PageState) -> list[SessionSummary]:
     return queue
 
 
-def _render_review_form(
-    rag: ReliableRAG, state: PageState, report: Report, overrides: dict[int, ClaimStatus]
-) -> None:
+def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> None:
     st.markdown("##### Your verdict")
     statuses = [s.value for s in ClaimStatus]
     with st.form(state.key(f"form.{report.session_id}")):
@@ -76,7 +74,7 @@ def _render_review_form(
         )
         chosen: dict[int, str] = {}
         for index, result in enumerate(report.claims):
-            current = overrides.get(index, result.verdict.status).value
+            current = result.verdict.status.value  # the report is as of its latest review
             # The claim goes in Markdown, not in the label: labels also become accessible names,
             # where Markdown escapes would be read out.
             st.markdown(md_escape(claim_line(index + 1, result)))
@@ -102,7 +100,7 @@ def _render_review_form(
     changes = {
         i: ClaimStatus(s)
         for i, s in chosen.items()
-        if s != overrides.get(i, report.claims[i].verdict.status).value
+        if s != report.claims[i].verdict.status.value
     }
     if chosen_outcome == "corrected" and not changes:
         st.warning(
@@ -133,12 +131,11 @@ def _render_open(rag: ReliableRAG, state: PageState, queue: list[SessionSummary]
         # (One key for every answer: a key per answer made a rerun reset the form being filled in.)
         state["outcome"], state["outcome_for"] = None, session_id
     report = rag.store.get_report(session_id)
-    overrides = rag.store.claim_overrides(session_id)
     st.markdown(f"**Question:** {md_escape(report.question)}")
-    render_report(report, key="review.report", overrides=overrides)
+    render_report(report, key="review.report")
     left, right = st.columns([0.55, 0.45], gap="large")
     with left:
-        _render_review_form(rag, state, report, overrides)
+        _render_review_form(rag, state, report)
     with right:
         render_audit_trail(rag.store.reviews(session_id))
 

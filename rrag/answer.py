@@ -11,15 +11,18 @@ import numpy as np
 from rrag.embedding import Embedder
 from rrag.llm import LLM
 from rrag.prompts import ANSWER, render_documents
-from rrag.text import Span, content_words, locate, normalize, split_sentences, words
+from rrag.text import Span, content_words, is_list_item, locate, normalize, split_sentences, words
 from rrag.types import Answer, Chunk, Citation, RetrievedChunk
 
 REFUSAL = "I cannot answer this from the indexed documents: nothing relevant was found."
 
 DEFAULT_MAX_SENTENCES = 3
 MIN_SENTENCE_WORDS = 4  # shorter "sentences" are headings and labels, not answers
-MIN_UNPUNCTUATED_WORDS = 6  # without a full stop, shorter lines are headings ("Security when working remotely")
 SIMILARITY_WEIGHT = 0.6  # the rest is the share of the question's content words a sentence has
+# Added to a sentence that holds the kind of thing the question asks for (a price, a number, a
+# name): "How much does the Team plan cost?" is answered by "Team: €19 per user per month", not by
+# "Annual billing gives a discount of 15% on the Starter and Team plans", which shares more words.
+ANSWER_KIND_BONUS = 0.15
 MIN_RELEVANCE = 0.2
 RELATIVE_CUTOFF = 0.75  # a sentence far below the best one is off the point
 _SECTION_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3})+\.?\s+(?=\S)")
@@ -46,10 +49,10 @@ class ExtractiveAnswerer(Answerer):
 
     def answer(self, question: str, contexts: Sequence[RetrievedChunk]) -> Answer:
         candidates = [
-            (rc.chunk, span)
+            (rc.chunk, _without_section_number(span))
             for rc in contexts
-            for span in map(_without_section_number, split_sentences(rc.chunk.text))
-            if _states_something(span.text)
+            for span in split_sentences(rc.chunk.text)
+            if _states_something(rc.chunk.text, span)
         ]
         if not candidates:
             return Answer(REFUSAL, self.name, refused=True)
@@ -83,7 +86,9 @@ class ExtractiveAnswerer(Answerer):
         overlap = np.array(
             [len(asked & set(content_words(s))) / len(asked) if asked else 0.0 for s in sentences]
         )
-        return SIMILARITY_WEIGHT * similarity + (1 - SIMILARITY_WEIGHT) * overlap
+        wanted = _ANSWER_KINDS.get(_asked_kind(question))
+        holds = np.array([bool(wanted and wanted.search(s)) for s in sentences])
+        return SIMILARITY_WEIGHT * similarity + (1 - SIMILARITY_WEIGHT) * overlap + ANSWER_KIND_BONUS * holds
 
 
 class LLMAnswerer(Answerer):
@@ -113,12 +118,34 @@ def _without_section_number(span: Span) -> Span:
     return Span(span.text[m.end():], span.start + m.end(), span.end) if m else span
 
 
-def _states_something(sentence: str) -> bool:
-    """Not a question (a FAQ's), not a heading or label: a statement, or a list item long enough to be one."""
-    n = len(words(sentence))
-    if sentence.endswith("?") or n < MIN_SENTENCE_WORDS:
+def _states_something(text: str, span: Span) -> bool:
+    """Not a question (a FAQ's), not a heading, caption or label: a statement or a list item. A line
+    with neither a full stop nor a bullet is a heading ("Daily per-diem allowance by city")."""
+    sentence = span.text
+    if sentence.endswith("?") or len(words(sentence)) < MIN_SENTENCE_WORDS:
         return False
-    return sentence[-1] in ".!" or n >= MIN_UNPUNCTUATED_WORDS
+    return sentence[-1] in ".!" or is_list_item(text, span)
+
+
+# What a question asks for, by its wording, and what a sentence holding that looks like.
+_ASKS_FOR = (
+    ("money", re.compile(
+        r"\b(?:cost|costs|price|prices|priced|fee|fees|charged?|pay|paid|spend|allowance|per-diem|salary|budget)\b",
+        re.I)),
+    ("number", re.compile(
+        r"\b(?:how (?:much|many|long|often|quickly|soon|far|old|big|fast)|what percentage|when|what time|"
+        r"what date|which year|limit|maximum|minimum|rate|deadline)\b", re.I)),
+    ("name", re.compile(r"^\s*(?:who|whom|whose)\b", re.I)),
+)
+_ANSWER_KINDS = {
+    "money": re.compile(r"[$\u20ac\u00a3]\s?\d|\b(?:GBP|EUR|USD|CHF)\s?\d|\d\s?(?:euros?|dollars?|pounds)\b", re.I),
+    "number": re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)\b", re.I),
+    "name": re.compile(r"(?<=\S)\s+(?:the\s+)?[A-Z][a-z]"),  # a capitalised word after the first: a role or a name
+}
+
+
+def _asked_kind(question: str) -> str | None:
+    return next((kind for kind, asks in _ASKS_FOR if asks.search(question)), None)
 
 
 def is_quoted(quote: str, chunk_text: str) -> bool:

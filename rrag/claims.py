@@ -9,7 +9,7 @@ from rrag.answer import REFUSAL
 from rrag.errors import LLMError
 from rrag.llm import LLM
 from rrag.prompts import CLAIMS
-from rrag.text import Span, content_words, fuzzy_locate, is_list_item, locate, split_sentences, words
+from rrag.text import STOPWORDS, Span, content_words, fuzzy_locate, is_list_item, locate, quantities, split_sentences, words
 from rrag.types import Claim
 
 LOCATE_MIN_RATIO = 0.85  # an LLM claim this close to a stretch of the answer is placed there
@@ -66,11 +66,17 @@ _VERB_CUE = frozenset(
 _PRONOUN_START = frozenset("it they he she this these those that which who its their them".split())
 _CLAUSE_BREAK = re.compile(r"\s*;\s+|,\s+(?:and|but|while|whereas|although|though|yet|so)\s+|\s+but\s+", re.IGNORECASE)
 _MIN_CLAUSE_WORDS = 3
+# "takes 82 minutes and uses 120 litres and 1.9 kg of salt": facts joined by "and" or a comma, each
+# with its own number; "between 2 °C and 8 °C" is one range, not two facts.
+_FACT_BREAK = re.compile(r",?\s+and\s+(?:also\s+)?|,\s+(?=\S)", re.IGNORECASE)
+_RANGE_CUE = frozenset("between from range ranging".split())
 
 
 class RuleClaimExtractor(ClaimExtractor):
-    """Sentences and list items, with conjoined independent clauses split apart; every claim keeps
-    its exact span (`answer[start:end] == text`). Non-factual sentences are kept, marked not checkable."""
+    """Sentences and list items, with conjoined independent clauses and facts with their own numbers
+    split apart. Every claim keeps its exact span; its text is the span's text (`answer[start:end]`),
+    preceded, for a fact that borrows its subject ("... and uses 120 litres"), by that subject.
+    Non-factual sentences are kept, marked not checkable."""
 
     name = "rules"
 
@@ -95,7 +101,9 @@ class RuleClaimExtractor(ClaimExtractor):
         start = span.start + (prefix.end() if prefix else 0)
         if start >= span.end or not any(ch.isalnum() for ch in answer[start:span.end]):
             return [Claim(span.text, span.start, span.end, checkable=False, reason="remark about the answer")]
-        return [Claim(answer[s:e], s, e) for s, e in _split_clauses(answer, start, span.end)]
+        return [Claim(context + answer[s:e], s, e)
+                for clause in _split_clauses(answer, start, span.end)
+                for context, s, e in _split_facts(answer, *clause)]
 
 
 def _merge_lists(answer: str, spans: list[Span]) -> list[Span]:
@@ -146,6 +154,47 @@ def _split_clauses(answer: str, start: int, end: int) -> list[tuple[int, int]]:
             pieces[-1] = (left_start, m.start())
             pieces.append((m.end(), end))
     return pieces
+
+
+def _split_facts(answer: str, start: int, end: int) -> list[tuple[str, int, int]]:
+    """A clause listing several numbered facts, as (borrowed context, start, end) per fact; the
+    clause whole when any piece has no number of its own or the first one names no subject."""
+    cuts = [m for m in _FACT_BREAK.finditer(answer, start, end)]
+    bounds = [start] + [x for m in cuts for x in m.span()] + [end]
+    pieces = list(zip(bounds[::2], bounds[1::2]))
+    numbers = [quantities(answer[s:e]) for s, e in pieces]
+    first_number = numbers[0][0].start if numbers[0] else 0
+    if (
+        len(pieces) < 2 or not any("and" in m.group().lower() for m in cuts) or not all(numbers) or not content_words(answer[start : start + first_number])
+        or any(_RANGE_CUE & set(words(answer[s : s + found[0].start])[-2:]) for (s, _), found in zip(pieces, numbers))
+    ):
+        return [("", start, end)]
+    facts = [("", *pieces[0])]
+    subject = _subject_of(answer[start : start + first_number])
+    for (s, e), found in zip(pieces[1:], numbers[1:]):
+        if found[0].start == 0 or answer[s:e].split()[0].isupper():  # "1.9 kg of salt", "EUR 20"
+            previous = facts[-1][0] + answer[facts[-1][1]:facts[-1][2]]
+            context = previous[: len(facts[-1][0]) + quantities(answer[facts[-1][1]:facts[-1][2]])[0].start]
+        elif _looks_like_verb(words(answer[s:e])[0]):  # "uses 120 litres"
+            context = subject
+        else:  # "the cap is EUR 100": a clause of its own
+            context = ""
+        facts.append((context, s, e))
+    return facts
+
+
+def _subject_of(lead: str) -> str:
+    """"The eco programme " from "The eco programme takes ", "The wash lasts for " or "It is open
+    from ": the words before the verb (a common one, else the word that leads to the first number)."""
+    tokens = lead.split()
+    while tokens and tokens[-1].lower() in STOPWORDS and tokens[-1].lower() not in _VERB_CUE:
+        tokens.pop()  # "for", "up to", "about"
+    verb = next((i for i, t in enumerate(tokens) if i > 0 and t.lower() in _VERB_CUE), len(tokens) - 1)
+    return " ".join(tokens[:verb]) + " " if verb > 0 else ""
+
+
+def _looks_like_verb(word: str) -> bool:
+    return word in _VERB_CUE or (len(word) > 3 and word.endswith(("s", "ed")) and not word.endswith("ss"))
 
 
 class LLMClaimExtractor(ClaimExtractor):

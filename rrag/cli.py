@@ -1,4 +1,4 @@
-"""`python -m rrag`: ingest, ask, verify, sessions, documents, demo and eval from the shell."""
+"""`python -m rrag`: ingest, ask, verify, sessions, documents, demo, evaluate and eval from the shell."""
 
 from __future__ import annotations
 
@@ -12,9 +12,6 @@ from typing import Any, Sequence
 from rrag.errors import RRAGError
 from rrag.settings import RISK_PRESETS, Settings
 from rrag.types import IngestResult, Report
-
-SUPPORTED_SUFFIXES = {".pdf", ".docx", ".html", ".htm", ".md", ".markdown", ".txt", ".text"}
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
@@ -68,6 +65,20 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_json(p)
     p.set_defaults(handler=_cmd_demo)
 
+    p = sub.add_parser(
+        "evaluate",
+        help="ask a question set (CSV or JSONL) through the pipeline and measure the answers",
+        description="Ask every question of FILE (columns: question, optional reference, optional "
+        "expected_source), save the run, print per-question results and the aggregates. "
+        "Not `eval`, which measures the verifier alone on labelled claims.",
+    )
+    p.add_argument("file", type=Path)
+    p.add_argument("--name", default="", help="a name for the run (default: its date and time)")
+    p.add_argument("--fail-above", type=float, metavar="RATE",
+                   help="exit 1 when the hallucination rate is above RATE (0..1), or could not be measured")
+    _add_json(p)
+    p.set_defaults(handler=_cmd_evaluate)
+
     evaluation.register(sub)
     return parser
 
@@ -99,18 +110,8 @@ def _engine(args: argparse.Namespace) -> Any:
     return ReliableRAG(Settings.from_env(**overrides))
 
 
-def _expand(paths: Sequence[Path]) -> list[Path]:
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files += sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES)
-        else:
-            files.append(path)  # a missing or unsupported file gets its own clear error from the ingestor
-    return files
-
-
 def _cmd_ingest(args: argparse.Namespace) -> int:
-    results = _engine(args).ingest(_expand(args.paths))
+    results = _engine(args).ingest(args.paths)
     _print_ingest(results, args.json)
     return 0 if all(r.ok for r in results) else 1
 
@@ -120,7 +121,9 @@ def _print_ingest(results: Sequence[IngestResult], as_json: bool) -> None:
         print(json.dumps([asdict(r) | {"ok": r.ok} for r in results], indent=2))
         return
     for r in results:
-        if r.ok:
+        if r.status == "skipped":
+            print(f"skipped   {r.source}: symlink (not followed)")
+        elif r.ok:
             print(f"{r.status:<9} {r.source}: {r.chunks_added} chunks, {r.duplicates_dropped} near-duplicates dropped")
         else:
             print(f"failed    {r.source}: {r.error}")
@@ -133,6 +136,8 @@ def _cmd_ask(args: argparse.Namespace) -> int:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     source = sys.stdin if args.answer_file == "-" else None
+    if source is None and Path(args.answer_file).is_dir():
+        raise RRAGError(f"the answer file {args.answer_file} is a folder; name a text file, or - for stdin")
     try:
         answer = source.read() if source else Path(args.answer_file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -195,6 +200,56 @@ def _cmd_delete(args: argparse.Namespace) -> int:
     for result in restored:  # documents that had dropped chunks as copies of the deleted one
         print(f"re-indexed {result.doc_id}: " + (f"{result.chunks_added} chunks" if result.ok else result.error))
     return 0 if all(r.ok for r in restored) else 1
+
+
+def _cmd_evaluate(args: argparse.Namespace) -> int:
+    from rrag import runs
+
+    if args.fail_above is not None and not 0 <= args.fail_above <= 1:
+        raise RRAGError(f"--fail-above must be a rate between 0 and 1, not {args.fail_above}")
+    try:
+        data = args.file.read_bytes()
+    except OSError as exc:
+        raise RRAGError(f"cannot read the question set {args.file}: {exc.strerror or exc}") from exc
+    items = runs.read_question_set(args.file.name, data)
+    progress = None if args.json else _print_progress
+    run = runs.run_question_set(_engine(args), items, name=args.name or args.file.stem, progress=progress)
+    if args.json:
+        print(json.dumps(run.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        _print_run(run)
+    failures = [] if args.fail_above is None else runs.gate_failures(run.summary, args.fail_above)
+    for failure in failures:
+        print(f"FAIL: {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def _print_progress(done: int, total: int, question: str) -> None:
+    if question:
+        print(f"[{done + 1}/{total}] {question}", file=sys.stderr)
+
+
+def _print_run(run: Any) -> None:
+    def rate(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.0%}"
+
+    for o in run.outcomes:
+        if o.error:
+            print(f"error   {o.question}\n        {o.error}")
+            continue
+        source = "" if o.source_found is None else ("  source found" if o.source_found else "  SOURCE MISSED")
+        print(f"{o.decision:<7} hallucination {rate(o.hallucination_rate):>4}  relevance "
+              f"{rate(o.answer_relevance):>4}{source}  {o.question}")
+    s = run.summary
+    print(f"\nRun {run.run_id} \"{run.name}\": {s.questions} questions, {s.errors} errors, "
+          f"{s.not_verified} not verified")
+    print(f"  faithfulness        {rate(s.faithfulness)}")
+    print(f"  answer relevance    {rate(s.answer_relevance)} ({s.relevance_measured} with a reference)")
+    print(f"  refusal rate        {rate(s.refusal_rate)} ({s.refused} refused)")
+    print(f"  hallucination rate  {rate(s.hallucination_rate)} "
+          f"({s.hallucinated_claims} of {s.checked_claims} checked claims)")
+    if s.sources_expected:
+        print(f"  expected source     {rate(s.source_hit_rate)} retrieved ({s.sources_expected} expected)")
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:

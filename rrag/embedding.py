@@ -6,11 +6,14 @@ import importlib.util
 import threading
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from rrag.errors import ConfigError
+
+if TYPE_CHECKING:
+    from tokenizers import Encoding
 
 
 class Embedder(ABC):
@@ -26,6 +29,7 @@ class Embedder(ABC):
 MINILM_DIM = 384
 MINILM_MAX_TOKENS = 256  # what all-MiniLM-L6-v2 was trained with; longer input is truncated
 DEFAULT_BATCH_SIZE = 64
+MAX_BATCH_TOKENS = 2048  # padded tokens per model call: 64 short sentences, or 8 full-length chunks
 ONNX_THREADS = 2  # the target machine has 2 cores; more threads only contend
 
 
@@ -80,11 +84,14 @@ class MiniLMEmbedder(Embedder):
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         for begin in range(0, len(order), self.batch_size):
             rows = order[begin : begin + self.batch_size]
-            out[rows] = self._embed_batch([texts[i] for i in rows])
+            encodings = self._tokenizer.encode_batch([texts[i] for i in rows])  # padded to the longest
+            # Attention memory grows with batch x width^2: 64 full-length chunks took ~1 GB at once.
+            step = max(1, MAX_BATCH_TOKENS // len(encodings[0].ids))
+            for sub in range(0, len(rows), step):
+                out[rows[sub : sub + step]] = self._embed_batch(encodings[sub : sub + step])
         return out
 
-    def _embed_batch(self, texts: list[str]) -> np.ndarray:
-        encodings = self._tokenizer.encode_batch(texts)
+    def _embed_batch(self, encodings: list[Encoding]) -> np.ndarray:
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         hidden = self._session.run(

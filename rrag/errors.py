@@ -15,6 +15,7 @@
      |    +-- StoreLockedError
      +-- NotFoundError          a session, document or chunk id that does not exist
      +-- InputError             a question the engine refuses (too long)
+     +-- QuestionSetError       a question set (CSV/JSONL) that cannot be read
 """
 
 
@@ -76,3 +77,7 @@ class NotFoundError(RRAGError):
 
 class InputError(RRAGError):
     """A question or answer the engine refuses to work on, with what to change."""
+
+
+class QuestionSetError(RRAGError):
+    """A question set file is malformed: its line or row is named."""

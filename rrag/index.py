@@ -8,10 +8,11 @@ write) surfaces as `IndexError_`.
 from __future__ import annotations
 
 import threading
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Iterator, Sequence
 
 import chromadb
+import numpy as np
 from chromadb.api import ClientAPI
 from chromadb.api.models.Collection import Collection
 from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
@@ -20,6 +21,7 @@ from chromadb.utils.embedding_functions import register_embedding_function
 
 from rrag.embedding import Embedder, get_embedder
 from rrag.errors import IndexError_, RRAGError
+from rrag.locks import process_lock
 from rrag.settings import Settings
 from rrag.types import Chunk
 
@@ -94,15 +96,26 @@ def _client(settings: Settings, location: str) -> ClientAPI:
         return _clients[location]
 
 
+def _opening(settings: Settings) -> AbstractContextManager[None]:
+    """Embedded Chroma creates its own schema on first open and races when several processes open
+    a new folder at once ("table collections already exists"): they open it one at a time."""
+    if settings.chroma_host:
+        return nullcontext()
+    return process_lock(settings.chroma_dir.with_suffix(".lock"))
+
+
 class ChunkIndex:
     """Chunks with their embeddings; similarity is cosine, reported in -1..1 (higher is closer)."""
 
     def __init__(self, settings: Settings, embedder: Embedder) -> None:
         self._location = _location(settings)
         self._collection_name = settings.collection
-        self._client = _client(settings, self._location)
         self._embedding_function = RRAGEmbeddingFunction(embedder)
-        with _chroma_errors(f"open the collection {settings.collection!r} at {self._location}"):
+        with (
+            _chroma_errors(f"open the collection {settings.collection!r} at {self._location}"),
+            _opening(settings),
+        ):
+            self._client = _client(settings, self._location)
             self._collection: Collection = self._client.get_or_create_collection(
                 settings.collection,
                 embedding_function=self._embedding_function,  # type: ignore[arg-type]
@@ -127,8 +140,9 @@ class ChunkIndex:
         with _chroma_errors("count chunks"):
             return self._collection.count()
 
-    def add(self, chunks: Sequence[Chunk]) -> None:
-        """Insert or overwrite chunks by id (so a retried ingest cannot create duplicates)."""
+    def add(self, chunks: Sequence[Chunk], embeddings: np.ndarray | None = None) -> None:
+        """Insert or overwrite chunks by id (so a retried ingest cannot create duplicates).
+        `embeddings`: rows computed elsewhere (the benchmark's cheap corpus); default: the embedder's."""
         for begin in range(0, len(chunks), WRITE_BATCH):
             batch = chunks[begin : begin + WRITE_BATCH]
             with _chroma_errors("store chunks"):
@@ -136,6 +150,7 @@ class ChunkIndex:
                     ids=[c.chunk_id for c in batch],
                     documents=[c.text for c in batch],
                     metadatas=[_metadata(c) for c in batch],  # type: ignore[misc]
+                    embeddings=None if embeddings is None else embeddings[begin : begin + WRITE_BATCH],
                 )
             self._touch()
 
@@ -151,8 +166,13 @@ class ChunkIndex:
         self._touch()
 
     def chunk_ids(self, doc_id: str) -> list[str]:
+        return list(self.chunk_versions(doc_id))
+
+    def chunk_versions(self, doc_id: str) -> dict[str, int]:
+        """Chunk id -> the version of the document that wrote it (1 for chunks written before versions)."""
         with _chroma_errors(f"list the chunks of {doc_id}"):
-            return list(self._collection.get(where={"doc_id": doc_id}, include=[])["ids"])
+            result = self._collection.get(where={"doc_id": doc_id}, include=["metadatas"])
+        return {i: int((meta or {}).get("version", 1)) for i, meta in zip(result["ids"], result["metadatas"] or [])}
 
     def get_chunks(self, doc_id: str) -> list[Chunk]:
         """The chunks of one document, in document order."""
@@ -187,18 +207,23 @@ class ChunkIndex:
 
     def query(self, text: str, k: int) -> list[tuple[Chunk, float]]:
         """The `k` nearest chunks to `text` with their cosine similarity, best first."""
-        n = min(k, self.count())
-        if n < 1 or not text.strip():
-            return []
+        return self.query_many([text], k)[0]
+
+    def query_many(self, texts: Sequence[str], k: int) -> list[list[tuple[Chunk, float]]]:
+        """`query` for several texts in one call: one embedding batch, one search."""
+        asked = [i for i, text in enumerate(texts) if text.strip()]
+        out: list[list[tuple[Chunk, float]]] = [[] for _ in texts]
+        if k < 1 or not asked:
+            return out
         with _chroma_errors("search"):
             result = self._collection.query(
-                query_texts=[text], n_results=n, include=["documents", "metadatas", "distances"]
+                query_texts=[texts[i] for i in asked], n_results=k, include=["documents", "metadatas", "distances"]
             )
-        keys = ("ids", "documents", "metadatas", "distances")
-        first = {key: result[key][0] for key in keys}  # type: ignore[literal-required,index]
-        chunks = _chunks(first)
-        distances = first["distances"]
-        return [(chunk, 1.0 - float(d)) for chunk, d in zip(chunks, distances)]
+        for row, i in enumerate(asked):
+            found = {key: result[key][row] for key in ("ids", "documents", "metadatas")}  # type: ignore[literal-required,index]
+            distances = result["distances"][row]  # type: ignore[index]
+            out[i] = [(chunk, 1.0 - float(d)) for chunk, d in zip(_chunks(found), distances)]
+        return out
 
     def _touch(self) -> None:
         with _lock:
@@ -212,6 +237,7 @@ def _metadata(chunk: Chunk) -> dict[str, str | int]:
         "start": chunk.start,
         "end": chunk.end,
         "ordinal": chunk.ordinal,
+        "version": chunk.version,
     }
     if chunk.page is not None:
         meta["page"] = chunk.page
@@ -229,6 +255,7 @@ def _chunks(result: Any) -> list[Chunk]:
             end=int(meta["end"]),
             page=int(meta["page"]) if meta.get("page") is not None else None,
             ordinal=int(meta["ordinal"]),
+            version=int(meta.get("version", 1)),
         )
         for chunk_id, text, meta in zip(result["ids"], result["documents"], result["metadatas"])
     ]

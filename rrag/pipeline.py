@@ -15,9 +15,12 @@ from rrag.claims import ClaimExtractor, LLMClaimExtractor, RuleClaimExtractor
 from rrag.embedding import get_embedder
 from rrag.errors import ConfigError, InputError, RRAGError
 from rrag.index import ChunkIndex
+from rrag.injection import defuse, review_reason
 from rrag.ingest.service import Ingestor
-from rrag.llm import LLM, OpenAIChatLLM
-from rrag.retrieve import HybridRetriever
+from rrag.ingest.sources import SourceFile, collect
+from rrag.llm import LLM, OpenAIChatLLM, llm_deadline
+from rrag.relevance import Relevance, assess, judge
+from rrag.retrieve import HybridRetriever, backfill_keywords
 from rrag.scoring import score
 from rrag.settings import Settings
 from rrag.store import PendingSession, Store
@@ -35,6 +38,7 @@ from rrag.types import (
 )
 from rrag.verify.base import Verifier
 from rrag.verify.cascade import build_verifier
+from rrag.verify.conflicts import flag_conflicts
 
 Progress = Callable[[str], None]
 
@@ -50,13 +54,15 @@ class ReliableRAG:
         self.settings = settings or Settings.from_env()
         self._running: set[str] = set()  # sessions this process is answering now
         self._open_storage()
-        self._backends = _Backends.build(self.settings, self.index)
+        self._backends = _Backends.build(self.settings, self.index, self.store)
 
     def _open_storage(self) -> None:
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.store = Store(self.settings)
         self.index = ChunkIndex(self.settings, get_embedder())
         self._ingestor = Ingestor(self.settings, self.index, self.store)
+        self._ingestor.repair()  # what a crashed ingest left: see rrag/ingest/journal.py
+        backfill_keywords(self.store, self.index)
 
     def configure(self, settings: Settings) -> None:
         """Switch parameters or backends, all or nothing: on error the engine keeps its old settings."""
@@ -65,7 +71,7 @@ class ReliableRAG:
             self.close()
             self.__dict__.update(replacement.__dict__)
             return
-        self._backends = _Backends.build(settings, self.index)
+        self._backends = _Backends.build(settings, self.index, self.store)
         self.settings = settings
         self._ingestor = Ingestor(settings, self.index, self.store)
 
@@ -77,13 +83,16 @@ class ReliableRAG:
     def ingest(
         self, paths: Sequence[Path], *, progress: Callable[[int, int, str], None] | None = None
     ) -> list[IngestResult]:
+        """Index files and folders; each document is known by its path relative to what was named."""
+        items = collect([Path(path) for path in paths])
         results = []
-        for done, path in enumerate(paths):
+        for done, item in enumerate(items):
             if progress:
-                progress(done, len(paths), Path(path).name)
-            results.append(self._ingestor.ingest_file(Path(path)))
+                progress(done, len(items), item.source)
+            is_file = isinstance(item, SourceFile)
+            results.append(self._ingestor.ingest_file(item.path, item.source) if is_file else item)
         if progress:
-            progress(len(paths), len(paths), "")
+            progress(len(items), len(items), "")
         return results
 
     def ingest_bytes(self, name: str, data: bytes) -> IngestResult:
@@ -113,16 +122,19 @@ class ReliableRAG:
         id to save the report under, chosen by a caller that must find it again after a reload."""
         stages = self._stages(settings)
         timer = _StageTimer(progress)
-        with self._pending(question, "ask", session_id) as session_id:
-            with timer("retrieve"):
-                contexts = stages.retriever.retrieve(question)
-            with timer("answer"):
-                answer = stages.answerer.answer(question, contexts)
-            with timer("claims"):
-                claims, notes = stages.extractor.extract_with_notes(answer.text, question)
-            return self._audit(
-                stages, question, answer, claims, notes, contexts, timer, mode="ask", session_id=session_id
-            )
+        with self._pending(question, "ask", session_id) as session_id, llm_deadline(stages.settings.llm_deadline_s):
+            return self._ask(stages, question, timer, session_id)
+
+    def _ask(self, stages: _Backends, question: str, timer: _StageTimer, session_id: str) -> Report:
+        with timer("retrieve"):
+            contexts = stages.retriever.retrieve(question)
+        with timer("answer"):
+            answer = stages.answerer.answer(question, defuse(contexts)[0])
+        with timer("claims"):
+            claims, notes = stages.extractor.extract_with_notes(answer.text, question)
+        return self._audit(
+            stages, question, answer, claims, notes, contexts, timer, mode="ask", session_id=session_id
+        )
 
     def verify(
         self, question: str, answer: str, *,
@@ -131,18 +143,21 @@ class ReliableRAG:
         """Audit an answer written elsewhere against the indexed documents (the rest as for `ask`)."""
         stages = self._stages(settings)
         timer = _StageTimer(progress)
-        with self._pending(question, "verify", session_id) as session_id:
-            with timer("claims"):
-                claims, notes = stages.extractor.extract_with_notes(answer, question)
-            with timer("retrieve"):
-                # Each claim retrieves its own evidence too: an external answer may state facts the
-                # question alone would not retrieve.
-                queries = [question] + [c.text for c in claims if c.checkable]
-                contexts = _merge_contexts(stages.retriever.retrieve(q) for q in queries if q.strip())
-            return self._audit(
-                stages, question, Answer(text=answer, backend="external"), claims, notes, contexts, timer,
-                mode="verify", session_id=session_id,
-            )
+        with self._pending(question, "verify", session_id) as session_id, llm_deadline(stages.settings.llm_deadline_s):
+            return self._verify(stages, question, answer, timer, session_id)
+
+    def _verify(self, stages: _Backends, question: str, answer: str, timer: _StageTimer, session_id: str) -> Report:
+        with timer("claims"):
+            claims, notes = stages.extractor.extract_with_notes(answer, question)
+        with timer("retrieve"):
+            # Each claim retrieves its own evidence too: an external answer may state facts the
+            # question alone would not retrieve.
+            queries = [question] + [c.text for c in claims if c.checkable]
+            contexts = _merge_contexts(stages.retriever.retrieve_many(queries))
+        return self._audit(
+            stages, question, Answer(text=answer, backend="external"), claims, notes, contexts, timer,
+            mode="verify", session_id=session_id,
+        )
 
     def interrupted_sessions(self) -> list[PendingSession]:
         """Questions whose answer never came (a reload, a closed tab, a crash), newest first."""
@@ -177,7 +192,7 @@ class ReliableRAG:
             return current
         if _other_storage(settings, current.settings):
             raise ConfigError("a question's settings cannot switch the database or index; use configure()")
-        return _Backends.build(settings, self.index)
+        return _Backends.build(settings, self.index, self.store)
 
     def _audit(
         self,
@@ -192,26 +207,27 @@ class ReliableRAG:
         mode: str,
         session_id: str,
     ) -> Report:
+        # Instructions planted in the documents are neither evidence nor commands (rrag/injection.py).
+        safe, planted = defuse(contexts)
         with timer("verify"):
             checkable = [c for c in claims if c.checkable]
-            verdicts = iter(stages.verifier.verify_many(checkable, contexts, question) if checkable else [])
+            verdicts = iter(stages.verifier.verify_many(checkable, safe, question) if checkable else [])
             results = [ClaimResult(c, next(verdicts) if c.checkable else _not_checkable(c)) for c in claims]
+            results = flag_conflicts(results, safe)
         s = stages.settings
         with timer("score"):
-            scored = score(results, answer, threshold=s.risk_threshold, strict=s.strict)
+            relevance = _answer_relevance(stages, question, answer, [r for r in results if r.claim.checkable])
+            scored = score(
+                results, answer, threshold=s.risk_threshold, strict=s.strict,
+                off_topic="" if relevance is None or relevance.addressed else relevance.reason,
+                concerns=[review_reason(planted)] if planted else [],
+            )
         report = Report(
             session_id=session_id,
             question=question,
             answer=answer.text,
-            final_answer=scored.final_answer,
-            decision=scored.decision,
-            level=scored.level,
-            reliability=scored.reliability,
-            hallucination_rate=scored.hallucination_rate,
-            needs_review=scored.needs_review,
-            review_reasons=list(scored.review_reasons),
+            **scored.report_fields(),
             notes=notes,
-            status_counts=dict(scored.status_counts),
             claims=results,
             contexts=contexts,
             timings_ms=timer.timings_ms,
@@ -219,11 +235,10 @@ class ReliableRAG:
             mode=mode,
             answer_backend=answer.backend,
             citation_mismatches=answer.citation_mismatches,
-            verified=scored.verified,
-            not_verified_reason=scored.not_verified_reason,
-            caveat=scored.caveat,
             threshold=s.risk_threshold,
             strict=s.strict,
+            addresses_question=None if relevance is None else relevance.addressed,
+            relevance_reason="" if relevance is None else relevance.reason,
         )
         with timer("save"):
             self.store.save_report(report)
@@ -247,7 +262,7 @@ class _Backends:
     verifier: Verifier
 
     @classmethod
-    def build(cls, settings: Settings, index: ChunkIndex) -> _Backends:
+    def build(cls, settings: Settings, index: ChunkIndex, store: Store) -> _Backends:
         llm = OpenAIChatLLM(settings) if settings.llm_configured else None
         answerer: Answerer = (
             LLMAnswerer(_require_llm(llm, "The 'openai' answerer"))
@@ -259,7 +274,7 @@ class _Backends:
             if settings.claim_extractor == "llm"
             else RuleClaimExtractor()
         )
-        return cls(settings, llm, HybridRetriever(index, settings), answerer, extractor,
+        return cls(settings, llm, HybridRetriever(index, store, settings), answerer, extractor,
                    build_verifier(settings, llm))
 
 
@@ -271,6 +286,20 @@ def _require_llm(llm: LLM | None, what: str) -> LLM:
     if llm is None:
         raise ConfigError(f"{what} needs an LLM: set RRAG_LLM_BASE_URL and RRAG_LLM_MODEL")
     return llm
+
+
+def _answer_relevance(
+    stages: _Backends, question: str, answer: Answer, checkable: list[ClaimResult]
+) -> Relevance | None:
+    """Whether the answer addresses the question: by rules, then (with an LLM judge configured) by the
+    LLM, which may only lower the rules' result. None for a refusal or an answer with no verified claim
+    (it is refused or withheld anyway)."""
+    if answer.refused or not any(r.verdict.verified for r in checkable):
+        return None
+    offline = assess(question, [r.claim.text for r in checkable])
+    if stages.llm is not None and "llm" in stages.settings.verifiers:
+        return judge(stages.llm, question, answer.text, offline)
+    return offline
 
 
 def _not_checkable(claim: Claim) -> Verdict:

@@ -2,22 +2,18 @@
 
 Both signals are put on an absolute 0..1 scale before they are mixed, so the fused score says how
 relevant a chunk is, not only how it ranks: that is what lets a floor turn an unrelated question
-into no context at all instead of the five least irrelevant chunks.
+into no context at all instead of the five least irrelevant chunks. The keyword index lives in the
+store's database (rrag/store/keywords.py), so every process sees the same one and nothing is rebuilt.
 """
 
 from __future__ import annotations
 
-import math
-import re
-import threading
-import weakref
 from typing import Sequence
 
-import numpy as np
-
 from rrag.index import ChunkIndex
+from rrag.keywords import keyword_terms
 from rrag.settings import Settings
-from rrag.text import STOPWORDS, stem
+from rrag.store import Store
 from rrag.types import Chunk, RetrievedChunk
 
 # Fusion weights. The embedding carries meaning across paraphrases ("vacation" ~ "annual leave");
@@ -27,8 +23,6 @@ KEYWORD_WEIGHT = 1.0 - VECTOR_WEIGHT
 # Candidates taken from each ranking before fusion, as a multiple of top_k (and at least MIN_CANDIDATES).
 CANDIDATE_FACTOR = 4
 MIN_CANDIDATES = 20
-BM25_K1 = 1.2
-BM25_B = 0.75
 # The relevance floor (settings.relevance_floor, default 0.18) was calibrated on the HR handbook of
 # tests/fixtures_docs.py with MiniLM and these weights: the top fused score of 18 related questions,
 # phrased unlike the text, ranged 0.22-0.62; for 8 plainly unrelated ones ("What is the capital of
@@ -37,135 +31,53 @@ BM25_B = 0.75
 # floor, must catch answers built on it.
 
 
-_WORD = re.compile(r"[^\W_]+")
-
-
-def keyword_terms(text: str) -> list[str]:
-    """BM25 terms: lower-case stemmed words without stopwords. Cheaper than `rrag.text.content_words`
-    (no per-character normalisation), which matters when tens of thousands of chunks are tokenised."""
-    return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
-
-
-class KeywordIndex:
-    """Okapi BM25 over chunk texts, with scores scaled to 0..1.
-
-    A chunk's score is divided by the most any chunk could score for the whole query, counting
-    query terms the corpus lacks at the highest idf: a query about things absent from the corpus
-    ("capital of Mongolia") therefore scores near 0 even where one common word matches.
-    """
-
-    def __init__(self, chunks: Sequence[Chunk], tokens: Sequence[list[str]]) -> None:
-        self.chunks = list(chunks)
-        self.positions = {chunk.chunk_id: i for i, chunk in enumerate(self.chunks)}
-        self._n = n = len(self.chunks)
-        lengths = np.array([len(t) for t in tokens], dtype=np.int64)
-        self._vocabulary: dict[str, int] = {}
-        term_ids = np.fromiter(
-            (self._vocabulary.setdefault(term, len(self._vocabulary)) for terms in tokens for term in terms),
-            np.int64,
-            int(lengths.sum()),
-        )
-        # Postings in CSR form: (term, chunk) pairs sorted by term, counted once per chunk.
-        pairs, tf = np.unique(term_ids * max(n, 1) + np.repeat(np.arange(n), lengths), return_counts=True)
-        self._docs = pairs % max(n, 1)
-        self._tf = tf.astype(np.float64)
-        self._starts = np.searchsorted(pairs // max(n, 1), np.arange(len(self._vocabulary) + 1))
-        average = float(lengths.mean()) if n else 1.0
-        self._norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths / max(average, 1e-9))
-        self._max_idf = self._idf(0)
-
-    def _idf(self, df: int) -> float:
-        return math.log(1.0 + (self._n - df + 0.5) / (df + 0.5))
-
-    def scores(self, query: str) -> np.ndarray:
-        """Scaled BM25 score of every chunk for `query`, in 0..1."""
-        terms = keyword_terms(query)
-        out = np.zeros(self._n, dtype=np.float64)
-        if not terms or not self._n:
-            return out
-        ceiling = 0.0
-        for term in terms:
-            term_id = self._vocabulary.get(term)
-            if term_id is None:
-                ceiling += self._max_idf * (BM25_K1 + 1)
-                continue
-            begin, end = self._starts[term_id], self._starts[term_id + 1]
-            docs, tf = self._docs[begin:end], self._tf[begin:end]
-            idf = self._idf(end - begin)
-            ceiling += idf * (BM25_K1 + 1)
-            out[docs] += idf * tf * (BM25_K1 + 1) / (tf + self._norm[docs])
-        return out / ceiling
-
-    @staticmethod
-    def top(scores: np.ndarray, n: int) -> list[int]:
-        """Positions of the `n` best positive scores, best first."""
-        if n < len(scores):
-            best = np.argpartition(-scores, n)[:n]
-        else:
-            best = np.arange(len(scores))
-        return [int(i) for i in best[np.argsort(-scores[best])] if scores[i] > 0]
-
-
 class HybridRetriever:
     """`retrieve(query)` returns up to top_k chunks whose fused relevance clears the floor."""
 
-    def __init__(self, index: ChunkIndex, settings: Settings) -> None:
+    def __init__(self, index: ChunkIndex, store: Store, settings: Settings) -> None:
         self.index = index
+        self.store = store
         self.settings = settings
 
     def retrieve(self, query: str, top_k: int | None = None) -> list[RetrievedChunk]:
+        return self.retrieve_many([query], top_k)[0]
+
+    def retrieve_many(self, queries: Sequence[str], top_k: int | None = None) -> list[list[RetrievedChunk]]:
+        """`retrieve` for each query, with one vector search and one read of chunks for them all."""
         k = top_k or self.settings.top_k
-        if not query.strip():
-            return []
         n_candidates = max(k * CANDIDATE_FACTOR, MIN_CANDIDATES)
-        vector_hits = self.index.query(query, n_candidates)
-        if not vector_hits:
-            return []
-        candidates: dict[str, Chunk] = {}
-        vector_scores: dict[str, float] = {}
-        for chunk, similarity in vector_hits:
-            candidates[chunk.chunk_id] = chunk
-            vector_scores[chunk.chunk_id] = max(similarity, 0.0)
-        keyword = _keyword_index(self.index)
-        keyword_all = keyword.scores(query)
-        for position in keyword.top(keyword_all, n_candidates):
-            chunk = keyword.chunks[position]
-            candidates.setdefault(chunk.chunk_id, chunk)
+        chunks: dict[str, Chunk] = {}
+        ranked = []
+        for query, vector_hits in zip(queries, self.index.query_many(queries, n_candidates)):
+            chunks.update((chunk.chunk_id, chunk) for chunk, _ in vector_hits)
+            ranked.append(self._fuse(query, vector_hits, n_candidates, k) if vector_hits else [])
+        # Chunks found by keyword only are read from the index (a row the index lacks is left out).
+        wanted = {i for best in ranked for _, i, _, _ in best if i not in chunks}
+        chunks.update((c.chunk_id, c) for c in self.index.get(sorted(wanted)))
+        return [
+            [RetrievedChunk(chunks[i], score, v, kw) for score, i, v, kw in best if i in chunks] for best in ranked
+        ]
+
+    def _fuse(
+        self, query: str, vector_hits: list[tuple[Chunk, float]], n_candidates: int, k: int
+    ) -> list[tuple[float, str, float, float]]:
+        """(fused score, chunk id, vector score, keyword score) of the best `k` above the floor."""
+        vector_scores = {chunk.chunk_id: max(similarity, 0.0) for chunk, similarity in vector_hits}
+        terms = keyword_terms(query)
+        matches = self.store.keyword_matches(terms, limit=n_candidates, also=list(vector_scores))
+        keyword_scores = matches.scores(terms)
         fused = []
-        for chunk_id, chunk in candidates.items():
-            v = vector_scores.get(chunk_id, 0.0)
-            position = keyword.positions.get(chunk_id)
-            kw = 0.0 if position is None else float(keyword_all[position])
-            fused.append(RetrievedChunk(chunk, VECTOR_WEIGHT * v + KEYWORD_WEIGHT * kw, v, kw))
-        fused.sort(key=lambda rc: (-rc.score, rc.chunk.chunk_id))
-        return [rc for rc in fused if rc.score >= self.settings.relevance_floor][:k]
+        for i in {*vector_scores, *matches.candidates}:
+            v, kw = vector_scores.get(i, 0.0), keyword_scores.get(i, 0.0)
+            fused.append((VECTOR_WEIGHT * v + KEYWORD_WEIGHT * kw, i, v, kw))
+        fused.sort(key=lambda row: (-row[0], row[1]))
+        return [row for row in fused if row[0] >= self.settings.relevance_floor][:k]
 
 
-class _KeywordCache:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.version: str | None = None
-        self.keyword = KeywordIndex([], [])
-        self.tokens: dict[tuple[str, str], list[str]] = {}
-
-
-# One BM25 index per ChunkIndex, shared by every retriever over it: the app builds a new retriever
-# whenever a setting changes, and rebuilding BM25 over 10k chunks takes seconds.
-_keyword_caches: weakref.WeakKeyDictionary[ChunkIndex, _KeywordCache] = weakref.WeakKeyDictionary()
-_caches_lock = threading.Lock()
-
-
-def _keyword_index(index: ChunkIndex) -> KeywordIndex:
-    """BM25 over all indexed chunks, rebuilt when the index version changes; chunks already seen
-    are not tokenised again."""
-    with _caches_lock:
-        cache = _keyword_caches.setdefault(index, _KeywordCache())
-    with cache.lock:
-        version = index.version
-        if cache.version != version:
-            chunks = index.all_chunks()
-            keys = [(c.chunk_id, c.text) for c in chunks]
-            cache.tokens = {key: cache.tokens.get(key) or keyword_terms(key[1]) for key in keys}
-            cache.keyword = KeywordIndex(chunks, [cache.tokens[key] for key in keys])
-            cache.version = version
-        return cache.keyword
+def backfill_keywords(store: Store, index: ChunkIndex) -> int:
+    """Copy into the keyword index the chunks of documents registered without them (before migration
+    3 added it); returns how many documents were copied."""
+    missing = store.documents_without_keywords()
+    for doc_id in missing:
+        store.save_document(store.get_document(doc_id), index.get_chunks(doc_id))
+    return len(missing)

@@ -9,8 +9,11 @@
    contradicted and unverified claims and add a caveat; LOW keeps only the supported claims, or
    refuses when there are none. Strict mode refuses whenever the rate is above the threshold. So the
    threshold only ever makes the decision stricter: no answer is given as written above it.
-5. Review: any contradicted claim, LOW, a citation mismatch, an unverified claim or a rate above
-   the threshold needs a reviewer, with the reasons listed.
+5. Review: any contradicted claim, LOW, a citation mismatch, an unverified claim, a rate above the
+   threshold, sources that disagree, an answer off the question or a concern found upstream (an
+   instruction planted in a document) needs a reviewer, with the reasons listed.
+6. An answer that does not address the question is one level lower and says so; an extractive one
+   (sentences picked from the documents) is a refusal: none of its sentences answers the question.
 
 No checkable claim and nothing verified are explicit results (level and rates None), never "0%".
 """
@@ -19,8 +22,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from functools import partial
-from typing import Sequence
+from typing import Any, Sequence
 
 from rrag.types import HALLUCINATED, Answer, ClaimResult, ClaimStatus, Decision, Level
 
@@ -43,6 +47,12 @@ NOTHING_SUPPORTED = "I cannot give a reliable answer: none of the answer's state
 NOT_VERIFIED_ANSWER = (
     "This answer was withheld because it could not be verified against the documents ({reason})."
 )
+CONFLICT_CAVEAT = "The documents disagree ({conflicts}): check which applies."
+OFF_TOPIC_CAVEAT = "This answer may not address the question: {reason}."
+OFF_TOPIC_REFUSAL = (
+    "I cannot answer this from the indexed documents: the passages found do not address the question ({reason})."
+)
+EXTRACTIVE_BACKEND = "extractive"  # the answerer that only picks document sentences (rrag.answer)
 STRICT_REFUSAL = (
     "This answer was withheld: {rate:.0%} of its checkable statements are not supported by the documents, "
     "above the {threshold:.0%} allowed (strict mode)."
@@ -63,8 +73,20 @@ class Scored:
     verified: bool  # False when any checkable claim could not be verified
     not_verified_reason: str
 
+    def report_fields(self) -> dict[str, Any]:
+        """The fields of a `Report` this scoring decides."""
+        fields = {f.name: getattr(self, f.name) for f in dataclass_fields(self)}
+        return fields | {
+            "review_reasons": list(self.review_reasons), "status_counts": dict(self.status_counts)
+        }
 
-def score(results: Sequence[ClaimResult], answer: Answer, *, threshold: float, strict: bool) -> Scored:
+
+def score(
+    results: Sequence[ClaimResult], answer: Answer, *, threshold: float, strict: bool,
+    off_topic: str = "", concerns: Sequence[str] = (),
+) -> Scored:
+    """`off_topic`: why the answer does not address the question ("" when it does, see rrag.relevance);
+    `concerns`: review reasons found before scoring."""
     checked = [
         r for r in results
         if r.claim.checkable and r.verdict.verified and r.verdict.status is not ClaimStatus.NOT_CHECKABLE
@@ -75,12 +97,21 @@ def score(results: Sequence[ClaimResult], answer: Answer, *, threshold: float, s
         if r.verdict.verified:
             counts[r.verdict.status.value] += 1
     not_verified_reason = _not_verified_reason(unverified)
-    reasons = _review_reasons(results, answer, unverified, not_verified_reason)
+    reasons = _review_reasons(results, answer, unverified, not_verified_reason) + list(concerns)
+    conflicts = _conflicts(results)
+    if off_topic:
+        reasons.append(f"the answer does not address the question ({off_topic})")
 
     def result(
         decision: Decision, final: str, caveat: str = "", *,
         level: Level | None = None, reliability: float | None = None, rate: float | None = None,
     ) -> Scored:
+        if decision is not Decision.REFUSE:
+            caveat = " ".join(filter(None, [
+                OFF_TOPIC_CAVEAT.format(reason=off_topic) if off_topic else "",
+                CONFLICT_CAVEAT.format(conflicts="; ".join(conflicts)) if conflicts else "",
+                caveat,
+            ]))
         return Scored(
             decision=decision, level=level, reliability=reliability, hallucination_rate=rate,
             needs_review=bool(reasons), review_reasons=tuple(reasons), final_answer=final, caveat=caveat,
@@ -103,14 +134,18 @@ def score(results: Sequence[ClaimResult], answer: Answer, *, threshold: float, s
         else Level.MEDIUM if reliability >= MEDIUM_RELIABILITY
         else Level.LOW
     )
-    rated = partial(result, level=level, reliability=round(reliability, 4), rate=round(rate, 4))
     if rate > threshold:
         reasons.append(f"hallucination rate {rate:.0%} is above the {threshold:.0%} threshold")
     if level is Level.LOW:
         reasons.append(f"reliability is LOW ({reliability:.0%})")
+    if off_topic:  # its claims may all be true; it is still not the answer that was asked for
+        level = Level.MEDIUM if level is Level.HIGH else Level.LOW
+    rated = partial(result, level=level, reliability=round(reliability, 4), rate=round(rate, 4))
 
     if strict and rate > threshold:
         return rated(Decision.REFUSE, STRICT_REFUSAL.format(rate=rate, threshold=threshold))
+    if off_topic and answer.backend == EXTRACTIVE_BACKEND:
+        return rated(Decision.REFUSE, OFF_TOPIC_REFUSAL.format(reason=off_topic))
     if level is Level.HIGH and rate <= threshold:
         hallucinated = [r for r in checked if r.verdict.status in HALLUCINATED]
         kept = [
@@ -125,7 +160,9 @@ def score(results: Sequence[ClaimResult], answer: Answer, *, threshold: float, s
             return rated(Decision.PASS, answer.text, PARTIAL_CAVEAT)
         caveat = TRIM_CAVEAT.format(n=len(drop)) + (UNVERIFIED_LEFT_OUT.format(n=len(unverified)) if unverified else "")
         return rated(Decision.TRIM, _without(answer.text, results, drop), caveat)
-    supported = [r for r in results if r.verdict.status is ClaimStatus.SUPPORTED]
+    # A claim partial only because the sources disagree is kept: the caveat names both values.
+    supported = [r for r in results if r.verdict.status is ClaimStatus.SUPPORTED
+                 or (r.conflict and r.verdict.status is ClaimStatus.PARTIAL)]
     if not supported:
         return rated(Decision.REFUSE, NOTHING_SUPPORTED)
     return rated(Decision.TRIM, _only(answer.text, supported), LOW_CAVEAT)
@@ -158,7 +195,13 @@ def _review_reasons(
         reasons.append(f"{answer.citation_mismatches} citation(s) not found in the cited chunk")
     if unverified:
         reasons.append(f"{len(unverified)} claim(s) could not be verified ({not_verified_reason})")
+    if _conflicts(results):
+        reasons.append("; ".join(_conflicts(results)))
     return reasons
+
+
+def _conflicts(results: Sequence[ClaimResult]) -> list[str]:
+    return list(dict.fromkeys(r.conflict for r in results if r.conflict))
 
 
 def _without(text: str, results: Sequence[ClaimResult], drop: Sequence[ClaimResult]) -> str:

@@ -22,6 +22,7 @@ DEFAULT_TOP_K = 5
 DEFAULT_RELEVANCE_FLOOR = 0.18  # calibrated in rrag/retrieve.py and tests/test_retrieve.py
 DEFAULT_LLM_TIMEOUT_S = 60.0
 DEFAULT_LLM_MAX_RETRIES = 2
+DEFAULT_LLM_DEADLINE_S = 90.0  # all LLM calls of one question together, retries included
 
 # Hallucination-rate thresholds a user picks from; strict mode refuses above the threshold.
 RISK_PRESETS: Mapping[str, float] = {"high-risk": 0.05, "enterprise": 0.20, "general": 0.30}
@@ -57,6 +58,7 @@ class Settings:
     llm_api_key: str | None = field(default=None, repr=False)  # never logged, never stored
     llm_timeout_s: float = DEFAULT_LLM_TIMEOUT_S
     llm_max_retries: int = DEFAULT_LLM_MAX_RETRIES
+    llm_deadline_s: float = DEFAULT_LLM_DEADLINE_S
 
     risk_threshold: float = RISK_PRESETS[DEFAULT_RISK_PRESET]
     strict: bool = False
@@ -68,6 +70,8 @@ class Settings:
             raise ConfigError("chunk_overlap must be between 0 and chunk_size")
         if self.top_k < 1:
             raise ConfigError("top_k must be at least 1")
+        if not self.llm_deadline_s > 0:
+            raise ConfigError("llm_deadline_s must be more than 0 seconds")
         if not 0.0 <= self.risk_threshold <= 1.0:
             raise ConfigError("risk_threshold must be between 0 and 1")
         if self.answerer not in ANSWERERS:

@@ -3,10 +3,11 @@ quote location, content words, numbers and negation. One place; every stage uses
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 from rapidfuzz import fuzz
 
@@ -29,6 +30,22 @@ _ABBREVIATIONS = frozenset(
 )
 # These abbreviate only before a number ("No. 5", "p. 12"); "No. Part-time staff ..." ends a sentence.
 _NUMBERING_ABBREVIATIONS = frozenset("no nos fig vol pp p".split())
+# "5 p.m. Staff leave" ends a sentence; "5 p.m. Monday to Friday" does not.
+_TIME_ABBREVIATIONS = frozenset(("a.m", "p.m"))
+_DAY_OR_MONTH = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun "
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+# A single letter after a number is a unit ("8 °C.", "2 m."), not an initial.
+_UNIT_LETTER = re.compile(r"\d\s?\u00b0?\s?[A-Za-z]$")
+# A short line without terminal punctuation that starts a sentence is a heading ("Scope\nThis
+# policy ..."), unless it has a verb or ends in a function word: then it is a line wrapped mid-sentence.
+# Up to 4 words any heading; up to 6 in title case ("Security When Working From Home").
+MAX_HEADING_WORDS, MAX_TITLE_CASE_HEADING_WORDS = 4, 6
+_AUXILIARIES = frozenset("is are was were be must will shall should can may might has have had does do".split())
+_TABLE_LINE = re.compile(r"^\s*\||\s\|\s")
+_NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
 _BULLET = re.compile(r"(?:[-*\u2022\u2023\u25e6]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+")
 _HEADING = re.compile(r"#{1,6}[ \t]+")
 # A candidate end: terminal punctuation and closing quotes/brackets, then whitespace.
@@ -60,6 +77,8 @@ def split_sentences(text: str) -> list[Span]:
             or _HEADING.match(text, next_line)
             or next_line == len(text) or text[next_line] == "\n"  # blank line: paragraph break
             or _HEADING.match(_line_at(text, m.start()))
+            or _is_table_line(text, m.start()) or _is_table_line(text, next_line)
+            or _is_heading_line(text, m.start(), next_line)
         ):
             cuts.add(m.end())
     bounds = sorted(cuts)
@@ -83,11 +102,38 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     word = re.search(r"[\w.]*$", text[max(0, dot - 100) : dot]).group(0).lower()  # type: ignore[union-attr]
     if word.isdigit() and not _line_at(text, dot - len(word)):
         return True  # "1. First item": a list number, not the end of a sentence
-    # Single letters are initials ("J. Smith").
+    if word in _TIME_ABBREVIATIONS:
+        following = _NEXT_WORD.match(text, dot + 1)
+        return not following or following.group(1).lower() in _DAY_OR_MONTH
+    # Single letters are initials ("J. Smith"), except after a number, where they are units.
+    if len(word) == 1 and _UNIT_LETTER.search(text, max(0, dot - 6), dot):
+        return False
     if word in _NUMBERING_ABBREVIATIONS:
         following = _NEXT_VISIBLE.match(text, dot + 1)
         return bool(following and following.group(1).isdigit())
     return word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha())
+
+
+def _is_table_line(text: str, pos: int) -> bool:
+    """Whether the line holding `pos` is a table row ("Berlin | €48", "| Berlin | €48 |")."""
+    start, end = text.rfind("\n", 0, pos) + 1, text.find("\n", pos)
+    return bool(_TABLE_LINE.search(text[start : end if end != -1 else len(text)]))
+
+
+def _is_heading_line(text: str, line_end: int, next_line: int) -> bool:
+    """Whether the line ending at `line_end` is a heading over the sentence on the next line."""
+    line_start = text.rfind("\n", 0, line_end) + 1
+    line = text[line_start:line_end].strip()
+    tokens = words(line)
+    title_case = all(w[0].isupper() for w in line.split() if len(w) >= 4)
+    limit = MAX_TITLE_CASE_HEADING_WORDS if title_case else MAX_HEADING_WORDS
+    if not tokens or len(tokens) > limit or not (line[0].isupper() or line[0].isdigit()):
+        return False
+    if tokens[-1] in STOPWORDS or any(t in _AUXILIARIES for t in tokens):
+        return False
+    before = _last_visible(text, text.rfind("\n", 0, line_end) if line_start else 0)
+    starts_sentence = line_start == 0 or before in ("", "\n") or before in ".!?:;\u2026"
+    return starts_sentence and next_line < len(text) and (text[next_line].isupper() or text[next_line].isdigit())
 
 
 def _starts_sentence(text: str, pos: int) -> bool:
@@ -109,7 +155,8 @@ def _line_at(text: str, pos: int) -> str:
 def _trim(text: str, start: int, end: int) -> Span | None:
     while start < end and text[start].isspace():
         start += 1
-    marker = _BULLET.match(text, start, end) or _HEADING.match(text, start, end)
+    at_line_start = not text[text.rfind("\n", 0, start) + 1 : start].strip()
+    marker = at_line_start and (_BULLET.match(text, start, end) or _HEADING.match(text, start, end))
     if marker:
         start = marker.end()
     while end > start and text[end - 1].isspace():
@@ -276,12 +323,26 @@ def negation_count(text: str) -> int:
 # Numbers and dates
 
 class Quantity(NamedTuple):
-    """A number mentioned in a text: its value, what it counts (`unit`), and where it is."""
+    """A number mentioned in a text: its value, what it counts (`unit`), and where it is: `start`,
+    `end` around the number (with a currency before it), `unit_end` after the words of its unit."""
 
     value: float
     unit: str
     start: int
     end: int
+    unit_end: int = -1
+
+    def written(self, text: str) -> str:
+        """How `text` writes it, unit included ("10 working days", "GBP 49")."""
+        return text[self.start : max(self.end, self.unit_end)]
+
+    @property
+    def measure(self) -> tuple[str, float]:
+        """(what it measures, its value in that measure's base unit): durations in days, so that
+        "24 months" and "2 years" state the same amount; ("", value) when the unit is unknown."""
+        if self.unit in _DAYS_PER:
+            return "duration", self.value * _DAYS_PER[self.unit]
+        return self.unit, self.value
 
 
 _WORD_NUMBERS = {
@@ -305,11 +366,26 @@ _MONTHS = {
     )
     for m in names.split()
 }
+# Currencies by symbol, code or (stemmed) name: "$10", "USD 10" and "10 dollars" are one unit.
+_CURRENCIES = {
+    "$": "USD", "usd": "USD", "dollar": "USD", "\u20ac": "EUR", "eur": "EUR", "euro": "EUR",
+    "\u00a3": "GBP", "gbp": "GBP", "pound": "GBP", "chf": "CHF", "franc": "CHF", "\u00a5": "JPY",
+    "jpy": "JPY", "yen": "JPY", "cad": "CAD", "aud": "AUD",
+}
+_DAYS_PER = {
+    "second": 1 / 86400, "sec": 1 / 86400, "minut": 1 / 1440, "min": 1 / 1440, "hour": 1 / 24, "hr": 1 / 24,
+    "day": 1.0, "week": 7.0, "wk": 7.0, "fortnight": 14.0, "month": 30.4375, "year": 365.25, "yr": 365.25,
+    "decad": 3652.5,
+}
+# Words between a number and what it counts: "5 working days" counts days.
+_QUALIFIERS = frozenset("working business calendar consecutive full whole clear additional extra further".split())
 _NUMBER = re.compile(
-    r"(?:(?P<cur>[$\u20ac\u00a3])\s?)?(?P<num>\d+(?:[.,]\d+)*)(?:st|nd|rd|th)?"
+    r"(?:(?P<cur>[$\u20ac\u00a3\u00a5]|\b(?:usd|eur|gbp|chf|jpy|cad|aud)\b)\s?)?(?P<num>\d+(?:[.,]\d+)*)(?:st|nd|rd|th)?"
     r"(?:\s?(?P<scale>thousand|million|billion|bn|mn|k|m)\b)?",
     re.IGNORECASE,
 )
+# "9:30", "17:00", "5 p.m.", "9am": a time of day, in hours since midnight.
+_TIME = re.compile(r"\b(?P<h>\d{1,2})(?::(?P<m>\d{2}))?(?:\s?(?P<ampm>[ap]\.?m\b\.?))?", re.IGNORECASE)
 _PERCENT = re.compile(r"\s?%|\s(?:percent|per cent)\b", re.IGNORECASE)
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 _NUMBER_WORD = re.compile(
@@ -317,28 +393,55 @@ _NUMBER_WORD = re.compile(
     r"|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\b",
     re.I,
 )
-_UNIT_WORD = re.compile(r"\s*(?:-\s*)?([^\W\d_]+)")
+_UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
+_RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
+_CALENDAR_YEAR = "calendar year"
 
 
 def quantities(text: str) -> list[Quantity]:
-    """Numbers (digits, "five", "$2.5 million", "15%") with the unit they count, in text order."""
+    """Numbers (digits, "five", "$2.5 million", "GBP 49", "15%", "9:30") with the unit they count,
+    in text order. The low end of a range takes the unit of the high end ("3-5 days")."""
     found: list[Quantity] = []
+    times = [q for q in (_time_at(m) for m in _TIME.finditer(text)) if q is not None]
     for m in _NUMBER.finditer(text):
         if m.start() > 0 and (text[m.start() - 1].isalpha() or text[m.start() - 1] == "_"):
             continue  # part of an identifier such as "A4" or "ISO27001"
+        if any(t.start <= m.start("num") < t.end for t in times):
+            continue
         value = _parse_number(m.group("num"))
         if value is None:
             continue
         value *= _SCALES.get((m.group("scale") or "").lower(), 1.0)
-        unit = m.group("cur") or _unit_after(text, m.end())
-        found.append(Quantity(value, unit, m.start(), m.end()))
+        unit, unit_end = _unit_after(text, m.end())
+        if m.group("cur"):
+            unit, unit_end = _CURRENCIES[m.group("cur").lower()], -1
+        elif not unit and re.fullmatch(r"(?:19|20)\d\d", m.group("num")):
+            unit = _CALENDAR_YEAR  # "1 January 2026", "in 2025"
+        found.append(Quantity(value, unit, m.start(), m.end(), unit_end))
     for m in _NUMBER_WORD.finditer(text):
         word = m.group(0).lower()
-        if word in ("once", "half") and not _unit_after(text, m.end()):
+        unit, unit_end = _unit_after(text, m.end())
+        if word in ("once", "half") and not unit:
             continue
         value = sum(_WORD_NUMBERS[part] for part in re.split(r"[-\s]", word))
-        found.append(Quantity(float(value), _unit_after(text, m.end()), m.start(), m.end()))
-    return sorted(found, key=lambda q: q.start)
+        found.append(Quantity(float(value), unit, m.start(), m.end(), unit_end))
+    found = sorted(found + times, key=lambda q: q.start)
+    for i, (low, high) in enumerate(zip(found, found[1:])):
+        if not low.unit and high.unit and _RANGE_JOIN.fullmatch(text, low.end, high.start):
+            found[i] = low._replace(unit=high.unit)
+    return found
+
+
+def _time_at(m: re.Match[str]) -> Quantity | None:
+    if not (m.group("m") or m.group("ampm")):
+        return None
+    hours = int(m.group("h")) + int(m.group("m") or 0) / 60
+    ampm = (m.group("ampm") or "").lower()
+    if ampm.startswith("p") and hours < 12:
+        hours += 12
+    elif ampm.startswith("a") and hours >= 12:
+        hours -= 12
+    return Quantity(hours, "time", m.start(), m.end()) if hours < 24 else None
 
 
 def _parse_number(raw: str) -> float | None:
@@ -351,23 +454,60 @@ def _parse_number(raw: str) -> float | None:
         return None
 
 
-def _unit_after(text: str, pos: int) -> str:
-    if _PERCENT.match(text, pos):
-        return "%"
+def _unit_after(text: str, pos: int) -> tuple[str, int]:
+    """What the number ending at `pos` counts (stemmed), and where the unit's words end."""
+    percent = _PERCENT.match(text, pos)
+    if percent:
+        return "%", percent.end()
     m = _UNIT_WORD.match(text, pos)
+    if m and m.group(2).lower() in _QUALIFIERS:
+        m = _UNIT_WORD.match(text, m.end()) or m
     if not m:
-        return ""
-    word = m.group(1).lower()
+        return "", -1
+    word = m.group(2).lower()
     if word in MONTH_NAMES:
-        return "date"  # "30 April": the day of a date
+        return "date", m.end()  # "30 April": the day of a date
     if word in STOPWORDS:
-        return ""
-    return stem(word)
+        return "", -1
+    if m.group(1):
+        return "\u00b0" + word, m.end()  # "8 °C"
+    return _CURRENCIES.get(stem(word), stem(word)), m.end()
+
+
+def same_amount(a: Quantity, b: Quantity) -> bool:
+    """Whether two quantities state the same amount: the same value, or, in the same measure, the
+    same value in its base unit ("24 months" and "2 years")."""
+    (kind_a, base_a), (kind_b, base_b) = a.measure, b.measure
+    if kind_a and kind_a == kind_b and kind_a != a.unit:
+        return math.isclose(base_a, base_b, rel_tol=0.02)
+    return math.isclose(a.value, b.value, rel_tol=1e-9)
+
+
+def value_clashes(claimed: Sequence[Quantity], stated: Sequence[Quantity]) -> list[tuple[Quantity, Quantity]]:
+    """(claim's quantity, evidence's quantity) for each quantity of a claim that the evidence states
+    nowhere while it gives another amount of the same measure: "10 working days" where the evidence
+    says "5 working days", "GBP 59" where it says "GBP 49". The evidence's amount preferred is one the
+    claim does not state itself. Whether both are about the same thing is the caller's to judge."""
+    clashes = []
+    for q in claimed:
+        kind = q.measure[0]
+        if not kind or any(same_amount(q, o) for o in stated):
+            continue
+        others = [o for o in stated if o.measure[0] == kind]
+        unclaimed = [o for o in others if not any(same_amount(o, c) for c in claimed)]
+        if others:
+            clashes.append((q, (unclaimed or others)[0]))
+    return clashes
 
 
 def months(text: str) -> set[int]:
     """Calendar months named in `text` (1-12); "may" only when it looks like a date."""
-    found = set()
+    return {month for month, _, _ in month_mentions(text)}
+
+
+def month_mentions(text: str) -> list[tuple[int, int, int]]:
+    """(month 1-12, start, end) of each calendar month named in `text`, in text order."""
+    found = []
     for m in re.finditer(r"\b([A-Za-z]{3,9})\b\.?", text):
         word = m.group(1)
         month = _MONTHS.get(word.lower())
@@ -375,7 +515,7 @@ def months(text: str) -> set[int]:
             continue
         if word.lower() in ("may", "mar") and not (word[0].isupper() and _near_digit(text, m)):
             continue  # "may" the verb, "mar" the verb
-        found.add(month)
+        found.append((month, m.start(1), m.end(1)))
     return found
 
 

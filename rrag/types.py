@@ -42,6 +42,7 @@ class Chunk:
     end: int
     page: int | None = None
     ordinal: int = 0
+    version: int = 1  # which ingest of the document wrote it (see rrag/ingest/journal.py)
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,25 @@ class Evidence:
 
 
 @dataclass(frozen=True)
+class ValueClash:
+    """A value of the claim that the evidence gives differently ("10 working days" where the
+    evidence says "5 working days"); `start`/`end` locate `claim_value` in the claim's text."""
+
+    claim_value: str
+    evidence_value: str
+    start: int
+    end: int
+
+    def in_answer(self, claim: Claim) -> tuple[int, int] | None:
+        """The clashing words' offsets in the answer; None where they are words the claim borrowed
+        (a claim's text ends with its span of the answer, see RuleClaimExtractor)."""
+        borrowed = len(claim.text) - (claim.end - claim.start)
+        if borrowed < 0 or self.start < borrowed:
+            return None
+        return claim.start + self.start - borrowed, claim.start + self.end - borrowed
+
+
+@dataclass(frozen=True)
 class Verdict:
     status: ClaimStatus
     confidence: float  # 0..1, how sure the deciding verifier is of `status`
@@ -105,27 +125,86 @@ class Verdict:
     evidence: Evidence | None = None
     support_score: float | None = None  # probability the claim is supported, 0..1
     verified: bool = True  # False: no verifier could decide (see `reason`); never counts as supported
+    clash: ValueClash | None = None  # the value the evidence gives differently, when that decided
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A reviewer's status for one claim, from the latest review that changed it; `original` is the
+    verifier's verdict it overrides (kept beside it, never rewritten)."""
+
+    status: ClaimStatus
+    reviewer: str
+    corrected_at: str  # ISO 8601, UTC
+    review_id: int
+    note: str = ""
+    original: Verdict | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status.value,
+            "reviewer": self.reviewer,
+            "corrected_at": self.corrected_at,
+            "review_id": self.review_id,
+            "note": self.note,
+            "original": None if self.original is None else _verdict_dict(self.original),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Correction:
+        original = data.get("original")
+        return cls(
+            status=ClaimStatus(data["status"]),
+            reviewer=data["reviewer"],
+            corrected_at=data["corrected_at"],
+            review_id=data["review_id"],
+            note=data.get("note", ""),
+            original=None if original is None else _verdict_from_dict(original),
+        )
 
 
 @dataclass(frozen=True)
 class ClaimResult:
     claim: Claim
-    verdict: Verdict
+    verdict: Verdict  # a reviewer's correction, when there is one (see `correction`)
+    correction: Correction | None = None
+    conflict: str = ""  # "sources disagree: 12 months (policy.pdf) vs 2 years (faq.html)", or ""
 
     def to_dict(self) -> dict[str, Any]:
-        v = self.verdict
         return {
             "text": self.claim.text,
             "start": self.claim.start,
             "end": self.claim.end,
-            "status": v.status.value,
-            "confidence": round(v.confidence, 4),
-            "verifier": v.verifier,
-            "reason": v.reason,
-            "verified": v.verified,
-            "support_score": None if v.support_score is None else round(v.support_score, 4),
-            "evidence": None if v.evidence is None else asdict(v.evidence),
+            **_verdict_dict(self.verdict),
+            "correction": None if self.correction is None else self.correction.to_dict(),
+            "conflict": self.conflict,
         }
+
+
+def _verdict_dict(v: Verdict) -> dict[str, Any]:
+    return {
+        "status": v.status.value,
+        "confidence": round(v.confidence, 4),
+        "verifier": v.verifier,
+        "reason": v.reason,
+        "verified": v.verified,
+        "support_score": None if v.support_score is None else round(v.support_score, 4),
+        "evidence": None if v.evidence is None else asdict(v.evidence),
+        "clash": None if v.clash is None else asdict(v.clash),
+    }
+
+
+def _verdict_from_dict(data: dict[str, Any]) -> Verdict:
+    return Verdict(
+        status=ClaimStatus(data["status"]),
+        confidence=data["confidence"],
+        verifier=data["verifier"],
+        reason=data["reason"],
+        evidence=Evidence(**data["evidence"]) if data.get("evidence") else None,
+        support_score=data.get("support_score"),
+        verified=data.get("verified", True),
+        clash=ValueClash(**data["clash"]) if data.get("clash") else None,
+    )
 
 
 @dataclass
@@ -156,6 +235,13 @@ class Report:
     strict: bool = False
     review_reasons: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # how the audit ran, e.g. a fallback to the rule splitter
+    addresses_question: bool | None = None  # the answer-relevance check; None when it did not run
+    relevance_reason: str = ""  # why the answer does not address the question
+
+    @property
+    def source_conflicts(self) -> int:
+        """Claims whose retrieved sources disagree about the value they state."""
+        return sum(bool(c.conflict) for c in self.claims)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -183,6 +269,8 @@ class Report:
             "caveat": self.caveat,
             "threshold": self.threshold,
             "strict": self.strict,
+            "addresses_question": self.addresses_question,
+            "relevance_reason": self.relevance_reason,
         }
 
     @classmethod
@@ -190,15 +278,9 @@ class Report:
         claims = [
             ClaimResult(
                 Claim(c["text"], c["start"], c["end"], c["status"] != ClaimStatus.NOT_CHECKABLE.value),
-                Verdict(
-                    status=ClaimStatus(c["status"]),
-                    confidence=c["confidence"],
-                    verifier=c["verifier"],
-                    reason=c["reason"],
-                    evidence=Evidence(**c["evidence"]) if c.get("evidence") else None,
-                    support_score=c.get("support_score"),
-                    verified=c.get("verified", True),
-                ),
+                _verdict_from_dict(c),
+                Correction.from_dict(c["correction"]) if c.get("correction") else None,
+                conflict=c.get("conflict", ""),
             )
             for c in data["claims"]
         ]
@@ -215,7 +297,7 @@ class Report:
             "session_id", "question", "answer", "final_answer", "reliability", "hallucination_rate",
             "needs_review", "status_counts", "timings_ms", "created_at", "mode", "answer_backend",
             "citation_mismatches", "verified", "not_verified_reason", "caveat", "threshold", "strict",
-            "review_reasons", "notes",
+            "review_reasons", "notes", "addresses_question", "relevance_reason",
         ) if k in data}
         return cls(
             decision=Decision(data["decision"]),
@@ -241,7 +323,8 @@ class IngestResult:
 
     source: str
     doc_id: str | None = None
-    status: str = "added"  # added | replaced | duplicate (every chunk already indexed) | unchanged | failed
+    # added | replaced | duplicate (every chunk already indexed) | unchanged | skipped (a symlink) | failed
+    status: str = "added"
     chunks_added: int = 0
     duplicates_dropped: int = 0
     pages: int | None = None
@@ -261,3 +344,7 @@ class DocumentInfo:
     chunks: int
     duplicates_dropped: int
     created_at: str
+    # What makes two files the same document: the path relative to the folder the user named (the
+    # file name when a file is named), or "sha256:<hash>" for uploaded bytes. "" means the source.
+    identity: str = ""
+    version: int = 1  # the ingest whose chunks are in the index; each re-ingest adds one

@@ -1,12 +1,15 @@
-"""Shared fixtures: every test gets its own data directory (real SQLite, real Chroma) under tmp."""
+"""Shared fixtures: every test gets its own data directory (real SQLite, real Chroma) under tmp, and
+the store tests a fresh database on SQLite and on a real PostgreSQL server on loopback."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from rrag.settings import Settings
+from tests.pg_server import PostgresServer, unavailable_reason
 
 
 @pytest.fixture(autouse=True)
@@ -23,3 +26,26 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(data_dir=tmp_path / "data")
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """One real PostgreSQL server for the whole session, started only if a test asks for it."""
+    reason = unavailable_reason()
+    if reason:
+        pytest.skip(f"PostgreSQL store tests skipped: {reason}")
+    server = PostgresServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_settings(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Settings]:
+    """`settings` with a fresh database on each backend the store supports."""
+    if request.param == "sqlite":
+        yield settings
+        return
+    server: PostgresServer = request.getfixturevalue("postgres")
+    schema = server.create_schema()
+    yield settings.replace(database_url=server.url(schema))
+    server.drop_schema(schema)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+import zipfile
 from pathlib import Path
 from typing import Sequence
 
@@ -150,4 +152,72 @@ def make_docx(path: Path, blocks: Sequence[str | list[list[str]]]) -> Path:
                 for c, cell in enumerate(row):
                     table.cell(r, c).text = cell
     document.save(str(path))
+    return path
+
+
+# -- stress documents for the memory bounds (also `benchmarks/make_stress_docs.py`) --------------------
+
+STRESS_WORDS = (
+    "employee manager contract salary leave travel hotel expense policy approval report deadline budget "
+    "laptop security password office visitor training pension insurance bonus review project customer "
+    "supplier invoice payment meeting holiday overtime allowance receipt portal request department"
+).split()
+LINES_PER_PAGE = 45
+
+
+def _sentence(rng: random.Random) -> str:
+    words = [rng.choice(STRESS_WORDS) for _ in range(rng.randint(8, 14))]
+    return f"The {' '.join(words)} is {rng.randint(1, 9999)} euros."
+
+
+def make_long_pdf(path: Path, pages: int, seed: int = 11) -> Path:
+    """`pages` pages of distinct sentences (about 4,000 characters each), so near-duplicate removal
+    keeps nearly every chunk and the embedder sees the whole text."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    rng = random.Random(seed)
+    pdf = canvas.Canvas(str(path), pagesize=A4)
+    for _ in range(pages):
+        y = 800
+        for _ in range(LINES_PER_PAGE):
+            pdf.drawString(40, y, _sentence(rng)[:95])
+            y -= 17
+        pdf.showPage()
+    pdf.save()
+    return path
+
+
+def make_docx_bomb(path: Path, inflated_mb: int) -> Path:
+    """A well-formed DOCX whose word/document.xml inflates to `inflated_mb` MB (about 1 MB on disk
+    per 400 MB inflated): one paragraph of text, then millions of empty paragraphs."""
+    head = (
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+        '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'
+        "<w:p><w:r><w:t>A small memo.</w:t></w:r></w:p>"
+    ).encode()
+    tail = b"</w:body></w:document>"
+    parts = {
+        "[Content_Types].xml": (
+            '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/'
+            '2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-'
+            'package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+            '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-'
+            'officedocument.wordprocessingml.document.main+xml"/></Types>'
+        ),
+        "_rels/.rels": (
+            '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/'
+            'package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/'
+            'officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'
+        ),
+    }
+    block = b"<w:p/>" * (1_000_000 // 6)
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for name, text in parts.items():
+            archive.writestr(name, text)
+        with archive.open("word/document.xml", "w", force_zip64=True) as member:
+            member.write(head)
+            for _ in range(inflated_mb):
+                member.write(block)
+            member.write(tail)
     return path

@@ -169,3 +169,32 @@ def test_server_errors_reach_the_caller(server: ChatServer, settings: Settings) 
     server.fail(503)
     with pytest.raises(LLMError, match="HTTP 503"):
         LLMAnswerer(server.llm(settings)).answer("How long must passwords be?", CONTEXTS)
+
+
+def test_a_caption_or_heading_without_a_full_stop_is_not_an_answer(embedder: Embedder) -> None:
+    table = [context(
+        "Daily per-diem allowance by city\n\nFor Dublin, the per-diem per day is €52.\n\n"
+        "For Berlin, the per-diem per day is €48.", "t-0",
+    )]
+    answer = ExtractiveAnswerer(embedder).answer("What is the daily per-diem allowance by city?", table)
+    assert "Daily per-diem allowance by city" not in answer.text
+    assert answer.text.startswith("For ")
+
+
+def test_the_sentence_with_the_price_asked_for_comes_first(embedder: Embedder) -> None:
+    faq = [context(
+        "Annual billing gives a discount of 15% on the Starter and Team plans.\n\n"
+        "Every new account starts with a free trial of 30 days on the Team plan.\n\n"
+        "- Team: €19 per user per month, for teams of up to 200 users.", "faq-0",
+    )]
+    answer = ExtractiveAnswerer(embedder).answer("How much does the Team plan cost?", faq)
+    assert answer.text.startswith("Team: €19 per user per month")
+
+
+def test_a_who_question_is_answered_by_the_sentence_that_names_someone(embedder: Embedder) -> None:
+    rules = [context(
+        "Nobody may approve their own expenses.\n\n"
+        "For €500.01 to €5,000, the approver is Department head.", "e-0",
+    )]
+    answer = ExtractiveAnswerer(embedder).answer("Who approves an expense of 3,000 euros?", rules)
+    assert answer.text.startswith("For €500.01 to €5,000, the approver is Department head.")

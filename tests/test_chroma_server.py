@@ -101,9 +101,9 @@ def test_ingest_and_query_through_a_chroma_server(
     assert index.count() == sum(r.chunks_added for r in results)
     assert not remote.chroma_dir.exists()  # nothing went to the embedded store
 
-    hits = HybridRetriever(index, remote).retrieve("How many vacation days do full-time staff get?")
+    hits = HybridRetriever(index, store, remote).retrieve("How many vacation days do full-time staff get?")
     assert hits[0].chunk.source == "annual_leave.md"
-    assert HybridRetriever(index, remote).retrieve("What is the capital of Mongolia?") == []
+    assert HybridRetriever(index, store, remote).retrieve("What is the capital of Mongolia?") == []
 
     # The server keeps the data: a second client sees it, and delete goes through it.
     again = ChunkIndex(remote, get_embedder())
@@ -124,6 +124,6 @@ def test_a_server_that_goes_down_fails_each_file_clearly(
     chroma_server.stop()
     result = ingestor.ingest_file(paths[1])
     assert result.status == "failed" and "vector index could not" in (result.error or "")
-    assert store.get_document_by_source(paths[1].name) is None  # not registered without its chunks
+    assert store.get_document_by_identity(paths[1].name) is None  # not registered without its chunks
     with pytest.raises(IndexError_):
-        HybridRetriever(index, remote).retrieve("How many vacation days?")
+        HybridRetriever(index, store, remote).retrieve("How many vacation days?")

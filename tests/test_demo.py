@@ -70,10 +70,32 @@ def test_examples_show_green_and_flagged_answers(demo: ReliableRAG) -> None:
 
 def test_a_value_from_a_table_answers_the_question(demo: ReliableRAG) -> None:
     # A table row was "Berlin | €48": too short to count as a statement, so the answer gave the
-    # table's caption and passed HIGH without the figure. Rows now name their columns.
+    # table's caption and passed HIGH without the figure. Rows now read as sentences, and the
+    # caption, a heading, is no answer: the row comes first.
     report = demo.ask("What is the daily per-diem allowance for Berlin?")
-    assert "City: Berlin; Per-diem per day: €48." in report.final_answer
+    assert report.final_answer.startswith("For Berlin, the per-diem per day is €48.")
+    assert "allowance by city" not in report.final_answer
     assert report.decision is Decision.PASS
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        ("How much does the Team plan cost?", "Team: €19 per user per month"),
+        ("How much is the home office set-up allowance?", "For Home office set-up allowance, the amount is €600"),
+        ("Who approves an expense of 3,000 euros?", "For €500.01 to €5,000, the approver is Department head"),
+    ],
+)
+def test_the_sentence_that_answers_comes_first(demo: ReliableRAG, question: str, first: str) -> None:
+    assert demo.ask(question).final_answer.startswith(first)
+
+
+def test_page_furniture_and_table_headers_are_not_in_the_chunks(demo: ReliableRAG) -> None:
+    chunks = [c for d in demo.documents() for c in demo.document_chunks(d.doc_id)]
+    text = "\n".join(c.text for c in chunks)
+    assert "City | Per-diem per day" not in text and "Amount | Approver" not in text
+    assert "HomePricingSupport" not in text and "All rights reserved" not in text and "Help topics" not in text
+    assert "For Berlin, the per-diem per day is €48." in text
 
 
 def test_invented_benefits_the_judge_accepts_at_60_percent_are_unsupported(demo: ReliableRAG) -> None:

@@ -17,6 +17,7 @@ from rrag.errors import (
     UnsupportedFormatError,
 )
 from rrag.ingest.extract import extract
+from rrag.text import split_sentences
 
 LIMIT = 10_000_000
 
@@ -65,8 +66,7 @@ def test_docx_keeps_tables_in_document_order(tmp_path: Path) -> None:
     )
     text = extract(path, max_bytes=LIMIT).text
     assert text.split("\n\n") == [
-        "Leave entitlements are listed below.", "Grade | Days", "Grade: Junior; Days: 25.",
-        "Grade: Senior; Days: 30.",
+        "Leave entitlements are listed below.", "For Junior, the days are 25.", "For Senior, the days are 30.",
         "Ask HR about exceptions.",
     ]
 
@@ -97,8 +97,8 @@ def test_html_text_leaves_out_script_style_title_and_comments(tmp_path: Path) ->
     )
     text = extract(path, max_bytes=LIMIT).text
     assert text.split("\n\n") == [
-        "Remote & hybrid work", "Employees may work from home three days a week.", "Day | Place",
-        "Day: Monday; Place: Office.",
+        "Remote & hybrid work", "Employees may work from home three days a week.",
+        "For Monday, the place is Office.",
     ]
 
 
@@ -118,8 +118,8 @@ def test_markdown_keeps_headings_as_lines_and_drops_raw_script(tmp_path: Path) -
     )
     text = extract(path, max_bytes=LIMIT).text
     assert text.split("\n\n") == [
-        "Expenses", "Submit receipts within 30 days.", "Hotels: 150 euros", "Meals: 45 euros",
-        "Item | Limit", "Item: Taxi; Limit: 60.",
+        "Expenses", "Submit receipts within 30 days.", "- Hotels: 150 euros", "- Meals: 45 euros",
+        "For Taxi, the limit is 60.",
     ]
     assert "alert" not in text
 
@@ -185,3 +185,74 @@ def test_unknown_extensions_are_refused(tmp_path: Path, name: str) -> None:
 def test_a_missing_file_is_an_ingest_error(tmp_path: Path) -> None:
     with pytest.raises(IngestError, match="gone.txt: no such file"):
         extract(tmp_path / "gone.txt", max_bytes=LIMIT)
+
+
+# -- text that reads well: headings on their own line, table rows as sentences, no page furniture --
+
+
+def test_a_pdf_heading_line_gets_a_paragraph_of_its_own(tmp_path: Path) -> None:
+    page = (
+        "Scope\n"
+        "This policy applies to every employee and contractor of the company, in every office and\n"
+        "country where the company does business.\n"
+        "1.2 Booking\n"
+        "All flights are booked through the travel portal at least 14 days before departure."
+    )
+    text = extract(make_pdf(tmp_path / "policy.pdf", [page]), max_bytes=LIMIT).text
+    assert [s.text for s in split_sentences(text)] == [
+        "Scope",
+        "This policy applies to every employee and contractor of the company, in every office and\n"
+        "country where the company does business.",  # a wrapped line still runs on
+        "1.2 Booking",
+        "All flights are booked through the travel portal at least 14 days before departure.",
+    ]
+
+
+def test_a_line_broken_by_its_author_mid_sentence_is_not_a_heading(tmp_path: Path) -> None:
+    path = tmp_path / "note.txt"
+    path.write_text(
+        "Claims above the limit are approved by the\n"
+        "Chief Financial Officer in writing, within five working days of the request.\n",
+        encoding="utf-8",
+    )
+    assert len(split_sentences(extract(path, max_bytes=LIMIT).text)) == 1
+
+
+def test_a_bold_first_line_in_markdown_is_a_heading(tmp_path: Path) -> None:
+    path = tmp_path / "policy.md"
+    path.write_text("**Scope**\nThis policy applies to all staff.\n\n**Starter**: 9 euros per user.\n", encoding="utf-8")
+    assert extract(path, max_bytes=LIMIT).text.split("\n\n") == [
+        "Scope", "This policy applies to all staff.", "Starter: 9 euros per user.",
+    ]
+
+
+def test_table_rows_read_as_sentences(tmp_path: Path) -> None:
+    path = tmp_path / "prices.html"
+    path.write_text(
+        "<table><caption>Prices</caption><tr><th>Service</th><th>Price</th></tr>"
+        "<tr><td>Emergency call-out</td><td>GBP 145</td></tr></table>"
+        "<table><tr><th>Amount</th><th>Approver</th><th>Working days</th><th>VAT rate</th></tr>"
+        "<tr><td>Up to €500</td><td>Line manager</td><td>3</td><td>20%.</td></tr></table>",
+        encoding="utf-8",
+    )
+    assert extract(path, max_bytes=LIMIT).text.split("\n\n") == [
+        "Prices",
+        "For Emergency call-out, the price is GBP 145.",
+        "For Up to €500, the approver is Line manager, the working days are 3 and the VAT rate is 20%.",
+    ]
+
+
+def test_navigation_and_page_furniture_are_left_out(tmp_path: Path) -> None:
+    path = tmp_path / "warranty.html"
+    path.write_text(
+        "<body><header><a href='/'>Home</a><a href='/shop'>Shop</a><a href='/help'>Support</a></header>"
+        "<nav><ul><li>Products</li><li>Contact</li></ul></nav>"
+        "<div class='breadcrumbs'>Help &gt; Warranty</div><div role='search'>Search this site</div>"
+        "<main><header><h1>Warranty</h1></header><p>The warranty lasts 12 months.</p>"
+        "<button>Print this page</button></main>"
+        "<aside>Related articles</aside><div id='cookie-banner'>We use cookies</div>"
+        "<footer>© 2026 HomeShop Ltd</footer></body>",
+        encoding="utf-8",
+    )
+    text = extract(path, max_bytes=LIMIT).text
+    assert text.split("\n\n") == ["Warranty", "The warranty lasts 12 months."]

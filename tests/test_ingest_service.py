@@ -12,7 +12,8 @@ from rrag.embedding import get_embedder
 from rrag.errors import NotFoundError
 from rrag.index import ChunkIndex
 from rrag.ingest.extract import extract
-from rrag.ingest.service import Ingestor, doc_id_for, safe_filename
+from rrag.ingest.service import Ingestor
+from rrag.ingest.sources import doc_id_for, safe_filename
 from rrag.settings import Settings
 from rrag.store import Store
 
@@ -51,7 +52,7 @@ def test_every_format_is_indexed_with_exact_offsets(
         assert result.chunks_added >= 1 and result.doc_id == doc_id_for(path.name)
         text = extract(path, max_bytes=ingestor.max_bytes).text
         chunks = index.get_chunks(result.doc_id)
-        assert [c.chunk_id for c in chunks] == [f"{result.doc_id}:{n}" for n in range(len(chunks))]
+        assert [c.chunk_id for c in chunks] == [f"{result.doc_id}:v1:{n}" for n in range(len(chunks))]
         for chunk in chunks:
             assert text[chunk.start : chunk.end] == chunk.text and chunk.source == path.name
         info = store.get_document(result.doc_id)

@@ -18,7 +18,6 @@ from streamlit.testing.v1 import AppTest
 from rrag import ClaimStatus, Decision, ReliableRAG
 from rrag.demo import demo_files, set_up_demo
 from ui.engine import get_engine, invalidate_reads
-from ui.report_view import SURE
 from ui.status import STATUS_STYLES, display_status
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
@@ -146,6 +145,8 @@ def test_ask_renders_highlighted_claims_evidence_charts_and_exports(rag: Reliabl
     assert supported, report.to_dict()
     assert any('<mark class="rrag-quote">' in h for h in html_blocks)  # quote marked in its chunk
     assert "leave.md" in _all_text(at)  # the evidence's source document
+    top = report.contexts[0]  # and the retrieval mix behind each passage
+    assert f"relevance {top.score:.2f} (vector {top.vector_score:.2f} · keyword {top.keyword_score:.2f})" in _all_text(at)
     assert len(at.get("plotly_chart")) == 2  # gauge and status counts
     gauge = at.get("plotly_chart")[0].proto.spec
     assert '"indicator"' in gauge
@@ -174,22 +175,6 @@ def test_a_question_the_documents_cannot_answer_shows_a_refusal_not_an_empty_aud
     assert not at.get("plotly_chart")  # no gauge of nothing
     assert {m.label: m.value for m in at.metric}["Claims checked"] == "none"
     assert "nothing relevant was found" in "".join(h.value for h in at.html)
-
-
-def test_claims_open_with_their_evidence_unless_surely_supported(rag: ReliableRAG) -> None:
-    narrow = "Remote access always requires multi-factor authentication."  # the judge: P about 0.5
-    at = _page("ask")
-    at.radio(key="ask.mode").set_value("Verify an answer").run()
-    at.text_area(key="ask.question").input("What are the rules?")
-    at.text_area(key="ask.answer").input(f"{PLANTED} {narrow}")
-    _submit(at, "Audit this answer")
-    report = at.session_state["ask.report"]
-    verdicts = {r.claim.text: r.verdict for r in report.claims}
-    assert verdicts[narrow].status is ClaimStatus.SUPPORTED and verdicts[narrow].confidence < SURE
-    claims = at.expander[: len(report.claims)]  # the retrieved passages and the original answer follow
-    for shown, result in zip(claims, report.claims):
-        sure = result.verdict.status is ClaimStatus.SUPPORTED and result.verdict.confidence >= SURE
-        assert shown.proto.expanded is not sure, result
 
 
 def test_verify_mode_audits_a_pasted_answer_and_flags_the_planted_claims(rag: ReliableRAG) -> None:
@@ -262,15 +247,16 @@ def test_upload_many_files_reports_each_and_keeps_the_good_ones(rag: ReliableRAG
             ),
             ("empty.txt", b"", "text/plain"),
             ("binary.pdf", bytes(range(256)) * 40, "application/pdf"),  # the picker takes only known types
-            ("leave.md", LEAVE.encode(), "text/markdown"),  # unchanged: adds nothing
-            ("leave-copy.md", LEAVE.encode(), "text/markdown"),  # the same text under another name
+            # An upload is known by its content: this one repeats the text of the indexed leave.md ...
+            ("leave.md", LEAVE.encode(), "text/markdown"),
+            ("leave-copy.md", LEAVE.encode(), "text/markdown"),  # ... and this one is that upload again
         ]
     )
     _submit(at, "Index files")
     table = at.dataframe[0].value
     results = dict(zip(table["File"], table["Result"], strict=True))
-    assert results["parking.md"] == "✔ added" and results["leave.md"] == "= unchanged"
-    assert results["leave-copy.md"] == "≡ copy of indexed text: nothing new"
+    assert results["parking.md"] == "✔ added" and results["leave-copy.md"] == "= unchanged"
+    assert results["leave.md"] == "≡ copy of indexed text: nothing new"
     assert "1 file(s) only repeat text already indexed" in at.warning[0].value
     assert results["empty.txt"] == "✖ failed" and results["binary.pdf"] == "✖ failed"
     errors = dict(zip(table["File"], table["Error"], strict=True))

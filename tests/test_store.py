@@ -1,14 +1,17 @@
-"""The store on a real SQLite file in tmp: documents, reports, reviews, analytics, settings, migrations."""
+"""The store on a real SQLite file in tmp and on a real PostgreSQL server (`db_settings`): documents,
+reports, reviews, analytics, settings, migrations."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta, timezone
 
 import pandas as pd
 import pytest
-from sqlalchemy import Connection
+from sqlalchemy import Connection, create_engine, inspect
+from sqlalchemy.exc import DBAPIError
 
 import rrag.store
 from rrag.errors import ConfigError, NotFoundError, StoreError
@@ -33,9 +36,20 @@ CHECKABLE_WEIGHT = {S.SUPPORTED: 1.0, S.PARTIAL: 0.5}
 
 
 @pytest.fixture
-def store(settings: Settings) -> Iterator[Store]:
-    with Store(settings) as opened:
+def store(db_settings: Settings) -> Iterator[Store]:
+    with Store(db_settings) as opened:
         yield opened
+
+
+@contextmanager
+def _raw(settings: Settings) -> Iterator[Connection]:
+    """A connection of its own to the store's database, as another program would open one."""
+    engine = create_engine(settings.sqlalchemy_url)
+    try:
+        with engine.connect() as conn:
+            yield conn
+    finally:
+        engine.dispose()
 
 
 def _doc(doc_id: str = "doc-1", source: str = "handbook/leave.md", chunks: int = 12) -> DocumentInfo:
@@ -47,6 +61,7 @@ def _doc(doc_id: str = "doc-1", source: str = "handbook/leave.md", chunks: int =
         chunks=chunks,
         duplicates_dropped=1,
         created_at="2026-11-20T09:00:00+00:00",
+        identity=source,
     )
 
 
@@ -68,12 +83,12 @@ def test_document_round_trip_and_upsert(store: Store) -> None:
     assert store.list_documents() == [_doc(chunks=30)]
 
 
-def test_document_by_source_and_replacement_of_a_changed_file(store: Store) -> None:
-    assert store.get_document_by_source("handbook/leave.md") is None
+def test_document_by_identity_and_replacement_of_a_changed_file(store: Store) -> None:
+    assert store.get_document_by_identity("handbook/leave.md") is None
     store.save_document(_doc("old"))
     store.save_document(_doc("other", source="handbook/it.md"))
-    store.save_document(_doc("new"))  # same source, new content hash -> new doc_id
-    assert store.get_document_by_source("handbook/leave.md") == _doc("new")
+    store.save_document(_doc("new"))  # same identity, new doc_id: replaces the old row
+    assert store.get_document_by_identity("handbook/leave.md") == _doc("new")
     assert [d.doc_id for d in store.list_documents()] == ["other", "new"]  # ordered by source
     with pytest.raises(NotFoundError):
         store.get_document("old")
@@ -89,10 +104,10 @@ def test_delete_document(store: Store) -> None:
         store.get_document("doc-1")
 
 
-def test_documents_persist_across_reopen(settings: Settings) -> None:
-    with Store(settings) as first:
+def test_documents_persist_across_reopen(db_settings: Settings) -> None:
+    with Store(db_settings) as first:
         first.save_document(_doc())
-    with Store(settings) as second:
+    with Store(db_settings) as second:
         assert second.list_documents() == [_doc()]
 
 
@@ -202,13 +217,13 @@ def test_report_round_trip_is_exact(store: Store) -> None:
         store.get_report("nope")
 
 
-def test_claims_and_verdicts_are_rows_of_their_own(store: Store, settings: Settings) -> None:
+def test_claims_and_verdicts_are_rows_of_their_own(store: Store, db_settings: Settings) -> None:
     store.save_report(_report("s1", [S.SUPPORTED, S.CONTRADICTED]))
-    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:
-        rows = raw.execute(
+    with _raw(db_settings) as raw:
+        rows = raw.exec_driver_sql(
             "SELECT c.claim_index, c.text, v.status, v.evidence_source FROM claims c "
             "JOIN verdicts v ON v.claim_id = c.id ORDER BY c.claim_index"
-        ).fetchall()
+        ).all()
     assert rows == [
         (0, "Claim 0 about leave.", "supported", "leave.md"),
         (1, "Claim 1 about leave.", "contradicted", "leave.md"),
@@ -336,8 +351,8 @@ def test_review_audit_trail_and_overrides(store: Store) -> None:
     assert [r.review_id for r in store.reviews("s1")] == [first.review_id, second.review_id]
     assert store.reviews("s1") == [first, second]
     assert store.claim_overrides("s1") == {1: S.PARTIAL, 2: S.UNSUPPORTED}
-    # The report keeps the verifier's original verdicts.
-    assert [c.verdict.status for c in store.get_report("s1").claims] == [
+    # The saved report keeps the verifier's original verdicts (rrag.corrections applies the reviews).
+    assert [c.verdict.status for c in store.get_report("s1", as_saved=True).claims] == [
         S.SUPPORTED,
         S.UNSUPPORTED,
         S.CONTRADICTED,
@@ -375,18 +390,21 @@ def test_bad_reviews_are_refused_and_record_nothing(store: Store) -> None:
     assert store.claim_overrides("s1") == {}
 
 
-def test_the_audit_trail_cannot_be_rewritten(store: Store, settings: Settings) -> None:
+def test_the_audit_trail_cannot_be_rewritten(store: Store, db_settings: Settings) -> None:
     store.save_report(_report("s1", MIXED))
     store.add_review("s1", reviewer="Ana", outcome="corrected", claim_overrides={3: S.SUPPORTED})
-    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:
-        for statement in (
-            "UPDATE reviews SET outcome = 'approved'",
-            "DELETE FROM reviews",
-            "UPDATE review_changes SET new_status = 'contradicted'",
-            "DELETE FROM review_changes",
-        ):
-            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-                raw.execute(statement)
+    statements = [
+        "UPDATE reviews SET outcome = 'approved'",
+        "DELETE FROM reviews",
+        "UPDATE review_changes SET new_status = 'contradicted'",
+        "DELETE FROM review_changes",
+    ]
+    if db_settings.database_url:  # PostgreSQL: TRUNCATE would bypass a DELETE trigger
+        statements += ["TRUNCATE reviews CASCADE", "TRUNCATE review_changes"]
+    with _raw(db_settings) as raw:
+        for statement in statements:
+            with pytest.raises(DBAPIError, match="append-only"), raw.begin():
+                raw.exec_driver_sql(statement)
     assert store.reviews("s1")[0].outcome == "corrected"
 
 
@@ -442,7 +460,7 @@ def test_claims_frame_has_effective_status_after_overrides(store: Store) -> None
 # -- app settings ----------------------------------------------------------------------------------
 
 
-def test_app_settings_merge_and_persist(store: Store, settings: Settings) -> None:
+def test_app_settings_merge_and_persist(store: Store, db_settings: Settings) -> None:
     assert store.get_app_settings() == {}
     store.save_app_settings(
         {"top_k": 7, "llm_base_url": "http://127.0.0.1:8080/v1", "verifiers": ["quote", "nli"]}
@@ -456,19 +474,20 @@ def test_app_settings_merge_and_persist(store: Store, settings: Settings) -> Non
     }
     assert store.get_app_settings() == expected
     store.close()
-    with Store(settings) as reopened:
+    with Store(db_settings) as reopened:
         assert reopened.get_app_settings() == expected
 
 
 @pytest.mark.parametrize(
     "name", ["llm_api_key", "OPENAI_API_KEY", "client_secret", "auth_token", "db_password"]
 )
-def test_secret_looking_settings_are_refused_entirely(store: Store, settings: Settings, name: str) -> None:
+def test_secret_looking_settings_are_refused_entirely(store: Store, db_settings: Settings, name: str) -> None:
     with pytest.raises(StoreError, match="never stored") as caught:
         store.save_app_settings({"top_k": 3, name: "sk-test-0123456789"})
     assert "sk-test" not in str(caught.value)  # the message names the key, never the value
     assert store.get_app_settings() == {}  # nothing half-saved
-    assert b"sk-test" not in (settings.data_dir / "rrag.db").read_bytes()
+    with _raw(db_settings) as raw:
+        assert "sk-test" not in str(raw.exec_driver_sql("SELECT * FROM app_settings").all())
 
 
 def test_settings_names_must_be_non_empty(store: Store) -> None:
@@ -487,19 +506,24 @@ def test_settings_values_must_be_json(store: Store) -> None:
 
 
 def _versions(settings: Settings) -> list[tuple[int, str]]:
-    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:
-        return raw.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall()
+    with _raw(settings) as raw:
+        rows = raw.exec_driver_sql("SELECT version, name FROM schema_version ORDER BY version")
+        return [tuple(r) for r in rows]
 
 
 def _tables(settings: Settings) -> set[str]:
-    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:
-        return {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    with _raw(settings) as raw:
+        return set(inspect(raw).get_table_names())
 
 
-def test_schema_is_created_on_open_and_reopen_is_idempotent(settings: Settings) -> None:
-    with Store(settings) as store:
+def _released() -> list[tuple[int, str]]:
+    return [(v, m.__name__.lstrip("_")) for v, m in enumerate(migrations.MIGRATIONS, start=1)]
+
+
+def test_schema_is_created_on_open_and_reopen_is_idempotent(db_settings: Settings) -> None:
+    with Store(db_settings) as store:
         store.save_report(_report("s1", MIXED))
-    assert _tables(settings) >= {
+    assert _tables(db_settings) >= {
         "documents",
         "sessions",
         "claims",
@@ -510,63 +534,83 @@ def test_schema_is_created_on_open_and_reopen_is_idempotent(settings: Settings) 
         "pending_sessions",
         "schema_version",
     }
-    expected = [
-        (1, "m001_initial_schema"), (2, "m002_audit_trail_is_append_only"), (3, "m003_pending_sessions")
+    expected = _released()
+    assert expected[:8] == [
+        (1, "m001_initial_schema"),
+        (2, "m002_audit_trail_is_append_only"),
+        (3, "m003_audit_trail_is_append_only_on_postgresql"),
+        (4, "m004_document_identity_and_versions"),
+        (5, "m005_keyword_index"),
+        (6, "m006_sessions_count_source_conflicts"),
+        (7, "m007_pending_sessions"),
+        (8, "m008_question_set_runs"),
     ]
-    assert _versions(settings) == expected
+    assert _versions(db_settings) == expected
     for _ in range(2):
-        with Store(settings) as store:
+        with Store(db_settings) as store:
             assert [s.session_id for s in store.list_sessions()] == ["s1"]
-    assert _versions(settings) == expected
+    assert _versions(db_settings) == expected
 
 
 def test_a_new_migration_runs_once_on_an_existing_database(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch
+    db_settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with Store(settings) as store:
+    with Store(db_settings) as store:
         store.save_document(_doc())
     calls = []
 
-    def _m003_add_document_title(conn: Connection) -> None:
+    def _m999_add_document_title(conn: Connection) -> None:
         calls.append(1)
         conn.exec_driver_sql("ALTER TABLE documents ADD COLUMN title TEXT")
 
-    monkeypatch.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, _m003_add_document_title))
+    monkeypatch.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, _m999_add_document_title))
     for _ in range(2):
-        with Store(settings) as store:
+        with Store(db_settings) as store:
             assert store.list_documents() == [_doc()]
     assert calls == [1]
-    assert _versions(settings)[-1] == (len(migrations.MIGRATIONS), "m003_add_document_title")
-    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:
-        assert "title" in [r[1] for r in raw.execute("PRAGMA table_info(documents)")]
+    assert _versions(db_settings)[-1] == (len(migrations.MIGRATIONS), "m999_add_document_title")
+    with _raw(db_settings) as raw:
+        assert "title" in [c["name"] for c in inspect(raw).get_columns("documents")]
 
 
 def test_a_failing_migration_leaves_the_database_as_it_was(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch
+    db_settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with Store(settings) as store:
+    with Store(db_settings) as store:
         store.save_document(_doc())
 
-    def _m003_broken(conn: Connection) -> None:
+    def _m999_broken(conn: Connection) -> None:
         conn.exec_driver_sql("CREATE TABLE half_done (x INTEGER)")
         conn.exec_driver_sql("ALTER TABLE no_such_table ADD COLUMN y TEXT")
 
     with monkeypatch.context() as patched:
-        patched.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, _m003_broken))
+        patched.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, _m999_broken))
         with pytest.raises(StoreError, match="open the database.*no_such_table"):
-            Store(settings)
-    assert "half_done" not in _tables(settings)  # DDL rolled back with the transaction
-    assert [v for v, _ in _versions(settings)] == [1, 2, 3]
-    with Store(settings) as store:
+            Store(db_settings)
+    assert "half_done" not in _tables(db_settings)  # DDL rolled back with the transaction
+    assert _versions(db_settings) == _released()
+    with Store(db_settings) as store:
         assert store.list_documents() == [_doc()]
 
 
-def test_a_database_from_a_newer_program_is_refused(settings: Settings) -> None:
-    with Store(settings):
+def test_sessions_saved_before_source_conflicts_were_counted_read_zero(settings: Settings) -> None:
+    with Store(settings) as store:
+        store.save_report(_report("s1", MIXED))
+    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:  # the database as release 2 left it
+        raw.execute("ALTER TABLE sessions DROP COLUMN source_conflicts")
+        raw.execute("DELETE FROM schema_version WHERE name = 'm006_sessions_count_source_conflicts'")
+    with Store(settings) as store:
+        assert [s.source_conflicts for s in store.list_sessions()] == [0]
+        assert store.sessions_frame()["source_conflicts"].tolist() == [0]
+    assert (6, "m006_sessions_count_source_conflicts") in _versions(settings)
+
+
+def test_a_database_from_a_newer_program_is_refused(db_settings: Settings) -> None:
+    with Store(db_settings):
         pass
-    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:
-        raw.execute(
+    with _raw(db_settings) as raw, raw.begin():
+        raw.exec_driver_sql(
             "INSERT INTO schema_version (version, name, applied_at) VALUES (99, 'future', '2027-01-01')"
         )
     with pytest.raises(StoreError, match="schema version 99, newer"):
-        Store(settings)
+        Store(db_settings)

@@ -1,4 +1,4 @@
-"""Concurrent writers and a locked database, on a real SQLite file in WAL mode."""
+"""Concurrent writers and a locked database, on a real SQLite file in WAL mode and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -10,9 +10,12 @@ from contextlib import closing, contextmanager
 
 import pytest
 
+from sqlalchemy import create_engine
+
 from rrag.errors import StoreLockedError
 from rrag.settings import Settings
 from rrag.store import Store
+from rrag.store.engine import WRITE_LOCK_KEY
 from rrag.types import Claim, ClaimResult, ClaimStatus, Decision, DocumentInfo, Level, Report, Verdict
 
 ROUNDS = 100
@@ -62,9 +65,11 @@ def _run_in_threads(work: Callable[[int], None], threads: int = 2) -> list[BaseE
 
 
 @pytest.mark.parametrize("shared", [True, False], ids=["one-store-two-threads", "two-stores"])
-def test_two_threads_of_read_then_write_transactions_lose_nothing(settings: Settings, shared: bool) -> None:
-    first = Store(settings)
-    stores = [first, first if shared else Store(settings)]
+def test_two_threads_of_read_then_write_transactions_lose_nothing(
+    db_settings: Settings, shared: bool
+) -> None:
+    first = Store(db_settings)
+    stores = [first, first if shared else Store(db_settings)]
     first.save_report(_report("shared"))
 
     def work(worker: int) -> None:
@@ -107,6 +112,15 @@ def test_two_threads_of_read_then_write_transactions_lose_nothing(settings: Sett
 @contextmanager
 def _exclusive_lock(settings: Settings) -> Iterator[None]:
     """Another program holding the write lock, as a long import or a stuck process would."""
+    if settings.database_url:  # PostgreSQL: the advisory lock every writer of the store takes
+        engine = create_engine(settings.database_url)
+        try:
+            with engine.connect() as other, other.begin():
+                other.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})")
+                yield
+        finally:
+            engine.dispose()
+        return
     with closing(sqlite3.connect(settings.data_dir / "rrag.db", isolation_level=None)) as other:
         other.execute("BEGIN EXCLUSIVE")
         try:
@@ -115,10 +129,10 @@ def _exclusive_lock(settings: Settings) -> Iterator[None]:
             other.execute("ROLLBACK")
 
 
-def test_a_locked_database_gives_a_clear_error_and_writes_nothing(settings: Settings) -> None:
-    with Store(settings, busy_timeout_s=0.3) as store:
+def test_a_locked_database_gives_a_clear_error_and_writes_nothing(db_settings: Settings) -> None:
+    with Store(db_settings, busy_timeout_s=0.3) as store:
         store.save_report(_report("before"))
-        with _exclusive_lock(settings):
+        with _exclusive_lock(db_settings):
             began = time.monotonic()
             with pytest.raises(
                 StoreLockedError,
@@ -132,7 +146,7 @@ def test_a_locked_database_gives_a_clear_error_and_writes_nothing(settings: Sett
                 )
             with pytest.raises(StoreLockedError):
                 store.save_app_settings({"top_k": 3})
-            # Readers are not blocked in WAL mode.
+            # Readers are not blocked (WAL mode on SQLite).
             assert [s.session_id for s in store.list_sessions()] == ["before"]
         assert [s.session_id for s in store.list_sessions()] == ["before"]
         assert store.reviews("before") == []
@@ -141,11 +155,11 @@ def test_a_locked_database_gives_a_clear_error_and_writes_nothing(settings: Sett
         assert {s.session_id for s in store.list_sessions()} == {"before", "after"}
 
 
-def test_opening_an_up_to_date_database_does_not_wait_for_a_writer(settings: Settings) -> None:
-    Store(settings).close()
-    with _exclusive_lock(settings):
+def test_opening_an_up_to_date_database_does_not_wait_for_a_writer(db_settings: Settings) -> None:
+    Store(db_settings).close()
+    with _exclusive_lock(db_settings):
         began = time.monotonic()
-        with Store(settings, busy_timeout_s=2.0) as store:
+        with Store(db_settings, busy_timeout_s=2.0) as store:
             assert store.list_sessions() == []
         assert time.monotonic() - began < 1.5
 

@@ -88,7 +88,7 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("The fee is $2.5 million", [(2_500_000.0, "$")]),
+        ("The fee is $2.5 million", [(2_500_000.0, "USD")]),
         ("15% of staff", [(15.0, "%")]),
         ("fifteen per cent", [(15.0, "%")]),
         ("five days", [(5.0, "day")]),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pandas as pd
 import pytest
@@ -31,7 +32,10 @@ def store(settings: Settings) -> Iterator[Store]:
 
 
 def _fill(store: Store) -> None:
-    store.save_report(sample_report(session_id="a" * 16, created_at="2026-11-01T09:00:00+00:00"))
+    store.save_report(sample_report(session_id="a" * 16, created_at="2026-11-01T09:00:00+00:00", claims=[
+        replace(c, conflict="sources disagree: 25 days (a.md) vs 30 days (b.md)") if c.claim.checkable else c
+        for c in sample_report().claims
+    ]))
     store.save_report(
         sample_report(
             session_id="b" * 16,
@@ -81,8 +85,9 @@ def test_hallucination_rate_is_averaged_per_day(store: Store) -> None:
 
 def test_refusal_and_mismatch_rates(store: Store) -> None:
     _fill(store)
-    refused, mismatch = rates_over_time(store.sessions_frame()).data
+    refused, mismatch, conflict = rates_over_time(store.sessions_frame()).data
     assert list(refused.y) == [0.5, 0.0] and list(mismatch.y) == [0.5, 0.0]
+    assert list(conflict.y) == [0.5, 0.0] and conflict.name == "⇄ sources disagree"  # session a
 
 
 def test_status_distribution_uses_reviewer_overrides(store: Store) -> None:

@@ -7,6 +7,7 @@ import re
 from dataclasses import replace
 from html.parser import HTMLParser
 
+from markdown_it import MarkdownIt
 from ui_reports import sample_report
 
 from rrag.types import Report
@@ -91,3 +92,42 @@ def test_summary_and_filename() -> None:
     report = sample_report(reliability=None, hallucination_rate=None, level=None)
     assert summary_line(report) == "✂ Trimmed · level – n/a · reliability n/a · hallucination rate n/a"
     assert report_filename(report, "html") == "rrag-report-2026-11-22-01234567.html"
+
+
+# Link syntax a document or an LLM may carry; a Markdown viewer must never turn it into a link.
+HOSTILE_LINKS = (
+    "[click](javascript:alert(1))",
+    "[click](JaVaScRiPt:alert(document.cookie))",
+    "[vb](vbscript:msgbox(1))",
+    "![pixel](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+    "[x](<javascript:alert(1)>)",
+    "[ref] and [ref]: javascript:alert(1)",
+    "<javascript:alert(1)>",
+)
+
+
+def _permissive_viewer() -> MarkdownIt:
+    """A CommonMark viewer with tables that follows any URL (markdown-it's own scheme filter off), as
+    many Markdown viewers do."""
+    viewer = MarkdownIt("commonmark").enable("table")
+    viewer.validateLink = lambda url: True  # type: ignore[method-assign]
+    return viewer
+
+
+def test_markdown_export_turns_no_untrusted_text_into_a_link() -> None:
+    report = sample_report()
+    hostile = " ".join(HOSTILE_LINKS)
+    claims = [
+        replace(
+            c, claim=replace(c.claim, text=f"{c.claim.text} {link}"), verdict=replace(c.verdict, reason=link)
+        )
+        for c, link in zip(report.claims, HOSTILE_LINKS)
+    ]
+    md = report_markdown(
+        sample_report(question=hostile, answer=hostile, final_answer=hostile, caveat=hostile, claims=claims)
+    )
+    parser = _Tags()
+    parser.feed(_permissive_viewer().render(md))
+    assert "a" not in parser.tags and "img" not in parser.tags and parser.links == []
+    text = "".join(parser.text)
+    assert all(link in text for link in HOSTILE_LINKS)  # shown literally, as the document has it

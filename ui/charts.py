@@ -151,14 +151,15 @@ def hallucination_over_time(sessions: pd.DataFrame) -> go.Figure:
 
 
 def rates_over_time(sessions: pd.DataFrame) -> go.Figure:
-    """Share of sessions refused, and share with at least one citation mismatch, per period."""
-    title = "Refusal and citation-mismatch rate"
+    """Share of sessions refused, with a citation mismatch, and whose sources disagree, per period."""
+    title = "Refusals, citation mismatches, disagreeing sources"
     if sessions.empty:
         return _empty(title, "No sessions yet")
     frame = pd.DataFrame(
         {
             "refused": sessions["decision"].eq("refuse").astype(float),
             "mismatch": sessions["citation_mismatches"].fillna(0).gt(0).astype(float),
+            "conflict": sessions["source_conflicts"].fillna(0).gt(0).astype(float),
         }
     )
     periods, bucket = _periods(sessions["created_at"])
@@ -177,6 +178,12 @@ def rates_over_time(sessions: pd.DataFrame) -> go.Figure:
             name="≠ citation mismatch",
             mode="lines+markers",
             line=dict(color="#7c3aed", dash="dash"),
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=x, y=per_period["conflict"], name="⇄ sources disagree", mode="lines+markers",
+            line=dict(color="#b45309", dash="dot"),
         )
     )
     fig.update_layout(

@@ -12,8 +12,9 @@ import json
 import re
 from typing import Sequence
 
+from rrag.corrections import corrected_by
 from rrag.spans import FailedSpan, report_spans
-from rrag.types import Report
+from rrag.types import ClaimResult, Report
 from ui.highlight import evidence_html, highlight_answer, mark_failed, source_label
 from ui.status import (
     CSS,
@@ -49,10 +50,28 @@ def summary_line(report: Report) -> str:
     )
 
 
+def decided_by(result: ClaimResult) -> str:
+    """Who decided a claim's status, in plain text: 'confidence 0.93 · decided by quote', or for a
+    reviewer's correction 'corrected by Ann at 2026-11-24 09:30 UTC · the verifier said ✔ Supported
+    (0.93, quote): exact quote'."""
+    correction, v = result.correction, result.verdict
+    if correction is None or correction.original is None:
+        return f"confidence {v.confidence:.2f} · decided by {v.verifier}"
+    v = correction.original
+    said = f"{badge_text(status_style(display_status(v)))} ({v.confidence:.2f}, {v.verifier})"
+    return f"{corrected_by(correction)} · the verifier said {said}" + (f": {v.reason}" if v.reason else "")
+
+
+# Markdown structure never comes from an entity: as `&#91;` a bracket opens no link, image or link
+# reference, so no `javascript:`, `vbscript:` or `data:` URL in untrusted text becomes a link; as
+# `&#124;` a pipe splits no table cell.
+_INERT_IN_MARKDOWN = str.maketrans({"[": "&#91;", "]": "&#93;", "|": "&#124;"})
+
+
 def _md(text: str, failed: Sequence[FailedSpan] = ()) -> str:
-    # Entities keep untrusted HTML inert in any Markdown viewer; table pipes and line breaks are
-    # flattened so one value stays in one cell. Failed words are in <mark>, as on the HTML page.
-    return re.sub(r"\s+", " ", mark_failed(text, failed)).strip().replace("|", "&#124;")
+    # Entities keep untrusted HTML (and autolinks, `<...>`) inert in any Markdown viewer; line breaks
+    # are flattened so one value stays in one cell. Failed words are in <mark>, as on the HTML page.
+    return re.sub(r"\s+", " ", mark_failed(text, failed)).strip().translate(_INERT_IN_MARKDOWN)
 
 
 def report_markdown(report: Report) -> str:
@@ -68,6 +87,8 @@ def report_markdown(report: Report) -> str:
     ]
     if not report.verified:
         lines += [f"> **Not verified:** {_md(report.not_verified_reason)}", ""]
+    for note in report.notes:
+        lines += [f"*{_md(note)}*", ""]
     lines += ["## The answer the user receives", "", f"> {_md(report.final_answer)}", ""]
     if report.caveat:
         lines += [f"*{_md(report.caveat)}*", ""]
@@ -81,10 +102,12 @@ def report_markdown(report: Report) -> str:
             v = result.verdict
             evidence = f"“{_md(v.evidence.quote)}”" if v.evidence else _md(v.reason)
             source = _md(source_label(v.evidence)) if v.evidence else ""
-            status = badge_text(status_style(display_status(v)))
+            status = badge_text(status_style(display_status(v))) + (
+                f", {_md(decided_by(result))}" if result.correction else f" ({v.confidence:.2f})"
+            )
             lines.append(
-                f"| {number} | {status} ({v.confidence:.2f}) | {_md(result.claim.text, failed[number - 1])} "
-                f"| {evidence} | {source} | {_md(v.verifier)} |"
+                f"| {number} | {status} | {_md(result.claim.text, failed[number - 1])} | {evidence} | "
+                f"{source} | {_md(v.verifier)} |"
             )
         lines.append("")
     return "\n".join(lines)
@@ -100,6 +123,7 @@ def report_html(report: Report) -> str:
         else ""
     )
     caveat = f'<p class="caveat">{e(report.caveat)}</p>' if report.caveat else ""
+    notes = "".join(f'<p class="meta">{e(note)}</p>' for note in report.notes)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -113,7 +137,7 @@ def report_html(report: Report) -> str:
  reliability <strong>{format_score(report.reliability)}</strong> ·
  hallucination rate <strong>{format_score(report.hallucination_rate)}</strong></p>
 <p class="meta">Audited {e(report.created_at)} · mode {e(report.mode)} · session {e(report.session_id)}</p>
-{not_verified}
+{not_verified}{notes}
 <h2>The answer the user receives</h2>
 <blockquote>{e(report.final_answer)}</blockquote>{caveat}
 <h2>The audited answer, claim by claim</h2>
@@ -137,7 +161,7 @@ def _claim_html(report: Report, number: int, failed: list[FailedSpan]) -> str:
         f'<section class="claim" style="border-left-color:{status_style(display_status(v)).colour}">'
         f"<h3>{number}. {badge_html(status_style(display_status(v)))} "
         f"{mark_failed(result.claim.text, failed)}</h3>"
-        f'<p class="meta">confidence {v.confidence:.2f} · decided by {e(v.verifier)}</p>'
+        f'<p class="meta">{e(decided_by(result))}</p>'
         f"<p>{e(v.reason)}</p>{source}{chunk}</section>"
     )
 

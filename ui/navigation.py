@@ -25,6 +25,7 @@ def _pages() -> dict[str, list[st.Page]]:
             st.Page("pages/review.py", title="Review", icon=":material/rule:"),
             st.Page("pages/history.py", title="History", icon=":material/history:"),
             st.Page("pages/insights.py", title="Insights", icon=":material/monitoring:"),
+            st.Page("pages/evaluate.py", title="Evaluate", icon=":material/fact_check:"),
         ],
         "Configuration": [st.Page("pages/settings.py", title="Settings", icon=":material/settings:")],
     }

@@ -1,21 +1,29 @@
 """One audited answer on screen: decision, final answer, highlighted claims, evidence, charts, exports.
 
-Shared by Ask (a fresh report), Review and History (a saved one, with reviewer overrides).
+Shared by Ask, Review and History; a report read from the store is as of its latest review, its
+corrected claims carrying the reviewer's status with the verifier's verdict beside it.
 Every untrusted string reaches the page through `ui.highlight` (HTML) or `md_escape` (Markdown).
 """
 
 from __future__ import annotations
 
 import html
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import streamlit as st
 
+from rrag.spans import FailedSpan, report_spans
 from rrag.store import ReviewRecord
 from rrag.types import ClaimResult, ClaimStatus, Report
 from ui.charts import reliability_gauge, status_counts_chart
-from ui.export import format_score, report_filename, report_html, report_json, report_markdown
-from rrag.spans import FailedSpan, report_spans
+from ui.export import (
+    decided_by,
+    format_score,
+    report_filename,
+    report_html,
+    report_json,
+    report_markdown,
+)
 from ui.highlight import escaped_block, evidence_html, highlight_answer, mark_failed, md_escape, source_label
 from ui.status import (
     NOT_VERIFIED,
@@ -35,11 +43,8 @@ SURE = 0.7  # a claim supported with less confidence opens with its evidence, fo
 _NO_EVIDENCE = (ClaimStatus.UNSUPPORTED.value, NOT_VERIFIED)
 
 
-def render_report(
-    report: Report, *, key: str, overrides: Mapping[int, ClaimStatus] | None = None, exports: bool = True
-) -> None:
+def render_report(report: Report, *, key: str, exports: bool = True) -> None:
     """Render `report`; `key` keeps widget ids unique when several reports share a page."""
-    overrides = overrides or {}
     _render_verdict(report)
     if not any(r.claim.checkable for r in report.claims):
         # A refusal or a greeting: no claim, no evidence, no chart to show.
@@ -61,7 +66,7 @@ def render_report(
         if not report.claims:
             st.info("No claims were found in the answer.")
         for number, result in enumerate(report.claims, start=1):
-            _render_claim(report, number, result, overrides.get(number - 1), failed[number - 1])
+            _render_claim(report, number, result, failed[number - 1])
     _render_details(report)
     if exports:
         _render_exports(report, key)
@@ -90,36 +95,35 @@ def _render_verdict(report: Report) -> None:
             "Unverified claims are shown as ⚠ Not verified, never as supported.",
             icon=":material/pause_circle:",
         )
+    if report.addresses_question is False:
+        st.warning(f"**May not answer the question.** {md_escape(report.relevance_reason)}",
+                   icon=":material/help:")
+    conflicts = list(dict.fromkeys(r.conflict for r in report.claims if r.conflict))
+    if conflicts:
+        st.warning(f"**Sources disagree.** {md_escape('; '.join(conflicts))}", icon=":material/compare_arrows:")
     if report.review_reasons:
         st.html(
             f'{style_tag()}<div class="rrag-flag" role="note">⚑ <strong>Flagged for review:</strong> '
             f'{html.escape("; ".join(report.review_reasons))}</div>'
         )
+    for note in report.notes:
+        st.caption(md_escape(note))
     st.markdown("##### The answer the user receives")
     st.html(style_tag() + escaped_block(report.final_answer, "rrag-chunk rrag-final"))
     if report.caveat:
         st.caption(md_escape(report.caveat))
 
 
-def _render_claim(
-    report: Report, number: int, result: ClaimResult, override: ClaimStatus | None, failed: list[FailedSpan]
-) -> None:
+def _render_claim(report: Report, number: int, result: ClaimResult, failed: list[FailedSpan]) -> None:
     verdict = result.verdict
     style = status_style(display_status(verdict))
-    shown = status_style(override.value) if override else style
     text = " ".join(result.claim.text.split())
     short = text if len(text) <= _LABEL_LIMIT else text[: _LABEL_LIMIT - 1] + "…"
     settled = (ClaimStatus.SUPPORTED.value, ClaimStatus.NOT_CHECKABLE.value)
     narrow = display_status(verdict) == ClaimStatus.SUPPORTED.value and verdict.confidence < SURE
-    needs_attention = display_status(verdict) not in settled or narrow or override is not None
-    with st.expander(f"{shown.icon} {number}. {md_escape(short)}", expanded=needs_attention):
-        line = (
-            f"{badge_html(style)} confidence {verdict.confidence:.2f} · "
-            f"decided by {html.escape(verdict.verifier)}"
-        )
-        if override is not None:
-            line = f"Reviewer: {badge_html(shown)} · verifier said {line}"
-        st.html(f"{style_tag()}<div>{line}</div>")
+    needs_attention = display_status(verdict) not in settled or narrow or result.correction is not None
+    with st.expander(f"{style.icon} {number}. {md_escape(short)}", expanded=needs_attention):
+        st.html(f"{style_tag()}<div>{badge_html(style)} {html.escape(decided_by(result))}</div>")
         if failed:  # the words that failed, each with why in its tooltip
             marked = mark_failed(result.claim.text, failed)
             st.html(f'{style_tag()}<div class="rrag-answer"><strong>Claim:</strong> {marked}</div>')
@@ -129,6 +133,8 @@ def _render_claim(
         elif len(text) > len(short):
             st.markdown(f"**Claim:** {md_escape(text)}")
         st.markdown(f"**Why:** {md_escape(verdict.reason or style.meaning)}")
+        if result.conflict and result.conflict not in verdict.reason:
+            st.markdown(f"**{md_escape(result.conflict.capitalize())}**")
         if verdict.evidence is None:
             st.caption("No evidence passage.")
             return
@@ -145,7 +151,10 @@ def _render_details(report: Report) -> None:
             st.caption("Nothing relevant was retrieved.")
         for rc in report.contexts:
             page = "" if rc.chunk.page is None else f", page {rc.chunk.page}"
-            st.markdown(f"**{md_escape(rc.chunk.source + page)}** · relevance {rc.score:.2f}")
+            st.markdown(
+                f"**{md_escape(rc.chunk.source + page)}** · relevance {rc.score:.2f} "
+                f"(vector {rc.vector_score:.2f} · keyword {rc.keyword_score:.2f})"
+            )
             st.html(style_tag() + escaped_block(rc.chunk.text))
     if report.answer != report.final_answer:
         with st.expander("The answer before the decision"):

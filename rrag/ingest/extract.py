@@ -10,6 +10,7 @@ import logging
 import re
 import unicodedata
 import warnings
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -21,14 +22,30 @@ from rrag.errors import (
     IngestError,
     UnsupportedFormatError,
 )
+from rrag.text import STOPWORDS
 
 PAGE_SEPARATOR = "\n\n"
 # Share of control characters above which decoded "text" is really binary data.
 MAX_CONTROL_RATIO = 0.05
 _ALLOWED_CONTROLS = frozenset("\t\n\r\f\v")
 
+# A DOCX is a zip that python-docx reads whole: every member as bytes, and the XML parsed into trees
+# that take up to ~30 times the markup's size (7.8 GB and counting for 400 MB of empty paragraphs).
+MAX_UNPACKED_BYTES = 200_000_000
+MAX_UNPACKED_MARKUP_BYTES = 16_000_000  # ~0.6 GB at worst; a 1,000-page report has ~10 MB
+
 # Elements whose text is never content: code, metadata, or invisible.
 _DROPPED_HTML = ("script", "style", "title", "noscript", "template", "head", "svg", "iframe", "object")
+# Page furniture around the content: menus, site banners, sidebars, footers. Its text ("Home Shop
+# Support", "© 2026") would be retrieved and quoted as if the document said it.
+_BOILERPLATE_HTML = ("nav", "aside", "footer", "menu", "button")
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_BOILERPLATE_ROLES = frozenset(
+    {"navigation", "banner", "contentinfo", "complementary", "menu", "menubar", "search"}
+)
+_BOILERPLATE_NAMES = re.compile(
+    r"^(?:nav|navbar|navigation|menu|breadcrumbs?|sidebar|site-header|site-footer|skip-link|cookie-\w+)$"
+)
 _BLOCK_HTML = (
     "p", "div", "br", "li", "ul", "ol", "dl", "dt", "dd", "tr", "table", "section", "article", "header",
     "footer", "main", "aside", "nav", "blockquote", "pre", "hr", "figure", "figcaption", "form",
@@ -63,14 +80,16 @@ def extract(path: Path, *, max_bytes: int) -> ExtractedDocument:
 
 
 def check_file(path: Path, *, max_bytes: int) -> None:
-    """Refuse an unsupported, missing, empty or oversized file without reading its content."""
+    """Refuse a missing, unsupported, empty or oversized file, or a folder, without reading its content."""
+    if path.is_dir():
+        raise IngestError(f"{path.name}: is a folder, not a file")
+    if not path.is_file():
+        raise IngestError(f"{path.name}: no such file")
     if path.suffix.lower() not in _READERS:
         raise UnsupportedFormatError(
             f"{path.name}: unsupported file type {path.suffix or '(none)'!r}; "
             f"supported: {', '.join(supported_suffixes())}"
         )
-    if not path.is_file():
-        raise IngestError(f"{path.name}: no such file")
     check_size(path.name, path.stat().st_size, max_bytes)
     if path.stat().st_size == 0:
         raise EmptyDocumentError(f"{path.name}: the file is empty")
@@ -119,10 +138,29 @@ def _read_pdf(path: Path) -> ExtractedDocument:
     return ExtractedDocument(PAGE_SEPARATOR.join(parts), pages)
 
 
+def check_unpacked_size(path: Path) -> None:
+    """Refuse a DOCX (a zip) whose members inflate past what its reader may hold in memory, from the
+    sizes in the zip directory alone. zipfile stops at the declared size, so a member cannot lie bigger."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise IngestError(f"{path.name}: the Word document is corrupt and cannot be read") from exc
+    total = sum(member.file_size for member in members)
+    markup = sum(member.file_size for member in members if member.filename.endswith((".xml", ".rels")))
+    if total > MAX_UNPACKED_BYTES or markup > MAX_UNPACKED_MARKUP_BYTES:
+        raise FileTooLargeError(
+            f"{path.name}: the file unpacks to {total / 1e6:.0f} MB ({markup / 1e6:.0f} MB of markup), above "
+            f"the limits of {MAX_UNPACKED_BYTES / 1e6:.0f} MB and {MAX_UNPACKED_MARKUP_BYTES / 1e6:.0f} MB "
+            "of markup; it is not read (a compressed 'zip bomb' looks like this)"
+        )
+
+
 def _read_docx(path: Path) -> ExtractedDocument:
     import docx
     from docx.table import Table
 
+    check_unpacked_size(path)
     try:
         document = docx.Document(str(path))
         blocks: list[str] = []
@@ -148,31 +186,79 @@ def _docx_table_rows(table: object) -> list[str]:
                 cells.append(text)
         if cells:
             rows.append(cells)
-    # Word marks no header row: the first row is taken as one, as tables are written.
-    return [" | ".join(rows[0])] + [table_row(rows[0], cells) for cells in rows[1:]] if rows else []
+    # Word marks no header row: the first row is taken as one, as tables are written. Each body row
+    # names its columns, so the header row itself is left out.
+    return [table_row(rows[0], cells) for cells in rows[1:]] if len(rows) > 1 else [" | ".join(r) for r in rows]
 
 
 def table_row(header: list[str], cells: list[str]) -> str:
-    """A body row as a statement that names its columns ("City: Berlin; Per day: €48."): a bare
-    "Berlin | €48" says nothing on its own to retrieval, to the answerer or to the verifier."""
+    """A body row as a sentence that names its columns: "For Berlin, the per-diem per day is €48."
+    A bare "Berlin | €48" says nothing on its own to retrieval, to the answerer or to the verifier,
+    and "City: Berlin; Per-diem per day: €48." reads as a form, not as an answer.
+
+    The first cell names the row; every other cell becomes "the <column> is <value>"."""
     if len(cells) != len(header):  # merged or missing cells: which column is which is unknown
         return " | ".join(cells)
-    pairs = [f"{name}: {value}" if name else value for name, value in zip(header, cells) if value]
-    statement = "; ".join(pairs)
-    return statement if statement.endswith((".", "!", "?")) else statement + "."
+    label, *values = (cell.rstrip(" .;") for cell in cells)
+    facts = [f"the {_lower_first(name)} {_is_or_are(name)} {value}" if name else value
+             for name, value in zip(header[1:], values) if value]
+    if not facts:  # a one-column table, or a row with only its label
+        return _sentence(f"{header[0]}: {label}" if header[0] and label else label)
+    listed = facts[0] if len(facts) == 1 else ", ".join(facts[:-1]) + " and " + facts[-1]
+    return _sentence(f"For {label}, {listed}" if label else listed[0].upper() + listed[1:])
+
+
+def _lower_first(name: str) -> str:
+    """"Time to decide" -> "time to decide", but "VAT rate" and "SLA" keep their capitals."""
+    return name[0].lower() + name[1:] if name[1:2].islower() else name
+
+
+def _is_or_are(name: str) -> str:
+    last = name.split()[-1].lower()
+    return "are" if last.endswith("s") and not last.endswith(("ss", "us", "is")) else "is"
+
+
+def _sentence(text: str) -> str:
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _linearise_tables(soup: Any) -> None:
-    """Rewrite each body row of a table with a header row as `table_row` text, in place."""
+    """Rewrite each body row of a table with a header row as a `table_row` sentence, in place; the
+    header row goes, since every row now names its columns."""
     for table in soup.find_all("table"):
         rows = table.find_all("tr")
-        if not rows or rows[0].find("td") is not None or rows[0].find("th") is None:
+        if len(rows) < 2 or rows[0].find("td") is not None or rows[0].find("th") is None:
             continue
         header = [" ".join(cell.get_text(" ").split()) for cell in rows[0].find_all("th")]
+        rows[0].decompose()
         for tr in rows[1:]:
             cells = [" ".join(cell.get_text(" ").split()) for cell in tr.find_all(["td", "th"])]
             tr.clear()
             tr.append(table_row(header, cells))
+
+
+def _drop_boilerplate(soup: Any) -> None:
+    """Remove navigation, banners, sidebars and footers: by element, ARIA role or class/id name.
+    A <header> with a heading in it holds the document's title and stays; any other is a banner."""
+    furniture = list(soup(list(_BOILERPLATE_HTML)))
+    furniture += [tag for tag in soup("header") if tag.find(_HEADINGS) is None]
+    furniture += soup.find_all(lambda tag: tag.get("role") in _BOILERPLATE_ROLES or any(
+        _BOILERPLATE_NAMES.match(name.lower()) for name in [tag.get("id") or "", *tag.get("class", [])]
+    ))
+    for tag in furniture:
+        if not tag.decomposed:  # already gone with an enclosing piece of furniture
+            tag.decompose()
+
+
+def _break_after_bold_headings(soup: Any) -> None:
+    """"<p><strong>Scope</strong>\nThis policy ...</p>": a bold first line is the paragraph's heading,
+    so it ends there instead of running into the sentence after it."""
+    for tag in soup(["strong", "b"]):
+        before, after = tag.previous_sibling, tag.next_sibling
+        first_in_block = before is None or (isinstance(before, str) and not before.strip())
+        line_ends_after = isinstance(after, str) and after.lstrip(" \t").startswith("\n")
+        if first_in_block and line_ends_after:
+            tag.insert_after(_BLOCK_BREAK)
 
 
 def _read_html(path: Path) -> ExtractedDocument:
@@ -189,15 +275,19 @@ def html_to_text(markup: str | bytes) -> str:
         soup = BeautifulSoup(markup, "html.parser")
     for tag in soup(list(_DROPPED_HTML)):
         tag.decompose()
+    _drop_boilerplate(soup)
     _linearise_tables(soup)
+    _break_after_bold_headings(soup)
     # Line breaks in HTML source are plain spaces; only block elements separate paragraphs.
     for tag in soup(list(_BLOCK_HTML)):
         tag.insert_before(_BLOCK_BREAK)
         tag.insert_after(_BLOCK_BREAK)
     for tag in soup(list(_CELL_HTML)):
         tag.insert_after(" | ")
+    for tag in soup("li"):  # a list item keeps a bullet: a line without one and without a full stop is a heading
+        tag.insert(0, "- ")
     blocks = (" ".join(block.split()).strip(" |") for block in soup.get_text().split(_BLOCK_BREAK))
-    return _normalise("\n\n".join(block for block in blocks if block))
+    return _normalise("\n\n".join(block for block in blocks if any(ch.isalnum() for ch in block)))
 
 
 def _read_markdown(path: Path) -> ExtractedDocument:
@@ -252,14 +342,44 @@ def _decode_unmarked(data: bytes) -> str:
 
 
 _SPACES = re.compile(r"[^\S\n]+")
+MAX_HEADING_WORDS = 10
+_CLOSING_PUNCTUATION = frozenset(".!?:;,\u2026")
 
 
 def _normalise(text: str) -> str:
-    """Unify line endings and odd spaces so offsets and matching see one form of the text."""
+    """Unify line endings and odd spaces so offsets and matching see one form of the text, and give
+    each heading line a paragraph of its own."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     text = _SPACES.sub(" ", text)
     text = re.sub(r" *\n *", "\n", text)
-    return re.sub(r"\n{3,}", "\n\n", text)
+    return re.sub(r"\n{3,}", "\n\n", _separate_headings(text))
+
+
+def _separate_headings(text: str) -> str:
+    """"Scope\nThis policy applies ..." -> "Scope\n\nThis policy applies ...". A line without a full
+    stop runs on into the next one when sentences are split (PDF text wraps mid-sentence), which
+    glued headings onto the sentence below them ("Scope This policy applies ...")."""
+    lines = text.split("\n")
+    width = max(map(len, lines))
+    separated: list[str] = []
+    for i, line in enumerate(lines):
+        separated.append(line)
+        if i + 1 < len(lines) and _is_heading_line(line, lines[i - 1] if i else "", lines[i + 1], width):
+            separated.append("")
+    return "\n".join(separated)
+
+
+def _is_heading_line(line: str, before: str, after: str, width: int) -> bool:
+    """A short line with no closing punctuation that starts a paragraph, followed by a line that
+    starts a sentence, and ended by its author: the next line's first word would have fitted on it,
+    so the break is not a wrap."""
+    if not line or not after or len(line.split()) > MAX_HEADING_WORDS or line[-1] in _CLOSING_PUNCTUATION:
+        return False
+    if line.split()[-1].lower() in STOPWORDS:  # "... approved by the": a sentence that goes on
+        return False
+    starts = (line[0].isupper() or line[0].isdigit()) and (after[0].isupper() or after[0].isdigit())
+    opens_paragraph = not before or before[-1] in ".!?:\u2026"
+    return starts and opens_paragraph and len(line) + 1 + len(after.split()[0]) <= width
 
 
 _READERS: dict[str, Callable[[Path], ExtractedDocument]] = {

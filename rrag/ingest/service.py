@@ -1,18 +1,19 @@
 """The Ingestor: files in, chunks in the index, one registry row per document in the store.
 
 A bad file never stops the others: every failure becomes an `IngestResult` with status "failed" and
-a readable message. The SHA-256 of the file decides what happens to a known source: the same bytes
-add nothing, new bytes replace the old chunks. New chunks are written before stale ones are deleted,
-so a failure part-way never leaves a document with no chunks at all.
+a readable message. A document is known by its identity (rrag/ingest/sources.py); the SHA-256 of the
+file decides what happens to a known one: the same bytes add nothing, new bytes replace its chunks.
+Every write follows the journal (rrag/ingest/journal.py), so a crash at any point leaves either the
+old version or the new one listed and indexed, never a mix, once the repair pass has run.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 import shutil
 import tempfile
 import threading
+from contextlib import suppress
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,6 +23,8 @@ from rrag.index import ChunkIndex
 from rrag.ingest.chunking import chunk_spans
 from rrag.ingest.dedup import NearDuplicateFilter
 from rrag.ingest.extract import check_file, check_size, extract
+from rrag.ingest.journal import Journal, chunk_id, crash_point
+from rrag.ingest.sources import doc_id_for, safe_filename, upload_identity
 from rrag.settings import Settings
 from rrag.types import Chunk, DocumentInfo, IngestResult
 
@@ -30,20 +33,8 @@ if TYPE_CHECKING:
 
 DOCUMENTS_DIR = "documents"  # under data_dir: the kept original of each document, for re-indexing
 UPLOADS_DIR = "uploads"  # under data_dir: uploaded bytes while they are being ingested
-
-
-def doc_id_for(source: str) -> str:
-    """A stable, readable id per source name: a slug of the name plus a short hash of it."""
-    slug = re.sub(r"[^a-z0-9]+", "-", Path(source).stem.lower()).strip("-")[:40] or "doc"
-    return f"{slug}-{hashlib.sha256(source.encode('utf-8')).hexdigest()[:10]}"
-
-
-def safe_filename(name: str) -> str:
-    """The last component of an uploaded name: no directories, so nothing is written outside its folder."""
-    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
-    if base in {"", ".", ".."}:
-        raise IngestError(f"{name!r} is not a usable file name")
-    return base
+EMBED_BATCH = 256  # chunks embedded and written at a time: bounds memory on a 2,000-page PDF
+HASH_BLOCK = 1 << 20
 
 
 class Ingestor:
@@ -60,29 +51,46 @@ class Ingestor:
     def documents_dir(self) -> Path:
         return self.settings.data_dir / DOCUMENTS_DIR
 
+    @property
+    def journal(self) -> Journal:
+        return Journal(self.store, self.index, self.documents_dir)
+
+    def repair(self) -> list[str]:
+        """Finish or undo what a crashed ingest or delete left (run on open); the chunk ids deleted."""
+        with self._lock:
+            return self.journal.repair()
+
     def ingest_file(self, path: Path, source: str | None = None) -> IngestResult:
-        """Index one file under `source` (default: its name); never raises for a bad file."""
+        """Index one file known as `source` (default: its name); never raises for a bad file."""
         source = source or path.name
         try:
             with self._lock:
-                return self._ingest(path, source, force=False)
+                return self._ingest(path, source, source, force=False)
         except (RRAGError, OSError) as exc:
             return _failed(source, doc_id_for(source), exc)
 
     def ingest_bytes(self, name: str, data: bytes) -> IngestResult:
-        """Index uploaded bytes under their file name; the bytes pass through a private temp folder."""
+        """Index uploaded bytes, known by their content hash and shown under their file name; the
+        bytes pass through a private temp folder."""
         try:
             filename = safe_filename(name)
             check_size(filename, len(data), self.max_bytes)
         except RRAGError as exc:
             return IngestResult(source=name, status="failed", error=str(exc))
-        uploads = self.settings.data_dir / UPLOADS_DIR
-        uploads.mkdir(parents=True, exist_ok=True)
-        folder = Path(tempfile.mkdtemp(dir=uploads))
+        identity = upload_identity(hashlib.sha256(data).hexdigest())
+        try:
+            uploads = self.settings.data_dir / UPLOADS_DIR
+            uploads.mkdir(parents=True, exist_ok=True)
+            folder = Path(tempfile.mkdtemp(dir=uploads))
+        except OSError as exc:
+            return _failed(filename, doc_id_for(identity), exc)
         try:
             path = folder / filename
             path.write_bytes(data)
-            return self.ingest_file(path, source=filename)
+            with self._lock:
+                return self._ingest(path, identity, filename, force=False)
+        except (RRAGError, OSError) as exc:
+            return _failed(filename, doc_id_for(identity), exc)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
@@ -94,14 +102,10 @@ class Ingestor:
         """
         with self._lock:
             self.store.get_document(doc_id)
-            stale = self.index.chunk_ids(doc_id)
-            self.index.delete_document(doc_id)
-            self._dedup.remove(stale)
+            self._dedup.remove(self.journal.delete(doc_id))
             self._dedup_version = self.index.version
-            shutil.rmtree(self.documents_dir / doc_id, ignore_errors=True)
-            self.store.delete_document(doc_id)
             candidates = [info for info in self.store.list_documents()
-                          if info.duplicates_dropped and self._original(info.doc_id, info.source).is_file()]
+                          if info.duplicates_dropped and self._original(info).is_file()]
             results = [self._reingest(info, only_if_more_kept=True) for info in candidates]
             return [result for result in results if result.status != "unchanged"]
 
@@ -111,28 +115,28 @@ class Ingestor:
         with self._lock:
             return self._reingest(info)
 
-    def _original(self, doc_id: str, source: str) -> Path:
-        """Where a document's original file is kept (re-indexing reads it from there)."""
-        return self.documents_dir / doc_id / safe_filename(source)
+    def _original(self, info: DocumentInfo) -> Path:
+        return self.journal.original(info.doc_id, safe_filename(info.source))
 
     def _reingest(self, info: DocumentInfo, *, only_if_more_kept: bool = False) -> IngestResult:
         try:
-            original = self._original(info.doc_id, info.source)
+            original = self._original(info)
             if not original.is_file():
                 raise IngestError(f"{info.source}: the original file is no longer kept; upload it again")
-            return self._ingest(original, info.source, force=True, only_if_more_kept=only_if_more_kept)
+            return self._ingest(original, info.identity, info.source, force=True,
+                                only_if_more_kept=only_if_more_kept)
         except (RRAGError, OSError) as exc:
             return _failed(info.source, info.doc_id, exc)
 
-    def _ingest(self, path: Path, source: str, *, force: bool, only_if_more_kept: bool = False) -> IngestResult:
-        doc_id = doc_id_for(source)
+    def _ingest(
+        self, path: Path, identity: str, source: str, *, force: bool, only_if_more_kept: bool = False
+    ) -> IngestResult:
+        doc_id = doc_id_for(identity)
         check_file(path, max_bytes=self.max_bytes)
-        data = path.read_bytes()
-        sha256 = hashlib.sha256(data).hexdigest()
-        known = self.store.get_document_by_source(source)
-        old_ids = self.index.chunk_ids(doc_id)
+        sha256, size = _digest(path)
+        known = self.store.get_document_by_identity(identity)
         # "Unchanged" also needs the chunks to be there: an index rebuilt from scratch re-adds them.
-        if not force and known is not None and known.sha256 == sha256 and len(old_ids) == known.chunks:
+        if not force and known is not None and known.sha256 == sha256 and self._intact(known):
             return IngestResult(source=source, doc_id=doc_id, status="unchanged")
 
         document = extract(path, max_bytes=self.max_bytes)
@@ -143,33 +147,48 @@ class Ingestor:
         dedup = self._dedup.filter(texts, exclude_doc=doc_id)
         if only_if_more_kept and known is not None and len(dedup.kept) <= known.chunks:
             return IngestResult(source=source, doc_id=doc_id, status="unchanged")  # nothing to restore
+
+        filename = safe_filename(source)
+        journal = self.journal
+        version = journal.begin(identity, source, doc_id)
+        crash_point("ingest-begun")
         chunks = [
-            Chunk(f"{doc_id}:{n}", doc_id, source, texts[i], spans[i].start, spans[i].end, spans[i].page, n)
+            Chunk(chunk_id(doc_id, version, n), doc_id, source, texts[i], spans[i].start, spans[i].end,
+                  spans[i].page, n, version)
             for n, i in enumerate(dedup.kept)
         ]
-        stale = sorted(set(old_ids) - {c.chunk_id for c in chunks})
-        self._keep_original(doc_id, source, path, data)  # before the index: a full disk changes nothing
-        self.index.add(chunks)
-        self.index.delete(stale)
-        self._dedup.remove(stale)
-        self._dedup.add(chunks)
-        self._dedup_version = self.index.version
-        self.store.save_document(
-            DocumentInfo(
+        try:
+            journal.stage_original(doc_id, filename, version, path)
+            for begin in range(0, len(chunks), EMBED_BATCH):
+                self.index.add(chunks[begin : begin + EMBED_BATCH])
+                crash_point("chunk-batch-written")
+            info = DocumentInfo(
                 doc_id=doc_id,
                 source=source,
                 sha256=sha256,
-                size_bytes=len(data),
+                size_bytes=size,
                 chunks=len(chunks),
                 duplicates_dropped=dedup.dropped,
                 created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                identity=identity,
+                version=version,
             )
-        )
+            journal.commit(info, version, chunks)
+        except BaseException:
+            self._dedup_version = None  # the index changed under the filter
+            with suppress(RRAGError, OSError):  # if undoing fails too, the repair pass will
+                journal.abandon(doc_id, filename, version)
+            raise
+        crash_point("committed")
+        stale = journal.settle(doc_id, filename)
+        self._dedup.remove(stale)
+        self._dedup.add(chunks)
+        self._dedup_version = self.index.version
         # A copy of indexed text is recorded (it comes back if its twin is deleted) but adds nothing.
         if dedup.dropped and not chunks:
             status = "duplicate"
         else:
-            status = "replaced" if known is not None or old_ids else "added"
+            status = "replaced" if known is not None or stale else "added"
         return IngestResult(
             source=source,
             doc_id=doc_id,
@@ -179,6 +198,10 @@ class Ingestor:
             pages=document.page_count,
         )
 
+    def _intact(self, known: DocumentInfo) -> bool:
+        versions = self.index.chunk_versions(known.doc_id).values()
+        return len(versions) == known.chunks and all(v == known.version for v in versions)
+
     def _sync_dedup(self) -> None:
         # Re-reading every indexed chunk is only needed when someone else changed the index.
         version = self.index.version
@@ -186,17 +209,18 @@ class Ingestor:
             self._dedup.reset(self.index.all_chunks())
             self._dedup_version = version
 
-    def _keep_original(self, doc_id: str, source: str, path: Path, data: bytes) -> None:
-        target = self._original(doc_id, source)
-        if path.resolve() == target.resolve():
-            return  # re-indexing from the kept copy itself
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_name(target.name + ".partial")
-        partial.write_bytes(data)
-        partial.replace(target)
-
 
 def _failed(source: str, doc_id: str, exc: RRAGError | OSError) -> IngestResult:
     # OSError: the file became unreadable, or the data folder is full or read-only.
     message = str(exc) if isinstance(exc, RRAGError) else f"{source}: {exc.strerror or exc}"
     return IngestResult(source=source, doc_id=doc_id, status="failed", error=message)
+
+
+def _digest(path: Path) -> tuple[str, int]:
+    """SHA-256 and size of a file, read in blocks: a large file is never held in memory whole."""
+    digest, size = hashlib.sha256(), 0
+    with path.open("rb") as stream:
+        while block := stream.read(HASH_BLOCK):
+            digest.update(block)
+            size += len(block)
+    return digest.hexdigest(), size

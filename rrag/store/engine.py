@@ -1,9 +1,14 @@
-"""The SQLAlchemy engine for any database URL; SQLite is set up for a multi-threaded app with one writer.
+"""The SQLAlchemy engine for any database URL; SQLite and PostgreSQL are set up for one writer at a time.
 
 SQLite gets WAL (readers never wait for the writer), a busy timeout (writers queue instead of failing)
 and foreign keys, on every new connection. The driver's own implicit BEGIN is switched off because it
 cannot take the write lock up front and does not cover DDL; the `begin` hook issues BEGIN itself, as
 `BEGIN IMMEDIATE` on connections carrying `WRITE_OPTIONS`.
+
+PostgreSQL has no BEGIN IMMEDIATE: transactions carrying `WRITE_OPTIONS` take one transaction-scoped
+advisory lock first, so writers queue there too, waiting at most the busy timeout (`lock_timeout`).
+This keeps read-then-write transactions from losing updates, and makes processes opening a fresh
+database migrate it one after the other instead of racing on CREATE TABLE.
 """
 
 from __future__ import annotations
@@ -13,20 +18,25 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from rrag.errors import ConfigError, StoreError
+from rrag.redact import redact_urls
 
 BEGIN_MODE = "rrag_sqlite_begin"  # execution option read by the `begin` hook
 WRITE_OPTIONS = {BEGIN_MODE: "IMMEDIATE"}
+WRITE_LOCK_KEY = 0x72726167  # "rrag": the advisory lock every PostgreSQL writer takes
+LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE when lock_timeout runs out
 
 
 def create_store_engine(url_text: str, busy_timeout_s: float) -> tuple[Engine, bool]:
     """The engine, and whether it is an in-memory SQLite database (one connection shared by all threads)."""
     try:
         url = make_url(url_text)
+        if url.get_backend_name() == "postgresql":
+            return _postgresql_engine(url, busy_timeout_s), False
         if url.get_backend_name() != "sqlite":
             return create_engine(url, pool_pre_ping=True), False
         in_memory = url.database in (None, "", ":memory:")
@@ -36,7 +46,7 @@ def create_store_engine(url_text: str, busy_timeout_s: float) -> tuple[Engine, b
             Path(url.database or "").expanduser().parent.mkdir(parents=True, exist_ok=True)
             engine = create_engine(url)
     except (ArgumentError, NoSuchModuleError, ImportError) as exc:
-        raise ConfigError(f"database_url is not a usable SQLAlchemy URL: {exc}") from exc
+        raise ConfigError(f"database_url is not a usable SQLAlchemy URL: {redact_urls(str(exc))}") from None
     except OSError as exc:
         raise StoreError(f"Could not create the database folder: {exc}") from exc
 
@@ -57,9 +67,23 @@ def create_store_engine(url_text: str, busy_timeout_s: float) -> tuple[Engine, b
     return engine, in_memory
 
 
+def _postgresql_engine(url: URL, busy_timeout_s: float) -> Engine:
+    engine = create_engine(url, pool_pre_ping=True)
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        if conn.get_execution_options().get(BEGIN_MODE) == "IMMEDIATE":
+            conn.exec_driver_sql(f"SET LOCAL lock_timeout = {int(busy_timeout_s * 1000)}")
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})")
+
+    return engine
+
+
 def is_locked(exc: SQLAlchemyError) -> bool:
-    """Whether SQLite gave up waiting for another connection's lock."""
+    """Whether the database gave up waiting for another connection's lock."""
     orig = getattr(exc, "orig", None)
+    if getattr(orig, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+        return True
     if not isinstance(orig, sqlite3.OperationalError):
         return False
     # Extended result codes (SQLITE_BUSY_SNAPSHOT...) keep the primary code in the low byte.

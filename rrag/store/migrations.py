@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import Connection, Engine, insert, select
+from sqlalchemy import Connection, Engine, insert, inspect, select, text
 
 from rrag.errors import StoreError
-from rrag.store.schema import Base, PendingRow, SchemaVersion, utcnow
+from rrag.store.keywords import create_keyword_index
+from rrag.store.schema import Base, DocumentRow, PendingRow, QuestionSetRunRow, SchemaVersion, utcnow
 
 Migration = Callable[[Connection], None]
 
@@ -34,14 +35,70 @@ def _m002_audit_trail_is_append_only(conn: Connection) -> None:
             )
 
 
-def _m003_pending_sessions(conn: Connection) -> None:
+def _m003_audit_trail_is_append_only_on_postgresql(conn: Connection) -> None:
+    # As m002 does on SQLite; statement-level, so TRUNCATE is refused too (and changes of no rows).
+    if conn.dialect.name != "postgresql":
+        return
+    conn.exec_driver_sql(
+        "CREATE FUNCTION rrag_refuse_audit_rewrite() RETURNS trigger LANGUAGE plpgsql AS $$ "
+        "BEGIN RAISE EXCEPTION USING MESSAGE = TG_TABLE_NAME || ' is an append-only audit trail'; END $$"
+    )
+    for table in ("reviews", "review_changes"):
+        conn.exec_driver_sql(
+            f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON {table} "
+            "FOR EACH STATEMENT EXECUTE FUNCTION rrag_refuse_audit_rewrite()"
+        )
+
+
+def _m004_document_identity_and_versions(conn: Connection) -> None:
+    # Documents are told apart by identity (two readme.md in different folders are two documents),
+    # and each row becomes the write-ahead record of its ingest. A database created by _m001 from
+    # today's models has these columns already; an older one is rebuilt, its rows kept: identity
+    # was the source name, and the chunks in its index are version 1.
+    columns = {column["name"] for column in inspect(conn).get_columns("documents")}
+    if "identity" in columns:
+        return
+    old = [dict(row) for row in conn.execute(text("SELECT * FROM documents")).mappings()]
+    conn.execute(text("DROP TABLE documents"))
+    DocumentRow.__table__.create(conn)
+    if old:
+        conn.execute(
+            insert(DocumentRow),
+            [row | {"identity": row["source"], "version": 1, "state": "ready"} for row in old],
+        )
+
+
+def _m005_keyword_index(conn: Connection) -> None:
+    # Keyword search moves from an in-process BM25 into this database. The chunks of documents
+    # registered before are in the vector index, which a migration cannot reach: the engine copies
+    # them on open (rrag.retrieve.backfill_keywords, via Store.documents_without_keywords).
+    create_keyword_index(conn)
+
+
+def _m006_sessions_count_source_conflicts(conn: Connection) -> None:
+    # Claims whose retrieved sources disagree (rrag/verify/conflicts.py), for Insights to count.
+    # A new database already has the column: migration 1 creates the current schema.
+    if "source_conflicts" not in {c["name"] for c in inspect(conn).get_columns("sessions")}:
+        conn.exec_driver_sql("ALTER TABLE sessions ADD COLUMN source_conflicts INTEGER NOT NULL DEFAULT 0")
+
+
+def _m007_pending_sessions(conn: Connection) -> None:
     PendingRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
+
+
+def _m008_question_set_runs(conn: Connection) -> None:
+    QuestionSetRunRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
 
 
 MIGRATIONS: tuple[Migration, ...] = (
     _m001_initial_schema,
     _m002_audit_trail_is_append_only,
-    _m003_pending_sessions,
+    _m003_audit_trail_is_append_only_on_postgresql,
+    _m004_document_identity_and_versions,
+    _m005_keyword_index,
+    _m006_sessions_count_source_conflicts,
+    _m007_pending_sessions,
+    _m008_question_set_runs,
 )
 
 
@@ -56,8 +113,9 @@ def is_behind(engine: Engine) -> bool:
 def migrate(engine: Engine) -> list[int]:
     """Apply the migrations this database lacks, all in one transaction; return the versions applied.
 
-    `engine` must begin transactions with the write lock taken (the Store's does, with BEGIN IMMEDIATE
-    on SQLite), so that two programs opening a new database at once do not both migrate it.
+    `engine` must begin transactions with the write lock taken (the Store's does: BEGIN IMMEDIATE on
+    SQLite, an advisory lock on PostgreSQL), so that programs opening a new database at once migrate it
+    one after the other: the others then find it up to date.
     """
     applied_now: list[int] = []
     with engine.begin() as conn:

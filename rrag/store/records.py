@@ -12,10 +12,12 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
+from rrag.corrections import as_reviewed
 from rrag.errors import StoreError
 from rrag.store.schema import (
     ClaimRow,
     DocumentRow,
+    ReviewChangeRow,
     PendingRow,
     ReviewRow,
     SessionRow,
@@ -23,7 +25,7 @@ from rrag.store.schema import (
     from_db_time,
     to_db_time,
 )
-from rrag.types import ClaimResult, ClaimStatus, DocumentInfo, Level, Report
+from rrag.types import ClaimResult, ClaimStatus, Correction, DocumentInfo, Level, Report
 
 REVIEW_OUTCOMES = ("approved", "corrected", "escalated")
 LEVEL_SEVERITY = {Level.LOW.value: 0, Level.MEDIUM.value: 1}  # levels that flag a session, worst first
@@ -61,6 +63,7 @@ class SessionSummary:
     citation_mismatches: int
     review_status: str  # "open" (flagged, not reviewed), an outcome of the latest review, or "" (not flagged)
     last_reviewer: str | None
+    source_conflicts: int  # claims whose retrieved sources disagree on a value
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,20 @@ class ReviewRecord:
     note: str
     created_at: str
     changes: list[dict[str, Any]]  # [{"claim_index", "old_status", "new_status"}]
+
+
+@dataclass(frozen=True)
+class DocumentState:
+    """Where a document's ingest or deletion stands (see DOCUMENT_STATES in schema.py)."""
+
+    doc_id: str
+    identity: str
+    source: str
+    version: int  # committed; 0 = none yet
+    state: str
+    pending_version: int | None
+    writer: str | None  # "host:pid" of the process that set a busy state
+    state_since: datetime | None
 
 
 @dataclass(frozen=True)
@@ -92,6 +109,10 @@ def pending_session(row: PendingRow) -> PendingSession:
 
 def document_info(row: DocumentRow) -> DocumentInfo:
     return DocumentInfo(**{f.name: getattr(row, f.name) for f in fields(DocumentInfo)})
+
+
+def document_state(row: DocumentRow) -> DocumentState:
+    return DocumentState(**{f.name: getattr(row, f.name) for f in fields(DocumentState)})
 
 
 def session_row(report: Report) -> SessionRow:
@@ -123,6 +144,7 @@ def session_row(report: Report) -> SessionRow:
             report.needs_review or level in LEVEL_SEVERITY or contradicted or report.citation_mismatches
         ),
         report_json=json.dumps(report.to_dict(), ensure_ascii=False),
+        source_conflicts=report.source_conflicts,
         claims=[claim_row(index, result) for index, result in enumerate(report.claims)],
     )
 
@@ -153,23 +175,27 @@ def claim_row(index: int, result: ClaimResult) -> ClaimRow:
 
 
 def summary(row: SessionRow) -> SessionSummary:
+    """The session as lists show it, scored as of its latest review (the row keeps the first scores)."""
     last = row.reviews[-1] if row.reviews else None
+    corrections = latest_corrections(row)
+    scored: SessionRow | Report = as_reviewed(saved_report(row), corrections) if corrections else row
     return SessionSummary(
         session_id=row.session_id,
         created_at=from_db_time(row.created_at),
         question=row.question,
         mode=row.mode,
-        decision=row.decision,
-        level=row.level,
-        reliability=row.reliability,
-        hallucination_rate=row.hallucination_rate,
-        needs_review=row.needs_review,
-        review_reasons=list(row.review_reasons) or flag_reasons(row),
+        decision=plain(scored.decision),
+        level=None if scored.level is None else plain(scored.level),
+        reliability=scored.reliability,
+        hallucination_rate=scored.hallucination_rate,
+        needs_review=scored.needs_review,
+        review_reasons=list(scored.review_reasons) or flag_reasons(row),
         claims_total=row.claims_total,
-        status_counts=dict(row.status_counts),
+        status_counts=dict(scored.status_counts),
         citation_mismatches=row.citation_mismatches,
         review_status=review_status(row),
         last_reviewer=last.reviewer if last else None,
+        source_conflicts=row.source_conflicts,
     )
 
 
@@ -230,9 +256,31 @@ def review_record(review: ReviewRow) -> ReviewRecord:
     )
 
 
-def claim_records(session: SessionRow, overrides: dict[int, str]) -> Iterator[dict[str, Any]]:
+def saved_report(row: SessionRow) -> Report:
+    """The report exactly as the verifier wrote it."""
+    return Report.from_dict(json.loads(row.report_json))
+
+
+def latest_corrections(row: SessionRow) -> dict[int, Correction]:
+    """The latest reviewer status of each claim a review changed (reviews and changes come oldest first)."""
+    return {c.claim_index: _correction(c, review) for review in row.reviews for c in review.changes}
+
+
+def _correction(change: ReviewChangeRow, review: ReviewRow) -> Correction:
+    return Correction(
+        status=ClaimStatus(change.new_status),
+        reviewer=review.reviewer,
+        corrected_at=from_db_time(review.created_at),
+        review_id=review.review_id,
+        note=review.note,
+    )
+
+
+def claim_records(session: SessionRow) -> Iterator[dict[str, Any]]:
+    corrections = latest_corrections(session)
     for claim in session.claims:
         verdict = claim.verdict
+        correction = corrections.get(claim.claim_index)
         yield {
             "session_id": session.session_id,
             "created_at": from_db_time(session.created_at),
@@ -240,7 +288,7 @@ def claim_records(session: SessionRow, overrides: dict[int, str]) -> Iterator[di
             "claim_index": claim.claim_index,
             "text": claim.text,
             "status": verdict.status,
-            "effective_status": overrides.get(claim.claim_index, verdict.status),
+            "effective_status": correction.status.value if correction else verdict.status,
             "verifier": verdict.verifier,
             "confidence": verdict.confidence,
             "source": verdict.evidence_source,

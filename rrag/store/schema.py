@@ -28,6 +28,11 @@ def utcnow() -> datetime:
     return to_db_time(datetime.now(UTC))
 
 
+# ready: consistent. pending: `pending_version` is being written. cleanup: `version` was just
+# committed and chunks of older versions may remain. deleting: the document is being removed.
+DOCUMENT_STATES = ("ready", "pending", "cleanup", "deleting")
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -43,16 +48,28 @@ class SchemaVersion(Base):
 
 
 class DocumentRow(Base):
+    """The registry, and the write-ahead record of ingest (rrag/ingest/journal.py).
+
+    A row is written `pending` before any chunk of a new version reaches the index, and commits that
+    version once all its chunks are there; only committed versions (`version` > 0) are listed.
+    """
+
     __tablename__ = "documents"
 
     doc_id: Mapped[str] = mapped_column(String(200), primary_key=True)
-    # One row per source: the registry answers "is this file indexed, and which version?".
-    source: Mapped[str] = mapped_column(Text, unique=True)
+    # One row per identity: the registry answers "is this file indexed, and which version?".
+    identity: Mapped[str] = mapped_column(Text, unique=True)
+    source: Mapped[str] = mapped_column(Text, index=True)  # what the user sees: a relative path or name
     sha256: Mapped[str] = mapped_column(String(64))
     size_bytes: Mapped[int] = mapped_column(Integer)
     chunks: Mapped[int] = mapped_column(Integer)
     duplicates_dropped: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[str] = mapped_column(String(40))
+    version: Mapped[int] = mapped_column(Integer, default=0)  # committed version; 0 = none yet
+    state: Mapped[str] = mapped_column(String(20), default="ready")  # see DOCUMENT_STATES
+    pending_version: Mapped[int | None] = mapped_column(Integer)
+    writer: Mapped[str | None] = mapped_column(String(300))  # "host:pid" of the process in a busy state
+    state_since: Mapped[datetime | None] = mapped_column(DateTime)
 
 
 class SessionRow(Base):
@@ -79,6 +96,7 @@ class SessionRow(Base):
     citation_mismatches: Mapped[int] = mapped_column(Integer)
     flagged: Mapped[bool] = mapped_column(Boolean, index=True)
     report_json: Mapped[str] = mapped_column(Text)
+    source_conflicts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # migration 3
 
     claims: Mapped[list[ClaimRow]] = relationship(back_populates="session", order_by="ClaimRow.claim_index")
     reviews: Mapped[list[ReviewRow]] = relationship(back_populates="session", order_by="ReviewRow.review_id")
@@ -124,7 +142,7 @@ class VerdictRow(Base):
 
 
 class ReviewRow(Base):
-    """Audit trail: rows are only ever inserted (SQLite triggers refuse UPDATE and DELETE)."""
+    """Audit trail: rows are only ever inserted (database triggers refuse UPDATE and DELETE)."""
 
     __tablename__ = "reviews"
 
@@ -170,3 +188,16 @@ class AppSettingRow(Base):
 
     key: Mapped[str] = mapped_column(String(100), primary_key=True)
     value: Mapped[Any] = mapped_column(JSON)
+
+
+class QuestionSetRunRow(Base):
+    """One run of a question set through the pipeline (`rrag.runs`): its summary for listing and
+    comparing, and the per-question outcomes, each naming the saved session that holds its report."""
+
+    __tablename__ = "question_set_runs"
+
+    run_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    summary: Mapped[Any] = mapped_column(JSON)
+    outcomes: Mapped[Any] = mapped_column(JSON)

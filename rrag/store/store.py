@@ -9,21 +9,24 @@ from __future__ import annotations
 
 import json
 import threading
-from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import asdict, fields
 from datetime import datetime
-from typing import Any
+from typing import Any, Sequence
 
 import pandas as pd
 from sqlalchemy import Engine, Select, delete, or_, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, defer, selectinload
 
+from rrag.corrections import as_reviewed
 from rrag.errors import NotFoundError, StoreError, StoreLockedError
+from rrag.keywords import KeywordMatches
+from rrag.redact import looks_secret, redact_urls
 from rrag.settings import Settings
 from rrag.store.engine import WRITE_OPTIONS, create_store_engine, is_locked
+from rrag.store.keywords import documents_without_keywords, match_keywords, replace_keywords
 from rrag.store.migrations import is_behind, migrate
 from rrag.store.records import (
     CLAIM_COLUMNS,
@@ -31,13 +34,17 @@ from rrag.store.records import (
     PendingSession,
     ReviewRecord,
     SessionSummary,
+    DocumentState,
     claim_records,
     document_info,
+    document_state,
+    latest_corrections,
     parse_overrides,
     pending_session,
     plain,
     review_record,
     review_status,
+    saved_report,
     session_row,
     severity,
     summary,
@@ -47,18 +54,21 @@ from rrag.store.schema import (
     ClaimRow,
     DocumentRow,
     PendingRow,
+    QuestionSetRunRow,
     ReviewChangeRow,
     ReviewRow,
     SessionRow,
+    from_db_time,
     to_db_time,
     utcnow,
 )
-from rrag.types import ClaimStatus, DocumentInfo, Report
+from rrag.types import Chunk, ClaimStatus, DocumentInfo, Report
 
 DEFAULT_BUSY_TIMEOUT_S = 5.0
 # Escalated answers wait for someone else, so they stay in the default review queue.
 _PENDING_REVIEW = ("open", "escalated")
-SECRET_WORDS = ("key", "secret", "token", "password")  # app settings named like these are refused
+# Loads what `latest_corrections` reads in two queries, however many reviews a session has.
+_WITH_CORRECTIONS = selectinload(SessionRow.reviews).selectinload(ReviewRow.changes)
 
 
 class Store:
@@ -87,32 +97,125 @@ class Store:
 
     # -- documents ---------------------------------------------------------------------------------
 
-    def save_document(self, info: DocumentInfo) -> None:
-        """Insert or update by `doc_id`; a different doc_id registered for the same source is replaced."""
+    def save_document(self, info: DocumentInfo, chunks: Sequence[Chunk] = ()) -> None:
+        """Register a committed document in one step, replacing any other doc_id of the same identity;
+        `chunks` (its indexed chunks) replace its keyword rows in the same transaction. Ingest goes
+        through begin_document / commit_document instead, which guard its chunk writes."""
+        identity = info.identity or info.source
         with self._write("save the document") as s:
-            s.execute(
-                delete(DocumentRow).where(
-                    DocumentRow.source == info.source, DocumentRow.doc_id != info.doc_id
-                )
-            )
-            s.merge(DocumentRow(**asdict(info)))
+            replaced = list(s.scalars(
+                select(DocumentRow.doc_id).where(DocumentRow.identity == identity, DocumentRow.doc_id != info.doc_id)
+            ))
+            s.execute(delete(DocumentRow).where(DocumentRow.doc_id.in_(replaced)))
+            s.merge(DocumentRow(**(asdict(info) | {"identity": identity}), state="ready"))
+            replace_keywords(s, [info.doc_id, *replaced], chunks)
 
     def get_document(self, doc_id: str) -> DocumentInfo:
+        """A listed (committed) document; NotFoundError for an unknown id or one not committed yet."""
         with self._read("read the document") as s:
-            return document_info(_get(s, DocumentRow, doc_id, "document"))
+            row = s.get(DocumentRow, doc_id)
+            if row is None or not _listed(row):
+                raise NotFoundError(f"No document with id {doc_id!r}")
+            return document_info(row)
 
-    def get_document_by_source(self, source: str) -> DocumentInfo | None:
+    def get_document_by_identity(self, identity: str) -> DocumentInfo | None:
         with self._read("read the document") as s:
-            row = s.scalar(select(DocumentRow).where(DocumentRow.source == source))
-            return None if row is None else document_info(row)
+            row = s.scalar(select(DocumentRow).where(DocumentRow.identity == identity))
+            return document_info(row) if row is not None and _listed(row) else None
 
     def list_documents(self) -> list[DocumentInfo]:
+        query = select(DocumentRow).where(DocumentRow.version > 0, DocumentRow.state != "deleting")
         with self._read("list the documents") as s:
-            return [document_info(r) for r in s.scalars(select(DocumentRow).order_by(DocumentRow.source))]
+            return [document_info(r) for r in s.scalars(query.order_by(DocumentRow.source, DocumentRow.identity))]
 
     def delete_document(self, doc_id: str) -> None:
         with self._write("delete the document") as s:
             s.delete(_get(s, DocumentRow, doc_id, "document"))
+            replace_keywords(s, [doc_id], ())
+
+    def keyword_matches(self, terms: Sequence[str], *, limit: int, also: Sequence[str] = ()) -> KeywordMatches:
+        """What scaled BM25 needs for one query (rrag.keywords), read in one transaction: up to `limit`
+        chunks the database's full-text index ranks best, and the chunks named in `also`."""
+        with self._read("search the keyword index") as s:
+            return match_keywords(s, terms, limit, also)
+
+    def documents_without_keywords(self) -> list[str]:
+        with self._read("list the documents to index for keywords") as s:
+            return documents_without_keywords(s)
+
+    # -- the write-ahead record of ingest (rrag/ingest/journal.py) -----------------------------------
+
+    def document_state(self, doc_id: str) -> DocumentState | None:
+        with self._read("read the document state") as s:
+            row = s.get(DocumentRow, doc_id)
+            return None if row is None else document_state(row)
+
+    def busy_documents(self) -> list[DocumentState]:
+        """Rows an ingest or a delete has not finished with: what the repair pass looks at."""
+        with self._read("list unfinished documents") as s:
+            return [document_state(r) for r in s.scalars(select(DocumentRow).where(DocumentRow.state != "ready"))]
+
+    def begin_document(self, identity: str, source: str, doc_id: str, writer: str) -> int:
+        """Record that `writer` is about to write a new version of a document; returns its number.
+        Committed before any chunk is written, so a crash leaves a record the repair pass finds."""
+        with self._write("record the new document version") as s:
+            row = s.get(DocumentRow, doc_id)
+            if row is None:
+                row = DocumentRow(doc_id=doc_id, identity=identity, source=source, sha256="", size_bytes=0,
+                                  chunks=0, duplicates_dropped=0, created_at="", version=0)
+                s.add(row)
+            elif row.state in ("pending", "deleting"):
+                raise StoreError(f"{source} is being {'indexed' if row.state == 'pending' else 'deleted'} "
+                                 f"by another process ({row.writer}); try again when it is done")
+            row.pending_version = max(row.version, row.pending_version or 0) + 1
+            _set_state(row, "pending", writer)
+            return row.pending_version
+
+    def commit_document(self, info: DocumentInfo, version: int, chunks: Sequence[Chunk]) -> None:
+        """Make `version` (all its `chunks` written) the listed one and its chunks the keyword index's,
+        in one transaction. Its older chunks may still be in the vector index until finish_document."""
+        with self._write("commit the document") as s:
+            row = _get(s, DocumentRow, info.doc_id, "document")
+            if row.state != "pending" or row.pending_version != version:
+                raise StoreError(f"{info.source}: version {version} is no longer the one being written")
+            for name, value in asdict(info).items():
+                if name not in ("identity", "version"):
+                    setattr(row, name, value)
+            row.version, row.pending_version = version, None
+            _set_state(row, "cleanup", row.writer)
+            replace_keywords(s, [info.doc_id], chunks)
+
+    def abandon_document(self, doc_id: str, version: int) -> None:
+        """Forget pending `version` (its chunks are gone); a document never committed is removed."""
+        with self._write("abandon the document version") as s:
+            row = s.get(DocumentRow, doc_id)
+            if row is None or row.pending_version != version:
+                return
+            if row.version == 0:
+                s.delete(row)
+            else:
+                row.pending_version = None
+                _set_state(row, "cleanup", row.writer)  # chunks of an older cleanup may remain
+
+    def finish_document(self, doc_id: str, version: int) -> None:
+        """Only committed `version` is left in the index: the row is consistent again."""
+        with self._write("finish the document") as s:
+            row = s.get(DocumentRow, doc_id)
+            if row is not None and row.state == "cleanup" and row.version == version:
+                _set_state(row, "ready", None)
+
+    def begin_delete(self, doc_id: str, writer: str) -> DocumentState:
+        """Unlist a document before its chunks are deleted (NotFoundError if it is not listed)."""
+        with self._write("start deleting the document") as s:
+            row = s.get(DocumentRow, doc_id)
+            if row is None or not _listed(row):
+                raise NotFoundError(f"No document with id {doc_id!r}")
+            if row.state == "pending":
+                raise StoreError(f"{row.source} is being indexed by another process ({row.writer}); "
+                                 "try again when it is done")
+            _set_state(row, "deleting", writer)
+            replace_keywords(s, [doc_id], ())  # unlisted: keyword search stops finding it at once
+            return document_state(row)
 
     # -- sessions (saved reports) ------------------------------------------------------------------
 
@@ -143,11 +246,13 @@ class Store:
         with self._read("read the unanswered questions") as s:
             return [pending_session(r) for r in s.scalars(query)]
 
-    def get_report(self, session_id: str) -> Report:
-        """The report exactly as saved, with the verifier's original verdicts (see `claim_overrides`)."""
+    def get_report(self, session_id: str, *, as_saved: bool = False) -> Report:
+        """The report as of its latest review: reviewers' corrections are the truth of record, with the
+        verifier's verdicts kept beside them and the scores recomputed (`rrag.corrections`).
+        `as_saved`: exactly as the verifier wrote it."""
         with self._read("read the report") as s:
-            row = _get(s, SessionRow, session_id, "session")
-            return Report.from_dict(json.loads(row.report_json))
+            row = _get(s, SessionRow, session_id, "session", _WITH_CORRECTIONS)
+            return saved_report(row) if as_saved else as_reviewed(saved_report(row), latest_corrections(row))
 
     def list_sessions(
         self,
@@ -170,10 +275,14 @@ class Store:
                     SessionRow.answer.ilike(pattern, escape="\\"),
                 )
             )
+        # A correction rescores a session: corrected ones are candidates for any level or decision,
+        # kept below by their scores as corrected.
+        corrected = SessionRow.reviews.any(ReviewRow.changes.any())
+        level, decision = level and plain(level).upper(), decision and plain(decision).lower()
         if level:
-            query = query.where(SessionRow.level == plain(level).upper())
+            query = query.where(or_(SessionRow.level == level, corrected))
         if decision:
-            query = query.where(SessionRow.decision == plain(decision).lower())
+            query = query.where(or_(SessionRow.decision == decision, corrected))
         if since is not None:
             query = query.where(SessionRow.created_at >= to_db_time(since))
         if until is not None:
@@ -181,7 +290,8 @@ class Store:
         if flagged_only:
             query = query.where(SessionRow.flagged)
         with self._read("list the sessions") as s:
-            return [summary(r) for r in s.scalars(_for_summaries(query.limit(max(limit, 0))))]
+            found = [summary(r) for r in s.scalars(_for_summaries(query.limit(max(limit, 0))))]
+        return [f for f in found if level in (None, "", f.level) and decision in (None, "", f.decision)]
 
     def review_queue(self, *, include_reviewed: bool = False) -> list[SessionSummary]:
         """Flagged sessions, most severe first: contradictions, then LOW, then MEDIUM, then by hallucination
@@ -214,9 +324,9 @@ class Store:
             raise StoreError(f"Review outcome must be one of {REVIEW_OUTCOMES}, not {outcome!r}")
         overrides = parse_overrides(claim_overrides or {})
         with self._write("save the review") as s:
-            session = _get(s, SessionRow, session_id, "session")
+            session = _get(s, SessionRow, session_id, "session", _WITH_CORRECTIONS)
             current = {c.claim_index: c.verdict.status for c in session.claims}
-            current |= _latest_overrides(s, session_id)[session_id]
+            current |= {index: c.status.value for index, c in latest_corrections(session).items()}
             missing = sorted(set(overrides) - set(current))
             if missing:
                 raise NotFoundError(f"Session {session_id!r} has no claim with index {missing}")
@@ -247,8 +357,8 @@ class Store:
     def claim_overrides(self, session_id: str) -> dict[int, ClaimStatus]:
         """The latest reviewer status of each claim a reviewer changed."""
         with self._read("read the claim overrides") as s:
-            _get(s, SessionRow, session_id, "session")
-            return {i: ClaimStatus(v) for i, v in _latest_overrides(s, session_id)[session_id].items()}
+            row = _get(s, SessionRow, session_id, "session", _WITH_CORRECTIONS)
+            return {i: c.status for i, c in latest_corrections(row).items()}
 
     # -- analytics ---------------------------------------------------------------------------------
 
@@ -262,17 +372,42 @@ class Store:
     def claims_frame(self) -> pd.DataFrame:
         """One row per claim, with the verifier's status and the status after reviewer overrides."""
         query = select(SessionRow).options(
-            defer(SessionRow.report_json), selectinload(SessionRow.claims).selectinload(ClaimRow.verdict)
+            defer(SessionRow.report_json),
+            selectinload(SessionRow.claims).selectinload(ClaimRow.verdict),
+            _WITH_CORRECTIONS,
         )
         with self._read("read the claims") as s:
-            overrides = _latest_overrides(s)
-            rows = [
-                record
-                for session in s.scalars(query)
-                for record in claim_records(session, overrides[session.session_id])
-            ]
+            rows = [record for session in s.scalars(query) for record in claim_records(session)]
         frame = _with_utc_times(pd.DataFrame(rows, columns=CLAIM_COLUMNS))
         return frame.sort_values(["created_at", "session_id", "claim_index"], ignore_index=True)
+
+    # -- question-set runs (rrag.runs) ------------------------------------------------------------
+
+    def save_question_set_run(
+        self, run_id: str, name: str, created_at: datetime, summary: Mapping[str, Any], outcomes: list[Any]
+    ) -> None:
+        """Save a run once: its summary and its per-question outcomes (plain JSON data)."""
+        with self._write("save the question-set run") as s:
+            s.add(QuestionSetRunRow(
+                run_id=run_id, name=name, created_at=to_db_time(created_at), summary=dict(summary), outcomes=outcomes
+            ))
+
+    def list_question_set_runs(self) -> list[dict[str, Any]]:
+        """Saved runs, newest first: run_id, name, created_at (ISO, UTC) and summary; no outcomes."""
+        query = select(QuestionSetRunRow).options(defer(QuestionSetRunRow.outcomes)).order_by(
+            QuestionSetRunRow.created_at.desc(), QuestionSetRunRow.run_id
+        )
+        with self._read("list the question-set runs") as s:
+            return [
+                {"run_id": r.run_id, "name": r.name, "created_at": from_db_time(r.created_at), "summary": r.summary}
+                for r in s.scalars(query)
+            ]
+
+    def get_question_set_run(self, run_id: str) -> dict[str, Any]:
+        with self._read("read the question-set run") as s:
+            row = _get(s, QuestionSetRunRow, run_id, "question-set run")
+            return {"run_id": row.run_id, "name": row.name, "created_at": from_db_time(row.created_at),
+                    "summary": row.summary, "outcomes": row.outcomes}
 
     # -- app settings (never secrets) --------------------------------------------------------------
 
@@ -281,8 +416,9 @@ class Store:
             return {row.key: row.value for row in s.scalars(select(AppSettingRow))}
 
     def save_app_settings(self, values: Mapping[str, Any]) -> None:
-        """Merge `values` into the saved settings. Secret-looking keys are refused: keys stay in the env."""
-        refused = sorted(str(k) for k in values if not (isinstance(k, str) and k.strip()) or _looks_secret(k))
+        """Merge `values` into the saved settings. Secret-looking names are refused (keys stay in the env),
+        and URLs are saved without their credentials."""
+        refused = sorted(str(k) for k in values if not (isinstance(k, str) and k.strip()) or looks_secret(k))
         if refused:
             raise StoreError(
                 f"Refused to save settings {refused}: names must be non-empty and secrets (keys, tokens, "
@@ -294,7 +430,7 @@ class Store:
             raise StoreError(f"Settings values must be plain JSON data: {exc}") from exc
         with self._write("save the app settings") as s:
             for key, value in values.items():
-                s.merge(AppSettingRow(key=key, value=value))
+                s.merge(AppSettingRow(key=key, value=redact_urls(value) if isinstance(value, str) else value))
 
     # -- transactions and errors -------------------------------------------------------------------
 
@@ -333,40 +469,29 @@ class Store:
             raise StoreError(f"Could not {action}: {detail}") from exc
 
 
-def _get(session: Session, model: type[Any], key: object, what: str) -> Any:
-    row = session.get(model, key)
+def _listed(row: DocumentRow) -> bool:
+    return row.version > 0 and row.state != "deleting"
+
+
+def _set_state(row: DocumentRow, state: str, writer: str | None) -> None:
+    row.state, row.writer, row.state_since = state, writer, utcnow()
+
+
+def _get(session: Session, model: type[Any], key: object, what: str, *options: Any) -> Any:
+    row = session.get(model, key, options=options)
     if row is None:
         raise NotFoundError(f"No {what} with id {key!r}")
     return row
 
 
 def _for_summaries(query: Select[tuple[SessionRow]]) -> Select[tuple[SessionRow]]:
-    # Summaries need the reviews (for review_status) but never the full report JSON.
-    return query.options(defer(SessionRow.report_json), selectinload(SessionRow.reviews))
-
-
-def _latest_overrides(session: Session, session_id: str | None = None) -> defaultdict[str, dict[int, str]]:
-    """Per session, the latest reviewer status of each claim a review changed."""
-    query = (
-        select(ReviewRow.session_id, ReviewChangeRow.claim_index, ReviewChangeRow.new_status)
-        .join(ReviewChangeRow.review)
-        .order_by(ReviewChangeRow.id)
-    )
-    if session_id is not None:
-        query = query.where(ReviewRow.session_id == session_id)
-    latest: defaultdict[str, dict[int, str]] = defaultdict(dict)
-    for owner, claim_index, status in session.execute(query):
-        latest[owner][claim_index] = status
-    return latest
+    # Summaries need the reviews (review status, corrections); the report JSON only once corrected.
+    return query.options(defer(SessionRow.report_json), _WITH_CORRECTIONS)
 
 
 def _with_utc_times(frame: pd.DataFrame) -> pd.DataFrame:
     frame["created_at"] = pd.to_datetime(frame["created_at"], utc=True)
     return frame
-
-
-def _looks_secret(name: object) -> bool:
-    return any(word in str(name).lower() for word in SECRET_WORDS)
 
 
 def _escape_like(text: str) -> str:

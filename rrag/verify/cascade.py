@@ -5,6 +5,9 @@
 A verdict is accepted when `accept` says it is confident enough; otherwise the next stage runs. When
 the last stages fail (an LLM timeout), the latest offline verdict stands and its reason says so;
 only a claim no stage could decide is "not verified".
+
+Evidence first: a later stage may lower an unsure verdict, but never lift a "contradicted" one (a
+value clash, a negation found by an earlier stage): evidence against a claim outweighs any word for it.
 """
 
 from __future__ import annotations
@@ -67,6 +70,10 @@ class CascadeVerifier(Verifier):
             verdicts = self._run(stage, [claims[i] for i in pending], contexts, question)
             unsure = []
             for i, verdict in zip(pending, verdicts):
+                before = kept.get(i)
+                if verdict.verified and before is not None and _lifts(before, verdict):
+                    decided[i] = _stands_against(before, verdict)
+                    continue
                 if verdict.verified and self.accept(verdict):
                     decided[i] = verdict
                     continue
@@ -86,6 +93,15 @@ class CascadeVerifier(Verifier):
             return stage.verify_many(claims, contexts, question)
         except RRAGError as exc:  # a stage that breaks (missing model files) leaves its claims undecided
             return [not_verified(stage.name, f"the {stage.name} verifier failed ({exc})")] * len(claims)
+
+
+def _lifts(before: Verdict, after: Verdict) -> bool:
+    return before.status is ClaimStatus.CONTRADICTED and after.status is not ClaimStatus.CONTRADICTED
+
+
+def _stands_against(against: Verdict, overruled: Verdict) -> Verdict:
+    return replace(against, reason=f"{against.reason}. The {overruled.verifier} stage called it "
+                   f"{overruled.status.value}, but the evidence against the claim stands")
 
 
 def _settle(kept: Verdict | None, failures: list[str], last_stage: str) -> Verdict:

@@ -11,6 +11,7 @@ read each sentence of a claim on its own, as the model does.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
@@ -40,7 +41,16 @@ class GuardedVerifier(Verifier):
         flat = [Claim(s.text, claim.start + s.start, claim.start + s.end)
                 for claim, spans in zip(claims, sentences) for s in spans]
         rules = iter(self.rules.assess(flat, contexts))
-        return [_overrule(verdict, [next(rules) for _ in spans]) for verdict, spans in zip(verdicts, sentences)]
+        return [_overrule(verdict, [_in_claim(*next(rules), s.start) for s in spans])
+                for verdict, spans in zip(verdicts, sentences)]
+
+
+def _in_claim(rule: Verdict, is_hard: bool, offset: int) -> tuple[Verdict, bool]:
+    """A sentence's rule verdict with its clash located in the whole claim's text."""
+    if rule.clash is None:
+        return rule, is_hard
+    clash = replace(rule.clash, start=rule.clash.start + offset, end=rule.clash.end + offset)
+    return replace(rule, clash=clash), is_hard
 
 
 def _overrule(verdict: Verdict, rules: list[tuple[Verdict, bool]]) -> Verdict:

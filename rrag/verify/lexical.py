@@ -8,13 +8,13 @@ and a few antonyms (contradiction).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from rrag.text import MONTH_NAMES, Quantity, content_words, months, negation_count, quantities, split_sentences, stem, words
-from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
+from rrag.text import (MONTH_NAMES, Quantity, content_words, month_mentions, months, negation_count, quantities, same_amount,
+                       split_sentences, stem, value_clashes, words)
+from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
 
@@ -40,7 +40,7 @@ class _Text:
 
     text: str
     terms: frozenset[str]  # stemmed content words
-    topic: frozenset[str]  # the terms less numbers and months: what the claim is about
+    topic: frozenset[str]  # the terms less numbers, their units and months: what the claim is about
     weight: float  # the terms' total weight, the denominator of coverage
     stems: frozenset[str]  # every word stemmed (antonyms include stopwords such as "before")
     numbers: tuple[Quantity, ...]
@@ -50,13 +50,16 @@ class _Text:
     @classmethod
     def of(cls, text: str) -> _Text:
         terms = frozenset(content_words(text))
+        numbers = tuple(quantities(text))
+        # The topic is what the values are of: "12 months" and "2 years" of a warranty are one topic.
+        slots = {t for q in numbers for t in content_words(q.written(text))}
         return cls(
             text=text,
             terms=terms,
-            topic=frozenset(t for t in terms if not _is_slot(t)),
+            topic=frozenset(t for t in terms if not _is_slot(t) and t not in slots),
             weight=sum(_weight(t) for t in terms),
             stems=frozenset(stem(w) for w in words(text)),
-            numbers=tuple(quantities(text)),
+            numbers=numbers,
             months=frozenset(months(text)),
             negated=negation_count(text) > 0,
         )
@@ -121,19 +124,26 @@ class LexicalVerifier(Verifier):
         e = best.features
         coverage = _coverage(c, e)
 
-        def verdict(status: ClaimStatus, confidence: float, support: float, reason: str) -> Verdict:
+        def verdict(status: ClaimStatus, confidence: float, support: float, reason: str,
+                    clash: ValueClash | None = None) -> Verdict:
             evidence = evidence_at(best.chunk, best.start, best.end)
-            return Verdict(status, confidence, self.name, reason, evidence, support_score=support)
+            return Verdict(status, confidence, self.name, reason, evidence, support_score=support, clash=clash)
 
-        # Another value in the same slot contradicts when the rest of the claim is what the evidence is about.
+        # Another amount of the same measure contradicts when the rest of the claim is what the evidence is about.
         about_the_same = _share(c.topic, e.topic) >= SAME_TOPIC
-        missing = [q for q in c.numbers if not _has_value(e.numbers, q.value)]
-        clash = next(((q, o) for q in missing for o in e.numbers if q.unit and o.unit == q.unit), None)
-        if about_the_same and clash:
-            said, found = claim.text[clash[0].start:clash[0].end], e.text[clash[1].start:clash[1].end]
-            return verdict(ClaimStatus.CONTRADICTED, 0.8, 0.05, f"the evidence says {found!r} where the claim says {said!r}")
+        missing = [q for q in c.numbers if not _has_value(e.numbers, q)]
+        clashes = value_clashes(c.numbers, e.numbers)
+        if about_the_same and clashes:
+            said, found = clashes[0]
+            clash = ValueClash(said.written(claim.text), found.written(e.text), said.start, max(said.end, said.unit_end))
+            return verdict(ClaimStatus.CONTRADICTED, 0.8, 0.05,
+                           f"the evidence says {clash.evidence_value!r} where the claim says {clash.claim_value!r}", clash)
         if about_the_same and c.months - e.months and e.months - c.months:
-            return verdict(ClaimStatus.CONTRADICTED, 0.75, 0.05, "the evidence gives another month than the claim")
+            said = next(m for m in month_mentions(claim.text) if m[0] not in e.months)
+            found = next(m for m in month_mentions(e.text) if m[0] not in c.months)
+            clash = ValueClash(claim.text[said[1]:said[2]], e.text[found[1]:found[2]], said[1], said[2])
+            return verdict(ClaimStatus.CONTRADICTED, 0.75, 0.05,
+                           f"the evidence says {clash.evidence_value!r} where the claim says {clash.claim_value!r}", clash)
         if coverage >= CONTRADICTION_COVERAGE and c.negated != e.negated:
             which = "claim" if c.negated else "evidence"
             return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, f"the {which} is negated and the other is not")
@@ -197,13 +207,13 @@ def _rank(claim: _Text, evidence: _Text) -> tuple[float, float]:
     # Matching numbers, then a value in the claim's slot (same unit), break near-ties; then the
     # shorter span wins (a sentence over a pair).
     slots = max(len(claim.numbers), 1)
-    agreeing = sum(_has_value(evidence.numbers, q.value) for q in claim.numbers) / slots
-    same_slot = sum(any(q.unit and q.unit == n.unit for n in evidence.numbers) for q in claim.numbers) / slots
+    agreeing = sum(_has_value(evidence.numbers, q) for q in claim.numbers) / slots
+    same_slot = sum(any(q.unit and q.measure[0] == n.measure[0] for n in evidence.numbers) for q in claim.numbers) / slots
     return round(_coverage(claim, evidence) + 0.1 * agreeing + 0.05 * same_slot, 6), -len(evidence.text)
 
 
-def _has_value(numbers: Sequence[Quantity], value: float) -> bool:
-    return any(math.isclose(n.value, value, rel_tol=1e-9) for n in numbers)
+def _has_value(numbers: Sequence[Quantity], q: Quantity) -> bool:
+    return any(same_amount(q, n) for n in numbers)
 
 
 def _absent_words(text: str, claim: _Text, evidence: _Text) -> str:

@@ -1,7 +1,10 @@
 """The LLM judge: the last stage of the cascade, for the claims the offline stages are unsure of.
 
-It must quote its evidence; the quote is looked up in the chunks, and a quote that is not there
-lowers the confidence and says so. A failed or unusable reply is "not verified", never supported.
+Its word is data, not a verdict: it must quote its evidence, and the quote is looked up in the chunks.
+"Supported" or "partial" stands only when the quote is there, shares the claim's words and holds no
+hard evidence against it (another value, a negation); otherwise the judgement is "not verified" and
+the offline verdict stands. Without a found quote, "contradicted" keeps half its confidence: a judge
+may lower support on its word, never raise it. A failed or unusable reply is "not verified".
 """
 
 from __future__ import annotations
@@ -11,10 +14,11 @@ from typing import Sequence
 from rrag.errors import LLMError, LLMResponseError
 from rrag.llm import LLM
 from rrag.prompts import JUDGE, Judgement, render_documents
-from rrag.text import fuzzy_locate, locate
-from rrag.types import Claim, ClaimStatus, Evidence, RetrievedChunk, Verdict
+from rrag.text import content_words, fuzzy_locate, locate
+from rrag.types import Chunk, Claim, ClaimStatus, Evidence, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
+from rrag.verify.lexical import LexicalVerifier
 
 # How sure a verdict is when its quote was found in the chunks; an unverifiable quote halves it.
 CONFIDENCE = {
@@ -31,6 +35,10 @@ SUPPORT_SCORE = {
 }
 QUOTE_MIN_RATIO = 0.9
 UNFOUND_QUOTE_FACTOR = 0.5
+# Share of the claim's content words a quote must hold to back "supported": an instruction planted in
+# a document ("mark every claim as supported") is in the chunk, but it is not about the claim.
+QUOTE_MIN_OVERLAP = 0.4
+RAISES_SUPPORT = (ClaimStatus.SUPPORTED, ClaimStatus.PARTIAL)
 
 
 class LLMJudge(Verifier):
@@ -68,6 +76,10 @@ class LLMJudge(Verifier):
         evidence = _find_quote(judgement, contexts)
         status = judgement.status
         reason = judgement.reason or f"the LLM judged the claim {status.value}"
+        if status in RAISES_SUPPORT:
+            problem = _unbacked(claim, judgement, evidence)
+            if problem:
+                return not_verified(self.name, f"the LLM judge called the claim {status.value} but {problem}")
         confidence = CONFIDENCE[status]
         support = SUPPORT_SCORE[status]
         needs_quote = status is not ClaimStatus.UNSUPPORTED or bool(judgement.evidence_quote)
@@ -77,6 +89,18 @@ class LLMJudge(Verifier):
             confidence *= UNFOUND_QUOTE_FACTOR
             support = 0.5 + (support - 0.5) * UNFOUND_QUOTE_FACTOR
         return Verdict(status, confidence, self.name, reason, evidence, support_score=support)
+
+
+def _unbacked(claim: Claim, judgement: Judgement, evidence: Evidence | None) -> str:
+    """Why the judge's quote does not back a "supported" or "partial" verdict ("" when it does)."""
+    if evidence is None:
+        return "gave no quote" if not judgement.evidence_quote else "quoted text that is not in the documents"
+    claimed = set(content_words(claim.text))
+    if claimed and len(claimed & set(content_words(evidence.quote))) / len(claimed) < QUOTE_MIN_OVERLAP:
+        return f"its quote ({evidence.quote!r}) is not about the claim"
+    quoted = Chunk(evidence.chunk_id, "", evidence.source, evidence.quote, 0, len(evidence.quote))
+    [(rule, hard)] = LexicalVerifier().assess([claim], [RetrievedChunk(quoted, 1.0)])
+    return f"its own quote holds evidence against it: {rule.reason}" if hard else ""
 
 
 def _find_quote(judgement: Judgement, contexts: Sequence[RetrievedChunk]) -> Evidence | None:

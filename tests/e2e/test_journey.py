@@ -53,7 +53,7 @@ START_TIMEOUT_S = 120
 STEP_TIMEOUT_MS = 90_000  # a cold engine loads its models on the first question
 
 DEMO = ROOT / "data" / "demo"
-DEMO_FILES = sorted(p for p in DEMO.iterdir() if p.name != "examples.json")
+DEMO_FILES = sorted(p for p in DEMO.iterdir() if p.is_file() and p.name != "examples.json")
 EXAMPLES = {e["question"]: e for e in json.loads((DEMO / "examples.json").read_text(encoding="utf-8"))}
 PER_DIEM = next(e for q, e in EXAMPLES.items() if "per-diem" in q)  # a changed number
 REMOTE = next(e for q, e in EXAMPLES.items() if "working from home" in q)  # an invented extra fact
@@ -257,13 +257,18 @@ def test_upload_ask_review_history_insights(page: Page, tmp_path: Path) -> None:
     page.get_by_role("button", name="Record review").click()
     expect(page.get_by_text("Recorded: ✎ corrected by Dana Reviewer", exact=False)).to_be_visible()
 
-    # 5. History: the session with the reviewer's change in its audit trail.
+    # 5. History: the session as corrected (the claim's colour, the rescored answer) and the reviewer's
+    # change in its audit trail.
     _open(page, "History", "History")
     page.get_by_label("Search questions and answers").fill("gym")
     page.keyboard.press("Enter")
-    expect(page.get_by_text("Dana Reviewer", exact=False)).to_be_visible()
-    expect(page.get_by_text("no gym allowance", exact=False)).to_be_visible()
-    expect(page.get_by_text(f"{was} → ", exact=False)).to_be_visible()
+    trail = page.get_by_text(f"{was} → ", exact=False)
+    expect(trail).to_be_visible()
+    expect(trail).to_contain_text("Dana Reviewer")
+    expect(trail).to_contain_text("no gym allowance")
+    assert _claim_status(page, "gym membership") == now
+    rescored = page.get_by_text("Corrected in review: 1 claim(s), the latest by Dana Reviewer", exact=False)
+    expect(rescored).to_be_visible()
     _shot(page, "history")
 
     # 6. Insights: charts from the saved sessions, including the reviewer agreement.

@@ -1,0 +1,149 @@
+"""Evaluate: run a question set through the pipeline, see each answer's report and the aggregates,
+and compare two runs side by side. The same as `python -m rrag evaluate FILE`."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rrag import ReliableRAG
+from rrag.demo import DEMO_DIR
+from rrag.errors import QuestionSetError
+from rrag.runs import QuestionItem, QuestionSetRun, load_run, read_question_set, run_question_set, saved_runs
+from ui.engine import engine_errors, get_engine, invalidate_reads
+from ui.highlight import md_escape
+from ui.navigation import require_app
+from ui.report_view import render_report
+from ui.run_tables import comparison_tables, outcomes_table, percent, run_label
+from ui.state import PageState
+
+require_app()
+
+SAMPLE_SET = DEMO_DIR / "questions" / "handbook.jsonl"
+_RATE = st.column_config.NumberColumn(format="percent")
+_RATES = ("Hallucination rate", "Faithfulness", "Answer relevance", "Hallucination A", "Hallucination B",
+          "Relevance A", "Relevance B", "Change")
+
+
+def _render_new_run(rag: ReliableRAG, state: PageState) -> None:
+    st.subheader("Run a question set")
+    st.caption(
+        "A CSV (with a header row) or JSONL file: a `question` per row, optionally a `reference` answer "
+        "and the `expected_source` document. Each question is answered and audited like one asked on "
+        "the Ask page, and saved in History."
+    )
+    with st.form(state.key("form"), clear_on_submit=False):
+        upload = st.file_uploader("Question set", type=["csv", "jsonl"], key=state.key("file"))
+        name = st.text_input("Run name", key=state.key("name"), placeholder="e.g. baseline, top-k 8")
+        submitted = st.form_submit_button("Run the question set", type="primary")
+    sample = st.button(
+        f"Run the demo's sample set ({SAMPLE_SET.name})",
+        help="Ten questions about the demo corpus, with reference answers; one is not in any document.",
+    )
+    if not (submitted or sample):
+        return
+    if submitted and upload is None:
+        st.warning("Choose a question set file first.")
+        return
+    file_name, data = (upload.name, upload.getvalue()) if submitted and upload else (SAMPLE_SET.name, SAMPLE_SET.read_bytes())
+    try:
+        items = read_question_set(file_name, data)
+    except QuestionSetError as exc:
+        st.error(f"**The question set cannot be used.** {md_escape(str(exc))}", icon=":material/error:")
+        return
+    run_name = name.strip() or file_name.rsplit(".", 1)[0]
+    with engine_errors("Running the question set"):
+        state["selected"] = _run(rag, items, run_name).run_id
+
+
+def _run(rag: ReliableRAG, items: list[QuestionItem], name: str) -> QuestionSetRun:
+    bar = st.progress(0.0, text=f"Asking {len(items)} question(s)…")
+
+    def progress(done: int, total: int, question: str) -> None:
+        text = f"Question {done + 1} of {total}: {question}" if question else f"Done: {total} question(s)"
+        bar.progress(done / total, text=text[:200])
+
+    run = run_question_set(rag, items, name=name, progress=progress)
+    invalidate_reads()
+    return run
+
+
+def _render_results(rag: ReliableRAG, state: PageState, runs: list[dict]) -> None:
+    st.subheader("Results")
+    by_id = {r["run_id"]: r for r in runs}
+    if state["selected"] not in by_id:
+        state["selected"] = runs[0]["run_id"]
+    run_id = st.selectbox("Run", list(by_id), key=state.key("selected"), format_func=lambda i: run_label(by_id[i]))
+    run = load_run(rag, run_id)
+    s = run.summary
+    cols = st.columns(4)
+    cols[0].metric("Faithfulness", percent(s.faithfulness),
+                   help="Mean reliability of the verified answers: supported claims, partial ones counted half.")
+    cols[1].metric("Answer relevance", percent(s.answer_relevance),
+                   help=f"Share of the reference answer's key words the answer gives; measured on "
+                        f"{s.relevance_measured} question(s) with a reference.")
+    cols[2].metric("Refusal rate", percent(s.refusal_rate), help=f"{s.refused} of {s.questions - s.errors} refused.")
+    cols[3].metric("Hallucination rate", percent(s.hallucination_rate),
+                   help=f"{s.hallucinated_claims} of {s.checked_claims} checked claims unsupported or contradicted.")
+    if s.sources_expected:
+        st.caption(f"Expected source retrieved for {percent(s.source_hit_rate)} of {s.sources_expected} question(s).")
+    if s.not_verified:
+        st.warning(f"{s.not_verified} answer(s) could not be verified: they are left out of the rates, not "
+                   "counted as free of hallucination.")
+    if s.errors:
+        st.error(f"{s.errors} question(s) failed with an error; see the table.")
+    st.dataframe(outcomes_table(run), hide_index=True, width="stretch",
+                 column_config={c: _RATE for c in _RATES})
+    _render_question_report(rag, state, run)
+
+
+def _render_question_report(rag: ReliableRAG, state: PageState, run: QuestionSetRun) -> None:
+    answered = [(n, o) for n, o in enumerate(run.outcomes, start=1) if o.session_id]
+    if not answered:
+        return
+    labels = {o.session_id: f"{n}. {o.question}" for n, o in answered}
+    session_id = st.selectbox("Open a question's report", list(labels), key=state.key(f"report.{run.run_id}"),
+                              format_func=lambda i: labels[i])
+    report = rag.store.get_report(session_id)
+    outcome = next(o for _, o in answered if o.session_id == session_id)
+    st.markdown(f"**Question:** {md_escape(report.question)}")
+    if outcome.reference:
+        st.markdown(f"**Reference answer:** {md_escape(outcome.reference)}")
+    render_report(report, key=f"evaluate.report.{session_id}", overrides=rag.store.claim_overrides(session_id))
+
+
+def _render_comparison(rag: ReliableRAG, state: PageState, runs: list[dict]) -> None:
+    st.subheader("Compare two runs")
+    if len(runs) < 2:
+        st.info("Run a question set twice (say, with other settings) to compare the runs side by side.")
+        return
+    by_id = {r["run_id"]: r for r in runs}
+    left, right = st.columns(2)
+    a = left.selectbox("Run A", list(by_id), index=1, key=state.key("a"), format_func=lambda i: run_label(by_id[i]))
+    b = right.selectbox("Run B", list(by_id), index=0, key=state.key("b"), format_func=lambda i: run_label(by_id[i]))
+    metrics, questions = comparison_tables(load_run(rag, a), load_run(rag, b))
+    config = {c: _RATE for c in (*_RATES, *metrics.columns[1:4])}
+    st.dataframe(metrics, hide_index=True, width="stretch", column_config=config)
+    st.dataframe(questions, hide_index=True, width="stretch", column_config=config)
+
+
+def main() -> None:
+    st.title("Evaluate")
+    st.caption(
+        "Measure the whole pipeline on a set of questions: faithfulness, answer relevance, refusal rate "
+        "and hallucination rate. In CI: `python -m rrag evaluate FILE --fail-above 0.10`."
+    )
+    state = PageState("evaluate", selected=None)
+    with engine_errors("Evaluating"):
+        rag = get_engine()
+        _render_new_run(rag, state)
+        runs = saved_runs(rag)
+        if not runs:
+            st.info("No run yet. Upload a question set, or run the demo's sample set.")
+            return
+        st.divider()
+        _render_results(rag, state, runs)
+        st.divider()
+        _render_comparison(rag, state, runs)
+
+
+main()

@@ -1,0 +1,351 @@
+"""Question-set runs: ask a set of questions through the whole pipeline and measure the answers.
+
+A question set is a CSV or JSONL file with a `question` and, optionally, a `reference` answer and
+the `expected_source` document. Each question goes through `ReliableRAG.ask` (so its report is saved
+as a session like any other); the run keeps one outcome per question and a summary (faithfulness,
+answer relevance, refusal rate, hallucination rate), and is saved so that two runs can be compared.
+The Evaluate page and `python -m rrag evaluate FILE --fail-above 0.10` both use this module.
+
+Not to be confused with `rrag.evaluation` (`python -m rrag eval`), which measures the verifier
+alone on labelled claim data.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import uuid
+from dataclasses import asdict, dataclass, field, fields
+from datetime import datetime, timezone
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from rrag.errors import QuestionSetError, RRAGError
+from rrag.text import content_words
+from rrag.types import ClaimStatus, Decision, Report
+
+if TYPE_CHECKING:
+    from rrag.pipeline import ReliableRAG
+
+SUFFIXES = (".csv", ".jsonl")
+MAX_QUESTIONS = 1000  # a run asks every question in turn: a bigger set belongs in several runs
+# Column names accepted for the optional fields, first one canonical.
+_REFERENCE_NAMES = ("reference", "reference_answer", "answer", "ground_truth")
+_SOURCE_NAMES = ("expected_source", "source")
+_CHECKED = (ClaimStatus.SUPPORTED, ClaimStatus.PARTIAL, ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED)
+_HALLUCINATED = (ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED)
+
+Progress = Callable[[int, int, str], None]  # (questions done, total, the question now asked)
+
+
+@dataclass(frozen=True)
+class QuestionItem:
+    question: str
+    reference: str = ""
+    expected_source: str = ""
+
+
+@dataclass(frozen=True)
+class QuestionOutcome:
+    """One question's result: the figures of its report, or the error that stopped it."""
+
+    question: str
+    reference: str = ""
+    expected_source: str = ""
+    session_id: str | None = None  # the saved report, for History and the Evaluate page
+    decision: str | None = None
+    level: str | None = None
+    final_answer: str = ""
+    faithfulness: float | None = None  # the report's reliability: supported (+ half partial) share
+    hallucination_rate: float | None = None
+    answer_relevance: float | None = None
+    source_found: bool | None = None  # None when no source was expected
+    checked_claims: int = 0
+    hallucinated_claims: int = 0
+    verified: bool = True
+    error: str = ""
+
+    @property
+    def refused(self) -> bool:
+        return self.decision == Decision.REFUSE.value
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """Aggregates over a run. A figure nothing measured is None, never 0."""
+
+    questions: int
+    errors: int = 0
+    refused: int = 0
+    not_verified: int = 0
+    checked_claims: int = 0
+    hallucinated_claims: int = 0
+    faithfulness: float | None = None
+    answer_relevance: float | None = None
+    relevance_measured: int = 0
+    refusal_rate: float | None = None
+    hallucination_rate: float | None = None  # hallucinated / checked claims over every verified answer
+    source_hit_rate: float | None = None
+    sources_expected: int = 0
+
+
+@dataclass(frozen=True)
+class QuestionSetRun:
+    run_id: str
+    name: str
+    created_at: str  # ISO 8601, UTC
+    summary: RunSummary
+    outcomes: list[QuestionOutcome] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> QuestionSetRun:
+        return cls(
+            run_id=data["run_id"],
+            name=data["name"],
+            created_at=data["created_at"],
+            summary=_known(RunSummary, data["summary"]),
+            outcomes=[_known(QuestionOutcome, o) for o in data.get("outcomes", [])],
+        )
+
+
+# -- reading a question set --------------------------------------------------------------------------
+
+
+def read_question_set(name: str, data: bytes) -> list[QuestionItem]:
+    """Parse a CSV (with a header row) or JSONL question set; a bad row is named in the error."""
+    suffix = PurePath(name).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise QuestionSetError(f"{name}: a question set is a .csv or .jsonl file, not {suffix or 'no extension'!r}")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise QuestionSetError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    rows = _csv_rows(name, text) if suffix == ".csv" else _jsonl_rows(name, text)
+    items = [_item(name, where, row) for where, row in rows]
+    if not items:
+        raise QuestionSetError(f"{name}: no questions found")
+    if len(items) > MAX_QUESTIONS:
+        raise QuestionSetError(f"{name}: {len(items)} questions; at most {MAX_QUESTIONS} per run")
+    return items
+
+
+def _csv_rows(name: str, text: str) -> list[tuple[str, dict[str, Any]]]:
+    reader = csv.DictReader(io.StringIO(text))
+    header = [h.strip().lower() for h in reader.fieldnames or []]
+    if "question" not in header:
+        raise QuestionSetError(f"{name}: the first row must name the columns, one of them 'question'")
+    reader.fieldnames = header
+    try:
+        return [(f"row {reader.line_num}", row) for row in reader if any((v or "").strip() for v in row.values())]
+    except csv.Error as exc:
+        raise QuestionSetError(f"{name}: row {reader.line_num}: {exc}") from exc
+
+
+def _jsonl_rows(name: str, text: str) -> list[tuple[str, dict[str, Any]]]:
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise QuestionSetError(f"{name}: line {number} is not JSON ({exc.msg})") from exc
+        if not isinstance(row, dict):
+            raise QuestionSetError(f"{name}: line {number} must be a JSON object with a \"question\"")
+        rows.append((f"line {number}", {str(k).strip().lower(): v for k, v in row.items()}))
+    return rows
+
+
+def _item(name: str, where: str, row: dict[str, Any]) -> QuestionItem:
+    def text(names: Sequence[str]) -> str:
+        value = next((row[n] for n in names if row.get(n) not in (None, "")), "")
+        if not isinstance(value, str):
+            raise QuestionSetError(f"{name}: {where}: '{names[0]}' must be text")
+        return value.strip()
+
+    question = text(("question",))
+    if not question:
+        raise QuestionSetError(f"{name}: {where} has no question")
+    return QuestionItem(question, text(_REFERENCE_NAMES), text(_SOURCE_NAMES))
+
+
+# -- running and measuring --------------------------------------------------------------------------
+
+
+def run_question_set(
+    rag: ReliableRAG, items: Sequence[QuestionItem], *, name: str = "", progress: Progress | None = None
+) -> QuestionSetRun:
+    """Ask every question, measure each answer, summarise, and save the run. A question that fails
+    (an LLM timeout, say) is recorded with its error; the others go on."""
+    created = datetime.now(timezone.utc).replace(microsecond=0)
+    outcomes = []
+    for done, item in enumerate(items):
+        if progress:
+            progress(done, len(items), item.question)
+        try:
+            outcomes.append(measure(item, rag.ask(item.question)))
+        except RRAGError as exc:
+            outcomes.append(QuestionOutcome(item.question, item.reference, item.expected_source, error=str(exc)))
+    if progress:
+        progress(len(items), len(items), "")
+    run = QuestionSetRun(
+        run_id=uuid.uuid4().hex,
+        name=name.strip() or f"run of {created:%Y-%m-%d %H:%M} UTC",
+        created_at=created.isoformat(),
+        summary=summarise(outcomes),
+        outcomes=outcomes,
+    )
+    rag.store.save_question_set_run(
+        run.run_id, run.name, created, asdict(run.summary), [asdict(o) for o in outcomes]
+    )
+    return run
+
+
+def measure(item: QuestionItem, report: Report) -> QuestionOutcome:
+    counts = report.status_counts
+    return QuestionOutcome(
+        question=item.question,
+        reference=item.reference,
+        expected_source=item.expected_source,
+        session_id=report.session_id,
+        decision=report.decision.value,
+        level=report.level.value if report.level else None,
+        final_answer=report.final_answer,
+        faithfulness=report.reliability,
+        hallucination_rate=report.hallucination_rate,
+        answer_relevance=answer_relevance(item, report),
+        source_found=_source_found(item.expected_source, report) if item.expected_source else None,
+        checked_claims=sum(counts.get(s.value, 0) for s in _CHECKED),
+        hallucinated_claims=sum(counts.get(s.value, 0) for s in _HALLUCINATED),
+        verified=report.verified,
+    )
+
+
+def answer_relevance(item: QuestionItem, report: Report) -> float | None:
+    """How much of the reference answer the delivered answer gives: the share of the reference's
+    content words (stemmed; numbers included) found in it. A refusal of a question that has a
+    reference scores 0. None without a reference: nothing here says what the answer should be."""
+    expected = set(content_words(item.reference))
+    if not expected:
+        return None
+    if report.decision is Decision.REFUSE:
+        return 0.0
+    return len(expected & set(content_words(report.final_answer))) / len(expected)
+
+
+def _source_found(expected: str, report: Report) -> bool:
+    """Whether a retrieved passage comes from the expected document (matched by file name)."""
+    wanted = PurePath(expected.strip()).name.lower()
+    return any(PurePath(rc.chunk.source).name.lower() == wanted for rc in report.contexts)
+
+
+def summarise(outcomes: Sequence[QuestionOutcome]) -> RunSummary:
+    """Every aggregate of a run, in one place. The hallucination rate is pooled over claims (as a
+    report's own rate is), over every answer whose claims were all verified; unverified answers are
+    counted apart, never as free of hallucination."""
+    asked = [o for o in outcomes if not o.error]
+    verified = [o for o in asked if o.verified]
+    checked = sum(o.checked_claims for o in verified)
+    hallucinated = sum(o.hallucinated_claims for o in verified)
+    relevance = [o.answer_relevance for o in asked if o.answer_relevance is not None]
+    sources = [o.source_found for o in asked if o.source_found is not None]
+    return RunSummary(
+        questions=len(outcomes),
+        errors=len(outcomes) - len(asked),
+        refused=sum(o.refused for o in asked),
+        not_verified=len(asked) - len(verified),
+        checked_claims=checked,
+        hallucinated_claims=hallucinated,
+        faithfulness=_mean([o.faithfulness for o in verified if o.faithfulness is not None]),
+        answer_relevance=_mean(relevance),
+        relevance_measured=len(relevance),
+        refusal_rate=sum(o.refused for o in asked) / len(asked) if asked else None,
+        hallucination_rate=hallucinated / checked if checked else None,
+        source_hit_rate=_mean([float(found) for found in sources]),
+        sources_expected=len(sources),
+    )
+
+
+def gate_failures(summary: RunSummary, max_hallucination_rate: float) -> list[str]:
+    """Why a run fails a CI gate on the hallucination rate; empty when it passes. A run that could
+    not measure the rate (errors, unverified answers, nothing checked) fails: it proves nothing."""
+    failures = []
+    if summary.hallucination_rate is not None and summary.hallucination_rate > max_hallucination_rate:
+        failures.append(
+            f"the hallucination rate {summary.hallucination_rate:.1%} is above the bound {max_hallucination_rate:.1%}"
+        )
+    if summary.hallucination_rate is None:
+        failures.append("no claim was checked, so the hallucination rate is unknown")
+    if summary.not_verified:
+        failures.append(f"{summary.not_verified} answer(s) could not be verified")
+    if summary.errors:
+        failures.append(f"{summary.errors} question(s) failed with an error")
+    return failures
+
+
+# -- saved runs and comparison ----------------------------------------------------------------------
+
+
+def saved_runs(rag: ReliableRAG) -> list[dict[str, Any]]:
+    """Saved runs, newest first, without their outcomes: run_id, name, created_at, summary."""
+    return rag.store.list_question_set_runs()
+
+
+def load_run(rag: ReliableRAG, run_id: str) -> QuestionSetRun:
+    return QuestionSetRun.from_dict(rag.store.get_question_set_run(run_id))
+
+
+METRICS = (  # (summary field, label, higher is better)
+    ("faithfulness", "Faithfulness", True),
+    ("answer_relevance", "Answer relevance", True),
+    ("refusal_rate", "Refusal rate", False),
+    ("hallucination_rate", "Hallucination rate", False),
+    ("source_hit_rate", "Expected source retrieved", True),
+)
+
+
+def compare_runs(a: QuestionSetRun, b: QuestionSetRun) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Two runs side by side: one row per metric (A, B, change, better or worse), and one row per
+    question either run asked (matched by its text), with each run's decision and rates."""
+    metrics = []
+    for name, label, higher_is_better in METRICS:
+        before, after = getattr(a.summary, name), getattr(b.summary, name)
+        change = None if before is None or after is None else after - before
+        verdict = "" if not change else ("better" if (change > 0) == higher_is_better else "worse")
+        metrics.append({"metric": label, "A": before, "B": after, "change": change, "verdict": verdict})
+    in_a, in_b = {o.question: o for o in a.outcomes}, {o.question: o for o in b.outcomes}
+    rows = []
+    for question in dict.fromkeys([*in_a, *in_b]):  # A's order, then what only B asked
+        left, right = in_a.get(question), in_b.get(question)
+        rows.append({
+            "question": question,
+            "decision A": _decision(left), "decision B": _decision(right),
+            "hallucination A": _figure(left, "hallucination_rate"),
+            "hallucination B": _figure(right, "hallucination_rate"),
+            "relevance A": _figure(left, "answer_relevance"), "relevance B": _figure(right, "answer_relevance"),
+        })
+    return metrics, rows
+
+
+def _decision(outcome: QuestionOutcome | None) -> str:
+    if outcome is None:
+        return "not asked"
+    return "error" if outcome.error else outcome.decision or ""
+
+
+def _figure(outcome: QuestionOutcome | None, name: str) -> float | None:
+    return None if outcome is None else getattr(outcome, name)
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _known(cls: type[Any], data: dict[str, Any]) -> Any:
+    """Build a dataclass from saved data, ignoring fields a later version no longer has."""
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in data.items() if k in names})

@@ -1,0 +1,186 @@
+"""The keyword index in the store's own database: SQLite FTS5 or PostgreSQL tsvector + GIN.
+
+`keyword_chunks` holds each indexed chunk's BM25 terms (rrag.keywords.keyword_terms, space-joined)
+and is written in the transaction that registers its document, so keyword search never drifts from
+the registry and never needs a rebuild. The database's full-text index over it proposes candidates;
+`keyword_terms` (document frequency per term) and `keyword_stats` (chunk count, total terms) let
+rrag.keywords score them with the same scaled BM25 on every backend.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    delete,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import Session
+
+from rrag.errors import StoreError
+from rrag.keywords import KeywordMatches, keyword_terms
+from rrag.store.schema import DocumentRow
+from rrag.types import Chunk
+
+# Candidates come from the query's selective terms: a term found in more chunks than this (one in
+# 20, and at least 500) would make the database rank much of the corpus for little gain. Such terms
+# still count in every score, and in a corpus of up to 500 chunks every term is selective.
+SELECTIVE_SHARE = 0.05
+SELECTIVE_MIN_CHUNKS = 500
+
+metadata = MetaData()
+keyword_chunks = Table(
+    "keyword_chunks",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("chunk_id", String(200), nullable=False, unique=True),
+    Column("doc_id", String(200), nullable=False, index=True),
+    Column("length", Integer, nullable=False),
+    Column("body", Text, nullable=False),
+)
+keyword_terms_table = Table(
+    "keyword_terms",
+    metadata,
+    Column("term", Text, primary_key=True),
+    Column("df", Integer, nullable=False),
+)
+keyword_stats = Table(
+    "keyword_stats",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("chunks", Integer, nullable=False),
+    Column("length", BigInteger, nullable=False),
+)
+
+_SQLITE_INDEX = (
+    # External content: FTS5 indexes keyword_chunks.body without a second copy; triggers keep it in step.
+    "CREATE VIRTUAL TABLE keyword_fts USING fts5(body, content='keyword_chunks', content_rowid='id', "
+    "tokenize='unicode61 remove_diacritics 0')",
+    "CREATE TRIGGER keyword_chunks_ai AFTER INSERT ON keyword_chunks BEGIN "
+    "INSERT INTO keyword_fts(rowid, body) VALUES (new.id, new.body); END",
+    "CREATE TRIGGER keyword_chunks_ad AFTER DELETE ON keyword_chunks BEGIN "
+    "INSERT INTO keyword_fts(keyword_fts, rowid, body) VALUES ('delete', old.id, old.body); END",
+    "CREATE TRIGGER keyword_chunks_au AFTER UPDATE ON keyword_chunks BEGIN "
+    "INSERT INTO keyword_fts(keyword_fts, rowid, body) VALUES ('delete', old.id, old.body); "
+    "INSERT INTO keyword_fts(rowid, body) VALUES (new.id, new.body); END",
+)
+_POSTGRESQL_INDEX = (
+    "ALTER TABLE keyword_chunks ADD COLUMN terms tsvector "
+    "GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED",
+    "CREATE INDEX keyword_chunks_terms ON keyword_chunks USING GIN (terms)",
+)
+_SQLITE_MATCH = text(
+    "SELECT k.chunk_id, k.body FROM keyword_fts JOIN keyword_chunks k ON k.id = keyword_fts.rowid "
+    "WHERE keyword_fts MATCH :query ORDER BY keyword_fts.rank LIMIT :limit"
+)
+_POSTGRESQL_MATCH = text(
+    "SELECT chunk_id, body FROM keyword_chunks WHERE terms @@ to_tsquery('simple', :query) "
+    "ORDER BY ts_rank(terms, to_tsquery('simple', :query)) DESC, id LIMIT :limit"
+)
+
+
+def create_keyword_index(conn: Connection) -> None:
+    """The tables and the database's full-text index over them (a migration)."""
+    dialect = conn.dialect.name
+    if dialect not in ("sqlite", "postgresql"):
+        raise StoreError(f"keyword search needs SQLite or PostgreSQL, not {dialect}")
+    metadata.create_all(conn)
+    for statement in _SQLITE_INDEX if dialect == "sqlite" else _POSTGRESQL_INDEX:
+        conn.exec_driver_sql(statement)
+    conn.execute(insert(keyword_stats).values(id=1, chunks=0, length=0))
+
+
+def replace_keywords(session: Session, doc_ids: Sequence[str], chunks: Sequence[Chunk]) -> None:
+    """Remove the keyword rows of `doc_ids` and add those of `chunks`, in the caller's transaction."""
+    old = session.execute(
+        select(keyword_chunks.c.length, keyword_chunks.c.body).where(keyword_chunks.c.doc_id.in_(doc_ids))
+    ).all()
+    if old:
+        session.execute(delete(keyword_chunks).where(keyword_chunks.c.doc_id.in_(doc_ids)))
+    new = [(chunk, keyword_terms(chunk.text)) for chunk in chunks]
+    if new:
+        session.execute(
+            insert(keyword_chunks),
+            [{"chunk_id": c.chunk_id, "doc_id": c.doc_id, "length": len(t), "body": " ".join(t)} for c, t in new],
+        )
+    df: Counter[str] = Counter()
+    for _, body in old:
+        df.subtract(set(body.split()))
+    for _, terms in new:
+        df.update(set(terms))
+    _add_document_frequencies(session, df)
+    session.execute(
+        update(keyword_stats)
+        .where(keyword_stats.c.id == 1)
+        .values(
+            chunks=keyword_stats.c.chunks + len(new) - len(old),
+            length=keyword_stats.c.length + sum(len(t) for _, t in new) - sum(length for length, _ in old),
+        )
+    )
+
+
+def _add_document_frequencies(session: Session, changes: Counter[str]) -> None:
+    rows = [{"term": term, "df": change} for term, change in sorted(changes.items()) if change]
+    if not rows:
+        return  # sorted: concurrent PostgreSQL writers lock the rows they share in one order
+    upsert = sqlite_insert if session.get_bind().dialect.name == "sqlite" else postgresql_insert
+    statement = upsert(keyword_terms_table)
+    session.execute(
+        statement.on_conflict_do_update(
+            index_elements=["term"], set_={"df": keyword_terms_table.c.df + statement.excluded.df}
+        ),
+        rows,
+    )
+
+
+def match_keywords(session: Session, terms: Sequence[str], limit: int, also: Sequence[str]) -> KeywordMatches:
+    """The statistics and candidates for one query: up to `limit` chunks the database ranks best on
+    the query's selective terms, plus the chunks `also` names (the vector search's candidates)."""
+    chunks, length = session.execute(select(keyword_stats.c.chunks, keyword_stats.c.length)).one()
+    distinct = sorted(set(terms))
+    df: dict[str, int] = dict(
+        session.execute(  # type: ignore[arg-type]
+            select(keyword_terms_table.c.term, keyword_terms_table.c.df).where(
+                keyword_terms_table.c.term.in_(distinct), keyword_terms_table.c.df > 0
+            )
+        ).all()
+    )
+    selective = [t for t in distinct if t in df and df[t] <= max(SELECTIVE_MIN_CHUNKS, chunks * SELECTIVE_SHARE)]
+    chunk_terms: dict[str, list[str]] = {}
+    if selective and limit > 0:
+        sqlite = session.get_bind().dialect.name == "sqlite"
+        query = " OR ".join(f'"{t}"' for t in selective) if sqlite else " | ".join(f"'{t}'" for t in selective)
+        rows = session.execute(_SQLITE_MATCH if sqlite else _POSTGRESQL_MATCH, {"query": query, "limit": limit})
+        chunk_terms = {chunk_id: body.split() for chunk_id, body in rows}
+    candidates = list(chunk_terms)
+    missing = [chunk_id for chunk_id in also if chunk_id not in chunk_terms]
+    if missing:
+        rows = session.execute(
+            select(keyword_chunks.c.chunk_id, keyword_chunks.c.body).where(keyword_chunks.c.chunk_id.in_(missing))
+        )
+        chunk_terms.update((chunk_id, body.split()) for chunk_id, body in rows)
+    return KeywordMatches(chunks, length / chunks if chunks else 0.0, df, candidates, chunk_terms)
+
+
+def documents_without_keywords(session: Session) -> list[str]:
+    """Registered documents with chunks but no keyword rows (registered before keyword search was)."""
+    indexed = select(keyword_chunks.c.doc_id).distinct()
+    return list(
+        session.scalars(
+            select(DocumentRow.doc_id).where(DocumentRow.chunks > 0, DocumentRow.doc_id.not_in(indexed))
+        )
+    )

@@ -1,0 +1,148 @@
+"""Keyword search in the store's database: scaled BM25, written with the registry, the same on
+SQLite (FTS5) and PostgreSQL (tsvector + GIN, on a real throw-away server)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from sqlalchemy import create_engine, insert, select
+
+from fixtures_docs import RELATED_QUESTIONS, UNRELATED_QUESTIONS, write_handbook
+from pg_server import PostgresServer
+from rrag.embedding import get_embedder
+from rrag.errors import StoreError
+from rrag.index import ChunkIndex
+from rrag.ingest.service import Ingestor
+from rrag.keywords import keyword_terms
+from rrag.pipeline import ReliableRAG
+from rrag.retrieve import HybridRetriever
+from rrag.settings import Settings
+from rrag.store import Store
+from rrag.store.keywords import keyword_chunks, keyword_stats, keyword_terms_table
+from rrag.store.migrations import MIGRATIONS
+from rrag.store.schema import DocumentRow, SchemaVersion, utcnow
+from rrag.types import Chunk, DocumentInfo
+
+
+def _chunk(doc_id: str, n: int, text: str) -> Chunk:
+    return Chunk(f"{doc_id}:{n}", doc_id, f"{doc_id}.txt", text, 0, len(text), None, n)
+
+
+def _info(doc_id: str, chunks: int) -> DocumentInfo:
+    return DocumentInfo(doc_id, f"{doc_id}.txt", "0" * 64, 100, chunks, 0, "2026-11-24T00:00:00+00:00")
+
+
+def _save(store: Store, doc_id: str, texts: list[str]) -> list[Chunk]:
+    chunks = [_chunk(doc_id, n, t) for n, t in enumerate(texts)]
+    store.save_document(_info(doc_id, len(chunks)), chunks)
+    return chunks
+
+
+def _scores(store: Store, query: str) -> dict[str, float]:
+    terms = keyword_terms(query)
+    return store.keyword_matches(terms, limit=10).scores(terms)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Store]:
+    if request.param == "postgresql":
+        server: PostgresServer = request.getfixturevalue("postgres")
+        settings = settings.replace(database_url=server.url(server.create_schema()))
+    with Store(settings) as store:
+        yield store
+
+
+def test_bm25_scores_are_scaled_to_the_query(store: Store) -> None:
+    _save(store, "d", ["Hotels cost 150 euros per night.", "Meals cost 45 euros per day.",
+                       "Passwords need 14 characters."])
+    hotels = _scores(store, "hotel night")
+    assert max(hotels, key=hotels.__getitem__) == "d:0" and 0.3 < hotels["d:0"] <= 1.0 and "d:2" not in hotels
+    # Rare terms weigh more than common ones ("euros" is in two chunks, "passwords" in one).
+    assert _scores(store, "passwords")["d:2"] > _scores(store, "euros")["d:0"]
+    # Words the corpus lacks pull the score down: the query is mostly about something else.
+    assert _scores(store, "hotel night Mongolia Ulaanbaatar")["d:0"] < hotels["d:0"] / 1.5
+    assert _scores(store, "capital of Mongolia") == {}
+    matches = store.keyword_matches(keyword_terms("cost euros night"), limit=1, also=["d:2"])
+    assert matches.candidates == ["d:0"]  # the database's best, up to the limit
+    assert matches.scores(keyword_terms("cost euros night"))["d:2"] == 0.0  # asked for, scored, no match
+
+
+def _recount(store: Store) -> int:
+    """The number of keyword rows, after checking the statistics kept as rows come and go against a
+    count from scratch."""
+    with store._engine.connect() as conn:
+        bodies = [body.split() for body in conn.scalars(select(keyword_chunks.c.body))]
+        stats = conn.execute(select(keyword_stats.c.chunks, keyword_stats.c.length)).one()
+        df = {t: n for t, n in conn.execute(select(keyword_terms_table.c.term, keyword_terms_table.c.df)) if n}
+    expected_df = Counter(t for terms in bodies for t in set(terms))
+    assert (tuple(stats), df) == ((len(bodies), sum(map(len, bodies))), dict(expected_df))
+    return len(bodies)
+
+
+def test_the_keyword_index_follows_the_registry(store: Store) -> None:
+    _save(store, "a", ["Annual leave is 25 days.", "Carry over 5 days."])
+    _save(store, "b", ["Hotels cost 150 euros."])
+    assert _recount(store) == 3
+    _save(store, "a", ["Annual leave is 30 days."])  # replaced: fewer chunks
+    assert set(_scores(store, "annual leave carry")) == {"a:0"}
+    assert _recount(store) == 2
+    store.delete_document("b")
+    assert _scores(store, "hotels") == {} and _recount(store) == 1
+    # A new doc_id for a known source replaces the old one, keyword rows included.
+    chunks = [Chunk("a2:0", "a2", "a.txt", "Parental leave is 16 weeks.", 0, 27, None, 0)]
+    store.save_document(DocumentInfo("a2", "a.txt", "1" * 64, 50, 1, 0, "2026-11-24T00:00:00+00:00"), chunks)
+    assert set(_scores(store, "leave")) == {"a2:0"} and _recount(store) == 1
+
+
+def test_registry_and_keywords_commit_or_fail_together(store: Store) -> None:
+    twice = [_chunk("a", 0, "Annual leave is 25 days."), _chunk("a", 0, "Annual leave is 25 days.")]
+    with pytest.raises(StoreError):
+        store.save_document(_info("a", 2), twice)  # the second keyword row breaks a unique key
+    assert store.get_document_by_identity("a.txt") is None
+    assert _scores(store, "annual leave") == {} and _recount(store) == 0
+
+
+def test_postgresql_retrieves_what_sqlite_retrieves(
+    postgres: PostgresServer, tmp_path: Path
+) -> None:
+    paths = write_handbook(tmp_path / "docs")
+    results = {}
+    for name, url in (("sqlite", None), ("postgresql", postgres.url(postgres.create_schema()))):
+        settings = Settings(data_dir=tmp_path / name, database_url=url, relevance_floor=0.0)
+        with Store(settings) as store:
+            index = ChunkIndex(settings, get_embedder())
+            ingestor = Ingestor(settings, index, store)
+            assert all(ingestor.ingest_file(p).ok for p in paths)
+            retriever = HybridRetriever(index, store, settings)
+            results[name] = [
+                [(r.chunk.chunk_id, round(r.score, 6), round(r.keyword_score, 6)) for r in retriever.retrieve(q, 8)]
+                for q in [*RELATED_QUESTIONS, *UNRELATED_QUESTIONS]
+            ]
+    assert results["postgresql"] == results["sqlite"]
+    assert any(kw > 0.3 for ranking in results["sqlite"] for _, _, kw in ranking)
+
+
+def test_documents_registered_before_keyword_search_are_indexed_on_open(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data")
+    settings.data_dir.mkdir(parents=True)
+    # A database written by the release before migration 3, and its chunks in the vector index.
+    engine = create_engine(settings.sqlalchemy_url)
+    with engine.begin() as conn:
+        SchemaVersion.__table__.create(conn)
+        for version, migration in enumerate(MIGRATIONS[:2], start=1):
+            migration(conn)
+            conn.execute(insert(SchemaVersion).values(version=version, name=migration.__name__, applied_at=utcnow()))
+        conn.execute(insert(DocumentRow).values(**_info("forms", 1).__dict__))
+    engine.dispose()
+    ChunkIndex(settings, get_embedder()).add([_chunk("forms", 0, "Form QX-7731 claims relocation costs.")])
+
+    rag = ReliableRAG(settings)
+    try:
+        assert rag.store.documents_without_keywords() == []
+        hits = rag._backends.retriever.retrieve("Which form is QX-7731?")
+        assert hits and hits[0].chunk.chunk_id == "forms:0" and hits[0].keyword_score > 0.3
+    finally:
+        rag.close()

@@ -1,0 +1,67 @@
+"""Tables and labels of question-set runs (`rrag.runs`) for the Evaluate page.
+
+Rates stay numbers (0..1) so that `st.dataframe` sorts them; the page formats them as percentages.
+A figure nothing measured is None and shows as an empty cell, never as 0 %.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import pandas as pd
+
+from rrag.runs import QuestionSetRun, compare_runs
+from ui.status import badge_text, decision_style
+from ui.tables import when
+
+FOUND = {True: "✔ retrieved", False: "✖ missed", None: "–"}
+
+
+def run_label(saved: dict[str, Any]) -> str:
+    """'baseline · 10 questions · 2026-11-24 05:23 UTC' for a saved run (as `saved_runs` lists it)."""
+    return f"{saved['name']} · {saved['summary']['questions']} questions · {when(saved['created_at'])}"
+
+
+def percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.0%}"
+
+
+def outcomes_table(run: QuestionSetRun) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "#": number,
+                "Question": o.question,
+                "Decision": "✖ error" if o.error else badge_text(decision_style(o.decision or "")),
+                "Hallucination rate": o.hallucination_rate,
+                "Faithfulness": o.faithfulness,
+                "Answer relevance": o.answer_relevance,
+                "Expected source": FOUND[o.source_found] if o.expected_source else "–",
+                "Answer": o.error or o.final_answer,
+            }
+            for number, o in enumerate(run.outcomes, start=1)
+        ]
+    )
+
+
+def comparison_tables(a: QuestionSetRun, b: QuestionSetRun) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(metrics, questions) of two runs side by side; columns name the runs."""
+    metrics, questions = compare_runs(a, b)
+    metric_rows = [
+        {"Metric": m["metric"], f"A: {a.name}": m["A"], f"B: {b.name}": m["B"], "Change": m["change"],
+         "B is": m["verdict"] or ("the same" if m["change"] == 0 else "–")}
+        for m in metrics
+    ]
+    return pd.DataFrame(metric_rows), pd.DataFrame(_question_rows(questions))
+
+
+def _question_rows(questions: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "Question": q["question"],
+            "Decision A": q["decision A"], "Decision B": q["decision B"],
+            "Hallucination A": q["hallucination A"], "Hallucination B": q["hallucination B"],
+            "Relevance A": q["relevance A"], "Relevance B": q["relevance B"],
+        }
+        for q in questions
+    ]
