@@ -58,7 +58,7 @@ _ASKING = frozenset(stem(w) for w in (
 class Question:
     kind: Kind | None
     time_unit: str  # for "how many days": "day"
-    qualifier: str  # the word that says which value: "retail" in "retail price"
+    qualifier: str  # the stems that say which value: "retail" in "retail price", "team plan" in "Team plan cost"
     key_terms: frozenset[str]
 
 
@@ -85,14 +85,31 @@ def analyse(question: str) -> Question:
         kind = Kind.NUMBER  # a duration or a length ("how long must a password be")
     elif _HOW_MUCH_MONEY.search(question):
         kind = Kind.MONEY
-    for before, word in zip(tokens, tokens[1:]):
+    for at, word in enumerate(tokens):
         if stem(word) in _MONEY_NOUNS:
             kind = kind or Kind.MONEY
-            if content_words(before) and stem(before) not in _MONEY_NOUNS:
-                qualifier = stem(before)
+            qualifier = " ".join(_compound_before(tokens[:at]))
             break
-    key_terms = frozenset(content_words(question)) - _ASKING
+    # The question's own numbers are its parameters ("an expense of 3,000 euros"), not its topic.
+    key_terms = frozenset(t for t in content_words(question) if not t[0].isdigit()) - _ASKING
     return Question(kind, time_unit, qualifier, key_terms)
+
+
+def _compound_before(tokens: Sequence[str]) -> list[str]:
+    """The stems of the content words right before a money noun: "retail" in "the retail price",
+    "team plan" in "the Team plan cost" (any of them named beside the value will do)."""
+    compound: list[str] = []
+    for word in reversed(tokens):
+        if not content_words(word) or stem(word) in _MONEY_NOUNS:
+            break
+        compound.insert(0, stem(word))
+    return compound
+
+
+def _shared_terms(key_terms: frozenset[str], said: set[str]) -> int:
+    """Key terms the answer names; a stem also matches its longer forms ("approv" in "approver"),
+    which the light stemmer leaves apart."""
+    return sum(1 for t in key_terms if t in said or (len(t) >= 4 and any(w.startswith(t) for w in said)))
 
 
 def _has_kind(sentence: str, q: Question) -> bool:
@@ -121,14 +138,14 @@ def assess(question: str, sentences: Sequence[str]) -> Relevance:
     if not q.key_terms and q.kind is None:
         return Relevance(True, 1.0, "")
     said = {t for s in sentences for t in content_words(s)}
-    shared = len(q.key_terms & said)
+    shared = _shared_terms(q.key_terms, said)
     share = shared / len(q.key_terms) if q.key_terms else 1.0
     if q.key_terms and (not shared or share < MIN_KEY_SHARE):
         return Relevance(False, round(share, 4), "the answer is about something else than what was asked")
     typed = [s for s in sentences if _has_kind(s, q)]
     if not typed:
         return Relevance(False, 0.0, f"the question asks for {_asked(q)}, which the answer does not give")
-    if q.qualifier and not any(q.qualifier in content_words(s) for s in typed):
+    if q.qualifier and not any(set(q.qualifier.split()) & set(content_words(s)) for s in typed):
         return Relevance(False, 0.0, f"the question asks about {_qualified(question, q)}; the answer gives another value")
     return Relevance(True, round(share, 4), "")
 
