@@ -8,6 +8,7 @@ and a few antonyms (contradiction).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -55,7 +56,7 @@ class _Text:
         terms = frozenset(content_words(text))
         numbers = tuple(quantities(text))
         # The topic is what the values are of: "12 months" and "2 years" of a warranty are one topic.
-        slots = {t for q in numbers for t in content_words(q.written(text))}
+        slots = {stem(w) for q in numbers for w in _PLAIN_WORD.findall(q.written(text).lower())}
         return cls(
             text=text,
             terms=terms,
@@ -196,6 +197,7 @@ def _chunk_candidates(chunk: Chunk) -> tuple[_Candidate, ...]:
 
 
 _MONTH_STEMS = frozenset(stem(m) for m in MONTH_NAMES)
+_PLAIN_WORD = re.compile(r"[^\W_]+")
 
 
 def _is_slot(term: str) -> bool:
