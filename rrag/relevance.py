@@ -7,7 +7,7 @@ Offline, an answer addresses the question when
 2. one of its sentences gives the kind of value the question asks for (a price question needs an
    amount of money, "how many days" a number of days, "how long" a number, "what percentage" a
    percentage), and
-3. that sentence names what the question qualifies the value with ("retail price": "retail").
+3. it names what the question qualifies the value with ("retail price": "retail").
 With an LLM, a judged score can only lower this: the LLM's word never turns a miss into a hit.
 """
 
@@ -23,7 +23,8 @@ from rrag.llm import LLM
 from rrag.prompts import RELEVANCE
 from rrag.text import content_words, quantities, stem, words
 
-MIN_KEY_SHARE = 0.25  # lenient: the light stemmer reads "sickness" and "sick" as two words
+MIN_KEY_SHARE = 0.25  # lenient: "medical note" is answered by "medical certificate"
+MIN_PREFIX = 4
 MIN_JUDGED_SCORE = 0.5
 
 
@@ -58,7 +59,7 @@ _ASKING = frozenset(stem(w) for w in (
 class Question:
     kind: Kind | None
     time_unit: str  # for "how many days": "day"
-    qualifier: str  # the stems that say which value: "retail" in "retail price", "team plan" in "Team plan cost"
+    qualifier: str  # the word that says which value: "retail" in "retail price"
     key_terms: frozenset[str]
 
 
@@ -84,32 +85,27 @@ def analyse(question: str) -> Question:
     elif _HOW_LONG.search(question):
         kind = Kind.NUMBER  # a duration or a length ("how long must a password be")
     elif _HOW_MUCH_MONEY.search(question):
-        kind = Kind.MONEY
-    for at, word in enumerate(tokens):
+        return Question(Kind.MONEY, "", "", _key_terms(question))  # "cost" is the verb: no "X cost" noun
+    for before, word in zip(tokens, tokens[1:]):
         if stem(word) in _MONEY_NOUNS:
             kind = kind or Kind.MONEY
-            qualifier = " ".join(_compound_before(tokens[:at]))
+            if content_words(before) and stem(before) not in _MONEY_NOUNS:
+                qualifier = stem(before)
             break
-    # The question's own numbers are its parameters ("an expense of 3,000 euros"), not its topic.
-    key_terms = frozenset(t for t in content_words(question) if not t[0].isdigit()) - _ASKING
-    return Question(kind, time_unit, qualifier, key_terms)
+    return Question(kind, time_unit, qualifier, _key_terms(question))
 
 
-def _compound_before(tokens: Sequence[str]) -> list[str]:
-    """The stems of the content words right before a money noun: "retail" in "the retail price",
-    "team plan" in "the Team plan cost" (any of them named beside the value will do)."""
-    compound: list[str] = []
-    for word in reversed(tokens):
-        if not content_words(word) or stem(word) in _MONEY_NOUNS:
-            break
-        compound.insert(0, stem(word))
-    return compound
+def _key_terms(question: str) -> frozenset[str]:
+    """The question's content words, less asking words and numbers (a value asked about is not a topic)."""
+    return frozenset(t for t in content_words(question) if not t.isdigit()) - _ASKING
 
 
-def _shared_terms(key_terms: frozenset[str], said: set[str]) -> int:
-    """Key terms the answer names; a stem also matches its longer forms ("approv" in "approver"),
-    which the light stemmer leaves apart."""
-    return sum(1 for t in key_terms if t in said or (len(t) >= 4 and any(w.startswith(t) for w in said)))
+def _said(term: str, said: set[str]) -> bool:
+    """`term` or a word sharing its first letters: the light stemmer leaves "approver" and "approv",
+    "sickness" and "sick" apart."""
+    return term in said or any(
+        min(len(term), len(w)) >= MIN_PREFIX and (w.startswith(term) or term.startswith(w)) for w in said
+    )
 
 
 def _has_kind(sentence: str, q: Question) -> bool:
@@ -138,14 +134,14 @@ def assess(question: str, sentences: Sequence[str]) -> Relevance:
     if not q.key_terms and q.kind is None:
         return Relevance(True, 1.0, "")
     said = {t for s in sentences for t in content_words(s)}
-    shared = _shared_terms(q.key_terms, said)
+    shared = sum(_said(t, said) for t in q.key_terms)
     share = shared / len(q.key_terms) if q.key_terms else 1.0
     if q.key_terms and (not shared or share < MIN_KEY_SHARE):
         return Relevance(False, round(share, 4), "the answer is about something else than what was asked")
     typed = [s for s in sentences if _has_kind(s, q)]
     if not typed:
         return Relevance(False, 0.0, f"the question asks for {_asked(q)}, which the answer does not give")
-    if q.qualifier and not any(set(q.qualifier.split()) & set(content_words(s)) for s in typed):
+    if q.qualifier and not _said(q.qualifier, said):
         return Relevance(False, 0.0, f"the question asks about {_qualified(question, q)}; the answer gives another value")
     return Relevance(True, round(share, 4), "")
 
