@@ -318,7 +318,7 @@ def test_review_records_overrides_and_outcome_as_an_audit_trail(rag: ReliableRAG
         if r.verdict.status is not ClaimStatus.SUPPORTED and r.claim.checkable
     )
     at.text_input(key="review.reviewer").input("Dana Reviewer")
-    at.radio(key="review.outcome").set_value("corrected")
+    at.radio(key=f"review.outcome.{session_id}").set_value("corrected")
     old = report.claims[wrong].verdict.status.value
     new = "contradicted" if old != "contradicted" else "unsupported"
     at.selectbox(key=f"review.claim.{session_id}.{wrong}").set_value(new)
@@ -349,7 +349,7 @@ def test_a_correction_without_a_changed_claim_is_not_recorded(rag: ReliableRAG) 
     session_id = _verify_planted(rag)
     at = _page("review")
     at.text_input(key="review.reviewer").input("Dana")
-    at.radio(key="review.outcome").set_value("corrected")
+    at.radio(key=f"review.outcome.{session_id}").set_value("corrected")
     _submit(at, "Record review")
     assert "changes at least one claim's status" in at.warning[0].value
     assert rag.store.reviews(session_id) == []

@@ -84,7 +84,7 @@ def test_the_trimmed_sample_marks_the_changed_number_beside_the_evidence(rag: Re
 def test_review_has_no_default_outcome_and_records_nothing_without_one(rag: ReliableRAG) -> None:
     at = _page("review")
     session_id = at.selectbox(key="review.selected").value
-    assert at.radio(key="review.outcome").value is None
+    assert at.radio(key=f"review.outcome.{session_id}").value is None
     at.text_input(key="review.reviewer").input("Dana")
     next(b for b in at.button if b.label == "Record review").click().run()
     assert any("Choose an outcome" in w.value for w in at.warning)
