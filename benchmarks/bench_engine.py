@@ -1,23 +1,46 @@
-"""Engine speed on this machine: ingest throughput, retrieval latency at N chunks, verification throughput.
+"""Engine speed on this machine: the figures of issue 13, each with the command that reproduces it.
 
-    make bench    # or: PYTHONPATH=. .venv/bin/python benchmarks/bench_engine.py [--chunks 10000] ...
+    make bench    # = PYTHONPATH=. .venv/bin/python benchmarks/bench_engine.py
+                  #   [--chunks 100000] [--queries 200] [--answers 30] [--ingest-chunks 300] [--memory-mb 0.1,0.4]
 
-Builds a synthetic corpus (seeded, so runs are comparable) in a temp data dir; prints figures, asserts nothing.
+1. retrieval p50/p95 at --chunks chunks. The corpus is synthetic (seeded) and embedded cheaply: each
+   chunk's vector is the mean of MiniLM vectors of its sentences' templates, so building 100k chunks
+   takes minutes, not hours; queries are embedded by the real model, as in the app. The previous
+   implementation (in-process BM25, benchmarks/legacy_retrieval.py) is measured on the same corpus.
+2. auditing a 5-claim answer (claims + retrieval + verification, offline cascade quote,nli) on that
+   corpus: p50 per answer, against the previous retrieval with cold verifier caches.
+3. ingest throughput (real files, real embedding) in chunks/s.
+4. peak memory of one ingest, for files of each size in --memory-mb (a fresh process each).
+
+Prints figures, asserts nothing. Figures taken while the machine is shared vary; compare ratios,
+which are measured in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
 import statistics
+import subprocess
+import sys
 import tempfile
+import threading
 import time
+from dataclasses import replace
+from itertools import accumulate
 from pathlib import Path
+from typing import Callable, Sequence
 
+import numpy as np
+
+from benchmarks.legacy_retrieval import LegacyHybridRetriever
+from rrag.embedding import get_embedder
 from rrag.pipeline import ReliableRAG
-from rrag.retrieve import HybridRetriever
 from rrag.settings import Settings
+from rrag.types import Chunk, DocumentInfo
+from rrag.verify.nli import clear_caches
 
 TOPICS = ["leave", "expenses", "security", "travel", "payroll", "benefits", "training", "equipment",
           "privacy", "procurement", "facilities", "onboarding", "compliance", "safety", "pension"]
@@ -25,83 +48,150 @@ SUBJECTS = ["Employees", "Contractors", "Managers", "Interns", "Team leads", "Ne
 VERBS = ["must submit", "may request", "are entitled to", "should review", "cannot exceed", "must approve"]
 OBJECTS = ["a written request", "the quarterly report", "a reimbursement form", "the access log",
            "an exception", "the annual budget", "a travel plan", "the incident summary"]
+# Project names: 4,096 made-up words used with Zipf frequencies, so keyword search meets rare and
+# common terms as in real text.
+SYLLABLES = ["ka", "ro", "mi", "ta", "lu", "ne", "so", "vi", "de", "pa", "ri", "go", "fe", "zu", "bo", "la"]
+NAMES = [a + b + c for a in SYLLABLES for b in SYLLABLES for c in SYLLABLES]
+NAME_WEIGHTS = list(accumulate(1.0 / (rank + 1) for rank in range(len(NAMES))))
+CHUNKS_PER_DOC = 20
+CHUNK_CHARS = 1000
+COMMAND = "PYTHONPATH=. .venv/bin/python benchmarks/bench_engine.py"
 
 
 def sentence(rng: random.Random, topic: str, serial: int) -> str:
+    name = rng.choices(NAMES, cum_weights=NAME_WEIGHTS)[0]
     return (f"{rng.choice(SUBJECTS)} in the {topic} programme {rng.choice(VERBS)} {rng.choice(OBJECTS)} "
-            f"within {rng.randint(2, 90)} days under rule {topic[:3].upper()}-{serial}.")
+            f"for the {name} project within {rng.randint(2, 90)} days under rule {topic[:3].upper()}-{serial}.")
 
 
-def write_corpus(folder: Path, chunks: int, chunk_size: int, rng: random.Random) -> list[Path]:
-    """One file per ~20 chunks; every sentence carries a unique rule number, so nothing is a near-copy."""
-    paths, serial, per_file = [], 0, 20
-    for i in range(max(1, chunks // per_file)):
+def write_corpus(folder: Path, chunks: int, rng: random.Random) -> list[Path]:
+    """Files of about CHUNKS_PER_DOC chunks; every sentence carries a unique rule number, so nothing is a
+    near-copy."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths, serial = [], 0
+    for i in range(max(1, chunks // CHUNKS_PER_DOC)):
         topic = TOPICS[i % len(TOPICS)]
-        text, lines = 0, []
-        while text < per_file * chunk_size * 0.8:  # chunk overlap makes ~20% more chunks than size alone
+        size, lines = 0, []
+        while size < CHUNKS_PER_DOC * CHUNK_CHARS * 0.8:  # chunk overlap makes ~20% more chunks than size alone
             serial += 1
             lines.append(sentence(rng, topic, serial))
-            text += len(lines[-1]) + 1
+            size += len(lines[-1]) + 1
         path = folder / f"{topic}-{i:05d}.txt"
         path.write_text(" ".join(lines), encoding="utf-8")
         paths.append(path)
     return paths
 
 
-def percentile(values: list[float], q: float) -> float:
-    return statistics.quantiles(values, n=100)[int(q) - 1]
+def percentile(values: list[float], q: int) -> float:
+    return statistics.quantiles(values, n=100)[q - 1]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--chunks", type=int, default=10_000)
-    parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--answers", type=int, default=40)
-    args = parser.parse_args()
-    rng = random.Random(7)
+def timed(function: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    function()
+    return (time.perf_counter() - start) * 1000
 
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(data_dir=Path(tmp) / "data")
-        corpus = Path(tmp) / "corpus"
-        corpus.mkdir()
-        paths = write_corpus(corpus, args.chunks, settings.chunk_size, rng)
-        rag = ReliableRAG(settings)
 
-        start = time.perf_counter()
-        results = rag.ingest(paths)
-        ingest_s = time.perf_counter() - start
-        chunks = sum(r.chunks_added for r in results)
-        failed = [r for r in results if not r.ok]
-        print(f"ingest:    {chunks} chunks from {len(paths)} files in {ingest_s:.1f} s "
-              f"= {chunks / ingest_s:.1f} chunks/s ({len(failed)} failed, "
-              f"{sum(r.duplicates_dropped for r in results)} near-duplicates dropped)")
+def ratio(new: float, old: float) -> str:
+    return f"{new / old:.2f}x the previous" if old else "n/a"
 
-        queries = [f"What must {rng.choice(SUBJECTS).lower()} in the {rng.choice(TOPICS)} programme "
-                   f"do about {rng.choice(OBJECTS)}?" for _ in range(args.queries)]
-        retriever = HybridRetriever(rag.index, settings)
-        retriever.retrieve(queries[0])  # builds the keyword index once, as the first real query would
-        latencies = []
-        for q in queries:
+
+# -- 1. retrieval at scale ----------------------------------------------------------------------------
+
+
+def build_cheap_corpus(rag: ReliableRAG, n_chunks: int, rng: random.Random) -> list[Chunk]:
+    """n_chunks synthetic chunks in the index and the keyword index, embedded as the mean of their
+    sentences' template vectors (one MiniLM call per template, not per chunk)."""
+    templates = {(s, t, o): i for i, (s, t, o) in
+                 enumerate((s, t, o) for s in SUBJECTS for t in TOPICS for o in OBJECTS)}
+    template_vectors = get_embedder().embed([f"{s} in the {t} programme must handle {o}." for s, t, o in templates])
+    everything: list[Chunk] = []
+    serial = 0
+    for d in range(max(1, n_chunks // CHUNKS_PER_DOC)):
+        topic, doc_id = TOPICS[d % len(TOPICS)], f"doc-{d:06d}"
+        chunks, vectors = [], []
+        for n in range(CHUNKS_PER_DOC):
+            text, vector = "", np.zeros(template_vectors.shape[1], dtype=np.float32)
+            while len(text) < CHUNK_CHARS - 150:
+                serial += 1
+                subject, obj = rng.choice(SUBJECTS), rng.choice(OBJECTS)
+                name = rng.choices(NAMES, cum_weights=NAME_WEIGHTS)[0]
+                text += (f"{subject} in the {topic} programme {rng.choice(VERBS)} {obj} for the {name} project "
+                         f"within {rng.randint(2, 90)} days under rule {topic[:3].upper()}-{serial}. ")
+                vector += template_vectors[templates[(subject, topic, obj)]]
+            chunks.append(Chunk(f"{doc_id}:{n}", doc_id, f"{doc_id}.txt", text.strip(), 0, len(text), None, n))
+            vectors.append(vector / np.linalg.norm(vector))
+        rag.index.add(chunks, np.array(vectors))
+        rag.store.save_document(
+            DocumentInfo(doc_id, f"{doc_id}.txt", "0" * 64, CHUNKS_PER_DOC * CHUNK_CHARS, len(chunks), 0,
+                         "2026-11-24T00:00:00+00:00"),
+            chunks,
+        )
+        everything.extend(chunks)
+    return everything
+
+
+def bench_retrieval(rag: ReliableRAG, queries: list[str], legacy: bool) -> LegacyHybridRetriever | None:
+    new = rag._backends.retriever
+    new.retrieve(queries[0])  # opens the database connection and the model, as the app's first query does
+    latencies = [timed(lambda: new.retrieve(q)) for q in queries]
+    p50, p95 = percentile(latencies, 50), percentile(latencies, 95)
+    count = rag.index.count()
+    print(f"retrieval, {count} chunks, {len(queries)} queries: p50 {p50:.1f} ms, p95 {p95:.1f} ms "
+          f"(target <= 50 / <= 150 ms)\n    {COMMAND} --chunks {count} --queries {len(queries)}")
+    if not legacy:
+        return None
+    old = LegacyHybridRetriever(rag.index, rag.settings)
+    build_s = timed(lambda: old.retrieve(queries[0])) / 1000
+    old_latencies = [timed(lambda: old.retrieve(q)) for q in queries]
+    old50, old95 = percentile(old_latencies, 50), percentile(old_latencies, 95)
+    print(f"    previous (in-process BM25): first query {build_s:.1f} s (reads and indexes every chunk; again "
+          f"after any change), then p50 {old50:.1f} ms, p95 {old95:.1f} ms\n"
+          f"    now: p50 {ratio(p50, old50)}, p95 {ratio(p95, old95)}, first query {ratio(latencies[0] / 1000, build_s)}")
+    return old
+
+
+# -- 2. auditing answers ------------------------------------------------------------------------------
+
+
+def audit_answers(chunks: Sequence[Chunk], n: int, rng: random.Random) -> list[str]:
+    """Five claims from one chunk: three as written, one with a changed number, one with another subject."""
+    answers = []
+    for _ in range(n):
+        sentences = [s.strip() + "." for s in rng.choice(chunks).text.split(". ") if s.strip()][:5]
+        sentences[3] = _change_number(sentences[3])
+        sentences[4] = sentences[4].replace(sentences[4].split(" in the ")[0], "Visitors", 1)
+        answers.append(" ".join(sentences))
+    return answers
+
+
+def bench_audit(rag: ReliableRAG, answers: list[str], old: LegacyHybridRetriever | None) -> None:
+    question = "What does the policy require?"
+
+    def run(label: str, before_each: Callable[[], None]) -> float:
+        rag.verify(question, answers[0])  # warm: model loaded, connections open
+        totals, stages = [], []
+        for answer in answers:
+            before_each()
             start = time.perf_counter()
-            retriever.retrieve(q)
-            latencies.append((time.perf_counter() - start) * 1000)
-        print(f"retrieve:  {rag.index.count()} chunks, {len(queries)} queries: "
-              f"p50 {percentile(latencies, 50):.1f} ms, p95 {percentile(latencies, 95):.1f} ms")
+            report = rag.verify(question, answer)
+            totals.append((time.perf_counter() - start) * 1000)
+            stages.append(report.timings_ms)
+        audit = [s["claims"] + s["retrieve"] + s["verify"] for s in stages]
+        parts = ", ".join(f"{k} {statistics.median(s[k] for s in stages):.0f}" for k in stages[0])
+        print(f"    {label}: p50 {statistics.median(audit):.0f} ms claims + retrieval + verification "
+              f"({parts} ms); with scoring and saving p50 {statistics.median(totals):.0f} ms")
+        return statistics.median(audit)
 
-        claims = verify_ms = 0.0
-        for _ in range(args.answers):
-            doc = rng.choice(paths).read_text(encoding="utf-8").split(". ")
-            picked = rng.sample(doc[:-1], 3)
-            # one faithful sentence, one with a changed number, one with a changed subject
-            altered = [picked[0] + ".", _change_number(picked[1]) + ".", picked[2].replace("within", "after") + "."]
-            report = rag.verify("What does the policy require?", " ".join(altered))
-            claims += sum(1 for c in report.claims if c.claim.checkable)
-            verify_ms += report.timings_ms["verify"]
-        print(f"verify:    {int(claims)} claims in {verify_ms / 1000:.1f} s = {claims / (verify_ms / 1000):.1f} claims/s "
-              f"(verifiers: {','.join(settings.verifiers)})")
-        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"memory:    peak RSS {peak_mb:.0f} MB")
-        rag.close()
+    print(f"audit of a 5-claim answer, offline cascade {','.join(rag.settings.verifiers)}, {len(answers)} answers "
+          f"(target p50 <= 150 ms)\n    {COMMAND} --chunks {rag.index.count()} --answers {len(answers)}")
+    now = run("now", lambda: None)
+    if old is not None:
+        current = rag._backends
+        rag._backends = replace(current, retriever=old)  # the previous retrieval, same verifier
+        previous = run("previous (in-process BM25, cold verifier caches)", clear_caches)
+        rag._backends = current
+        print(f"    now: p50 {ratio(now, previous)}")
 
 
 def _change_number(text: str) -> str:
@@ -111,6 +201,106 @@ def _change_number(text: str) -> str:
             words[i] = str(int(word) + 7)
             break
     return " ".join(words)
+
+
+# -- 3. ingest throughput -----------------------------------------------------------------------------
+
+
+def bench_ingest(folder: Path, n_chunks: int, rng: random.Random) -> None:
+    paths = write_corpus(folder / "corpus", n_chunks, rng)
+    rag = ReliableRAG(Settings(data_dir=folder / "data"))
+    rag.ingest(write_corpus(folder / "warm", 1, rng)[:1])  # loads the model
+    start = time.perf_counter()
+    results = rag.ingest(paths)
+    seconds = time.perf_counter() - start
+    rag.close()
+    chunks = sum(r.chunks_added for r in results)
+    print(f"ingest: {chunks} chunks from {len(paths)} files in {seconds:.1f} s = {chunks / seconds:.1f} chunks/s "
+          f"(target >= 40; {sum(not r.ok for r in results)} failed)\n    {COMMAND} --ingest-chunks {n_chunks}")
+
+
+# -- 4. peak memory of an ingest ----------------------------------------------------------------------
+
+
+def memory_child(size_mb: float, folder: Path) -> None:
+    """In a fresh process: open the engine, ingest a small file (model loaded), then one of size_mb;
+    prints the chunks added, how far the resident memory rose above its level before that ingest
+    (sampled every 10 ms), and the process's peak, in MB."""
+    rng = random.Random(11)
+    rag = ReliableRAG(Settings(data_dir=folder / "data"))
+    rag.ingest(write_corpus(folder / "warm", 1, rng)[:1])
+    path = folder / "big.txt"
+    with path.open("w", encoding="utf-8") as out:
+        serial = 0
+        while out.tell() < size_mb * 1_000_000:
+            serial += 1
+            out.write(sentence(rng, TOPICS[serial % len(TOPICS)], serial) + " ")
+    before, highest, done = _rss_mb(), [0.0], threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.01):
+            highest[0] = max(highest[0], _rss_mb())
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    (result,) = rag.ingest([path])
+    done.set()
+    sampler.join()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{result.chunks_added} {max(highest[0] - before, 0.0):.1f} {peak:.0f}")
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def bench_memory(folder: Path, sizes: list[float]) -> None:
+    growth = []
+    print(f"peak memory of one ingest (fresh process each)\n    {COMMAND} --memory-mb {','.join(map(str, sizes))}")
+    for size in sizes:
+        child = folder / f"memory-{size}"
+        child.mkdir()
+        out = subprocess.run([sys.executable, __file__, "--memory-child", str(size), str(child)],
+                             capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": "."})
+        chunks, grew, peak = out.stdout.split()[-3:]
+        growth.append(float(grew))
+        print(f"    {size} MB file, {chunks} chunks: resident memory rose {float(grew):.0f} MB during the ingest "
+              f"(process peak {peak} MB)")
+    if len(growth) > 1 and growth[0] > 0:
+        print(f"    growth, largest file / smallest: {growth[-1] / growth[0]:.2f} "
+              f"for {sizes[-1] / sizes[0]:.0f}x the size (1.0 = independent of the file's size)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--chunks", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--answers", type=int, default=30)
+    parser.add_argument("--ingest-chunks", type=int, default=300)
+    parser.add_argument("--memory-mb", default="0.1,0.4")
+    parser.add_argument("--no-previous", action="store_true", help="skip the previous implementation")
+    parser.add_argument("--memory-child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.memory_child:
+        memory_child(float(args.memory_child[0]), Path(args.memory_child[1]))
+        return
+    rng = random.Random(7)
+    print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the start")
+    with tempfile.TemporaryDirectory() as tmp:
+        rag = ReliableRAG(Settings(data_dir=Path(tmp) / "scale"))
+        start = time.perf_counter()
+        chunks = build_cheap_corpus(rag, args.chunks, rng)
+        build_s = time.perf_counter() - start
+        print(f"corpus: {len(chunks)} chunks built with cheap embeddings in {build_s:.0f} s")
+        queries = [f"What must {rng.choice(SUBJECTS).lower()} in the {rng.choice(TOPICS)} programme do about "
+                   f"{rng.choice(OBJECTS)} for the {rng.choices(NAMES, cum_weights=NAME_WEIGHTS)[0]} project?"
+                   for _ in range(args.queries)]
+        old = bench_retrieval(rag, queries, legacy=not args.no_previous)
+        bench_audit(rag, audit_answers(chunks, args.answers, rng), old)
+        rag.close()
+        bench_ingest(Path(tmp) / "ingest", args.ingest_chunks, rng)
+        bench_memory(Path(tmp), [float(s) for s in args.memory_mb.split(",")])
 
 
 if __name__ == "__main__":

@@ -87,6 +87,9 @@ class LegacyHybridRetriever:
         self.index = index
         self.settings = settings
 
+    def retrieve_many(self, queries: Sequence[str], top_k: int | None = None) -> list[list[RetrievedChunk]]:
+        return [self.retrieve(q, top_k) for q in queries if q.strip()]  # as the pipeline did
+
     def retrieve(self, query: str, top_k: int | None = None) -> list[RetrievedChunk]:
         k = top_k or self.settings.top_k
         if not query.strip():

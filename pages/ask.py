@@ -153,7 +153,7 @@ def _render_samples(state: PageState) -> None:
         if waiting:
             st.page_link(
                 "pages/review.py",
-                label=f"{waiting} audited example answer(s) wait in Review, hallucinations flagged",
+                label=f"{waiting} flagged answer(s) wait in Review: see the hallucinations caught",
                 icon=":material/rule:",
             )
 
@@ -174,9 +174,11 @@ def _render_interrupted(rag: ReliableRAG, state: PageState) -> None:
     interrupted = next((p for p in rag.store.pending_sessions() if p.session_id == session_id), None)
     if interrupted is not None:
         state["question"] = interrupted.question
+        state["mode"] = VERIFY if interrupted.mode == "verify" else ASK
+        again = " Paste the answer to audit again." if interrupted.mode == "verify" else ""
         st.warning(
             "**The answer was interrupted**: the page was reloaded or closed while it was being worked "
-            "on. The question is back in the box below, and kept in History as interrupted.",
+            f"on. The question is back in the box below, and kept in History as interrupted.{again}",
             icon=":material/restart_alt:",
         )
         return

@@ -108,7 +108,7 @@ def _render_question_report(rag: ReliableRAG, state: PageState, run: QuestionSet
     st.markdown(f"**Question:** {md_escape(report.question)}")
     if outcome.reference:
         st.markdown(f"**Reference answer:** {md_escape(outcome.reference)}")
-    render_report(report, key=f"evaluate.report.{session_id}", overrides=rag.store.claim_overrides(session_id))
+    render_report(report, key=f"evaluate.report.{session_id}")
 
 
 def _render_comparison(rag: ReliableRAG, state: PageState, runs: list[dict]) -> None:

@@ -66,13 +66,8 @@ def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> N
     with st.form(state.key(f"form.{report.session_id}")):
         name, outcome = st.columns([0.4, 0.6])
         name.text_input("Reviewer name", key=state.key("reviewer"))
-        # No default: a reviewer who only skimmed must not approve a flagged answer by pressing Record.
         chosen_outcome = outcome.radio(
-            "Outcome",
-            REVIEW_OUTCOMES,
-            index=None,
-            key=state.key(f"outcome.{report.session_id}"),
-            format_func=OUTCOME_HELP.get,
+            "Outcome", REVIEW_OUTCOMES, key=state.key("outcome"), format_func=OUTCOME_HELP.get
         )
         st.caption(
             "Override a claim's status where the verifier got it wrong; unchanged claims are not recorded."
@@ -121,6 +116,7 @@ def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> N
             claim_overrides=changes,
         )
         invalidate_reads()
+        state["outcome_for"] = None  # the next answer opened, this one included, starts with none chosen
         state["flash"] = (
             f"Recorded: {OUTCOME_HELP[record.outcome].split(':')[0]} by {record.reviewer}, "
             f"{len(record.changes)} claim status(es) changed."
@@ -130,6 +126,10 @@ def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> N
 
 def _render_open(rag: ReliableRAG, state: PageState, queue: list[SessionSummary]) -> None:
     session_id = pick_session("Open an answer", state, queue)
+    if state["outcome_for"] != session_id:
+        # No default: a reviewer who only skimmed must not approve a flagged answer by pressing Record.
+        # (One key for every answer: a key per answer made a rerun reset the form being filled in.)
+        state["outcome"], state["outcome_for"] = None, session_id
     report = rag.store.get_report(session_id)
     st.markdown(f"**Question:** {md_escape(report.question)}")
     render_report(report, key="review.report")
@@ -153,6 +153,8 @@ def main() -> None:
         ),
         selected=None,
         reviewer="",
+        outcome=None,
+        outcome_for=None,
         include_reviewed=False,
         levels=[],
         contradicted=False,

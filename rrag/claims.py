@@ -9,7 +9,8 @@ from rrag.answer import REFUSAL
 from rrag.errors import LLMError
 from rrag.llm import LLM
 from rrag.prompts import CLAIMS
-from rrag.text import STOPWORDS, Span, content_words, fuzzy_locate, is_list_item, locate, quantities, split_sentences, words
+from rrag.text import (STOPWORDS, Span, content_words, fuzzy_locate, is_list_item, locate, quantities,
+                       split_sentences, words)
 from rrag.types import Claim
 
 LOCATE_MIN_RATIO = 0.85  # an LLM claim this close to a stretch of the answer is placed there
@@ -159,24 +160,23 @@ def _split_clauses(answer: str, start: int, end: int) -> list[tuple[int, int]]:
 def _split_facts(answer: str, start: int, end: int) -> list[tuple[str, int, int]]:
     """A clause listing several numbered facts, as (borrowed context, start, end) per fact; the
     clause whole when any piece has no number of its own or the first one names no subject."""
-    cuts = [m for m in _FACT_BREAK.finditer(answer, start, end)]
+    cuts = list(_FACT_BREAK.finditer(answer, start, end))
     bounds = [start] + [x for m in cuts for x in m.span()] + [end]
     pieces = list(zip(bounds[::2], bounds[1::2]))
     numbers = [quantities(answer[s:e]) for s, e in pieces]
-    first_number = numbers[0][0].start if numbers[0] else 0
-    if (
-        len(pieces) < 2 or not any("and" in m.group().lower() for m in cuts) or not all(numbers) or not content_words(answer[start : start + first_number])
-        or any(_RANGE_CUE & set(words(answer[s : s + found[0].start])[-2:]) for (s, _), found in zip(pieces, numbers))
-    ):
+    lead = answer[start : start + numbers[0][0].start] if numbers[0] else ""
+    in_range = any(_RANGE_CUE & set(words(answer[s : s + found[0].start])[-2:])
+                   for (s, _), found in zip(pieces, numbers) if found)
+    if len(pieces) < 2 or not any("and" in m.group().lower() for m in cuts) or not all(numbers) \
+            or not content_words(lead) or in_range:
         return [("", start, end)]
     facts = [("", *pieces[0])]
-    subject = _subject_of(answer[start : start + first_number])
-    for (s, e), found in zip(pieces[1:], numbers[1:]):
+    for (s, e), (previous_start, _), previous_numbers, found in zip(pieces[1:], pieces, numbers, numbers[1:]):
         if found[0].start == 0 or answer[s:e].split()[0].isupper():  # "1.9 kg of salt", "EUR 20"
-            previous = facts[-1][0] + answer[facts[-1][1]:facts[-1][2]]
-            context = previous[: len(facts[-1][0]) + quantities(answer[facts[-1][1]:facts[-1][2]])[0].start]
+            # what led to the previous fact's number: "The eco programme uses "
+            context = facts[-1][0] + answer[previous_start : previous_start + previous_numbers[0].start]
         elif _looks_like_verb(words(answer[s:e])[0]):  # "uses 120 litres"
-            context = subject
+            context = _subject_of(lead)
         else:  # "the cap is EUR 100": a clause of its own
             context = ""
         facts.append((context, s, e))

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from rrag.injection import defuse, review_reason
 from rrag.scoring import score
 from rrag.types import Answer, Citation, ClaimResult, ClaimStatus, Correction, Decision, Report, Verdict
 
@@ -30,7 +31,14 @@ def as_reviewed(report: Report, corrections: Mapping[int, Correction]) -> Report
     applied = [r.correction for r in results if r.correction is not None]
     if not applied:
         return report
-    scored = score(results, _answer_as_audited(report), threshold=report.threshold, strict=report.strict)
+    # The answer-level checks stand as audited: relevance is the answer's, planted instructions the
+    # retrieved passages'; only the claims' statuses changed.
+    _, planted = defuse(report.contexts)
+    scored = score(
+        results, _answer_as_audited(report), threshold=report.threshold, strict=report.strict,
+        off_topic=report.relevance_reason if report.addresses_question is False else "",
+        concerns=[review_reason(planted)] if planted else [],
+    )
     latest = max(applied, key=lambda c: (c.review_id, c.corrected_at))
     return replace(
         report,

@@ -28,6 +28,8 @@ class Embedder(ABC):
 
 MINILM_DIM = 384
 MINILM_MAX_TOKENS = 256  # what all-MiniLM-L6-v2 was trained with; longer input is truncated
+# onnxruntime's memory arena keeps room for the largest batch it has seen (64 chunks of 256 tokens held
+# 1.8 GB): a batch is capped by its padded tokens, so short sentences still go 64 at a time.
 DEFAULT_BATCH_SIZE = 64
 MAX_BATCH_TOKENS = 2048  # padded tokens per model call: 64 short sentences, or 8 full-length chunks
 ONNX_THREADS = 2  # the target machine has 2 cores; more threads only contend

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -26,6 +29,7 @@ from rrag.verify.base import Verifier
 from rrag.verify.features import claim_sentences
 
 STATUSES = ("supported", "partial", "unsupported", "contradicted")
+WORKER_BATCH = 8  # rows per task handed to a worker: small enough to share long rows out evenly
 ECE_BINS = 10
 
 
@@ -257,31 +261,59 @@ def dataset_metrics(rows: Sequence[Row], judgements: Sequence[Judgement], second
 
 
 def run(paths: Sequence[Path], out: Path, verifier_name: str, settings: Settings,
-        limit: int | None = None) -> dict[str, dict[str, Any]]:
-    """Verify every row, write predictions to `out`, return metrics per dataset."""
+        limit: int | None = None, workers: int = 1) -> dict[str, dict[str, Any]]:
+    """Verify every row, write predictions to `out`, return metrics per dataset. With `workers` > 1
+    the rows are shared out to that many processes, each with its own verifier; every row is judged
+    alone, so the predictions are the same."""
     if verifier_name not in VERIFIERS:
         raise ConfigError(f"unknown verifier {verifier_name!r}; choose from {sorted(VERIFIERS)}")
+    if workers < 1:
+        raise ConfigError("workers must be at least 1")
     rows = [row for path in paths for row in load_rows(path)[:limit]]
-    verifier = VERIFIERS[verifier_name](settings)
+    batches = [rows[begin : begin + WORKER_BATCH] for begin in range(0, len(rows), WORKER_BATCH)]
+    if workers == 1:
+        judged = _judge_with(VERIFIERS[verifier_name](settings), settings, rows)
+    else:
+        # spawn: a forked child would inherit onnxruntime's threads mid-state
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            done = pool.map(partial(_judge_in_worker, verifier_name, settings), batches)
+            judged = [pair for batch in done for pair in batch]
     by_dataset: dict[str, list[int]] = defaultdict(list)
-    judgements: list[Judgement] = []
     seconds: dict[str, float] = defaultdict(float)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as fh:
-        for i, row in enumerate(rows):
-            started = time.perf_counter()
-            contexts = context_chunks(row.context, settings.chunk_size)
-            j = judge(verifier, row, contexts)
-            seconds[row.dataset] += time.perf_counter() - started
-            if row.has_spans:  # outside the timing: it checks the claim a second time, sentence by sentence
-                j.flagged = flagged_spans(verifier, row, contexts)
-            judgements.append(j)
+        for i, (row, (j, elapsed)) in enumerate(zip(rows, judged)):
+            seconds[row.dataset] += elapsed
             by_dataset[row.dataset].append(i)
             fh.write(json.dumps({"id": row.id, "label": j.status, "score": round(j.score, 6)}) + "\n")
     return {
-        name: dataset_metrics([rows[i] for i in idx], [judgements[i] for i in idx], seconds[name])
+        name: dataset_metrics([rows[i] for i in idx], [judged[i][0] for i in idx], seconds[name])
         for name, idx in by_dataset.items()
     }
+
+
+_worker_verifiers: dict[tuple[str, Settings], Verifier] = {}  # in a worker: one verifier for all its batches
+
+
+def _judge_in_worker(verifier_name: str, settings: Settings, rows: Sequence[Row]) -> list[tuple[Judgement, float]]:
+    key = (verifier_name, settings)
+    if key not in _worker_verifiers:
+        _worker_verifiers[key] = VERIFIERS[verifier_name](settings)
+    return _judge_with(_worker_verifiers[key], settings, rows)
+
+
+def _judge_with(verifier: Verifier, settings: Settings, rows: Sequence[Row]) -> list[tuple[Judgement, float]]:
+    """Each row's judgement and the seconds its verdict took."""
+    out = []
+    for row in rows:
+        started = time.perf_counter()
+        contexts = context_chunks(row.context, settings.chunk_size)
+        j = judge(verifier, row, contexts)
+        elapsed = time.perf_counter() - started
+        if row.has_spans:  # outside the timing: it checks the claim a second time, sentence by sentence
+            j.flagged = flagged_spans(verifier, row, contexts)
+        out.append((j, elapsed))
+    return out
 
 
 def format_table(results: dict[str, dict[str, Any]]) -> str:
@@ -312,12 +344,14 @@ def register(subparsers: Any) -> None:
     p.add_argument("--out", type=Path, required=True, help="where to write one JSON prediction per row")
     p.add_argument("--verifier", default="nli", help=f"one of {sorted(VERIFIERS)} (default nli)")
     p.add_argument("--limit", type=int, help="only the first N rows of each file (quick checks)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="processes verifying rows in parallel (same predictions; claims/s is per process)")
     p.add_argument("--json", action="store_true", help="print the metrics as JSON instead of a table")
     p.set_defaults(handler=_cmd_eval)
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    results = run(args.data, args.out, args.verifier, Settings.from_env(), args.limit)
+    results = run(args.data, args.out, args.verifier, Settings.from_env(), args.limit, args.workers)
     print(json.dumps(results, indent=2) if args.json else format_table(results))
     return 0
 

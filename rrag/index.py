@@ -12,6 +12,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Iterator, Sequence
 
 import chromadb
+import numpy as np
 from chromadb.api import ClientAPI
 from chromadb.api.models.Collection import Collection
 from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
@@ -139,8 +140,9 @@ class ChunkIndex:
         with _chroma_errors("count chunks"):
             return self._collection.count()
 
-    def add(self, chunks: Sequence[Chunk]) -> None:
-        """Insert or overwrite chunks by id (so a retried ingest cannot create duplicates)."""
+    def add(self, chunks: Sequence[Chunk], embeddings: np.ndarray | None = None) -> None:
+        """Insert or overwrite chunks by id (so a retried ingest cannot create duplicates).
+        `embeddings`: rows computed elsewhere (the benchmark's cheap corpus); default: the embedder's."""
         for begin in range(0, len(chunks), WRITE_BATCH):
             batch = chunks[begin : begin + WRITE_BATCH]
             with _chroma_errors("store chunks"):
@@ -148,6 +150,7 @@ class ChunkIndex:
                     ids=[c.chunk_id for c in batch],
                     documents=[c.text for c in batch],
                     metadatas=[_metadata(c) for c in batch],  # type: ignore[misc]
+                    embeddings=None if embeddings is None else embeddings[begin : begin + WRITE_BATCH],
                 )
             self._touch()
 

@@ -17,11 +17,12 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import openai
 
 from rrag.errors import ConfigError, LLMError, LLMResponseError, LLMTimeoutError
+from rrag.redact import Redactor, redact_http_logs, redact_url, url_secrets
 from rrag.settings import Settings
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": str}
@@ -81,12 +82,19 @@ class OpenAIChatLLM(LLM):
         if not settings.llm_configured:
             raise ConfigError("the LLM is not configured: set RRAG_LLM_BASE_URL and RRAG_LLM_MODEL")
         self.model = str(settings.llm_model)
-        self.where = f"the LLM server at {_without_credentials(str(settings.llm_base_url))}"
-        self._secret = settings.llm_api_key or ""
+        base_url = str(settings.llm_base_url)
+        self.where = f"the LLM server at {redact_url(base_url)}"
+        # Whatever the server sends back is cleaned of every secret we sent it, echoes included.
+        self._redact = Redactor([settings.llm_api_key, *url_secrets(base_url)])
+        redact_http_logs()
         self._timeout_s = settings.llm_timeout_s
         self._attempts = settings.llm_max_retries + 1
+        # A query in the base URL (`?api_key=...`) goes with every request, after the path (the client
+        # would glue the path onto it).
+        parts = urlsplit(base_url)
         self._client = openai.OpenAI(
-            base_url=settings.llm_base_url,
+            base_url=urlunsplit(parts._replace(query="")),
+            default_query=dict(parse_qsl(parts.query, keep_blank_values=True)) or None,
             api_key=settings.llm_api_key or PLACEHOLDER_API_KEY,
             timeout=settings.llm_timeout_s,
             max_retries=0,
@@ -112,7 +120,7 @@ class OpenAIChatLLM(LLM):
         if not isinstance(content, str):
             raise LLMResponseError(f"{self.where} sent an empty reply")
         # A reply cut at the token limit comes back as is: JSON callers see it is truncated.
-        return content
+        return self._redact(content)
 
     def close(self) -> None:
         self._client.close()
@@ -170,9 +178,6 @@ class OpenAIChatLLM(LLM):
             return LLMError(f"{where} refused the request (HTTP {exc.status_code}): {detail}")
         return LLMResponseError(f"{where} sent a reply that is not a valid chat completion")
 
-    def _redact(self, text: str) -> str:
-        return text.replace(self._secret, "[redacted]") if self._secret else text
-
 
 def _server_message(exc: openai.APIStatusError) -> str:
     body = exc.body
@@ -194,13 +199,6 @@ def _retry_after(exc: openai.OpenAIError, attempt: int) -> float:
     except ValueError:
         pass  # an HTTP date or garbage: fall back to our own back-off
     return min(0.5 * 2**attempt, MAX_BACKOFF_S)
-
-
-def _without_credentials(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.username or parts.password:
-        parts = parts._replace(netloc=parts.hostname + (f":{parts.port}" if parts.port else ""))  # type: ignore[operator]
-    return urlunsplit(parts)
 
 
 def parse_json(reply: str) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple, Sequence
 
 from rrag.text import NEGATORS, STOPWORDS, Quantity, content_words, negation_count, quantities, word_spans
-from rrag.types import ClaimStatus, Report
+from rrag.types import ClaimStatus, Report, ValueClash
 
 _FAILED_STATUSES = (ClaimStatus.PARTIAL, ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED)
 ABSENT = "no retrieved passage says this"
@@ -26,13 +26,16 @@ class FailedSpan(NamedTuple):
     why: str
 
 
-def failed_spans(claim: str, evidence: str, passages: Sequence[str]) -> list[FailedSpan]:
-    """The failed pieces of `claim`, checked against its `evidence` quote and the retrieved `passages`."""
-    found: list[FailedSpan] = []
+def failed_spans(
+    claim: str, evidence: str, passages: Sequence[str], clash: ValueClash | None = None
+) -> list[FailedSpan]:
+    """The failed pieces of `claim`, checked against its `evidence` quote and the retrieved `passages`.
+    A `clash` the verifier found is taken as it is, in place of this module's own reading."""
+    found = [FailedSpan(clash.start, clash.end, f"the evidence says {clash.evidence_value}")] if clash else []
     evidence_quantities = quantities(evidence)
     passage_quantities = [q for text in passages for q in quantities(text)]
     for q in quantities(claim):
-        if any(_same(q, e) for e in evidence_quantities):
+        if _inside(q.start, found) or any(_same(q, e) for e in evidence_quantities):
             continue
         clash = next((e for e in evidence_quantities if q.unit and e.unit == q.unit), None)
         if clash is not None:
@@ -64,7 +67,7 @@ def report_spans(report: Report) -> list[list[FailedSpan]]:
             spans.append([])
             continue
         evidence = verdict.evidence.quote if verdict.evidence else ""
-        spans.append(failed_spans(result.claim.text, evidence, passages))
+        spans.append(failed_spans(result.claim.text, evidence, passages, verdict.clash))
     return spans
 
 

@@ -36,6 +36,7 @@ class ChatServer:
         self._stopping = threading.Event()
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.paths: list[str] = []  # each request's path and query
         self.unexpected = 0
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
@@ -76,10 +77,11 @@ class ChatServer:
         with self._lock:
             self._replies.append(reply)
 
-    def _next(self, request: dict[str, Any], headers: dict[str, str]) -> Reply:
+    def _next(self, request: dict[str, Any], headers: dict[str, str], path: str) -> Reply:
         with self._lock:
             self.requests.append(request)
             self.headers.append(headers)
+            self.paths.append(path)
             if self._replies:
                 return self._replies.popleft()
             self.unexpected += 1
@@ -116,7 +118,7 @@ def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:  # noqa: N802 - the http.server naming
             length = int(self.headers.get("content-length", 0))
             body = json.loads(self.rfile.read(length) or b"{}")
-            reply = server._next(body, {k.lower(): v for k, v in self.headers.items()})
+            reply = server._next(body, {k.lower(): v for k, v in self.headers.items()}, self.path)
             if reply.delay_s and server._stopping.wait(reply.delay_s):
                 return
             try:

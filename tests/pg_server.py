@@ -62,7 +62,8 @@ class PostgresServer:
                   "--no-instructions")
         options = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} -c fsync=off "
                    "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
-        self._run("pg_ctl", "-D", data, "-l", self.root / "server.log", "-o", options, "-w", "-t", "30", "start")
+        log = self.root / "server.log"
+        self._run("pg_ctl", "-D", data, "-l", log, "-o", options, "-w", "-t", "30", "start")
         return self
 
     def stop(self) -> None:

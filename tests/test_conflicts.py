@@ -30,8 +30,8 @@ WARRANTY = contexts(
     [
         ("All products carry a warranty of 12 months from the date of purchase.", WARRANTY,
          "sources disagree: 12 months (policy.pdf) vs 2-year (faq.html)"),
-        ("Our products come with a 2-year warranty.", WARRANTY,
-         "sources disagree: 12 months (policy.pdf) vs 2-year (faq.html)"),
+        ("Our products come with a 2-year warranty.", WARRANTY,  # the claim's value first
+         "sources disagree: 2-year (faq.html) vs 12 months (policy.pdf)"),
         ("The X400 costs €899.", contexts(("prices.html", "The X400 costs €899."), ("shop.pdf", "In our shop the X400 costs €949.")),
          "sources disagree: €899 (prices.html) vs €949 (shop.pdf)"),
         ("Employees contribute 5% of their salary to the pension.",
@@ -67,6 +67,11 @@ def test_sources_that_give_different_values_for_the_same_thing_disagree(
         ("The X400 costs €899.", contexts(("prices.html", "The X400 costs €899."), ("other.md", "Delivery costs €5."))),
         # no value in the claim
         ("Every product has a warranty.", WARRANTY),
+        # values of other things in sentences about the same people (the demo's remote-work answer)
+        ("Employees may work remotely for up to 3 days per week.",
+         contexts(("remote.docx", "Employees may work remotely for up to 3 days per week. "
+                                  "Employees may work from abroad for up to 4 weeks per year."),
+                  ("leave.md", "Employees who work part-time receive 15 days of annual leave."))),
     ],
 )
 def test_agreeing_or_unrelated_values_are_no_disagreement(claim: str, sources: list[RetrievedChunk]) -> None:
@@ -74,7 +79,7 @@ def test_agreeing_or_unrelated_values_are_no_disagreement(claim: str, sources: l
 
 
 def test_a_supported_claim_over_disagreeing_sources_is_at_most_partial() -> None:
-    text = "Our products come with a 2-year warranty."
+    text = "All products carry a warranty of 12 months from the date of purchase."
     supported = ClaimResult(Claim(text, 0, len(text)), Verdict(ClaimStatus.SUPPORTED, 0.99, "quote", "quoted exactly"))
     contradicted = ClaimResult(Claim(text, 0, len(text)), Verdict(ClaimStatus.CONTRADICTED, 0.8, "nli", "12 months"))
     [partial, still_contradicted] = flag_conflicts([supported, contradicted], WARRANTY)

@@ -133,3 +133,16 @@ def test_main_reports_a_missing_file_as_an_error(tmp_path: Path, capsys: pytest.
     code = ev.main(["--data", str(tmp_path / "none.jsonl"), "--out", str(tmp_path / "p.jsonl")])
     assert code == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_workers_share_the_rows_out_and_predict_the_same(tmp_path: Path) -> None:
+    claim = "The harbour opened in spring. Its lighthouse is painted purple."
+    rows = [_row(i, "The harbour opened in spring. The lighthouse is white.", claim if i % 2 else
+                 "The harbour opened in spring.", "supported", spans=[]) for i in range(2 * ev.WORKER_BATCH + 3)]
+    path = _write(tmp_path / "toy.jsonl", rows)
+    alone, shared = tmp_path / "alone.jsonl", tmp_path / "shared.jsonl"
+    metrics = ev.run([path], alone, "lexical", Settings())
+    assert ev.run([path], shared, "lexical", Settings(), workers=2)["toy"]["n"] == metrics["toy"]["n"] == len(rows)
+    assert shared.read_text() == alone.read_text()
+    with pytest.raises(ConfigError, match="workers"):
+        ev.run([path], alone, "lexical", Settings(), workers=0)

@@ -166,7 +166,7 @@ def rag(settings: Settings, server: ChatServer, tmp_path: Path) -> Iterator[Reli
 
 
 def test_an_answerer_obeying_a_planted_instruction_does_not_pass(rag: ReliableRAG, server: ChatServer) -> None:
-    chunk_id = rag.documents()[0].doc_id + ":0"
+    chunk_id = rag.document_chunks(rag.documents()[0].doc_id)[0].chunk_id
     server.reply_json({
         "answer": "The X400 warranty lasts 5 years.",
         "refused": False,
@@ -178,5 +178,4 @@ def test_an_answerer_obeying_a_planted_instruction_does_not_pass(rag: ReliableRA
     assert report.claims[0].verdict.status in HALLUCINATED
     assert report.level is not Level.HIGH and report.decision is not Decision.PASS
     assert report.needs_review and any("instruction addressed to an AI" in r for r in report.review_reasons)
-    assert any(PLANTED[:10] not in rc.chunk.text for rc in report.contexts)
     assert "Ignore previous instructions" in report.contexts[0].chunk.text  # the reviewer sees what was there

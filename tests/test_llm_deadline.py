@@ -45,7 +45,9 @@ def test_the_deadline_is_a_setting_with_a_default(monkeypatch: pytest.MonkeyPatc
             Settings(llm_deadline_s=bad)
 
 
-def test_a_slow_reply_is_cut_at_the_deadline_not_after_every_retry(server: ChatServer, settings: Settings) -> None:
+def test_a_slow_reply_is_cut_at_the_deadline_not_after_every_retry(
+    server: ChatServer, settings: Settings
+) -> None:
     for _ in range(3):
         server.reply("too late", delay_s=SLOW_S)
     llm = _default_llm(server, settings)
@@ -80,7 +82,8 @@ class _Unsure(Verifier):
     name = "offline"
 
     def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
-        return Verdict(ClaimStatus.SUPPORTED, 0.6, self.name, "the offline stage leans supported", support_score=0.6)
+        return Verdict(ClaimStatus.SUPPORTED, 0.6, self.name, "the offline stage leans supported",
+                       support_score=0.6)
 
 
 def test_claims_not_judged_in_time_keep_their_offline_verdict_and_say_why(
@@ -130,7 +133,9 @@ def test_verify_with_a_slow_judge_ends_at_the_deadline_and_supports_nothing(
     assert [c.verdict for c in saved.claims] == [c.verdict for c in report.claims]
 
 
-def test_an_llm_answer_that_misses_the_deadline_is_a_clear_error(rag: ReliableRAG, server: ChatServer) -> None:
+def test_an_llm_answer_that_misses_the_deadline_is_a_clear_error(
+    rag: ReliableRAG, server: ChatServer
+) -> None:
     server.reply("too late", delay_s=SLOW_S)
     rag.configure(rag.settings.replace(answerer="openai"))
     began = time.monotonic()

@@ -34,7 +34,8 @@ def verifier() -> NLIVerifier:
 def test_shipped_model_is_a_verifier_that_needs_no_download(verifier: NLIVerifier) -> None:
     assert isinstance(verifier, Verifier) and verifier.name == "nli"
     assert (MODEL_DIR / CALIBRATOR_FILE).is_file()
-    assert sum(p.stat().st_size for p in MODEL_DIR.iterdir()) < 35 * 2**20
+    # Two 22 MB copies of the model: int8 weights, and uint8 for CPUs without VNNI (docs/verifier.md).
+    assert sum(p.stat().st_size for p in MODEL_DIR.iterdir()) < 50 * 2**20
 
 
 def test_supported_claim_scores_above_contradicted_and_unrelated(verifier: NLIVerifier) -> None:

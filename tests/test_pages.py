@@ -247,15 +247,16 @@ def test_upload_many_files_reports_each_and_keeps_the_good_ones(rag: ReliableRAG
             ),
             ("empty.txt", b"", "text/plain"),
             ("binary.pdf", bytes(range(256)) * 40, "application/pdf"),  # the picker takes only known types
-            ("leave.md", LEAVE.encode(), "text/markdown"),  # unchanged: adds nothing
-            ("leave-copy.md", LEAVE.encode(), "text/markdown"),  # the same text under another name
+            # An upload is known by its content: this one repeats the text of the indexed leave.md ...
+            ("leave.md", LEAVE.encode(), "text/markdown"),
+            ("leave-copy.md", LEAVE.encode(), "text/markdown"),  # ... and this one is that upload again
         ]
     )
     _submit(at, "Index files")
     table = at.dataframe[0].value
     results = dict(zip(table["File"], table["Result"], strict=True))
-    assert results["parking.md"] == "✔ added" and results["leave.md"] == "= unchanged"
-    assert results["leave-copy.md"] == "≡ copy of indexed text: nothing new"
+    assert results["parking.md"] == "✔ added" and results["leave-copy.md"] == "= unchanged"
+    assert results["leave.md"] == "≡ copy of indexed text: nothing new"
     assert "1 file(s) only repeat text already indexed" in at.warning[0].value
     assert results["empty.txt"] == "✖ failed" and results["binary.pdf"] == "✖ failed"
     errors = dict(zip(table["File"], table["Error"], strict=True))
@@ -317,7 +318,7 @@ def test_review_records_overrides_and_outcome_as_an_audit_trail(rag: ReliableRAG
         if r.verdict.status is not ClaimStatus.SUPPORTED and r.claim.checkable
     )
     at.text_input(key="review.reviewer").input("Dana Reviewer")
-    at.radio(key=f"review.outcome.{session_id}").set_value("corrected")
+    at.radio(key="review.outcome").set_value("corrected")
     old = report.claims[wrong].verdict.status.value
     new = "contradicted" if old != "contradicted" else "unsupported"
     at.selectbox(key=f"review.claim.{session_id}.{wrong}").set_value(new)
@@ -348,7 +349,7 @@ def test_a_correction_without_a_changed_claim_is_not_recorded(rag: ReliableRAG) 
     session_id = _verify_planted(rag)
     at = _page("review")
     at.text_input(key="review.reviewer").input("Dana")
-    at.radio(key=f"review.outcome.{session_id}").set_value("corrected")
+    at.radio(key="review.outcome").set_value("corrected")
     _submit(at, "Record review")
     assert "changes at least one claim's status" in at.warning[0].value
     assert rag.store.reviews(session_id) == []

@@ -42,7 +42,7 @@ def test_a_correction_on_review_changes_what_the_page_shows(rag: ReliableRAG) ->
     index = _supported_claim(before)
     at = _page("review")
     at.text_input(key="review.reviewer").input("Dana Reviewer")
-    at.radio(key="review.outcome").set_value("corrected")
+    at.radio(key=f"review.outcome.{session_id}").set_value("corrected")
     at.selectbox(key=f"review.claim.{session_id}.{index}").set_value("contradicted")
     _submit(at, "Record review")
 

@@ -54,7 +54,7 @@ def test_the_samples_answer_trim_and_refuse_in_one_click_each(rag: ReliableRAG) 
     buttons = [at.button(key=f"ask.sample.{n}") for n in range(len(samples()))]
     assert [b.label.split("→")[1].strip() for b in buttons] == ["✔ passed", "✂ trimmed", "⊘ refused"]
     (link,) = at.get("page_link")
-    assert link.proto.page == "review" and f"{len(rag.store.review_queue())} audited" in link.label
+    assert link.proto.page == "review" and f"{len(rag.store.review_queue())} flagged answer(s) wait" in link.label
     for button, sample in zip(buttons, samples(), strict=True):
         button.click().run()
         assert not at.exception and not at.error
@@ -84,7 +84,7 @@ def test_the_trimmed_sample_marks_the_changed_number_beside_the_evidence(rag: Re
 def test_review_has_no_default_outcome_and_records_nothing_without_one(rag: ReliableRAG) -> None:
     at = _page("review")
     session_id = at.selectbox(key="review.selected").value
-    assert at.radio(key=f"review.outcome.{session_id}").value is None
+    assert at.radio(key="review.outcome").value is None
     at.text_input(key="review.reviewer").input("Dana")
     next(b for b in at.button if b.label == "Record review").click().run()
     assert any("Choose an outcome" in w.value for w in at.warning)
@@ -136,6 +136,7 @@ def test_a_reload_while_answering_says_the_answer_was_interrupted(rag: ReliableR
     at = _page("ask", answering="reloaded")
     assert "The answer was interrupted" in at.warning[0].value
     assert at.text_area(key="ask.question").value == question
+    assert at.radio(key="ask.mode").value == "Ask a question"
     history = _page("history")
     (table,) = [d.value for d in history.dataframe if "Status" in d.value.columns]
     assert list(table["Question"]) == [question] and "interrupted" in table["Status"][0]

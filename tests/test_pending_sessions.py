@@ -80,7 +80,7 @@ def test_an_older_database_gets_the_pending_table(tmp_path: Path) -> None:
     Store(settings).close()
     with sqlite3.connect(tmp_path / "rrag.db") as raw:  # as a release before this table left it
         raw.execute("DROP TABLE pending_sessions")
-        raw.execute("DELETE FROM schema_version WHERE version = 3")
+        raw.execute("DELETE FROM schema_version WHERE name = 'm007_pending_sessions'")
     with Store(settings) as store:
         store.save_pending("s1", "Why?", "ask")
         assert [p.question for p in store.pending_sessions()] == ["Why?"]

@@ -35,7 +35,7 @@ def rag(settings: Settings, server: ChatServer, tmp_path: Path) -> Iterator[Reli
 
 def test_llm_answer_with_a_quote_not_in_the_source_is_a_citation_mismatch(rag: ReliableRAG, server: ChatServer) -> None:
     rag.configure(rag.settings.replace(answerer="openai"))
-    chunk_id = rag.documents()[0].doc_id + ":0"
+    chunk_id = rag.document_chunks(rag.documents()[0].doc_id)[0].chunk_id
     server.reply_json({
         "answer": "Security incidents must be reported within 24 hours.",
         "refused": False,

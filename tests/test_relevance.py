@@ -25,6 +25,7 @@ from tests.chat_server import MODEL, ChatServer
         ("How many people sit on the board?", Kind.NUMBER, ""),
         ("What percentage of salary goes into the pension?", Kind.PERCENT, ""),
         ("Who approves promotions?", None, ""),
+        ("How much does the Team plan cost?", Kind.MONEY, "team plan"),
     ],
 )
 def test_the_question_says_what_kind_of_value_it_needs(question: str, kind: Kind | None, qualifier: str) -> None:
@@ -47,7 +48,13 @@ def test_the_question_says_what_kind_of_value_it_needs(question: str, kind: Kind
         ("How long must a password be?", "Passwords must be at least 14 characters long.", True),
         ("What is the daily per-diem allowance for Berlin?", "City: Berlin; Per-diem per day: €48.", True),
         ("Who approves promotions?", "The dress code is business casual.", False),
+        # The demo's own answers (data/demo/questions/handbook.jsonl), refused before these were read:
+        ("How much does the Team plan cost?", "Team: €19 per user per month, for teams of up to 200 users.", True),
+        ("Who approves an expense of 3,000 euros?",
+         "For €500.01 to €5,000, the approver is Department head and the time to decide is 5 working days.", True),
         ("What do the company policies say?", "Employees may work remotely for up to 3 days per week.", True),
+        ("When do I need a medical note for being off sick?",
+         "From the fourth calendar day of sickness, a medical certificate from a doctor is required.", True),
     ],
 )
 def test_a_sentence_addresses_the_question_with_its_kind_of_value_and_terms(
@@ -56,6 +63,13 @@ def test_a_sentence_addresses_the_question_with_its_kind_of_value_and_terms(
     result = assess(question, [sentence])
     assert result.addressed is addressed
     assert bool(result.reason) is not addressed
+
+
+def test_a_question_in_two_parts_is_addressed_by_the_answer_as_a_whole() -> None:
+    question = "When was Ledgerline 4.2 released, and how long is the free trial?"
+    answer = ["Ledgerline 4.2 was released on 12 October 2026.", "Every new account starts with a free trial of 30 days."]
+    assert assess(question, answer).addressed
+    assert not assess(question, ["The REST API is available on the Team plan."]).addressed
 
 
 def test_the_reason_names_what_was_asked() -> None:

@@ -9,7 +9,7 @@ import pytest
 from ui_reports import sample_report
 
 from rrag.spans import ABSENT, failed_spans, report_spans
-from rrag.types import Chunk, Claim, ClaimResult, ClaimStatus, RetrievedChunk, Verdict
+from rrag.types import Chunk, Claim, ClaimResult, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from ui.export import report_html, report_markdown
 from ui.highlight import highlight_answer, mark_failed
 
@@ -126,3 +126,25 @@ def test_spans_use_the_report_contexts() -> None:
     report = sample_report(contexts=[RetrievedChunk(chunk, 0.9)])
     unsupported = report.claims[3].claim.text
     assert [unsupported[a:b] for a, b, _ in report_spans(report)[3]] == []
+
+
+def test_the_verifiers_value_clash_is_marked_as_it_gives_it() -> None:
+    claim = "Requests are approved within 10 working days."
+    clash = ValueClash("10 working days", "5 working days", 29, 44)
+    assert claim[clash.start : clash.end] == "10 working days"
+    spans = failed_spans(claim, LEAVE, [LEAVE], clash)
+    assert [(claim[a:b], why) for a, b, why in spans] == [("10 working days", "the evidence says 5 working days")]
+
+
+def test_a_claim_that_borrows_its_subject_is_marked_at_its_own_words_in_the_answer() -> None:
+    answer = "The washer uses 12 litres and dries in 40 minutes."
+    own = "dries in 40 minutes."
+    start = answer.index(own)
+    claim = ClaimResult(
+        Claim("The washer " + own, start, start + len(own)),  # the subject borrowed from the sentence
+        Verdict(ClaimStatus.CONTRADICTED, 0.9, "lexical", "the evidence says 30 minutes"),
+    )
+    spans = [(len("The washer dries in "), len("The washer dries in 40"), "the evidence says 30")]
+    out = highlight_answer(answer, [claim], [spans])
+    assert _marks(out) == [("40", "the evidence says 30")]
+    assert html.unescape(re.sub(r"<sup[^>]*>.*?</sup>|<[^>]+>", "", out)) == answer

@@ -507,7 +507,8 @@ def test_settings_values_must_be_json(store: Store) -> None:
 
 def _versions(settings: Settings) -> list[tuple[int, str]]:
     with _raw(settings) as raw:
-        return [tuple(r) for r in raw.exec_driver_sql("SELECT version, name FROM schema_version ORDER BY version")]
+        rows = raw.exec_driver_sql("SELECT version, name FROM schema_version ORDER BY version")
+        return [tuple(r) for r in rows]
 
 
 def _tables(settings: Settings) -> set[str]:
@@ -597,7 +598,7 @@ def test_sessions_saved_before_source_conflicts_were_counted_read_zero(settings:
         store.save_report(_report("s1", MIXED))
     with sqlite3.connect(settings.data_dir / "rrag.db") as raw:  # the database as release 2 left it
         raw.execute("ALTER TABLE sessions DROP COLUMN source_conflicts")
-        raw.execute("DELETE FROM schema_version WHERE version = 6")
+        raw.execute("DELETE FROM schema_version WHERE name = 'm006_sessions_count_source_conflicts'")
     with Store(settings) as store:
         assert [s.source_conflicts for s in store.list_sessions()] == [0]
         assert store.sessions_frame()["source_conflicts"].tolist() == [0]

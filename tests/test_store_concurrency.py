@@ -65,7 +65,9 @@ def _run_in_threads(work: Callable[[int], None], threads: int = 2) -> list[BaseE
 
 
 @pytest.mark.parametrize("shared", [True, False], ids=["one-store-two-threads", "two-stores"])
-def test_two_threads_of_read_then_write_transactions_lose_nothing(db_settings: Settings, shared: bool) -> None:
+def test_two_threads_of_read_then_write_transactions_lose_nothing(
+    db_settings: Settings, shared: bool
+) -> None:
     first = Store(db_settings)
     stores = [first, first if shared else Store(db_settings)]
     first.save_report(_report("shared"))

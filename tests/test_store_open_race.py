@@ -37,7 +37,7 @@ while not go.exists():
     time.sleep(0.001)
 with Store(settings) as store:
     ChunkIndex(settings, get_embedder())
-    store.save_document(DocumentInfo(f"d{worker}", f"docs/{worker}.md", "0" * 64, 1, 1, 0, "2026-11-24T00:00:00"))
+    store.save_document(DocumentInfo(f"d{worker}", f"docs/{worker}.md", "0" * 64, 1, 1, 0, "2026-11-24"))
 print("opened")
 """
 

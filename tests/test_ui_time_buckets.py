@@ -15,6 +15,7 @@ def _sessions(times: list[str]) -> pd.DataFrame:
             "hallucination_rate": [0.5 * (i % 2) for i in range(len(times))],
             "decision": ["refuse" if i % 3 == 0 else "pass" for i in range(len(times))],
             "citation_mismatches": [0] * len(times),
+            "source_conflicts": [0] * len(times),
         }
     )
 

@@ -21,6 +21,7 @@ from transformers import AutoTokenizer
 from rrag.verify.nli import MODEL_DIR, MODEL_FILE, TOKENIZER_FILE, CrossEncoder
 from training.data import BASE_MODEL_DIR
 from training.model import CrossEncoderModel
+from training.portable_int8 import write_portable
 
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 CHECK_PAIRS = [
@@ -52,6 +53,7 @@ def export(model: CrossEncoderModel, out: Path) -> None:
         # Only weight matrices are quantised: attention's activation-by-activation products stay fp32.
         quantize_dynamic(str(fp32), str(out / MODEL_FILE), weight_type=QuantType.QInt8, per_channel=True,
                          extra_options={"MatMulConstBOnly": True})
+        write_portable(out)  # the uint8 copy for CPUs without VNNI, and its probe (portable_int8.py)
     shutil.copy(BASE_MODEL_DIR / "tokenizer.json", out / TOKENIZER_FILE)
 
 

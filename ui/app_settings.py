@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from rrag.errors import ConfigError
+from rrag.redact import redact_url
 from rrag.settings import Settings
 
 SAVED_FIELDS = (
@@ -39,6 +40,9 @@ def to_saved(settings: Settings) -> dict[str, Any]:
 def apply_saved(base: Settings, saved: Mapping[str, Any]) -> Settings:
     """`base` with the saved values on top; unknown names are ignored, invalid values raise ConfigError."""
     values = {name: saved[name] for name in SAVED_FIELDS if name in saved}
+    # URLs are saved without their credentials: the environment's URL, with them, stands where it is the same.
+    if base.llm_base_url and values.get("llm_base_url") == redact_url(base.llm_base_url):
+        values["llm_base_url"] = base.llm_base_url
     if "verifiers" in values:
         values["verifiers"] = tuple(values["verifiers"])
     try:

@@ -53,15 +53,18 @@ def highlight_answer(
         result = claims[number - 1]
         claim = result.claim
         spans = failed[number - 1] if number <= len(failed) else ()
-        if answer[claim.start : claim.end] != claim.text:
-            spans = ()  # a claim an LLM reworded: its offsets do not point into the answer
+        # A claim's text ends with its span of the answer, after any words it borrowed for context
+        # (see RuleClaimExtractor); one an LLM reworded has no such span, and no marks in the answer.
+        shift = claim.end - len(claim.text)
+        if not claim.text.endswith(answer[claim.start : claim.end]) or claim.start >= claim.end:
+            spans = ()
         style = status_style(display_status(result.verdict))
         tip = f"Claim {number}: {style.label}. {result.verdict.reason}"
         parts.append(
             f'<mark class="rrag-claim" style="background:{style.background};border-color:{style.colour}" '
             f'title="{html.escape(tip)}" aria-label="{html.escape(style.label)}">'
             f'<sup style="color:{style.colour}">{style.icon}{number}</sup>'
-            f"{mark_failed(answer, spans, start, end, shift=claim.start)}</mark>"
+            f"{mark_failed(answer, spans, start, end, shift=shift)}</mark>"
         )
         cursor = end
     parts.append(html.escape(answer[cursor:]))

@@ -23,6 +23,7 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from rrag.errors import ConfigError, StoreError
+from rrag.redact import redact_urls
 
 BEGIN_MODE = "rrag_sqlite_begin"  # execution option read by the `begin` hook
 WRITE_OPTIONS = {BEGIN_MODE: "IMMEDIATE"}
@@ -45,7 +46,7 @@ def create_store_engine(url_text: str, busy_timeout_s: float) -> tuple[Engine, b
             Path(url.database or "").expanduser().parent.mkdir(parents=True, exist_ok=True)
             engine = create_engine(url)
     except (ArgumentError, NoSuchModuleError, ImportError) as exc:
-        raise ConfigError(f"database_url is not a usable SQLAlchemy URL: {exc}") from exc
+        raise ConfigError(f"database_url is not a usable SQLAlchemy URL: {redact_urls(str(exc))}") from None
     except OSError as exc:
         raise StoreError(f"Could not create the database folder: {exc}") from exc
 

@@ -36,11 +36,11 @@ from rrag.keywords import KeywordMatches, keyword_terms
 from rrag.store.schema import DocumentRow
 from rrag.types import Chunk
 
-# Candidates come from the query's selective terms: a term found in more chunks than this (at 100k
-# chunks, one in 20) would make the database rank most of the corpus for little gain. Such terms
-# still count in every score; below SELECTIVE_MIN_CHUNKS chunks every term is selective.
+# Candidates come from the query's selective terms: a term found in more chunks than this (one in
+# 20, and at least 500) would make the database rank much of the corpus for little gain. Such terms
+# still count in every score, and in a corpus of up to 500 chunks every term is selective.
 SELECTIVE_SHARE = 0.05
-SELECTIVE_MIN_CHUNKS = 2000
+SELECTIVE_MIN_CHUNKS = 500
 
 metadata = MetaData()
 keyword_chunks = Table(
@@ -134,9 +134,10 @@ def replace_keywords(session: Session, doc_ids: Sequence[str], chunks: Sequence[
 
 
 def _add_document_frequencies(session: Session, changes: Counter[str]) -> None:
+    # Sorted: concurrent PostgreSQL writers lock the rows they share in one order (no deadlock).
     rows = [{"term": term, "df": change} for term, change in sorted(changes.items()) if change]
     if not rows:
-        return  # sorted: concurrent PostgreSQL writers lock the rows they share in one order
+        return
     upsert = sqlite_insert if session.get_bind().dialect.name == "sqlite" else postgresql_insert
     statement = upsert(keyword_terms_table)
     session.execute(
@@ -162,6 +163,7 @@ def match_keywords(session: Session, terms: Sequence[str], limit: int, also: Seq
     selective = [t for t in distinct if t in df and df[t] <= max(SELECTIVE_MIN_CHUNKS, chunks * SELECTIVE_SHARE)]
     chunk_terms: dict[str, list[str]] = {}
     if selective and limit > 0:
+        # Terms are letters and digits only (keyword_terms), so quoting them is all the escaping needed.
         sqlite = session.get_bind().dialect.name == "sqlite"
         query = " OR ".join(f'"{t}"' for t in selective) if sqlite else " | ".join(f"'{t}'" for t in selective)
         rows = session.execute(_SQLITE_MATCH if sqlite else _POSTGRESQL_MATCH, {"query": query, "limit": limit})

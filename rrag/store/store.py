@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, defer, selectinload
 from rrag.corrections import as_reviewed
 from rrag.errors import NotFoundError, StoreError, StoreLockedError
 from rrag.keywords import KeywordMatches
+from rrag.redact import looks_secret, redact_urls
 from rrag.settings import Settings
 from rrag.store.engine import WRITE_OPTIONS, create_store_engine, is_locked
 from rrag.store.keywords import documents_without_keywords, match_keywords, replace_keywords
@@ -68,7 +69,6 @@ DEFAULT_BUSY_TIMEOUT_S = 5.0
 _PENDING_REVIEW = ("open", "escalated")
 # Loads what `latest_corrections` reads in two queries, however many reviews a session has.
 _WITH_CORRECTIONS = selectinload(SessionRow.reviews).selectinload(ReviewRow.changes)
-SECRET_WORDS = ("key", "secret", "token", "password")  # app settings named like these are refused
 
 
 class Store:
@@ -416,8 +416,9 @@ class Store:
             return {row.key: row.value for row in s.scalars(select(AppSettingRow))}
 
     def save_app_settings(self, values: Mapping[str, Any]) -> None:
-        """Merge `values` into the saved settings. Secret-looking keys are refused: keys stay in the env."""
-        refused = sorted(str(k) for k in values if not (isinstance(k, str) and k.strip()) or _looks_secret(k))
+        """Merge `values` into the saved settings. Secret-looking names are refused (keys stay in the env),
+        and URLs are saved without their credentials."""
+        refused = sorted(str(k) for k in values if not (isinstance(k, str) and k.strip()) or looks_secret(k))
         if refused:
             raise StoreError(
                 f"Refused to save settings {refused}: names must be non-empty and secrets (keys, tokens, "
@@ -429,7 +430,7 @@ class Store:
             raise StoreError(f"Settings values must be plain JSON data: {exc}") from exc
         with self._write("save the app settings") as s:
             for key, value in values.items():
-                s.merge(AppSettingRow(key=key, value=value))
+                s.merge(AppSettingRow(key=key, value=redact_urls(value) if isinstance(value, str) else value))
 
     # -- transactions and errors -------------------------------------------------------------------
 
@@ -491,10 +492,6 @@ def _for_summaries(query: Select[tuple[SessionRow]]) -> Select[tuple[SessionRow]
 def _with_utc_times(frame: pd.DataFrame) -> pd.DataFrame:
     frame["created_at"] = pd.to_datetime(frame["created_at"], utc=True)
     return frame
-
-
-def _looks_secret(name: object) -> bool:
-    return any(word in str(name).lower() for word in SECRET_WORDS)
 
 
 def _escape_like(text: str) -> str:

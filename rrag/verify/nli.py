@@ -37,6 +37,10 @@ from rrag.verify.lexical import LexicalVerifier
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 MODEL_FILE = "nli-minilm-l6-int8.onnx"
+# The same weights as uint8, for CPUs whose int8 kernels saturate (x86-64 without VNNI): exact there,
+# half as fast again as MODEL_FILE where that is exact (training/portable_int8.py, docs/verifier.md).
+PORTABLE_MODEL_FILE = "nli-minilm-l6-uint8.onnx"
+INT8_PROBE_FILE = "int8-probe.onnx"
 TOKENIZER_FILE = "tokenizer.json"
 CALIBRATOR_FILE = "nli-calibrator.json"
 LABELS = ("entailment", "neutral", "contradiction")
@@ -46,21 +50,24 @@ DEFAULT_WINDOWS_PER_SENTENCE = 1
 # The model's limit. Windows are at most 56 words, but a word of JSON or a table can be several
 # tokens: at 192, 13 % of the dev pairs (RAGTruth data-to-text records) lost the end of their window.
 MAX_PAIR_TOKENS = 512
+CHUNK_CACHE_SIZE = 4096  # chunks whose windows and window tokens are kept
 
 
 class CrossEncoder:
     """P(entailment, neutral, contradiction) for (evidence, claim) pairs, with onnxruntime on CPU."""
 
-    def __init__(self, model_dir: Path = MODEL_DIR, threads: int = 2) -> None:
+    def __init__(self, model_dir: Path = MODEL_DIR, threads: int = 2, model_file: str | None = None) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        model_path, tokenizer_path = model_dir / MODEL_FILE, model_dir / TOKENIZER_FILE
+        model_file = model_file or model_file_for_this_cpu(model_dir)
+        model_path, tokenizer_path = model_dir / model_file, model_dir / TOKENIZER_FILE
         if not model_path.is_file() or not tokenizer_path.is_file():
-            raise ConfigError(f"the NLI model is missing from {model_dir} (expected {MODEL_FILE})")
+            raise ConfigError(f"the NLI model is missing from {model_dir} (expected {model_file})")
         self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(MAX_PAIR_TOKENS, strategy="longest_first")
+        self._cls, self._sep = self._tokenizer.token_to_id("[CLS]"), self._tokenizer.token_to_id("[SEP]")
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -74,13 +81,47 @@ class CrossEncoder:
         must not depend on the claims checked beside it. Batching buys no speed here: the model's
         time grows with the tokens either way."""
         out = np.zeros((len(pairs), 3), dtype=np.float32)
-        for row, enc in enumerate(self._tokenizer.encode_batch(list(pairs))):
-            feed = {name: np.array([values], dtype=np.int64) for name, values in
-                    (("input_ids", enc.ids), ("attention_mask", enc.attention_mask), ("token_type_ids", enc.type_ids))}
+        for row, (evidence, claim) in enumerate(pairs):
+            ids, type_ids = self.pair_tokens(evidence, claim)
+            feed = {"input_ids": np.array([ids], dtype=np.int64),
+                    "attention_mask": np.ones((1, len(ids)), dtype=np.int64),
+                    "token_type_ids": np.array([type_ids], dtype=np.int64)}
             logits = self._session.run(["logits"], feed)[0][0]
             exp = np.exp(logits - logits.max())
             out[row] = exp / exp.sum()
         return out
+
+    def pair_tokens(self, evidence: str, claim: str) -> tuple[list[int], list[int]]:
+        """Token ids and segment ids of `[CLS] evidence [SEP] claim [SEP]`, from each text's cached
+        tokens (an evidence window is read again for every claim); a pair over the model's limit goes
+        through the tokenizer's own truncation."""
+        first, second = self._tokens(evidence), self._tokens(claim)
+        if len(first) + len(second) + 3 > MAX_PAIR_TOKENS:
+            encoding = self._tokenizer.encode(evidence, claim)
+            return encoding.ids, encoding.type_ids
+        return ([self._cls, *first, self._sep, *second, self._sep],
+                [0] * (len(first) + 2) + [1] * (len(second) + 1))
+
+    @lru_cache(maxsize=8 * CHUNK_CACHE_SIZE)  # noqa: B019 (encoders are few and shared: shared_encoder)
+    def _tokens(self, text: str) -> tuple[int, ...]:
+        return tuple(self._tokenizer.encode(text, add_special_tokens=False).ids)
+
+
+def model_file_for_this_cpu(model_dir: Path = MODEL_DIR) -> str:
+    """MODEL_FILE where onnxruntime's int8 kernels multiply exactly, else PORTABLE_MODEL_FILE.
+
+    Asks the kernels rather than the CPU flags: a one-matrix probe of products large enough to
+    saturate a 16-bit lane (255 x 127, summed in pairs) comes back exact only where no lane saturates."""
+    import onnxruntime as ort
+
+    probe = model_dir / INT8_PROBE_FILE
+    if not probe.is_file():
+        return MODEL_FILE  # an export without a probe (a test's own model folder): one model only
+    session = ort.InferenceSession(str(probe), providers=["CPUExecutionProvider"])
+    row = session.get_inputs()[0]  # uint8 [n, width] times int8 weights all 127
+    width = row.shape[1]
+    product = session.run(None, {row.name: np.full((1, width), 255, dtype=np.uint8)})[0]
+    return MODEL_FILE if int(product.flat[0]) == 255 * 127 * width else PORTABLE_MODEL_FILE
 
 
 @dataclass(frozen=True)
@@ -148,19 +189,34 @@ class SentenceScore:
     probability: float = 0.0
 
 
+@lru_cache(maxsize=CHUNK_CACHE_SIZE)  # the same chunks come back for claim after claim, answer after answer
+def chunk_windows(chunk: Chunk) -> tuple[_Window, ...]:
+    """The evidence windows of one chunk with their content words, computed once per chunk."""
+    return tuple(_Window(chunk, span, frozenset(content_words(span.text))) for span in fx.windows(chunk.text))
+
+
+@lru_cache(maxsize=CHUNK_CACHE_SIZE)
+def chunk_numbers(text: str) -> frozenset[float]:
+    return frozenset(fx.number_values(text))
+
+
+def clear_caches() -> None:
+    """Forget what was computed per chunk (the benchmark measures cold verification with it)."""
+    for cache in (chunk_windows, chunk_numbers, content_words, words, CrossEncoder._tokens):
+        cache.cache_clear()
+
+
 class _ContextIndex:
     """Sentence windows of every chunk, with the term statistics the cheap signals need."""
 
     def __init__(self, contexts: Sequence[RetrievedChunk]) -> None:
-        self.windows: list[_Window] = []
-        for rc in contexts:
-            for span in fx.windows(rc.chunk.text):
-                self.windows.append(_Window(rc.chunk, span, frozenset(content_words(span.text))))
+        self.windows = [window for rc in contexts for window in chunk_windows(rc.chunk)]
         self.weight = fx.TermWeights(w.terms for w in self.windows)
-        text = "\n".join(rc.chunk.text for rc in contexts)
-        self.terms = set(content_words(text))
-        self.numbers = fx.number_values(text)
-        self.lower_words = set(words(text))
+        # Unions of what each chunk holds (cached per chunk text), not one pass over all of them joined.
+        texts = [rc.chunk.text for rc in contexts]
+        self.terms: set[str] = set().union(*map(content_words, texts))
+        self.numbers: set[float] = set().union(*map(chunk_numbers, texts))
+        self.lower_words: set[str] = set().union(*map(words, texts))
 
     def candidates(self, claim_terms: Sequence[str], k: int) -> list[_Window]:
         def coverage(window: _Window) -> float:
@@ -199,7 +255,7 @@ class NLIVerifier(Verifier):
     def verify_many(self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk],
                     question: str = "") -> list[Verdict]:
         scored = self.score_sentences([c.text for c in claims], contexts, question)
-        return [self._verdict(sentences) for sentences in scored]
+        return [self.verdict_of(sentences) for sentences in scored]
 
     def score_sentences(self, claims: Sequence[str], contexts: Sequence[RetrievedChunk],
                         question: str = "") -> list[list[SentenceScore]]:
@@ -263,7 +319,8 @@ class NLIVerifier(Verifier):
             "length": math.log1p(len(terms)),
         }
 
-    def _verdict(self, sentences: list[SentenceScore]) -> Verdict:
+    def verdict_of(self, sentences: list[SentenceScore]) -> Verdict:
+        """The claim's verdict from its scored sentences (`score_sentences`)."""
         weakest = min(sentences, key=lambda s: s.probability)
         cal = self.calibrator
         p = cal.claim_probability([s.probability for s in sentences])

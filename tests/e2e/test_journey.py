@@ -242,6 +242,8 @@ def test_upload_ask_review_history_insights(page: Page, tmp_path: Path) -> None:
     _choose(page, "Open an answer", "working from home")
     expect(page.get_by_text(f"Question: {REMOTE['question']}")).to_be_visible()
     _idle(page)
+    # Its verdict form, not the previous answer's still on screen: this answer has four claims.
+    expect(page.get_by_role("combobox", name="Status of claim 4")).to_be_visible()
     was = _claim_status(page, "gym membership")
     number = re.sub(
         r"\D", "", page.locator("mark.rrag-claim", has_text="gym membership").locator("sup").inner_text()
@@ -359,6 +361,7 @@ def test_the_demo_tells_its_story_from_the_first_paint(tmp_path: Path) -> None:
         page.reload()
         expect(page.get_by_text("The answer was interrupted")).to_be_visible()
         expect(page.get_by_label("Question", exact=True)).to_have_value(question)
+        expect(page.get_by_label("Answer to audit")).to_be_visible()  # back in the mode it was asked in
         _shot(page, "interrupted")
         deadline = time.monotonic() + 120  # the stopped run notices at its next stage
         while True:

@@ -1,0 +1,66 @@
+"""When the rules overrule the model in the cascade's offline stage (issue 12 item 3): deterministic,
+on verdicts built by hand and on the rules' real output; the real model is in test_guarded.py."""
+
+from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
+from rrag.verify.guarded import DEFAULT_GUARD, overrule
+from rrag.verify.lexical import NEGATED_EVIDENCE, NEGATION, UNSTATED, VALUE, LexicalVerifier
+
+
+def model(status: ClaimStatus, p: float) -> Verdict:
+    return Verdict(status, p, "nli", "the model", support_score=p)
+
+
+def rule(status: ClaimStatus, support: float, clash: ValueClash | None = None) -> Verdict:
+    return Verdict(status, 0.7, "lexical", "the rules", support_score=support, clash=clash)
+
+
+CLASH = rule(ClaimStatus.CONTRADICTED, 0.05, ValueClash("10 working days", "5 working days", 0, 15))
+FITTING = (rule(ClaimStatus.SUPPORTED, 0.9), None)
+
+
+def test_a_value_clash_overrules_even_a_sure_yes_in_a_long_claim() -> None:
+    assert overrule(model(ClaimStatus.SUPPORTED, 0.97), [(CLASH, VALUE)]) is CLASH
+    assert overrule(model(ClaimStatus.SUPPORTED, 0.97), [FITTING, (CLASH, VALUE), FITTING]) is CLASH
+
+
+def test_a_claim_that_negates_the_evidence_overrules_a_sure_yes() -> None:
+    negated = rule(ClaimStatus.CONTRADICTED, 0.1)
+    assert overrule(model(ClaimStatus.SUPPORTED, 0.95), [(negated, NEGATION)]) is negated
+
+
+def test_a_not_somewhere_in_the_evidence_window_only_tells_a_contradiction_apart() -> None:
+    claim = "Remote employees may work from another country for 20 days a year."
+    evidence = "Remote employees may work from another country for 20 days a year, but not from a sanctioned one."
+    chunk = Chunk("c", "d", "remote.txt", evidence, 0, len(evidence))
+    ((verdict, kind),) = LexicalVerifier().assess([Claim(claim, 0, len(claim))], [RetrievedChunk(chunk, 1.0)])
+    assert verdict.status is ClaimStatus.CONTRADICTED and kind == NEGATED_EVIDENCE
+    yes, no = model(ClaimStatus.SUPPORTED, 0.7), model(ClaimStatus.UNSUPPORTED, 0.3)
+    assert overrule(yes, [(verdict, kind)]) is yes
+    assert overrule(no, [(verdict, kind)]) is verdict
+    negated = "Remote employees may not work from another country."
+    ((verdict, kind),) = LexicalVerifier().assess(
+        [Claim(negated, 0, len(negated))],
+        [RetrievedChunk(Chunk("c", "d", "r.txt", "Remote employees may work from another country.", 0, 47), 1.0)])
+    assert verdict.status is ClaimStatus.CONTRADICTED and kind == NEGATION
+
+
+def test_other_hard_evidence_overrules_one_sentence_claims_only() -> None:
+    unstated = rule(ClaimStatus.UNSUPPORTED, 0.1)
+    yes = model(ClaimStatus.SUPPORTED, 0.55)
+    assert overrule(yes, [(unstated, UNSTATED)]) is unstated
+    assert overrule(yes, [FITTING, (unstated, UNSTATED)]) is yes  # a whole response: many such misfire
+    assert overrule(model(ClaimStatus.SUPPORTED, 0.9), [(unstated, UNSTATED)]) is not unstated
+
+
+def test_hard_evidence_tells_a_contradiction_apart_in_any_claim() -> None:
+    negated = rule(ClaimStatus.CONTRADICTED, 0.1)
+    assert overrule(model(ClaimStatus.UNSUPPORTED, 0.2), [FITTING, (negated, NEGATION)]) is negated
+
+
+def test_an_unsure_yes_falls_only_where_the_rules_find_few_of_the_claims_words() -> None:
+    unsure = model(ClaimStatus.SUPPORTED, 0.6)
+    few = rule(ClaimStatus.UNSUPPORTED, DEFAULT_GUARD.rules_doubt - 0.05)
+    some = rule(ClaimStatus.UNSUPPORTED, DEFAULT_GUARD.rules_doubt + 0.05)
+    assert overrule(unsure, [(few, None)]) is few
+    assert overrule(unsure, [(some, None)]) is unsure
+    assert overrule(model(ClaimStatus.SUPPORTED, DEFAULT_GUARD.model_sure + 0.05), [(few, None)]).verifier == "nli"

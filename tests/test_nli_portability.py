@@ -1,0 +1,45 @@
+"""The model a CPU runs gives the exact-arithmetic probabilities, whatever its int8 kernels do.
+
+On a CPU without VNNI the int8 weights saturate a 16-bit lane (max |dP| 0.094 on dev pairs under
+qemu's Haswell), so that CPU must run the uint8 copy; on one with VNNI the faster int8 copy gives the
+same numbers. Either way the chosen model agrees with the uint8 one, whose products are exact
+everywhere."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from rrag.verify.nli import (
+    INT8_PROBE_FILE,
+    MODEL_DIR,
+    MODEL_FILE,
+    PORTABLE_MODEL_FILE,
+    CrossEncoder,
+    model_file_for_this_cpu,
+)
+
+PAIRS = [
+    ("The Eiffel Tower is in Paris and opened in 1889.", "The Eiffel Tower opened in 1889."),
+    ("The Eiffel Tower is in Paris and opened in 1889.", "The Eiffel Tower opened in 1925."),
+    ("Passwords must be at least 14 characters long and are changed every 90 days.",
+     "Remote access always requires multi-factor authentication."),
+]
+
+
+def test_the_model_this_cpu_runs_agrees_with_the_exact_one() -> None:
+    chosen = model_file_for_this_cpu()
+    assert chosen in (MODEL_FILE, PORTABLE_MODEL_FILE)
+    exact = CrossEncoder(threads=1, model_file=PORTABLE_MODEL_FILE).predict(PAIRS)
+    ran = CrossEncoder(threads=1).predict(PAIRS)
+    assert np.abs(ran - exact).max() < 1e-3, chosen
+
+
+def test_a_model_folder_without_the_probe_runs_its_one_model(tmp_path: Path) -> None:
+    for item in MODEL_DIR.iterdir():
+        if item.name not in (INT8_PROBE_FILE, PORTABLE_MODEL_FILE):
+            shutil.copy(item, tmp_path / item.name)
+    assert model_file_for_this_cpu(tmp_path) == MODEL_FILE
+    assert CrossEncoder(tmp_path, threads=1).predict(PAIRS[:1]).shape == (1, 3)
