@@ -181,7 +181,7 @@ def run_question_set(
 ) -> QuestionSetRun:
     """Ask every question, measure each answer, summarise, and save the run. A question that fails
     (an LLM timeout, say) is recorded with its error; the others go on."""
-    created = datetime.now(timezone.utc).replace(microsecond=0)
+    created = datetime.now(timezone.utc)  # to the microsecond: two runs in one second keep their order
     outcomes = []
     for done, item in enumerate(items):
         if progress:
