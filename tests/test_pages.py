@@ -61,8 +61,10 @@ def rag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ReliableRAG
     engine.close()
 
 
-def _page(name: str) -> AppTest:
+def _page(name: str, **query: str) -> AppTest:
+    """Page `name` run once, opened with `query` in its URL."""
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
+    at.query_params.update(query)
     at.run()
     if name != "ask":
         at.switch_page(f"pages/{name}.py")

@@ -4,11 +4,11 @@ where data lives. The pages run against the demo corpus in a temp-dir engine (re
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
+from test_pages import _page
 
 from rrag import Decision, ReliableRAG
 from rrag.demo import samples, set_up_demo
@@ -16,9 +16,6 @@ from rrag.ingest.extract import supported_suffixes
 from rrag.pipeline import MAX_QUESTION_CHARS
 from ui.engine import get_engine
 from ui.tables import QUEUE_COLUMNS
-
-APP = Path(__file__).resolve().parents[1] / "app.py"
-TIMEOUT_S = 120
 
 
 @pytest.fixture
@@ -29,17 +26,6 @@ def rag() -> Iterator[ReliableRAG]:
     st.cache_data.clear()
     st.cache_resource.clear()
     engine.close()
-
-
-def _page(name: str, **query: str) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
-    at.query_params.update(query)
-    at.run()
-    if name != "ask":
-        at.switch_page(f"pages/{name}.py")
-        at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def _html(at: AppTest) -> str:
