@@ -249,8 +249,10 @@ def test_upload_ask_review_history_insights(page: Page, tmp_path: Path) -> None:
         r"\D", "", page.locator("mark.rrag-claim", has_text="gym membership").locator("sup").inner_text()
     )
     now = "Contradicted" if was != "Contradicted" else "Unsupported"
-    page.get_by_label("Reviewer name").fill("Dana Reviewer")
-    page.get_by_text("✎ corrected", exact=False).click()
+    # The opened answer's own form: the previous answer's may still be on screen while this one draws.
+    form = page.get_by_test_id("stForm").filter(has=page.get_by_role("combobox", name="Status of claim 4"))
+    form.get_by_label("Reviewer name").fill("Dana Reviewer")
+    form.get_by_text("✎ corrected", exact=False).click()
     _choose(page, f"Status of claim {number}", now)
     page.get_by_label("Note").fill("HR confirms there is no gym allowance.")
     _shot(page, "review")
