@@ -120,10 +120,11 @@ class ReliableRAG:
         """Retrieve, answer, then audit the answer claim by claim. `settings`: this question's own
         choices (threshold, backends, ...); the engine's settings stay as they are. `session_id`: the
         id to save the report under, chosen by a caller that must find it again after a reload."""
-        stages = self._stages(settings)
         timer = _StageTimer(progress)
-        with self._pending(question, "ask", session_id) as session_id, llm_deadline(stages.settings.llm_deadline_s):
-            return self._ask(stages, question, timer, session_id)
+        with self._pending(question, "ask", session_id) as session_id:
+            stages = self._stages(settings)  # after the pending row: building stages may load models
+            with llm_deadline(stages.settings.llm_deadline_s):
+                return self._ask(stages, question, timer, session_id)
 
     def _ask(self, stages: _Backends, question: str, timer: _StageTimer, session_id: str) -> Report:
         with timer("retrieve"):
@@ -141,10 +142,11 @@ class ReliableRAG:
         settings: Settings | None = None, progress: Progress | None = None, session_id: str | None = None,
     ) -> Report:
         """Audit an answer written elsewhere against the indexed documents (the rest as for `ask`)."""
-        stages = self._stages(settings)
         timer = _StageTimer(progress)
-        with self._pending(question, "verify", session_id) as session_id, llm_deadline(stages.settings.llm_deadline_s):
-            return self._verify(stages, question, answer, timer, session_id)
+        with self._pending(question, "verify", session_id) as session_id:
+            stages = self._stages(settings)
+            with llm_deadline(stages.settings.llm_deadline_s):
+                return self._verify(stages, question, answer, timer, session_id)
 
     def _verify(self, stages: _Backends, question: str, answer: str, timer: _StageTimer, session_id: str) -> Report:
         with timer("claims"):

@@ -304,7 +304,7 @@ def test_a_bookmarked_page_as_a_fresh_servers_first_request_gets_the_apps_menu(p
 
 # Long enough to audit that a reload lands mid-answer: every sentence is a claim to check.
 LONG_ANSWER = " ".join(
-    f"Employee number {i} receives {20 + i % 7} days of paid annual leave per calendar year." for i in range(150)
+    f"Employee number {i} receives {20 + i % 7} days of paid annual leave per calendar year." for i in range(400)
 )
 
 
