@@ -21,7 +21,7 @@ from typing import Sequence
 from rrag.errors import LLMError
 from rrag.llm import LLM
 from rrag.prompts import RELEVANCE
-from rrag.text import content_words, quantities, stem, words
+from rrag.text import CURRENCY_CODES, content_words, quantities, stem, words
 
 MIN_KEY_SHARE = 0.25  # lenient: "medical note" is answered by "medical certificate"
 MIN_PREFIX = 4
@@ -38,11 +38,6 @@ class Kind(str, Enum):
 _TIME_UNITS = {stem(u): u for u in "second minute hour day week month year".split()}
 _TIME_UNITS |= {stem("working"): "day", stem("business"): "day"}  # "10 working days": the unit is the word after
 _MONEY_NOUNS = frozenset(stem(w) for w in "price cost fee fare charge".split())
-_MONEY_WORDS = re.compile(
-    r"[$€£¥]\s?\d|\d\s?(?:[$€£¥]|(?:usd|eur|gbp|chf|jpy|euros?|dollars?|pounds?|cents?|pence)\b)"
-    r"|\b(?:usd|eur|gbp|chf|jpy)\s?\d",
-    re.IGNORECASE,
-)
 _HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[\w-]+\s*){1,3})", re.IGNORECASE)
 _HOW_LONG = re.compile(r"\bhow\s+long\b|\bfor\s+how\s+long\b", re.IGNORECASE)
 _PERCENT_ASKED = re.compile(r"\b(?:what|which)\s+(?:percentage|percent|share)\b|\bhow\s+many\s+percent\b", re.IGNORECASE)
@@ -109,9 +104,9 @@ def _said(term: str, said: set[str]) -> bool:
 
 
 def _has_kind(sentence: str, q: Question) -> bool:
-    if q.kind is Kind.MONEY:
-        return bool(_MONEY_WORDS.search(sentence))
     found = quantities(sentence)
+    if q.kind is Kind.MONEY:
+        return any(n.unit in CURRENCY_CODES for n in found)
     if q.kind is Kind.PERCENT:
         return any(n.unit == "%" for n in found)
     if q.kind is Kind.DURATION:

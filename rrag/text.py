@@ -372,6 +372,7 @@ _CURRENCIES = {
     "\u00a3": "GBP", "gbp": "GBP", "pound": "GBP", "chf": "CHF", "franc": "CHF", "\u00a5": "JPY",
     "jpy": "JPY", "yen": "JPY", "cad": "CAD", "aud": "AUD",
 }
+CURRENCY_CODES = frozenset(_CURRENCIES.values())  # the unit of every amount of money
 _DAYS_PER = {
     "second": 1 / 86400, "sec": 1 / 86400, "minut": 1 / 1440, "min": 1 / 1440, "hour": 1 / 24, "hr": 1 / 24,
     "day": 1.0, "week": 7.0, "wk": 7.0, "fortnight": 14.0, "month": 30.4375, "year": 365.25, "yr": 365.25,
