@@ -7,7 +7,7 @@ import math
 import re
 import unicodedata
 from functools import lru_cache
-from typing import NamedTuple, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from rapidfuzz import fuzz
 
@@ -183,6 +183,8 @@ _PLAIN_RUN = re.compile(r"(?:[^\W_]|[%$\u20ac\u00a3]|(?<=\d)[.,](?=\d))+")
 
 def normalize(text: str, *, punctuation: bool = True) -> str:
     """Case-folded, NFKC, quotes and dashes unified, whitespace collapsed; see `normalize_map`."""
+    if punctuation and text.isascii():  # the common case, without building an offset map
+        return " ".join(text.split()).lower()
     return normalize_map(text, punctuation=punctuation)[0]
 
 
@@ -380,19 +382,34 @@ _DAYS_PER = {
 }
 # Words between a number and what it counts: "5 working days" counts days.
 _QUALIFIERS = frozenset("working business calendar consecutive full whole clear additional extra further".split())
-_NUMBER = re.compile(
-    r"(?:(?P<cur>[$\u20ac\u00a3\u00a5]|\b(?:usd|eur|gbp|chf|jpy|cad|aud)\b)\s?)?(?P<num>\d+(?:[.,]\d+)*)(?:st|nd|rd|th)?"
+_CURRENCY_CODES_WRITTEN = ("usd", "eur", "gbp", "chf", "jpy", "cad", "aud")
+_CURRENCY_SYMBOLS = "$\u20ac\u00a3\u00a5"
+
+
+def _starting_with(first_characters: str, pattern: str) -> re.Pattern[str]:
+    """`pattern`, case-insensitive, tried only where the text has a character it can start with
+    (`first_characters`: the body of a character class): the same matches, two to three times faster,
+    as the regex engine skips every other position at once."""
+    return re.compile(f"(?=[{first_characters}])" + pattern, re.IGNORECASE)
+
+
+def _initials(words: Iterable[str]) -> str:
+    return re.escape("".join(sorted({word[0] for word in words})))
+
+
+_NUMBER = _starting_with(
+    rf"{_CURRENCY_SYMBOLS}\d{_initials(_CURRENCY_CODES_WRITTEN)}",
+    rf"(?:(?P<cur>[{_CURRENCY_SYMBOLS}]|\b(?:{'|'.join(_CURRENCY_CODES_WRITTEN)})\b)\s?)?(?P<num>\d+(?:[.,]\d+)*)(?:st|nd|rd|th)?"
     r"(?:\s?(?P<scale>thousand|million|billion|bn|mn|k|m)\b)?",
-    re.IGNORECASE,
 )
 # "9:30", "17:00", "5 p.m.", "9am": a time of day, in hours since midnight.
 _TIME = re.compile(r"\b(?P<h>\d{1,2})(?::(?P<m>\d{2}))?(?:\s?(?P<ampm>[ap]\.?m\b\.?))?", re.IGNORECASE)
 _PERCENT = re.compile(r"\s?%|\s(?:percent|per cent)\b", re.IGNORECASE)
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
-_NUMBER_WORD = re.compile(
+_NUMBER_WORD = _starting_with(
+    _initials(_WORD_NUMBERS),
     rf"\b(?:(?:{_TENS})[-\s](?:one|two|three|four|five|six|seven|eight|nine)"  # "twenty-five" is one number
     r"|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\b",
-    re.I,
 )
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
 _RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
@@ -420,7 +437,7 @@ def quantities(text: str) -> list[Quantity]:
             unit = _CALENDAR_YEAR  # "1 January 2026", "in 2025"
         found.append(Quantity(value, unit, m.start(), m.end(), unit_end))
     for m in _NUMBER_WORD.finditer(text):
-        word = m.group(0).lower()
+        word = m.group(0).casefold()  # "ſix" matches case-insensitively and is "six"
         unit, unit_end = _unit_after(text, m.end())
         if word in ("once", "half") and not unit:
             continue

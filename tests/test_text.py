@@ -66,6 +66,8 @@ def test_normalize_map_points_back_into_the_original() -> None:
     assert len(index) == len(norm)
     assert all(text[i].casefold() == c for c, i in zip(norm, index) if c.isalnum())
     assert normalize("A\u00a0B\u2019s") == "a b's"
+    assert normalize("  Plain  ASCII\ttext \n") == "plain ascii text"  # the fast path agrees with the map
+    assert normalize_map("  Plain  ASCII\ttext \n")[0] == "plain ascii text"
 
 
 def test_locate_ignores_case_whitespace_and_punctuation_on_word_boundaries() -> None:
@@ -99,6 +101,9 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         ("ISO27001 and A4 paper", []),
         ("within 24 hours", [(24.0, "hour")]),
         ("the 3rd floor", [(3.0, "floor")]),
+        ("GBP 49 or Eur 5", [(49.0, "GBP"), (5.0, "EUR")]),
+        ("\u017fix days", [(6.0, "day")]),  # the long s matches "six" case-insensitively: it raised KeyError
+        ("\u1042\u1040\u1041\u1048", [(2018.0, "")]),  # any script's digits
     ],
 )
 def test_quantities(text: str, expected: list[tuple[float, str]]) -> None:

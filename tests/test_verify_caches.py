@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from rrag.types import Chunk, Claim, RetrievedChunk
+from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
+from rrag.verify import lexical
+from rrag.verify.guarded import GuardedVerifier
 from rrag.verify.nli import NLIVerifier, chunk_windows, clear_caches, shared_encoder
 
 CONTEXT = RetrievedChunk(
@@ -31,3 +33,18 @@ def test_windows_are_computed_once_per_chunk_and_verdicts_do_not_depend_on_it() 
     warm = verifier.verify_many(claims, [CONTEXT])
     assert chunk_windows.cache_info().misses == misses == 1 and chunk_windows.cache_info().hits >= 1
     assert warm == cold
+
+
+def test_the_guard_reads_the_rules_the_model_already_ran() -> None:
+    """The model uses the rules' verdict on each claim sentence as a feature, the guard as a veto: one
+    judgement per sentence and chunks serves both, and the verdicts are those of a fresh run."""
+    guarded = GuardedVerifier(NLIVerifier())
+    claims = [Claim("Employees receive 30 days of annual leave. Unused days expire in March.", 0, 71),
+              Claim("Managers approve leave.", 72, 95)]
+    clear_caches()
+    cold = guarded.verify_many(claims, [CONTEXT])
+    info = lexical._assessed.cache_info()
+    assert (info.misses, info.hits) == (3, 3)  # three sentences: judged once, read once more
+    assert cold[0].status is ClaimStatus.CONTRADICTED  # the rules' value clash (30 vs 25 days) still stands
+    clear_caches()
+    assert guarded.verify_many(claims, [CONTEXT]) == cold

@@ -25,6 +25,7 @@ CONTRADICTION_COVERAGE = 0.7  # negation and antonyms only contradict evidence a
 SAME_TOPIC = 0.7  # share of the claim's non-number words the evidence must hold for a value clash
 NUMBER_WEIGHT = 2.0  # a number carries more of a claim's meaning than a word
 TABLE_CELL_SEPARATOR = " | "  # how extracted tables separate cells
+NAME = "lexical"
 # The hard evidence against a claim that the rules can hold (see LexicalVerifier.assess).
 VALUE, NEGATION, OPPOSITE, UNSTATED = "value", "negation", "opposite", "unstated"
 NEGATED_EVIDENCE = "negated evidence"  # weak: a "not" anywhere in the evidence window
@@ -78,7 +79,7 @@ class _Candidate:
 
 
 class LexicalVerifier(Verifier):
-    name = "lexical"
+    name = NAME
 
     def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
         return self.verify_many([claim], contexts, question)[0]
@@ -93,88 +94,88 @@ class LexicalVerifier(Verifier):
         value clash), NEGATION (the claim negates the evidence), NEGATED_EVIDENCE (only the evidence
         is negated), OPPOSITE (an opposite word) or UNSTATED (a number the evidence never states).
         Other verifiers use these as a veto (rrag/verify/guarded.py)."""
-        candidates = _candidates(contexts)  # once for the whole batch
-        return [self._judge(claim, candidates) for claim in claims]
+        chunks = tuple(rc.chunk for rc in contexts)
+        return [_assessed(claim.text, chunks) for claim in claims]
 
-    def _judge(self, claim: Claim, candidates: list[_Candidate]) -> tuple[Verdict, bool]:
-        if not candidates:
-            return nothing_retrieved(self.name), None
-        c = _Text.of(claim.text)
-        if not c.terms:
-            return not_verified(self.name, "the claim has no content words to compare"), None
-        best = _best(c, candidates)
-        conflict = self._conflict(claim, c, best)
-        if conflict is not None:
-            return conflict
-        return self._by_coverage(claim, c, best), None
 
-    def _by_coverage(self, claim: Claim, c: _Text, best: _Candidate) -> Verdict:
-        e = best.features
-        coverage = _coverage(c, e)
+# The model reads the rules' verdict on each claim sentence as a feature and the guard as a veto: the
+# same sentence against the same chunks, judged once (a verdict depends on the claim's text only).
+@lru_cache(maxsize=1024)
+def _assessed(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, str | None]:
+    candidates = [candidate for chunk in chunks for candidate in _chunk_candidates(chunk)]
+    if not candidates:
+        return nothing_retrieved(NAME), None
+    c = _Text.of(text)
+    if not c.terms:
+        return not_verified(NAME, "the claim has no content words to compare"), None
+    best = _best(c, candidates)
+    return _conflict(text, c, best) or (_by_coverage(text, c, best), None)
+
+
+def _by_coverage(text: str, c: _Text, best: _Candidate) -> Verdict:
+    e = best.features
+    coverage = _coverage(c, e)
+    evidence = evidence_at(best.chunk, best.start, best.end)
+    absent = _absent_words(text, c, e)
+    if coverage >= SUPPORTED_COVERAGE:
+        confidence = 0.6 + 0.35 * (coverage - SUPPORTED_COVERAGE) / (1 - SUPPORTED_COVERAGE)
+        extra = f"; not in it: {absent}" if absent else ""
+        return Verdict(ClaimStatus.SUPPORTED, confidence, NAME,
+                       f"the evidence states the claim's facts{extra}", evidence, support_score=coverage)
+    if coverage >= PARTIAL_COVERAGE:
+        return Verdict(ClaimStatus.PARTIAL, 0.5, NAME,
+                       f"the evidence states part of the claim; not in it: {absent}", evidence,
+                       support_score=coverage)
+    confidence = 0.6 + 0.35 * (PARTIAL_COVERAGE - coverage) / PARTIAL_COVERAGE
+    return Verdict(ClaimStatus.UNSUPPORTED, confidence, NAME,
+                   f"no retrieved text states it; not found: {absent}", evidence, support_score=coverage / 2)
+
+
+def _conflict(text: str, c: _Text, best: _Candidate) -> tuple[Verdict, str] | None:
+    e = best.features
+    coverage = _coverage(c, e)
+
+    def verdict(status: ClaimStatus, confidence: float, support: float, reason: str,
+                clash: ValueClash | None = None) -> Verdict:
         evidence = evidence_at(best.chunk, best.start, best.end)
-        absent = _absent_words(claim.text, c, e)
-        if coverage >= SUPPORTED_COVERAGE:
-            confidence = 0.6 + 0.35 * (coverage - SUPPORTED_COVERAGE) / (1 - SUPPORTED_COVERAGE)
-            extra = f"; not in it: {absent}" if absent else ""
-            return Verdict(ClaimStatus.SUPPORTED, confidence, self.name,
-                           f"the evidence states the claim's facts{extra}", evidence, support_score=coverage)
-        if coverage >= PARTIAL_COVERAGE:
-            return Verdict(ClaimStatus.PARTIAL, 0.5, self.name,
-                           f"the evidence states part of the claim; not in it: {absent}", evidence,
-                           support_score=coverage)
-        confidence = 0.6 + 0.35 * (PARTIAL_COVERAGE - coverage) / PARTIAL_COVERAGE
-        return Verdict(ClaimStatus.UNSUPPORTED, confidence, self.name,
-                       f"no retrieved text states it; not found: {absent}", evidence, support_score=coverage / 2)
+        return Verdict(status, confidence, NAME, reason, evidence, support_score=support, clash=clash)
 
-    def _conflict(self, claim: Claim, c: _Text, best: _Candidate) -> tuple[Verdict, str] | None:
-        e = best.features
-        coverage = _coverage(c, e)
+    def clashing(clash: ValueClash, confidence: float) -> tuple[Verdict, str]:
+        reason = f"the evidence says {clash.evidence_value!r} where the claim says {clash.claim_value!r}"
+        return verdict(ClaimStatus.CONTRADICTED, confidence, 0.05, reason, clash), VALUE
 
-        def verdict(status: ClaimStatus, confidence: float, support: float, reason: str,
-                    clash: ValueClash | None = None) -> Verdict:
-            evidence = evidence_at(best.chunk, best.start, best.end)
-            return Verdict(status, confidence, self.name, reason, evidence, support_score=support, clash=clash)
-
-        def clashing(clash: ValueClash, confidence: float) -> tuple[Verdict, str]:
-            reason = f"the evidence says {clash.evidence_value!r} where the claim says {clash.claim_value!r}"
-            return verdict(ClaimStatus.CONTRADICTED, confidence, 0.05, reason, clash), VALUE
-
-        # Another amount of the same measure contradicts when the rest of the claim is what the evidence is about.
-        about_the_same = _share(c.topic, e.topic) >= SAME_TOPIC
-        missing = [q for q in c.numbers if not _has_value(e.numbers, q)]
-        clashes = value_clashes(c.numbers, e.numbers)
-        if about_the_same and clashes:
-            said, found = clashes[0]
-            end = max(said.end, said.unit_end)
-            return clashing(ValueClash(said.written(claim.text), found.written(e.text), said.start, end), 0.8)
-        if about_the_same and c.months - e.months and e.months - c.months:
-            said_month = next(m for m in month_mentions(claim.text) if m[0] not in e.months)
-            found_month = next(m for m in month_mentions(e.text) if m[0] not in c.months)
-            _, start, end = said_month
-            return clashing(ValueClash(claim.text[start:end], e.text[found_month[1]:found_month[2]], start, end), 0.75)
-        if coverage >= CONTRADICTION_COVERAGE and c.negated != e.negated:
-            which = "claim" if c.negated else "evidence"
-            # A claim that negates what the evidence states is strong evidence; a "not" somewhere in the
-            # evidence window is weak: of 40 such one-sentence dev claims the model accepted, 30 were
-            # supported (of 24 negated claims, 6).
-            return (verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, f"the {which} is negated and the other is not"),
-                    NEGATION if c.negated else NEGATED_EVIDENCE)
-        opposite = next(((a, b) for a, b in ANTONYMS if a in c.stems and b in e.stems and b not in c.stems and a not in e.stems), None)
-        if coverage >= CONTRADICTION_COVERAGE and opposite:
-            said, found = _word_with_stem(claim.text, opposite[0]), _word_with_stem(e.text, opposite[1])
-            return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, f"the evidence says {found!r} where the claim says {said!r}"), OPPOSITE
-        if missing or c.months - e.months:
-            what = ", ".join(repr(claim.text[q.start:q.end]) for q in missing) or "the month"
-            return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, f"the evidence does not state {what}"), UNSTATED
-        return None
+    # Another amount of the same measure contradicts when the rest of the claim is what the evidence is about.
+    about_the_same = _share(c.topic, e.topic) >= SAME_TOPIC
+    missing = [q for q in c.numbers if not _has_value(e.numbers, q)]
+    clashes = value_clashes(c.numbers, e.numbers)
+    if about_the_same and clashes:
+        said, found = clashes[0]
+        end = max(said.end, said.unit_end)
+        return clashing(ValueClash(said.written(text), found.written(e.text), said.start, end), 0.8)
+    if about_the_same and c.months - e.months and e.months - c.months:
+        said_month = next(m for m in month_mentions(text) if m[0] not in e.months)
+        found_month = next(m for m in month_mentions(e.text) if m[0] not in c.months)
+        _, start, end = said_month
+        return clashing(ValueClash(text[start:end], e.text[found_month[1]:found_month[2]], start, end), 0.75)
+    if coverage >= CONTRADICTION_COVERAGE and c.negated != e.negated:
+        which = "claim" if c.negated else "evidence"
+        # A claim that negates what the evidence states is strong evidence; a "not" somewhere in the
+        # evidence window is weak: of 40 such one-sentence dev claims the model accepted, 30 were
+        # supported (of 24 negated claims, 6).
+        return (verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, f"the {which} is negated and the other is not"),
+                NEGATION if c.negated else NEGATED_EVIDENCE)
+    opposite = next(((a, b) for a, b in ANTONYMS if a in c.stems and b in e.stems and b not in c.stems and a not in e.stems), None)
+    if coverage >= CONTRADICTION_COVERAGE and opposite:
+        said, found = _word_with_stem(text, opposite[0]), _word_with_stem(e.text, opposite[1])
+        return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, f"the evidence says {found!r} where the claim says {said!r}"), OPPOSITE
+    if missing or c.months - e.months:
+        what = ", ".join(repr(text[q.start:q.end]) for q in missing) or "the month"
+        return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, f"the evidence does not state {what}"), UNSTATED
+    return None
 
 
 def _best(c: _Text, candidates: list[_Candidate]) -> _Candidate:
     return max(candidates, key=lambda cand: _rank(c, cand.features))
-
-
-def _candidates(contexts: Sequence[RetrievedChunk]) -> list[_Candidate]:
-    return [candidate for rc in contexts for candidate in _chunk_candidates(rc.chunk)]
 
 
 @lru_cache(maxsize=1024)  # the same chunks come back for question after question
@@ -194,6 +195,12 @@ def _chunk_candidates(chunk: Chunk) -> tuple[_Candidate, ...]:
             end = spans[i + 1].end
             out.append(_Candidate(chunk, span.start, end, _Text.of(text[span.start:end])))
     return tuple(out)
+
+
+def clear_caches() -> None:
+    """Forget the rules' work on chunks and claims (see rrag.verify.nli.clear_caches)."""
+    _assessed.cache_clear()
+    _chunk_candidates.cache_clear()
 
 
 _MONTH_STEMS = frozenset(stem(m) for m in MONTH_NAMES)

@@ -33,6 +33,7 @@ from rrag.text import Span, content_words, words
 from rrag.verify import features as fx
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import evidence_at, nothing_retrieved
+from rrag.verify import lexical
 from rrag.verify.lexical import LexicalVerifier
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -204,6 +205,7 @@ def clear_caches() -> None:
     """Forget what was computed per chunk (the benchmark measures cold verification with it)."""
     for cache in (chunk_windows, chunk_numbers, content_words, words, CrossEncoder._tokens):
         cache.cache_clear()
+    lexical.clear_caches()
 
 
 class _ContextIndex:
