@@ -355,6 +355,15 @@ _WORD_NUMBERS = {
     )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
      "hundred": 100, "dozen": 12, "half": 0.5, "twice": 2, "once": 1}
+# Ordinals, as "3rd" is read: "the third most distributed channel", "the sixteenth century". Not
+# "first" (in most sentences it counts nothing) nor "second" (also a unit of time).
+_ORDINAL_UNITS = {"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9}
+_WORD_NUMBERS |= _ORDINAL_UNITS | {
+    "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15,
+    "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30,
+    "fortieth": 40, "fiftieth": 50, "sixtieth": 60, "seventieth": 70, "eightieth": 80, "ninetieth": 90,
+    "hundredth": 100,
+}
 MONTH_NAMES = frozenset(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec".split()
@@ -408,7 +417,7 @@ _PERCENT = re.compile(r"\s?%|\s(?:percent|per cent)\b", re.IGNORECASE)
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 _NUMBER_WORD = _starting_with(
     _initials(_WORD_NUMBERS),
-    rf"\b(?:(?:{_TENS})[-\s](?:one|two|three|four|five|six|seven|eight|nine)"  # "twenty-five" is one number
+    rf"\b(?:(?:{_TENS})[-\s](?:one|two|three|four|five|six|seven|eight|nine|{'|'.join(_ORDINAL_UNITS)})"  # "twenty-five" is one number
     r"|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\b",
 )
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
@@ -503,18 +512,18 @@ def same_amount(a: Quantity, b: Quantity) -> bool:
 
 def value_clashes(claimed: Sequence[Quantity], stated: Sequence[Quantity]) -> list[tuple[Quantity, Quantity]]:
     """(claim's quantity, evidence's quantity) for each quantity of a claim that the evidence states
-    nowhere while it gives another amount of the same measure: "10 working days" where the evidence
-    says "5 working days", "GBP 59" where it says "GBP 49". The evidence's amount preferred is one the
-    claim does not state itself. Whether both are about the same thing is the caller's to judge."""
+    nowhere while it gives another amount of the same measure, one the claim does not state itself:
+    "10 working days" where the evidence says "5 working days", "GBP 59" where it says "GBP 49". A claim
+    of "42% at 3pm and 58% at 6pm" against evidence that gives only "58% at 6pm" is not contradicted:
+    its 3pm is not stated. Whether both are about the same thing is the caller's to judge."""
     clashes = []
     for q in claimed:
         kind = q.measure[0]
         if not kind or any(same_amount(q, o) for o in stated):
             continue
-        others = [o for o in stated if o.measure[0] == kind]
-        unclaimed = [o for o in others if not any(same_amount(o, c) for c in claimed)]
-        if others:
-            clashes.append((q, (unclaimed or others)[0]))
+        unclaimed = [o for o in stated if o.measure[0] == kind and not any(same_amount(o, c) for c in claimed)]
+        if unclaimed:
+            clashes.append((q, unclaimed[0]))
     return clashes
 
 

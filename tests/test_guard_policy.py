@@ -1,6 +1,8 @@
 """When the rules overrule the model in the cascade's offline stage (issue 12 item 3): deterministic,
 on verdicts built by hand and on the rules' real output; the real model is in test_guarded.py."""
 
+import pytest
+
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify.guarded import DEFAULT_GUARD, overrule
 from rrag.verify.lexical import NEGATED_EVIDENCE, NEGATION, UNSTATED, VALUE, LexicalVerifier
@@ -64,3 +66,35 @@ def test_an_unsure_yes_falls_only_where_the_rules_find_few_of_the_claims_words()
     assert overrule(unsure, [(few, None)]) is few
     assert overrule(unsure, [(some, None)]) is unsure
     assert overrule(model(ClaimStatus.SUPPORTED, DEFAULT_GUARD.model_sure + 0.05), [(few, None)]).verifier == "nli"
+
+
+def test_an_unstated_number_overrules_an_unsure_yes_only_below_its_own_bound() -> None:
+    # The rules' verdict on a number the evidence does not state has a low support score, but the doubt
+    # about a claim's words is another matter: it does not carry an UNSTATED verdict past its bound.
+    unstated = rule(ClaimStatus.UNSUPPORTED, 0.1)
+    above = model(ClaimStatus.SUPPORTED, DEFAULT_GUARD.overrules_below[UNSTATED] + 0.1)
+    assert above.support_score < DEFAULT_GUARD.model_sure
+    assert overrule(above, [(unstated, UNSTATED)]) is above
+
+
+@pytest.mark.parametrize("claim", [
+    "I'm not sure, but multi-factor authentication is required for internal systems.",
+    "No, but multi-factor authentication is required for internal systems.",
+    "Not really, multi-factor authentication is required for internal systems.",
+])
+def test_a_leading_hedge_does_not_negate_the_fact_after_it(claim: str) -> None:
+    evidence = "Multi-factor authentication is required for internal systems."
+    chunk = RetrievedChunk(Chunk("c", "d", "it.txt", evidence, 0, len(evidence)), 1.0)
+    ((verdict, kind),) = LexicalVerifier().assess([Claim(claim, 0, len(claim))], [chunk])
+    assert kind is None and verdict.status is ClaimStatus.SUPPORTED, verdict.reason
+    negated = "No, multi-factor authentication is not required for internal systems."
+    ((verdict, kind),) = LexicalVerifier().assess([Claim(negated, 0, len(negated))], [chunk])
+    assert kind == NEGATION
+
+
+def test_a_preamble_and_words_of_conversation_are_not_facts_to_find() -> None:
+    evidence = "Broccoli contains potassium, which helps maintain a healthy nervous system."
+    chunk = RetrievedChunk(Chunk("c", "d", "food.txt", evidence, 0, len(evidence)), 1.0)
+    for claim in ("Based on the given passages, broccoli contains potassium.", "Yes, broccoli contains potassium."):
+        ((verdict, kind),) = LexicalVerifier().assess([Claim(claim, 0, len(claim))], [chunk])
+        assert verdict.status is ClaimStatus.SUPPORTED and verdict.support_score == 1.0, claim

@@ -113,3 +113,25 @@ def test_the_clash_survives_the_report_round_trip() -> None:
     assert result.to_dict()["clash"] == {"claim_value": "GBP 59", "evidence_value": "GBP 49", "start": 15, "end": 21}
     report = Report("s", "q", "The plan costs GBP 59.", "", Decision.REFUSE, None, None, None, True, {}, [result], [], {}, "t")
     assert Report.from_dict(report.to_dict()).claims[0].verdict.clash == clash
+
+
+@pytest.mark.parametrize("evidence, claim", [
+    ("Discovery Channel is the third most widely distributed cable channel.",
+     "Discovery Channel is the 3rd most widely distributed cable channel."),
+    ("Potatoes were introduced to Europe in the sixteenth century.", "Potatoes were introduced to Europe in the 16th century."),
+    ("The firm marked its twenty-fifth anniversary.", "The firm marked its 25th anniversary."),
+])
+def test_an_ordinal_in_words_states_the_same_number(evidence: str, claim: str) -> None:
+    ((verdict, kind),) = LexicalVerifier().assess([Claim(claim, 0, len(claim))], contexts(evidence))
+    assert kind is None and verdict.status is not ClaimStatus.UNSUPPORTED, verdict.reason  # was: unstated
+
+
+def test_a_value_the_claim_states_itself_contradicts_none_of_its_others() -> None:
+    # RAGTruth: the evidence gives only 6pm's figure; the claim's 3pm is unstated there, not contradicted.
+    evidence = "6pm: There is a 58% chance of rain and 7 mph winds from the Northwest."
+    claim = "There is a chance of rain, with a 42% chance at 3pm and a 58% chance at 6pm."
+    ((verdict, kind),) = LexicalVerifier().assess([Claim(claim, 0, len(claim))], contexts(evidence))
+    assert verdict.status is ClaimStatus.UNSUPPORTED and kind == "unstated" and verdict.clash is None
+    changed = "There is a 42% chance of rain at 6pm."
+    ((verdict, kind),) = LexicalVerifier().assess([Claim(changed, 0, len(changed))], contexts(evidence))
+    assert verdict.status is ClaimStatus.CONTRADICTED and kind == "value"

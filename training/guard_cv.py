@@ -1,17 +1,16 @@
 """Group cross-validation of the cascade's offline stage: the model guarded by the rules.
 
-    python -m training.guard_cv            # scores the dev rows once (cached), then the CV table
+    python -m training.guard_cv            # scores the dev rows once (cached), then the CV tables
 
 1. Every dev row is judged once by the shipped model (`NLIVerifier`: the claim's P(supported), its
-   status, each sentence's P) and by the rules sentence by sentence (`LexicalVerifier.assess`: the
-   verdict and the hard evidence it rests on); cached in training/cache/guard_dev.jsonl.
-2. Each candidate guard (which hard evidence overrules the model's yes up to which P, on one-sentence
-   or on all claims; below which P the rules' doubt about an unmatched claim wins) decides every row
-   through the product's own function (`guarded.overrule`).
-3. Group 5-fold CV, with the folds of training/fit_calibrator.py: the candidate with the best mean
-   balanced accuracy on four folds judges the fifth. The model's combiner is the shipped one, fitted
-   on all dev rows, so the model alone is in-sample here as in `python -m rrag eval`; what is cross-
-   validated is the choice of the guard on top of it.
+   status, each sentence's P and features) and by the rules sentence by sentence
+   (`LexicalVerifier.assess`: the verdict and the hard evidence it rests on); cached in
+   training/cache/guard_dev.jsonl.
+2. Group 5-fold CV with the folds of training/fit_calibrator.py: in each fold the model's combiner and
+   thresholds are refitted on the other four folds (`fit_calibrator.fit_all`, as its own CV does), and
+   the fold is judged by the model alone, by the shipped guard (`DEFAULT_GUARD`, through the product's
+   own `guarded.overrule`) and by the candidate guard with the best mean balanced accuracy on the other
+   folds. Repeated over `--seeds` fold assignments: one assignment moves the mean by a few tenths.
 """
 
 from __future__ import annotations
@@ -57,6 +56,7 @@ def score_rows(out: Path) -> None:
                     "id": row.id, "dataset": row.dataset, "label": row.label, "group": f"{row.dataset}:{key}",
                     "group_id": row.group_id, "status": verdict.status.value, "p": verdict.support_score,
                     "sentence_p": [s.probability for s in sentences],
+                    "sentence_features": [s.features for s in sentences],
                     "rules": [[r.status.value, kind, r.support_score] for r, kind in assessed],
                 }) + "\n")
 
@@ -82,24 +82,40 @@ def candidates() -> list[tuple[str, Guard | None]]:
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--rescore", action="store_true", help="score the dev rows again (after a model or rule change)")
-    args = ap.parse_args()
-    if args.rescore or not CACHE.exists():
+def cached_rows(rescore: bool) -> list[dict]:
+    if rescore or not CACHE.exists():
         CACHE.parent.mkdir(parents=True, exist_ok=True)
         score_rows(CACHE)
-    rows = [json.loads(line) for line in CACHE.read_text(encoding="utf-8").splitlines()]
-    truth = [Row(r["id"], r["dataset"], "", "", r["label"], group_id=r["group_id"]) for r in rows]
-    groups = sorted({r["group"] for r in rows})
-    fold_of = dict(zip(groups, np.random.default_rng(SEED).permutation(len(groups)) % FOLDS))
-    folds = [int(fold_of[r["group"]]) for r in rows]
+    return [json.loads(line) for line in CACHE.read_text(encoding="utf-8").splitlines()]
+
+
+def sentence_features(rows: list[dict], dev: list[Row]) -> list[list[dict]]:
+    """The cached features of each row's claim sentences, in the form training/fit_calibrator.py fits."""
+    out = []
+    for r, row in zip(rows, dev):
+        spans = claim_sentences(row.claim)
+        if r["id"] != row.id or len(spans) != len(r["sentence_features"]):
+            raise SystemExit(f"{CACHE} is stale at {row.id}: run with --rescore")
+        out.append([{"start": s.start, "end": s.end, "features": f} for s, f in zip(spans, r["sentence_features"])])
+    return out
+
+
+def main() -> None:
+    from training import fit_calibrator as fc  # scikit-learn: training/requirements.txt
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rescore", action="store_true", help="score the dev rows again (after a model or rule change)")
+    ap.add_argument("--seeds", type=int, default=10, help="fold assignments to average over (the first is SEED)")
+    args = ap.parse_args()
+    rows = cached_rows(args.rescore)
+    dev, _ = fc.load_dev()
+    feats = sentence_features(rows, dev)
     by_set: dict[str, list[int]] = defaultdict(list)
     for i, r in enumerate(rows):
         by_set[r["dataset"]].append(i)
 
     def table(judged: list[Judgement], keep: set[int] | None = None) -> dict[str, dict]:
-        return {name: dataset_metrics([truth[i] for i in idx if keep is None or i in keep],
+        return {name: dataset_metrics([dev[i] for i in idx if keep is None or i in keep],
                                       [judged[i] for i in idx if keep is None or i in keep], 0.0)
                 for name, idx in by_set.items()}
 
@@ -107,20 +123,40 @@ def main() -> None:
         return float(np.mean([m["balanced_accuracy"] for m in t.values()]))
 
     options = candidates()
-    judged = [[decide(r, guard) for r in rows] for _, guard in options]
-    trains = [{i for i, f in enumerate(folds) if f != k} for k in range(FOLDS)]
-    train_ba = [[mean_ba(table(j, train)) for train in trains] for j in judged]
-    out_of_fold: list[Judgement] = [None] * len(rows)  # type: ignore[list-item]
-    for k in range(FOLDS):
-        best = max(range(len(options)), key=lambda c: train_ba[c][k])
-        print(f"fold {k}: {options[best][0]} ({100 * train_ba[best][k]:.1f} on the other folds)")
-        for i, f in enumerate(folds):
-            if f == k:
-                out_of_fold[i] = judged[best][i]
     shipped = next(i for i, (_, guard) in enumerate(options) if guard == DEFAULT_GUARD)
-    for name, j in (("model alone", judged[0]), ("guard chosen per fold (CV)", out_of_fold),
-                    (f"shipped: {options[shipped][0]}", judged[shipped])):
-        print(f"\n{name}\n{format_table(table(j)).split(chr(10) + chr(10))[0]}")  # without the confusion matrices
+    groups = sorted({r["group"] for r in rows})
+    stages = ("model alone", f"default stage: {options[shipped][0]}", "default stage, guard chosen per fold")
+    means: dict[str, list[float]] = defaultdict(list)
+    for seed in [SEED, *range(1, args.seeds)]:
+        fold_of = dict(zip(groups, np.random.default_rng(seed).permutation(len(groups)) % FOLDS))
+        folds = [int(fold_of[r["group"]]) for r in rows]
+        out_of_fold: dict[str, list[Judgement]] = {name: [None] * len(rows) for name in stages}  # type: ignore[list-item]
+        for k in range(FOLDS):
+            # The combiner and its thresholds fitted on the other folds judge every row ...
+            train = [i for i, f in enumerate(folds) if f != k]
+            *_, scores, threshold, contra = fc.fit_all(dev, feats, train)
+            model = fc.judgements(dev, feats, scores, list(range(len(rows))), threshold, contra)
+            judged = [[decide(dict(r, status=m.status, p=m.score), guard) for r, m in zip(rows, model)]
+                      for _, guard in options]
+            # ... and the guard with the best mean BA on the other folds judges this one.
+            best = max(range(len(options)), key=lambda c: mean_ba(table(judged[c], set(train))))
+            for i, f in enumerate(folds):
+                if f == k:
+                    for name, c in zip(stages, (0, shipped, best)):
+                        out_of_fold[name][i] = judged[c][i]
+            if seed == SEED:
+                print(f"fold {k}: threshold {threshold:.2f}; guard chosen: {options[best][0]}", flush=True)
+        for name in stages:
+            means[name].append(mean_ba(table(out_of_fold[name])))
+            if seed == SEED:
+                print(f"\n{name} (CV, seed {SEED})\n{format_table(table(out_of_fold[name])).split(chr(10) + chr(10))[0]}")
+    print(f"\nmean BA over {args.seeds} fold assignments (group 5-fold CV, the combiner refitted in each fold):")
+    for name in stages:
+        values = 100 * np.array(means[name])
+        print(f"  {name}: {values.mean():.2f} (sd {values.std():.2f})")
+    gain = 100 * (np.array(means[stages[1]]) - np.array(means[stages[0]]))
+    print(f"  default stage minus model alone, paired by assignment: {gain.mean():+.2f} (sd {gain.std():.2f}); "
+          f"ahead in {int((gain > 0).sum())} of {len(gain)}")
 
 
 if __name__ == "__main__":

@@ -39,6 +39,32 @@ _ANTONYMS = [
 ANTONYMS = frozenset((stem(a), stem(b)) for a, b in _ANTONYMS) | frozenset((stem(b), stem(a)) for a, b in _ANTONYMS)
 
 
+# What states nothing a source could hold: an answer's preamble ("Based on the given passages, ..."),
+# a leading hedge ("I'm not sure, but ...", "No, but ...", "Not really, ...": it negates nothing after
+# it) and words of conversation ("Yes, like good riddance"). A claim is judged on the rest.
+_PREAMBLE = re.compile(r"\W*(?:based on|according to|from|in)\s+(?:the\s+)?(?:given|provided|above|available|retrieved)?\s*"
+                       r"(?:passages?|context|documents?|information|texts?|sources?)\s*,", re.IGNORECASE)
+_LEADING_CLAUSE = re.compile(r"\s*([^,.;:!?]*?)\s*(?:,|\bbut\b)", re.IGNORECASE)
+_HEDGE_WORDS = frozenset(stem(w) for w in "im m know sure really think certain remember recall believe idea".split())
+_HEDGE_MAX_WORDS = 6
+_DISCOURSE_WORDS = frozenset(stem(w) for w in """yes yeah yep hi hello hey oh ok okay actually basically
+    however moreover furthermore additionally indeed overall""".split())
+
+
+def _asserted(text: str) -> str:
+    """`text` less a leading preamble or hedge."""
+    for lead in (_PREAMBLE.match(text), _LEADING_CLAUSE.match(text)):
+        if lead is None or lead.re is _LEADING_CLAUSE and not _is_hedge(lead.group(1)):
+            continue
+        return text[lead.end():]
+    return text
+
+
+def _is_hedge(clause: str) -> bool:
+    return (len(words(clause)) <= _HEDGE_MAX_WORDS and set(content_words(clause)) <= _HEDGE_WORDS
+            and negation_count(clause) > 0)
+
+
 @dataclass(frozen=True)
 class _Text:
     """What the verifier compares, computed once per claim and per evidence candidate."""
@@ -54,7 +80,8 @@ class _Text:
 
     @classmethod
     def of(cls, text: str) -> _Text:
-        terms = frozenset(content_words(text))
+        asserted = _asserted(text)
+        terms = frozenset(content_words(asserted)) - _DISCOURSE_WORDS
         numbers = tuple(quantities(text))
         # The topic is what the values are of: "12 months" and "2 years" of a warranty are one topic.
         slots = {stem(w) for q in numbers for w in _PLAIN_WORD.findall(q.written(text).lower())}
@@ -66,7 +93,7 @@ class _Text:
             stems=frozenset(stem(w) for w in words(text)),
             numbers=numbers,
             months=frozenset(months(text)),
-            negated=negation_count(text) > 0,
+            negated=negation_count(asserted) > 0,
         )
 
 
