@@ -44,7 +44,7 @@ ANTONYMS = frozenset((stem(a), stem(b)) for a, b in _ANTONYMS) | frozenset((stem
 # it) and words of conversation ("Yes, like good riddance"). A claim is judged on the rest.
 _PREAMBLE = re.compile(r"\W*(?:based on|according to|from|in)\s+(?:the\s+)?(?:given|provided|above|available|retrieved)?\s*"
                        r"(?:passages?|context|documents?|information|texts?|sources?)\s*,", re.IGNORECASE)
-_LEADING_CLAUSE = re.compile(r"\s*([^,.;:!?]*?)\s*(?:,|\bbut\b)", re.IGNORECASE)
+_LEADING_CLAUSE = re.compile(r"\s*([^,.;:!?]{0,80}?)\s*(?:,|\bbut\b)", re.IGNORECASE)  # a hedge is short
 _HEDGE_WORDS = frozenset(stem(w) for w in "im m know sure really think certain remember recall believe idea".split())
 _HEDGE_MAX_WORDS = 6
 _DISCOURSE_WORDS = frozenset(stem(w) for w in """yes yeah yep hi hello hey oh ok okay actually basically
