@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from datasketch import MinHash, MinHashLSH
+from datasketch import LeanMinHash, MinHash, MinHashLSH
 
 from rrag.errors import ConfigError
 from rrag.types import Chunk
@@ -35,7 +35,7 @@ class DedupResult:
 class _Indexed:
     doc_id: str
     text: str
-    signature: MinHash
+    signature: LeanMinHash
 
 
 def shingles(text: str) -> set[bytes]:
@@ -94,7 +94,7 @@ class NearDuplicateFilter:
         return DedupResult(kept=kept, dropped=len(texts) - len(kept))
 
     def _longest_per_cluster(
-        self, texts: Sequence[str], signatures: list[MinHash], candidates: list[int]
+        self, texts: Sequence[str], signatures: list[LeanMinHash], candidates: list[int]
     ) -> list[int]:
         lsh = self._new_lsh()
         parent = {i: i for i in candidates}
@@ -120,12 +120,14 @@ class NearDuplicateFilter:
     def _new_lsh(self) -> MinHashLSH:
         return MinHashLSH(threshold=min(self.threshold, MAX_LSH_THRESHOLD), num_perm=NUM_PERM)
 
-    def _similar(self, a: MinHash, b: MinHash) -> bool:
+    def _similar(self, a: LeanMinHash, b: LeanMinHash) -> bool:
         # LSH buckets only suggest candidates; the estimated Jaccard similarity decides.
         return a.jaccard(b) >= self.threshold
 
 
-def _minhash(text: str) -> MinHash:
+def _minhash(text: str) -> LeanMinHash:
     signature = MinHash(num_perm=NUM_PERM)
     signature.update_batch(list(shingles(text)))
-    return signature
+    # The filter holds one per indexed chunk: without its copy of the permutations a signature takes
+    # 0.7 KB instead of 1.9 (about 120 MB less at 100,000 chunks, in every app process).
+    return LeanMinHash(signature)
