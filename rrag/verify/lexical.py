@@ -53,11 +53,11 @@ _DISCOURSE_WORDS = frozenset(stem(w) for w in """yes yeah yep hi hello hey oh ok
 
 def _asserted(text: str) -> str:
     """`text` less a leading preamble or hedge."""
-    for lead in (_PREAMBLE.match(text), _LEADING_CLAUSE.match(text)):
-        if lead is None or lead.re is _LEADING_CLAUSE and not _is_hedge(lead.group(1)):
-            continue
-        return text[lead.end():]
-    return text
+    preamble = _PREAMBLE.match(text)
+    if preamble:
+        return text[preamble.end():]
+    lead = _LEADING_CLAUSE.match(text)
+    return text[lead.end():] if lead and _is_hedge(lead.group(1)) else text
 
 
 def _is_hedge(clause: str) -> bool:
