@@ -1,5 +1,6 @@
-"""Shared fixtures: every test gets its own data directory (real SQLite, real Chroma) under tmp, and
-the store tests a fresh database on SQLite and on a real PostgreSQL server on loopback."""
+"""Shared fixtures: every test gets its own data directory (real SQLite, real Chroma) under tmp, the
+store tests a fresh database on SQLite and on a real PostgreSQL server on loopback, and the LLM tests
+a scriptable OpenAI-compatible chat server on loopback (`server`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from rrag.settings import Settings
+from tests.chat_server import ChatServer
 from tests.pg_server import PostgresServer, unavailable_reason
 
 
@@ -26,6 +28,12 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(data_dir=tmp_path / "data")
+
+
+@pytest.fixture
+def server() -> Iterator[ChatServer]:
+    with ChatServer() as s:
+        yield s
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Iterator
 
 import pytest
 from chat_server import ChatServer
@@ -41,12 +40,6 @@ CONTEXTS = [context(LEAVE, "leave-0", "leave.md", 0.8), context(SECURITY, "secur
 @pytest.fixture(scope="module")
 def embedder() -> Embedder:
     return get_embedder()
-
-
-@pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
-        yield s
 
 
 def test_extractive_answer_is_made_of_cited_retrieved_sentences(embedder: Embedder) -> None:

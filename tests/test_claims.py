@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Iterator
 
 import pytest
 from chat_server import ChatServer, closed_port
@@ -14,12 +13,6 @@ from rrag.settings import Settings
 from rrag.types import Claim
 
 RULES = RuleClaimExtractor()
-
-
-@pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
-        yield s
 
 
 def table(claims: list[Claim]) -> list[tuple[str, bool, str]]:

@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -21,12 +20,6 @@ QUESTIONS = (
     '"expected_source": "policy.txt"}\n'
     '{"question": "How many days of annual leave do employees get?", "reference": "25 days."}\n'
 )
-
-
-@pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
-        yield s
 
 
 @pytest.fixture(scope="module")

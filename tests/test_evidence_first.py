@@ -34,12 +34,6 @@ CONTEXTS = [
 FINES = "Security incidents are punished with fines."  # the offline stage: unsupported, unsure
 
 
-@pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
-        yield s
-
-
 def claim(text: str) -> Claim:
     return Claim(text, 0, len(text))
 

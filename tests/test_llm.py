@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from chat_server import MODEL, ChatServer, closed_port
@@ -13,12 +13,6 @@ from rrag.llm import PLACEHOLDER_API_KEY, OpenAIChatLLM, complete_json, parse_js
 from rrag.settings import Settings
 
 HELLO = [{"role": "user", "content": "Say hello"}]
-
-
-@pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
-        yield s
 
 
 def _need_dict_with_name(value: Any) -> dict[str, Any]:

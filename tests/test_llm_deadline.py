@@ -25,12 +25,6 @@ CONTEXTS = [RetrievedChunk(Chunk("policy#0", "doc", "policy.txt", POLICY, 0, len
 HELLO = [{"role": "user", "content": "Say hello"}]
 
 
-@pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
-        yield s
-
-
 def _default_llm(server: ChatServer, settings: Settings):  # type: ignore[no-untyped-def]
     """The real client with the shipped timeout and retries (the chat server's helper turns retries off)."""
     return server.llm(settings, llm_timeout_s=DEFAULT_LLM_TIMEOUT_S, llm_max_retries=DEFAULT_LLM_MAX_RETRIES)

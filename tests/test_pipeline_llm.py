@@ -17,12 +17,6 @@ POLICY = ("Security incidents must be reported to the IT service desk within 24 
 
 
 @pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
-        yield s
-
-
-@pytest.fixture
 def rag(settings: Settings, server: ChatServer, tmp_path: Path) -> Iterator[ReliableRAG]:
     (tmp_path / "security.txt").write_text(POLICY, encoding="utf-8")
     llm_settings = settings.replace(llm_base_url=server.base_url, llm_model=MODEL, llm_max_retries=0,

@@ -103,12 +103,6 @@ PRODUCTS = (
 
 
 @pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
-        yield s
-
-
-@pytest.fixture
 def rag(settings: Settings, tmp_path: Path) -> Iterator[ReliableRAG]:
     (tmp_path / "x400.txt").write_text(PRODUCTS, encoding="utf-8")
     engine = ReliableRAG(settings)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from chat_server import MODEL, ChatServer
@@ -21,12 +20,6 @@ from ui.export import report_html, report_json, report_markdown
 
 SECRET = "sk-Live-0123456789abcdef"
 POLICY = "Passwords must be at least 14 characters long.\n"
-
-
-@pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
-        yield s
 
 
 # Each case scripts the replies to the judge (the batch stops at the first failure) and to the

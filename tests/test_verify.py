@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Sequence
 
 import pytest
 from chat_server import ChatServer
@@ -50,12 +50,6 @@ def assert_evidence_in_place(verdict: Verdict) -> None:
     chunk = CHUNKS[verdict.evidence.chunk_id]
     assert chunk.text[verdict.evidence.start:verdict.evidence.end] == verdict.evidence.quote
     assert verdict.evidence.source == chunk.source and verdict.evidence.page == chunk.page
-
-
-@pytest.fixture
-def server() -> Iterator[ChatServer]:
-    with ChatServer() as s:
-        yield s
 
 
 # -- quote ------------------------------------------------------------------------------------------
