@@ -28,6 +28,7 @@ from rrag.types import Chunk
 SPACE = "cosine"
 WRITE_BATCH = 512  # chunks per upsert: bounds memory while embedding large documents
 READ_PAGE = 5000
+VERSIONS_PAGE = 500
 
 # Chroma allows one client per path per process (a second one with other settings raises), and
 # several ChunkIndex objects may share a location, so clients and write counters are per location.
@@ -167,9 +168,16 @@ class ChunkIndex:
 
     def chunk_versions(self, doc_id: str) -> dict[str, int]:
         """Chunk id -> the version of the document that wrote it (1 for chunks written before versions)."""
+        versions: dict[str, int] = {}
         with _chroma_errors(f"list the chunks of {doc_id}"):
-            result = self._collection.get(where={"doc_id": doc_id}, include=["metadatas"])
-        return {i: int((meta or {}).get("version", 1)) for i, meta in zip(result["ids"], result["metadatas"] or [])}
+            while True:  # a page at a time: one read of a large document's metadata took ~6 KB a chunk
+                page = self._collection.get(
+                    where={"doc_id": doc_id}, include=["metadatas"], limit=VERSIONS_PAGE, offset=len(versions)
+                )
+                for i, meta in zip(page["ids"], page["metadatas"] or []):
+                    versions[i] = int((meta or {}).get("version", 1))
+                if len(page["ids"]) < VERSIONS_PAGE:
+                    return versions
 
     def get_chunks(self, doc_id: str) -> list[Chunk]:
         """The chunks of one document, in document order."""

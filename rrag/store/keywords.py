@@ -41,6 +41,7 @@ from rrag.types import Chunk
 # still count in every score, and in a corpus of up to 500 chunks every term is selective.
 SELECTIVE_SHARE = 0.05
 SELECTIVE_MIN_CHUNKS = 500
+INSERT_BATCH = 256  # keyword rows built and inserted at a time
 
 metadata = MetaData()
 keyword_chunks = Table(
@@ -111,25 +112,25 @@ def replace_keywords(session: Session, doc_ids: Sequence[str], chunks: Sequence[
     ).all()
     if old:
         session.execute(delete(keyword_chunks).where(keyword_chunks.c.doc_id.in_(doc_ids)))
-    new = [(chunk, keyword_terms(chunk.text)) for chunk in chunks]
-    if new:
-        session.execute(
-            insert(keyword_chunks),
-            [{"chunk_id": c.chunk_id, "doc_id": c.doc_id, "length": len(t), "body": " ".join(t)} for c, t in new],
-        )
     df: Counter[str] = Counter()
     for _, body in old:
         df.subtract(set(body.split()))
-    for _, terms in new:
-        df.update(set(terms))
+    length = -sum(length for length, _ in old)
+    # A batch at a time: a large file's terms all at once took memory in proportion to its size.
+    for begin in range(0, len(chunks), INSERT_BATCH):
+        rows = []
+        for chunk in chunks[begin : begin + INSERT_BATCH]:
+            terms = keyword_terms(chunk.text)
+            rows.append({"chunk_id": chunk.chunk_id, "doc_id": chunk.doc_id, "length": len(terms),
+                         "body": " ".join(terms)})
+            df.update(set(terms))
+            length += len(terms)
+        session.execute(insert(keyword_chunks), rows)
     _add_document_frequencies(session, df)
     session.execute(
         update(keyword_stats)
         .where(keyword_stats.c.id == 1)
-        .values(
-            chunks=keyword_stats.c.chunks + len(new) - len(old),
-            length=keyword_stats.c.length + sum(len(t) for _, t in new) - sum(length for length, _ in old),
-        )
+        .values(chunks=keyword_stats.c.chunks + len(chunks) - len(old), length=keyword_stats.c.length + length)
     )
 
 
