@@ -115,7 +115,7 @@ def replace_keywords(session: Session, doc_ids: Sequence[str], chunks: Sequence[
     df: Counter[str] = Counter()
     for _, body in old:
         df.subtract(set(body.split()))
-    length = -sum(length for length, _ in old)
+    total_length = -sum(length for length, _ in old)
     # A batch at a time: a large file's terms all at once took memory in proportion to its size.
     for begin in range(0, len(chunks), INSERT_BATCH):
         rows = []
@@ -124,13 +124,13 @@ def replace_keywords(session: Session, doc_ids: Sequence[str], chunks: Sequence[
             rows.append({"chunk_id": chunk.chunk_id, "doc_id": chunk.doc_id, "length": len(terms),
                          "body": " ".join(terms)})
             df.update(set(terms))
-            length += len(terms)
+            total_length += len(terms)
         session.execute(insert(keyword_chunks), rows)
     _add_document_frequencies(session, df)
     session.execute(
         update(keyword_stats)
         .where(keyword_stats.c.id == 1)
-        .values(chunks=keyword_stats.c.chunks + len(chunks) - len(old), length=keyword_stats.c.length + length)
+        .values(chunks=keyword_stats.c.chunks + len(chunks) - len(old), length=keyword_stats.c.length + total_length)
     )
 
 
