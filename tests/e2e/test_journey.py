@@ -172,7 +172,7 @@ def _choose(page: Page, label: str, option: str) -> None:
 
 
 def _pick(scope: Page | Locator, group: str, option: str) -> None:
-    """Click a radio option inside its own group: a long option's text may also show in a tooltip."""
+    """Click a radio option inside its own group: while a form redraws, its text can be on the page twice."""
     scope.get_by_role("radiogroup", name=group).get_by_text(option, exact=False).click()
 
 
