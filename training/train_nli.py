@@ -20,9 +20,9 @@ from pathlib import Path
 import torch
 from transformers import AutoTokenizer, get_linear_schedule_with_warmup
 
-from training.data import BASE_MODEL_DIR, LABEL_MASKS, load_mix
+from training.data import BASE_MODEL_DIR, EVAL_DIR, LABEL_MASKS, load_mix, read_jsonl
 from training.model import CrossEncoderModel
-from training.synthetic import near_misses
+from training.synthetic import context_minimal_pairs, near_misses
 
 # Training runs on a GPU where torch sees one (a CUDA build of torch), else on the CPU.
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -107,6 +107,9 @@ def main() -> None:
     ap.add_argument("--extra", type=Path, action="append", default=[], help="extra JSONL pairs")
     ap.add_argument("--near-misses", type=int, default=0,
                     help="add about this many synthetic near-miss pairs made from the mix (synthetic.near_misses)")
+    ap.add_argument("--context-pairs", type=int, default=0,
+                    help="add about this many minimal pairs made from the dev contexts' sentences "
+                         "(synthetic.context_minimal_pairs; the contexts' wording only, never their labels)")
     ap.add_argument("--seed", type=int, default=20261122)
     ap.add_argument("--epochs", type=float, default=1.0)
     ap.add_argument("--batch", type=int, default=32)
@@ -121,6 +124,9 @@ def main() -> None:
     mix = json.loads(args.mix.read_text()) if args.mix else DEFAULT_MIX
     rows = load_mix(mix, args.seed, extra=args.extra)
     rows += near_misses(rows, args.near_misses, random.Random(args.seed))
+    if args.context_pairs:
+        contexts = [r["context"] for path in sorted(EVAL_DIR.glob("*.jsonl")) for r in read_jsonl(path)]
+        rows += context_minimal_pairs(contexts, args.context_pairs, random.Random(args.seed))
     plan = plan_batches(rows, args.batch, args.epochs, args.seed)
     print(f"{len(rows)} rows, {len(plan)} steps", flush=True)
 

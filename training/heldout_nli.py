@@ -1,0 +1,54 @@
+"""3-way accuracy of a judge checkpoint on the held-out MNLI and FEVER-NLI slice (training.data).
+
+    python -m training.heldout_nli --checkpoint CHECKPOINT/state.pt
+
+No training set of this folder ever holds a pair whose premise is in that slice, so the figure is
+the judge's accuracy on NLI it never saw. A two-label judge (the shipped ONNX export) is not read
+here: the checkpoint keeps all three classes.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+
+import torch
+from transformers import AutoTokenizer
+
+from training.data import BASE_MODEL_DIR, heldout_rows
+from training.export_onnx import load_model
+
+LABELS = ("entailment", "neutral", "contradiction")
+
+
+@torch.no_grad()
+def predict(model, tokenizer, rows: list[dict], batch: int = 64, max_len: int = 128) -> list[str]:
+    out: list[str] = []
+    for i in range(0, len(rows), batch):
+        part = rows[i: i + batch]
+        enc = tokenizer([r["premise"] for r in part], [r["hypothesis"] for r in part],
+                        truncation="longest_first", max_length=max_len, padding=True, return_tensors="pt")
+        out.extend(LABELS[j] for j in model(**enc).argmax(dim=-1).tolist())
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--checkpoint", type=Path, required=True)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    rows = heldout_rows()
+    predicted = predict(load_model(args.checkpoint).eval(), AutoTokenizer.from_pretrained(BASE_MODEL_DIR), rows)
+    right, total = Counter(), Counter()
+    for row, label in zip(rows, predicted):
+        total[row["dataset"]] += 1
+        right[row["dataset"]] += label == row["label"]
+    for name in sorted(total):
+        print(f"{name:12s} {right[name] / total[name]:6.1%}  ({right[name]} of {total[name]})")
+    print(f"{'all':12s} {sum(right.values()) / len(rows):6.1%}  ({sum(right.values())} of {len(rows)})")
+
+
+if __name__ == "__main__":
+    main()
