@@ -37,7 +37,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from benchmarks.legacy_retrieval import LegacyHybridRetriever
-from rrag.embedding import get_embedder
+from rrag.backends.embedding import get_embedder
 from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.types import Chunk, DocumentInfo

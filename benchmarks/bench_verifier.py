@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rrag.evaluation import VERIFIERS, context_chunks, load_rows  # noqa: E402
+from rrag.tools.verifier_eval import VERIFIERS, context_chunks, load_rows  # noqa: E402
 from rrag.settings import Settings  # noqa: E402
 from rrag.types import Claim  # noqa: E402
 from rrag.verify.features import claim_sentences  # noqa: E402

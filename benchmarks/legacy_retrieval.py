@@ -1,7 +1,7 @@
-"""The retrieval that rrag/retrieve.py did before issue 13, kept only to measure against: an in-process
+"""The retrieval that rrag/retrieval/hybrid.py did before issue 13, kept only to measure against: an in-process
 BM25 over every chunk read back from the vector index, rebuilt whenever the index changed.
 
-Same fusion weights and floor as rrag.retrieve; `benchmarks/bench_engine.py` prints the ratio.
+Same fusion weights and floor as rrag.retrieval.hybrid; `benchmarks/bench_engine.py` prints the ratio.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Sequence
 
 import numpy as np
 
-from rrag.index import ChunkIndex
-from rrag.keywords import BM25_B, BM25_K1, keyword_terms
-from rrag.retrieve import CANDIDATE_FACTOR, KEYWORD_WEIGHT, MIN_CANDIDATES, VECTOR_WEIGHT
+from rrag.retrieval.index import ChunkIndex
+from rrag.store.bm25 import BM25_B, BM25_K1, keyword_terms
+from rrag.retrieval.hybrid import CANDIDATE_FACTOR, KEYWORD_WEIGHT, MIN_CANDIDATES, VECTOR_WEIGHT
 from rrag.settings import Settings
 from rrag.types import Chunk, RetrievedChunk
 

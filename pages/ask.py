@@ -8,7 +8,7 @@ from contextlib import suppress
 import streamlit as st
 
 from rrag import RISK_PRESETS, ReliableRAG, Report
-from rrag.demo import Sample, is_demo_indexed, samples
+from rrag.tools.demo import Sample, is_demo_indexed, samples
 from rrag.errors import NotFoundError
 from rrag.settings import ANSWERERS, VERIFIER_STAGES, Settings
 from ui.engine import documents, engine_errors, get_engine, invalidate_reads, review_queue

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from rrag import IngestResult, ReliableRAG
-from rrag.demo import set_up_demo
+from rrag.tools.demo import set_up_demo
 from rrag.ingest.extract import supported_suffixes
 from rrag.types import DocumentInfo
 from ui.engine import documents, engine_errors, get_engine, invalidate_reads

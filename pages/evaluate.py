@@ -6,9 +6,9 @@ from __future__ import annotations
 import streamlit as st
 
 from rrag import ReliableRAG
-from rrag.demo import DEMO_DIR
+from rrag.tools.demo import DEMO_DIR
 from rrag.errors import QuestionSetError
-from rrag.runs import QuestionItem, QuestionSetRun, load_run, read_question_set, run_question_set, saved_runs
+from rrag.tools.question_sets import QuestionItem, QuestionSetRun, load_run, read_question_set, run_question_set, saved_runs
 from ui.engine import engine_errors, get_engine, invalidate_reads
 from ui.highlight import md_escape
 from ui.navigation import require_app

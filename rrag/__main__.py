@@ -1,5 +1,5 @@
 import sys
 
-from rrag.cli import main
+from rrag.tools.cli import main
 
 sys.exit(main())

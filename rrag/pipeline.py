@@ -10,18 +10,18 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from rrag.answer import Answerer, ExtractiveAnswerer, LLMAnswerer
-from rrag.claims import ClaimExtractor, LLMClaimExtractor, RuleClaimExtractor
-from rrag.embedding import get_embedder
+from rrag.answer.answerers import Answerer, ExtractiveAnswerer, LLMAnswerer
+from rrag.audit.claims import ClaimExtractor, LLMClaimExtractor, RuleClaimExtractor
+from rrag.backends.embedding import get_embedder
 from rrag.errors import ConfigError, InputError, RRAGError
-from rrag.index import ChunkIndex
-from rrag.injection import defuse, review_reason
+from rrag.retrieval.index import ChunkIndex
+from rrag.retrieval.injection import defuse, review_reason
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect
-from rrag.llm import LLM, OpenAIChatLLM, llm_deadline
-from rrag.relevance import Relevance, assess, judge
-from rrag.retrieve import HybridRetriever, backfill_keywords
-from rrag.scoring import score
+from rrag.backends.llm import LLM, OpenAIChatLLM, llm_deadline
+from rrag.audit.relevance import Relevance, assess, judge
+from rrag.retrieval.hybrid import HybridRetriever, backfill_keywords
+from rrag.audit.scoring import score
 from rrag.settings import Settings
 from rrag.store import PendingSession, Store
 from rrag.types import (
@@ -209,7 +209,7 @@ class ReliableRAG:
         mode: str,
         session_id: str,
     ) -> Report:
-        # Instructions planted in the documents are neither evidence nor commands (rrag/injection.py).
+        # Instructions planted in the documents are neither evidence nor commands (rrag/retrieval/injection.py).
         safe, planted = defuse(contexts)
         with timer("verify"):
             checkable = [c for c in claims if c.checkable]

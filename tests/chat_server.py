@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from rrag.llm import OpenAIChatLLM
+from rrag.backends.llm import OpenAIChatLLM
 from rrag.settings import Settings
 
 MODEL = "scripted-model"

@@ -4,6 +4,7 @@ a scriptable OpenAI-compatible chat server on loopback (`server`)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +24,9 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         if name.startswith("RRAG_") or name == "OPENAI_API_KEY":
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("RRAG_DATA_DIR", str(tmp_path / "data"))
+    # AppTest runs a page as `__main__` and leaves it there; a spawned worker process (rrag eval
+    # --workers) would then re-run that page's temporary script and die.
+    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from chat_server import ChatServer
 
-from rrag.answer import REFUSAL, ExtractiveAnswerer, LLMAnswerer, is_quoted
-from rrag.embedding import Embedder, get_embedder
+from rrag.answer.answerers import REFUSAL, ExtractiveAnswerer, LLMAnswerer, is_quoted
+from rrag.backends.embedding import Embedder, get_embedder
 from rrag.errors import LLMError, LLMResponseError
 from rrag.settings import Settings
 from rrag.text import locate, split_sentences

@@ -16,11 +16,11 @@ from typing import Iterator
 import pytest
 
 from fixtures_docs import write_handbook
-from rrag.embedding import get_embedder
+from rrag.backends.embedding import get_embedder
 from rrag.errors import IndexError_
-from rrag.index import ChunkIndex
+from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.service import Ingestor
-from rrag.retrieve import HybridRetriever
+from rrag.retrieval.hybrid import HybridRetriever
 from rrag.settings import Settings
 from rrag.store import Store
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from chat_server import ChatServer, closed_port
 
-from rrag.answer import REFUSAL
-from rrag.claims import LLMClaimExtractor, RuleClaimExtractor
-from rrag.llm import OpenAIChatLLM
+from rrag.answer.answerers import REFUSAL
+from rrag.audit.claims import LLMClaimExtractor, RuleClaimExtractor
+from rrag.backends.llm import OpenAIChatLLM
 from rrag.settings import Settings
 from rrag.types import Claim
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from rrag.corrections import REVIEWER, as_reviewed
+from rrag.audit.corrections import REVIEWER, as_reviewed
 from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.store import Store
-from rrag.scoring import score
+from rrag.audit.scoring import score
 from rrag.types import (
     Answer,
     Chunk,

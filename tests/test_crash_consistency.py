@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from rrag.embedding import get_embedder
-from rrag.index import ChunkIndex
+from rrag.backends.embedding import get_embedder
+from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.journal import CRASH_AT_ENV, Journal
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import doc_id_for

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rrag.demo import demo_files, is_demo_indexed, samples, set_up_demo
+from rrag.tools.demo import demo_files, is_demo_indexed, samples, set_up_demo
 from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.types import ClaimStatus, Decision

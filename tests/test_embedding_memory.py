@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rrag.embedding import MiniLMEmbedder
+from rrag.backends.embedding import MiniLMEmbedder
 
 SENTENCE = "Contractors in the travel programme must submit a reimbursement form within 14 days under rule TRA-{}. "
 

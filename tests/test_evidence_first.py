@@ -10,7 +10,7 @@ from typing import Callable, Iterator
 
 import pytest
 
-from rrag.injection import defuse, planted_spans
+from rrag.retrieval.injection import defuse, planted_spans
 from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.types import HALLUCINATED, Chunk, Claim, ClaimStatus, Decision, Level, RetrievedChunk, Verdict

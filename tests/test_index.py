@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rrag.embedding import EMBEDDERS, MiniLMEmbedder, get_embedder
+from rrag.backends.embedding import EMBEDDERS, MiniLMEmbedder, get_embedder
 from rrag.errors import ConfigError, IndexError_
-from rrag.index import ChunkIndex
+from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
 from rrag.types import Chunk
 
@@ -139,8 +139,8 @@ def test_two_indexes_on_one_path_share_a_client_and_see_each_other(settings: Set
 def test_chunks_persist_on_disk_for_a_new_process(index: ChunkIndex, settings: Settings) -> None:
     index.add(_chunks("hr", [LEAVE, MONGOLIA]))
     code = (
-        "from pathlib import Path; from rrag.settings import Settings; from rrag.index import ChunkIndex;"
-        "from rrag.embedding import get_embedder;"
+        "from pathlib import Path; from rrag.settings import Settings; from rrag.retrieval.index import ChunkIndex;"
+        "from rrag.backends.embedding import get_embedder;"
         f"i = ChunkIndex(Settings(data_dir=Path({str(settings.data_dir)!r})), get_embedder());"
         "print(i.count(), i.query('vacation days', 1)[0][0].chunk_id)"
     )

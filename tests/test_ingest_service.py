@@ -8,9 +8,9 @@ from typing import Iterator
 import pytest
 
 from fixtures_docs import HANDBOOK, make_docx, make_pdf, write_handbook
-from rrag.embedding import get_embedder
+from rrag.backends.embedding import get_embedder
 from rrag.errors import NotFoundError
-from rrag.index import ChunkIndex
+from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.extract import extract
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import doc_id_for, safe_filename

@@ -10,9 +10,9 @@ from typing import Iterator
 
 import pytest
 
-from rrag.embedding import get_embedder
+from rrag.backends.embedding import get_embedder
 from rrag.errors import IngestError, UnsupportedFormatError
-from rrag.index import ChunkIndex
+from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.extract import check_file
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect, upload_identity

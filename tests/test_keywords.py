@@ -12,16 +12,16 @@ from sqlalchemy import create_engine, insert, select
 
 from fixtures_docs import RELATED_QUESTIONS, UNRELATED_QUESTIONS, write_handbook
 from pg_server import PostgresServer
-from rrag.embedding import get_embedder
+from rrag.backends.embedding import get_embedder
 from rrag.errors import StoreError
-from rrag.index import ChunkIndex
+from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.service import Ingestor
-from rrag.keywords import keyword_terms
+from rrag.store.bm25 import keyword_terms
 from rrag.pipeline import ReliableRAG
-from rrag.retrieve import HybridRetriever
+from rrag.retrieval.hybrid import HybridRetriever
 from rrag.settings import Settings
 from rrag.store import Store
-from rrag.store.keywords import keyword_chunks, keyword_stats, keyword_terms_table
+from rrag.store.keyword_index import keyword_chunks, keyword_stats, keyword_terms_table
 from rrag.store.migrations import MIGRATIONS
 from rrag.store.schema import DocumentRow, SchemaVersion, utcnow
 from rrag.types import Chunk, DocumentInfo

@@ -9,7 +9,7 @@ import pytest
 from chat_server import MODEL, ChatServer, closed_port
 
 from rrag.errors import ConfigError, LLMError, LLMResponseError, LLMTimeoutError
-from rrag.llm import PLACEHOLDER_API_KEY, OpenAIChatLLM, complete_json, parse_json
+from rrag.backends.llm import PLACEHOLDER_API_KEY, OpenAIChatLLM, complete_json, parse_json
 from rrag.settings import Settings
 
 HELLO = [{"role": "user", "content": "Say hello"}]

@@ -11,7 +11,7 @@ import pytest
 from chat_server import ChatServer
 
 from rrag.errors import ConfigError, LLMTimeoutError
-from rrag.llm import llm_deadline
+from rrag.backends.llm import llm_deadline
 from rrag.pipeline import ReliableRAG
 from rrag.settings import DEFAULT_LLM_DEADLINE_S, DEFAULT_LLM_MAX_RETRIES, DEFAULT_LLM_TIMEOUT_S, Settings
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rrag.locations import data_locations, database_backend, masked_url
+from rrag.tools.locations import data_locations, database_backend, masked_url
 from rrag.settings import Settings
 
 

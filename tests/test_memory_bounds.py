@@ -50,7 +50,7 @@ def test_a_long_pdf_is_embedded_in_bounded_batches(tmp_path: Path) -> None:
     # whose attention tensors alone took ~0.6 GB on top of the ~0.5 GB of loaded models.
     pdf = make_long_pdf(tmp_path / "manual.pdf", pages=24)
     result = _measured(
-        f"from rrag.cli import main\nout = main(['ingest', {str(pdf)!r}])\n", tmp_path / "data"
+        f"from rrag.tools.cli import main\nout = main(['ingest', {str(pdf)!r}])\n", tmp_path / "data"
     )
     assert result["out"] == 0
     assert float(result["peak_mb"]) < 1000

@@ -11,8 +11,8 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from rrag import ReliableRAG
-from rrag.demo import demo_files
-from rrag.runs import saved_runs
+from rrag.tools.demo import demo_files
+from rrag.tools.question_sets import saved_runs
 from ui.engine import get_engine
 
 APP = Path(__file__).resolve().parents[1] / "app.py"

@@ -16,7 +16,7 @@ from chat_server import MODEL, ChatServer
 from streamlit.testing.v1 import AppTest
 
 from rrag import ClaimStatus, Decision, ReliableRAG
-from rrag.demo import demo_files, set_up_demo
+from rrag.tools.demo import demo_files, set_up_demo
 from ui.engine import get_engine, invalidate_reads
 from ui.status import STATUS_STYLES, display_status
 

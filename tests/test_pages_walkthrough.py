@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from test_pages import _page
 
 from rrag import Decision, ReliableRAG
-from rrag.demo import samples, set_up_demo
+from rrag.tools.demo import samples, set_up_demo
 from rrag.ingest.extract import supported_suffixes
 from rrag.pipeline import MAX_QUESTION_CHARS
 from ui.engine import get_engine

@@ -14,6 +14,6 @@ def test_public_surface_is_all() -> None:
 
 
 def test_engine_never_imports_streamlit() -> None:
-    code = "import sys, rrag.pipeline, rrag.cli, rrag.demo; print('streamlit' in sys.modules)"
+    code = "import sys, rrag.pipeline, rrag.tools.cli, rrag.tools.demo; print('streamlit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -8,8 +8,8 @@ from typing import Iterator
 import pytest
 
 from rrag.pipeline import ReliableRAG
-from rrag.relevance import Kind, analyse, assess
-from rrag.scoring import score
+from rrag.audit.relevance import Kind, analyse, assess
+from rrag.audit.scoring import score
 from rrag.settings import Settings
 from rrag.types import Answer, Claim, ClaimResult, ClaimStatus, Decision, Level, Verdict
 from tests.chat_server import MODEL, ChatServer

@@ -9,10 +9,10 @@ from typing import Iterator
 import pytest
 
 from fixtures_docs import RELATED_QUESTIONS, UNRELATED_QUESTIONS, write_handbook
-from rrag.embedding import get_embedder
-from rrag.index import ChunkIndex
+from rrag.backends.embedding import get_embedder
+from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.service import Ingestor
-from rrag.retrieve import HybridRetriever
+from rrag.retrieval.hybrid import HybridRetriever
 from rrag.settings import DEFAULT_RELEVANCE_FLOOR, Settings
 from rrag.store import Store
 from rrag.types import Chunk

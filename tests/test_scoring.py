@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rrag.answer import REFUSAL
-from rrag.scoring import (
+from rrag.answer.answerers import REFUSAL
+from rrag.audit.scoring import (
     LOW_CAVEAT,
     NO_CLAIMS_CAVEAT,
     NOT_VERIFIED_KEY,

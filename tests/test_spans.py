@@ -8,7 +8,7 @@ import re
 import pytest
 from ui_reports import sample_report
 
-from rrag.spans import ABSENT, failed_spans, report_spans
+from rrag.audit.spans import ABSENT, failed_spans, report_spans
 from rrag.types import Chunk, Claim, ClaimResult, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from ui.export import report_html, report_markdown
 from ui.highlight import highlight_answer, mark_failed

@@ -3,7 +3,7 @@ numbered facts joined by "and" split into claims that each keep their span."""
 
 import pytest
 
-from rrag.claims import RuleClaimExtractor
+from rrag.audit.claims import RuleClaimExtractor
 from rrag.text import split_sentences
 
 

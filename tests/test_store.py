@@ -351,7 +351,7 @@ def test_review_audit_trail_and_overrides(store: Store) -> None:
     assert [r.review_id for r in store.reviews("s1")] == [first.review_id, second.review_id]
     assert store.reviews("s1") == [first, second]
     assert store.claim_overrides("s1") == {1: S.PARTIAL, 2: S.UNSUPPORTED}
-    # The saved report keeps the verifier's original verdicts (rrag.corrections applies the reviews).
+    # The saved report keeps the verifier's original verdicts (rrag.audit.corrections applies the reviews).
     assert [c.verdict.status for c in store.get_report("s1", as_saved=True).claims] == [
         S.SUPPORTED,
         S.UNSUPPORTED,

@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 WORKER = """
 import sys, time
 from pathlib import Path
-from rrag.embedding import get_embedder
-from rrag.index import ChunkIndex
+from rrag.backends.embedding import get_embedder
+from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
 from rrag.store import Store
 from rrag.types import DocumentInfo

@@ -43,3 +43,10 @@ def test_too_little_data_is_said_not_drawn_as_a_trend() -> None:
     figure = hallucination_over_time(_sessions(["2026-11-24 05:01:00", "2026-11-24 05:01:40"]))
     (note,) = figure.layout.annotations
     assert note.text == "Too little data for a trend: 2 session(s) in 1 minute(s)"
+
+
+def test_times_saved_with_and_without_microseconds_read_together() -> None:
+    # isoformat() drops ".000000" when a session is saved on a whole second; pandas must not guess
+    # one format from the first row (the Insights page failed so on a fresh demo).
+    times = pd.Series(["2026-11-24T19:52:53.123456+00:00", "2026-11-24T19:52:53+00:00"])
+    assert time_bucket(times).name == "minute"

@@ -3,7 +3,7 @@ with both values in the reason and the clash located in the claim (issue 12 item
 
 import pytest
 
-from rrag.claims import RuleClaimExtractor
+from rrag.audit.claims import RuleClaimExtractor
 from rrag.text import quantities, same_amount, value_clashes
 from rrag.types import Chunk, Claim, ClaimStatus, Report, RetrievedChunk, ValueClash
 from rrag.verify.guarded import GuardedVerifier

@@ -36,7 +36,7 @@ import rrag.text
 import rrag.verify.features
 import rrag.verify.lexical
 import rrag.verify.nli
-from rrag.evaluation import Row, format_table
+from rrag.tools.verifier_eval import Row, format_table
 from rrag.verify.nli import MODEL_DIR
 from training.data import BASE_MODEL_DIR, load_mix
 from training.export_onnx import export, load_model
@@ -104,8 +104,9 @@ def _digest(data: bytes) -> str:
 
 def _feature_code() -> bytes:
     """The source that turns judge outputs into features: cached features go stale when it changes."""
-    modules = (rrag.text, rrag.verify.features, rrag.verify.lexical, rrag.verify.nli)
-    return b"".join(Path(m.__file__).read_bytes() for m in modules)
+    files = sorted(Path(rrag.text.__file__).parent.glob("*.py"))
+    files += [Path(m.__file__) for m in (rrag.verify.features, rrag.verify.lexical, rrag.verify.nli)]
+    return b"".join(f.read_bytes() for f in files)
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
-from rrag.evaluation import Judgement, Row, context_chunks, dataset_metrics, f1, format_table, load_rows
+from rrag.tools.verifier_eval import Judgement, Row, context_chunks, dataset_metrics, f1, format_table, load_rows
 from rrag.settings import Settings
 from rrag.verify.features import claim_sentences
 from rrag.verify.nli import (CALIBRATOR_FILE, MODEL_DIR, MODEL_FILE, Calibrator, NLIVerifier,

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rrag.evaluation import Judgement, Row, context_chunks, dataset_metrics, format_table, load_rows
+from rrag.tools.verifier_eval import Judgement, Row, context_chunks, dataset_metrics, format_table, load_rows
 from rrag.settings import Settings
 from rrag.types import Claim, ClaimStatus, Verdict
 from rrag.verify.features import claim_sentences

@@ -14,7 +14,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from rrag.evaluation import format_table
+from rrag.tools.verifier_eval import format_table
 from training.adapt_dev import features_of
 from training.export_onnx import load_model
 from training.fit_calibrator import cross_validate, load_dev

@@ -100,7 +100,7 @@ MIN_PERIODS = 3  # fewer points than this are not a trend
 
 def time_bucket(created_at: pd.Series) -> Bucket:
     """The finest bucket for the span of `created_at`."""
-    times = pd.to_datetime(created_at, utc=True)
+    times = pd.to_datetime(created_at, utc=True, format="ISO8601")
     span = times.max() - times.min()
     return next(b for b in BUCKETS if span <= b.up_to)
 
@@ -108,7 +108,7 @@ def time_bucket(created_at: pd.Series) -> Bucket:
 def _periods(created_at: pd.Series) -> tuple[pd.Series, Bucket]:
     """Each session's period, in the bucket that suits the span of the data."""
     bucket = time_bucket(created_at)
-    return pd.to_datetime(created_at, utc=True).dt.floor(bucket.freq), bucket
+    return pd.to_datetime(created_at, utc=True, format="ISO8601").dt.floor(bucket.freq), bucket
 
 
 def _period_labels(index: pd.Index, bucket: Bucket) -> list[str]:

@@ -12,8 +12,8 @@ import json
 import re
 from typing import Sequence
 
-from rrag.corrections import corrected_by
-from rrag.spans import FailedSpan, report_spans
+from rrag.audit.corrections import corrected_by
+from rrag.audit.spans import FailedSpan, report_spans
 from rrag.types import ClaimResult, Report
 from ui.highlight import evidence_html, highlight_answer, mark_failed, source_label
 from ui.status import (

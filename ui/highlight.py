@@ -11,7 +11,7 @@ import html
 import re
 from typing import Sequence
 
-from rrag.spans import FailedSpan
+from rrag.audit.spans import FailedSpan
 from rrag.types import ClaimResult, Evidence, Report, Verdict
 from ui.status import display_status, status_style
 
@@ -45,7 +45,7 @@ def highlight_answer(
     answer: str, claims: Sequence[ClaimResult], failed: Sequence[Sequence[FailedSpan]] = ()
 ) -> str:
     """The answer as HTML with each claim marked by its status colour, number, icon and label, and
-    `failed[i]` (spans of claim i's text, see `rrag.spans`) marked inside claim i."""
+    `failed[i]` (spans of claim i's text, see `rrag.audit.spans`) marked inside claim i."""
     parts: list[str] = []
     cursor = 0
     for start, end, number in _claim_spans(answer, claims):

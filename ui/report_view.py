@@ -12,7 +12,7 @@ from typing import Sequence
 
 import streamlit as st
 
-from rrag.spans import FailedSpan, report_spans
+from rrag.audit.spans import FailedSpan, report_spans
 from rrag.store import ReviewRecord
 from rrag.types import ClaimResult, ClaimStatus, Report
 from ui.charts import reliability_gauge, status_counts_chart

@@ -1,4 +1,4 @@
-"""Tables and labels of question-set runs (`rrag.runs`) for the Evaluate page.
+"""Tables and labels of question-set runs (`rrag.tools.question_sets`) for the Evaluate page.
 
 Rates stay numbers (0..1) so that `st.dataframe` sorts them; the page formats them as percentages.
 A figure nothing measured is None and shows as an empty cell, never as 0 %.
@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 import pandas as pd
 
-from rrag.runs import QuestionSetRun, compare_runs
+from rrag.tools.question_sets import QuestionSetRun, compare_runs
 from ui.status import badge_text, decision_style
 from ui.tables import when
 

@@ -13,7 +13,7 @@ from typing import Sequence
 import pandas as pd
 
 from rrag.ingest.sources import UPLOAD_IDENTITY_PREFIX
-from rrag.scoring import NOT_VERIFIED_KEY
+from rrag.audit.scoring import NOT_VERIFIED_KEY
 from rrag.store import PendingSession, ReviewRecord, SessionSummary
 from rrag.types import Decision, DocumentInfo, IngestResult
 from ui.status import badge_text, decision_style, level_style, status_style

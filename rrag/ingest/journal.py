@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from rrag.errors import NotFoundError
-from rrag.index import ChunkIndex
+from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.sources import safe_filename
 from rrag.store.records import DocumentState
 from rrag.store.schema import utcnow

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rrag.errors import IngestError, RRAGError
-from rrag.index import ChunkIndex
+from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.chunking import chunk_spans
 from rrag.ingest.dedup import NearDuplicateFilter
 from rrag.ingest.extract import check_file, check_size, extract

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from sqlalchemy import Connection, Engine, insert, inspect, select, text
 
 from rrag.errors import StoreError
-from rrag.store.keywords import create_keyword_index
+from rrag.store.keyword_index import create_keyword_index
 from rrag.store.schema import Base, DocumentRow, PendingRow, QuestionSetRunRow, SchemaVersion, utcnow
 
 Migration = Callable[[Connection], None]
@@ -71,7 +71,7 @@ def _m004_document_identity_and_versions(conn: Connection) -> None:
 def _m005_keyword_index(conn: Connection) -> None:
     # Keyword search moves from an in-process BM25 into this database. The chunks of documents
     # registered before are in the vector index, which a migration cannot reach: the engine copies
-    # them on open (rrag.retrieve.backfill_keywords, via Store.documents_without_keywords).
+    # them on open (the hybrid retriever backfills them, via Store.documents_without_keywords).
     create_keyword_index(conn)
 
 

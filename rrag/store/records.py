@@ -12,7 +12,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
-from rrag.corrections import as_reviewed
+from rrag.audit.corrections import as_reviewed
 from rrag.errors import StoreError
 from rrag.store.schema import (
     ClaimRow,

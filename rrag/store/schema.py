@@ -191,7 +191,7 @@ class AppSettingRow(Base):
 
 
 class QuestionSetRunRow(Base):
-    """One run of a question set through the pipeline (`rrag.runs`): its summary for listing and
+    """One run of a question set through the pipeline (`rrag.tools.question_sets`): its summary for listing and
     comparing, and the per-question outcomes, each naming the saved session that holds its report."""
 
     __tablename__ = "question_set_runs"

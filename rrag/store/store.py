@@ -20,13 +20,13 @@ from sqlalchemy import Engine, Select, delete, or_, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, defer, selectinload
 
-from rrag.corrections import as_reviewed
+from rrag.audit.corrections import as_reviewed
 from rrag.errors import NotFoundError, StoreError, StoreLockedError
-from rrag.keywords import KeywordMatches
+from rrag.store.bm25 import KeywordMatches
 from rrag.redact import looks_secret, redact_urls
 from rrag.settings import Settings
 from rrag.store.engine import WRITE_OPTIONS, create_store_engine, is_locked
-from rrag.store.keywords import documents_without_keywords, match_keywords, replace_keywords
+from rrag.store.keyword_index import documents_without_keywords, match_keywords, replace_keywords
 from rrag.store.migrations import is_behind, migrate
 from rrag.store.records import (
     CLAIM_COLUMNS,
@@ -134,7 +134,7 @@ class Store:
             replace_keywords(s, [doc_id], ())
 
     def keyword_matches(self, terms: Sequence[str], *, limit: int, also: Sequence[str] = ()) -> KeywordMatches:
-        """What scaled BM25 needs for one query (rrag.keywords), read in one transaction: up to `limit`
+        """What scaled BM25 needs for one query (rrag.store.bm25), read in one transaction: up to `limit`
         chunks the database's full-text index ranks best, and the chunks named in `also`."""
         with self._read("search the keyword index") as s:
             return match_keywords(s, terms, limit, also)
@@ -248,7 +248,7 @@ class Store:
 
     def get_report(self, session_id: str, *, as_saved: bool = False) -> Report:
         """The report as of its latest review: reviewers' corrections are the truth of record, with the
-        verifier's verdicts kept beside them and the scores recomputed (`rrag.corrections`).
+        verifier's verdicts kept beside them and the scores recomputed (`rrag.audit.corrections`).
         `as_saved`: exactly as the verifier wrote it."""
         with self._read("read the report") as s:
             row = _get(s, SessionRow, session_id, "session", _WITH_CORRECTIONS)
@@ -381,7 +381,7 @@ class Store:
         frame = _with_utc_times(pd.DataFrame(rows, columns=CLAIM_COLUMNS))
         return frame.sort_values(["created_at", "session_id", "claim_index"], ignore_index=True)
 
-    # -- question-set runs (rrag.runs) ------------------------------------------------------------
+    # -- question-set runs (rrag.tools.question_sets) ------------------------------------------------------------
 
     def save_question_set_run(
         self, run_id: str, name: str, created_at: datetime, summary: Mapping[str, Any], outcomes: list[Any]
@@ -490,7 +490,7 @@ def _for_summaries(query: Select[tuple[SessionRow]]) -> Select[tuple[SessionRow]
 
 
 def _with_utc_times(frame: pd.DataFrame) -> pd.DataFrame:
-    frame["created_at"] = pd.to_datetime(frame["created_at"], utc=True)
+    frame["created_at"] = pd.to_datetime(frame["created_at"], utc=True, format="ISO8601")
     return frame
 
 

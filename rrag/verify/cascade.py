@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from rrag.errors import ConfigError, RRAGError
-from rrag.llm import LLM, OpenAIChatLLM
+from rrag.backends.llm import LLM, OpenAIChatLLM
 from rrag.settings import Settings
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier

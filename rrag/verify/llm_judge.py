@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from rrag.errors import LLMError, LLMResponseError
-from rrag.llm import LLM
-from rrag.prompts import JUDGE, Judgement, render_documents
+from rrag.backends.llm import LLM
+from rrag.backends.prompts import JUDGE, Judgement, render_documents
 from rrag.text import content_words, fuzzy_locate, locate
 from rrag.types import Chunk, Claim, ClaimStatus, Evidence, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier

@@ -2,7 +2,7 @@
 
 A report is saved once, as the verifier wrote it, and reviews are an append-only trail beside it.
 Reading a session puts the latest reviewer status of each claim over the verifier's verdict (kept in
-`ClaimResult.correction.original`) and scores the answer again with `rrag.scoring.score`, so the final
+`ClaimResult.correction.original`) and scores the answer again with `rrag.audit.scoring.score`, so the final
 answer, level, rates, decision and review reasons are what the corrected statuses give.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from rrag.injection import defuse, review_reason
-from rrag.scoring import score
+from rrag.retrieval.injection import defuse, review_reason
+from rrag.audit.scoring import score
 from rrag.types import Answer, Citation, ClaimResult, ClaimStatus, Correction, Decision, Report, Verdict
 
 REVIEWER = "reviewer"  # the `verifier` named by a corrected verdict

@@ -1,7 +1,7 @@
 """Keyword relevance: the terms of a text and Okapi BM25 scaled to 0..1, over statistics the store keeps.
 
 The inverted index lives in the database that holds the document registry (SQLite FTS5, PostgreSQL
-tsvector + GIN; rrag/store/keywords.py), written in the same transaction as a document's row. This
+tsvector + GIN; rrag/store/keyword_index.py), written in the same transaction as a document's row. This
 module is the arithmetic on what the store returns for one query, so the score means the same on
 every backend.
 """

@@ -6,7 +6,7 @@ as a session like any other); the run keeps one outcome per question and a summa
 answer relevance, refusal rate, hallucination rate), and is saved so that two runs can be compared.
 The Evaluate page and `python -m rrag evaluate FILE --fail-above 0.10` both use this module.
 
-Not to be confused with `rrag.evaluation` (`python -m rrag eval`), which measures the verifier
+Not to be confused with `rrag.tools.verifier_eval` (`python -m rrag eval`), which measures the verifier
 alone on labelled claim data.
 """
 

@@ -1,4 +1,4 @@
-"""Question-set runs (`rrag.runs`): reading CSV/JSONL sets, the aggregates, saving and comparing runs,
+"""Question-set runs (`rrag.tools.question_sets`): reading CSV/JSONL sets, the aggregates, saving and comparing runs,
 and the demo's sample set through the real pipeline."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from typing import Iterator
 
 import pytest
 
-from rrag.demo import DEMO_DIR, demo_files
+from rrag.tools.demo import DEMO_DIR, demo_files
 from rrag.errors import QuestionSetError
 from rrag.pipeline import ReliableRAG
-from rrag.runs import (
+from rrag.tools.question_sets import (
     QuestionItem,
     QuestionOutcome,
     QuestionSetRun,

@@ -8,9 +8,9 @@ from typing import Sequence
 
 import numpy as np
 
-from rrag.embedding import Embedder
-from rrag.llm import LLM
-from rrag.prompts import ANSWER, render_documents
+from rrag.backends.embedding import Embedder
+from rrag.backends.llm import LLM
+from rrag.backends.prompts import ANSWER, render_documents
 from rrag.text import Span, content_words, is_list_item, locate, normalize, split_sentences, words
 from rrag.types import Answer, Chunk, Citation, RetrievedChunk
 

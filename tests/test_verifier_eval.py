@@ -8,7 +8,7 @@ from typing import Sequence
 
 import pytest
 
-from rrag import evaluation as ev
+from rrag.tools import verifier_eval as ev
 from rrag.errors import ConfigError
 from rrag.settings import Settings
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict

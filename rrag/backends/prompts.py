@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Sequence, TypeVar
 
-from rrag.llm import LLM, Message, complete_json
+from rrag.backends.llm import LLM, Message, complete_json
 from rrag.types import ClaimStatus, RetrievedChunk
 
 T = TypeVar("T")

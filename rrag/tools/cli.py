@@ -26,7 +26,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    from rrag import evaluation
+    from rrag.tools import verifier_eval
 
     parser = argparse.ArgumentParser(prog="python -m rrag", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -79,7 +79,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_json(p)
     p.set_defaults(handler=_cmd_evaluate)
 
-    evaluation.register(sub)
+    verifier_eval.register(sub)
     return parser
 
 
@@ -203,7 +203,7 @@ def _cmd_delete(args: argparse.Namespace) -> int:
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
-    from rrag import runs
+    from rrag.tools import question_sets
 
     if args.fail_above is not None and not 0 <= args.fail_above <= 1:
         raise RRAGError(f"--fail-above must be a rate between 0 and 1, not {args.fail_above}")
@@ -211,14 +211,14 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         data = args.file.read_bytes()
     except OSError as exc:
         raise RRAGError(f"cannot read the question set {args.file}: {exc.strerror or exc}") from exc
-    items = runs.read_question_set(args.file.name, data)
+    items = question_sets.read_question_set(args.file.name, data)
     progress = None if args.json else _print_progress
-    run = runs.run_question_set(_engine(args), items, name=args.name or args.file.stem, progress=progress)
+    run = question_sets.run_question_set(_engine(args), items, name=args.name or args.file.stem, progress=progress)
     if args.json:
         print(json.dumps(run.to_dict(), indent=2, ensure_ascii=False))
     else:
         _print_run(run)
-    failures = [] if args.fail_above is None else runs.gate_failures(run.summary, args.fail_above)
+    failures = [] if args.fail_above is None else question_sets.gate_failures(run.summary, args.fail_above)
     for failure in failures:
         print(f"FAIL: {failure}", file=sys.stderr)
     return 1 if failures else 0
@@ -253,7 +253,7 @@ def _print_run(run: Any) -> None:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from rrag.demo import set_up_demo
+    from rrag.tools.demo import set_up_demo
 
     setup = set_up_demo(_engine(args))
     if args.json:

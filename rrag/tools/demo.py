@@ -9,7 +9,7 @@ from pathlib import Path
 from rrag.pipeline import ReliableRAG
 from rrag.types import Decision, IngestResult, Report
 
-DEMO_DIR = Path(__file__).resolve().parents[1] / "data" / "demo"
+DEMO_DIR = Path(__file__).resolve().parents[2] / "data" / "demo"
 EXAMPLES_FILE = "examples.json"
 
 

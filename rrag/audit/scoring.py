@@ -52,7 +52,7 @@ OFF_TOPIC_CAVEAT = "This answer may not address the question: {reason}."
 OFF_TOPIC_REFUSAL = (
     "I cannot answer this from the indexed documents: the passages found do not address the question ({reason})."
 )
-EXTRACTIVE_BACKEND = "extractive"  # the answerer that only picks document sentences (rrag.answer)
+EXTRACTIVE_BACKEND = "extractive"  # the answerer that only picks document sentences (rrag.answer.answerers)
 STRICT_REFUSAL = (
     "This answer was withheld: {rate:.0%} of its checkable statements are not supported by the documents, "
     "above the {threshold:.0%} allowed (strict mode)."
@@ -85,7 +85,7 @@ def score(
     results: Sequence[ClaimResult], answer: Answer, *, threshold: float, strict: bool,
     off_topic: str = "", concerns: Sequence[str] = (),
 ) -> Scored:
-    """`off_topic`: why the answer does not address the question ("" when it does, see rrag.relevance);
+    """`off_topic`: why the answer does not address the question ("" when it does, see rrag.audit.relevance);
     `concerns`: review reasons found before scoring."""
     checked = [
         r for r in results

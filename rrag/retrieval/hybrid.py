@@ -3,15 +3,15 @@
 Both signals are put on an absolute 0..1 scale before they are mixed, so the fused score says how
 relevant a chunk is, not only how it ranks: that is what lets a floor turn an unrelated question
 into no context at all instead of the five least irrelevant chunks. The keyword index lives in the
-store's database (rrag/store/keywords.py), so every process sees the same one and nothing is rebuilt.
+store's database (rrag/store/keyword_index.py), so every process sees the same one and nothing is rebuilt.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from rrag.index import ChunkIndex
-from rrag.keywords import keyword_terms
+from rrag.retrieval.index import ChunkIndex
+from rrag.store.bm25 import keyword_terms
 from rrag.settings import Settings
 from rrag.store import Store
 from rrag.types import Chunk, RetrievedChunk

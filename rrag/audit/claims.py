@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 
-from rrag.answer import REFUSAL
+from rrag.answer.answerers import REFUSAL
 from rrag.errors import LLMError
-from rrag.llm import LLM
-from rrag.prompts import CLAIMS
+from rrag.backends.llm import LLM
+from rrag.backends.prompts import CLAIMS
 from rrag.text import (STOPWORDS, Span, content_words, fuzzy_locate, is_list_item, locate, quantities,
                        split_sentences, words)
 from rrag.types import Claim

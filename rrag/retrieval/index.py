@@ -19,7 +19,7 @@ from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
 from chromadb.config import Settings as ChromaSettings
 from chromadb.utils.embedding_functions import register_embedding_function
 
-from rrag.embedding import Embedder, get_embedder
+from rrag.backends.embedding import Embedder, get_embedder
 from rrag.errors import IndexError_, RRAGError
 from rrag.locks import process_lock
 from rrag.settings import Settings

@@ -19,8 +19,8 @@ from enum import Enum
 from typing import Sequence
 
 from rrag.errors import LLMError
-from rrag.llm import LLM
-from rrag.prompts import RELEVANCE
+from rrag.backends.llm import LLM
+from rrag.backends.prompts import RELEVANCE
 from rrag.text import CURRENCY_CODES, content_words, quantities, stem, words
 
 MIN_KEY_SHARE = 0.25  # lenient: "medical note" is answered by "medical certificate"

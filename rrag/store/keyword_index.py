@@ -1,10 +1,10 @@
 """The keyword index in the store's own database: SQLite FTS5 or PostgreSQL tsvector + GIN.
 
-`keyword_chunks` holds each indexed chunk's BM25 terms (rrag.keywords.keyword_terms, space-joined)
+`keyword_chunks` holds each indexed chunk's BM25 terms (rrag.store.bm25.keyword_terms, space-joined)
 and is written in the transaction that registers its document, so keyword search never drifts from
 the registry and never needs a rebuild. The database's full-text index over it proposes candidates;
 `keyword_terms` (document frequency per term) and `keyword_stats` (chunk count, total terms) let
-rrag.keywords score them with the same scaled BM25 on every backend.
+rrag.store.bm25 score them with the same scaled BM25 on every backend.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from rrag.errors import StoreError
-from rrag.keywords import KeywordMatches, keyword_terms
+from rrag.store.bm25 import KeywordMatches, keyword_terms
 from rrag.store.schema import DocumentRow
 from rrag.types import Chunk
 

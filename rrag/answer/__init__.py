@@ -1,0 +1,1 @@
+"""Answering: the extractive answerer that needs no API, and the LLM answerer."""

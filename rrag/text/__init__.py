@@ -1,0 +1,15 @@
+"""The one text toolkit every stage uses: normalisation that maps back to the original and quote
+location (`normalise`), the word tokenizer (`words`), sentences and headings (`sentences`), and
+numbers with their units (`quantities`)."""
+
+from rrag.text.normalise import fuzzy_locate, locate, normalize, normalize_map
+from rrag.text.quantities import (CURRENCY_CODES, MONTH_NAMES, Quantity, month_mentions, months, quantities,
+                                  same_amount, value_clashes)
+from rrag.text.sentences import is_list_item, split_sentences
+from rrag.text.words import NEGATORS, STOPWORDS, Span, content_words, negation_count, stem, word_spans, words
+
+__all__ = [
+    "CURRENCY_CODES", "MONTH_NAMES", "NEGATORS", "STOPWORDS", "Quantity", "Span", "content_words", "fuzzy_locate",
+    "is_list_item", "locate", "month_mentions", "months", "negation_count", "normalize", "normalize_map",
+    "quantities", "same_amount", "split_sentences", "stem", "value_clashes", "word_spans", "words",
+]

@@ -1,0 +1,235 @@
+"""Numbers with their units: counts, money, percentages, durations, times and dates, read from text."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Iterable, NamedTuple, Sequence
+
+from rrag.text.words import STOPWORDS, stem
+
+
+class Quantity(NamedTuple):
+    """A number mentioned in a text: its value, what it counts (`unit`), and where it is: `start`,
+    `end` around the number (with a currency before it), `unit_end` after the words of its unit."""
+
+    value: float
+    unit: str
+    start: int
+    end: int
+    unit_end: int = -1
+
+    def written(self, text: str) -> str:
+        """How `text` writes it, unit included ("10 working days", "GBP 49")."""
+        return text[self.start : max(self.end, self.unit_end)]
+
+    @property
+    def measure(self) -> tuple[str, float]:
+        """(what it measures, its value in that measure's base unit): durations in days, so that
+        "24 months" and "2 years" state the same amount; ("", value) when the unit is unknown."""
+        if self.unit in _DAYS_PER:
+            return "duration", self.value * _DAYS_PER[self.unit]
+        return self.unit, self.value
+
+
+_WORD_NUMBERS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen twenty".split()
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+     "hundred": 100, "dozen": 12, "half": 0.5, "twice": 2, "once": 1}
+# Ordinals, as "3rd" is read: "the third most distributed channel", "the sixteenth century". Not
+# "first" (in most sentences it counts nothing) nor "second" (also a unit of time).
+_ORDINAL_UNITS = {"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9}
+_WORD_NUMBERS |= _ORDINAL_UNITS | {
+    "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15,
+    "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30,
+    "fortieth": 40, "fiftieth": 50, "sixtieth": 60, "seventieth": 70, "eightieth": 80, "ninetieth": 90,
+    "hundredth": 100,
+}
+MONTH_NAMES = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9}
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        ["january jan", "february feb", "march mar", "april apr", "may", "june jun", "july jul",
+         "august aug", "september sep sept", "october oct", "november nov", "december dec"]
+    )
+    for m in names.split()
+}
+# Currencies by symbol, code or (stemmed) name: "$10", "USD 10" and "10 dollars" are one unit.
+_CURRENCIES = {
+    "$": "USD", "usd": "USD", "dollar": "USD", "\u20ac": "EUR", "eur": "EUR", "euro": "EUR",
+    "\u00a3": "GBP", "gbp": "GBP", "pound": "GBP", "chf": "CHF", "franc": "CHF", "\u00a5": "JPY",
+    "jpy": "JPY", "yen": "JPY", "cad": "CAD", "aud": "AUD",
+}
+CURRENCY_CODES = frozenset(_CURRENCIES.values())  # the unit of every amount of money
+_DAYS_PER = {
+    "second": 1 / 86400, "sec": 1 / 86400, "minut": 1 / 1440, "min": 1 / 1440, "hour": 1 / 24, "hr": 1 / 24,
+    "day": 1.0, "week": 7.0, "wk": 7.0, "fortnight": 14.0, "month": 30.4375, "year": 365.25, "yr": 365.25,
+    "decad": 3652.5,
+}
+# Words between a number and what it counts: "5 working days" counts days.
+_QUALIFIERS = frozenset("working business calendar consecutive full whole clear additional extra further".split())
+_CURRENCY_CODES_WRITTEN = ("usd", "eur", "gbp", "chf", "jpy", "cad", "aud")
+_CURRENCY_SYMBOLS = "$\u20ac\u00a3\u00a5"
+
+
+def _starting_with(first_characters: str, pattern: str) -> re.Pattern[str]:
+    """`pattern`, case-insensitive, tried only where the text has a character it can start with
+    (`first_characters`: the body of a character class): the same matches, two to three times faster,
+    as the regex engine skips every other position at once."""
+    return re.compile(f"(?=[{first_characters}])" + pattern, re.IGNORECASE)
+
+
+def _initials(words: Iterable[str]) -> str:
+    return re.escape("".join(sorted({word[0] for word in words})))
+
+
+_NUMBER = _starting_with(
+    rf"{_CURRENCY_SYMBOLS}\d{_initials(_CURRENCY_CODES_WRITTEN)}",
+    rf"(?:(?P<cur>[{_CURRENCY_SYMBOLS}]|\b(?:{'|'.join(_CURRENCY_CODES_WRITTEN)})\b)\s?)?(?P<num>\d+(?:[.,]\d+)*)(?:st|nd|rd|th)?"
+    r"(?:\s?(?P<scale>thousand|million|billion|bn|mn|k|m)\b)?",
+)
+# "9:30", "17:00", "5 p.m.", "9am": a time of day, in hours since midnight.
+_TIME = re.compile(r"\b(?P<h>\d{1,2})(?::(?P<m>\d{2}))?(?:\s?(?P<ampm>[ap]\.?m\b\.?))?", re.IGNORECASE)
+_PERCENT = re.compile(r"\s?%|\s(?:percent|per cent)\b", re.IGNORECASE)
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_NUMBER_WORD = _starting_with(
+    _initials(_WORD_NUMBERS),
+    rf"\b(?:(?:{_TENS})[-\s](?:one|two|three|four|five|six|seven|eight|nine|{'|'.join(_ORDINAL_UNITS)})"  # "twenty-five" is one number
+    r"|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\b",
+)
+_UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
+_RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
+_CALENDAR_YEAR = "calendar year"
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Numbers (digits, "five", "$2.5 million", "GBP 49", "15%", "9:30") with the unit they count,
+    in text order. The low end of a range takes the unit of the high end ("3-5 days")."""
+    found: list[Quantity] = []
+    times = [q for q in (_time_at(m) for m in _TIME.finditer(text)) if q is not None]
+    for m in _NUMBER.finditer(text):
+        if m.start() > 0 and (text[m.start() - 1].isalpha() or text[m.start() - 1] == "_"):
+            continue  # part of an identifier such as "A4" or "ISO27001"
+        if any(t.start <= m.start("num") < t.end for t in times):
+            continue
+        value = _parse_number(m.group("num"))
+        if value is None:
+            continue
+        value *= _SCALES.get((m.group("scale") or "").lower(), 1.0)
+        unit, unit_end = _unit_after(text, m.end())
+        if m.group("cur"):
+            unit, unit_end = _CURRENCIES[m.group("cur").lower()], -1
+        elif not unit and re.fullmatch(r"(?:19|20)\d\d", m.group("num")):
+            unit = _CALENDAR_YEAR  # "1 January 2026", "in 2025"
+        found.append(Quantity(value, unit, m.start(), m.end(), unit_end))
+    for m in _NUMBER_WORD.finditer(text):
+        word = m.group(0).casefold()  # "ſix" matches case-insensitively and is "six"
+        unit, unit_end = _unit_after(text, m.end())
+        if word in ("once", "half") and not unit:
+            continue
+        value = sum(_WORD_NUMBERS[part] for part in re.split(r"[-\s]", word))
+        found.append(Quantity(float(value), unit, m.start(), m.end(), unit_end))
+    found = sorted(found + times, key=lambda q: q.start)
+    for i, (low, high) in enumerate(zip(found, found[1:])):
+        if not low.unit and high.unit and _RANGE_JOIN.fullmatch(text, low.end, high.start):
+            found[i] = low._replace(unit=high.unit)
+    return found
+
+
+def _time_at(m: re.Match[str]) -> Quantity | None:
+    if not (m.group("m") or m.group("ampm")):
+        return None
+    hours = int(m.group("h")) + int(m.group("m") or 0) / 60
+    ampm = (m.group("ampm") or "").lower()
+    if ampm.startswith("p") and hours < 12:
+        hours += 12
+    elif ampm.startswith("a") and hours >= 12:
+        hours -= 12
+    return Quantity(hours, "time", m.start(), m.end()) if hours < 24 else None
+
+
+def _parse_number(raw: str) -> float | None:
+    # "1,000" and "1,000.5" are thousands separators; "3,5" (one comma, not three digits after) a decimal.
+    if "," in raw and "." not in raw and not re.fullmatch(r"\d{1,3}(,\d{3})+", raw):
+        raw = raw.replace(",", ".")
+    try:
+        return float(raw.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def _unit_after(text: str, pos: int) -> tuple[str, int]:
+    """What the number ending at `pos` counts (stemmed), and where the unit's words end."""
+    percent = _PERCENT.match(text, pos)
+    if percent:
+        return "%", percent.end()
+    m = _UNIT_WORD.match(text, pos)
+    if m and m.group(2).lower() in _QUALIFIERS:
+        m = _UNIT_WORD.match(text, m.end()) or m
+    if not m:
+        return "", -1
+    word = m.group(2).lower()
+    if word in MONTH_NAMES:
+        return "date", m.end()  # "30 April": the day of a date
+    if word in STOPWORDS:
+        return "", -1
+    if m.group(1):
+        return "\u00b0" + word, m.end()  # "8 °C"
+    return _CURRENCIES.get(stem(word), stem(word)), m.end()
+
+
+def same_amount(a: Quantity, b: Quantity) -> bool:
+    """Whether two quantities state the same amount: the same value, or, in the same measure, the
+    same value in its base unit ("24 months" and "2 years")."""
+    (kind_a, base_a), (kind_b, base_b) = a.measure, b.measure
+    if kind_a and kind_a == kind_b and kind_a != a.unit:
+        return math.isclose(base_a, base_b, rel_tol=0.02)
+    return math.isclose(a.value, b.value, rel_tol=1e-9)
+
+
+def value_clashes(claimed: Sequence[Quantity], stated: Sequence[Quantity]) -> list[tuple[Quantity, Quantity]]:
+    """(claim's quantity, evidence's quantity) for each quantity of a claim that the evidence states
+    nowhere while it gives another amount of the same measure, one the claim does not state itself:
+    "10 working days" where the evidence says "5 working days", "GBP 59" where it says "GBP 49". A claim
+    of "42% at 3pm and 58% at 6pm" against evidence that gives only "58% at 6pm" is not contradicted:
+    its 3pm is not stated. Whether both are about the same thing is the caller's to judge."""
+    clashes = []
+    for q in claimed:
+        kind = q.measure[0]
+        if not kind or any(same_amount(q, o) for o in stated):
+            continue
+        unclaimed = [o for o in stated if o.measure[0] == kind and not any(same_amount(o, c) for c in claimed)]
+        if unclaimed:
+            clashes.append((q, unclaimed[0]))
+    return clashes
+
+
+def months(text: str) -> set[int]:
+    """Calendar months named in `text` (1-12); "may" only when it looks like a date."""
+    return {month for month, _, _ in month_mentions(text)}
+
+
+def month_mentions(text: str) -> list[tuple[int, int, int]]:
+    """(month 1-12, start, end) of each calendar month named in `text`, in text order."""
+    found = []
+    for m in re.finditer(r"\b([A-Za-z]{3,9})\b\.?", text):
+        word = m.group(1)
+        month = _MONTHS.get(word.lower())
+        if month is None:
+            continue
+        if word.lower() in ("may", "mar") and not (word[0].isupper() and _near_digit(text, m)):
+            continue  # "may" the verb, "mar" the verb
+        found.append((month, m.start(1), m.end(1)))
+    return found
+
+
+def _near_digit(text: str, m: re.Match[str]) -> bool:
+    return bool(re.search(r"\d", text[max(0, m.start() - 4): m.end() + 6]))

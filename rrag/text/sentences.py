@@ -1,0 +1,156 @@
+"""Sentences with offsets: a splitter that keeps abbreviations, list items, table rows and headings apart."""
+
+from __future__ import annotations
+
+import re
+
+from rrag.text.words import STOPWORDS, Span, words
+
+# ---------------------------------------------------------------------------------------------
+# Sentences
+
+# Tokens ending in "." that do not end a sentence (compared lower-case, without the dot).
+_ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof sr jr st vs etc e.g i.e cf approx inc ltd co corp dept "
+    "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun u.s u.k a.m p.m".split()
+)
+# These abbreviate only before a number ("No. 5", "p. 12"); "No. Part-time staff ..." ends a sentence.
+_NUMBERING_ABBREVIATIONS = frozenset("no nos fig vol pp p".split())
+# "5 p.m. Staff leave" ends a sentence; "5 p.m. Monday to Friday" does not.
+_TIME_ABBREVIATIONS = frozenset(("a.m", "p.m"))
+_DAY_OR_MONTH = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun "
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+# A single letter after a number is a unit ("8 °C.", "2 m."), not an initial.
+_UNIT_LETTER = re.compile(r"\d\s?\u00b0?\s?[A-Za-z]$")
+# A short line without terminal punctuation that starts a sentence is a heading ("Scope\nThis
+# policy ..."), unless it has a verb or ends in a function word: then it is a line wrapped mid-sentence.
+# Up to 4 words any heading; up to 6 in title case ("Security When Working From Home").
+MAX_HEADING_WORDS, MAX_TITLE_CASE_HEADING_WORDS = 4, 6
+_AUXILIARIES = frozenset("is are was were be must will shall should can may might has have had does do".split())
+_TABLE_LINE = re.compile(r"^\s*\||\s\|\s")
+_NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
+_BULLET = re.compile(r"(?:[-*\u2022\u2023\u25e6]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+")
+_HEADING = re.compile(r"#{1,6}[ \t]+")
+# A candidate end: terminal punctuation and closing quotes/brackets, then whitespace.
+_TERMINAL = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]]*(?=\s)")
+_LINE_BREAK = re.compile(r"\n")
+_INDENT = re.compile(r"[ \t]*")
+_NEXT_VISIBLE = re.compile(r"\s*(\S)")
+
+
+def split_sentences(text: str) -> list[Span]:
+    """Sentences, list items and headings of `text`, with offsets; bullet markers are left out.
+
+    A single line break only ends a sentence when the line ends with terminal punctuation or a
+    colon, or the next line starts a list item or heading: extracted PDFs wrap lines mid-sentence.
+    """
+    cuts = {0, len(text)}
+    for m in _TERMINAL.finditer(text):
+        if not _is_abbreviation(text, m.start()) and _starts_sentence(text, m.end()):
+            cuts.add(m.end())
+    # Every test below looks at a bounded neighbourhood of the break: slicing the whole text before
+    # or after it would make splitting quadratic in the length of a document.
+    for m in _LINE_BREAK.finditer(text):
+        previous = _last_visible(text, m.start())
+        next_line = _INDENT.match(text, m.end()).end()  # type: ignore[union-attr]
+        if (
+            previous in ("", "\n")  # the text starts here, or the line before is blank
+            or previous in ".!?:;\u2026"
+            or _BULLET.match(text, next_line)
+            or _HEADING.match(text, next_line)
+            or next_line == len(text) or text[next_line] == "\n"  # blank line: paragraph break
+            or _HEADING.match(_line_at(text, m.start()))
+            or _is_table_line(text, m.start()) or _is_table_line(text, next_line)
+            or _is_heading_line(text, m.start(), next_line)
+        ):
+            cuts.add(m.end())
+    bounds = sorted(cuts)
+    spans = []
+    for start, end in zip(bounds, bounds[1:]):
+        span = _trim(text, start, end)
+        if span is not None:
+            spans.append(span)
+    return spans
+
+
+def is_list_item(text: str, span: Span) -> bool:
+    """Whether `span` (from `split_sentences(text)`) is a bullet or numbered item of a list."""
+    return bool(_BULLET.fullmatch(_line_at(text, span.start)))
+
+
+def _is_abbreviation(text: str, dot: int) -> bool:
+    if text[dot] != ".":
+        return False
+    # Only the last few characters can hold the word: searching the whole prefix made splitting quadratic.
+    word = re.search(r"[\w.]*$", text[max(0, dot - 100) : dot]).group(0).lower()  # type: ignore[union-attr]
+    if word.isdigit() and not _line_at(text, dot - len(word)):
+        return True  # "1. First item": a list number, not the end of a sentence
+    if word in _TIME_ABBREVIATIONS:
+        following = _NEXT_WORD.match(text, dot + 1)
+        return not following or following.group(1).lower() in _DAY_OR_MONTH
+    # Single letters are initials ("J. Smith"), except after a number, where they are units.
+    if len(word) == 1 and _UNIT_LETTER.search(text, max(0, dot - 6), dot):
+        return False
+    if word in _NUMBERING_ABBREVIATIONS:
+        following = _NEXT_VISIBLE.match(text, dot + 1)
+        return bool(following and following.group(1).isdigit())
+    return word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha())
+
+
+def _is_table_line(text: str, pos: int) -> bool:
+    """Whether the line holding `pos` is a table row ("Berlin | €48", "| Berlin | €48 |")."""
+    start, end = text.rfind("\n", 0, pos) + 1, text.find("\n", pos)
+    return bool(_TABLE_LINE.search(text[start : end if end != -1 else len(text)]))
+
+
+def _is_heading_line(text: str, line_end: int, next_line: int) -> bool:
+    """Whether the line ending at `line_end` is a heading over the sentence on the next line."""
+    line_start = text.rfind("\n", 0, line_end) + 1
+    line = text[line_start:line_end].strip()
+    tokens = words(line)
+    title_case = all(w[0].isupper() for w in line.split() if len(w) >= 4)
+    limit = MAX_TITLE_CASE_HEADING_WORDS if title_case else MAX_HEADING_WORDS
+    if not tokens or len(tokens) > limit or not (line[0].isupper() or line[0].isdigit()):
+        return False
+    if tokens[-1] in STOPWORDS or any(t in _AUXILIARIES for t in tokens):
+        return False
+    before = _last_visible(text, text.rfind("\n", 0, line_end) if line_start else 0)
+    starts_sentence = line_start == 0 or before in ("", "\n") or before in ".!?:;\u2026"
+    return starts_sentence and next_line < len(text) and (text[next_line].isupper() or text[next_line].isdigit())
+
+
+def _starts_sentence(text: str, pos: int) -> bool:
+    m = _NEXT_VISIBLE.match(text, pos)
+    return bool(m) and (m.group(1).isupper() or m.group(1).isdigit() or m.group(1) in "\"'\u201c\u2018([#*-\u2022")
+
+
+def _last_visible(text: str, pos: int) -> str:
+    """The last character before `pos` that is not a space or tab ("" at the start of the text)."""
+    while pos > 0 and text[pos - 1] in " \t":
+        pos -= 1
+    return text[pos - 1] if pos else ""
+
+
+def _line_at(text: str, pos: int) -> str:
+    return text[text.rfind("\n", 0, pos) + 1 : pos].lstrip(" \t")
+
+
+def _trim(text: str, start: int, end: int) -> Span | None:
+    while start < end and text[start].isspace():
+        start += 1
+    at_line_start = not text[text.rfind("\n", 0, start) + 1 : start].strip()
+    marker = at_line_start and (_BULLET.match(text, start, end) or _HEADING.match(text, start, end))
+    if marker:
+        start = marker.end()
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if start >= end or not any(ch.isalnum() for ch in text[start:end]):
+        return None
+    return Span(text[start:end], start, end)
+
+
+# ---------------------------------------------------------------------------------------------
+# Normalisation with an offset map back to the original text
