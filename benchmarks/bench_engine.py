@@ -29,10 +29,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from itertools import accumulate
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -43,12 +43,35 @@ from rrag.settings import Settings
 from rrag.types import Chunk, DocumentInfo
 from rrag.verify.nli import clear_caches
 
-TOPICS = ["leave", "expenses", "security", "travel", "payroll", "benefits", "training", "equipment",
-          "privacy", "procurement", "facilities", "onboarding", "compliance", "safety", "pension"]
+TOPICS = [
+    "leave",
+    "expenses",
+    "security",
+    "travel",
+    "payroll",
+    "benefits",
+    "training",
+    "equipment",
+    "privacy",
+    "procurement",
+    "facilities",
+    "onboarding",
+    "compliance",
+    "safety",
+    "pension",
+]
 SUBJECTS = ["Employees", "Contractors", "Managers", "Interns", "Team leads", "New hires", "Auditors"]
 VERBS = ["must submit", "may request", "are entitled to", "should review", "cannot exceed", "must approve"]
-OBJECTS = ["a written request", "the quarterly report", "a reimbursement form", "the access log",
-           "an exception", "the annual budget", "a travel plan", "the incident summary"]
+OBJECTS = [
+    "a written request",
+    "the quarterly report",
+    "a reimbursement form",
+    "the access log",
+    "an exception",
+    "the annual budget",
+    "a travel plan",
+    "the incident summary",
+]
 # Project names: 4,096 made-up words used with Zipf frequencies, so keyword search meets rare and
 # common terms as in real text.
 SYLLABLES = ["ka", "ro", "mi", "ta", "lu", "ne", "so", "vi", "de", "pa", "ri", "go", "fe", "zu", "bo", "la"]
@@ -61,8 +84,10 @@ COMMAND = "PYTHONPATH=. .venv/bin/python benchmarks/bench_engine.py"
 
 def sentence(rng: random.Random, topic: str, serial: int) -> str:
     name = rng.choices(NAMES, cum_weights=NAME_WEIGHTS)[0]
-    return (f"{rng.choice(SUBJECTS)} in the {topic} programme {rng.choice(VERBS)} {rng.choice(OBJECTS)} "
-            f"for the {name} project within {rng.randint(2, 90)} days under rule {topic[:3].upper()}-{serial}.")
+    return (
+        f"{rng.choice(SUBJECTS)} in the {topic} programme {rng.choice(VERBS)} {rng.choice(OBJECTS)} "
+        f"for the {name} project within {rng.randint(2, 90)} days under rule {topic[:3].upper()}-{serial}."
+    )
 
 
 def write_corpus(folder: Path, chunks: int, rng: random.Random) -> list[Path]:
@@ -73,7 +98,9 @@ def write_corpus(folder: Path, chunks: int, rng: random.Random) -> list[Path]:
     for i in range(max(1, chunks // CHUNKS_PER_DOC)):
         topic = TOPICS[i % len(TOPICS)]
         size, lines = 0, []
-        while size < CHUNKS_PER_DOC * CHUNK_CHARS * 0.8:  # chunk overlap makes ~20% more chunks than size alone
+        while (
+            size < CHUNKS_PER_DOC * CHUNK_CHARS * 0.8
+        ):  # chunk overlap makes ~20% more chunks than size alone
             serial += 1
             lines.append(sentence(rng, topic, serial))
             size += len(lines[-1]) + 1
@@ -103,9 +130,13 @@ def ratio(new: float, old: float) -> str:
 def build_cheap_corpus(rag: ReliableRAG, n_chunks: int, rng: random.Random) -> list[Chunk]:
     """n_chunks synthetic chunks in the index and the keyword index, embedded as the mean of their
     sentences' template vectors (one MiniLM call per template, not per chunk)."""
-    templates = {(s, t, o): i for i, (s, t, o) in
-                 enumerate((s, t, o) for s in SUBJECTS for t in TOPICS for o in OBJECTS)}
-    template_vectors = get_embedder().embed([f"{s} in the {t} programme must handle {o}." for s, t, o in templates])
+    templates = {
+        (s, t, o): i
+        for i, (s, t, o) in enumerate((s, t, o) for s in SUBJECTS for t in TOPICS for o in OBJECTS)
+    }
+    template_vectors = get_embedder().embed(
+        [f"{s} in the {t} programme must handle {o}." for s, t, o in templates]
+    )
     everything: list[Chunk] = []
     serial = 0
     for d in range(max(1, n_chunks // CHUNKS_PER_DOC)):
@@ -117,15 +148,26 @@ def build_cheap_corpus(rag: ReliableRAG, n_chunks: int, rng: random.Random) -> l
                 serial += 1
                 subject, obj = rng.choice(SUBJECTS), rng.choice(OBJECTS)
                 name = rng.choices(NAMES, cum_weights=NAME_WEIGHTS)[0]
-                text += (f"{subject} in the {topic} programme {rng.choice(VERBS)} {obj} for the {name} project "
-                         f"within {rng.randint(2, 90)} days under rule {topic[:3].upper()}-{serial}. ")
+                text += (
+                    f"{subject} in the {topic} programme {rng.choice(VERBS)} {obj} for the {name} project "
+                    f"within {rng.randint(2, 90)} days under rule {topic[:3].upper()}-{serial}. "
+                )
                 vector += template_vectors[templates[(subject, topic, obj)]]
-            chunks.append(Chunk(f"{doc_id}:{n}", doc_id, f"{doc_id}.txt", text.strip(), 0, len(text), None, n))
+            chunks.append(
+                Chunk(f"{doc_id}:{n}", doc_id, f"{doc_id}.txt", text.strip(), 0, len(text), None, n)
+            )
             vectors.append(vector / np.linalg.norm(vector))
         rag.index.add(chunks, np.array(vectors))
         rag.store.save_document(
-            DocumentInfo(doc_id, f"{doc_id}.txt", "0" * 64, CHUNKS_PER_DOC * CHUNK_CHARS, len(chunks), 0,
-                         "2026-11-24T00:00:00+00:00"),
+            DocumentInfo(
+                doc_id,
+                f"{doc_id}.txt",
+                "0" * 64,
+                CHUNKS_PER_DOC * CHUNK_CHARS,
+                len(chunks),
+                0,
+                "2026-11-24T00:00:00+00:00",
+            ),
             chunks,
         )
         everything.extend(chunks)
@@ -138,17 +180,21 @@ def bench_retrieval(rag: ReliableRAG, queries: list[str], legacy: bool) -> Legac
     latencies = [timed(lambda: new.retrieve(q)) for q in queries]
     p50, p95 = percentile(latencies, 50), percentile(latencies, 95)
     count = rag.index.count()
-    print(f"retrieval, {count} chunks, {len(queries)} queries: p50 {p50:.1f} ms, p95 {p95:.1f} ms "
-          f"(target <= 50 / <= 150 ms)\n    {COMMAND} --chunks {count} --queries {len(queries)}")
+    print(
+        f"retrieval, {count} chunks, {len(queries)} queries: p50 {p50:.1f} ms, p95 {p95:.1f} ms "
+        f"(target <= 50 / <= 150 ms)\n    {COMMAND} --chunks {count} --queries {len(queries)}"
+    )
     if not legacy:
         return None
     old = LegacyHybridRetriever(rag.index, rag.settings)
     build_s = timed(lambda: old.retrieve(queries[0])) / 1000
     old_latencies = [timed(lambda: old.retrieve(q)) for q in queries]
     old50, old95 = percentile(old_latencies, 50), percentile(old_latencies, 95)
-    print(f"    previous (in-process BM25): first query {build_s:.1f} s (reads and indexes every chunk; again "
-          f"after any change), then p50 {old50:.1f} ms, p95 {old95:.1f} ms\n"
-          f"    now: p50 {ratio(p50, old50)}, p95 {ratio(p95, old95)}, first query {ratio(latencies[0] / 1000, build_s)}")
+    print(
+        f"    previous (in-process BM25): first query {build_s:.1f} s (reads and indexes every chunk; again "
+        f"after any change), then p50 {old50:.1f} ms, p95 {old95:.1f} ms\n"
+        f"    now: p50 {ratio(p50, old50)}, p95 {ratio(p95, old95)}, first query {ratio(latencies[0] / 1000, build_s)}"
+    )
     return old
 
 
@@ -185,8 +231,10 @@ def bench_audit(rag: ReliableRAG, answers: list[str], old: LegacyHybridRetriever
             runs["previous"].append(rag.verify(question, answers[half + i]).timings_ms)
     rag._backends = current
     runs["now, the same answers again"] = [rag.verify(question, a).timings_ms for a in answers[:half]]
-    print(f"audit of a 5-claim answer, offline cascade {','.join(rag.settings.verifiers)}, {half} answers each "
-          f"(target p50 <= 150 ms)\n    {COMMAND} --chunks {rag.index.count()} --answers {len(answers)}")
+    print(
+        f"audit of a 5-claim answer, offline cascade {','.join(rag.settings.verifiers)}, {half} answers each "
+        f"(target p50 <= 150 ms)\n    {COMMAND} --chunks {rag.index.count()} --answers {len(answers)}"
+    )
     medians = {}
     for label, stages in runs.items():
         if not stages:
@@ -194,11 +242,15 @@ def bench_audit(rag: ReliableRAG, answers: list[str], old: LegacyHybridRetriever
         medians[label] = statistics.median(s["claims"] + s["retrieve"] + s["verify"] for s in stages)
         parts = ", ".join(f"{k} {statistics.median(s[k] for s in stages):.0f}" for k in stages[0])
         total = statistics.median(sum(s.values()) for s in stages)
-        print(f"    {label}: p50 {medians[label]:.0f} ms claims + retrieval + verification ({parts} ms); "
-              f"with scoring and saving {total:.0f} ms")
+        print(
+            f"    {label}: p50 {medians[label]:.0f} ms claims + retrieval + verification ({parts} ms); "
+            f"with scoring and saving {total:.0f} ms"
+        )
     if "previous" in medians:
-        print(f"    now: p50 {ratio(medians['now'], medians['previous'])} (cold), "
-              f"{ratio(medians['now, the same answers again'], medians['previous'])} (warm)")
+        print(
+            f"    now: p50 {ratio(medians['now'], medians['previous'])} (cold), "
+            f"{ratio(medians['now, the same answers again'], medians['previous'])} (warm)"
+        )
 
 
 def _change_number(text: str) -> str:
@@ -222,8 +274,10 @@ def bench_ingest(folder: Path, n_chunks: int, rng: random.Random) -> None:
     seconds = time.perf_counter() - start
     rag.close()
     chunks = sum(r.chunks_added for r in results)
-    print(f"ingest: {chunks} chunks from {len(paths)} files in {seconds:.1f} s = {chunks / seconds:.1f} chunks/s "
-          f"(target >= 40; {sum(not r.ok for r in results)} failed)\n    {COMMAND} --ingest-chunks {n_chunks}")
+    print(
+        f"ingest: {chunks} chunks from {len(paths)} files in {seconds:.1f} s = {chunks / seconds:.1f} chunks/s "
+        f"(target >= 40; {sum(not r.ok for r in results)} failed)\n    {COMMAND} --ingest-chunks {n_chunks}"
+    )
 
 
 # -- 4. peak memory of an ingest ----------------------------------------------------------------------
@@ -264,23 +318,36 @@ def _rss_mb() -> float:
 
 def bench_memory(folder: Path, sizes: list[float]) -> None:
     growth = []
-    print(f"peak memory of one ingest (fresh process each)\n    {COMMAND} --memory-mb {','.join(map(str, sizes))}")
+    print(
+        f"peak memory of one ingest (fresh process each)\n    {COMMAND} --memory-mb {','.join(map(str, sizes))}"
+    )
     for size in sizes:
         child = folder / f"memory-{size}"
         child.mkdir()
-        out = subprocess.run([sys.executable, __file__, "--memory-child", str(size), str(child)],
-                             capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": "."})
+        out = subprocess.run(
+            [sys.executable, __file__, "--memory-child", str(size), str(child)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONPATH": "."},
+        )
         chunks, grew, peak = out.stdout.split()[-3:]
         growth.append(float(grew))
-        print(f"    {size} MB file, {chunks} chunks: resident memory rose {float(grew):.0f} MB during the ingest "
-              f"(process peak {peak} MB)")
+        print(
+            f"    {size} MB file, {chunks} chunks: resident memory rose {float(grew):.0f} MB during the ingest "
+            f"(process peak {peak} MB)"
+        )
     if len(growth) > 1 and growth[0] > 0:
-        print(f"    growth, largest file / smallest: {growth[-1] / growth[0]:.2f} "
-              f"for {sizes[-1] / sizes[0]:.0f}x the size (1.0 = independent of the file's size)")
+        print(
+            f"    growth, largest file / smallest: {growth[-1] / growth[0]:.2f} "
+            f"for {sizes[-1] / sizes[0]:.0f}x the size (1.0 = independent of the file's size)"
+        )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--chunks", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--answers", type=int, default=30)
@@ -300,9 +367,11 @@ def main() -> None:
         chunks = build_cheap_corpus(rag, args.chunks, rng)
         build_s = time.perf_counter() - start
         print(f"corpus: {len(chunks)} chunks built with cheap embeddings in {build_s:.0f} s")
-        queries = [f"What must {rng.choice(SUBJECTS).lower()} in the {rng.choice(TOPICS)} programme do about "
-                   f"{rng.choice(OBJECTS)} for the {rng.choices(NAMES, cum_weights=NAME_WEIGHTS)[0]} project?"
-                   for _ in range(args.queries)]
+        queries = [
+            f"What must {rng.choice(SUBJECTS).lower()} in the {rng.choice(TOPICS)} programme do about "
+            f"{rng.choice(OBJECTS)} for the {rng.choices(NAMES, cum_weights=NAME_WEIGHTS)[0]} project?"
+            for _ in range(args.queries)
+        ]
         old = bench_retrieval(rag, queries, legacy=not args.no_previous)
         bench_audit(rag, audit_answers(chunks, args.answers, rng), old)
         rag.close()

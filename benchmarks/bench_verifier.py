@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rrag.tools.verifier_eval import VERIFIERS, context_chunks, load_rows  # noqa: E402
 from rrag.settings import Settings  # noqa: E402
+from rrag.tools.verifier_eval import VERIFIERS, context_chunks, load_rows  # noqa: E402
 from rrag.types import Claim  # noqa: E402
 from rrag.verify.features import claim_sentences  # noqa: E402
 from rrag.verify.nli import MODEL_DIR, TOKENIZER_FILE  # noqa: E402
@@ -62,11 +62,19 @@ def main() -> None:
         verifier.verify_many(claims, contexts, question)
     seconds = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({
-        "verifier": args.verifier, "rows": len(jobs), "claims": total, "seconds": round(seconds, 2),
-        "claims_per_s": round(total / seconds, 1), "peak_rss_mb": round(peak_mb, 1),
-        "max_context_tokens": MAX_CONTEXT_TOKENS,
-    }))
+    print(
+        json.dumps(
+            {
+                "verifier": args.verifier,
+                "rows": len(jobs),
+                "claims": total,
+                "seconds": round(seconds, 2),
+                "claims_per_s": round(total / seconds, 1),
+                "peak_rss_mb": round(peak_mb, 1),
+                "max_context_tokens": MAX_CONTEXT_TOKENS,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -9,14 +9,14 @@ from __future__ import annotations
 import math
 import threading
 import weakref
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from rrag.retrieval.index import ChunkIndex
-from rrag.store.bm25 import BM25_B, BM25_K1, keyword_terms
 from rrag.retrieval.hybrid import CANDIDATE_FACTOR, KEYWORD_WEIGHT, MIN_CANDIDATES, VECTOR_WEIGHT
+from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
+from rrag.store.bm25 import BM25_B, BM25_K1, keyword_terms
 from rrag.types import Chunk, RetrievedChunk
 
 

@@ -8,9 +8,9 @@ from contextlib import suppress
 import streamlit as st
 
 from rrag import RISK_PRESETS, ReliableRAG, Report
-from rrag.tools.demo import Sample, is_demo_indexed, samples
 from rrag.errors import NotFoundError
 from rrag.settings import ANSWERERS, VERIFIER_STAGES, Settings
+from rrag.tools.demo import Sample, is_demo_indexed, samples
 from ui.engine import documents, engine_errors, get_engine, invalidate_reads, review_queue
 from ui.highlight import md_escape
 from ui.navigation import require_app
@@ -210,8 +210,11 @@ def _run(rag: ReliableRAG, options: dict[str, object], question: str, answer: st
         )
         bar.empty()
         checked = any(r.claim.checkable for r in report.claims)
-        status.update(label="Done: every claim checked" if checked else "Done: nothing to check",
-                      state="complete", expanded=False)
+        status.update(
+            label="Done: every claim checked" if checked else "Done: nothing to check",
+            state="complete",
+            expanded=False,
+        )
     del st.query_params[ANSWERING]
     if report is not None:
         invalidate_reads()
@@ -234,8 +237,17 @@ def main() -> None:
         settings = rag.settings
         state = PageState(
             "ask",
-            kept=("preset", "threshold", "strict", "top_k", "answerer", "verifiers", "mode", "question",
-                  "answer"),
+            kept=(
+                "preset",
+                "threshold",
+                "strict",
+                "top_k",
+                "answerer",
+                "verifiers",
+                "mode",
+                "question",
+                "answer",
+            ),
             report=None,
             preset=_preset_of(settings.risk_threshold),
             threshold=settings.risk_threshold,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from rrag import IngestResult, ReliableRAG
-from rrag.tools.demo import set_up_demo
 from rrag.ingest.extract import supported_suffixes
+from rrag.tools.demo import set_up_demo
 from rrag.types import DocumentInfo
 from ui.engine import documents, engine_errors, get_engine, invalidate_reads
 from ui.highlight import escaped_block, md_escape
@@ -54,8 +54,10 @@ def _render_upload(rag: ReliableRAG, state: PageState) -> None:
         copies = sum(r.status == "duplicate" for r in results)
         message = f"{len(results) - failed} of {len(results)} file(s) indexed, {added} chunk(s) added."
         if copies:
-            message += (f" {copies} file(s) only repeat text already indexed: kept aside, they come back "
-                        "if the documents they copy are deleted.")
+            message += (
+                f" {copies} file(s) only repeat text already indexed: kept aside, they come back "
+                "if the documents they copy are deleted."
+            )
         (st.warning if failed else st.success if added else st.info)(
             message + (f" {failed} failed: see the table." if failed else "")
         )
@@ -71,11 +73,14 @@ def _render_deleted(state: PageState) -> None:
     st.success(f"Deleted {md_escape(source)}.")
     for result in restored:
         if result.ok:
-            st.info(f"{md_escape(result.source)} had dropped chunks as copies of it: "
-                    f"re-indexed, {result.chunks_added} chunk(s).")
+            st.info(
+                f"{md_escape(result.source)} had dropped chunks as copies of it: "
+                f"re-indexed, {result.chunks_added} chunk(s)."
+            )
         else:
-            st.error(f"Restoring {md_escape(result.source)} failed: {md_escape(result.error or '')}; "
-                     "re-index it.")
+            st.error(
+                f"Restoring {md_escape(result.source)} failed: {md_escape(result.error or '')}; re-index it."
+            )
 
 
 def _render_library(rag: ReliableRAG, state: PageState) -> None:

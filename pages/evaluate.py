@@ -6,9 +6,16 @@ from __future__ import annotations
 import streamlit as st
 
 from rrag import ReliableRAG
-from rrag.tools.demo import DEMO_DIR
 from rrag.errors import QuestionSetError
-from rrag.tools.question_sets import QuestionItem, QuestionSetRun, load_run, read_question_set, run_question_set, saved_runs
+from rrag.tools.demo import DEMO_DIR
+from rrag.tools.question_sets import (
+    QuestionItem,
+    QuestionSetRun,
+    load_run,
+    read_question_set,
+    run_question_set,
+    saved_runs,
+)
 from ui.engine import engine_errors, get_engine, invalidate_reads
 from ui.highlight import md_escape
 from ui.navigation import require_app
@@ -20,8 +27,16 @@ require_app()
 
 SAMPLE_SET = DEMO_DIR / "questions" / "handbook.jsonl"
 _RATE = st.column_config.NumberColumn(format="percent")
-_RATES = ("Hallucination rate", "Faithfulness", "Answer relevance", "Hallucination A", "Hallucination B",
-          "Relevance A", "Relevance B", "Change")
+_RATES = (
+    "Hallucination rate",
+    "Faithfulness",
+    "Answer relevance",
+    "Hallucination A",
+    "Hallucination B",
+    "Relevance A",
+    "Relevance B",
+    "Change",
+)
 
 
 def _render_new_run(rag: ReliableRAG, state: PageState) -> None:
@@ -44,7 +59,11 @@ def _render_new_run(rag: ReliableRAG, state: PageState) -> None:
     if submitted and upload is None:
         st.warning("Choose a question set file first.")
         return
-    file_name, data = (upload.name, upload.getvalue()) if submitted and upload else (SAMPLE_SET.name, SAMPLE_SET.read_bytes())
+    file_name, data = (
+        (upload.name, upload.getvalue())
+        if submitted and upload
+        else (SAMPLE_SET.name, SAMPLE_SET.read_bytes())
+    )
     try:
         items = read_question_set(file_name, data)
     except QuestionSetError as exc:
@@ -72,27 +91,45 @@ def _render_results(rag: ReliableRAG, state: PageState, runs: list[dict]) -> Non
     by_id = {r["run_id"]: r for r in runs}
     if state["selected"] not in by_id:
         state["selected"] = runs[0]["run_id"]
-    run_id = st.selectbox("Run", list(by_id), key=state.key("selected"), format_func=lambda i: run_label(by_id[i]))
+    run_id = st.selectbox(
+        "Run", list(by_id), key=state.key("selected"), format_func=lambda i: run_label(by_id[i])
+    )
     run = load_run(rag, run_id)
     s = run.summary
     cols = st.columns(4)
-    cols[0].metric("Faithfulness", percent(s.faithfulness),
-                   help="Mean reliability of the verified answers: supported claims, partial ones counted half.")
-    cols[1].metric("Answer relevance", percent(s.answer_relevance),
-                   help=f"Share of the reference answer's key words the answer gives; measured on "
-                        f"{s.relevance_measured} question(s) with a reference.")
-    cols[2].metric("Refusal rate", percent(s.refusal_rate), help=f"{s.refused} of {s.questions - s.errors} refused.")
-    cols[3].metric("Hallucination rate", percent(s.hallucination_rate),
-                   help=f"{s.hallucinated_claims} of {s.checked_claims} checked claims unsupported or contradicted.")
+    cols[0].metric(
+        "Faithfulness",
+        percent(s.faithfulness),
+        help="Mean reliability of the verified answers: supported claims, partial ones counted half.",
+    )
+    cols[1].metric(
+        "Answer relevance",
+        percent(s.answer_relevance),
+        help=f"Share of the reference answer's key words the answer gives; measured on "
+        f"{s.relevance_measured} question(s) with a reference.",
+    )
+    cols[2].metric(
+        "Refusal rate", percent(s.refusal_rate), help=f"{s.refused} of {s.questions - s.errors} refused."
+    )
+    cols[3].metric(
+        "Hallucination rate",
+        percent(s.hallucination_rate),
+        help=f"{s.hallucinated_claims} of {s.checked_claims} checked claims unsupported or contradicted.",
+    )
     if s.sources_expected:
-        st.caption(f"Expected source retrieved for {percent(s.source_hit_rate)} of {s.sources_expected} question(s).")
+        st.caption(
+            f"Expected source retrieved for {percent(s.source_hit_rate)} of {s.sources_expected} question(s)."
+        )
     if s.not_verified:
-        st.warning(f"{s.not_verified} answer(s) could not be verified: they are left out of the rates, not "
-                   "counted as free of hallucination.")
+        st.warning(
+            f"{s.not_verified} answer(s) could not be verified: they are left out of the rates, not "
+            "counted as free of hallucination."
+        )
     if s.errors:
         st.error(f"{s.errors} question(s) failed with an error; see the table.")
-    st.dataframe(outcomes_table(run), hide_index=True, width="stretch",
-                 column_config={c: _RATE for c in _RATES})
+    st.dataframe(
+        outcomes_table(run), hide_index=True, width="stretch", column_config={c: _RATE for c in _RATES}
+    )
     _render_question_report(rag, state, run)
 
 
@@ -101,8 +138,12 @@ def _render_question_report(rag: ReliableRAG, state: PageState, run: QuestionSet
     if not answered:
         return
     labels = {o.session_id: f"{n}. {o.question}" for n, o in answered}
-    session_id = st.selectbox("Open a question's report", list(labels), key=state.key(f"report.{run.run_id}"),
-                              format_func=lambda i: labels[i])
+    session_id = st.selectbox(
+        "Open a question's report",
+        list(labels),
+        key=state.key(f"report.{run.run_id}"),
+        format_func=lambda i: labels[i],
+    )
     report = rag.store.get_report(session_id)
     outcome = next(o for _, o in answered if o.session_id == session_id)
     st.markdown(f"**Question:** {md_escape(report.question)}")
@@ -118,8 +159,12 @@ def _render_comparison(rag: ReliableRAG, state: PageState, runs: list[dict]) -> 
         return
     by_id = {r["run_id"]: r for r in runs}
     left, right = st.columns(2)
-    a = left.selectbox("Run A", list(by_id), index=1, key=state.key("a"), format_func=lambda i: run_label(by_id[i]))
-    b = right.selectbox("Run B", list(by_id), index=0, key=state.key("b"), format_func=lambda i: run_label(by_id[i]))
+    a = left.selectbox(
+        "Run A", list(by_id), index=1, key=state.key("a"), format_func=lambda i: run_label(by_id[i])
+    )
+    b = right.selectbox(
+        "Run B", list(by_id), index=0, key=state.key("b"), format_func=lambda i: run_label(by_id[i])
+    )
     metrics, questions = comparison_tables(load_run(rag, a), load_run(rag, b))
     config = {c: _RATE for c in (*_RATES, *metrics.columns[1:4])}
     st.dataframe(metrics, hide_index=True, width="stretch", column_config=config)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 
 import streamlit as st
 
@@ -25,9 +25,9 @@ def _day_bounds(days: tuple[date, ...]) -> tuple[datetime | None, datetime | Non
     """The chosen date range as UTC times: from the start of the first day to the end of the last."""
     if not days:
         return None, None
-    since = datetime.combine(days[0], time.min, tzinfo=timezone.utc)
+    since = datetime.combine(days[0], time.min, tzinfo=UTC)
     until = (
-        datetime.combine(days[-1], time.min, tzinfo=timezone.utc)
+        datetime.combine(days[-1], time.min, tzinfo=UTC)
         + timedelta(days=1)
         - timedelta(microseconds=1)
     )

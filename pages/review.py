@@ -103,11 +103,7 @@ def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> N
     if chosen_outcome is None:
         st.warning("Choose an outcome: approved, corrected or escalated.")
         return
-    changes = {
-        i: ClaimStatus(s)
-        for i, s in chosen.items()
-        if s != report.claims[i].verdict.status.value
-    }
+    changes = {i: ClaimStatus(s) for i, s in chosen.items() if s != report.claims[i].verdict.status.value}
     if chosen_outcome == "corrected" and not changes:
         st.warning(
             "A correction changes at least one claim's status: set it above, or choose another outcome."
@@ -150,7 +146,14 @@ def main() -> None:
     state = PageState(
         "review",
         kept=(
-            "selected", "reviewer", "include_reviewed", "levels", "contradicted", "mismatch", "sort", "search"
+            "selected",
+            "reviewer",
+            "include_reviewed",
+            "levels",
+            "contradicted",
+            "mismatch",
+            "sort",
+            "search",
         ),
         selected=None,
         reviewer="",

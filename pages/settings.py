@@ -7,8 +7,8 @@ from typing import Any
 import streamlit as st
 
 from rrag import RISK_PRESETS, ReliableRAG
-from rrag.tools.locations import data_locations
 from rrag.settings import ANSWERERS, CLAIM_EXTRACTORS, VERIFIER_STAGES, Settings
+from rrag.tools.locations import data_locations
 from ui.app_settings import to_saved
 from ui.engine import engine_errors, get_engine, invalidate_reads, redact
 from ui.highlight import escaped_block, md_escape

@@ -1,21 +1,21 @@
 """The one exception tree of the engine. Pages and the CLI convert these to messages at the edge.
 
-    RRAGError
-     +-- ConfigError            settings that cannot work (bad URL, unknown backend)
-     +-- IngestError            one file could not be read; the others go on
-     |    +-- UnsupportedFormatError
-     |    +-- EmptyDocumentError
-     |    +-- FileTooLargeError
-     |    +-- EncryptedDocumentError
-     +-- IndexError_            the vector index is unreachable or refused an operation
-     +-- LLMError               the configured LLM server failed
-     |    +-- LLMTimeoutError
-     |    +-- LLMResponseError  malformed, truncated or schema-violating output
-     +-- StoreError             the database failed
-     |    +-- StoreLockedError
-     +-- NotFoundError          a session, document or chunk id that does not exist
-     +-- InputError             a question the engine refuses (too long)
-     +-- QuestionSetError       a question set (CSV/JSONL) that cannot be read
+RRAGError
+ +-- ConfigError            settings that cannot work (bad URL, unknown backend)
+ +-- IngestError            one file could not be read; the others go on
+ |    +-- UnsupportedFormatError
+ |    +-- EmptyDocumentError
+ |    +-- FileTooLargeError
+ |    +-- EncryptedDocumentError
+ +-- IndexError_            the vector index is unreachable or refused an operation
+ +-- LLMError               the configured LLM server failed
+ |    +-- LLMTimeoutError
+ |    +-- LLMResponseError  malformed, truncated or schema-violating output
+ +-- StoreError             the database failed
+ |    +-- StoreLockedError
+ +-- NotFoundError          a session, document or chunk id that does not exist
+ +-- InputError             a question the engine refuses (too long)
+ +-- QuestionSetError       a question set (CSV/JSONL) that cannot be read
 """
 
 

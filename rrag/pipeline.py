@@ -4,24 +4,24 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
 
 from rrag.answer.answerers import Answerer, ExtractiveAnswerer, LLMAnswerer
 from rrag.audit.claims import ClaimExtractor, LLMClaimExtractor, RuleClaimExtractor
+from rrag.audit.relevance import Relevance, assess, judge
+from rrag.audit.scoring import score
 from rrag.backends.embedding import get_embedder
+from rrag.backends.llm import LLM, OpenAIChatLLM, llm_deadline
 from rrag.errors import ConfigError, InputError, RRAGError
-from rrag.retrieval.index import ChunkIndex
-from rrag.retrieval.injection import defuse, review_reason
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect
-from rrag.backends.llm import LLM, OpenAIChatLLM, llm_deadline
-from rrag.audit.relevance import Relevance, assess, judge
 from rrag.retrieval.hybrid import HybridRetriever, backfill_keywords
-from rrag.audit.scoring import score
+from rrag.retrieval.index import ChunkIndex
+from rrag.retrieval.injection import defuse, review_reason
 from rrag.settings import Settings
 from rrag.store import PendingSession, Store
 from rrag.types import (
@@ -114,7 +114,11 @@ class ReliableRAG:
     # -- questions ---------------------------------------------------------------------------------
 
     def ask(
-        self, question: str, *, settings: Settings | None = None, progress: Progress | None = None,
+        self,
+        question: str,
+        *,
+        settings: Settings | None = None,
+        progress: Progress | None = None,
         session_id: str | None = None,
     ) -> Report:
         """Retrieve, answer, then audit the answer claim by claim. `settings`: this question's own
@@ -138,8 +142,13 @@ class ReliableRAG:
         )
 
     def verify(
-        self, question: str, answer: str, *,
-        settings: Settings | None = None, progress: Progress | None = None, session_id: str | None = None,
+        self,
+        question: str,
+        answer: str,
+        *,
+        settings: Settings | None = None,
+        progress: Progress | None = None,
+        session_id: str | None = None,
     ) -> Report:
         """Audit an answer written elsewhere against the indexed documents (the rest as for `ask`)."""
         timer = _StageTimer(progress)
@@ -148,7 +157,9 @@ class ReliableRAG:
             with llm_deadline(stages.settings.llm_deadline_s):
                 return self._verify(stages, question, answer, timer, session_id)
 
-    def _verify(self, stages: _Backends, question: str, answer: str, timer: _StageTimer, session_id: str) -> Report:
+    def _verify(
+        self, stages: _Backends, question: str, answer: str, timer: _StageTimer, session_id: str
+    ) -> Report:
         with timer("claims"):
             claims, notes = stages.extractor.extract_with_notes(answer, question)
         with timer("retrieve"):
@@ -157,8 +168,15 @@ class ReliableRAG:
             queries = [question] + [c.text for c in claims if c.checkable]
             contexts = _merge_contexts(stages.retriever.retrieve_many(queries))
         return self._audit(
-            stages, question, Answer(text=answer, backend="external"), claims, notes, contexts, timer,
-            mode="verify", session_id=session_id,
+            stages,
+            question,
+            Answer(text=answer, backend="external"),
+            claims,
+            notes,
+            contexts,
+            timer,
+            mode="verify",
+            session_id=session_id,
         )
 
     def interrupted_sessions(self) -> list[PendingSession]:
@@ -220,7 +238,10 @@ class ReliableRAG:
         with timer("score"):
             relevance = _answer_relevance(stages, question, answer, [r for r in results if r.claim.checkable])
             scored = score(
-                results, answer, threshold=s.risk_threshold, strict=s.strict,
+                results,
+                answer,
+                threshold=s.risk_threshold,
+                strict=s.strict,
                 off_topic="" if relevance is None or relevance.addressed else relevance.reason,
                 concerns=[review_reason(planted)] if planted else [],
             )
@@ -233,7 +254,7 @@ class ReliableRAG:
             claims=results,
             contexts=contexts,
             timings_ms=timer.timings_ms,
-            created_at=datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+            created_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
             mode=mode,
             answer_backend=answer.backend,
             citation_mismatches=answer.citation_mismatches,
@@ -249,7 +270,9 @@ class ReliableRAG:
     def test_llm_connection(self, settings: Settings | None = None) -> str:
         """Call the LLM of `settings` (default: the engine's own) without changing the engine."""
         llm = OpenAIChatLLM(settings) if settings is not None else self._backends.llm
-        return _require_llm(llm, "Testing the connection").complete([{"role": "user", "content": "Reply with the single word: ready"}])
+        return _require_llm(llm, "Testing the connection").complete(
+            [{"role": "user", "content": "Reply with the single word: ready"}]
+        )
 
 
 @dataclass(frozen=True)
@@ -276,8 +299,14 @@ class _Backends:
             if settings.claim_extractor == "llm"
             else RuleClaimExtractor()
         )
-        return cls(settings, llm, HybridRetriever(index, store, settings), answerer, extractor,
-                   build_verifier(settings, llm))
+        return cls(
+            settings,
+            llm,
+            HybridRetriever(index, store, settings),
+            answerer,
+            extractor,
+            build_verifier(settings, llm),
+        )
 
 
 def _other_storage(a: Settings, b: Settings) -> bool:

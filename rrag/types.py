@@ -286,19 +286,46 @@ class Report:
         ]
         contexts = [
             RetrievedChunk(
-                Chunk(**{k: c[k] for k in ("chunk_id", "doc_id", "source", "text", "start", "end", "page", "ordinal")}),
+                Chunk(
+                    **{
+                        k: c[k]
+                        for k in ("chunk_id", "doc_id", "source", "text", "start", "end", "page", "ordinal")
+                    }
+                ),
                 score=c["score"],
                 vector_score=c.get("vector_score", 0.0),
                 keyword_score=c.get("keyword_score", 0.0),
             )
             for c in data["contexts"]
         ]
-        simple = {k: data[k] for k in (
-            "session_id", "question", "answer", "final_answer", "reliability", "hallucination_rate",
-            "needs_review", "status_counts", "timings_ms", "created_at", "mode", "answer_backend",
-            "citation_mismatches", "verified", "not_verified_reason", "caveat", "threshold", "strict",
-            "review_reasons", "notes", "addresses_question", "relevance_reason",
-        ) if k in data}
+        simple = {
+            k: data[k]
+            for k in (
+                "session_id",
+                "question",
+                "answer",
+                "final_answer",
+                "reliability",
+                "hallucination_rate",
+                "needs_review",
+                "status_counts",
+                "timings_ms",
+                "created_at",
+                "mode",
+                "answer_backend",
+                "citation_mismatches",
+                "verified",
+                "not_verified_reason",
+                "caveat",
+                "threshold",
+                "strict",
+                "review_reasons",
+                "notes",
+                "addresses_question",
+                "relevance_reason",
+            )
+            if k in data
+        }
         return cls(
             decision=Decision(data["decision"]),
             level=Level(data["level"]) if data.get("level") else None,

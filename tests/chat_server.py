@@ -60,7 +60,9 @@ class ChatServer:
     def reply_json(self, value: Any, **kwargs: Any) -> None:
         self.reply(json.dumps(value), **kwargs)
 
-    def fail(self, status: int, message: str = "scripted failure", *, headers: dict[str, str] | None = None) -> None:
+    def fail(
+        self, status: int, message: str = "scripted failure", *, headers: dict[str, str] | None = None
+    ) -> None:
         body = json.dumps({"error": {"message": message, "type": "scripted", "code": status}}).encode()
         # Retry-After keeps the client's backoff short when a test allows transport retries.
         self._queue(Reply(status=status, body=body, headers={"retry-after-ms": "10", **(headers or {})}))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 # A fictional company's handbook: realistic wording, several topics, so that retrieval can be
 # calibrated on related questions phrased differently from the text and on unrelated ones.
@@ -192,10 +192,10 @@ def make_docx_bomb(path: Path, inflated_mb: int) -> Path:
     """A well-formed DOCX whose word/document.xml inflates to `inflated_mb` MB (about 1 MB on disk
     per 400 MB inflated): one paragraph of text, then millions of empty paragraphs."""
     head = (
-        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-        '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'
-        "<w:p><w:r><w:t>A small memo.</w:t></w:r></w:p>"
-    ).encode()
+        b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+        b'<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'
+        b"<w:p><w:r><w:t>A small memo.</w:t></w:r></w:p>"
+    )
     tail = b"</w:body></w:document>"
     parts = {
         "[Content_Types].xml": (

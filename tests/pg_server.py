@@ -58,10 +58,23 @@ class PostgresServer:
             user = pwd.getpwnam(SUPERUSER)
             os.chown(self.root, user.pw_uid, user.pw_gid)
         data = self.root / "data"
-        self._run("initdb", "-D", data, "-U", SUPERUSER, "-A", "trust", "-E", "UTF8", "--no-sync",
-                  "--no-instructions")
-        options = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+        self._run(
+            "initdb",
+            "-D",
+            data,
+            "-U",
+            SUPERUSER,
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+            "--no-instructions",
+        )
+        options = (
+            f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
         log = self.root / "server.log"
         self._run("pg_ctl", "-D", data, "-l", log, "-o", options, "-w", "-t", "30", "start")
         return self
@@ -89,8 +102,9 @@ class PostgresServer:
     def _admin(self, statement: str) -> None:
         import psycopg
 
-        with psycopg.connect(host="127.0.0.1", port=self.port, user=SUPERUSER, dbname=SUPERUSER,
-                             autocommit=True) as conn:
+        with psycopg.connect(
+            host="127.0.0.1", port=self.port, user=SUPERUSER, dbname=SUPERUSER, autocommit=True
+        ) as conn:
             conn.execute(statement)  # type: ignore[arg-type] - names are made here, never user input
 
     def _run(self, tool: str, *args: object) -> None:
@@ -102,4 +116,3 @@ class PostgresServer:
             log = self.root / "server.log"
             tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
             raise RuntimeError(f"{tool} failed ({done.returncode}): {done.stderr.strip()}\n{tail}")
-

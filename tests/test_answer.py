@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 from chat_server import ChatServer
 
@@ -43,7 +42,9 @@ def embedder() -> Embedder:
 
 
 def test_extractive_answer_is_made_of_cited_retrieved_sentences(embedder: Embedder) -> None:
-    answer = ExtractiveAnswerer(embedder).answer("How long must parental leave be requested in advance?", CONTEXTS)
+    answer = ExtractiveAnswerer(embedder).answer(
+        "How long must parental leave be requested in advance?", CONTEXTS
+    )
     assert not answer.refused and answer.backend == "extractive"
     assert answer.text.startswith("Parental leave must be requested at least 8 weeks before it starts.")
     assert answer.citations and all(c.found for c in answer.citations)
@@ -70,14 +71,19 @@ def test_extractive_refuses_when_nothing_relevant_is_there(embedder: Embedder) -
     only_headings = [context("# Annual leave\n\n## Contacts\n", "h-0")]
     assert ExtractiveAnswerer(embedder).answer("How long must passwords be?", only_headings).refused
     unrelated = [context("The cafeteria serves soup on Fridays and closes at three.", "c-0")]
-    assert ExtractiveAnswerer(embedder).answer("What is the encryption standard for laptops?", unrelated).refused
+    assert (
+        ExtractiveAnswerer(embedder).answer("What is the encryption standard for laptops?", unrelated).refused
+    )
 
 
 def test_extractive_skips_faq_questions_and_headings_and_section_numbers(embedder: Embedder) -> None:
-    faq = [context(
-        "Security when working remotely\n\nCan I work remotely from abroad?\n\n"
-        "3.1 Working remotely from abroad needs the approval of HR. No. Part-time staff cannot.", "f-0"
-    )]
+    faq = [
+        context(
+            "Security when working remotely\n\nCan I work remotely from abroad?\n\n"
+            "3.1 Working remotely from abroad needs the approval of HR. No. Part-time staff cannot.",
+            "f-0",
+        )
+    ]
     answer = ExtractiveAnswerer(embedder, max_sentences=1).answer("Can I work remotely from abroad?", faq)
     assert answer.text == "Working remotely from abroad needs the approval of HR."
     assert answer.citations[0].found
@@ -91,24 +97,41 @@ def test_extractive_repeats_no_sentence_from_overlapping_chunks(embedder: Embedd
 
 
 def test_extractive_ends_list_items_with_a_full_stop(embedder: Embedder) -> None:
-    items = [context("Benefits:\n- dental cover for the whole family\n- vision cover for the whole family", "l-0")]
-    answer = ExtractiveAnswerer(embedder, max_sentences=2).answer("Is dental cover for the family included?", items)
+    items = [
+        context("Benefits:\n- dental cover for the whole family\n- vision cover for the whole family", "l-0")
+    ]
+    answer = ExtractiveAnswerer(embedder, max_sentences=2).answer(
+        "Is dental cover for the family included?", items
+    )
     assert answer.text.startswith("dental cover for the whole family.")
     assert answer.citations[0].quote == "dental cover for the whole family"
 
 
-def test_llm_answer_citations_are_checked_against_their_chunks(server: ChatServer, settings: Settings) -> None:
-    server.reply_json({
-        "answer": "Full-time staff get 25 days; passwords need 14 characters.",
-        "refused": False,
-        "citations": [
-            {"chunk_id": "leave-0", "quote": "full-time employees receive 25 DAYS\n of paid annual leave"},
-            {"chunk_id": "security-0", "quote": "Passwords must be at least 14 characters long"},
-            {"chunk_id": "leave-0", "quote": "Employees receive 30 days of paid leave"},  # not in the chunk
-            {"chunk_id": "nowhere-9", "quote": "Passwords must be at least 14 characters long"},  # unknown id
-            {"chunk_id": "leave-0", "quote": "Parents are entitled ... 8 weeks before it starts"},
-        ],
-    })
+def test_llm_answer_citations_are_checked_against_their_chunks(
+    server: ChatServer, settings: Settings
+) -> None:
+    server.reply_json(
+        {
+            "answer": "Full-time staff get 25 days; passwords need 14 characters.",
+            "refused": False,
+            "citations": [
+                {
+                    "chunk_id": "leave-0",
+                    "quote": "full-time employees receive 25 DAYS\n of paid annual leave",
+                },
+                {"chunk_id": "security-0", "quote": "Passwords must be at least 14 characters long"},
+                {
+                    "chunk_id": "leave-0",
+                    "quote": "Employees receive 30 days of paid leave",
+                },  # not in the chunk
+                {
+                    "chunk_id": "nowhere-9",
+                    "quote": "Passwords must be at least 14 characters long",
+                },  # unknown id
+                {"chunk_id": "leave-0", "quote": "Parents are entitled ... 8 weeks before it starts"},
+            ],
+        }
+    )
     answer = LLMAnswerer(server.llm(settings)).answer("Leave and passwords?", CONTEXTS)
     assert answer.backend == "openai" and not answer.refused
     assert answer.text == "Full-time staff get 25 days; passwords need 14 characters."
@@ -135,7 +158,9 @@ def test_llm_is_not_asked_without_contexts(server: ChatServer, settings: Setting
     assert server.requests == []
 
 
-def test_instructions_inside_documents_are_sent_as_fenced_data(server: ChatServer, settings: Settings) -> None:
+def test_instructions_inside_documents_are_sent_as_fenced_data(
+    server: ChatServer, settings: Settings
+) -> None:
     server.reply_json({"answer": "Passwords need 14 characters.", "refused": False, "citations": []})
     LLMAnswerer(server.llm(settings)).answer("How long must passwords be?", CONTEXTS)
     system, user = server.requests[0]["messages"]
@@ -165,29 +190,38 @@ def test_server_errors_reach_the_caller(server: ChatServer, settings: Settings) 
 
 
 def test_a_caption_or_heading_without_a_full_stop_is_not_an_answer(embedder: Embedder) -> None:
-    table = [context(
-        "Daily per-diem allowance by city\n\nFor Dublin, the per-diem per day is €52.\n\n"
-        "For Berlin, the per-diem per day is €48.", "t-0",
-    )]
+    table = [
+        context(
+            "Daily per-diem allowance by city\n\nFor Dublin, the per-diem per day is €52.\n\n"
+            "For Berlin, the per-diem per day is €48.",
+            "t-0",
+        )
+    ]
     answer = ExtractiveAnswerer(embedder).answer("What is the daily per-diem allowance by city?", table)
     assert "Daily per-diem allowance by city" not in answer.text
     assert answer.text.startswith("For ")
 
 
 def test_the_sentence_with_the_price_asked_for_comes_first(embedder: Embedder) -> None:
-    faq = [context(
-        "Annual billing gives a discount of 15% on the Starter and Team plans.\n\n"
-        "Every new account starts with a free trial of 30 days on the Team plan.\n\n"
-        "- Team: €19 per user per month, for teams of up to 200 users.", "faq-0",
-    )]
+    faq = [
+        context(
+            "Annual billing gives a discount of 15% on the Starter and Team plans.\n\n"
+            "Every new account starts with a free trial of 30 days on the Team plan.\n\n"
+            "- Team: €19 per user per month, for teams of up to 200 users.",
+            "faq-0",
+        )
+    ]
     answer = ExtractiveAnswerer(embedder).answer("How much does the Team plan cost?", faq)
     assert answer.text.startswith("Team: €19 per user per month")
 
 
 def test_a_who_question_is_answered_by_the_sentence_that_names_someone(embedder: Embedder) -> None:
-    rules = [context(
-        "Nobody may approve their own expenses.\n\n"
-        "For €500.01 to €5,000, the approver is Department head.", "e-0",
-    )]
+    rules = [
+        context(
+            "Nobody may approve their own expenses.\n\n"
+            "For €500.01 to €5,000, the approver is Department head.",
+            "e-0",
+        )
+    ]
     answer = ExtractiveAnswerer(embedder).answer("Who approves an expense of 3,000 euros?", rules)
     assert answer.text.startswith("For €500.01 to €5,000, the approver is Department head.")

@@ -10,17 +10,17 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
-
 from fixtures_docs import write_handbook
+
 from rrag.backends.embedding import get_embedder
 from rrag.errors import IndexError_
-from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.service import Ingestor
 from rrag.retrieval.hybrid import HybridRetriever
+from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
 from rrag.store import Store
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 from chat_server import ChatServer, closed_port
 
@@ -20,7 +19,7 @@ def table(claims: list[Claim]) -> list[tuple[str, bool, str]]:
 
 
 def assert_spans_exact(answer: str, claims: list[Claim]) -> None:
-    assert all(answer[c.start:c.end] == c.text for c in claims)
+    assert all(answer[c.start : c.end] == c.text for c in claims)
 
 
 def test_sentences_become_claims_and_chatter_is_not_checkable() -> None:
@@ -108,15 +107,23 @@ def test_a_fact_is_not_hidden_as_a_refusal(sentence: str) -> None:
 
 def test_meta_prefixes_are_left_out_of_the_claim() -> None:
     answer = "According to the policy, the fee is $5. Sure, refunds take 30 days. In summary, fees are low."
-    assert [c.text for c in RULES.extract(answer)] == ["the fee is $5.", "refunds take 30 days.", "fees are low."]
+    assert [c.text for c in RULES.extract(answer)] == [
+        "the fee is $5.",
+        "refunds take 30 days.",
+        "fees are low.",
+    ]
 
 
 def test_llm_claims_are_placed_on_their_spans(server: ChatServer, settings: Settings) -> None:
     answer = "Hi! Parents get 16 weeks of leave, and it must be requested 8 weeks ahead. Anything else?"
-    server.reply_json({"claims": [
-        "Parents get 16 weeks of leave",  # verbatim
-        "Parental leave must be requested 8 weeks ahead",  # rewritten: placed on its sentence
-    ]})
+    server.reply_json(
+        {
+            "claims": [
+                "Parents get 16 weeks of leave",  # verbatim
+                "Parental leave must be requested 8 weeks ahead",  # rewritten: placed on its sentence
+            ]
+        }
+    )
     claims, notes = LLMClaimExtractor(server.llm(settings)).extract_with_notes(answer, "Parental leave?")
     assert notes == []
     sentence = answer.index("Parents"), answer.index("Anything") - 1
@@ -132,9 +139,11 @@ def test_llm_claims_are_placed_on_their_spans(server: ChatServer, settings: Sett
 
 
 def test_llm_extractor_falls_back_to_rules_with_a_note(settings: Settings) -> None:
-    llm = OpenAIChatLLM(settings.replace(
-        llm_base_url=f"http://127.0.0.1:{closed_port()}/v1", llm_model="m", llm_max_retries=0
-    ))
+    llm = OpenAIChatLLM(
+        settings.replace(
+            llm_base_url=f"http://127.0.0.1:{closed_port()}/v1", llm_model="m", llm_max_retries=0
+        )
+    )
     answer = "Parents get 16 weeks of leave. Passwords need 14 characters."
     claims, notes = LLMClaimExtractor(llm).extract_with_notes(answer)
     assert claims == RULES.extract(answer)
@@ -145,14 +154,18 @@ def test_llm_extractor_falls_back_to_rules_with_a_note(settings: Settings) -> No
 def test_llm_extractor_falls_back_on_broken_json_twice(server: ChatServer, settings: Settings) -> None:
     server.reply('{"claims": ["Parents get')
     server.reply("sorry, no JSON today")
-    claims, notes = LLMClaimExtractor(server.llm(settings)).extract_with_notes("Parents get 16 weeks of leave.")
+    claims, notes = LLMClaimExtractor(server.llm(settings)).extract_with_notes(
+        "Parents get 16 weeks of leave."
+    )
     assert [c.text for c in claims] == ["Parents get 16 weeks of leave."]
     assert "not usable twice" in notes[0]
 
 
 def test_an_empty_llm_claim_list_does_not_hide_the_answer(server: ChatServer, settings: Settings) -> None:
     server.reply_json({"claims": []})
-    claims, notes = LLMClaimExtractor(server.llm(settings)).extract_with_notes("Parents get 16 weeks of leave.")
+    claims, notes = LLMClaimExtractor(server.llm(settings)).extract_with_notes(
+        "Parents get 16 weeks of leave."
+    )
     assert [c.checkable for c in claims] == [True]
     assert "found no claims" in notes[0]
 

@@ -10,15 +10,23 @@ from pathlib import Path
 
 import pytest
 
-HANDBOOK = ("Full-time employees receive 25 days of paid annual leave per calendar year. "
-            "Up to 5 unused days may be carried over into the next year.\n")
+HANDBOOK = (
+    "Full-time employees receive 25 days of paid annual leave per calendar year. "
+    "Up to 5 unused days may be carried over into the next year.\n"
+)
 
 
 def run_cli(*args: str, data_dir: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("RRAG_") and k != "OPENAI_API_KEY"}
     env["RRAG_DATA_DIR"] = str(data_dir)
-    return subprocess.run([sys.executable, "-m", "rrag", *args], capture_output=True, text=True,
-                          env=env, input=stdin, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "rrag", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        input=stdin,
+        timeout=300,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +34,9 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("cli")
     (root / "handbook.txt").write_text(HANDBOOK, encoding="utf-8")
     (root / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
-    out = run_cli("ingest", str(root / "handbook.txt"), str(root / "broken.pdf"), "--json", data_dir=root / "data")
+    out = run_cli(
+        "ingest", str(root / "handbook.txt"), str(root / "broken.pdf"), "--json", data_dir=root / "data"
+    )
     assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr  # one file failed, not the CLI
     results = {Path(r["source"]).name: r for r in json.loads(out.stdout)}
     assert results["handbook.txt"]["ok"] and results["handbook.txt"]["chunks_added"] >= 1
@@ -35,22 +45,45 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_ask_prints_the_report_json(indexed: Path) -> None:
-    out = run_cli("ask", "How many days of annual leave do employees get?", "--json", data_dir=indexed / "data")
+    out = run_cli(
+        "ask", "How many days of annual leave do employees get?", "--json", data_dir=indexed / "data"
+    )
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
-    for field in ("session_id", "question", "answer", "final_answer", "decision", "level", "reliability",
-                  "hallucination_rate", "needs_review", "status_counts", "claims", "contexts", "timings_ms"):
+    for field in (
+        "session_id",
+        "question",
+        "answer",
+        "final_answer",
+        "decision",
+        "level",
+        "reliability",
+        "hallucination_rate",
+        "needs_review",
+        "status_counts",
+        "claims",
+        "contexts",
+        "timings_ms",
+    ):
         assert field in report
     assert "25 days" in report["answer"]
     claim = report["claims"][0]
     assert {"text", "start", "end", "status", "confidence", "verifier", "reason", "evidence"} <= claim.keys()
-    assert report["answer"][claim["start"]:claim["end"]] == claim["text"]
+    assert report["answer"][claim["start"] : claim["end"]] == claim["text"]
 
 
 def test_verify_from_stdin_flags_the_planted_number_and_sessions_lists_it_first(indexed: Path) -> None:
     answer = "Full-time employees receive 30 days of paid annual leave per calendar year."
-    out = run_cli("verify", "--question", "Annual leave?", "--answer-file", "-", "--json",
-                  data_dir=indexed / "data", stdin=answer)
+    out = run_cli(
+        "verify",
+        "--question",
+        "Annual leave?",
+        "--answer-file",
+        "-",
+        "--json",
+        data_dir=indexed / "data",
+        stdin=answer,
+    )
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["claims"][0]["status"] in {"unsupported", "contradicted"}
@@ -64,8 +97,9 @@ def test_verify_from_stdin_flags_the_planted_number_and_sessions_lists_it_first(
 
 
 def test_errors_are_one_clear_line_and_exit_code_2(indexed: Path) -> None:
-    out = run_cli("verify", "--question", "q", "--answer-file", str(indexed / "missing.txt"),
-                  data_dir=indexed / "data")
+    out = run_cli(
+        "verify", "--question", "q", "--answer-file", str(indexed / "missing.txt"), data_dir=indexed / "data"
+    )
     assert out.returncode == 2
     assert out.stderr.startswith("error: cannot read the answer file")
     assert "Traceback" not in out.stderr

@@ -13,8 +13,10 @@ import pytest
 
 from tests.chat_server import MODEL, ChatServer
 
-POLICY = ("Full-time employees receive 25 days of paid annual leave per calendar year. "
-          "Passwords must be at least 14 characters long.\n")
+POLICY = (
+    "Full-time employees receive 25 days of paid annual leave per calendar year. "
+    "Passwords must be at least 14 characters long.\n"
+)
 QUESTIONS = (
     '{"question": "How long must passwords be?", "reference": "At least 14 characters.", '
     '"expected_source": "policy.txt"}\n'
@@ -36,9 +38,16 @@ def run_cli(workdir: Path, server: ChatServer | None, *args: str) -> subprocess.
     env = {k: v for k, v in os.environ.items() if not k.startswith("RRAG_") and k != "OPENAI_API_KEY"}
     env["RRAG_DATA_DIR"] = str(workdir / "data")
     if server is not None:
-        env |= {"RRAG_ANSWERER": "openai", "RRAG_LLM_BASE_URL": server.base_url, "RRAG_LLM_MODEL": MODEL,
-                "RRAG_LLM_MAX_RETRIES": "0", "RRAG_LLM_TIMEOUT_S": "10"}
-    return subprocess.run([sys.executable, "-m", "rrag", *args], capture_output=True, text=True, env=env, timeout=300)
+        env |= {
+            "RRAG_ANSWERER": "openai",
+            "RRAG_LLM_BASE_URL": server.base_url,
+            "RRAG_LLM_MODEL": MODEL,
+            "RRAG_LLM_MAX_RETRIES": "0",
+            "RRAG_LLM_TIMEOUT_S": "10",
+        }
+    return subprocess.run(
+        [sys.executable, "-m", "rrag", *args], capture_output=True, text=True, env=env, timeout=300
+    )
 
 
 def answer(server: ChatServer, text: str) -> None:
@@ -58,7 +67,9 @@ def test_a_faithful_run_passes_the_gate(workdir: Path, server: ChatServer) -> No
 def test_an_invented_number_fails_the_gate(workdir: Path, server: ChatServer) -> None:
     answer(server, "Passwords must be at least 14 characters long.")
     answer(server, "Full-time employees receive 30 days of paid annual leave per calendar year.")
-    out = run_cli(workdir, server, "evaluate", str(workdir / "questions.jsonl"), "--fail-above", "0.10", "--json")
+    out = run_cli(
+        workdir, server, "evaluate", str(workdir / "questions.jsonl"), "--fail-above", "0.10", "--json"
+    )
     assert out.returncode == 1, out.stderr
     assert "FAIL: the hallucination rate 50.0% is above the bound 10.0%" in out.stderr
     run = json.loads(out.stdout)

@@ -3,24 +3,39 @@ claim is at most partial and the answer goes to a reviewer."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
 from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
-from rrag.types import Chunk, Claim, ClaimResult, ClaimStatus, Decision, Level, Report, RetrievedChunk, Verdict
+from rrag.types import (
+    Chunk,
+    Claim,
+    ClaimResult,
+    ClaimStatus,
+    Decision,
+    Level,
+    Report,
+    RetrievedChunk,
+    Verdict,
+)
 from rrag.verify.conflicts import disagreement, flag_conflicts
 
 
 def contexts(*sources: tuple[str, str]) -> list[RetrievedChunk]:
-    return [RetrievedChunk(Chunk(f"c{i}", f"d{i}", name, text, 0, len(text)), 0.5)
-            for i, (name, text) in enumerate(sources)]
+    return [
+        RetrievedChunk(Chunk(f"c{i}", f"d{i}", name, text, 0, len(text)), 0.5)
+        for i, (name, text) in enumerate(sources)
+    ]
 
 
 WARRANTY = contexts(
-    ("policy.pdf", "Returns are accepted for 30 days. All products carry a warranty of 12 months from the date of purchase."),
+    (
+        "policy.pdf",
+        "Returns are accepted for 30 days. All products carry a warranty of 12 months from the date of purchase.",
+    ),
     ("faq.html", "Our products come with a 2-year warranty. Shipping is free."),
 )
 
@@ -28,20 +43,39 @@ WARRANTY = contexts(
 @pytest.mark.parametrize(
     ("claim", "sources", "expected"),
     [
-        ("All products carry a warranty of 12 months from the date of purchase.", WARRANTY,
-         "sources disagree: 12 months (policy.pdf) vs 2-year (faq.html)"),
-        ("Our products come with a 2-year warranty.", WARRANTY,  # the claim's value first
-         "sources disagree: 2-year (faq.html) vs 12 months (policy.pdf)"),
-        ("The X400 costs €899.", contexts(("prices.html", "The X400 costs €899."), ("shop.pdf", "In our shop the X400 costs €949.")),
-         "sources disagree: €899 (prices.html) vs €949 (shop.pdf)"),
-        ("Employees contribute 5% of their salary to the pension.",
-         contexts(("hr.md", "Employees contribute 5% of their salary to the pension."),
-                  ("faq.md", "Employees contribute 7 percent of salary to the pension plan.")),
-         "sources disagree: 5% (hr.md) vs 7 percent (faq.md)"),
-        ("Passwords must be at least 14 characters long.",
-         contexts(("policy.txt", "Passwords must be at least 14 characters long."),
-                  ("wiki.md", "Passwords need at least twelve characters.")),
-         "sources disagree: 14 characters (policy.txt) vs twelve characters (wiki.md)"),
+        (
+            "All products carry a warranty of 12 months from the date of purchase.",
+            WARRANTY,
+            "sources disagree: 12 months (policy.pdf) vs 2-year (faq.html)",
+        ),
+        (
+            "Our products come with a 2-year warranty.",
+            WARRANTY,  # the claim's value first
+            "sources disagree: 2-year (faq.html) vs 12 months (policy.pdf)",
+        ),
+        (
+            "The X400 costs €899.",
+            contexts(
+                ("prices.html", "The X400 costs €899."), ("shop.pdf", "In our shop the X400 costs €949.")
+            ),
+            "sources disagree: €899 (prices.html) vs €949 (shop.pdf)",
+        ),
+        (
+            "Employees contribute 5% of their salary to the pension.",
+            contexts(
+                ("hr.md", "Employees contribute 5% of their salary to the pension."),
+                ("faq.md", "Employees contribute 7 percent of salary to the pension plan."),
+            ),
+            "sources disagree: 5% (hr.md) vs 7 percent (faq.md)",
+        ),
+        (
+            "Passwords must be at least 14 characters long.",
+            contexts(
+                ("policy.txt", "Passwords must be at least 14 characters long."),
+                ("wiki.md", "Passwords need at least twelve characters."),
+            ),
+            "sources disagree: 14 characters (policy.txt) vs twelve characters (wiki.md)",
+        ),
     ],
 )
 def test_sources_that_give_different_values_for_the_same_thing_disagree(
@@ -54,24 +88,50 @@ def test_sources_that_give_different_values_for_the_same_thing_disagree(
     ("claim", "sources"),
     [
         # the same value in other units
-        ("All products carry a warranty of 12 months.",
-         contexts(("policy.pdf", "All products carry a warranty of 12 months."),
-                  ("faq.html", "Every product comes with a one-year warranty."))),
-        ("Incidents must be reported within 24 hours.",
-         contexts(("a.md", "Incidents must be reported within 24 hours."), ("b.md", "Incidents must be reported within one day."))),
+        (
+            "All products carry a warranty of 12 months.",
+            contexts(
+                ("policy.pdf", "All products carry a warranty of 12 months."),
+                ("faq.html", "Every product comes with a one-year warranty."),
+            ),
+        ),
+        (
+            "Incidents must be reported within 24 hours.",
+            contexts(
+                ("a.md", "Incidents must be reported within 24 hours."),
+                ("b.md", "Incidents must be reported within one day."),
+            ),
+        ),
         # one document with two values for two groups, the other agreeing with one of them
-        ("Full-time employees get 25 days of annual leave.",
-         contexts(("leave.md", "Full-time employees receive 25 days of annual leave. Part-time employees receive 15 days of annual leave."),
-                  ("faq.html", "Full-time employees get 25 days of annual leave."))),
+        (
+            "Full-time employees get 25 days of annual leave.",
+            contexts(
+                (
+                    "leave.md",
+                    "Full-time employees receive 25 days of annual leave. Part-time employees receive 15 days of annual leave.",
+                ),
+                ("faq.html", "Full-time employees get 25 days of annual leave."),
+            ),
+        ),
         # other things with other values
-        ("The X400 costs €899.", contexts(("prices.html", "The X400 costs €899."), ("other.md", "Delivery costs €5."))),
+        (
+            "The X400 costs €899.",
+            contexts(("prices.html", "The X400 costs €899."), ("other.md", "Delivery costs €5.")),
+        ),
         # no value in the claim
         ("Every product has a warranty.", WARRANTY),
         # values of other things in sentences about the same people (the demo's remote-work answer)
-        ("Employees may work remotely for up to 3 days per week.",
-         contexts(("remote.docx", "Employees may work remotely for up to 3 days per week. "
-                                  "Employees may work from abroad for up to 4 weeks per year."),
-                  ("leave.md", "Employees who work part-time receive 15 days of annual leave."))),
+        (
+            "Employees may work remotely for up to 3 days per week.",
+            contexts(
+                (
+                    "remote.docx",
+                    "Employees may work remotely for up to 3 days per week. "
+                    "Employees may work from abroad for up to 4 weeks per year.",
+                ),
+                ("leave.md", "Employees who work part-time receive 15 days of annual leave."),
+            ),
+        ),
     ],
 )
 def test_agreeing_or_unrelated_values_are_no_disagreement(claim: str, sources: list[RetrievedChunk]) -> None:
@@ -80,10 +140,16 @@ def test_agreeing_or_unrelated_values_are_no_disagreement(claim: str, sources: l
 
 def test_a_supported_claim_over_disagreeing_sources_is_at_most_partial() -> None:
     text = "All products carry a warranty of 12 months from the date of purchase."
-    supported = ClaimResult(Claim(text, 0, len(text)), Verdict(ClaimStatus.SUPPORTED, 0.99, "quote", "quoted exactly"))
-    contradicted = ClaimResult(Claim(text, 0, len(text)), Verdict(ClaimStatus.CONTRADICTED, 0.8, "nli", "12 months"))
+    supported = ClaimResult(
+        Claim(text, 0, len(text)), Verdict(ClaimStatus.SUPPORTED, 0.99, "quote", "quoted exactly")
+    )
+    contradicted = ClaimResult(
+        Claim(text, 0, len(text)), Verdict(ClaimStatus.CONTRADICTED, 0.8, "nli", "12 months")
+    )
     [partial, still_contradicted] = flag_conflicts([supported, contradicted], WARRANTY)
-    assert partial.verdict.status is ClaimStatus.PARTIAL and partial.verdict.reason.startswith("sources disagree: 12 months")
+    assert partial.verdict.status is ClaimStatus.PARTIAL and partial.verdict.reason.startswith(
+        "sources disagree: 12 months"
+    )
     assert partial.conflict == "sources disagree: 12 months (policy.pdf) vs 2-year (faq.html)"
     assert still_contradicted.verdict.status is ClaimStatus.CONTRADICTED and still_contradicted.conflict
 
@@ -91,9 +157,12 @@ def test_a_supported_claim_over_disagreeing_sources_is_at_most_partial() -> None
 @pytest.fixture
 def rag(settings: Settings, tmp_path: Path) -> Iterator[ReliableRAG]:
     (tmp_path / "policy.txt").write_text(
-        "Warranty policy\n\nAll products carry a warranty of 12 months from the date of purchase.\n", encoding="utf-8")
+        "Warranty policy\n\nAll products carry a warranty of 12 months from the date of purchase.\n",
+        encoding="utf-8",
+    )
     (tmp_path / "faq.html").write_text(
-        "<html><body><p>Our products come with a 2-year warranty.</p></body></html>", encoding="utf-8")
+        "<html><body><p>Our products come with a 2-year warranty.</p></body></html>", encoding="utf-8"
+    )
     engine = ReliableRAG(settings)
     assert all(r.ok for r in engine.ingest([tmp_path / "policy.txt", tmp_path / "faq.html"]))
     yield engine

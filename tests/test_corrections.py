@@ -5,17 +5,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import closing
-from datetime import datetime
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from rrag.audit.corrections import REVIEWER, as_reviewed
+from rrag.audit.scoring import score
 from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.store import Store
-from rrag.audit.scoring import score
 from rrag.types import (
     Answer,
     Chunk,
@@ -64,9 +64,17 @@ def _report(
     answer = Answer(text, "extractive", citations, refused=refused)
     scored = score(claims, answer, threshold=threshold, strict=strict)
     return Report(
-        session_id=session_id, question="How much leave?", answer=text, **scored.report_fields(),
-        claims=claims, contexts=[], timings_ms={}, created_at="2026-11-20T10:00:00+00:00",
-        citation_mismatches=citation_mismatches, threshold=threshold, strict=strict,
+        session_id=session_id,
+        question="How much leave?",
+        answer=text,
+        **scored.report_fields(),
+        claims=claims,
+        contexts=[],
+        timings_ms={},
+        created_at="2026-11-20T10:00:00+00:00",
+        citation_mismatches=citation_mismatches,
+        threshold=threshold,
+        strict=strict,
     )
 
 
@@ -216,7 +224,8 @@ def test_lists_queues_and_frames_show_the_scores_as_corrected(store: Store) -> N
         assert summary.decision == report.decision.value
         assert summary.level == (report.level and report.level.value)
         assert (summary.reliability, summary.hallucination_rate) == (
-            report.reliability, report.hallucination_rate
+            report.reliability,
+            report.hallucination_rate,
         )
         assert summary.status_counts == report.status_counts
     assert (listed["s1"].level, listed["s2"].level) == ("LOW", "HIGH")
@@ -227,7 +236,6 @@ def test_lists_queues_and_frames_show_the_scores_as_corrected(store: Store) -> N
     assert frame.loc["s2", "hallucination_rate"] == 0.0 and frame.loc["s1", "level"] == "LOW"
     claims = store.claims_frame()
     assert list(claims[claims.session_id == "s1"].effective_status)[:2] == ["contradicted", "unsupported"]
-
 
 
 def test_a_correction_keeps_the_answer_level_flags(store: Store) -> None:

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from rrag.backends.embedding import get_embedder
-from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.journal import CRASH_AT_ENV, Journal
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import doc_id_for
 from rrag.pipeline import ReliableRAG
+from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
 from rrag.store import Store
 
@@ -37,8 +37,9 @@ def run_cli(*args: str, data_dir: Path, crash_at: str | None = None) -> subproce
     env |= SMALL_CHUNKS | {"RRAG_DATA_DIR": str(data_dir)}
     if crash_at:
         env[CRASH_AT_ENV] = crash_at
-    return subprocess.run([sys.executable, "-m", "rrag", *args], capture_output=True, text=True, env=env,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "rrag", *args], capture_output=True, text=True, env=env, timeout=300
+    )
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +84,9 @@ def _policy_text(rag: ReliableRAG) -> str:
     ("crash_at", "listed"),
     [("ingest-begun", OLD), ("chunk-batch-written", OLD), ("committed", NEW)],
 )
-def test_a_replacement_killed_at_any_point_leaves_one_whole_version(copy: Path, crash_at: str, listed: str) -> None:
+def test_a_replacement_killed_at_any_point_leaves_one_whole_version(
+    copy: Path, crash_at: str, listed: str
+) -> None:
     (copy / "docs" / "policy.txt").write_text(NEW)
     out = run_cli("ingest", str(copy / "docs"), data_dir=copy / "data", crash_at=crash_at)
     assert out.returncode == -signal.SIGKILL, out.stderr
@@ -99,7 +102,9 @@ def test_a_replacement_killed_at_any_point_leaves_one_whole_version(copy: Path, 
 
 def test_a_new_document_killed_after_its_chunks_is_neither_listed_nor_retrieved(copy: Path) -> None:
     (copy / "docs" / "new.txt").write_text(NEW)
-    out = run_cli("ingest", str(copy / "docs" / "new.txt"), data_dir=copy / "data", crash_at="chunk-batch-written")
+    out = run_cli(
+        "ingest", str(copy / "docs" / "new.txt"), data_dir=copy / "data", crash_at="chunk-batch-written"
+    )
     assert out.returncode == -signal.SIGKILL, out.stderr
 
     rag = _open_and_check(copy)
@@ -120,9 +125,15 @@ def test_repair_leaves_a_version_that_a_running_process_is_writing(settings: Set
         index = ChunkIndex(settings, get_embedder())
         journal = Journal(store, index, settings.data_dir / "documents")
         running = store.begin_document("a.txt", "a.txt", "a-1", f"{socket.gethostname()}:{os.getpid()}")
-        finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                                  capture_output=True, text=True, check=True)
-        dead = store.begin_document("b.txt", "b.txt", "b-1", f"{socket.gethostname()}:{finished.stdout.strip()}")
+        finished = subprocess.run(
+            [sys.executable, "-c", "import os; print(os.getpid())"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        dead = store.begin_document(
+            "b.txt", "b.txt", "b-1", f"{socket.gethostname()}:{finished.stdout.strip()}"
+        )
         assert (running, dead) == (1, 1)
 
         journal.repair()
@@ -131,7 +142,9 @@ def test_repair_leaves_a_version_that_a_running_process_is_writing(settings: Set
         assert store.document_state("b-1") is None  # never committed, its writer gone: undone
 
 
-def test_a_replacement_keeps_only_the_new_original_whatever_its_name(settings: Settings, tmp_path: Path) -> None:
+def test_a_replacement_keeps_only_the_new_original_whatever_its_name(
+    settings: Settings, tmp_path: Path
+) -> None:
     with Store(settings) as store:
         ingestor = Ingestor(settings, ChunkIndex(settings, get_embedder()), store)
         path = tmp_path / "report [final].txt"  # glob characters in the name

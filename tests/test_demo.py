@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from rrag.tools.demo import DEMO_DIR, EXAMPLES_FILE, set_up_demo
 from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
+from rrag.tools.demo import DEMO_DIR, EXAMPLES_FILE, set_up_demo
 from rrag.types import ClaimStatus, Decision
 
 HALLUCINATED = {ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED}
@@ -30,7 +30,7 @@ def _verdicts(rag: ReliableRAG, answer: str) -> dict[str, ClaimStatus]:
         ev = result.verdict.evidence
         if ev is not None:  # every quote is really in the chunk it names
             chunk = next(c.chunk for c in report.contexts if c.chunk.chunk_id == ev.chunk_id)
-            assert chunk.text[ev.start:ev.end] == ev.quote
+            assert chunk.text[ev.start : ev.end] == ev.quote
     return {r.claim.text: r.verdict.status for r in report.claims}
 
 
@@ -46,11 +46,14 @@ def test_near_duplicate_passage_is_dropped(demo: ReliableRAG) -> None:
 
 
 def test_planted_wrong_number_and_extra_fact_are_flagged(demo: ReliableRAG) -> None:
-    verdicts = _verdicts(demo, (
-        "Full-time employees receive 25 days of paid annual leave per calendar year. "
-        "The per-diem allowance for Berlin is €65 per day. "
-        "Primary carers also receive a one-off childcare bonus of €2,000 when they return to work."
-    ))
+    verdicts = _verdicts(
+        demo,
+        (
+            "Full-time employees receive 25 days of paid annual leave per calendar year. "
+            "The per-diem allowance for Berlin is €65 per day. "
+            "Primary carers also receive a one-off childcare bonus of €2,000 when they return to work."
+        ),
+    )
     statuses = list(verdicts.values())
     assert statuses[0] is ClaimStatus.SUPPORTED
     assert statuses[1] in HALLUCINATED  # the table says €48
@@ -82,7 +85,10 @@ def test_a_value_from_a_table_answers_the_question(demo: ReliableRAG) -> None:
     ("question", "first"),
     [
         ("How much does the Team plan cost?", "Team: €19 per user per month"),
-        ("How much is the home office set-up allowance?", "For Home office set-up allowance, the amount is €600"),
+        (
+            "How much is the home office set-up allowance?",
+            "For Home office set-up allowance, the amount is €600",
+        ),
         ("Who approves an expense of 3,000 euros?", "For €500.01 to €5,000, the approver is Department head"),
     ],
 )
@@ -94,19 +100,26 @@ def test_page_furniture_and_table_headers_are_not_in_the_chunks(demo: ReliableRA
     chunks = [c for d in demo.documents() for c in demo.document_chunks(d.doc_id)]
     text = "\n".join(c.text for c in chunks)
     assert "City | Per-diem per day" not in text and "Amount | Approver" not in text
-    assert "HomePricingSupport" not in text and "All rights reserved" not in text and "Help topics" not in text
+    assert (
+        "HomePricingSupport" not in text and "All rights reserved" not in text and "Help topics" not in text
+    )
     assert "For Berlin, the per-diem per day is €48." in text
 
 
 def test_invented_benefits_the_judge_accepts_at_60_percent_are_unsupported(demo: ReliableRAG) -> None:
     # The judge gives these 0.61 and 0.63; most of their words are in no retrieved passage.
-    verdicts = _verdicts(demo, (
-        "Employees also get a free company car after their first year. "
-        "Employees receive a Christmas bonus of one month's salary."
-    ))
+    verdicts = _verdicts(
+        demo,
+        (
+            "Employees also get a free company car after their first year. "
+            "Employees receive a Christmas bonus of one month's salary."
+        ),
+    )
     assert set(verdicts.values()) == {ClaimStatus.UNSUPPORTED}
 
 
 def test_a_number_written_in_words_is_read_as_one_number(demo: ReliableRAG) -> None:
-    verdicts = _verdicts(demo, "Full-time employees get twenty-five days of paid annual leave per calendar year.")
+    verdicts = _verdicts(
+        demo, "Full-time employees get twenty-five days of paid annual leave per calendar year."
+    )
     assert list(verdicts.values()) == [ClaimStatus.SUPPORTED]

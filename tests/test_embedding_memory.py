@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from rrag.backends.embedding import MiniLMEmbedder
 
-SENTENCE = "Contractors in the travel programme must submit a reimbursement form within 14 days under rule TRA-{}. "
+SENTENCE = (
+    "Contractors in the travel programme must submit a reimbursement form within 14 days under rule TRA-{}. "
+)
 
 
 def _resident_mb() -> float:

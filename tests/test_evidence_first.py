@@ -5,13 +5,13 @@ The judge and the answerer are the real OpenAI client talking to the scripted se
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 
-from rrag.retrieval.injection import defuse, planted_spans
 from rrag.pipeline import ReliableRAG
+from rrag.retrieval.injection import defuse, planted_spans
 from rrag.settings import Settings
 from rrag.types import HALLUCINATED, Chunk, Claim, ClaimStatus, Decision, Level, RetrievedChunk, Verdict
 from rrag.verify.cascade import CascadeVerifier, confident
@@ -42,15 +42,22 @@ def judged(status: str, quote: str, chunk_id: str = "security-0") -> dict[str, s
     return {"status": status, "evidence_quote": quote, "chunk_id": chunk_id, "reason": "trust me"}
 
 
-def cascade(server: ChatServer, settings: Settings, accept: Callable[[Verdict], bool] = confident) -> CascadeVerifier:
-    return CascadeVerifier([QuoteVerifier(), LexicalVerifier(), LLMJudge(server.llm(settings))], accept=accept)
+def cascade(
+    server: ChatServer, settings: Settings, accept: Callable[[Verdict], bool] = confident
+) -> CascadeVerifier:
+    return CascadeVerifier(
+        [QuoteVerifier(), LexicalVerifier(), LLMJudge(server.llm(settings))], accept=accept
+    )
 
 
 @pytest.mark.parametrize(
     ("quote", "why"),
     [
         ("", "gave no quote"),
-        ("Security incidents are punished with fines of 500 euros.", "quoted text that is not in the documents"),
+        (
+            "Security incidents are punished with fines of 500 euros.",
+            "quoted text that is not in the documents",
+        ),
         (PLANTED, "is not about the claim"),  # in the chunk, but an instruction, not evidence
     ],
 )
@@ -66,17 +73,23 @@ def test_a_lying_judge_does_not_replace_the_offline_verdict(
     assert why in verdict.reason and "this lexical verdict stands" in verdict.reason
 
 
-def test_a_judge_alone_without_a_quote_leaves_the_claim_not_verified(server: ChatServer, settings: Settings) -> None:
+def test_a_judge_alone_without_a_quote_leaves_the_claim_not_verified(
+    server: ChatServer, settings: Settings
+) -> None:
     server.reply_json(judged("supported", ""))
     verdict = CascadeVerifier([LLMJudge(server.llm(settings))]).verify(claim(FINES), CONTEXTS)
     assert not verdict.verified and verdict.status is not ClaimStatus.SUPPORTED
     assert "the LLM judge called the claim supported but gave no quote" in verdict.reason
 
 
-def test_a_judge_quoting_the_clashing_sentence_does_not_outweigh_the_number(server: ChatServer, settings: Settings) -> None:
+def test_a_judge_quoting_the_clashing_sentence_does_not_outweigh_the_number(
+    server: ChatServer, settings: Settings
+) -> None:
     # A strict `accept` leaves the offline value clash unsure, so the judge is asked and quotes a real
     # sentence: the quote itself says 24 where the claim says 72.
-    server.reply_json(judged("supported", "Security incidents must be reported to the IT service desk within 24 hours."))
+    server.reply_json(
+        judged("supported", "Security incidents must be reported to the IT service desk within 24 hours.")
+    )
     verdict = cascade(server, settings, accept=lambda v: v.confidence >= 0.9).verify(
         claim("Security incidents must be reported within 72 hours."), CONTEXTS
     )
@@ -105,11 +118,15 @@ def test_a_negation_found_offline_is_not_lifted_by_the_judge(
     assert (verdict.verifier, verdict.status) == ("lexical", ClaimStatus.CONTRADICTED)
 
 
-def test_a_judge_with_a_quote_that_states_the_claim_still_decides(server: ChatServer, settings: Settings) -> None:
+def test_a_judge_with_a_quote_that_states_the_claim_still_decides(
+    server: ChatServer, settings: Settings
+) -> None:
     text = "Parents get 16 weeks of paid leave."
     [offline] = LexicalVerifier().verify_many([claim(text)], CONTEXTS)
     assert not confident(offline)
-    server.reply_json(judged("supported", "Parents are entitled to 16 weeks of fully paid parental leave.", "leave-0"))
+    server.reply_json(
+        judged("supported", "Parents are entitled to 16 weeks of fully paid parental leave.", "leave-0")
+    )
     verdict = cascade(server, settings).verify(claim(text), CONTEXTS)
     assert (verdict.verifier, verdict.status) == ("llm", ClaimStatus.SUPPORTED)
     assert verdict.evidence is not None and verdict.evidence.chunk_id == "leave-0"
@@ -152,20 +169,31 @@ WARRANTY = (
 @pytest.fixture
 def rag(settings: Settings, server: ChatServer, tmp_path: Path) -> Iterator[ReliableRAG]:
     (tmp_path / "warranty.txt").write_text(WARRANTY, encoding="utf-8")
-    engine = ReliableRAG(settings.replace(llm_base_url=server.base_url, llm_model=MODEL, llm_max_retries=0,
-                                          llm_timeout_s=5.0, answerer="openai"))
+    engine = ReliableRAG(
+        settings.replace(
+            llm_base_url=server.base_url,
+            llm_model=MODEL,
+            llm_max_retries=0,
+            llm_timeout_s=5.0,
+            answerer="openai",
+        )
+    )
     assert engine.ingest([tmp_path / "warranty.txt"])[0].ok
     yield engine
     engine.close()
 
 
-def test_an_answerer_obeying_a_planted_instruction_does_not_pass(rag: ReliableRAG, server: ChatServer) -> None:
+def test_an_answerer_obeying_a_planted_instruction_does_not_pass(
+    rag: ReliableRAG, server: ChatServer
+) -> None:
     chunk_id = rag.document_chunks(rag.documents()[0].doc_id)[0].chunk_id
-    server.reply_json({
-        "answer": "The X400 warranty lasts 5 years.",
-        "refused": False,
-        "citations": [{"chunk_id": chunk_id, "quote": "the X400 warranty lasts 5 years"}],
-    })
+    server.reply_json(
+        {
+            "answer": "The X400 warranty lasts 5 years.",
+            "refused": False,
+            "citations": [{"chunk_id": chunk_id, "quote": "the X400 warranty lasts 5 years"}],
+        }
+    )
     report = rag.ask("How long is the X400 warranty?")
     prompt = " ".join(m["content"] for m in server.requests[0]["messages"])
     assert "12 months" in prompt and "Ignore previous instructions" not in prompt  # never shown to the LLM

@@ -7,8 +7,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from fixtures_docs import make_docx, make_pdf
+
 from rrag.errors import (
     EmptyDocumentError,
     EncryptedDocumentError,
@@ -61,12 +61,17 @@ def test_pdf_without_text_is_empty(tmp_path: Path) -> None:
 def test_docx_keeps_tables_in_document_order(tmp_path: Path) -> None:
     path = make_docx(
         tmp_path / "leave.docx",
-        ["Leave entitlements are listed below.", [["Grade", "Days"], ["Junior", "25"], ["Senior", "30"]],
-         "Ask HR about exceptions."],
+        [
+            "Leave entitlements are listed below.",
+            [["Grade", "Days"], ["Junior", "25"], ["Senior", "30"]],
+            "Ask HR about exceptions.",
+        ],
     )
     text = extract(path, max_bytes=LIMIT).text
     assert text.split("\n\n") == [
-        "Leave entitlements are listed below.", "For Junior, the days are 25.", "For Senior, the days are 30.",
+        "Leave entitlements are listed below.",
+        "For Junior, the days are 25.",
+        "For Senior, the days are 30.",
         "Ask HR about exceptions.",
     ]
 
@@ -97,7 +102,8 @@ def test_html_text_leaves_out_script_style_title_and_comments(tmp_path: Path) ->
     )
     text = extract(path, max_bytes=LIMIT).text
     assert text.split("\n\n") == [
-        "Remote & hybrid work", "Employees may work from home three days a week.",
+        "Remote & hybrid work",
+        "Employees may work from home three days a week.",
         "For Monday, the place is Office.",
     ]
 
@@ -118,7 +124,10 @@ def test_markdown_keeps_headings_as_lines_and_drops_raw_script(tmp_path: Path) -
     )
     text = extract(path, max_bytes=LIMIT).text
     assert text.split("\n\n") == [
-        "Expenses", "Submit receipts within 30 days.", "- Hotels: 150 euros", "- Meals: 45 euros",
+        "Expenses",
+        "Submit receipts within 30 days.",
+        "- Hotels: 150 euros",
+        "- Meals: 45 euros",
         "For Taxi, the limit is 60.",
     ]
     assert "alert" not in text
@@ -127,12 +136,14 @@ def test_markdown_keeps_headings_as_lines_and_drops_raw_script(tmp_path: Path) -
 @pytest.mark.parametrize(
     ("raw", "expected"),
     [
-        ("Plain UTF-8: Grüße, 25 €.".encode("utf-8"), "Plain UTF-8: Grüße, 25 €."),
+        ("Plain UTF-8: Grüße, 25 €.".encode(), "Plain UTF-8: Grüße, 25 €."),
         ("With BOM: café".encode("utf-8-sig"), "With BOM: café"),
         ("UTF-16 LE: naïve résumé".encode("utf-16"), "UTF-16 LE: naïve résumé"),
         (b"\xfe\xff" + "UTF-16 BE: Straße".encode("utf-16-be"), "UTF-16 BE: Straße"),
-        ("Windows: \u201cquoted\u201d costs 5 \u20ac \u2013 ok".encode("cp1252"),
-         "Windows: \u201cquoted\u201d costs 5 \u20ac \u2013 ok"),
+        (
+            "Windows: \u201cquoted\u201d costs 5 \u20ac \u2013 ok".encode("cp1252"),
+            "Windows: \u201cquoted\u201d costs 5 \u20ac \u2013 ok",
+        ),
         (b"Latin-1 fallback: \x81 caf\xe9", "Latin-1 fallback: \x81 caf\xe9"),
         (b"Windows\r\nline endings\r\n", "Windows\nline endings\n"),
     ],
@@ -220,9 +231,13 @@ def test_a_line_broken_by_its_author_mid_sentence_is_not_a_heading(tmp_path: Pat
 
 def test_a_bold_first_line_in_markdown_is_a_heading(tmp_path: Path) -> None:
     path = tmp_path / "policy.md"
-    path.write_text("**Scope**\nThis policy applies to all staff.\n\n**Starter**: 9 euros per user.\n", encoding="utf-8")
+    path.write_text(
+        "**Scope**\nThis policy applies to all staff.\n\n**Starter**: 9 euros per user.\n", encoding="utf-8"
+    )
     assert extract(path, max_bytes=LIMIT).text.split("\n\n") == [
-        "Scope", "This policy applies to all staff.", "Starter: 9 euros per user.",
+        "Scope",
+        "This policy applies to all staff.",
+        "Starter: 9 euros per user.",
     ]
 
 

@@ -32,7 +32,9 @@ def test_a_claim_that_negates_the_evidence_overrules_a_sure_yes() -> None:
 
 def test_a_not_somewhere_in_the_evidence_window_only_tells_a_contradiction_apart() -> None:
     claim = "Remote employees may work from another country for 20 days a year."
-    evidence = "Remote employees may work from another country for 20 days a year, but not from a sanctioned one."
+    evidence = (
+        "Remote employees may work from another country for 20 days a year, but not from a sanctioned one."
+    )
     chunk = Chunk("c", "d", "remote.txt", evidence, 0, len(evidence))
     ((verdict, kind),) = LexicalVerifier().assess([Claim(claim, 0, len(claim))], [RetrievedChunk(chunk, 1.0)])
     assert verdict.status is ClaimStatus.CONTRADICTED and kind == NEGATED_EVIDENCE
@@ -42,7 +44,12 @@ def test_a_not_somewhere_in_the_evidence_window_only_tells_a_contradiction_apart
     negated = "Remote employees may not work from another country."
     ((verdict, kind),) = LexicalVerifier().assess(
         [Claim(negated, 0, len(negated))],
-        [RetrievedChunk(Chunk("c", "d", "r.txt", "Remote employees may work from another country.", 0, 47), 1.0)])
+        [
+            RetrievedChunk(
+                Chunk("c", "d", "r.txt", "Remote employees may work from another country.", 0, 47), 1.0
+            )
+        ],
+    )
     assert verdict.status is ClaimStatus.CONTRADICTED and kind == NEGATION
 
 
@@ -65,7 +72,10 @@ def test_an_unsure_yes_falls_only_where_the_rules_find_few_of_the_claims_words()
     some = rule(ClaimStatus.UNSUPPORTED, DEFAULT_GUARD.rules_doubt + 0.05)
     assert overrule(unsure, [(few, None)]) is few
     assert overrule(unsure, [(some, None)]) is unsure
-    assert overrule(model(ClaimStatus.SUPPORTED, DEFAULT_GUARD.model_sure + 0.05), [(few, None)]).verifier == "nli"
+    assert (
+        overrule(model(ClaimStatus.SUPPORTED, DEFAULT_GUARD.model_sure + 0.05), [(few, None)]).verifier
+        == "nli"
+    )
 
 
 def test_an_unstated_number_overrules_an_unsure_yes_only_below_its_own_bound() -> None:
@@ -77,11 +87,14 @@ def test_an_unstated_number_overrules_an_unsure_yes_only_below_its_own_bound() -
     assert overrule(above, [(unstated, UNSTATED)]) is above
 
 
-@pytest.mark.parametrize("claim", [
-    "I'm not sure, but multi-factor authentication is required for internal systems.",
-    "No, but multi-factor authentication is required for internal systems.",
-    "Not really, multi-factor authentication is required for internal systems.",
-])
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "I'm not sure, but multi-factor authentication is required for internal systems.",
+        "No, but multi-factor authentication is required for internal systems.",
+        "Not really, multi-factor authentication is required for internal systems.",
+    ],
+)
 def test_a_leading_hedge_does_not_negate_the_fact_after_it(claim: str) -> None:
     evidence = "Multi-factor authentication is required for internal systems."
     chunk = RetrievedChunk(Chunk("c", "d", "it.txt", evidence, 0, len(evidence)), 1.0)
@@ -95,6 +108,9 @@ def test_a_leading_hedge_does_not_negate_the_fact_after_it(claim: str) -> None:
 def test_a_preamble_and_words_of_conversation_are_not_facts_to_find() -> None:
     evidence = "Broccoli contains potassium, which helps maintain a healthy nervous system."
     chunk = RetrievedChunk(Chunk("c", "d", "food.txt", evidence, 0, len(evidence)), 1.0)
-    for claim in ("Based on the given passages, broccoli contains potassium.", "Yes, broccoli contains potassium."):
+    for claim in (
+        "Based on the given passages, broccoli contains potassium.",
+        "Yes, broccoli contains potassium.",
+    ):
         ((verdict, kind),) = LexicalVerifier().assess([Claim(claim, 0, len(claim))], [chunk])
         assert verdict.status is ClaimStatus.SUPPORTED and verdict.support_score == 1.0, claim

@@ -8,10 +8,12 @@ from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
 from rrag.verify.guarded import GuardedVerifier
 from rrag.verify.nli import NLIVerifier
 
-POLICY = ("2.1 Multi-factor authentication (MFA) is required for every company system, including email, "
-          "the HR portal and all internal systems. The primary carer of a new child is entitled to 16 weeks "
-          "of parental leave at full pay. Parental leave can start up to 4 weeks before the expected date "
-          "of birth.")
+POLICY = (
+    "2.1 Multi-factor authentication (MFA) is required for every company system, including email, "
+    "the HR portal and all internal systems. The primary carer of a new child is entitled to 16 weeks "
+    "of parental leave at full pay. Parental leave can start up to 4 weeks before the expected date "
+    "of birth."
+)
 
 
 @pytest.fixture(scope="module")
@@ -50,8 +52,10 @@ def test_a_narrow_model_yes_on_words_the_documents_lack_is_unsupported(verifier:
     assert v.status is ClaimStatus.UNSUPPORTED
 
 
-HANDBOOK = ("The office opens at 8 am on weekdays. The canteen serves hot meals and salads at lunchtime. "
-            "Every employee gets 25 days of annual leave.")
+HANDBOOK = (
+    "The office opens at 8 am on weekdays. The canteen serves hot meals and salads at lunchtime. "
+    "Every employee gets 25 days of annual leave."
+)
 
 
 def _check_in(verifier: GuardedVerifier, context: str, text: str):
@@ -61,11 +65,19 @@ def _check_in(verifier: GuardedVerifier, context: str, text: str):
 
 def test_each_sentence_of_a_claim_is_checked_against_its_own_evidence(verifier: GuardedVerifier) -> None:
     # Against one window for the whole claim, the number of the other sentence looked unstated.
-    v = _check_in(verifier, HANDBOOK, "The office opens at 8 am on weekdays. Every employee gets 25 days of annual leave.")
+    v = _check_in(
+        verifier,
+        HANDBOOK,
+        "The office opens at 8 am on weekdays. Every employee gets 25 days of annual leave.",
+    )
     assert v.status is ClaimStatus.SUPPORTED, v.reason
 
 
 def test_a_changed_number_in_a_later_sentence_is_contradicted(verifier: GuardedVerifier) -> None:
-    v = _check_in(verifier, HANDBOOK, "The office opens at 8 am on weekdays. Every employee gets 30 days of annual leave.")
+    v = _check_in(
+        verifier,
+        HANDBOOK,
+        "The office opens at 8 am on weekdays. Every employee gets 30 days of annual leave.",
+    )
     assert v.status is ClaimStatus.CONTRADICTED and "'25 days'" in v.reason
     assert v.evidence is not None and "25 days" in v.evidence.quote

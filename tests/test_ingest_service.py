@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
-
 from fixtures_docs import HANDBOOK, make_docx, make_pdf, write_handbook
+
 from rrag.backends.embedding import get_embedder
 from rrag.errors import NotFoundError
-from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.extract import extract
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import doc_id_for, safe_filename
+from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
 from rrag.store import Store
 
@@ -195,8 +195,13 @@ def _bad_files(folder: Path) -> dict[str, str]:
     (folder / "slides.pptx").write_bytes(b"PK\x03\x04")
     (folder / "broken.docx").write_bytes(b"not a zip")
     return {
-        "corrupt.pdf": "corrupt", "locked.pdf": "password", "empty.txt": "empty", "garbage.txt": "binary",
-        "big.txt": "limit", "slides.pptx": "unsupported", "broken.docx": "corrupt",
+        "corrupt.pdf": "corrupt",
+        "locked.pdf": "password",
+        "empty.txt": "empty",
+        "garbage.txt": "binary",
+        "big.txt": "limit",
+        "slides.pptx": "unsupported",
+        "broken.docx": "corrupt",
     }
 
 
@@ -210,7 +215,7 @@ def test_one_bad_file_among_good_ones_the_good_ones_are_indexed(
     good += [tmp_path / "good" / "cp1252.txt", tmp_path / "good" / "utf16.txt"]
     bad = _bad_files(tmp_path / "bad")
     paths = [tmp_path / "bad" / name for name in bad]
-    mixed = [p for pair in zip(good, paths) for p in pair] + good[len(paths):]
+    mixed = [p for pair in zip(good, paths) for p in pair] + good[len(paths) :]
     results = {r.source: r for r in (ingestor.ingest_file(p) for p in mixed)}
     for name, phrase in bad.items():
         assert results[name].status == "failed" and results[name].chunks_added == 0
@@ -260,7 +265,8 @@ def test_deleting_a_document_gives_back_the_near_copies_other_documents_dropped(
     copy = tmp_path / "expenses_again.txt"
     copy.write_text(PARAGRAPH.replace("travel desk", "travel team"))
     repeats = Ingestor(settings.replace(chunk_size=200, chunk_overlap=0), index, store).ingest_bytes(
-        "repeated.txt", "\n\n".join([OPENING_HOURS, "Meals cost 45 euros.", OPENING_HOURS]).encode())
+        "repeated.txt", "\n\n".join([OPENING_HOURS, "Meals cost 45 euros.", OPENING_HOURS]).encode()
+    )
     assert repeats.duplicates_dropped == 1
     kept = ingestor.ingest_file(original)
     dropped = ingestor.ingest_file(copy)

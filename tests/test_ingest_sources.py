@@ -5,21 +5,21 @@ and unusable upload names."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
+from test_cli import run_cli
 
 from rrag.backends.embedding import get_embedder
 from rrag.errors import IngestError, UnsupportedFormatError
-from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.extract import check_file
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect, upload_identity
+from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
 from rrag.store import Store
 from rrag.types import IngestResult
-from test_cli import run_cli
 
 A_TEXT = "Team A meets on Mondays at nine in room 4.01 to plan the sprint."
 B_TEXT = "Team B meets on Thursdays at three in the basement lab to review incidents."
@@ -79,15 +79,23 @@ def test_the_cli_keeps_both_readmes_and_says_what_it_skipped(tmp_path: Path) -> 
     listed = run_cli("documents", "--json", data_dir=data)
     documents = json.loads(listed.stdout)
     assert sorted((d["source"], d["identity"]) for d in documents) == [
-        ("a/readme.md", "a/readme.md"), ("b/readme.md", "b/readme.md")]
+        ("a/readme.md", "a/readme.md"),
+        ("b/readme.md", "b/readme.md"),
+    ]
 
     (tree / "b" / "readme.md").write_text(B_TEXT.replace("three", "four"))
     again = run_cli("ingest", str(tree), "--json", data_dir=data)
     statuses = {r["source"]: r["status"] for r in json.loads(again.stdout)}
-    assert statuses == {"link.md": "skipped", "linked": "skipped", "a/readme.md": "unchanged",
-                        "b/readme.md": "replaced"}
+    assert statuses == {
+        "link.md": "skipped",
+        "linked": "skipped",
+        "a/readme.md": "unchanged",
+        "b/readme.md": "replaced",
+    }
 
-    bad = run_cli("ingest", str(tmp_path / "outside" / "nothing"), str(tmp_path / "missing.txt"), data_dir=data)
+    bad = run_cli(
+        "ingest", str(tmp_path / "outside" / "nothing"), str(tmp_path / "missing.txt"), data_dir=data
+    )
     assert bad.returncode == 1 and "Traceback" not in bad.stderr
     assert "missing.txt: no such file" in bad.stdout and "nothing: no such file" in bad.stdout
     empty = tmp_path / "empty"
@@ -113,16 +121,18 @@ def test_uploads_are_known_by_their_content(ingestor: Ingestor) -> None:
     again = ingestor.ingest_bytes("copy-of-readme.md", A_TEXT.encode())
     assert (first.status, second.status, again.status) == ("added", "added", "unchanged")
     documents = ingestor.store.list_documents()
-    assert sorted(d.identity for d in documents) == sorted(
-        upload_identity(d.sha256) for d in documents)
+    assert sorted(d.identity for d in documents) == sorted(upload_identity(d.sha256) for d in documents)
     assert [d.source for d in documents] == ["readme.md", "readme.md"]
     assert {c.text for c in ingestor.index.all_chunks()} == {A_TEXT, B_TEXT}
 
 
-@pytest.mark.parametrize(("name", "phrase"), [
-    ("memo\x00.txt", "control characters"),
-    ("a" * 252 + "é.txt", "longer than 255 bytes"),
-])
+@pytest.mark.parametrize(
+    ("name", "phrase"),
+    [
+        ("memo\x00.txt", "control characters"),
+        ("a" * 252 + "é.txt", "longer than 255 bytes"),
+    ],
+)
 def test_an_unusable_upload_name_fails_that_file_only(ingestor: Ingestor, name: str, phrase: str) -> None:
     result = ingestor.ingest_bytes(name, b"The office closes at six.")
     assert result.status == "failed" and phrase in (result.error or "")

@@ -4,23 +4,23 @@ SQLite (FTS5) and PostgreSQL (tsvector + GIN, on a real throw-away server)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
-from sqlalchemy import create_engine, insert, select
-
 from fixtures_docs import RELATED_QUESTIONS, UNRELATED_QUESTIONS, write_handbook
 from pg_server import PostgresServer
+from sqlalchemy import create_engine, insert, select
+
 from rrag.backends.embedding import get_embedder
 from rrag.errors import StoreError
-from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.service import Ingestor
-from rrag.store.bm25 import keyword_terms
 from rrag.pipeline import ReliableRAG
 from rrag.retrieval.hybrid import HybridRetriever
+from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
 from rrag.store import Store
+from rrag.store.bm25 import keyword_terms
 from rrag.store.keyword_index import keyword_chunks, keyword_stats, keyword_terms_table
 from rrag.store.migrations import MIGRATIONS
 from rrag.store.schema import DocumentRow, SchemaVersion, utcnow
@@ -56,8 +56,11 @@ def store(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Store]
 
 
 def test_bm25_scores_are_scaled_to_the_query(store: Store) -> None:
-    _save(store, "d", ["Hotels cost 150 euros per night.", "Meals cost 45 euros per day.",
-                       "Passwords need 14 characters."])
+    _save(
+        store,
+        "d",
+        ["Hotels cost 150 euros per night.", "Meals cost 45 euros per day.", "Passwords need 14 characters."],
+    )
     hotels = _scores(store, "hotel night")
     assert max(hotels, key=hotels.__getitem__) == "d:0" and 0.3 < hotels["d:0"] <= 1.0 and "d:2" not in hotels
     # Rare terms weigh more than common ones ("euros" is in two chunks, "passwords" in one).
@@ -76,7 +79,9 @@ def _recount(store: Store) -> int:
     with store._engine.connect() as conn:
         bodies = [body.split() for body in conn.scalars(select(keyword_chunks.c.body))]
         stats = conn.execute(select(keyword_stats.c.chunks, keyword_stats.c.length)).one()
-        df = {t: n for t, n in conn.execute(select(keyword_terms_table.c.term, keyword_terms_table.c.df)) if n}
+        df = {
+            t: n for t, n in conn.execute(select(keyword_terms_table.c.term, keyword_terms_table.c.df)) if n
+        }
     expected_df = Counter(t for terms in bodies for t in set(terms))
     assert (tuple(stats), df) == ((len(bodies), sum(map(len, bodies))), dict(expected_df))
     return len(bodies)
@@ -105,9 +110,7 @@ def test_registry_and_keywords_commit_or_fail_together(store: Store) -> None:
     assert _scores(store, "annual leave") == {} and _recount(store) == 0
 
 
-def test_postgresql_retrieves_what_sqlite_retrieves(
-    postgres: PostgresServer, tmp_path: Path
-) -> None:
+def test_postgresql_retrieves_what_sqlite_retrieves(postgres: PostgresServer, tmp_path: Path) -> None:
     paths = write_handbook(tmp_path / "docs")
     results = {}
     for name, url in (("sqlite", None), ("postgresql", postgres.url(postgres.create_schema()))):
@@ -118,7 +121,10 @@ def test_postgresql_retrieves_what_sqlite_retrieves(
             assert all(ingestor.ingest_file(p).ok for p in paths)
             retriever = HybridRetriever(index, store, settings)
             results[name] = [
-                [(r.chunk.chunk_id, round(r.score, 6), round(r.keyword_score, 6)) for r in retriever.retrieve(q, 8)]
+                [
+                    (r.chunk.chunk_id, round(r.score, 6), round(r.keyword_score, 6))
+                    for r in retriever.retrieve(q, 8)
+                ]
                 for q in [*RELATED_QUESTIONS, *UNRELATED_QUESTIONS]
             ]
     assert results["postgresql"] == results["sqlite"]
@@ -134,7 +140,9 @@ def test_documents_registered_before_keyword_search_are_indexed_on_open(tmp_path
         SchemaVersion.__table__.create(conn)
         for version, migration in enumerate(MIGRATIONS[:2], start=1):
             migration(conn)
-            conn.execute(insert(SchemaVersion).values(version=version, name=migration.__name__, applied_at=utcnow()))
+            conn.execute(
+                insert(SchemaVersion).values(version=version, name=migration.__name__, applied_at=utcnow())
+            )
         conn.execute(insert(DocumentRow).values(**_info("forms", 1).__dict__))
     engine.dispose()
     ChunkIndex(settings, get_embedder()).add([_chunk("forms", 0, "Form QX-7731 claims relocation costs.")])

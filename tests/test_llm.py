@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from chat_server import MODEL, ChatServer, closed_port
 
-from rrag.errors import ConfigError, LLMError, LLMResponseError, LLMTimeoutError
 from rrag.backends.llm import PLACEHOLDER_API_KEY, OpenAIChatLLM, complete_json, parse_json
+from rrag.errors import ConfigError, LLMError, LLMResponseError, LLMTimeoutError
 from rrag.settings import Settings
 
 HELLO = [{"role": "user", "content": "Say hello"}]
@@ -21,7 +21,9 @@ def _need_dict_with_name(value: Any) -> dict[str, Any]:
     return value
 
 
-def test_complete_sends_the_conversation_and_returns_the_reply(server: ChatServer, settings: Settings) -> None:
+def test_complete_sends_the_conversation_and_returns_the_reply(
+    server: ChatServer, settings: Settings
+) -> None:
     server.reply("hello there")
     llm = server.llm(settings)
     assert llm.complete(HELLO) == "hello there"
@@ -39,7 +41,8 @@ def test_json_schema_is_sent_as_structured_output(server: ChatServer, settings: 
     schema = {"type": "object", "properties": {"name": {"type": "string"}}}
     server.llm(settings).complete(HELLO, json_schema=schema)
     assert server.requests[0]["response_format"] == {
-        "type": "json_schema", "json_schema": {"name": "reply", "schema": schema}
+        "type": "json_schema",
+        "json_schema": {"name": "reply", "schema": schema},
     }
 
 
@@ -49,9 +52,11 @@ def test_an_unconfigured_llm_is_a_config_error(settings: Settings) -> None:
 
 
 def test_server_down_is_a_clear_error(settings: Settings) -> None:
-    llm = OpenAIChatLLM(settings.replace(
-        llm_base_url=f"http://127.0.0.1:{closed_port()}/v1", llm_model=MODEL, llm_max_retries=0
-    ))
+    llm = OpenAIChatLLM(
+        settings.replace(
+            llm_base_url=f"http://127.0.0.1:{closed_port()}/v1", llm_model=MODEL, llm_max_retries=0
+        )
+    )
     with pytest.raises(LLMError, match="cannot reach the LLM server at http://127.0.0.1") as caught:
         llm.complete(HELLO)
     assert not isinstance(caught.value, LLMTimeoutError)
@@ -106,9 +111,11 @@ def test_the_api_key_never_appears_in_errors(server: ChatServer, settings: Setti
 
 def test_credentials_in_the_url_are_not_shown(settings: Settings) -> None:
     port = closed_port()
-    llm = OpenAIChatLLM(settings.replace(
-        llm_base_url=f"http://user:hunter2@127.0.0.1:{port}/v1", llm_model=MODEL, llm_max_retries=0
-    ))
+    llm = OpenAIChatLLM(
+        settings.replace(
+            llm_base_url=f"http://user:hunter2@127.0.0.1:{port}/v1", llm_model=MODEL, llm_max_retries=0
+        )
+    )
     with pytest.raises(LLMError) as caught:
         llm.complete(HELLO)
     assert "hunter2" not in str(caught.value) and f"127.0.0.1:{port}" in str(caught.value)
@@ -129,7 +136,7 @@ def test_a_body_that_is_not_a_chat_completion(server: ChatServer, settings: Sett
     [
         ('{"a": 1}', {"a": 1}),
         ('```json\n{"a": [1, 2]}\n```', {"a": [1, 2]}),
-        ('Here you go: [1, 2] hope that helps', [1, 2]),
+        ("Here you go: [1, 2] hope that helps", [1, 2]),
         ('<think>maybe {"a": 0}</think>\n{"a": 3}', {"a": 3}),
     ],
 )

@@ -4,14 +4,14 @@ scripted loopback server with the default per-request timeout and retries."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Iterator, Sequence
 
 import pytest
 from chat_server import ChatServer
 
-from rrag.errors import ConfigError, LLMTimeoutError
 from rrag.backends.llm import llm_deadline
+from rrag.errors import ConfigError, LLMTimeoutError
 from rrag.pipeline import ReliableRAG
 from rrag.settings import DEFAULT_LLM_DEADLINE_S, DEFAULT_LLM_MAX_RETRIES, DEFAULT_LLM_TIMEOUT_S, Settings
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
@@ -76,8 +76,9 @@ class _Unsure(Verifier):
     name = "offline"
 
     def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
-        return Verdict(ClaimStatus.SUPPORTED, 0.6, self.name, "the offline stage leans supported",
-                       support_score=0.6)
+        return Verdict(
+            ClaimStatus.SUPPORTED, 0.6, self.name, "the offline stage leans supported", support_score=0.6
+        )
 
 
 def test_claims_not_judged_in_time_keep_their_offline_verdict_and_say_why(
@@ -102,8 +103,9 @@ def test_claims_not_judged_in_time_keep_their_offline_verdict_and_say_why(
 @pytest.fixture
 def rag(settings: Settings, server: ChatServer, tmp_path: Path) -> Iterator[ReliableRAG]:
     (tmp_path / "policy.txt").write_text(POLICY, encoding="utf-8")
-    engine = ReliableRAG(settings.replace(llm_base_url=server.base_url, llm_model="scripted-model",
-                                          llm_deadline_s=1.0))  # the shipped timeout (60 s) and retries (2)
+    engine = ReliableRAG(
+        settings.replace(llm_base_url=server.base_url, llm_model="scripted-model", llm_deadline_s=1.0)
+    )  # the shipped timeout (60 s) and retries (2)
     assert engine.ingest([tmp_path / "policy.txt"])[0].ok
     yield engine
     engine.close()

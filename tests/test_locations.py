@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rrag.tools.locations import data_locations, database_backend, masked_url
 from rrag.settings import Settings
+from rrag.tools.locations import data_locations, database_backend, masked_url
 
 
 def test_credentials_and_secret_parameters_are_masked() -> None:
@@ -35,9 +35,14 @@ def test_the_embedded_default_names_its_paths_and_variables(tmp_path: Path) -> N
 
 def test_a_server_and_a_database_of_ones_own(tmp_path: Path) -> None:
     settings = Settings(
-        data_dir=tmp_path, database_url="postgresql://u:pw@db:5432/rrag", chroma_host="10.0.0.5", chroma_port=8123
+        data_dir=tmp_path,
+        database_url="postgresql://u:pw@db:5432/rrag",
+        chroma_host="10.0.0.5",
+        chroma_port=8123,
     )
     database, index, _ = data_locations(settings)
-    assert database.where == "postgresql://***:***@db:5432/rrag" and database.variables == ("RRAG_DATABASE_URL",)
+    assert database.where == "postgresql://***:***@db:5432/rrag" and database.variables == (
+        "RRAG_DATABASE_URL",
+    )
     assert index.backend == "Chroma server" and index.where.startswith("10.0.0.5:8123")
     assert "RRAG_CHROMA_HOST" in index.variables

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from fixtures_docs import make_docx_bomb, make_long_pdf
 
 pytestmark = pytest.mark.slow  # real subprocesses
@@ -28,8 +27,14 @@ REPORT_PEAK = (
 def _measured(code: str, data_dir: Path) -> dict[str, object]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("RRAG_") and k != "OPENAI_API_KEY"}
     env["RRAG_DATA_DIR"] = str(data_dir)
-    done = subprocess.run([sys.executable, "-c", code + REPORT_PEAK], capture_output=True, text=True, env=env,
-                          timeout=600, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code + REPORT_PEAK],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=True,
+    )
     return json.loads(done.stdout.splitlines()[-1])
 
 

@@ -14,8 +14,10 @@ from rrag.verify import features as fx
 from rrag.verify.base import Verifier
 from rrag.verify.nli import CALIBRATOR_FILE, MODEL_DIR, NLIVerifier
 
-CONTEXT = ("The Harbour Museum opened in 1931 in the old customs house. It holds 4,200 maritime objects, "
-           "including the figurehead of the schooner Petrel. Admission is free on Sundays.")
+CONTEXT = (
+    "The Harbour Museum opened in 1931 in the old customs house. It holds 4,200 maritime objects, "
+    "including the figurehead of the schooner Petrel. Admission is free on Sundays."
+)
 
 
 def _ctx(text: str, chunk_id: str = "c1") -> RetrievedChunk:
@@ -40,9 +42,11 @@ def test_shipped_model_is_a_verifier_that_needs_no_download(verifier: NLIVerifie
 
 def test_supported_claim_scores_above_contradicted_and_unrelated(verifier: NLIVerifier) -> None:
     supported, contradicted, unrelated = verifier.verify_many(
-        [_claim("The Harbour Museum opened in 1931."),
-         _claim("The Harbour Museum opened in 1975."),
-         _claim("The museum's cafe serves vegan pastries.")],
+        [
+            _claim("The Harbour Museum opened in 1931."),
+            _claim("The Harbour Museum opened in 1975."),
+            _claim("The museum's cafe serves vegan pastries."),
+        ],
         [_ctx(CONTEXT)],
     )
     assert supported.support_score > contradicted.support_score
@@ -53,11 +57,12 @@ def test_supported_claim_scores_above_contradicted_and_unrelated(verifier: NLIVe
 
 
 def test_every_verdict_quotes_the_deciding_span_of_its_chunk(verifier: NLIVerifier) -> None:
-    verdict = verifier.verify(_claim("Entry costs nothing on Sundays."), [_ctx("Unrelated text about tides."),
-                                                                          _ctx(CONTEXT, "c2")])
+    verdict = verifier.verify(
+        _claim("Entry costs nothing on Sundays."), [_ctx("Unrelated text about tides."), _ctx(CONTEXT, "c2")]
+    )
     ev = verdict.evidence
     assert ev is not None and ev.chunk_id == "c2" and ev.source == "museum.md"
-    assert CONTEXT[ev.start:ev.end] == ev.quote
+    assert CONTEXT[ev.start : ev.end] == ev.quote
     assert "Sundays" in ev.quote
     assert 0.0 <= verdict.confidence <= 1.0 and verdict.verifier == "nli"
 
@@ -101,7 +106,7 @@ def test_windows_keep_exact_offsets_and_slice_long_sentences() -> None:
     long_sentence = "Then " + " ".join(f"word{i}" for i in range(150)) + "."
     text = "Short one. Another short one. " + long_sentence
     spans = fx.windows(text, max_words=40)
-    assert all(text[s.start:s.end] == s.text for s in spans)
+    assert all(text[s.start : s.end] == s.text for s in spans)
     assert any(s.text == "Short one. Another short one." for s in spans)  # neighbours joined
     assert max(len(s.text.split()) for s in spans) <= 40
     assert any("word149" in s.text for s in spans)  # nothing at the end is dropped
@@ -122,8 +127,10 @@ def test_weighted_coverage_counts_rare_words_more() -> None:
 
 def test_a_claims_score_does_not_depend_on_the_claims_checked_beside_it(verifier: NLIVerifier) -> None:
     claim = _claim("The Harbour Museum opened in 1931.")
-    beside = _claim("The museum holds thousands of maritime objects, among them the carved figurehead of the "
-                    "schooner Petrel, and it lets visitors in without charge on Sundays and public holidays.")
+    beside = _claim(
+        "The museum holds thousands of maritime objects, among them the carved figurehead of the "
+        "schooner Petrel, and it lets visitors in without charge on Sundays and public holidays."
+    )
     alone = verifier.verify(claim, [_ctx(CONTEXT)])
     together = verifier.verify_many([beside, claim], [_ctx(CONTEXT)])[1]
     assert together.support_score == alone.support_score

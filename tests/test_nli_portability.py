@@ -24,8 +24,10 @@ from rrag.verify.nli import (
 PAIRS = [
     ("The Eiffel Tower is in Paris and opened in 1889.", "The Eiffel Tower opened in 1889."),
     ("The Eiffel Tower is in Paris and opened in 1889.", "The Eiffel Tower opened in 1925."),
-    ("Passwords must be at least 14 characters long and are changed every 90 days.",
-     "Remote access always requires multi-factor authentication."),
+    (
+        "Passwords must be at least 14 characters long and are changed every 90 days.",
+        "Remote access always requires multi-factor authentication.",
+    ),
 ]
 
 

@@ -67,26 +67,35 @@ def test_a_run_shows_the_aggregates_each_report_and_a_comparison(rag: ReliableRA
     assert any("Reference answer:" in m.value for m in at.markdown)
     assert "Run a question set twice" in at.info[0].value
 
-    at.file_uploader(key="evaluate.file").set_value((
-        "two.csv",
-        b"question,reference\nHow long must passwords be?,At least 14 characters.\n"
-        b"What is the capital of France?,\n",
-        "text/csv",
-    ))
+    at.file_uploader(key="evaluate.file").set_value(
+        (
+            "two.csv",
+            b"question,reference\nHow long must passwords be?,At least 14 characters.\n"
+            b"What is the capital of France?,\n",
+            "text/csv",
+        )
+    )
     at.text_input(key="evaluate.name").input("two questions")
     _click(at, "Run the question set")
     assert [r["name"] for r in saved_runs(rag)] == ["two questions", "handbook"]
     assert len(at.dataframe[0].value) == 2  # the new run is the one shown
     metrics_table, questions_table = at.dataframe[1].value, at.dataframe[2].value
     assert list(metrics_table["Metric"]) == [
-        "Faithfulness", "Answer relevance", "Refusal rate", "Hallucination rate", "Expected source retrieved",
+        "Faithfulness",
+        "Answer relevance",
+        "Refusal rate",
+        "Hallucination rate",
+        "Expected source retrieved",
     ]
     assert list(metrics_table.columns[1:3]) == ["A: handbook", "B: two questions"]
     refusal = metrics_table.set_index("Metric").loc["Refusal rate"]
     assert refusal["B is"] == "worse" and refusal["B: two questions"] == pytest.approx(0.5)
     passwords = questions_table.set_index("Question").loc["How long must passwords be?"]
     assert (passwords["Decision A"], passwords["Decision B"]) == ("pass", "pass")
-    assert questions_table.set_index("Question").loc["Who approves an expense of 3,000 euros?"]["Decision B"] == "not asked"
+    assert (
+        questions_table.set_index("Question").loc["Who approves an expense of 3,000 euros?"]["Decision B"]
+        == "not asked"
+    )
 
 
 def test_a_bad_question_set_is_refused_with_its_line_and_nothing_runs(rag: ReliableRAG) -> None:

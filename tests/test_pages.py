@@ -148,7 +148,10 @@ def test_ask_renders_highlighted_claims_evidence_charts_and_exports(rag: Reliabl
     assert any('<mark class="rrag-quote">' in h for h in html_blocks)  # quote marked in its chunk
     assert "leave.md" in _all_text(at)  # the evidence's source document
     top = report.contexts[0]  # and the retrieval mix behind each passage
-    assert f"relevance {top.score:.2f} (vector {top.vector_score:.2f} · keyword {top.keyword_score:.2f})" in _all_text(at)
+    assert (
+        f"relevance {top.score:.2f} (vector {top.vector_score:.2f} · keyword {top.keyword_score:.2f})"
+        in _all_text(at)
+    )
     assert len(at.get("plotly_chart")) == 2  # gauge and status counts
     gauge = at.get("plotly_chart")[0].proto.spec
     assert '"indicator"' in gauge
@@ -554,7 +557,9 @@ def test_ask_options_and_question_survive_a_visit_to_another_page(rag: ReliableR
     at.switch_page("pages/settings.py").run()
     at.switch_page("pages/ask.py").run()
     assert not at.exception, at.exception
-    assert at.selectbox(key="ask.preset").value == "high-risk" and at.slider(key="ask.threshold").value == 0.05
+    assert (
+        at.selectbox(key="ask.preset").value == "high-risk" and at.slider(key="ask.threshold").value == 0.05
+    )
     assert at.toggle(key="ask.strict").value is True and at.slider(key="ask.top_k").value == 8
     assert at.text_area(key="ask.question").value == QUESTION
 
@@ -582,6 +587,8 @@ def test_review_and_history_choices_survive_a_visit_to_another_page(rag: Reliabl
     at.switch_page("pages/history.py").run()
     at.toggle(key="history.flagged").set_value(True).run()
     at.switch_page("pages/review.py").run()
-    assert at.text_input(key="review.reviewer").value == "Dana" and at.checkbox(key="review.contradicted").value
+    assert (
+        at.text_input(key="review.reviewer").value == "Dana" and at.checkbox(key="review.contradicted").value
+    )
     at.switch_page("pages/history.py").run()
     assert at.toggle(key="history.flagged").value is True

@@ -11,9 +11,9 @@ from streamlit.testing.v1 import AppTest
 from test_pages import _page
 
 from rrag import Decision, ReliableRAG
-from rrag.tools.demo import samples, set_up_demo
 from rrag.ingest.extract import supported_suffixes
 from rrag.pipeline import MAX_QUESTION_CHARS
+from rrag.tools.demo import samples, set_up_demo
 from ui.engine import get_engine
 from ui.tables import QUEUE_COLUMNS
 
@@ -40,7 +40,10 @@ def test_the_samples_answer_trim_and_refuse_in_one_click_each(rag: ReliableRAG) 
     buttons = [at.button(key=f"ask.sample.{n}") for n in range(len(samples()))]
     assert [b.label.split("→")[1].strip() for b in buttons] == ["✔ passed", "✂ trimmed", "⊘ refused"]
     (link,) = at.get("page_link")
-    assert link.proto.page == "review" and f"{len(rag.store.review_queue())} flagged answer(s) wait" in link.label
+    assert (
+        link.proto.page == "review"
+        and f"{len(rag.store.review_queue())} flagged answer(s) wait" in link.label
+    )
     for button, sample in zip(buttons, samples(), strict=True):
         button.click().run()
         assert not at.exception and not at.error

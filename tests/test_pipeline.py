@@ -60,7 +60,7 @@ def test_ask_answers_from_the_documents_and_saves_the_report(rag: ReliableRAG) -
     evidence = supported[0].verdict.evidence
     assert evidence is not None
     chunk = next(c.chunk for c in report.contexts if c.chunk.chunk_id == evidence.chunk_id)
-    assert chunk.text[evidence.start:evidence.end] == evidence.quote
+    assert chunk.text[evidence.start : evidence.end] == evidence.quote
     assert report.decision is Decision.PASS and report.level is Level.HIGH
     assert report.hallucination_rate == 0.0
 
@@ -81,8 +81,10 @@ def test_unrelated_question_is_refused_not_guessed(rag: ReliableRAG) -> None:
 
 
 def test_verify_flags_a_changed_number_and_passes_the_faithful_claim(rag: ReliableRAG) -> None:
-    answer = ("Full-time employees receive 25 days of paid annual leave per calendar year. "
-              "Security incidents must be reported within 72 hours.")
+    answer = (
+        "Full-time employees receive 25 days of paid annual leave per calendar year. "
+        "Security incidents must be reported within 72 hours."
+    )
     report = rag.verify("What do the policies say?", answer)
 
     by_text = {c.claim.text: c.verdict for c in report.claims}
@@ -107,7 +109,9 @@ def test_configure_changes_decision_parameters_without_reopening_storage(rag: Re
     store = rag.store
     rag.configure(rag.settings.replace(strict=True, risk_threshold=0.05, top_k=2))
     assert rag.store is store
-    report = rag.verify("Leave?", "Full-time employees receive 40 days of paid annual leave per calendar year.")
+    report = rag.verify(
+        "Leave?", "Full-time employees receive 40 days of paid annual leave per calendar year."
+    )
     assert report.strict and report.threshold == 0.05
     assert report.decision is Decision.REFUSE
 
@@ -130,11 +134,14 @@ def test_a_questions_own_settings_leave_the_engine_as_it_was(rag: ReliableRAG) -
     """The UI shares one engine between browser tabs: one user's options must not become another's."""
     before = rag.settings
     own = rag.settings.replace(strict=True, risk_threshold=0.05, top_k=2)
-    report = rag.verify("Leave?", "Full-time employees receive 40 days of paid annual leave per calendar year.",
-                        settings=own)
+    report = rag.verify(
+        "Leave?", "Full-time employees receive 40 days of paid annual leave per calendar year.", settings=own
+    )
     assert report.strict and report.threshold == 0.05 and report.decision is Decision.REFUSE
     assert rag.settings is before
-    default = rag.verify("Leave?", "Full-time employees receive 40 days of paid annual leave per calendar year.")
+    default = rag.verify(
+        "Leave?", "Full-time employees receive 40 days of paid annual leave per calendar year."
+    )
     assert not default.strict and default.threshold == before.risk_threshold
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -12,30 +12,39 @@ from rrag.settings import Settings
 from rrag.types import ClaimStatus, Decision
 from tests.chat_server import MODEL, ChatServer
 
-POLICY = ("Security incidents must be reported to the IT service desk within 24 hours. "
-          "Passwords must be at least 14 characters long.\n")
+POLICY = (
+    "Security incidents must be reported to the IT service desk within 24 hours. "
+    "Passwords must be at least 14 characters long.\n"
+)
 
 
 @pytest.fixture
 def rag(settings: Settings, server: ChatServer, tmp_path: Path) -> Iterator[ReliableRAG]:
     (tmp_path / "security.txt").write_text(POLICY, encoding="utf-8")
-    llm_settings = settings.replace(llm_base_url=server.base_url, llm_model=MODEL, llm_max_retries=0,
-                                    llm_timeout_s=5.0)
+    llm_settings = settings.replace(
+        llm_base_url=server.base_url, llm_model=MODEL, llm_max_retries=0, llm_timeout_s=5.0
+    )
     engine = ReliableRAG(llm_settings)
     assert engine.ingest([tmp_path / "security.txt"])[0].ok
     yield engine
     engine.close()
 
 
-def test_llm_answer_with_a_quote_not_in_the_source_is_a_citation_mismatch(rag: ReliableRAG, server: ChatServer) -> None:
+def test_llm_answer_with_a_quote_not_in_the_source_is_a_citation_mismatch(
+    rag: ReliableRAG, server: ChatServer
+) -> None:
     rag.configure(rag.settings.replace(answerer="openai"))
     chunk_id = rag.document_chunks(rag.documents()[0].doc_id)[0].chunk_id
-    server.reply_json({
-        "answer": "Security incidents must be reported within 24 hours.",
-        "refused": False,
-        "citations": [{"chunk_id": chunk_id, "quote": "reported to the IT service desk within 24 hours"},
-                      {"chunk_id": chunk_id, "quote": "within 48 hours"}],
-    })
+    server.reply_json(
+        {
+            "answer": "Security incidents must be reported within 24 hours.",
+            "refused": False,
+            "citations": [
+                {"chunk_id": chunk_id, "quote": "reported to the IT service desk within 24 hours"},
+                {"chunk_id": chunk_id, "quote": "within 48 hours"},
+            ],
+        }
+    )
     report = rag.ask("How fast must incidents be reported?")
     assert report.answer_backend == "openai"
     assert report.citation_mismatches == 1
@@ -58,7 +67,9 @@ def test_claim_extractor_outage_falls_back_to_rules_and_says_so(rag: ReliableRAG
 def test_truncated_judge_output_is_not_verified_never_supported(rag: ReliableRAG, server: ChatServer) -> None:
     rag.configure(rag.settings.replace(verifiers=("llm",)))
     for _ in range(2):  # cut off by the token limit, twice
-        server.reply('{"status": "supported", "evidence_quote": "Passwords must be at le', finish_reason="length")
+        server.reply(
+            '{"status": "supported", "evidence_quote": "Passwords must be at le', finish_reason="length"
+        )
     report = rag.verify("Passwords?", "Passwords must be at least 14 characters long.")
     verdict = report.claims[0].verdict
     assert not verdict.verified and verdict.status is not ClaimStatus.SUPPORTED

@@ -6,8 +6,17 @@ import rrag
 
 def test_public_surface_is_all() -> None:
     assert sorted(rrag.__all__) == sorted(
-        ["RISK_PRESETS", "ClaimStatus", "Decision", "IngestResult", "Level", "RRAGError", "ReliableRAG",
-         "Report", "Settings"]
+        [
+            "RISK_PRESETS",
+            "ClaimStatus",
+            "Decision",
+            "IngestResult",
+            "Level",
+            "RRAGError",
+            "ReliableRAG",
+            "Report",
+            "Settings",
+        ]
     )
     for name in rrag.__all__:
         assert getattr(rrag, name) is not None

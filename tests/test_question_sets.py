@@ -4,14 +4,15 @@ and the demo's sample set through the real pipeline."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
-from rrag.tools.demo import DEMO_DIR, demo_files
 from rrag.errors import QuestionSetError
 from rrag.pipeline import ReliableRAG
+from rrag.settings import Settings
+from rrag.tools.demo import DEMO_DIR, demo_files
 from rrag.tools.question_sets import (
     QuestionItem,
     QuestionOutcome,
@@ -24,7 +25,6 @@ from rrag.tools.question_sets import (
     saved_runs,
     summarise,
 )
-from rrag.settings import Settings
 
 SAMPLE_SET = DEMO_DIR / "questions" / "handbook.jsonl"
 
@@ -36,7 +36,7 @@ def test_csv_with_optional_columns_under_other_names() -> None:
     data = (
         "Question,Reference_Answer,Source\n"
         "How long must passwords be?,At least 14 characters.,it-security-policy.txt\n"
-        "\"What is the capital of France?\",,\n"
+        '"What is the capital of France?",,\n'
         ",,\n"
     ).encode("utf-8-sig")
     assert read_question_set("set.csv", data) == [
@@ -79,12 +79,26 @@ def outcome(**values: object) -> QuestionOutcome:
 
 
 def test_the_hallucination_rate_is_pooled_over_checked_claims() -> None:
-    summary = summarise([
-        outcome(checked_claims=8, hallucinated_claims=0, faithfulness=1.0, answer_relevance=1.0, source_found=True),
-        outcome(checked_claims=2, hallucinated_claims=2, faithfulness=0.0, answer_relevance=0.5, source_found=False),
-        outcome(decision="refuse", answer_relevance=0.0),
-        outcome(decision="refuse"),
-    ])
+    summary = summarise(
+        [
+            outcome(
+                checked_claims=8,
+                hallucinated_claims=0,
+                faithfulness=1.0,
+                answer_relevance=1.0,
+                source_found=True,
+            ),
+            outcome(
+                checked_claims=2,
+                hallucinated_claims=2,
+                faithfulness=0.0,
+                answer_relevance=0.5,
+                source_found=False,
+            ),
+            outcome(decision="refuse", answer_relevance=0.0),
+            outcome(decision="refuse"),
+        ]
+    )
     assert summary.hallucination_rate == pytest.approx(0.2)  # 2 of 10 claims, not the mean of 0 and 1
     assert summary.faithfulness == pytest.approx(0.5)
     assert summary.answer_relevance == pytest.approx(0.5) and summary.relevance_measured == 3
@@ -93,10 +107,12 @@ def test_the_hallucination_rate_is_pooled_over_checked_claims() -> None:
 
 
 def test_unverified_answers_and_errors_are_never_counted_as_free_of_hallucination() -> None:
-    summary = summarise([
-        outcome(decision="refuse", verified=False, checked_claims=0),
-        outcome(error="the LLM server timed out", decision=None),
-    ])
+    summary = summarise(
+        [
+            outcome(decision="refuse", verified=False, checked_claims=0),
+            outcome(error="the LLM server timed out", decision=None),
+        ]
+    )
     assert summary.hallucination_rate is None and summary.faithfulness is None
     assert summary.not_verified == 1 and summary.errors == 1
     assert gate_failures(summary, 0.10) == [
@@ -116,15 +132,23 @@ def test_two_runs_side_by_side() -> None:
     def run(name: str, *outcomes: QuestionOutcome) -> QuestionSetRun:
         return QuestionSetRun(name, name, "2026-11-24T05:00:00+00:00", summarise(outcomes), list(outcomes))
 
-    a = run("a", outcome(question="q1", checked_claims=4, hallucinated_claims=2, hallucination_rate=0.5),
-            outcome(question="q2"))
-    b = run("b", outcome(question="q1", checked_claims=4, hallucinated_claims=0, hallucination_rate=0.0),
-            outcome(question="q3"))
+    a = run(
+        "a",
+        outcome(question="q1", checked_claims=4, hallucinated_claims=2, hallucination_rate=0.5),
+        outcome(question="q2"),
+    )
+    b = run(
+        "b",
+        outcome(question="q1", checked_claims=4, hallucinated_claims=0, hallucination_rate=0.0),
+        outcome(question="q3"),
+    )
     metrics, questions = compare_runs(a, b)
     rate = next(m for m in metrics if m["metric"] == "Hallucination rate")
     assert (rate["A"], rate["B"], rate["change"], rate["verdict"]) == (0.5, 0.0, -0.5, "better")
     assert [(q["question"], q["decision A"], q["decision B"]) for q in questions] == [
-        ("q1", "pass", "pass"), ("q2", "pass", "not asked"), ("q3", "not asked", "pass"),
+        ("q1", "pass", "pass"),
+        ("q2", "pass", "not asked"),
+        ("q3", "not asked", "pass"),
     ]
     assert questions[0]["hallucination A"] == 0.5 and questions[0]["hallucination B"] == 0.0
 
@@ -143,14 +167,18 @@ def demo_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ReliableRAG]:
 def test_the_sample_set_runs_through_the_pipeline_and_is_saved(demo_rag: ReliableRAG) -> None:
     items = read_question_set(SAMPLE_SET.name, SAMPLE_SET.read_bytes())
     seen: list[tuple[int, int]] = []
-    run = run_question_set(demo_rag, items, name="baseline", progress=lambda done, total, _: seen.append((done, total)))
+    run = run_question_set(
+        demo_rag, items, name="baseline", progress=lambda done, total, _: seen.append((done, total))
+    )
     assert seen[0] == (0, 10) and seen[-1] == (10, 10)
     s = run.summary
     assert s.questions == 10 and s.errors == 0 and s.not_verified == 0
     assert s.refused >= 1  # the capital of France is in no document
     assert next(o for o in run.outcomes if "France" in o.question).refused
     assert s.checked_claims > 0 and s.hallucination_rate is not None and s.hallucination_rate <= 0.10
-    assert s.answer_relevance is not None and s.answer_relevance > 0.6  # the answers give the references' facts
+    assert (
+        s.answer_relevance is not None and s.answer_relevance > 0.6
+    )  # the answers give the references' facts
     assert s.source_hit_rate is not None and s.source_hit_rate > 0.8
     assert gate_failures(s, 0.10) == []
     # every outcome names its saved report, and the run itself is saved whole
@@ -174,7 +202,12 @@ def test_saved_runs_are_listed_newest_first(demo_rag: ReliableRAG) -> None:
     names = [r["name"] for r in saved_runs(demo_rag)]
     assert names.index("second") < names.index("first")
     metrics, _ = compare_runs(load_run(demo_rag, first.run_id), load_run(demo_rag, second.run_id))
-    assert {m["metric"] for m in metrics} >= {"Faithfulness", "Answer relevance", "Refusal rate", "Hallucination rate"}
+    assert {m["metric"] for m in metrics} >= {
+        "Faithfulness",
+        "Answer relevance",
+        "Refusal rate",
+        "Hallucination rate",
+    }
 
 
 def test_the_sample_set_ships_with_the_demo_but_is_not_indexed_as_a_document() -> None:

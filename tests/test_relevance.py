@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
-from rrag.pipeline import ReliableRAG
 from rrag.audit.relevance import Kind, analyse, assess
 from rrag.audit.scoring import score
+from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.types import Answer, Claim, ClaimResult, ClaimStatus, Decision, Level, Verdict
 from tests.chat_server import MODEL, ChatServer
@@ -28,7 +28,9 @@ from tests.chat_server import MODEL, ChatServer
         ("Who approves promotions?", None, ""),
     ],
 )
-def test_the_question_says_what_kind_of_value_it_needs(question: str, kind: Kind | None, qualifier: str) -> None:
+def test_the_question_says_what_kind_of_value_it_needs(
+    question: str, kind: Kind | None, qualifier: str
+) -> None:
     asked = analyse(question)
     assert (asked.kind, asked.qualifier) == (kind, qualifier)
 
@@ -38,21 +40,56 @@ def test_the_question_says_what_kind_of_value_it_needs(question: str, kind: Kind
     [
         ("What is the retail price of the X400?", "The annual service for the X400 costs GBP 120.", False),
         ("What is the retail price of the X400?", "The X400 has a retail price of €899.", True),
-        ("How many days of annual leave do employees get?", "Annual leave must be approved by your manager.", False),
-        ("How many days of annual leave do employees get?", "Full-time employees receive 25 days of paid annual leave.", True),
-        ("How many vacation days do I get?", "Full-time employees receive 25 days of paid annual leave.", True),
-        ("How many days of annual leave do employees get?", "Employees receive 5 weeks of annual leave.", True),
-        ("How many days of annual leave do employees get?", "Employees receive 2 hours of leave on their birthday.", False),
-        ("What percentage of salary goes into the pension?", "The company pays €200 into the pension.", False),
-        ("What percentage of salary goes into the pension?", "The company pays 5% of salary into the pension.", True),
+        (
+            "How many days of annual leave do employees get?",
+            "Annual leave must be approved by your manager.",
+            False,
+        ),
+        (
+            "How many days of annual leave do employees get?",
+            "Full-time employees receive 25 days of paid annual leave.",
+            True,
+        ),
+        (
+            "How many vacation days do I get?",
+            "Full-time employees receive 25 days of paid annual leave.",
+            True,
+        ),
+        (
+            "How many days of annual leave do employees get?",
+            "Employees receive 5 weeks of annual leave.",
+            True,
+        ),
+        (
+            "How many days of annual leave do employees get?",
+            "Employees receive 2 hours of leave on their birthday.",
+            False,
+        ),
+        (
+            "What percentage of salary goes into the pension?",
+            "The company pays €200 into the pension.",
+            False,
+        ),
+        (
+            "What percentage of salary goes into the pension?",
+            "The company pays 5% of salary into the pension.",
+            True,
+        ),
         ("How long must a password be?", "Passwords must be at least 14 characters long.", True),
         ("What is the daily per-diem allowance for Berlin?", "City: Berlin; Per-diem per day: €48.", True),
         ("Who approves promotions?", "The dress code is business casual.", False),
         ("What do the company policies say?", "Employees may work remotely for up to 3 days per week.", True),
         ("How much does the Team plan cost?", "Team: €19 per user per month.", True),
-        ("Who approves an expense of 3,000 euros?", "For €500.01 to €5,000, the approver is Department head.", True),
-        ("When do I need a medical note for being off sick?",
-         "From the fourth calendar day of sickness, a medical certificate from a doctor is required.", True),
+        (
+            "Who approves an expense of 3,000 euros?",
+            "For €500.01 to €5,000, the approver is Department head.",
+            True,
+        ),
+        (
+            "When do I need a medical note for being off sick?",
+            "From the fourth calendar day of sickness, a medical certificate from a doctor is required.",
+            True,
+        ),
     ],
 )
 def test_a_sentence_addresses_the_question_with_its_kind_of_value_and_terms(
@@ -65,33 +102,57 @@ def test_a_sentence_addresses_the_question_with_its_kind_of_value_and_terms(
 
 def test_a_question_in_two_parts_is_addressed_by_the_answer_as_a_whole() -> None:
     question = "When was Ledgerline 4.2 released, and how long is the free trial?"
-    answer = ["Ledgerline 4.2 was released on 12 October 2026.", "Every new account starts with a free trial of 30 days."]
+    answer = [
+        "Ledgerline 4.2 was released on 12 October 2026.",
+        "Every new account starts with a free trial of 30 days.",
+    ]
     assert assess(question, answer).addressed
     assert not assess(question, ["The REST API is available on the Team plan."]).addressed
 
 
 def test_the_reason_names_what_was_asked() -> None:
-    assert "the retail price" in assess("What is the retail price of the X400?", ["The X400 service costs GBP 120."]).reason
-    assert "a number of days" in assess("How many days of leave do I get?", ["Leave is approved by managers."]).reason
+    assert (
+        "the retail price"
+        in assess("What is the retail price of the X400?", ["The X400 service costs GBP 120."]).reason
+    )
+    assert (
+        "a number of days"
+        in assess("How many days of leave do I get?", ["Leave is approved by managers."]).reason
+    )
 
 
 def _supported(text: str) -> ClaimResult:
-    return ClaimResult(Claim(text, 0, len(text)), Verdict(ClaimStatus.SUPPORTED, 0.99, "quote", "quoted exactly"))
+    return ClaimResult(
+        Claim(text, 0, len(text)), Verdict(ClaimStatus.SUPPORTED, 0.99, "quote", "quoted exactly")
+    )
 
 
-@pytest.mark.parametrize(("backend", "decision"), [("openai", Decision.PASS), ("extractive", Decision.REFUSE)])
+@pytest.mark.parametrize(
+    ("backend", "decision"), [("openai", Decision.PASS), ("extractive", Decision.REFUSE)]
+)
 def test_an_answer_off_the_question_is_a_level_lower_flagged_and_extractive_ones_refused(
     backend: str, decision: Decision
 ) -> None:
     text = "The annual service for the X400 costs GBP 120."
-    scored = score([_supported(text)], Answer(text, backend), threshold=0.2, strict=False,
-                   off_topic="the question asks about the retail price")
+    scored = score(
+        [_supported(text)],
+        Answer(text, backend),
+        threshold=0.2,
+        strict=False,
+        off_topic="the question asks about the retail price",
+    )
     assert scored.level is Level.MEDIUM and scored.decision is decision and scored.needs_review
-    assert "does not address the question (the question asks about the retail price)" in scored.review_reasons[0]
+    assert (
+        "does not address the question (the question asks about the retail price)" in scored.review_reasons[0]
+    )
     if decision is Decision.REFUSE:
-        assert scored.final_answer.startswith("I cannot answer this") and "retail price" in scored.final_answer
+        assert (
+            scored.final_answer.startswith("I cannot answer this") and "retail price" in scored.final_answer
+        )
     else:
-        assert scored.final_answer == text and scored.caveat.startswith("This answer may not address the question")
+        assert scored.final_answer == text and scored.caveat.startswith(
+            "This answer may not address the question"
+        )
     on_topic = score([_supported(text)], Answer(text, backend), threshold=0.2, strict=False)
     assert on_topic.level is Level.HIGH and on_topic.decision is Decision.PASS and not on_topic.needs_review
 
@@ -114,7 +175,9 @@ def rag(settings: Settings, tmp_path: Path) -> Iterator[ReliableRAG]:
 def test_a_price_not_in_the_documents_is_refused_not_high(rag: ReliableRAG) -> None:
     report = rag.ask("What is the retail price of the X400?")
     assert "GBP 120" in report.answer  # the extractive answerer found the service price ...
-    assert report.decision is Decision.REFUSE and report.level is not Level.HIGH  # ... which is not what was asked
+    assert (
+        report.decision is Decision.REFUSE and report.level is not Level.HIGH
+    )  # ... which is not what was asked
     assert report.addresses_question is False and "retail price" in report.relevance_reason
     assert report.needs_review
     assert rag.store.get_report(report.session_id).addresses_question is False
@@ -123,11 +186,20 @@ def test_a_price_not_in_the_documents_is_refused_not_high(rag: ReliableRAG) -> N
 
 
 def test_an_llm_score_can_lower_but_never_raise_relevance(rag: ReliableRAG, server: ChatServer) -> None:
-    rag.configure(rag.settings.replace(llm_base_url=server.base_url, llm_model=MODEL, llm_max_retries=0,
-                                       verifiers=("quote", "nli", "llm")))
+    rag.configure(
+        rag.settings.replace(
+            llm_base_url=server.base_url,
+            llm_model=MODEL,
+            llm_max_retries=0,
+            verifiers=("quote", "nli", "llm"),
+        )
+    )
     server.reply_json({"score": 0.1, "reason": "it gives the service price, not the weight"})
     low = rag.ask("How much does the annual service for the X400 cost?")
-    assert low.addresses_question is False and low.relevance_reason == "it gives the service price, not the weight"
+    assert (
+        low.addresses_question is False
+        and low.relevance_reason == "it gives the service price, not the weight"
+    )
     assert low.level is not Level.HIGH and low.needs_review
     prompt = server.requests[-1]["messages"][1]["content"]
     assert prompt.startswith("<question>\nHow much does the annual service") and "<answer>" in prompt

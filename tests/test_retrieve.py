@@ -3,19 +3,18 @@ questions find nothing (this is where the default relevance floor is calibrated)
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
-
 from fixtures_docs import RELATED_QUESTIONS, UNRELATED_QUESTIONS, write_handbook
+
 from rrag.backends.embedding import get_embedder
-from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.service import Ingestor
 from rrag.retrieval.hybrid import HybridRetriever
+from rrag.retrieval.index import ChunkIndex
 from rrag.settings import DEFAULT_RELEVANCE_FLOOR, Settings
 from rrag.store import Store
-from rrag.types import Chunk
 
 # Paraphrases that share few words with the handbook; they must still clear the floor.
 MORE_RELATED = {
@@ -60,12 +59,16 @@ def test_related_questions_find_their_document_first(retriever: HybridRetriever,
 def test_unrelated_questions_retrieve_nothing(retriever: HybridRetriever, question: str) -> None:
     assert retriever.retrieve(question) == []
     # ... and with a margin below the floor.
-    unfloored = HybridRetriever(retriever.index, retriever.store, retriever.settings.replace(relevance_floor=0.0))
+    unfloored = HybridRetriever(
+        retriever.index, retriever.store, retriever.settings.replace(relevance_floor=0.0)
+    )
     assert unfloored.retrieve(question)[0].score <= DEFAULT_RELEVANCE_FLOOR - 0.05
 
 
 def test_scores_are_fused_sorted_and_bounded(retriever: HybridRetriever) -> None:
-    unfloored = HybridRetriever(retriever.index, retriever.store, retriever.settings.replace(relevance_floor=0.0))
+    unfloored = HybridRetriever(
+        retriever.index, retriever.store, retriever.settings.replace(relevance_floor=0.0)
+    )
     results = unfloored.retrieve("How long must a password be?", top_k=8)
     assert len(results) == 8
     assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)

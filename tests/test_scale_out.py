@@ -7,11 +7,11 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-
 from fixtures_docs import write_handbook
 from pg_server import PostgresServer
 from test_chroma_server import ChromaServer, chroma_server  # noqa: F401 (a fixture)
@@ -27,7 +27,11 @@ class Engine:
 
     def __init__(self, env: dict[str, str]) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+            [sys.executable, str(WORKER)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
             cwd=Path(__file__).parent.parent,
         )
         assert self._reply() == {"ready": True}

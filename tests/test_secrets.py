@@ -39,8 +39,14 @@ def _with_key_as_password(server: ChatServer) -> dict[str, str]:
 def _with_key_echoed(server: ChatServer) -> dict[str, str]:
     # The server repeats the key, upper-cased, in a verdict's reason and in error messages (to the
     # second claim's judgement, the answer-relevance judgement and the connection test).
-    server.reply_json({"status": "unsupported", "evidence_quote": "", "chunk_id": "",
-                       "reason": f"key {SECRET.upper()} says: not stated"})
+    server.reply_json(
+        {
+            "status": "unsupported",
+            "evidence_quote": "",
+            "chunk_id": "",
+            "reason": f"key {SECRET.upper()} says: not stated",
+        }
+    )
     for _ in range(3):
         server.fail(400, f"Invalid key {SECRET.lower()}")
     return {"llm_base_url": server.base_url, "llm_api_key": SECRET}
@@ -109,8 +115,11 @@ def test_saved_settings_keep_no_url_credentials_and_the_environment_supplies_the
         ("https://bob:hunter22@h.example/v1", "https://h.example/v1", ["hunter22"]),
         ("https://sk-only-user@h.example:443/v1", "https://h.example:443/v1", ["sk-only-user"]),
         ("https://h/v1?api_key=abc%2Fdef&x=1", f"https://h/v1?api_key={REDACTED}&x=1", ["abc/def"]),
-        ("https://h/v1?Token=t0k3n&access_token=a1&sig=s",
-         f"https://h/v1?Token={REDACTED}&access_token={REDACTED}&sig=s", ["t0k3n", "a1"]),
+        (
+            "https://h/v1?Token=t0k3n&access_token=a1&sig=s",
+            f"https://h/v1?Token={REDACTED}&access_token={REDACTED}&sig=s",
+            ["t0k3n", "a1"],
+        ),
     ],
 )
 def test_redact_url(url: str, clean: str, secrets: list[str]) -> None:

@@ -7,15 +7,17 @@ from rrag.settings import RISK_PRESETS, Settings
 
 
 def test_from_env_parses_each_type() -> None:
-    s = Settings.from_env({
-        "RRAG_DATA_DIR": "/tmp/x",
-        "RRAG_TOP_K": "7",
-        "RRAG_STRICT": "yes",
-        "RRAG_RELEVANCE_FLOOR": "0.4",
-        "RRAG_VERIFIERS": "quote, llm",
-        "RRAG_CHROMA_HOST": "127.0.0.1",
-        "RRAG_CHROMA_PORT": "8123",
-    })
+    s = Settings.from_env(
+        {
+            "RRAG_DATA_DIR": "/tmp/x",
+            "RRAG_TOP_K": "7",
+            "RRAG_STRICT": "yes",
+            "RRAG_RELEVANCE_FLOOR": "0.4",
+            "RRAG_VERIFIERS": "quote, llm",
+            "RRAG_CHROMA_HOST": "127.0.0.1",
+            "RRAG_CHROMA_PORT": "8123",
+        }
+    )
     assert s.data_dir == Path("/tmp/x")
     assert (s.top_k, s.strict, s.relevance_floor) == (7, True, 0.4)
     assert s.verifiers == ("quote", "llm")

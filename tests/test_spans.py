@@ -62,7 +62,9 @@ def test_only_failed_claims_get_spans() -> None:
         ("30", "the evidence says 25")
     ]
     unsupported = report.claims[3].claim.text
-    assert [unsupported[a:b] for a, b, _ in by_status[ClaimStatus.UNSUPPORTED]] == ["Staff also get a <b>free</b> car"]
+    assert [unsupported[a:b] for a, b, _ in by_status[ClaimStatus.UNSUPPORTED]] == [
+        "Staff also get a <b>free</b> car"
+    ]
 
 
 def test_an_unverified_claim_gets_no_spans() -> None:
@@ -133,7 +135,9 @@ def test_the_verifiers_value_clash_is_marked_as_it_gives_it() -> None:
     clash = ValueClash("10 working days", "5 working days", 29, 44)
     assert claim[clash.start : clash.end] == "10 working days"
     spans = failed_spans(claim, LEAVE, [LEAVE], clash)
-    assert [(claim[a:b], why) for a, b, why in spans] == [("10 working days", "the evidence says 5 working days")]
+    assert [(claim[a:b], why) for a, b, why in spans] == [
+        ("10 working days", "the evidence says 5 working days")
+    ]
 
 
 def test_a_claim_that_borrows_its_subject_is_marked_at_its_own_words_in_the_answer() -> None:

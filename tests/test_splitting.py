@@ -9,49 +9,78 @@ from rrag.text import split_sentences
 
 def sentences(text: str) -> list[str]:
     spans = split_sentences(text)
-    assert all(text[s.start:s.end] == s.text for s in spans)
+    assert all(text[s.start : s.end] == s.text for s in spans)
     return [s.text for s in spans]
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("Vaccines are stored between 2 °C and 8 °C. The log is checked every 6 hours.",
-     ["Vaccines are stored between 2 °C and 8 °C.", "The log is checked every 6 hours."]),
-    ("Keep it below 25°C. Check it daily.", ["Keep it below 25°C.", "Check it daily."]),
-    ("The box is 2 m. It weighs 3 kg.", ["The box is 2 m.", "It weighs 3 kg."]),
-    ("The route is 12 km. It takes an hour.", ["The route is 12 km.", "It takes an hour."]),
-    ("The office closes at 5 p.m. Staff may leave early on Fridays.",
-     ["The office closes at 5 p.m.", "Staff may leave early on Fridays."]),
-    ("Support answers from 9 a.m. to 5 p.m. on weekdays.", ["Support answers from 9 a.m. to 5 p.m. on weekdays."]),
-    ("The desk opens at 8 a.m. Monday to Friday.", ["The desk opens at 8 a.m. Monday to Friday."]),
-    ("It was written by J. R. Tolkien. Dr. Smith read it. A. Jones did not.",
-     ["It was written by J. R. Tolkien.", "Dr. Smith read it.", "A. Jones did not."]),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "Vaccines are stored between 2 °C and 8 °C. The log is checked every 6 hours.",
+            ["Vaccines are stored between 2 °C and 8 °C.", "The log is checked every 6 hours."],
+        ),
+        ("Keep it below 25°C. Check it daily.", ["Keep it below 25°C.", "Check it daily."]),
+        ("The box is 2 m. It weighs 3 kg.", ["The box is 2 m.", "It weighs 3 kg."]),
+        ("The route is 12 km. It takes an hour.", ["The route is 12 km.", "It takes an hour."]),
+        (
+            "The office closes at 5 p.m. Staff may leave early on Fridays.",
+            ["The office closes at 5 p.m.", "Staff may leave early on Fridays."],
+        ),
+        (
+            "Support answers from 9 a.m. to 5 p.m. on weekdays.",
+            ["Support answers from 9 a.m. to 5 p.m. on weekdays."],
+        ),
+        ("The desk opens at 8 a.m. Monday to Friday.", ["The desk opens at 8 a.m. Monday to Friday."]),
+        (
+            "It was written by J. R. Tolkien. Dr. Smith read it. A. Jones did not.",
+            ["It was written by J. R. Tolkien.", "Dr. Smith read it.", "A. Jones did not."],
+        ),
+    ],
+)
 def test_units_times_and_initials(text: str, expected: list[str]) -> None:
     assert sentences(text) == expected
 
 
 def test_a_heading_line_is_not_glued_onto_the_next_sentence() -> None:
     text = "Scope\nThis policy applies to all employees.\nEligibility Rules\nStaff with 6 months of service qualify."
-    assert sentences(text) == ["Scope", "This policy applies to all employees.", "Eligibility Rules",
-                               "Staff with 6 months of service qualify."]
+    assert sentences(text) == [
+        "Scope",
+        "This policy applies to all employees.",
+        "Eligibility Rules",
+        "Staff with 6 months of service qualify.",
+    ]
 
 
 def test_a_line_wrapped_mid_sentence_stays_one_sentence() -> None:
     text = "Staff report incidents to the Security\nOperations team within 2 hours.\nThe policy applies to all\nEmployees of the company."
-    assert sentences(text) == ["Staff report incidents to the Security\nOperations team within 2 hours.",
-                               "The policy applies to all\nEmployees of the company."]
+    assert sentences(text) == [
+        "Staff report incidents to the Security\nOperations team within 2 hours.",
+        "The policy applies to all\nEmployees of the company.",
+    ]
 
 
 def test_list_items_and_table_rows_are_units_of_their_own() -> None:
-    assert sentences("Prices:\n- Berlin: EUR 48\n- Munich: EUR 52") == ["Prices:", "Berlin: EUR 48", "Munich: EUR 52"]
-    assert sentences("City | Price\nBerlin | €48\nMunich | €52") == ["City | Price", "Berlin | €48", "Munich | €52"]
+    assert sentences("Prices:\n- Berlin: EUR 48\n- Munich: EUR 52") == [
+        "Prices:",
+        "Berlin: EUR 48",
+        "Munich: EUR 52",
+    ]
+    assert sentences("City | Price\nBerlin | €48\nMunich | €52") == [
+        "City | Price",
+        "Berlin | €48",
+        "Munich | €52",
+    ]
     assert sentences("| City | Price |\n|---|---|\n| Berlin | €48 |\n| Munich | €52 |") == [
-        "| City | Price |", "| Berlin | €48 |", "| Munich | €52 |"]
+        "| City | Price |",
+        "| Berlin | €48 |",
+        "| Munich | €52 |",
+    ]
 
 
 def claims(answer: str) -> list[tuple[str, str]]:
     """(claim text, the answer's text at the claim's span); the text always ends with the span's text."""
-    out = [(c.text, answer[c.start:c.end]) for c in RuleClaimExtractor().extract(answer)]
+    out = [(c.text, answer[c.start : c.end]) for c in RuleClaimExtractor().extract(answer)]
     assert all(text.endswith(span) for text, span in out)
     return out
 
@@ -68,14 +97,19 @@ def test_facts_with_their_own_numbers_become_claims_that_keep_their_spans() -> N
         ("The wash costs EUR 2.", "costs EUR 2."),
     ]
     assert claims("The fee is 5% and the cap is EUR 100.") == [
-        ("The fee is 5%", "The fee is 5%"), ("the cap is EUR 100.", "the cap is EUR 100.")]
+        ("The fee is 5%", "The fee is 5%"),
+        ("the cap is EUR 100.", "the cap is EUR 100."),
+    ]
 
 
-@pytest.mark.parametrize("answer", [
-    "Vaccines are stored between 2 °C and 8 °C.",  # a range is one fact
-    "Employees with 2 years of service and a good record qualify.",  # one number
-    "2 and 3 bedroom flats are available.",  # no subject to carry over
-    "Version 4.2, effective 1 January 2026.",  # a comma alone does not list facts
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Vaccines are stored between 2 °C and 8 °C.",  # a range is one fact
+        "Employees with 2 years of service and a good record qualify.",  # one number
+        "2 and 3 bedroom flats are available.",  # no subject to carry over
+        "Version 4.2, effective 1 January 2026.",  # a comma alone does not list facts
+    ],
+)
 def test_what_is_one_fact_stays_one_claim(answer: str) -> None:
     assert claims(answer) == [(answer, answer)]

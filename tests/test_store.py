@@ -67,7 +67,11 @@ def _doc(doc_id: str = "doc-1", source: str = "handbook/leave.md", chunks: int =
 
 def test_public_surface() -> None:
     assert sorted(rrag.store.__all__) == [
-        "PendingSession", "REVIEW_OUTCOMES", "ReviewRecord", "SessionSummary", "Store"
+        "PendingSession",
+        "REVIEW_OUTCOMES",
+        "ReviewRecord",
+        "SessionSummary",
+        "Store",
     ]
     assert rrag.store.REVIEW_OUTCOMES == ("approved", "corrected", "escalated")
 

@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 
 import pytest
-
 from sqlalchemy import create_engine
 
 from rrag.errors import StoreLockedError

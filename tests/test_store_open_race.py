@@ -49,8 +49,14 @@ def _open_from_processes(settings: Settings, tmp_path: Path) -> list[subprocess.
         env["RRAG_DATABASE_URL"] = settings.database_url
     go = tmp_path / "go"
     procs = [
-        subprocess.Popen([sys.executable, "-c", WORKER, str(i), str(go)], env=env, cwd=tmp_path,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(i), str(go)],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for i in range(PROCESSES)
     ]
     deadline = time.monotonic() + 120

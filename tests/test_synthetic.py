@@ -15,7 +15,9 @@ def test_a_changed_number_differs_and_years_stay_plausible():
 
 
 def test_a_name_is_swapped_for_another_name_of_the_evidence():
-    changed = swap_name("The plan was approved by Maria Lopez.", "Maria Lopez and Tom Baker met.", random.Random(0))
+    changed = swap_name(
+        "The plan was approved by Maria Lopez.", "Maria Lopez and Tom Baker met.", random.Random(0)
+    )
     assert changed == "The plan was approved by Tom Baker."
     assert swap_name("The plan was approved.", "Tom Baker met.", random.Random(0)) is None
 
@@ -27,18 +29,27 @@ def test_negation_goes_after_the_first_auxiliary_once():
 
 
 def test_perturbations_label_what_they_make():
-    made = dict(perturbations("Revenue was 40 million in 2020, said Ann Lee.", "Ann Lee and Bo Chan spoke.",
-                              random.Random(3)))
+    made = dict(
+        perturbations(
+            "Revenue was 40 million in 2020, said Ann Lee.", "Ann Lee and Bo Chan spoke.", random.Random(3)
+        )
+    )
     assert set(made.values()) == {"contradiction", "not_entailment"}
     assert all("Revenue" in text for text in made)
 
 
 def test_near_misses_come_in_twins_that_differ_only_by_the_change():
     nli = [
-        {"premise": "The plant opened in 1998 with 40 workers. It was run by Maria Lopez until 2004.",
-         "hypothesis": "The plant had 40 workers.", "label": "entailment"},
-        {"premise": "Tom Baker founded the firm in 2001 in Leeds.", "hypothesis": "The firm is in Leeds.",
-         "label": "entailment"},
+        {
+            "premise": "The plant opened in 1998 with 40 workers. It was run by Maria Lopez until 2004.",
+            "hypothesis": "The plant had 40 workers.",
+            "label": "entailment",
+        },
+        {
+            "premise": "Tom Baker founded the firm in 2001 in Leeds.",
+            "hypothesis": "The firm is in Leeds.",
+            "label": "entailment",
+        },
         {"premise": "A dog runs.", "hypothesis": "A cat sleeps.", "label": "contradiction"},
     ] * 5
     pairs = near_misses(nli, 100, random.Random(1))

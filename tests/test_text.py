@@ -44,13 +44,15 @@ def test_sentences_keep_exact_offsets_and_leave_out_markers() -> None:
         "First item",
         "Second item\nThis sentence wraps\nover two lines.",
     ]
-    assert all(POLICY[s.start:s.end] == s.text for s in spans)
+    assert all(POLICY[s.start : s.end] == s.text for s in spans)
 
 
 def test_numbering_abbreviations_only_hold_before_a_number() -> None:
     text = "See No. 5 on p. 12 for details. No. Part-time staff are not eligible."
     assert [s.text for s in split_sentences(text)] == [
-        "See No. 5 on p. 12 for details.", "No.", "Part-time staff are not eligible."
+        "See No. 5 on p. 12 for details.",
+        "No.",
+        "Part-time staff are not eligible.",
     ]
 
 
@@ -117,7 +119,12 @@ def test_months_tell_the_month_from_the_verb() -> None:
 
 def test_words_stems_and_negation() -> None:
     assert content_words("Employees don't receive the required 25 days of leave") == (
-        "employ", "receiv", "requir", "25", "day", "leav"
+        "employ",
+        "receiv",
+        "requir",
+        "25",
+        "day",
+        "leav",
     )
     assert stem("requires") == stem("required") == stem("require")
     assert negation_count("Employees don't get no leave") == 2

@@ -32,10 +32,18 @@ def store(settings: Settings) -> Iterator[Store]:
 
 
 def _fill(store: Store) -> None:
-    store.save_report(sample_report(session_id="a" * 16, created_at="2026-11-01T09:00:00+00:00", claims=[
-        replace(c, conflict="sources disagree: 25 days (a.md) vs 30 days (b.md)") if c.claim.checkable else c
-        for c in sample_report().claims
-    ]))
+    store.save_report(
+        sample_report(
+            session_id="a" * 16,
+            created_at="2026-11-01T09:00:00+00:00",
+            claims=[
+                replace(c, conflict="sources disagree: 25 days (a.md) vs 30 days (b.md)")
+                if c.claim.checkable
+                else c
+                for c in sample_report().claims
+            ],
+        )
+    )
     store.save_report(
         sample_report(
             session_id="b" * 16,

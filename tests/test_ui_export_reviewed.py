@@ -40,8 +40,14 @@ def test_json_export_carries_the_correction_and_the_verifiers_verdict(reviewed: 
     assert claim["correction"]["reviewer"] == REVIEWER
     assert claim["correction"]["note"] == "the policy changed in 2026"
     assert claim["correction"]["original"] | {"evidence": None} == {
-        "status": "supported", "confidence": 0.99, "verifier": "quote", "reason": "exact quote",
-        "verified": True, "support_score": None, "evidence": None, "clash": None,
+        "status": "supported",
+        "confidence": 0.99,
+        "verifier": "quote",
+        "reason": "exact quote",
+        "verified": True,
+        "support_score": None,
+        "evidence": None,
+        "clash": None,
     }
     # Nothing is supported any more: the answer is withheld, as scoring decides.
     assert (data["decision"], data["level"], data["hallucination_rate"]) == ("refuse", "LOW", 0.75)

@@ -14,7 +14,7 @@ from rrag.types import ClaimStatus, Report
 from ui.report_view import SURE
 
 
-def _render(report: "Report") -> None:  # runs as its own script: the name is not in scope there
+def _render(report: Report) -> None:  # runs as its own script: the name is not in scope there
     from ui.report_view import render_report
 
     render_report(report, key="test", exports=False)

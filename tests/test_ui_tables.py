@@ -120,8 +120,13 @@ def test_ingest_and_documents_tables() -> None:
     ]
     table = ingest_table(results)
     assert list(table["Result"]) == ["✔ added", "✖ failed"] and list(table["Error"]) == ["", "binary"]
-    docs = documents_table([DocumentInfo("d1", "a.pdf", "f" * 64, 2048, 12, 3, "2026-11-22T10:00:00+00:00",
-                                         identity="manuals/a.pdf")])
+    docs = documents_table(
+        [
+            DocumentInfo(
+                "d1", "a.pdf", "f" * 64, 2048, 12, 3, "2026-11-22T10:00:00+00:00", identity="manuals/a.pdf"
+            )
+        ]
+    )
     assert docs.iloc[0].to_dict() == {
         "Document": "a.pdf",
         "Identity": "manuals/a.pdf",
@@ -133,7 +138,9 @@ def test_ingest_and_documents_tables() -> None:
     assert list(documents_table([]).columns) == list(docs.columns)
     upload = DocumentInfo("d2", "a.pdf", "f" * 64, 2048, 12, 0, "", identity="sha256:" + "0123456789ab" * 5)
     assert document_label(upload) == "a.pdf (upload, sha256 0123456789ab…)"
-    assert document_label(DocumentInfo("d3", "x/a.pdf", "f" * 64, 1, 1, 0, "", identity="x/a.pdf")) == "x/a.pdf"
+    assert (
+        document_label(DocumentInfo("d3", "x/a.pdf", "f" * 64, 1, 1, 0, "", identity="x/a.pdf")) == "x/a.pdf"
+    )
 
 
 def test_session_label_is_one_line(store: Store) -> None:

@@ -16,41 +16,89 @@ def contexts(*texts: str) -> list[RetrievedChunk]:
 
 # (evidence, claim, the claim's value, the evidence's value)
 CLASHES = [
-    ("The support team responds to every complaint within 5 working days.",
-     "The support team responds within 10 working days.", "10 working days", "5 working days"),
-    ("The annual service plan costs GBP 49 per year.", "The annual service plan costs GBP 59.", "GBP 59", "GBP 49"),
-    ("The annual service plan costs £49 per year.", "The annual service plan costs 59 pounds.", "59 pounds", "£49"),
+    (
+        "The support team responds to every complaint within 5 working days.",
+        "The support team responds within 10 working days.",
+        "10 working days",
+        "5 working days",
+    ),
+    (
+        "The annual service plan costs GBP 49 per year.",
+        "The annual service plan costs GBP 59.",
+        "GBP 59",
+        "GBP 49",
+    ),
+    (
+        "The annual service plan costs £49 per year.",
+        "The annual service plan costs 59 pounds.",
+        "59 pounds",
+        "£49",
+    ),
     ("The fee is EUR 1,200.", "The fee is 1,300 euros.", "1,300 euros", "EUR 1,200"),
     ("The grant is $2.5 million.", "The grant is $3 million.", "$3 million", "$2.5 million"),
     ("The warranty lasts 12 months.", "The warranty lasts 2 years.", "2 years", "12 months"),
-    ("Employees receive 25 days of paid annual leave.", "Employees receive twenty days of paid annual leave.",
-     "twenty days", "25 days"),
+    (
+        "Employees receive 25 days of paid annual leave.",
+        "Employees receive twenty days of paid annual leave.",
+        "twenty days",
+        "25 days",
+    ),
     ("The office has 40 desks.", "The office has forty-five desks.", "forty-five desks", "40 desks"),
     ("Members get a discount of 15%.", "Members get a discount of 20 percent.", "20 percent", "15%"),
-    ("The policy took effect on 1 January 2026.", "The policy took effect on 1 March 2026.", "March", "January"),
-    ("The policy took effect on 1 January 2026.", "The policy took effect on 1 January 2025.", "2025", "2026"),
-    ("The policy took effect on 1 January 2026.", "The policy took effect on 3 January 2026.", "3 January", "1 January"),
-    ("Vaccines are stored between 2 °C and 8 °C.", "Vaccines are stored between 2 °C and 10 °C.", "10 °C", "8 °C"),
+    (
+        "The policy took effect on 1 January 2026.",
+        "The policy took effect on 1 March 2026.",
+        "March",
+        "January",
+    ),
+    (
+        "The policy took effect on 1 January 2026.",
+        "The policy took effect on 1 January 2025.",
+        "2025",
+        "2026",
+    ),
+    (
+        "The policy took effect on 1 January 2026.",
+        "The policy took effect on 3 January 2026.",
+        "3 January",
+        "1 January",
+    ),
+    (
+        "Vaccines are stored between 2 °C and 8 °C.",
+        "Vaccines are stored between 2 °C and 10 °C.",
+        "10 °C",
+        "8 °C",
+    ),
     ("Daily stand-ups start at 9:30.", "Daily stand-ups start at 10:30.", "10:30", "9:30"),
     ("The help desk closes at 5 p.m.", "The help desk closes at 6 p.m.", "6 p.m.", "5 p.m."),
-    ("Orders ship within 3-5 business days.", "Orders ship within 5-7 business days.", "7 business days", "3"),
+    (
+        "Orders ship within 3-5 business days.",
+        "Orders ship within 5-7 business days.",
+        "7 business days",
+        "3",
+    ),
 ]
 
 
 @pytest.mark.parametrize("evidence, claim, said, found", CLASHES)
-def test_a_changed_value_is_contradicted_with_both_values(evidence: str, claim: str, said: str, found: str) -> None:
+def test_a_changed_value_is_contradicted_with_both_values(
+    evidence: str, claim: str, said: str, found: str
+) -> None:
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
     assert verdict.status is ClaimStatus.CONTRADICTED
     assert verdict.reason == f"the evidence says {found!r} where the claim says {said!r}"
     assert verdict.clash == ValueClash(said, found, claim.index(said), claim.index(said) + len(said))
 
 
-@pytest.mark.parametrize("evidence, claim", [
-    ("The warranty lasts 24 months.", "The warranty lasts 2 years."),
-    ("Requests are answered within 5 working days.", "Requests are answered within five working days."),
-    ("The plan costs GBP 49 per year.", "The plan costs £49 per year."),
-    ("Core hours are 10:00 to 15:00.", "Core hours are 10:00 to 3 p.m."),
-])
+@pytest.mark.parametrize(
+    "evidence, claim",
+    [
+        ("The warranty lasts 24 months.", "The warranty lasts 2 years."),
+        ("Requests are answered within 5 working days.", "Requests are answered within five working days."),
+        ("The plan costs GBP 49 per year.", "The plan costs £49 per year."),
+        ("Core hours are 10:00 to 15:00.", "Core hours are 10:00 to 3 p.m."),
+    ],
+)
 def test_the_same_amount_written_differently_is_not_a_clash(evidence: str, claim: str) -> None:
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
     assert verdict.status is not ClaimStatus.CONTRADICTED and verdict.clash is None
@@ -65,7 +113,9 @@ def test_a_value_of_another_thing_is_not_a_clash() -> None:
 
 def test_value_clashes_is_reusable_on_parsed_quantities() -> None:
     policy, faq = quantities("a 12 month warranty"), quantities("a 2-year warranty and 30 days to return it")
-    assert [(a.value, a.unit, b.value, b.unit) for a, b in value_clashes(policy, faq)] == [(12.0, "month", 2.0, "year")]
+    assert [(a.value, a.unit, b.value, b.unit) for a, b in value_clashes(policy, faq)] == [
+        (12.0, "month", 2.0, "year")
+    ]
     assert same_amount(quantities("24 months")[0], quantities("2 years")[0])
     assert not same_amount(quantities("2 months")[0], quantities("2 years")[0])
 
@@ -74,23 +124,30 @@ def test_the_default_offline_stage_contradicts_a_changed_number_the_model_accept
     """The issue's case: the model alone passed "within 10 working days" where the document says 5."""
     from rrag.verify.nli import NLIVerifier
 
-    evidence = ("Complaints\nThe customer care team acknowledges every complaint on the day it arrives and "
-                "responds in writing within 5 working days.")
+    evidence = (
+        "Complaints\nThe customer care team acknowledges every complaint on the day it arrives and "
+        "responds in writing within 5 working days."
+    )
     answer = "The customer care team responds to complaints in writing within 10 working days."
     claim = RuleClaimExtractor().extract(answer)[0]
     verdict = GuardedVerifier(NLIVerifier()).verify(claim, contexts(evidence))
     assert verdict.status is ClaimStatus.CONTRADICTED
     assert "'5 working days' where the claim says '10 working days'" in verdict.reason
     start = answer.index("10 working days")
-    assert verdict.clash is not None and verdict.clash.in_answer(claim) == (start, start + len("10 working days"))
+    assert verdict.clash is not None and verdict.clash.in_answer(claim) == (
+        start,
+        start + len("10 working days"),
+    )
 
 
 def test_the_clash_is_located_in_the_sentence_it_is_in_and_in_the_answer() -> None:
     evidence = "The plan costs GBP 49 per year. It includes 3 users."
     claim_text = "The plan includes 3 users. The plan costs GBP 59 per year."
-    verdict = GuardedVerifier(LexicalVerifier()).verify(Claim(claim_text, 10, 10 + len(claim_text)), contexts(evidence))
+    verdict = GuardedVerifier(LexicalVerifier()).verify(
+        Claim(claim_text, 10, 10 + len(claim_text)), contexts(evidence)
+    )
     clash = verdict.clash
-    assert clash is not None and claim_text[clash.start:clash.end] == "GBP 59"
+    assert clash is not None and claim_text[clash.start : clash.end] == "GBP 59"
     assert clash.in_answer(Claim(claim_text, 10, 10 + len(claim_text))) == (10 + clash.start, 10 + clash.end)
 
 
@@ -100,7 +157,9 @@ def test_a_borrowed_subject_is_not_marked_in_the_answer() -> None:
     assert second.text == "The wash uses 120 litres."
     in_claim = second.text.index("120 litres")
     assert ValueClash("120 litres", "90 litres", in_claim, in_claim + 10).in_answer(second) == (
-        answer.index("120"), answer.index("120") + 10)
+        answer.index("120"),
+        answer.index("120") + 10,
+    )
     assert ValueClash("wash", "dryer", 4, 8).in_answer(second) is None
 
 
@@ -108,19 +167,49 @@ def test_the_clash_survives_the_report_round_trip() -> None:
     from rrag.types import ClaimResult, Decision, Verdict
 
     clash = ValueClash("GBP 59", "GBP 49", 15, 21)
-    result = ClaimResult(Claim("The plan costs GBP 59.", 0, 22),
-                         Verdict(ClaimStatus.CONTRADICTED, 0.8, "lexical", "r", clash=clash))
-    assert result.to_dict()["clash"] == {"claim_value": "GBP 59", "evidence_value": "GBP 49", "start": 15, "end": 21}
-    report = Report("s", "q", "The plan costs GBP 59.", "", Decision.REFUSE, None, None, None, True, {}, [result], [], {}, "t")
+    result = ClaimResult(
+        Claim("The plan costs GBP 59.", 0, 22),
+        Verdict(ClaimStatus.CONTRADICTED, 0.8, "lexical", "r", clash=clash),
+    )
+    assert result.to_dict()["clash"] == {
+        "claim_value": "GBP 59",
+        "evidence_value": "GBP 49",
+        "start": 15,
+        "end": 21,
+    }
+    report = Report(
+        "s",
+        "q",
+        "The plan costs GBP 59.",
+        "",
+        Decision.REFUSE,
+        None,
+        None,
+        None,
+        True,
+        {},
+        [result],
+        [],
+        {},
+        "t",
+    )
     assert Report.from_dict(report.to_dict()).claims[0].verdict.clash == clash
 
 
-@pytest.mark.parametrize("evidence, claim", [
-    ("Discovery Channel is the third most widely distributed cable channel.",
-     "Discovery Channel is the 3rd most widely distributed cable channel."),
-    ("Potatoes were introduced to Europe in the sixteenth century.", "Potatoes were introduced to Europe in the 16th century."),
-    ("The firm marked its twenty-fifth anniversary.", "The firm marked its 25th anniversary."),
-])
+@pytest.mark.parametrize(
+    "evidence, claim",
+    [
+        (
+            "Discovery Channel is the third most widely distributed cable channel.",
+            "Discovery Channel is the 3rd most widely distributed cable channel.",
+        ),
+        (
+            "Potatoes were introduced to Europe in the sixteenth century.",
+            "Potatoes were introduced to Europe in the 16th century.",
+        ),
+        ("The firm marked its twenty-fifth anniversary.", "The firm marked its 25th anniversary."),
+    ],
+)
 def test_an_ordinal_in_words_states_the_same_number(evidence: str, claim: str) -> None:
     ((verdict, kind),) = LexicalVerifier().assess([Claim(claim, 0, len(claim))], contexts(evidence))
     assert kind is None and verdict.status is not ClaimStatus.UNSUPPORTED, verdict.reason  # was: unstated

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import pytest
 
-from rrag.tools import verifier_eval as ev
 from rrag.errors import ConfigError
 from rrag.settings import Settings
+from rrag.tools import verifier_eval as ev
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 
@@ -82,8 +82,11 @@ def test_span_f1_counts_characters() -> None:
 
 def test_wice_groups_score_by_their_best_row() -> None:
     rows = [ev.Row(f"r{i}", "wice", "", "", "supported", group_id="g1") for i in range(3)]
-    judgements = [ev.Judgement("unsupported", 0.2, []), ev.Judgement("supported", 0.9, []),
-                  ev.Judgement("unsupported", 0.1, [])]
+    judgements = [
+        ev.Judgement("unsupported", 0.2, []),
+        ev.Judgement("supported", 0.9, []),
+        ev.Judgement("unsupported", 0.1, []),
+    ]
     metrics = ev.dataset_metrics(rows, judgements, 1.0)
     assert metrics["n"] == 1
     assert metrics["calibration_error"] == pytest.approx(0.1)
@@ -96,8 +99,13 @@ def test_run_writes_one_prediction_per_row_and_flags_the_wrong_sentence(
     claim = "The harbour opened in spring. Its lighthouse is painted purple."
     rows = [
         _row(1, "The harbour opened in spring.", "The harbour opened in spring.", "supported", spans=[]),
-        _row(2, "The harbour opened in spring. The lighthouse is white.", claim, "unsupported",
-             spans=[{"start": claim.index("Its"), "end": len(claim), "text": "..."}]),
+        _row(
+            2,
+            "The harbour opened in spring. The lighthouse is white.",
+            claim,
+            "unsupported",
+            spans=[{"start": claim.index("Its"), "end": len(claim), "text": "..."}],
+        ),
     ]
     out = tmp_path / "pred.jsonl"
     results = ev.run([_write(tmp_path / "toy.jsonl", rows)], out, "word", Settings())
@@ -119,8 +127,10 @@ def test_unknown_verifier_is_a_clear_error(tmp_path: Path) -> None:
 def test_main_prints_the_table_with_the_lexical_verifier(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rows = [_row(1, "Paris is the capital of France.", "Paris is the capital of France.", "supported"),
-            _row(2, "Paris is the capital of France.", "Berlin hosts the Olympic games.", "unsupported")]
+    rows = [
+        _row(1, "Paris is the capital of France.", "Paris is the capital of France.", "supported"),
+        _row(2, "Paris is the capital of France.", "Berlin hosts the Olympic games.", "unsupported"),
+    ]
     path = _write(tmp_path / "toy.jsonl", rows)
     code = ev.main(["--data", str(path), "--out", str(tmp_path / "p.jsonl"), "--verifier", "lexical"])
     printed = capsys.readouterr().out
@@ -137,12 +147,24 @@ def test_main_reports_a_missing_file_as_an_error(tmp_path: Path, capsys: pytest.
 
 def test_workers_share_the_rows_out_and_predict_the_same(tmp_path: Path) -> None:
     claim = "The harbour opened in spring. Its lighthouse is painted purple."
-    rows = [_row(i, "The harbour opened in spring. The lighthouse is white.", claim if i % 2 else
-                 "The harbour opened in spring.", "supported", spans=[]) for i in range(2 * ev.WORKER_BATCH + 3)]
+    rows = [
+        _row(
+            i,
+            "The harbour opened in spring. The lighthouse is white.",
+            claim if i % 2 else "The harbour opened in spring.",
+            "supported",
+            spans=[],
+        )
+        for i in range(2 * ev.WORKER_BATCH + 3)
+    ]
     path = _write(tmp_path / "toy.jsonl", rows)
     alone, shared = tmp_path / "alone.jsonl", tmp_path / "shared.jsonl"
     metrics = ev.run([path], alone, "lexical", Settings())
-    assert ev.run([path], shared, "lexical", Settings(), workers=2)["toy"]["n"] == metrics["toy"]["n"] == len(rows)
+    assert (
+        ev.run([path], shared, "lexical", Settings(), workers=2)["toy"]["n"]
+        == metrics["toy"]["n"]
+        == len(rows)
+    )
     assert shared.read_text() == alone.read_text()
     with pytest.raises(ConfigError, match="workers"):
         ev.run([path], alone, "lexical", Settings(), workers=0)

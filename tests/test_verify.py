@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import pytest
 from chat_server import ChatServer
@@ -48,7 +48,7 @@ def claim(text: str) -> Claim:
 def assert_evidence_in_place(verdict: Verdict) -> None:
     assert verdict.evidence is not None
     chunk = CHUNKS[verdict.evidence.chunk_id]
-    assert chunk.text[verdict.evidence.start:verdict.evidence.end] == verdict.evidence.quote
+    assert chunk.text[verdict.evidence.start : verdict.evidence.end] == verdict.evidence.quote
     assert verdict.evidence.source == chunk.source and verdict.evidence.page == chunk.page
 
 
@@ -66,7 +66,12 @@ def test_an_exact_quote_is_supported_with_its_span() -> None:
 
 
 def test_a_quote_may_follow_a_section_number() -> None:
-    numbered = [RetrievedChunk(Chunk("s", "d", "s.txt", "2.1 MFA is required for all systems.\n2.2 SMS is not allowed.", 0, 60), 0.5)]
+    numbered = [
+        RetrievedChunk(
+            Chunk("s", "d", "s.txt", "2.1 MFA is required for all systems.\n2.2 SMS is not allowed.", 0, 60),
+            0.5,
+        )
+    ]
     verdict = QuoteVerifier().verify(claim("MFA is required for all systems."), numbered)
     assert verdict.status is ClaimStatus.SUPPORTED
     assert not QuoteVerifier().verify(claim("1 MFA is required for all systems."), numbered).verified
@@ -78,7 +83,9 @@ def test_citation_marks_in_the_claim_do_not_stop_a_quote() -> None:
 
 
 def test_a_near_exact_quote_is_supported() -> None:
-    verdict = QuoteVerifier().verify(claim("Full time employee receives 25 days of paid annual leave per calendar year"), CONTEXTS)
+    verdict = QuoteVerifier().verify(
+        claim("Full time employee receives 25 days of paid annual leave per calendar year"), CONTEXTS
+    )
     assert verdict.status is ClaimStatus.SUPPORTED and 0.92 <= verdict.confidence < 0.99
     assert_evidence_in_place(verdict)
 
@@ -111,11 +118,23 @@ def test_anything_but_a_faithful_quote_is_left_to_the_next_stage(text: str) -> N
         ("Full-time employees receive 40 days of paid annual leave.", ClaimStatus.CONTRADICTED, "25 days"),
         ("Security incidents must be reported within 72 hours.", ClaimStatus.CONTRADICTED, "24 hours"),
         ("Carried-over days expire on 30 April.", ClaimStatus.CONTRADICTED, "31 March"),
-        ("Multi-factor authentication is not mandatory for remote access.", ClaimStatus.CONTRADICTED, "mandatory"),
+        (
+            "Multi-factor authentication is not mandatory for remote access.",
+            ClaimStatus.CONTRADICTED,
+            "mandatory",
+        ),
         ("Multi-factor authentication is optional for remote access.", ClaimStatus.CONTRADICTED, "mandatory"),
         ("Parental leave must be requested 8 weeks after it starts.", ClaimStatus.CONTRADICTED, "before"),
-        ("Parents are entitled to 16 weeks of paid parental leave and a $500 bonus.", ClaimStatus.UNSUPPORTED, "16 weeks"),
-        ("Parents are entitled to 16 weeks of paid leave for adoption and fostering.", ClaimStatus.PARTIAL, "16 weeks"),
+        (
+            "Parents are entitled to 16 weeks of paid parental leave and a $500 bonus.",
+            ClaimStatus.UNSUPPORTED,
+            "16 weeks",
+        ),
+        (
+            "Parents are entitled to 16 weeks of paid leave for adoption and fostering.",
+            ClaimStatus.PARTIAL,
+            "16 weeks",
+        ),
         ("Employees receive a free gym membership and a company car.", ClaimStatus.UNSUPPORTED, ""),
     ],
 )
@@ -132,9 +151,17 @@ def test_a_table_row_is_read_with_its_header() -> None:
     table = "Daily allowance by city\n\nCity | Per-diem per day\n\nDublin | \u20ac52\n\nBerlin | \u20ac48\n"
     rows = [RetrievedChunk(Chunk("t", "d", "travel.html", table, 0, len(table)), 0.5)]
     wrong = LexicalVerifier().verify(claim("The per-diem for Berlin is \u20ac65 per day."), rows)
-    assert wrong.status is ClaimStatus.CONTRADICTED and wrong.evidence and wrong.evidence.quote == "Berlin | \u20ac48"
+    assert (
+        wrong.status is ClaimStatus.CONTRADICTED
+        and wrong.evidence
+        and wrong.evidence.quote == "Berlin | \u20ac48"
+    )
     right = LexicalVerifier().verify(claim("The per-diem for Berlin is \u20ac48 per day."), rows)
-    assert right.status is ClaimStatus.SUPPORTED and right.evidence and right.evidence.quote == "Berlin | \u20ac48"
+    assert (
+        right.status is ClaimStatus.SUPPORTED
+        and right.evidence
+        and right.evidence.quote == "Berlin | \u20ac48"
+    )
 
 
 def test_lexical_reasons_name_what_differs() -> None:
@@ -168,7 +195,10 @@ def test_lexical_without_context_is_unsupported() -> None:
 
 
 def test_lexical_batch_matches_one_by_one() -> None:
-    claims = [claim(t) for t in ("Passwords must be 12 characters long.", "MFA is mandatory.", "Parents get 16 weeks.")]
+    claims = [
+        claim(t)
+        for t in ("Passwords must be 12 characters long.", "MFA is mandatory.", "Parents get 16 weeks.")
+    ]
     verifier = LexicalVerifier()
     assert verifier.verify_many(claims, CONTEXTS) == [verifier.verify(c, CONTEXTS) for c in claims]
 
@@ -176,28 +206,40 @@ def test_lexical_batch_matches_one_by_one() -> None:
 # -- LLM judge ---------------------------------------------------------------------------------------
 
 
-def judge_reply(status: str, quote: str, chunk_id: str = "leave-0", reason: str = "because") -> dict[str, str]:
+def judge_reply(
+    status: str, quote: str, chunk_id: str = "leave-0", reason: str = "because"
+) -> dict[str, str]:
     return {"status": status, "evidence_quote": quote, "chunk_id": chunk_id, "reason": reason}
 
 
 def test_judge_verdict_carries_its_quote_in_place(server: ChatServer, settings: Settings) -> None:
-    server.reply_json(judge_reply("supported", "Parents are entitled to 16 weeks of fully paid parental leave."))
-    verdict = LLMJudge(server.llm(settings)).verify(claim("Parents get 16 weeks of paid leave."), CONTEXTS, "Leave?")
+    server.reply_json(
+        judge_reply("supported", "Parents are entitled to 16 weeks of fully paid parental leave.")
+    )
+    verdict = LLMJudge(server.llm(settings)).verify(
+        claim("Parents get 16 weeks of paid leave."), CONTEXTS, "Leave?"
+    )
     assert (verdict.status, verdict.confidence, verdict.verifier) == (ClaimStatus.SUPPORTED, 0.85, "llm")
     assert verdict.reason == "because"
     assert_evidence_in_place(verdict)
 
 
-def test_judge_tells_contradicted_and_finds_a_quote_in_another_chunk(server: ChatServer, settings: Settings) -> None:
+def test_judge_tells_contradicted_and_finds_a_quote_in_another_chunk(
+    server: ChatServer, settings: Settings
+) -> None:
     quote = "Security incidents must be reported to the IT service desk within 24 hours"
     server.reply_json(judge_reply("contradicted", quote, chunk_id="leave-0"))
-    verdict = LLMJudge(server.llm(settings)).verify(claim("Incidents are reported within 72 hours."), CONTEXTS)
+    verdict = LLMJudge(server.llm(settings)).verify(
+        claim("Incidents are reported within 72 hours."), CONTEXTS
+    )
     assert verdict.status is ClaimStatus.CONTRADICTED and verdict.confidence == 0.85
     assert verdict.evidence and verdict.evidence.chunk_id == "security-0"
     assert_evidence_in_place(verdict)
 
 
-def test_a_contradiction_quoting_text_not_in_the_documents_lowers_confidence(server: ChatServer, settings: Settings) -> None:
+def test_a_contradiction_quoting_text_not_in_the_documents_lowers_confidence(
+    server: ChatServer, settings: Settings
+) -> None:
     server.reply_json(judge_reply("contradicted", "Parents receive no bonus at all."))
     verdict = LLMJudge(server.llm(settings)).verify(claim("Parents get a bonus."), CONTEXTS)
     assert verdict.status is ClaimStatus.CONTRADICTED and verdict.evidence is None
@@ -207,7 +249,11 @@ def test_a_contradiction_quoting_text_not_in_the_documents_lowers_confidence(ser
 def test_unsupported_needs_no_quote(server: ChatServer, settings: Settings) -> None:
     server.reply_json(judge_reply("unsupported", "", chunk_id="", reason="nothing about gyms"))
     verdict = LLMJudge(server.llm(settings)).verify(claim("There is a gym."), CONTEXTS)
-    assert (verdict.status, verdict.confidence, verdict.reason) == (ClaimStatus.UNSUPPORTED, 0.8, "nothing about gyms")
+    assert (verdict.status, verdict.confidence, verdict.reason) == (
+        ClaimStatus.UNSUPPORTED,
+        0.8,
+        "nothing about gyms",
+    )
 
 
 def test_malformed_judgement_is_retried_once(server: ChatServer, settings: Settings) -> None:
@@ -221,14 +267,20 @@ def test_malformed_judgement_is_retried_once(server: ChatServer, settings: Setti
 @pytest.mark.parametrize(
     ("script", "overrides", "reason"),
     [
-        (lambda s: (s.reply('{"status": "supp'), s.reply('{"status": "supported", "evid')), {}, "not usable twice"),
+        (
+            lambda s: (s.reply('{"status": "supp'), s.reply('{"status": "supported", "evid')),
+            {},
+            "not usable twice",
+        ),
         (lambda s: s.reply("late", delay_s=5), {"llm_timeout_s": 0.3}, "did not answer within 0.3 s"),
         (lambda s: s.fail(429), {}, "HTTP 429"),
         (lambda s: s.fail(500), {}, "HTTP 500"),
         (lambda s: s.raw(b"<html>gateway error</html>"), {}, "not a valid chat completion"),
     ],
 )
-def test_a_failed_judgement_is_not_verified(server: ChatServer, settings: Settings, script, overrides, reason) -> None:  # type: ignore[no-untyped-def]
+def test_a_failed_judgement_is_not_verified(
+    server: ChatServer, settings: Settings, script, overrides, reason
+) -> None:  # type: ignore[no-untyped-def]
     script(server)
     verdict = LLMJudge(server.llm(settings, **overrides)).verify(claim("Parents get 16 weeks."), CONTEXTS)
     assert not verdict.verified and verdict.status is ClaimStatus.NOT_CHECKABLE
@@ -285,9 +337,13 @@ def test_each_stage_decides_what_it_is_sure_of(server: ChatServer, settings: Set
     assert len(server.requests) == 1 and "free gym membership" in server.requests[0]["messages"][1]["content"]
 
 
-def test_when_the_judge_fails_the_offline_verdict_stands_and_says_so(server: ChatServer, settings: Settings) -> None:
+def test_when_the_judge_fails_the_offline_verdict_stands_and_says_so(
+    server: ChatServer, settings: Settings
+) -> None:
     server.fail(500)
-    verdict = offline_cascade(server, settings).verify(claim("Employees also receive a free gym membership."), CONTEXTS)
+    verdict = offline_cascade(server, settings).verify(
+        claim("Employees also receive a free gym membership."), CONTEXTS
+    )
     assert verdict.verified and verdict.verifier == "lexical" and verdict.status is ClaimStatus.UNSUPPORTED
     assert "A later stage could not check it (the LLM judge failed" in verdict.reason
     assert verdict.reason.endswith("this lexical verdict stands")
@@ -322,13 +378,20 @@ def test_a_broken_stage_leaves_its_claims_to_the_others() -> None:
 def test_not_checkable_claims_reach_no_stage(server: ChatServer, settings: Settings) -> None:
     greeting = Claim("Hello!", 0, 6, checkable=False, reason="greeting or closing")
     [verdict] = offline_cascade(server, settings).verify_many([greeting], CONTEXTS)
-    assert (verdict.status, verdict.reason, verdict.verified) == (ClaimStatus.NOT_CHECKABLE, "greeting or closing", True)
+    assert (verdict.status, verdict.reason, verdict.verified) == (
+        ClaimStatus.NOT_CHECKABLE,
+        "greeting or closing",
+        True,
+    )
     assert server.requests == []
 
 
 def test_accept_decides_when_to_go_on() -> None:
     every_verdict = CascadeVerifier([LexicalVerifier(), QuoteVerifier()], accept=lambda v: True)
-    assert every_verdict.verify(claim("Passwords must be at least 14 characters long."), CONTEXTS).verifier == "lexical"
+    assert (
+        every_verdict.verify(claim("Passwords must be at least 14 characters long."), CONTEXTS).verifier
+        == "lexical"
+    )
     never = CascadeVerifier([LexicalVerifier(), QuoteVerifier()], accept=lambda v: False)
     # The quote stage cannot decide this paraphrase, so the lexical verdict, though not accepted, stands.
     kept = never.verify(claim("Full-time employees get 25 days of paid leave."), CONTEXTS)
@@ -345,6 +408,9 @@ def test_build_verifier_follows_the_settings(server: ChatServer, settings: Setti
     with pytest.raises(ConfigError, match="RRAG_LLM_BASE_URL"):
         build_verifier(settings.replace(verifiers=("llm",)))
     llm = server.llm(settings)
-    assert [s.name for s in build_verifier(settings.replace(verifiers=("llm", "quote")), llm).stages] == ["llm", "quote"]
+    assert [s.name for s in build_verifier(settings.replace(verifiers=("llm", "quote")), llm).stages] == [
+        "llm",
+        "quote",
+    ]
     configured = settings.replace(verifiers=("quote", "llm"), llm_base_url=server.base_url, llm_model="m")
     assert [s.name for s in build_verifier(configured).stages] == ["quote", "llm"]

@@ -8,17 +8,28 @@ from rrag.verify.guarded import GuardedVerifier
 from rrag.verify.nli import NLIVerifier, chunk_windows, clear_caches, shared_encoder
 
 CONTEXT = RetrievedChunk(
-    Chunk("c:0", "c", "c.txt", "Employees receive 25 days of annual leave. Unused days expire in March. "
-          "Managers approve leave requests within five working days.", 0, 140, None, 0),
+    Chunk(
+        "c:0",
+        "c",
+        "c.txt",
+        "Employees receive 25 days of annual leave. Unused days expire in March. "
+        "Managers approve leave requests within five working days.",
+        0,
+        140,
+        None,
+        0,
+    ),
     score=0.9,
 )
 
 
 def test_pair_tokens_are_what_the_tokenizer_gives_the_pair() -> None:
     encoder = shared_encoder()
-    pairs = [("Employees receive 25 days of annual leave.", "Staff get 25 days off."),
-             ("Ünïcode — “quotes” and 3.5% rates, e.g. {\"json\": [1, 2]}", "The rate is 3.5%."),
-             ("word " * 600, "A claim after an evidence window over the model's limit.")]
+    pairs = [
+        ("Employees receive 25 days of annual leave.", "Staff get 25 days off."),
+        ('Ünïcode — “quotes” and 3.5% rates, e.g. {"json": [1, 2]}', "The rate is 3.5%."),
+        ("word " * 600, "A claim after an evidence window over the model's limit."),
+    ]
     for evidence, claim in pairs:
         expected = encoder._tokenizer.encode(evidence, claim)
         assert encoder.pair_tokens(evidence, claim) == (expected.ids, expected.type_ids)
@@ -26,7 +37,10 @@ def test_pair_tokens_are_what_the_tokenizer_gives_the_pair() -> None:
 
 def test_windows_are_computed_once_per_chunk_and_verdicts_do_not_depend_on_it() -> None:
     verifier = NLIVerifier()
-    claims = [Claim("Employees receive 30 days of annual leave.", 0, 42), Claim("Managers approve leave.", 43, 66)]
+    claims = [
+        Claim("Employees receive 30 days of annual leave.", 0, 42),
+        Claim("Managers approve leave.", 43, 66),
+    ]
     clear_caches()
     cold = verifier.verify_many(claims, [CONTEXT])
     misses = chunk_windows.cache_info().misses
@@ -39,8 +53,10 @@ def test_the_guard_reads_the_rules_the_model_already_ran() -> None:
     """The model uses the rules' verdict on each claim sentence as a feature, the guard as a veto: one
     judgement per sentence and chunks serves both, and the verdicts are those of a fresh run."""
     guarded = GuardedVerifier(NLIVerifier())
-    claims = [Claim("Employees receive 30 days of annual leave. Unused days expire in March.", 0, 71),
-              Claim("Managers approve leave.", 72, 95)]
+    claims = [
+        Claim("Employees receive 30 days of annual leave. Unused days expire in March.", 0, 71),
+        Claim("Managers approve leave.", 72, 95),
+    ]
     clear_caches()
     cold = guarded.verify_many(claims, [CONTEXT])
     info = lexical._assessed.cache_info()

@@ -40,8 +40,16 @@ from rrag.tools.verifier_eval import Row, format_table
 from rrag.verify.nli import MODEL_DIR
 from training.data import BASE_MODEL_DIR, load_mix
 from training.export_onnx import export, load_model
-from training.fit_calibrator import (CACHE, FOLDS, cross_validate, extract, feature_verifier, load_dev,
-                                     model_hash, sentence_labels)
+from training.fit_calibrator import (
+    CACHE,
+    FOLDS,
+    cross_validate,
+    extract,
+    feature_verifier,
+    load_dev,
+    model_hash,
+    sentence_labels,
+)
 from training.model import CrossEncoderModel
 from training.synthetic import perturbations
 from training.train_nli import DEFAULT_MIX, DEVICE, Trainer, plan_batches
@@ -60,11 +68,16 @@ def training_pairs(row: Row, sentences: list[dict], rng: random.Random) -> list[
         # judge the guess is near random on SummEdits, and the adapted judge learned to reject copies.
         labelled = []
     for j, supported in labelled:
-        window, sentence = sentences[j]["window"], row.claim[sentences[j]["start"]:sentences[j]["end"]]
+        window, sentence = sentences[j]["window"], row.claim[sentences[j]["start"] : sentences[j]["end"]]
         if not window:
             continue
-        pairs.append({"premise": window, "hypothesis": sentence,
-                      "label": "entailment" if supported else "not_entailment"})
+        pairs.append(
+            {
+                "premise": window,
+                "hypothesis": sentence,
+                "label": "entailment" if supported else "not_entailment",
+            }
+        )
         made = perturbations(sentence, window, rng) if supported and rng.random() < SYNTHETIC_SHARE else []
         if made:
             changed, label = rng.choice(made)
@@ -128,7 +141,9 @@ def main() -> None:
         base_file = FOLD_CACHE / f"base-{_digest(args.checkpoint.read_bytes() + _feature_code())}.json"
         if not base_file.exists():
             FOLD_CACHE.mkdir(parents=True, exist_ok=True)
-            base_file.write_text(json.dumps(features_of(load_model(args.checkpoint), rows, Path(tmp) / "base")))
+            base_file.write_text(
+                json.dumps(features_of(load_model(args.checkpoint), rows, Path(tmp) / "base"))
+            )
         base = json.loads(base_file.read_text())
         rng = random.Random(args.seed)
         pairs = [training_pairs(row, sentences, rng) for row, sentences in zip(rows, base)]
@@ -151,8 +166,9 @@ def main() -> None:
                     print(f"fold {fold}", flush=True)
                     train = [p for i, f in enumerate(folds) if f != fold for p in pairs[i]]
                     model = adapt(args.checkpoint, train, args)
-                    fold_file.write_text(json.dumps(features_of(model, [rows[i] for i in test],
-                                                                Path(tmp) / f"fold-{fold}")))
+                    fold_file.write_text(
+                        json.dumps(features_of(model, [rows[i] for i in test], Path(tmp) / f"fold-{fold}"))
+                    )
                 for i, sentences in zip(test, json.loads(fold_file.read_text())):
                     features[i] = sentences
             print("all folds", flush=True)

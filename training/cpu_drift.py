@@ -41,8 +41,11 @@ def main() -> None:
     sub = ap.add_subparsers(dest="command", required=True)
     dump = sub.add_parser("dump")
     dump.add_argument("out", type=Path)
-    dump.add_argument("--model-file", choices=(MODEL_FILE, PORTABLE_MODEL_FILE),
-                      help="this model rather than the one chosen for this CPU")
+    dump.add_argument(
+        "--model-file",
+        choices=(MODEL_FILE, PORTABLE_MODEL_FILE),
+        help="this model rather than the one chosen for this CPU",
+    )
     compare = sub.add_parser("compare")
     compare.add_argument("a", type=Path)
     compare.add_argument("b", type=Path)
@@ -52,8 +55,10 @@ def main() -> None:
         return
     a, b = np.load(args.a), np.load(args.b)
     diff = np.abs(a - b)
-    print(f"{len(a)} pairs: max |dP| {diff.max():.4f}, mean {diff.mean():.5f}, "
-          f"most likely label differs on {int((a.argmax(1) != b.argmax(1)).sum())}")
+    print(
+        f"{len(a)} pairs: max |dP| {diff.max():.4f}, mean {diff.mean():.5f}, "
+        f"most likely label differs on {int((a.argmax(1) != b.argmax(1)).sum())}"
+    )
 
 
 if __name__ == "__main__":

@@ -42,8 +42,12 @@ def _is_heldout(premise: str) -> bool:
 
 def heldout_rows() -> list[dict]:
     """The held-out MNLI and FEVER-NLI pairs (3-way labels), in file order."""
-    return [r for name in HELDOUT_FILES for r in read_jsonl(TRAIN_DIR / name)
-            if _is_heldout(r["premise"]) and r["label"] in LABEL_MASKS]
+    return [
+        r
+        for name in HELDOUT_FILES
+        for r in read_jsonl(TRAIN_DIR / name)
+        if _is_heldout(r["premise"]) and r["label"] in LABEL_MASKS
+    ]
 
 
 def load_mix(mix: dict[str, int], seed: int, extra: list[Path] = ()) -> list[dict]:
@@ -53,8 +57,9 @@ def load_mix(mix: dict[str, int], seed: int, extra: list[Path] = ()) -> list[dic
     rng = random.Random(seed)
     rows: list[dict] = []
     for name, count in sorted(mix.items()):
-        pairs = [r for r in read_jsonl(TRAIN_DIR / name)
-                 if r["label"] in LABEL_MASKS and r["premise"] not in held]
+        pairs = [
+            r for r in read_jsonl(TRAIN_DIR / name) if r["label"] in LABEL_MASKS and r["premise"] not in held
+        ]
         rng.shuffle(pairs)
         rows.extend(pairs[:count])
     for path in extra:

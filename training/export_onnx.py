@@ -45,14 +45,23 @@ def export(model: CrossEncoderModel, out: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         fp32 = Path(tmp) / "fp32.onnx"
         torch.onnx.export(
-            model.eval(), tuple(sample[name] for name in INPUTS), str(fp32),
-            input_names=list(INPUTS), output_names=["logits"],
+            model.eval(),
+            tuple(sample[name] for name in INPUTS),
+            str(fp32),
+            input_names=list(INPUTS),
+            output_names=["logits"],
             dynamic_axes={name: {0: "batch", 1: "seq"} for name in INPUTS} | {"logits": {0: "batch"}},
-            opset_version=17, dynamo=False,
+            opset_version=17,
+            dynamo=False,
         )
         # Only weight matrices are quantised: attention's activation-by-activation products stay fp32.
-        quantize_dynamic(str(fp32), str(out / MODEL_FILE), weight_type=QuantType.QInt8, per_channel=True,
-                         extra_options={"MatMulConstBOnly": True})
+        quantize_dynamic(
+            str(fp32),
+            str(out / MODEL_FILE),
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            extra_options={"MatMulConstBOnly": True},
+        )
         write_portable(out)  # the uint8 copy for CPUs without VNNI, and its probe (portable_int8.py)
     shutil.copy(BASE_MODEL_DIR / "tokenizer.json", out / TOKENIZER_FILE)
 

@@ -26,17 +26,44 @@ from pathlib import Path
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
-from rrag.tools.verifier_eval import Judgement, Row, context_chunks, dataset_metrics, f1, format_table, load_rows
 from rrag.settings import Settings
+from rrag.tools.verifier_eval import (
+    Judgement,
+    Row,
+    context_chunks,
+    dataset_metrics,
+    f1,
+    format_table,
+    load_rows,
+)
 from rrag.verify.features import claim_sentences
-from rrag.verify.nli import (CALIBRATOR_FILE, MODEL_DIR, MODEL_FILE, Calibrator, NLIVerifier,
-                             aggregate_features)
+from rrag.verify.nli import (
+    CALIBRATOR_FILE,
+    MODEL_DIR,
+    MODEL_FILE,
+    Calibrator,
+    NLIVerifier,
+    aggregate_features,
+)
 
 EVAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
 CACHE = Path(__file__).resolve().parent / "cache" / "dev_features.json"
-FEATURES = ("entail_logit", "contra_logit", "neutral_at_best", "cover_context", "cover_window", "numbers",
-            "missing_number", "evidence_missing_number", "has_numbers", "entities", "negation", "length", "lexical_support",
-            "lexical_contradiction")
+FEATURES = (
+    "entail_logit",
+    "contra_logit",
+    "neutral_at_best",
+    "cover_context",
+    "cover_window",
+    "numbers",
+    "missing_number",
+    "evidence_missing_number",
+    "has_numbers",
+    "entities",
+    "negation",
+    "length",
+    "lexical_support",
+    "lexical_contradiction",
+)
 FOLDS = 5
 SEED = 20261122
 
@@ -54,9 +81,18 @@ def extract(verifier: NLIVerifier, rows: list[Row]) -> list[list[dict]]:
         sentences = claim_sentences(row.claim)
         contexts = context_chunks(row.context, settings.chunk_size)
         scored = verifier.score_sentences([s.text for s in sentences], contexts, row.question)
-        out.append([{"start": s.start + sc.span.start, "end": s.start + sc.span.end, "features": sc.features,
-                     "window": sc.support_window.span.text if sc.support_window else ""}
-                    for s, per in zip(sentences, scored) for sc in per])
+        out.append(
+            [
+                {
+                    "start": s.start + sc.span.start,
+                    "end": s.start + sc.span.end,
+                    "features": sc.features,
+                    "window": sc.support_window.span.text if sc.support_window else "",
+                }
+                for s, per in zip(sentences, scored)
+                for sc in per
+            ]
+        )
         if n % 250 == 0:
             print(f"features {n}/{len(rows)}", flush=True)
     return out
@@ -67,8 +103,10 @@ def sentence_labels(row: Row, sentences: list[dict]) -> list[tuple[int, int]]:
     if row.label == "supported":
         return [(i, 1) for i in range(len(sentences))]
     if row.has_spans:
-        return [(i, 0 if any(s < sen["end"] and sen["start"] < e for s, e in row.spans) else 1)
-                for i, sen in enumerate(sentences)]
+        return [
+            (i, 0 if any(s < sen["end"] and sen["start"] < e for s, e in row.spans) else 1)
+            for i, sen in enumerate(sentences)
+        ]
     weakest = min(range(len(sentences)), key=lambda i: sentences[i]["features"]["entail_logit"])
     return [(weakest, 0)]
 
@@ -86,8 +124,9 @@ def _balanced_weights(keys: list[tuple[str, int]]) -> np.ndarray:
     return w * len(w) / w.sum()
 
 
-def fit_sentences(rows: list[Row], feats: list[list[dict]],
-                  index: list[int]) -> tuple[LogisticRegression, np.ndarray, np.ndarray]:
+def fit_sentences(
+    rows: list[Row], feats: list[list[dict]], index: list[int]
+) -> tuple[LogisticRegression, np.ndarray, np.ndarray]:
     samples = [(i, j, label) for i in index for j, label in sentence_labels(rows[i], feats[i])]
     x = np.array([[feats[i][j]["features"][f] for f in FEATURES] for i, j, _ in samples])
     y = np.array([label for _, _, label in samples])
@@ -116,13 +155,15 @@ class Scores:
 
 def score(sentence: list[np.ndarray], claim_model: LogisticRegression) -> Scores:
     claim = claim_model.predict_proba(np.array([aggregate_features(p) for p in sentence]))[:, 1]
-    alone = [claim_model.predict_proba(np.array([aggregate_features([q]) for q in p]))[:, 1]
-             for p in sentence]
+    alone = [
+        claim_model.predict_proba(np.array([aggregate_features([q]) for q in p]))[:, 1] for p in sentence
+    ]
     return Scores(sentence, claim, alone)
 
 
-def judgements(rows: list[Row], feats: list[list[dict]], sc: Scores, index: list[int],
-               threshold: float, contra: float) -> list[Judgement]:
+def judgements(
+    rows: list[Row], feats: list[list[dict]], sc: Scores, index: list[int], threshold: float, contra: float
+) -> list[Judgement]:
     out = []
     for i in index:
         k = int(sc.sentence[i].argmin())
@@ -138,13 +179,16 @@ def mean_ba(rows: list[Row], js: list[Judgement], index: list[int]) -> float:
     by: dict[str, list[int]] = defaultdict(list)
     for n, i in enumerate(index):
         by[rows[i].dataset].append(n)
-    scores = [dataset_metrics([rows[index[n]] for n in ns], [js[n] for n in ns], 1.0)["balanced_accuracy"]
-              for ns in by.values()]
+    scores = [
+        dataset_metrics([rows[index[n]] for n in ns], [js[n] for n in ns], 1.0)["balanced_accuracy"]
+        for ns in by.values()
+    ]
     return float(np.mean([s for s in scores if s is not None]))
 
 
-def choose_thresholds(rows: list[Row], feats: list[list[dict]], sc: Scores,
-                      index: list[int]) -> tuple[float, float]:
+def choose_thresholds(
+    rows: list[Row], feats: list[list[dict]], sc: Scores, index: list[int]
+) -> tuple[float, float]:
     grid = np.arange(0.2, 0.81, 0.02)
     threshold = max(grid, key=lambda t: mean_ba(rows, judgements(rows, feats, sc, index, t, 1.0), index))
     candidates = [i for i in index if rows[i].label in ("unsupported", "contradicted")]
@@ -204,7 +248,9 @@ def cross_validate(rows: list[Row], folds: list[int], feats: list[list[dict]]) -
     by: dict[str, list[int]] = defaultdict(list)
     for i, row in enumerate(rows):
         by[row.dataset].append(i)
-    return {name: dataset_metrics([rows[i] for i in idx], [oof[i] for i in idx], 0.0) for name, idx in by.items()}
+    return {
+        name: dataset_metrics([rows[i] for i in idx], [oof[i] for i in idx], 0.0) for name, idx in by.items()
+    }
 
 
 def main() -> None:
@@ -215,20 +261,33 @@ def main() -> None:
     rows, folds = load_dev()
     cached = json.loads(CACHE.read_text()) if CACHE.exists() else {}
     if cached.get("model") != model_hash() or len(cached.get("rows", [])) != len(rows):
-        raise SystemExit(f"{CACHE} does not hold features of the shipped model; run python -m training.adapt_dev")
+        raise SystemExit(
+            f"{CACHE} does not hold features of the shipped model; run python -m training.adapt_dev"
+        )
     feats = cached["rows"]
     cv = cross_validate(rows, folds, feats)
     print(format_table(cv))
 
     sent_model, mean, scale, claim_model, _, threshold, contra = fit_all(rows, feats, list(range(len(rows))))
-    args.out.write_text(json.dumps({
-        "features": list(FEATURES), "mean": mean.tolist(), "scale": scale.tolist(),
-        "weights": sent_model.coef_[0].tolist(), "bias": float(sent_model.intercept_[0]),
-        "aggregate_weights": claim_model.coef_[0].tolist(),
-        "aggregate_bias": float(claim_model.intercept_[0]),
-        "threshold": threshold, "contradiction_threshold": contra,
-        "model_sha1": cached["model"], "judge": cached["judge"], "cv": cv,
-    }, indent=1))
+    args.out.write_text(
+        json.dumps(
+            {
+                "features": list(FEATURES),
+                "mean": mean.tolist(),
+                "scale": scale.tolist(),
+                "weights": sent_model.coef_[0].tolist(),
+                "bias": float(sent_model.intercept_[0]),
+                "aggregate_weights": claim_model.coef_[0].tolist(),
+                "aggregate_bias": float(claim_model.intercept_[0]),
+                "threshold": threshold,
+                "contradiction_threshold": contra,
+                "model_sha1": cached["model"],
+                "judge": cached["judge"],
+                "cv": cv,
+            },
+            indent=1,
+        )
+    )
     print(f"wrote {args.out}: threshold {threshold:.2f}, contradiction {contra:.2f}")
 
 

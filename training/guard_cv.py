@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rrag.tools.verifier_eval import Judgement, Row, context_chunks, dataset_metrics, format_table, load_rows
 from rrag.settings import Settings
+from rrag.tools.verifier_eval import Judgement, Row, context_chunks, dataset_metrics, format_table, load_rows
 from rrag.types import Claim, ClaimStatus, Verdict
 from rrag.verify.features import claim_sentences
 from rrag.verify.guarded import DEFAULT_GUARD, Guard, overrule
@@ -44,21 +44,37 @@ def score_rows(out: Path) -> None:
     model, rules = NLIVerifier(settings), LexicalVerifier()
     with out.open("w", encoding="utf-8") as fh:
         for path in sorted(EVAL_DIR.glob("*.jsonl")):
-            raws = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            raws = [
+                json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+            ]
             for raw, row in zip(raws, load_rows(path)):
                 contexts = context_chunks(row.context, settings.chunk_size)
                 sentences = model.score_sentences([row.claim], contexts, row.question)[0]
                 verdict = model.verdict_of(sentences)
                 spans = claim_sentences(row.claim)
                 assessed = rules.assess([Claim(s.text, s.start, s.end) for s in spans], contexts)
-                key = raw.get("source_id") or raw.get("group_id") or hashlib.sha1(raw["context"].encode()).hexdigest()
-                fh.write(json.dumps({
-                    "id": row.id, "dataset": row.dataset, "label": row.label, "group": f"{row.dataset}:{key}",
-                    "group_id": row.group_id, "status": verdict.status.value, "p": verdict.support_score,
-                    "sentence_p": [s.probability for s in sentences],
-                    "sentence_features": [s.features for s in sentences],
-                    "rules": [[r.status.value, kind, r.support_score] for r, kind in assessed],
-                }) + "\n")
+                key = (
+                    raw.get("source_id")
+                    or raw.get("group_id")
+                    or hashlib.sha1(raw["context"].encode()).hexdigest()
+                )
+                fh.write(
+                    json.dumps(
+                        {
+                            "id": row.id,
+                            "dataset": row.dataset,
+                            "label": row.label,
+                            "group": f"{row.dataset}:{key}",
+                            "group_id": row.group_id,
+                            "status": verdict.status.value,
+                            "p": verdict.support_score,
+                            "sentence_p": [s.probability for s in sentences],
+                            "sentence_features": [s.features for s in sentences],
+                            "rules": [[r.status.value, kind, r.support_score] for r, kind in assessed],
+                        }
+                    )
+                    + "\n"
+                )
 
 
 def decide(row: dict, guard: Guard | None) -> Judgement:
@@ -66,8 +82,10 @@ def decide(row: dict, guard: Guard | None) -> Judgement:
     model = Verdict(ClaimStatus(row["status"]), row["p"], "nli", "", support_score=row["p"])
     if guard is None:
         return Judgement(model.status.value, row["p"], [])
-    rules = [(Verdict(ClaimStatus(status), 0.7, "lexical", "", support_score=score), kind)
-             for status, kind, score in row["rules"]]
+    rules = [
+        (Verdict(ClaimStatus(status), 0.7, "lexical", "", support_score=score), kind)
+        for status, kind, score in row["rules"]
+    ]
     verdict = overrule(model, rules, guard)
     return Judgement(verdict.status.value, verdict.support_score or 0.0, [])
 
@@ -75,9 +93,14 @@ def decide(row: dict, guard: Guard | None) -> Judgement:
 def candidates() -> list[tuple[str, Guard | None]]:
     out: list[tuple[str, Guard | None]] = [("model alone", None)]
     for unstated, sure, doubt, long_kinds in itertools.product(
-            (NEVER, 0.6, ALWAYS), (0.0, 0.6, 0.7, 0.8), (0.25, 0.3, 1.0), (frozenset(KINDS), frozenset({VALUE}))):
-        guard = Guard({VALUE: ALWAYS, NEGATION: ALWAYS, OPPOSITE: ALWAYS, UNSTATED: unstated, NEGATED_EVIDENCE: NEVER},
-                      long_kinds, sure, doubt)
+        (NEVER, 0.6, ALWAYS), (0.0, 0.6, 0.7, 0.8), (0.25, 0.3, 1.0), (frozenset(KINDS), frozenset({VALUE}))
+    ):
+        guard = Guard(
+            {VALUE: ALWAYS, NEGATION: ALWAYS, OPPOSITE: ALWAYS, UNSTATED: unstated, NEGATED_EVIDENCE: NEVER},
+            long_kinds,
+            sure,
+            doubt,
+        )
         out.append((f"unstated<{unstated} sure={sure} doubt<{doubt} long={sorted(long_kinds)}", guard))
     return out
 
@@ -96,7 +119,9 @@ def sentence_features(rows: list[dict], dev: list[Row]) -> list[list[dict]]:
         spans = claim_sentences(row.claim)
         if r["id"] != row.id or len(spans) != len(r["sentence_features"]):
             raise SystemExit(f"{CACHE} is stale at {row.id}: run with --rescore")
-        out.append([{"start": s.start, "end": s.end, "features": f} for s, f in zip(spans, r["sentence_features"])])
+        out.append(
+            [{"start": s.start, "end": s.end, "features": f} for s, f in zip(spans, r["sentence_features"])]
+        )
     return out
 
 
@@ -104,8 +129,12 @@ def main() -> None:
     from training import fit_calibrator as fc  # scikit-learn: training/requirements.txt
 
     ap = argparse.ArgumentParser()
-    ap.add_argument("--rescore", action="store_true", help="score the dev rows again (after a model or rule change)")
-    ap.add_argument("--seeds", type=int, default=10, help="fold assignments to average over (the first is SEED)")
+    ap.add_argument(
+        "--rescore", action="store_true", help="score the dev rows again (after a model or rule change)"
+    )
+    ap.add_argument(
+        "--seeds", type=int, default=10, help="fold assignments to average over (the first is SEED)"
+    )
     args = ap.parse_args()
     rows = cached_rows(args.rescore)
     dev, _ = fc.load_dev()
@@ -115,9 +144,14 @@ def main() -> None:
         by_set[r["dataset"]].append(i)
 
     def table(judged: list[Judgement], keep: set[int] | None = None) -> dict[str, dict]:
-        return {name: dataset_metrics([dev[i] for i in idx if keep is None or i in keep],
-                                      [judged[i] for i in idx if keep is None or i in keep], 0.0)
-                for name, idx in by_set.items()}
+        return {
+            name: dataset_metrics(
+                [dev[i] for i in idx if keep is None or i in keep],
+                [judged[i] for i in idx if keep is None or i in keep],
+                0.0,
+            )
+            for name, idx in by_set.items()
+        }
 
     def mean_ba(t: dict[str, dict]) -> float:
         return float(np.mean([m["balanced_accuracy"] for m in t.values()]))
@@ -136,8 +170,10 @@ def main() -> None:
             train = [i for i, f in enumerate(folds) if f != k]
             *_, scores, threshold, contra = fc.fit_all(dev, feats, train)
             model = fc.judgements(dev, feats, scores, list(range(len(rows))), threshold, contra)
-            judged = [[decide(dict(r, status=m.status, p=m.score), guard) for r, m in zip(rows, model)]
-                      for _, guard in options]
+            judged = [
+                [decide(dict(r, status=m.status, p=m.score), guard) for r, m in zip(rows, model)]
+                for _, guard in options
+            ]
             # ... and the guard with the best mean BA on the other folds judges this one.
             best = max(range(len(options)), key=lambda c: mean_ba(table(judged[c], set(train))))
             for i, f in enumerate(folds):
@@ -149,14 +185,20 @@ def main() -> None:
         for name in stages:
             means[name].append(mean_ba(table(out_of_fold[name])))
             if seed == SEED:
-                print(f"\n{name} (CV, seed {SEED})\n{format_table(table(out_of_fold[name])).split(chr(10) + chr(10))[0]}")
-    print(f"\nmean BA over {args.seeds} fold assignments (group 5-fold CV, the combiner refitted in each fold):")
+                print(
+                    f"\n{name} (CV, seed {SEED})\n{format_table(table(out_of_fold[name])).split(chr(10) + chr(10))[0]}"
+                )
+    print(
+        f"\nmean BA over {args.seeds} fold assignments (group 5-fold CV, the combiner refitted in each fold):"
+    )
     for name in stages:
         values = 100 * np.array(means[name])
         print(f"  {name}: {values.mean():.2f} (sd {values.std():.2f})")
     gain = 100 * (np.array(means[stages[1]]) - np.array(means[stages[0]]))
-    print(f"  default stage minus model alone, paired by assignment: {gain.mean():+.2f} (sd {gain.std():.2f}); "
-          f"ahead in {int((gain > 0).sum())} of {len(gain)}")
+    print(
+        f"  default stage minus model alone, paired by assignment: {gain.mean():+.2f} (sd {gain.std():.2f}); "
+        f"ahead in {int((gain > 0).sum())} of {len(gain)}"
+    )
 
 
 if __name__ == "__main__":

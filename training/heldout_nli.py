@@ -26,9 +26,15 @@ LABELS = ("entailment", "neutral", "contradiction")
 def predict(model, tokenizer, rows: list[dict], batch: int = 64, max_len: int = 128) -> list[str]:
     out: list[str] = []
     for i in range(0, len(rows), batch):
-        part = rows[i: i + batch]
-        enc = tokenizer([r["premise"] for r in part], [r["hypothesis"] for r in part],
-                        truncation="longest_first", max_length=max_len, padding=True, return_tensors="pt")
+        part = rows[i : i + batch]
+        enc = tokenizer(
+            [r["premise"] for r in part],
+            [r["hypothesis"] for r in part],
+            truncation="longest_first",
+            max_length=max_len,
+            padding=True,
+            return_tensors="pt",
+        )
         out.extend(LABELS[j] for j in model(**enc).argmax(dim=-1).tolist())
     return out
 
@@ -40,7 +46,9 @@ def main() -> None:
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     rows = heldout_rows()
-    predicted = predict(load_model(args.checkpoint).eval(), AutoTokenizer.from_pretrained(BASE_MODEL_DIR), rows)
+    predicted = predict(
+        load_model(args.checkpoint).eval(), AutoTokenizer.from_pretrained(BASE_MODEL_DIR), rows
+    )
     right, total = Counter(), Counter()
     for row, label in zip(rows, predicted):
         total[row["dataset"]] += 1

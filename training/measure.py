@@ -22,7 +22,9 @@ from training.fit_calibrator import cross_validate, load_dev
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--checkpoint", type=Path, required=True, help="a state.pt written by train_nli or adapt_dev")
+    ap.add_argument(
+        "--checkpoint", type=Path, required=True, help="a state.pt written by train_nli or adapt_dev"
+    )
     args = ap.parse_args()
     rows, folds = load_dev()
     with tempfile.TemporaryDirectory() as tmp:

@@ -50,7 +50,8 @@ def int8_probe() -> onnx.ModelProto:
     255 * 127 * PROBE_WIDTH, saturating ones less."""
     weights = numpy_helper.from_array(np.full((PROBE_WIDTH, 16), 127, dtype=np.int8), "weights")
     graph = helper.make_graph(
-        [helper.make_node("MatMulInteger", ["row", "weights"], ["product"])], "int8_probe",
+        [helper.make_node("MatMulInteger", ["row", "weights"], ["product"])],
+        "int8_probe",
         [helper.make_tensor_value_info("row", TensorProto.UINT8, [None, PROBE_WIDTH])],
         [helper.make_tensor_value_info("product", TensorProto.INT32, [None, 16])],
         initializer=[weights],

@@ -16,19 +16,51 @@ from rrag.text import STOPWORDS, split_sentences
 NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w.]*\d)")
 NAME = re.compile(r"(?<=\s)[A-Z][a-z]+(?:\s[A-Z][a-z]+)*")
 AUXILIARY = re.compile(r"\b(is|are|was|were|has|have|had|can|could|will|would|should|does|did)\b(?! not\b)")
-NEGATED = re.compile(r"\b(?:(is|are|was|were|has|have|had|could|will|would|should|does|did|do|must|may) not"
-                     r"|(can)not|(is|are|was|were|has|have|does|did|do)n't)\b", re.IGNORECASE)
+NEGATED = re.compile(
+    r"\b(?:(is|are|was|were|has|have|had|could|will|would|should|does|did|do|must|may) not"
+    r"|(can)not|(is|are|was|were|has|have|does|did|do)n't)\b",
+    re.IGNORECASE,
+)
 # Both directions of each pair are used; the words are common English, not taken from any test set.
 _ANTONYM_PAIRS = [
-    ("increase", "decrease"), ("increased", "decreased"), ("increases", "decreases"), ("rose", "fell"),
-    ("rise", "fall"), ("before", "after"), ("minimum", "maximum"), ("inside", "outside"),
-    ("higher", "lower"), ("larger", "smaller"), ("more", "less"), ("above", "below"), ("first", "last"),
-    ("earliest", "latest"), ("early", "late"), ("open", "closed"), ("allowed", "prohibited"),
-    ("permitted", "forbidden"), ("including", "excluding"), ("won", "lost"), ("win", "lose"),
-    ("accepted", "rejected"), ("north", "south"), ("east", "west"), ("import", "export"),
-    ("positive", "negative"), ("older", "younger"), ("longer", "shorter"), ("male", "female"),
-    ("entered", "left"), ("start", "end"), ("started", "ended"), ("gained", "lost"), ("buy", "sell"),
-    ("bought", "sold"), ("internal", "external"), ("upper", "lower"), ("success", "failure"),
+    ("increase", "decrease"),
+    ("increased", "decreased"),
+    ("increases", "decreases"),
+    ("rose", "fell"),
+    ("rise", "fall"),
+    ("before", "after"),
+    ("minimum", "maximum"),
+    ("inside", "outside"),
+    ("higher", "lower"),
+    ("larger", "smaller"),
+    ("more", "less"),
+    ("above", "below"),
+    ("first", "last"),
+    ("earliest", "latest"),
+    ("early", "late"),
+    ("open", "closed"),
+    ("allowed", "prohibited"),
+    ("permitted", "forbidden"),
+    ("including", "excluding"),
+    ("won", "lost"),
+    ("win", "lose"),
+    ("accepted", "rejected"),
+    ("north", "south"),
+    ("east", "west"),
+    ("import", "export"),
+    ("positive", "negative"),
+    ("older", "younger"),
+    ("longer", "shorter"),
+    ("male", "female"),
+    ("entered", "left"),
+    ("start", "end"),
+    ("started", "ended"),
+    ("gained", "lost"),
+    ("buy", "sell"),
+    ("bought", "sold"),
+    ("internal", "external"),
+    ("upper", "lower"),
+    ("success", "failure"),
 ]
 ANTONYMS = {a: b for pair in _ANTONYM_PAIRS for a, b in (pair, pair[::-1])}
 _ANTONYM_WORD = re.compile(r"\b(" + "|".join(sorted(ANTONYMS, key=len, reverse=True)) + r")\b")
@@ -50,7 +82,7 @@ def change_number(sentence: str, rng: random.Random) -> str | None:
     new = f"{changed:.0f}" if "." not in text else f"{changed:.1f}"
     if new == text:
         return None
-    return sentence[: match.start()] + new + sentence[match.end():]
+    return sentence[: match.start()] + new + sentence[match.end() :]
 
 
 def _names(text: str) -> list[re.Match]:
@@ -65,22 +97,22 @@ def swap_name(sentence: str, evidence: str, rng: random.Random) -> str | None:
     if not own or not others:
         return None
     match = rng.choice(own)
-    return sentence[: match.start()] + rng.choice(others) + sentence[match.end():]
+    return sentence[: match.start()] + rng.choice(others) + sentence[match.end() :]
 
 
 def negate(sentence: str) -> str | None:
     match = AUXILIARY.search(sentence)
     if not match:
         return None
-    return sentence[: match.end()] + " not" + sentence[match.end():]
+    return sentence[: match.end()] + " not" + sentence[match.end() :]
 
 
 def drop_negation(sentence: str) -> str | None:
-    """"does not cover" -> "does cover", "cannot" -> "can", "isn't" -> "is"."""
+    """ "does not cover" -> "does cover", "cannot" -> "can", "isn't" -> "is"."""
     match = NEGATED.search(sentence)
     if not match:
         return None
-    return sentence[: match.start()] + next(g for g in match.groups() if g) + sentence[match.end():]
+    return sentence[: match.start()] + next(g for g in match.groups() if g) + sentence[match.end() :]
 
 
 def swap_antonym(sentence: str, rng: random.Random) -> str | None:
@@ -88,16 +120,20 @@ def swap_antonym(sentence: str, rng: random.Random) -> str | None:
     if not found:
         return None
     match = rng.choice(found)
-    return sentence[: match.start()] + ANTONYMS[match.group()] + sentence[match.end():]
+    return sentence[: match.start()] + ANTONYMS[match.group()] + sentence[match.end() :]
 
 
 def perturbations(sentence: str, evidence: str, rng: random.Random) -> list[tuple[str, str]]:
     """(changed sentence, label) pairs, at most one of each kind. A changed number, an added or
     removed negation and an antonym contradict the evidence; a swapped name may only be unstated
     (two people can share a role), so it is labelled not_entailment."""
-    made = [(change_number(sentence, rng), "contradiction"), (swap_name(sentence, evidence, rng), "not_entailment"),
-            (negate(sentence), "contradiction"), (drop_negation(sentence), "contradiction"),
-            (swap_antonym(sentence, rng), "contradiction")]
+    made = [
+        (change_number(sentence, rng), "contradiction"),
+        (swap_name(sentence, evidence, rng), "not_entailment"),
+        (negate(sentence), "contradiction"),
+        (drop_negation(sentence), "contradiction"),
+        (swap_antonym(sentence, rng), "contradiction"),
+    ]
     return [(s, label) for s, label in made if s and s != sentence]
 
 
@@ -140,7 +176,7 @@ def context_minimal_pairs(contexts: list[str], count: int, rng: random.Random) -
         sentences = [s.text for s in split_sentences(context)]
         for i, sentence in enumerate(sentences):
             if 6 <= len(sentence.split()) <= 60:
-                candidates.append((" ".join(sentences[max(0, i - 1): i + 2]), sentence))
+                candidates.append((" ".join(sentences[max(0, i - 1) : i + 2]), sentence))
     rng.shuffle(candidates)
     out: list[dict] = []
     for premise, sentence in candidates:

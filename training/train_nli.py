@@ -78,9 +78,14 @@ class Trainer:
         self.scheduler = get_linear_schedule_with_warmup(self.optimizer, int(0.06 * steps), steps)
 
     def step(self, batch: list[dict]) -> float:
-        enc = self.tokenizer([r["premise"] for r in batch], [r["hypothesis"] for r in batch],
-                             truncation="longest_first", max_length=self.max_len, padding=True,
-                             return_tensors="pt").to(DEVICE)
+        enc = self.tokenizer(
+            [r["premise"] for r in batch],
+            [r["hypothesis"] for r in batch],
+            truncation="longest_first",
+            max_length=self.max_len,
+            padding=True,
+            return_tensors="pt",
+        ).to(DEVICE)
         masks = torch.tensor([LABEL_MASKS[r["label"]] for r in batch], device=DEVICE)
         loss = partial_label_loss(self.model(**enc), masks)
         loss.backward()
@@ -105,11 +110,19 @@ def main() -> None:
     ap.add_argument("--init", type=Path, default=BASE_MODEL_DIR, help="a state.pt to start from")
     ap.add_argument("--mix", type=Path, help="JSON {file: rows}; default DEFAULT_MIX")
     ap.add_argument("--extra", type=Path, action="append", default=[], help="extra JSONL pairs")
-    ap.add_argument("--near-misses", type=int, default=0,
-                    help="add about this many synthetic near-miss pairs made from the mix (synthetic.near_misses)")
-    ap.add_argument("--context-pairs", type=int, default=0,
-                    help="add about this many minimal pairs made from the dev contexts' sentences "
-                         "(synthetic.context_minimal_pairs; the contexts' wording only, never their labels)")
+    ap.add_argument(
+        "--near-misses",
+        type=int,
+        default=0,
+        help="add about this many synthetic near-miss pairs made from the mix (synthetic.near_misses)",
+    )
+    ap.add_argument(
+        "--context-pairs",
+        type=int,
+        default=0,
+        help="add about this many minimal pairs made from the dev contexts' sentences "
+        "(synthetic.context_minimal_pairs; the contexts' wording only, never their labels)",
+    )
     ap.add_argument("--seed", type=int, default=20261122)
     ap.add_argument("--epochs", type=float, default=1.0)
     ap.add_argument("--batch", type=int, default=32)
@@ -150,8 +163,16 @@ def main() -> None:
 
     def save() -> None:
         tmp = state_file.with_suffix(".tmp")
-        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
-                    "scheduler": scheduler.state_dict(), "step": step, "args": vars(args)}, tmp)
+        torch.save(
+            {
+                "model": model.state_dict(),
+                "optimizer": optimizer.state_dict(),
+                "scheduler": scheduler.state_dict(),
+                "step": step,
+                "args": vars(args),
+            },
+            tmp,
+        )
         tmp.replace(state_file)
 
     model.train()

@@ -6,7 +6,8 @@ from a page would silently switch databases) and the API key is never saved anyw
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rrag.errors import ConfigError
 from rrag.redact import redact_url

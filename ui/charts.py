@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import html
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -123,7 +123,11 @@ def _time_layout(fig: go.Figure, title: str, periods: int, sessions: int, bucket
     if periods < MIN_PERIODS:
         fig.add_annotation(
             text=f"Too little data for a trend: {sessions} session(s) in {periods} {bucket.name}(s)",
-            xref="paper", yref="paper", x=0.5, y=0.95, showarrow=False,
+            xref="paper",
+            yref="paper",
+            x=0.5,
+            y=0.95,
+            showarrow=False,
             font=dict(size=13, color="#6b7280"),
         )
 
@@ -182,7 +186,10 @@ def rates_over_time(sessions: pd.DataFrame) -> go.Figure:
     )
     fig.add_trace(
         go.Scatter(
-            x=x, y=per_period["conflict"], name="⇄ sources disagree", mode="lines+markers",
+            x=x,
+            y=per_period["conflict"],
+            name="⇄ sources disagree",
+            mode="lines+markers",
             line=dict(color="#b45309", dash="dot"),
         )
     )

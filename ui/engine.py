@@ -8,9 +8,9 @@ The engine (models, Chroma client, database engine) is built once per storage lo
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Iterator
 
 import pandas as pd
 import streamlit as st

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from rrag.audit.corrections import corrected_by
 from rrag.audit.spans import FailedSpan, report_spans

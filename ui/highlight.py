@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from rrag.audit.spans import FailedSpan
 from rrag.types import ClaimResult, Evidence, Report, Verdict

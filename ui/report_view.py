@@ -8,7 +8,7 @@ Every untrusted string reaches the page through `ui.highlight` (HTML) or `md_esc
 from __future__ import annotations
 
 import html
-from typing import Sequence
+from collections.abc import Sequence
 
 import streamlit as st
 
@@ -96,15 +96,18 @@ def _render_verdict(report: Report) -> None:
             icon=":material/pause_circle:",
         )
     if report.addresses_question is False:
-        st.warning(f"**May not answer the question.** {md_escape(report.relevance_reason)}",
-                   icon=":material/help:")
+        st.warning(
+            f"**May not answer the question.** {md_escape(report.relevance_reason)}", icon=":material/help:"
+        )
     conflicts = list(dict.fromkeys(r.conflict for r in report.claims if r.conflict))
     if conflicts:
-        st.warning(f"**Sources disagree.** {md_escape('; '.join(conflicts))}", icon=":material/compare_arrows:")
+        st.warning(
+            f"**Sources disagree.** {md_escape('; '.join(conflicts))}", icon=":material/compare_arrows:"
+        )
     if report.review_reasons:
         st.html(
             f'{style_tag()}<div class="rrag-flag" role="note">⚑ <strong>Flagged for review:</strong> '
-            f'{html.escape("; ".join(report.review_reasons))}</div>'
+            f"{html.escape('; '.join(report.review_reasons))}</div>"
         )
     for note in report.notes:
         st.caption(md_escape(note))
@@ -127,9 +130,10 @@ def _render_claim(report: Report, number: int, result: ClaimResult, failed: list
         if failed:  # the words that failed, each with why in its tooltip
             marked = mark_failed(result.claim.text, failed)
             st.html(f'{style_tag()}<div class="rrag-answer"><strong>Claim:</strong> {marked}</div>')
-            st.markdown("**Failed:** " + md_escape("; ".join(
-                f"“{result.claim.text[a:b]}”: {why}" for a, b, why in failed
-            )))
+            st.markdown(
+                "**Failed:** "
+                + md_escape("; ".join(f"“{result.claim.text[a:b]}”: {why}" for a, b, why in failed))
+            )
         elif len(text) > len(short):
             st.markdown(f"**Claim:** {md_escape(text)}")
         st.markdown(f"**Why:** {md_escape(verdict.reason or style.meaning)}")

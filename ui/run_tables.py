@@ -6,7 +6,8 @@ A figure nothing measured is None and shows as an empty cell, never as 0 %.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -48,8 +49,13 @@ def comparison_tables(a: QuestionSetRun, b: QuestionSetRun) -> tuple[pd.DataFram
     """(metrics, questions) of two runs side by side; columns name the runs."""
     metrics, questions = compare_runs(a, b)
     metric_rows = [
-        {"Metric": m["metric"], f"A: {a.name}": m["A"], f"B: {b.name}": m["B"], "Change": m["change"],
-         "B is": m["verdict"] or ("the same" if m["change"] == 0 else "–")}
+        {
+            "Metric": m["metric"],
+            f"A: {a.name}": m["A"],
+            f"B: {b.name}": m["B"],
+            "Change": m["change"],
+            "B is": m["verdict"] or ("the same" if m["change"] == 0 else "–"),
+        }
         for m in metrics
     ]
     return pd.DataFrame(metric_rows), pd.DataFrame(_question_rows(questions))
@@ -59,9 +65,12 @@ def _question_rows(questions: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return [
         {
             "Question": q["question"],
-            "Decision A": q["decision A"], "Decision B": q["decision B"],
-            "Hallucination A": q["hallucination A"], "Hallucination B": q["hallucination B"],
-            "Relevance A": q["relevance A"], "Relevance B": q["relevance B"],
+            "Decision A": q["decision A"],
+            "Decision B": q["decision B"],
+            "Hallucination A": q["hallucination A"],
+            "Hallucination B": q["hallucination B"],
+            "Relevance A": q["relevance A"],
+            "Relevance B": q["relevance B"],
         }
         for q in questions
     ]

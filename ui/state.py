@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import streamlit as st
 
 from rrag.store import SessionSummary
 from ui.tables import session_label
-
 
 _KEPT = "_kept_widget_keys"
 

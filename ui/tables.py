@@ -6,14 +6,14 @@ still carry an icon and a word, as everywhere else.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Sequence
 
 import pandas as pd
 
-from rrag.ingest.sources import UPLOAD_IDENTITY_PREFIX
 from rrag.audit.scoring import NOT_VERIFIED_KEY
+from rrag.ingest.sources import UPLOAD_IDENTITY_PREFIX
 from rrag.store import PendingSession, ReviewRecord, SessionSummary
 from rrag.types import Decision, DocumentInfo, IngestResult
 from ui.status import badge_text, decision_style, level_style, status_style
@@ -163,8 +163,12 @@ def queue_table(summaries: Sequence[SessionSummary]) -> pd.DataFrame:
 def interrupted_table(pending: Sequence[PendingSession]) -> pd.DataFrame:
     return pd.DataFrame(
         [
-            {"When": when(p.created_at), "Question": " ".join(p.question.split()), "Mode": p.mode,
-             "Status": "⚠ interrupted: never answered"}
+            {
+                "When": when(p.created_at),
+                "Question": " ".join(p.question.split()),
+                "Mode": p.mode,
+                "Status": "⚠ interrupted: never answered",
+            }
             for p in pending
         ],
         columns=["When", "Question", "Mode", "Status"],
@@ -185,11 +189,13 @@ def unanswered_questions(sessions: pd.DataFrame) -> pd.DataFrame:
         asked=("session_id", "size"), last=("created_at", "max")
     )
     table = table.sort_values(["asked", "last"], ascending=False).reset_index()
-    return pd.DataFrame({
-        "Question": table["question"],
-        "Times asked": table["asked"],
-        "Last asked": table["last"].map(lambda t: t.strftime("%Y-%m-%d %H:%M UTC")),
-    })
+    return pd.DataFrame(
+        {
+            "Question": table["question"],
+            "Times asked": table["asked"],
+            "Last asked": table["last"].map(lambda t: t.strftime("%Y-%m-%d %H:%M UTC")),
+        }
+    )
 
 
 def review_line(record: ReviewRecord) -> str:

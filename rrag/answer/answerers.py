@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -106,7 +106,11 @@ class LLMAnswerer(Answerer):
         reply = ANSWER.run(self.llm, documents=render_documents(contexts), question=question, refusal=REFUSAL)
         chunks = {rc.chunk.chunk_id: rc.chunk for rc in contexts}
         citations = tuple(
-            Citation(c.chunk_id, c.quote, found=c.chunk_id in chunks and is_quoted(c.quote, chunks[c.chunk_id].text))
+            Citation(
+                c.chunk_id,
+                c.quote,
+                found=c.chunk_id in chunks and is_quoted(c.quote, chunks[c.chunk_id].text),
+            )
             for c in reply.citations
         )
         return Answer(reply.answer or REFUSAL, self.name, citations, refused=reply.refused)
@@ -115,7 +119,7 @@ class LLMAnswerer(Answerer):
 def _without_section_number(span: Span) -> Span:
     """ "2.1 MFA is required ..." -> "MFA is required ...": still verbatim, without the numbering."""
     m = _SECTION_NUMBER.match(span.text)
-    return Span(span.text[m.end():], span.start + m.end(), span.end) if m else span
+    return Span(span.text[m.end() :], span.start + m.end(), span.end) if m else span
 
 
 def _states_something(text: str, span: Span) -> bool:
@@ -129,18 +133,31 @@ def _states_something(text: str, span: Span) -> bool:
 
 # What a question asks for, by its wording, and what a sentence holding that looks like.
 _ASKS_FOR = (
-    ("money", re.compile(
-        r"\b(?:cost|costs|price|prices|priced|fee|fees|charged?|pay|paid|spend|allowance|per-diem|salary|budget)\b",
-        re.I)),
-    ("number", re.compile(
-        r"\b(?:how (?:much|many|long|often|quickly|soon|far|old|big|fast)|what percentage|when|what time|"
-        r"what date|which year|limit|maximum|minimum|rate|deadline)\b", re.I)),
+    (
+        "money",
+        re.compile(
+            r"\b(?:cost|costs|price|prices|priced|fee|fees|charged?|pay|paid|spend|allowance|per-diem|salary|budget)\b",
+            re.I,
+        ),
+    ),
+    (
+        "number",
+        re.compile(
+            r"\b(?:how (?:much|many|long|often|quickly|soon|far|old|big|fast)|what percentage|when|what time|"
+            r"what date|which year|limit|maximum|minimum|rate|deadline)\b",
+            re.I,
+        ),
+    ),
     ("name", re.compile(r"^\s*(?:who|whom|whose)\b", re.I)),
 )
 _ANSWER_KINDS = {
-    "money": re.compile(r"[$\u20ac\u00a3]\s?\d|\b(?:GBP|EUR|USD|CHF)\s?\d|\d\s?(?:euros?|dollars?|pounds)\b", re.I),
+    "money": re.compile(
+        r"[$\u20ac\u00a3]\s?\d|\b(?:GBP|EUR|USD|CHF)\s?\d|\d\s?(?:euros?|dollars?|pounds)\b", re.I
+    ),
     "number": re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)\b", re.I),
-    "name": re.compile(r"(?<=\S)\s+(?:the\s+)?[A-Z][a-z]"),  # a capitalised word after the first: a role or a name
+    "name": re.compile(
+        r"(?<=\S)\s+(?:the\s+)?[A-Z][a-z]"
+    ),  # a capitalised word after the first: a role or a name
 }
 
 

@@ -6,11 +6,20 @@ import re
 from abc import ABC, abstractmethod
 
 from rrag.answer.answerers import REFUSAL
-from rrag.errors import LLMError
 from rrag.backends.llm import LLM
 from rrag.backends.prompts import CLAIMS
-from rrag.text import (STOPWORDS, Span, content_words, fuzzy_locate, is_list_item, locate, quantities,
-                       split_sentences, words)
+from rrag.errors import LLMError
+from rrag.text import (
+    STOPWORDS,
+    Span,
+    content_words,
+    fuzzy_locate,
+    is_list_item,
+    locate,
+    quantities,
+    split_sentences,
+    words,
+)
 from rrag.types import Claim
 
 LOCATE_MIN_RATIO = 0.85  # an LLM claim this close to a stretch of the answer is placed there
@@ -40,24 +49,43 @@ _META_PREFIX = re.compile(
     re.IGNORECASE,
 )
 _NOT_CHECKABLE: list[tuple[str, re.Pattern[str]]] = [
-    ("greeting or closing", re.compile(
-        r"^(?:hi|hello|hey|dear|greetings|good\s+(?:morning|afternoon|evening)|thanks?|thank\s+you|you'?re\s+welcome"
-        r"|i\s+hope\s+(?:this|that)\s+helps|hope\s+(?:this|that)\s+helps|let\s+me\s+know|feel\s+free|happy\s+to\s+help"
-        rf"|glad\s+to\s+help|{_FILLER}\s*[.!]?$)\b", re.IGNORECASE)),
+    (
+        "greeting or closing",
+        re.compile(
+            r"^(?:hi|hello|hey|dear|greetings|good\s+(?:morning|afternoon|evening)|thanks?|thank\s+you|you'?re\s+welcome"
+            r"|i\s+hope\s+(?:this|that)\s+helps|hope\s+(?:this|that)\s+helps|let\s+me\s+know|feel\s+free|happy\s+to\s+help"
+            rf"|glad\s+to\s+help|{_FILLER}\s*[.!]?$)\b",
+            re.IGNORECASE,
+        ),
+    ),
     # Only what cannot hide a fact: "The policy does not cover contractors" is a claim to check.
-    ("refusal", re.compile(
-        r"\bi\s+(?:cannot|can'?t|could\s+not|couldn'?t|am\s+unable\s+to|am\s+not\s+able\s+to|do\s+not|don'?t)"
-        r"\s+(?:answer|find|know|determine|say|tell|help)\b|^(?:i'?m|i\s+am)\s+sorry[^0-9]*$"
-        r"|^(?:there\s+is\s+)?(?:no|not\s+enough)\s+(?:relevant\s+)?information\b|\bnothing\s+relevant\b"
-        rf"|^{_DOCS}\s+(?:do(?:es)?\s+not|don'?t|doesn'?t)\s+(?:say|mention|contain|specify|state|provide)\b",
-        re.IGNORECASE)),
-    ("opinion or hedge", re.compile(
-        r"^(?:i\s+(?:think|believe|feel|guess|suppose|would\s+say|recommend)|in\s+my\s+(?:opinion|view)"
-        r"|personally|it\s+(?:seems|appears)|perhaps|maybe|probably|possibly|arguably)\b"
-        r"|\bin\s+my\s+(?:opinion|view)\b", re.IGNORECASE)),
-    ("remark about the answer", re.compile(
-        r"^(?:here\s+(?:is|are)|below\s+(?:is|are)|let\s+me)\b"
-        r"|^(?:to\s+summari[sz]e|in\s+summary|in\s+short|overall|note)\b[^.!?]*:$|^[^.!?]{0,60}:$", re.IGNORECASE)),
+    (
+        "refusal",
+        re.compile(
+            r"\bi\s+(?:cannot|can'?t|could\s+not|couldn'?t|am\s+unable\s+to|am\s+not\s+able\s+to|do\s+not|don'?t)"
+            r"\s+(?:answer|find|know|determine|say|tell|help)\b|^(?:i'?m|i\s+am)\s+sorry[^0-9]*$"
+            r"|^(?:there\s+is\s+)?(?:no|not\s+enough)\s+(?:relevant\s+)?information\b|\bnothing\s+relevant\b"
+            rf"|^{_DOCS}\s+(?:do(?:es)?\s+not|don'?t|doesn'?t)\s+(?:say|mention|contain|specify|state|provide)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "opinion or hedge",
+        re.compile(
+            r"^(?:i\s+(?:think|believe|feel|guess|suppose|would\s+say|recommend)|in\s+my\s+(?:opinion|view)"
+            r"|personally|it\s+(?:seems|appears)|perhaps|maybe|probably|possibly|arguably)\b"
+            r"|\bin\s+my\s+(?:opinion|view)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "remark about the answer",
+        re.compile(
+            r"^(?:here\s+(?:is|are)|below\s+(?:is|are)|let\s+me)\b"
+            r"|^(?:to\s+summari[sz]e|in\s+summary|in\s+short|overall|note)\b[^.!?]*:$|^[^.!?]{0,60}:$",
+            re.IGNORECASE,
+        ),
+    ),
 ]
 _VERB_CUE = frozenset(
     """is are was were be been has have had will would can could must may might should shall does do did
@@ -65,7 +93,9 @@ _VERB_CUE = frozenset(
     offers offer provides provide applies apply expires expire starts start ends end""".split()
 )
 _PRONOUN_START = frozenset("it they he she this these those that which who its their them".split())
-_CLAUSE_BREAK = re.compile(r"\s*;\s+|,\s+(?:and|but|while|whereas|although|though|yet|so)\s+|\s+but\s+", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(
+    r"\s*;\s+|,\s+(?:and|but|while|whereas|although|though|yet|so)\s+|\s+but\s+", re.IGNORECASE
+)
 _MIN_CLAUSE_WORDS = 3
 # "takes 82 minutes and uses 120 litres and 1.9 kg of salt": facts joined by "and" or a comma, each
 # with its own number; "between 2 °C and 8 °C" is one range, not two facts.
@@ -100,11 +130,13 @@ class RuleClaimExtractor(ClaimExtractor):
             return [Claim(span.text, span.start, span.end, checkable=False, reason="heading")]
         prefix = _META_PREFIX.match(span.text)
         start = span.start + (prefix.end() if prefix else 0)
-        if start >= span.end or not any(ch.isalnum() for ch in answer[start:span.end]):
+        if start >= span.end or not any(ch.isalnum() for ch in answer[start : span.end]):
             return [Claim(span.text, span.start, span.end, checkable=False, reason="remark about the answer")]
-        return [Claim(context + answer[s:e], s, e)
-                for clause in _split_clauses(answer, start, span.end)
-                for context, s, e in _split_facts(answer, *clause)]
+        return [
+            Claim(context + answer[s:e], s, e)
+            for clause in _split_clauses(answer, start, span.end)
+            for context, s, e in _split_facts(answer, *clause)
+        ]
 
 
 def _merge_lists(answer: str, spans: list[Span]) -> list[Span]:
@@ -120,7 +152,7 @@ def _merge_lists(answer: str, spans: list[Span]) -> list[Span]:
         items = spans[i + 1 : j]
         if span.text.endswith(":") and items and any(not _has_verb(item.text) for item in items):
             end = items[-1].end
-            merged.append(Span(answer[span.start:end], span.start, end))
+            merged.append(Span(answer[span.start : end], span.start, end))
             i = j
         else:
             merged.append(span)
@@ -130,15 +162,20 @@ def _merge_lists(answer: str, spans: list[Span]) -> list[Span]:
 
 def _is_heading(answer: str, span: Span) -> bool:
     line_start = answer.rfind("\n", 0, span.start) + 1
-    return answer[line_start:span.start].lstrip().startswith("#") or (
-        span.text[-1] not in ".!?:" and not _has_verb(span.text) and len(words(span.text)) <= 4
-        and answer.startswith("\n", span.end) and not is_list_item(answer, span)
+    return answer[line_start : span.start].lstrip().startswith("#") or (
+        span.text[-1] not in ".!?:"
+        and not _has_verb(span.text)
+        and len(words(span.text)) <= 4
+        and answer.startswith("\n", span.end)
+        and not is_list_item(answer, span)
     )
 
 
 def _has_verb(text: str) -> bool:
     tokens = words(text)
-    return any(t in _VERB_CUE or (i > 0 and len(t) > 4 and t.endswith(("ed", "es"))) for i, t in enumerate(tokens))
+    return any(
+        t in _VERB_CUE or (i > 0 and len(t) > 4 and t.endswith(("ed", "es"))) for i, t in enumerate(tokens)
+    )
 
 
 def _split_clauses(answer: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -146,11 +183,14 @@ def _split_clauses(answer: str, start: int, end: int) -> list[tuple[int, int]]:
     pieces = [(start, end)]
     for m in _CLAUSE_BREAK.finditer(answer, start, end):
         left_start = pieces[-1][0]
-        left, right = answer[left_start:m.start()], answer[m.end():end]
+        left, right = answer[left_start : m.start()], answer[m.end() : end]
         right_words = words(right)
         if (
-            len(words(left)) >= _MIN_CLAUSE_WORDS and len(right_words) >= _MIN_CLAUSE_WORDS
-            and _has_verb(left) and _has_verb(right) and right_words[0] not in _PRONOUN_START
+            len(words(left)) >= _MIN_CLAUSE_WORDS
+            and len(right_words) >= _MIN_CLAUSE_WORDS
+            and _has_verb(left)
+            and _has_verb(right)
+            and right_words[0] not in _PRONOUN_START
         ):
             pieces[-1] = (left_start, m.start())
             pieces.append((m.end(), end))
@@ -165,10 +205,18 @@ def _split_facts(answer: str, start: int, end: int) -> list[tuple[str, int, int]
     pieces = list(zip(bounds[::2], bounds[1::2]))
     numbers = [quantities(answer[s:e]) for s, e in pieces]
     lead = answer[start : start + numbers[0][0].start] if numbers[0] else ""
-    in_range = any(_RANGE_CUE & set(words(answer[s : s + found[0].start])[-2:])
-                   for (s, _), found in zip(pieces, numbers) if found)
-    if len(pieces) < 2 or not any("and" in m.group().lower() for m in cuts) or not all(numbers) \
-            or not content_words(lead) or in_range:
+    in_range = any(
+        _RANGE_CUE & set(words(answer[s : s + found[0].start])[-2:])
+        for (s, _), found in zip(pieces, numbers)
+        if found
+    )
+    if (
+        len(pieces) < 2
+        or not any("and" in m.group().lower() for m in cuts)
+        or not all(numbers)
+        or not content_words(lead)
+        or in_range
+    ):
         return [("", start, end)]
     facts = [("", *pieces[0])]
     for (s, e), (previous_start, _), previous_numbers, found in zip(pieces[1:], pieces, numbers, numbers[1:]):
@@ -184,7 +232,7 @@ def _split_facts(answer: str, start: int, end: int) -> list[tuple[str, int, int]
 
 
 def _subject_of(lead: str) -> str:
-    """"The eco programme " from "The eco programme takes ", "The wash lasts for " or "It is open
+    """ "The eco programme " from "The eco programme takes ", "The wash lasts for " or "It is open
     from ": the words before the verb (a common one, else the word that leads to the first number)."""
     tokens = lead.split()
     while tokens and tokens[-1].lower() in STOPWORDS and tokens[-1].lower() not in _VERB_CUE:
@@ -218,14 +266,19 @@ class LLMClaimExtractor(ClaimExtractor):
         try:
             texts = CLAIMS.run(self.llm, question=question, answer=answer)
         except LLMError as exc:
-            return by_rules, [f"Claims were split by the rule-based splitter: the LLM claim extractor failed ({exc})."]
+            return by_rules, [
+                f"Claims were split by the rule-based splitter: the LLM claim extractor failed ({exc})."
+            ]
         if not texts:
-            return by_rules, ["The LLM claim extractor found no claims; the rule-based splitter's claims were checked."]
+            return by_rules, [
+                "The LLM claim extractor found no claims; the rule-based splitter's claims were checked."
+            ]
         sentences = split_sentences(answer)
         claims = [Claim(text, *_place(text, answer, sentences)) for text in texts]
         # What the rules found non-factual stays visible (not checkable) where no LLM claim covers it.
         claims += [
-            c for c in by_rules
+            c
+            for c in by_rules
             if not c.checkable and not any(k.start < c.end and c.start < k.end for k in claims)
         ]
         return sorted(claims, key=lambda c: (c.start, c.end)), []

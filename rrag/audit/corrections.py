@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from rrag.retrieval.injection import defuse, review_reason
 from rrag.audit.scoring import score
+from rrag.retrieval.injection import defuse, review_reason
 from rrag.types import Answer, Citation, ClaimResult, ClaimStatus, Correction, Decision, Report, Verdict
 
 REVIEWER = "reviewer"  # the `verifier` named by a corrected verdict
@@ -35,7 +35,10 @@ def as_reviewed(report: Report, corrections: Mapping[int, Correction]) -> Report
     # retrieved passages'; only the claims' statuses changed.
     _, planted = defuse(report.contexts)
     scored = score(
-        results, _answer_as_audited(report), threshold=report.threshold, strict=report.strict,
+        results,
+        _answer_as_audited(report),
+        threshold=report.threshold,
+        strict=report.strict,
         off_topic=report.relevance_reason if report.addresses_question is False else "",
         concerns=[review_reason(planted)] if planted else [],
     )

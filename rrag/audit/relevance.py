@@ -14,13 +14,13 @@ With an LLM, a judged score can only lower this: the LLM's word never turns a mi
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Sequence
 
-from rrag.errors import LLMError
 from rrag.backends.llm import LLM
 from rrag.backends.prompts import RELEVANCE
+from rrag.errors import LLMError
 from rrag.text import CURRENCY_CODES, content_words, quantities, stem, words
 
 MIN_KEY_SHARE = 0.25  # lenient: "medical note" is answered by "medical certificate"
@@ -36,18 +36,26 @@ class Kind(str, Enum):
 
 
 _TIME_UNITS = {stem(u): u for u in "second minute hour day week month year".split()}
-_TIME_UNITS |= {stem("working"): "day", stem("business"): "day"}  # "10 working days": the unit is the word after
+_TIME_UNITS |= {
+    stem("working"): "day",
+    stem("business"): "day",
+}  # "10 working days": the unit is the word after
 _MONEY_NOUNS = frozenset(stem(w) for w in "price cost fee fare charge".split())
 _HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[\w-]+\s*){1,3})", re.IGNORECASE)
 _HOW_LONG = re.compile(r"\bhow\s+long\b|\bfor\s+how\s+long\b", re.IGNORECASE)
-_PERCENT_ASKED = re.compile(r"\b(?:what|which)\s+(?:percentage|percent|share)\b|\bhow\s+many\s+percent\b", re.IGNORECASE)
+_PERCENT_ASKED = re.compile(
+    r"\b(?:what|which)\s+(?:percentage|percent|share)\b|\bhow\s+many\s+percent\b", re.IGNORECASE
+)
 _HOW_MUCH_MONEY = re.compile(r"\bhow\s+much\b[^?]*\b(?:cost|costs|charge|charged)\b", re.IGNORECASE)
 # Words of asking, and words any answer from the corpus is about: not the thing asked about.
-_ASKING = frozenset(stem(w) for w in (
-    "get gets give gives need needs tell know explain describe happen happens long often exactly "
-    "allowed possible someone anyone say says mention mentions policy policies company rule rules "
-    "information details".split()
-))
+_ASKING = frozenset(
+    stem(w)
+    for w in (
+        "get gets give gives need needs tell know explain describe happen happens long often exactly "
+        "allowed possible someone anyone say says mention mentions policy policies company rule rules "
+        "information details".split()
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -137,7 +145,9 @@ def assess(question: str, sentences: Sequence[str]) -> Relevance:
     if not typed:
         return Relevance(False, 0.0, f"the question asks for {_asked(q)}, which the answer does not give")
     if q.qualifier and not _said(q.qualifier, said):
-        return Relevance(False, 0.0, f"the question asks about {_qualified(question, q)}; the answer gives another value")
+        return Relevance(
+            False, 0.0, f"the question asks about {_qualified(question, q)}; the answer gives another value"
+        )
     return Relevance(True, round(share, 4), "")
 
 
@@ -162,5 +172,9 @@ def judge(llm: LLM, question: str, answer: str, offline: Relevance) -> Relevance
         return offline
     if judged.score >= MIN_JUDGED_SCORE:
         return offline
-    return Relevance(False, judged.score, judged.reason or "the LLM judged that the answer does not address the question",
-                     judged_by="llm")
+    return Relevance(
+        False,
+        judged.score,
+        judged.reason or "the LLM judged that the answer does not address the question",
+        judged_by="llm",
+    )

@@ -21,10 +21,11 @@ No checkable claim and nothing verified are explicit results (level and rates No
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from functools import partial
-from typing import Any, Sequence
+from typing import Any
 
 from rrag.types import HALLUCINATED, Answer, ClaimResult, ClaimStatus, Decision, Level
 
@@ -43,15 +44,15 @@ KEPT_WITHIN = (
 QUOTED_CLAIMS = 3  # a caveat names this many kept claims, then counts the rest
 UNVERIFIED_KEPT = "{n} statement(s) could not be verified."
 UNVERIFIED_LEFT_OUT = " {n} of them could not be verified."
-NOTHING_SUPPORTED = "I cannot give a reliable answer: none of the answer's statements is supported by the documents."
+NOTHING_SUPPORTED = (
+    "I cannot give a reliable answer: none of the answer's statements is supported by the documents."
+)
 NOT_VERIFIED_ANSWER = (
     "This answer was withheld because it could not be verified against the documents ({reason})."
 )
 CONFLICT_CAVEAT = "The documents disagree ({conflicts}): check which applies."
 OFF_TOPIC_CAVEAT = "This answer may not address the question: {reason}."
-OFF_TOPIC_REFUSAL = (
-    "I cannot answer this from the indexed documents: the passages found do not address the question ({reason})."
-)
+OFF_TOPIC_REFUSAL = "I cannot answer this from the indexed documents: the passages found do not address the question ({reason})."
 EXTRACTIVE_BACKEND = "extractive"  # the answerer that only picks document sentences (rrag.answer.answerers)
 STRICT_REFUSAL = (
     "This answer was withheld: {rate:.0%} of its checkable statements are not supported by the documents, "
@@ -77,18 +78,25 @@ class Scored:
         """The fields of a `Report` this scoring decides."""
         fields = {f.name: getattr(self, f.name) for f in dataclass_fields(self)}
         return fields | {
-            "review_reasons": list(self.review_reasons), "status_counts": dict(self.status_counts)
+            "review_reasons": list(self.review_reasons),
+            "status_counts": dict(self.status_counts),
         }
 
 
 def score(
-    results: Sequence[ClaimResult], answer: Answer, *, threshold: float, strict: bool,
-    off_topic: str = "", concerns: Sequence[str] = (),
+    results: Sequence[ClaimResult],
+    answer: Answer,
+    *,
+    threshold: float,
+    strict: bool,
+    off_topic: str = "",
+    concerns: Sequence[str] = (),
 ) -> Scored:
     """`off_topic`: why the answer does not address the question ("" when it does, see rrag.audit.relevance);
     `concerns`: review reasons found before scoring."""
     checked = [
-        r for r in results
+        r
+        for r in results
         if r.claim.checkable and r.verdict.verified and r.verdict.status is not ClaimStatus.NOT_CHECKABLE
     ]
     unverified = [r for r in results if r.claim.checkable and not r.verdict.verified]
@@ -103,19 +111,37 @@ def score(
         reasons.append(f"the answer does not address the question ({off_topic})")
 
     def result(
-        decision: Decision, final: str, caveat: str = "", *,
-        level: Level | None = None, reliability: float | None = None, rate: float | None = None,
+        decision: Decision,
+        final: str,
+        caveat: str = "",
+        *,
+        level: Level | None = None,
+        reliability: float | None = None,
+        rate: float | None = None,
     ) -> Scored:
         if decision is not Decision.REFUSE:
-            caveat = " ".join(filter(None, [
-                OFF_TOPIC_CAVEAT.format(reason=off_topic) if off_topic else "",
-                CONFLICT_CAVEAT.format(conflicts="; ".join(conflicts)) if conflicts else "",
-                caveat,
-            ]))
+            caveat = " ".join(
+                filter(
+                    None,
+                    [
+                        OFF_TOPIC_CAVEAT.format(reason=off_topic) if off_topic else "",
+                        CONFLICT_CAVEAT.format(conflicts="; ".join(conflicts)) if conflicts else "",
+                        caveat,
+                    ],
+                )
+            )
         return Scored(
-            decision=decision, level=level, reliability=reliability, hallucination_rate=rate,
-            needs_review=bool(reasons), review_reasons=tuple(reasons), final_answer=final, caveat=caveat,
-            status_counts=counts, verified=not unverified, not_verified_reason=not_verified_reason,
+            decision=decision,
+            level=level,
+            reliability=reliability,
+            hallucination_rate=rate,
+            needs_review=bool(reasons),
+            review_reasons=tuple(reasons),
+            final_answer=final,
+            caveat=caveat,
+            status_counts=counts,
+            verified=not unverified,
+            not_verified_reason=not_verified_reason,
         )
 
     if answer.refused:
@@ -130,8 +156,10 @@ def score(
     rate = (tally[ClaimStatus.UNSUPPORTED] + tally[ClaimStatus.CONTRADICTED]) / n
     reliability = (tally[ClaimStatus.SUPPORTED] + 0.5 * tally[ClaimStatus.PARTIAL]) / n
     level = (
-        Level.HIGH if reliability >= HIGH_RELIABILITY
-        else Level.MEDIUM if reliability >= MEDIUM_RELIABILITY
+        Level.HIGH
+        if reliability >= HIGH_RELIABILITY
+        else Level.MEDIUM
+        if reliability >= MEDIUM_RELIABILITY
         else Level.LOW
     )
     if rate > threshold:
@@ -150,7 +178,8 @@ def score(
         hallucinated = [r for r in checked if r.verdict.status in HALLUCINATED]
         kept = [
             KEPT_WITHIN.format(rate=rate, threshold=threshold, claims=_quoted(hallucinated))
-            if hallucinated else "",
+            if hallucinated
+            else "",
             UNVERIFIED_KEPT.format(n=len(unverified)) if unverified else "",
         ]
         return rated(Decision.PASS, answer.text, " ".join(filter(None, kept)))
@@ -158,11 +187,17 @@ def score(
         drop = [r for r in results if r in unverified or r.verdict.status in HALLUCINATED]
         if not drop:  # only partial claims pulled the level down: nothing to cut
             return rated(Decision.PASS, answer.text, PARTIAL_CAVEAT)
-        caveat = TRIM_CAVEAT.format(n=len(drop)) + (UNVERIFIED_LEFT_OUT.format(n=len(unverified)) if unverified else "")
+        caveat = TRIM_CAVEAT.format(n=len(drop)) + (
+            UNVERIFIED_LEFT_OUT.format(n=len(unverified)) if unverified else ""
+        )
         return rated(Decision.TRIM, _without(answer.text, results, drop), caveat)
     # A claim partial only because the sources disagree is kept: the caveat names both values.
-    supported = [r for r in results if r.verdict.status is ClaimStatus.SUPPORTED
-                 or (r.conflict and r.verdict.status is ClaimStatus.PARTIAL)]
+    supported = [
+        r
+        for r in results
+        if r.verdict.status is ClaimStatus.SUPPORTED
+        or (r.conflict and r.verdict.status is ClaimStatus.PARTIAL)
+    ]
     if not supported:
         return rated(Decision.REFUSE, NOTHING_SUPPORTED)
     return rated(Decision.TRIM, _only(answer.text, supported), LOW_CAVEAT)
@@ -225,7 +260,7 @@ def _without(text: str, results: Sequence[ClaimResult], drop: Sequence[ClaimResu
 
 
 def _only(text: str, kept: Sequence[ClaimResult]) -> str:
-    return _join([text[r.claim.start:r.claim.end] for r in sorted(kept, key=lambda r: r.claim.start)])
+    return _join([text[r.claim.start : r.claim.end] for r in sorted(kept, key=lambda r: r.claim.start)])
 
 
 _LEADING_CONJUNCTION = re.compile(r"^(?:and|but|or|so|yet|while|whereas)\s+", re.IGNORECASE)

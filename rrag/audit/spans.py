@@ -8,7 +8,8 @@ working days" beside the "5" of the evidence). Offsets are into the claim's text
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from rrag.text import NEGATORS, STOPWORDS, Quantity, content_words, negation_count, quantities, word_spans
 from rrag.types import ClaimStatus, Report, ValueClash

@@ -5,8 +5,9 @@ from __future__ import annotations
 import importlib.util
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -47,7 +48,10 @@ def _minilm_files() -> tuple[Path, Path]:
     model = Path(next(iter(model_spec.submodule_search_locations))) / "model.onnx"
     tokenizer = (
         Path(next(iter(tokenizer_spec.submodule_search_locations or [])))
-        / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8" / "tokenizer.json"
+        / "embeddings"
+        / "data"
+        / "all-MiniLM-L6-v2-onnx-int8"
+        / "tokenizer.json"
     )
     for path in (model, tokenizer):
         if not path.is_file():

@@ -12,11 +12,11 @@ import json
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import openai
@@ -208,7 +208,7 @@ def parse_json(reply: str) -> Any:
     starts = [i for i in (text.find("{"), text.find("[")) if i != -1]
     if not starts:
         raise ValueError("the reply holds no JSON")
-    text = text[min(starts):]
+    text = text[min(starts) :]
     try:
         value, _ = json.JSONDecoder().raw_decode(text)
     except json.JSONDecodeError as exc:
@@ -238,6 +238,9 @@ def complete_json(
         attempt = [
             *messages,
             {"role": "assistant", "content": reply[:4000]},
-            {"role": "user", "content": f"That reply was not usable: {problem}. Reply again with only the JSON."},
+            {
+                "role": "user",
+                "content": f"That reply was not usable: {problem}. Reply again with only the JSON.",
+            },
         ]
     raise LLMResponseError(f"the LLM's reply was not usable twice: {problem}")

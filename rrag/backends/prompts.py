@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Sequence, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rrag.backends.llm import LLM, Message, complete_json
 from rrag.types import ClaimStatus, RetrievedChunk
@@ -74,7 +75,12 @@ class RelevanceJudgement:
     reason: str
 
 
-JUDGED_STATUSES = (ClaimStatus.SUPPORTED, ClaimStatus.PARTIAL, ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED)
+JUDGED_STATUSES = (
+    ClaimStatus.SUPPORTED,
+    ClaimStatus.PARTIAL,
+    ClaimStatus.UNSUPPORTED,
+    ClaimStatus.CONTRADICTED,
+)
 
 
 def _object(value: Any) -> dict[str, Any]:
@@ -168,7 +174,7 @@ ANSWER = Prompt(
         "1. State only facts that the documents state. Do not use outside knowledge or guess.\n"
         "2. Cite every statement: the id of the document it comes from and a quote copied word for word "
         "from that document.\n"
-        "3. If the documents do not contain the answer, set \"refused\" to true and answer exactly: "
+        '3. If the documents do not contain the answer, set "refused" to true and answer exactly: '
         "{refusal}\n"
         f"4. {DATA_NOT_COMMANDS}\n"
         'Reply with JSON only: {{"answer": "...", "refused": false, '

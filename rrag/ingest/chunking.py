@@ -8,8 +8,8 @@ boundaries. Because a chunk is always `text[start:end]`, evidence can later be s
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from rrag.text import split_sentences
 
@@ -28,7 +28,8 @@ def chunk_spans(
 ) -> list[TextSpan]:
     """Pack sentences into chunks of at most `size` characters sharing up to `overlap` characters."""
     units = [
-        piece for sentence in split_sentences(text)
+        piece
+        for sentence in split_sentences(text)
         for piece in _split_long(text, (sentence.start, sentence.end), size)
     ]
     page_starts = [start for _, start, _ in pages]

@@ -9,8 +9,8 @@ that is longer than its indexed twin carries more text and is kept.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from datasketch import LeanMinHash, MinHash, MinHashLSH
 
@@ -59,10 +59,13 @@ class NearDuplicateFilter:
     def reset(self, indexed: Iterable[Chunk]) -> None:
         """Mirror exactly these indexed chunks; signatures of unchanged chunks are reused."""
         current = {c.chunk_id: c for c in indexed}
-        self.remove([
-            chunk_id for chunk_id, entry in self._indexed.items()
-            if chunk_id not in current or current[chunk_id].text != entry.text
-        ])
+        self.remove(
+            [
+                chunk_id
+                for chunk_id, entry in self._indexed.items()
+                if chunk_id not in current or current[chunk_id].text != entry.text
+            ]
+        )
         self.add(c for c in current.values() if c.chunk_id not in self._indexed)
 
     def add(self, chunks: Iterable[Chunk]) -> None:
@@ -82,7 +85,8 @@ class NearDuplicateFilter:
         do not count."""
         signatures = [_minhash(text) for text in texts]
         survivors = [
-            i for i, signature in enumerate(signatures)
+            i
+            for i, signature in enumerate(signatures)
             if not any(
                 entry.doc_id != exclude_doc
                 and len(entry.text) >= len(texts[i])

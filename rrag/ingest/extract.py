@@ -11,9 +11,10 @@ import re
 import unicodedata
 import warnings
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from rrag.errors import (
     EmptyDocumentError,
@@ -47,9 +48,40 @@ _BOILERPLATE_NAMES = re.compile(
     r"^(?:nav|navbar|navigation|menu|breadcrumbs?|sidebar|site-header|site-footer|skip-link|cookie-\w+)$"
 )
 _BLOCK_HTML = (
-    "p", "div", "br", "li", "ul", "ol", "dl", "dt", "dd", "tr", "table", "section", "article", "header",
-    "footer", "main", "aside", "nav", "blockquote", "pre", "hr", "figure", "figcaption", "form",
-    "h1", "h2", "h3", "h4", "h5", "h6", "caption", "address", "details", "summary",
+    "p",
+    "div",
+    "br",
+    "li",
+    "ul",
+    "ol",
+    "dl",
+    "dt",
+    "dd",
+    "tr",
+    "table",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "main",
+    "aside",
+    "nav",
+    "blockquote",
+    "pre",
+    "hr",
+    "figure",
+    "figcaption",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "caption",
+    "address",
+    "details",
+    "summary",
 )
 _CELL_HTML = ("td", "th")
 _BLOCK_BREAK = "\x1e"  # ASCII record separator: marks block boundaries until the final join
@@ -188,7 +220,9 @@ def _docx_table_rows(table: object) -> list[str]:
             rows.append(cells)
     # Word marks no header row: the first row is taken as one, as tables are written. Each body row
     # names its columns, so the header row itself is left out.
-    return [table_row(rows[0], cells) for cells in rows[1:]] if len(rows) > 1 else [" | ".join(r) for r in rows]
+    return (
+        [table_row(rows[0], cells) for cells in rows[1:]] if len(rows) > 1 else [" | ".join(r) for r in rows]
+    )
 
 
 def table_row(header: list[str], cells: list[str]) -> str:
@@ -200,8 +234,11 @@ def table_row(header: list[str], cells: list[str]) -> str:
     if len(cells) != len(header):  # merged or missing cells: which column is which is unknown
         return " | ".join(cells)
     label, *values = (cell.rstrip(" .;") for cell in cells)
-    facts = [f"the {_lower_first(name)} {_is_or_are(name)} {value}" if name else value
-             for name, value in zip(header[1:], values) if value]
+    facts = [
+        f"the {_lower_first(name)} {_is_or_are(name)} {value}" if name else value
+        for name, value in zip(header[1:], values)
+        if value
+    ]
     if not facts:  # a one-column table, or a row with only its label
         return _sentence(f"{header[0]}: {label}" if header[0] and label else label)
     listed = facts[0] if len(facts) == 1 else ", ".join(facts[:-1]) + " and " + facts[-1]
@@ -209,7 +246,7 @@ def table_row(header: list[str], cells: list[str]) -> str:
 
 
 def _lower_first(name: str) -> str:
-    """"Time to decide" -> "time to decide", but "VAT rate" and "SLA" keep their capitals."""
+    """ "Time to decide" -> "time to decide", but "VAT rate" and "SLA" keep their capitals."""
     return name[0].lower() + name[1:] if name[1:2].islower() else name
 
 
@@ -242,16 +279,22 @@ def _drop_boilerplate(soup: Any) -> None:
     A <header> with a heading in it holds the document's title and stays; any other is a banner."""
     furniture = list(soup(list(_BOILERPLATE_HTML)))
     furniture += [tag for tag in soup("header") if tag.find(_HEADINGS) is None]
-    furniture += soup.find_all(lambda tag: tag.get("role") in _BOILERPLATE_ROLES or any(
-        _BOILERPLATE_NAMES.match(name.lower()) for name in [tag.get("id") or "", *tag.get("class", [])]
-    ))
+    furniture += soup.find_all(
+        lambda tag: (
+            tag.get("role") in _BOILERPLATE_ROLES
+            or any(
+                _BOILERPLATE_NAMES.match(name.lower())
+                for name in [tag.get("id") or "", *tag.get("class", [])]
+            )
+        )
+    )
     for tag in furniture:
         if not tag.decomposed:  # already gone with an enclosing piece of furniture
             tag.decompose()
 
 
 def _break_after_bold_headings(soup: Any) -> None:
-    """"<p><strong>Scope</strong>\nThis policy ...</p>": a bold first line is the paragraph's heading,
+    """ "<p><strong>Scope</strong>\nThis policy ...</p>": a bold first line is the paragraph's heading,
     so it ends there instead of running into the sentence after it."""
     for tag in soup(["strong", "b"]):
         before, after = tag.previous_sibling, tag.next_sibling
@@ -284,7 +327,9 @@ def html_to_text(markup: str | bytes) -> str:
         tag.insert_after(_BLOCK_BREAK)
     for tag in soup(list(_CELL_HTML)):
         tag.insert_after(" | ")
-    for tag in soup("li"):  # a list item keeps a bullet: a line without one and without a full stop is a heading
+    for tag in soup(
+        "li"
+    ):  # a list item keeps a bullet: a line without one and without a full stop is a heading
         tag.insert(0, "- ")
     blocks = (" ".join(block.split()).strip(" |") for block in soup.get_text().split(_BLOCK_BREAK))
     return _normalise("\n\n".join(block for block in blocks if any(ch.isalnum() for ch in block)))
@@ -356,7 +401,7 @@ def _normalise(text: str) -> str:
 
 
 def _separate_headings(text: str) -> str:
-    """"Scope\nThis policy applies ..." -> "Scope\n\nThis policy applies ...". A line without a full
+    """ "Scope\nThis policy applies ..." -> "Scope\n\nThis policy applies ...". A line without a full
     stop runs on into the next one when sentences are split (PDF text wraps mid-sentence), which
     glued headings onto the sentence below them ("Scope This policy applies ...")."""
     lines = text.split("\n")

@@ -24,13 +24,14 @@ import os
 import shutil
 import signal
 import socket
+from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from rrag.errors import NotFoundError
-from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.sources import safe_filename
+from rrag.retrieval.index import ChunkIndex
 from rrag.store.records import DocumentState
 from rrag.store.schema import utcnow
 from rrag.types import Chunk, DocumentInfo
@@ -89,7 +90,11 @@ class Journal:
 
     def begin(self, identity: str, source: str, doc_id: str) -> int:
         state = self.store.document_state(doc_id)
-        if state is not None and state.state != "ready" and (writer_gone(state) or state.writer == writer_id()):
+        if (
+            state is not None
+            and state.state != "ready"
+            and (writer_gone(state) or state.writer == writer_id())
+        ):
             self._repair(state)  # left by a crash, or by this process failing to undo its own write
         return self.store.begin_document(identity, source, doc_id, writer_id())
 
@@ -163,4 +168,3 @@ class Journal:
         if state.state == "deleting":
             return self._finish_delete(state.doc_id)
         return self.settle(state.doc_id, filename)
-

@@ -15,17 +15,17 @@ import shutil
 import tempfile
 import threading
 from contextlib import suppress
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rrag.errors import IngestError, RRAGError
-from rrag.retrieval.index import ChunkIndex
 from rrag.ingest.chunking import chunk_spans
 from rrag.ingest.dedup import NearDuplicateFilter
 from rrag.ingest.extract import check_file, check_size, extract
 from rrag.ingest.journal import Journal, chunk_id, crash_point
 from rrag.ingest.sources import doc_id_for, safe_filename, upload_identity
+from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
 from rrag.types import Chunk, DocumentInfo, IngestResult
 
@@ -110,8 +110,11 @@ class Ingestor:
             self.store.get_document(doc_id)
             self._dedup.remove(self.journal.delete(doc_id))
             self._dedup_version = self.index.version
-            candidates = [info for info in self.store.list_documents()
-                          if info.duplicates_dropped and self._original(info).is_file()]
+            candidates = [
+                info
+                for info in self.store.list_documents()
+                if info.duplicates_dropped and self._original(info).is_file()
+            ]
             results = [self._reingest(info, only_if_more_kept=True) for info in candidates]
             return [result for result in results if result.status != "unchanged"]
 
@@ -129,8 +132,9 @@ class Ingestor:
             original = self._original(info)
             if not original.is_file():
                 raise IngestError(f"{info.source}: the original file is no longer kept; upload it again")
-            return self._ingest(original, info.identity, info.source, force=True,
-                                only_if_more_kept=only_if_more_kept)
+            return self._ingest(
+                original, info.identity, info.source, force=True, only_if_more_kept=only_if_more_kept
+            )
         except (RRAGError, OSError) as exc:
             return _failed(info.source, info.doc_id, exc)
 
@@ -159,8 +163,17 @@ class Ingestor:
         version = journal.begin(identity, source, doc_id)
         crash_point("ingest-begun")
         chunks = [
-            Chunk(chunk_id(doc_id, version, n), doc_id, source, texts[i], spans[i].start, spans[i].end,
-                  spans[i].page, n, version)
+            Chunk(
+                chunk_id(doc_id, version, n),
+                doc_id,
+                source,
+                texts[i],
+                spans[i].start,
+                spans[i].end,
+                spans[i].page,
+                n,
+                version,
+            )
             for n, i in enumerate(dedup.kept)
         ]
         try:
@@ -176,7 +189,7 @@ class Ingestor:
                 size_bytes=size,
                 chunks=len(chunks),
                 duplicates_dropped=dedup.dropped,
-                created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                created_at=datetime.now(UTC).isoformat(timespec="seconds"),
                 identity=identity,
                 version=version,
             )

@@ -11,9 +11,9 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from rrag.errors import IngestError
 from rrag.ingest.extract import supported_suffixes
@@ -61,15 +61,23 @@ def collect(paths: Sequence[Path]) -> list[SourceFile | IngestResult]:
     for named in paths:
         found = _walk(named) if named.is_dir() else [SourceFile(named, named.name)]
         if named.is_dir() and not any(isinstance(item, SourceFile) for item in found):
-            found.append(IngestResult(
-                source=str(named), status="failed",
-                error=f"{named}: no supported files in this folder (supported: {', '.join(supported_suffixes())})",
-            ))
+            found.append(
+                IngestResult(
+                    source=str(named),
+                    status="failed",
+                    error=f"{named}: no supported files in this folder (supported: {', '.join(supported_suffixes())})",
+                )
+            )
         for item in found:
             if isinstance(item, SourceFile) and item.source in taken:
-                item = IngestResult(source=item.source, status="failed", error=(
-                    f"{item.path}: {taken[item.source]} in this run has the same name; ingest the folder "
-                    "that holds both so that each is known by its path"))
+                item = IngestResult(
+                    source=item.source,
+                    status="failed",
+                    error=(
+                        f"{item.path}: {taken[item.source]} in this run has the same name; ingest the folder "
+                        "that holds both so that each is known by its path"
+                    ),
+                )
             elif isinstance(item, SourceFile):
                 taken[item.source] = item.path
             items.append(item)

@@ -8,12 +8,12 @@ store's database (rrag/store/keyword_index.py), so every process sees the same o
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from rrag.retrieval.index import ChunkIndex
-from rrag.store.bm25 import keyword_terms
 from rrag.settings import Settings
 from rrag.store import Store
+from rrag.store.bm25 import keyword_terms
 from rrag.types import Chunk, RetrievedChunk
 
 # Fusion weights. The embedding carries meaning across paraphrases ("vacation" ~ "annual leave");
@@ -55,7 +55,8 @@ class HybridRetriever:
         wanted = {i for best in ranked for _, i, _, _ in best if i not in chunks}
         chunks.update((c.chunk_id, c) for c in self.index.get(sorted(wanted)))
         return [
-            [RetrievedChunk(chunks[i], score, v, kw) for score, i, v, kw in best if i in chunks] for best in ranked
+            [RetrievedChunk(chunks[i], score, v, kw) for score, i, v, kw in best if i in chunks]
+            for best in ranked
         ]
 
     def _fuse(

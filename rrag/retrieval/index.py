@@ -8,8 +8,9 @@ write) surfaces as `IndexError_`.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import chromadb
 import numpy as np
@@ -222,7 +223,9 @@ class ChunkIndex:
             return out
         with _chroma_errors("search"):
             result = self._collection.query(
-                query_texts=[texts[i] for i in asked], n_results=k, include=["documents", "metadatas", "distances"]
+                query_texts=[texts[i] for i in asked],
+                n_results=k,
+                include=["documents", "metadatas", "distances"],
             )
         for row, i in enumerate(asked):
             found = {key: result[key][row] for key in ("ids", "documents", "metadatas")}  # type: ignore[literal-required,index]

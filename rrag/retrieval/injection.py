@@ -10,13 +10,15 @@ found in the rest of the chunk still points at the original text.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Sequence
 
 from rrag.text import split_sentences
 from rrag.types import RetrievedChunk
 
-_AI = r"(?:ai|chatbot|language\s+model|llm|gpt)"  # not "assistant" or "model": offices and products have those
+_AI = (
+    r"(?:ai|chatbot|language\s+model|llm|gpt)"  # not "assistant" or "model": offices and products have those
+)
 _PLANTED = re.compile(
     r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*"
     r"(?:previous|prior|above|earlier|preceding|system|original)\s+(?:instructions?|rules|prompts?|directions|guidelines)\b"
@@ -62,5 +64,7 @@ def review_reason(found: Sequence[PlantedInstruction]) -> str:
     first = found[0].text
     quoted = first if len(first) <= QUOTED_CHARS else first[: QUOTED_CHARS - 1] + "…"
     sources = ", ".join(dict.fromkeys(p.source for p in found))
-    return (f"{len(found)} retrieved passage(s) contain an instruction addressed to an AI ({sources}: "
-            f"“{quoted}”); it was not used to answer or verify")
+    return (
+        f"{len(found)} retrieved passage(s) contain an instruction addressed to an AI ({sources}: "
+        f"“{quoted}”); it was not used to answer or verify"
+    )

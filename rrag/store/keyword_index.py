@@ -10,7 +10,7 @@ rrag.store.bm25 score them with the same scaled BM25 on every backend.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from collections.abc import Sequence
 
 from sqlalchemy import (
     BigInteger,
@@ -121,8 +121,14 @@ def replace_keywords(session: Session, doc_ids: Sequence[str], chunks: Sequence[
         rows = []
         for chunk in chunks[begin : begin + INSERT_BATCH]:
             terms = keyword_terms(chunk.text)
-            rows.append({"chunk_id": chunk.chunk_id, "doc_id": chunk.doc_id, "length": len(terms),
-                         "body": " ".join(terms)})
+            rows.append(
+                {
+                    "chunk_id": chunk.chunk_id,
+                    "doc_id": chunk.doc_id,
+                    "length": len(terms),
+                    "body": " ".join(terms),
+                }
+            )
             df.update(set(terms))
             total_length += len(terms)
         session.execute(insert(keyword_chunks), rows)
@@ -130,7 +136,10 @@ def replace_keywords(session: Session, doc_ids: Sequence[str], chunks: Sequence[
     session.execute(
         update(keyword_stats)
         .where(keyword_stats.c.id == 1)
-        .values(chunks=keyword_stats.c.chunks + len(chunks) - len(old), length=keyword_stats.c.length + total_length)
+        .values(
+            chunks=keyword_stats.c.chunks + len(chunks) - len(old),
+            length=keyword_stats.c.length + total_length,
+        )
     )
 
 
@@ -161,19 +170,27 @@ def match_keywords(session: Session, terms: Sequence[str], limit: int, also: Seq
             )
         ).all()
     )
-    selective = [t for t in distinct if t in df and df[t] <= max(SELECTIVE_MIN_CHUNKS, chunks * SELECTIVE_SHARE)]
+    selective = [
+        t for t in distinct if t in df and df[t] <= max(SELECTIVE_MIN_CHUNKS, chunks * SELECTIVE_SHARE)
+    ]
     chunk_terms: dict[str, list[str]] = {}
     if selective and limit > 0:
         # Terms are letters and digits only (keyword_terms), so quoting them is all the escaping needed.
         sqlite = session.get_bind().dialect.name == "sqlite"
-        query = " OR ".join(f'"{t}"' for t in selective) if sqlite else " | ".join(f"'{t}'" for t in selective)
-        rows = session.execute(_SQLITE_MATCH if sqlite else _POSTGRESQL_MATCH, {"query": query, "limit": limit})
+        query = (
+            " OR ".join(f'"{t}"' for t in selective) if sqlite else " | ".join(f"'{t}'" for t in selective)
+        )
+        rows = session.execute(
+            _SQLITE_MATCH if sqlite else _POSTGRESQL_MATCH, {"query": query, "limit": limit}
+        )
         chunk_terms = {chunk_id: body.split() for chunk_id, body in rows}
     candidates = list(chunk_terms)
     missing = [chunk_id for chunk_id in also if chunk_id not in chunk_terms]
     if missing:
         rows = session.execute(
-            select(keyword_chunks.c.chunk_id, keyword_chunks.c.body).where(keyword_chunks.c.chunk_id.in_(missing))
+            select(keyword_chunks.c.chunk_id, keyword_chunks.c.body).where(
+                keyword_chunks.c.chunk_id.in_(missing)
+            )
         )
         chunk_terms.update((chunk_id, body.split()) for chunk_id, body in rows)
     return KeywordMatches(chunks, length / chunks if chunks else 0.0, df, candidates, chunk_terms)

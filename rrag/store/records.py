@@ -17,8 +17,8 @@ from rrag.errors import StoreError
 from rrag.store.schema import (
     ClaimRow,
     DocumentRow,
-    ReviewChangeRow,
     PendingRow,
+    ReviewChangeRow,
     ReviewRow,
     SessionRow,
     VerdictRow,

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import asdict, fields
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any
 
 import pandas as pd
 from sqlalchemy import Engine, Select, delete, or_, select
@@ -22,19 +22,19 @@ from sqlalchemy.orm import Session, defer, selectinload
 
 from rrag.audit.corrections import as_reviewed
 from rrag.errors import NotFoundError, StoreError, StoreLockedError
-from rrag.store.bm25 import KeywordMatches
 from rrag.redact import looks_secret, redact_urls
 from rrag.settings import Settings
+from rrag.store.bm25 import KeywordMatches
 from rrag.store.engine import WRITE_OPTIONS, create_store_engine, is_locked
 from rrag.store.keyword_index import documents_without_keywords, match_keywords, replace_keywords
 from rrag.store.migrations import is_behind, migrate
 from rrag.store.records import (
     CLAIM_COLUMNS,
     REVIEW_OUTCOMES,
+    DocumentState,
     PendingSession,
     ReviewRecord,
     SessionSummary,
-    DocumentState,
     claim_records,
     document_info,
     document_state,
@@ -103,9 +103,13 @@ class Store:
         through begin_document / commit_document instead, which guard its chunk writes."""
         identity = info.identity or info.source
         with self._write("save the document") as s:
-            replaced = list(s.scalars(
-                select(DocumentRow.doc_id).where(DocumentRow.identity == identity, DocumentRow.doc_id != info.doc_id)
-            ))
+            replaced = list(
+                s.scalars(
+                    select(DocumentRow.doc_id).where(
+                        DocumentRow.identity == identity, DocumentRow.doc_id != info.doc_id
+                    )
+                )
+            )
             s.execute(delete(DocumentRow).where(DocumentRow.doc_id.in_(replaced)))
             s.merge(DocumentRow(**(asdict(info) | {"identity": identity}), state="ready"))
             replace_keywords(s, [info.doc_id, *replaced], chunks)
@@ -126,14 +130,18 @@ class Store:
     def list_documents(self) -> list[DocumentInfo]:
         query = select(DocumentRow).where(DocumentRow.version > 0, DocumentRow.state != "deleting")
         with self._read("list the documents") as s:
-            return [document_info(r) for r in s.scalars(query.order_by(DocumentRow.source, DocumentRow.identity))]
+            return [
+                document_info(r) for r in s.scalars(query.order_by(DocumentRow.source, DocumentRow.identity))
+            ]
 
     def delete_document(self, doc_id: str) -> None:
         with self._write("delete the document") as s:
             s.delete(_get(s, DocumentRow, doc_id, "document"))
             replace_keywords(s, [doc_id], ())
 
-    def keyword_matches(self, terms: Sequence[str], *, limit: int, also: Sequence[str] = ()) -> KeywordMatches:
+    def keyword_matches(
+        self, terms: Sequence[str], *, limit: int, also: Sequence[str] = ()
+    ) -> KeywordMatches:
         """What scaled BM25 needs for one query (rrag.store.bm25), read in one transaction: up to `limit`
         chunks the database's full-text index ranks best, and the chunks named in `also`."""
         with self._read("search the keyword index") as s:
@@ -153,7 +161,9 @@ class Store:
     def busy_documents(self) -> list[DocumentState]:
         """Rows an ingest or a delete has not finished with: what the repair pass looks at."""
         with self._read("list unfinished documents") as s:
-            return [document_state(r) for r in s.scalars(select(DocumentRow).where(DocumentRow.state != "ready"))]
+            return [
+                document_state(r) for r in s.scalars(select(DocumentRow).where(DocumentRow.state != "ready"))
+            ]
 
     def begin_document(self, identity: str, source: str, doc_id: str, writer: str) -> int:
         """Record that `writer` is about to write a new version of a document; returns its number.
@@ -161,12 +171,23 @@ class Store:
         with self._write("record the new document version") as s:
             row = s.get(DocumentRow, doc_id)
             if row is None:
-                row = DocumentRow(doc_id=doc_id, identity=identity, source=source, sha256="", size_bytes=0,
-                                  chunks=0, duplicates_dropped=0, created_at="", version=0)
+                row = DocumentRow(
+                    doc_id=doc_id,
+                    identity=identity,
+                    source=source,
+                    sha256="",
+                    size_bytes=0,
+                    chunks=0,
+                    duplicates_dropped=0,
+                    created_at="",
+                    version=0,
+                )
                 s.add(row)
             elif row.state in ("pending", "deleting"):
-                raise StoreError(f"{source} is being {'indexed' if row.state == 'pending' else 'deleted'} "
-                                 f"by another process ({row.writer}); try again when it is done")
+                raise StoreError(
+                    f"{source} is being {'indexed' if row.state == 'pending' else 'deleted'} "
+                    f"by another process ({row.writer}); try again when it is done"
+                )
             row.pending_version = max(row.version, row.pending_version or 0) + 1
             _set_state(row, "pending", writer)
             return row.pending_version
@@ -211,8 +232,10 @@ class Store:
             if row is None or not _listed(row):
                 raise NotFoundError(f"No document with id {doc_id!r}")
             if row.state == "pending":
-                raise StoreError(f"{row.source} is being indexed by another process ({row.writer}); "
-                                 "try again when it is done")
+                raise StoreError(
+                    f"{row.source} is being indexed by another process ({row.writer}); "
+                    "try again when it is done"
+                )
             _set_state(row, "deleting", writer)
             replace_keywords(s, [doc_id], ())  # unlisted: keyword search stops finding it at once
             return document_state(row)
@@ -388,26 +411,44 @@ class Store:
     ) -> None:
         """Save a run once: its summary and its per-question outcomes (plain JSON data)."""
         with self._write("save the question-set run") as s:
-            s.add(QuestionSetRunRow(
-                run_id=run_id, name=name, created_at=to_db_time(created_at), summary=dict(summary), outcomes=outcomes
-            ))
+            s.add(
+                QuestionSetRunRow(
+                    run_id=run_id,
+                    name=name,
+                    created_at=to_db_time(created_at),
+                    summary=dict(summary),
+                    outcomes=outcomes,
+                )
+            )
 
     def list_question_set_runs(self) -> list[dict[str, Any]]:
         """Saved runs, newest first: run_id, name, created_at (ISO, UTC) and summary; no outcomes."""
-        query = select(QuestionSetRunRow).options(defer(QuestionSetRunRow.outcomes)).order_by(
-            QuestionSetRunRow.created_at.desc(), QuestionSetRunRow.run_id
+        query = (
+            select(QuestionSetRunRow)
+            .options(defer(QuestionSetRunRow.outcomes))
+            .order_by(QuestionSetRunRow.created_at.desc(), QuestionSetRunRow.run_id)
         )
         with self._read("list the question-set runs") as s:
             return [
-                {"run_id": r.run_id, "name": r.name, "created_at": from_db_time(r.created_at), "summary": r.summary}
+                {
+                    "run_id": r.run_id,
+                    "name": r.name,
+                    "created_at": from_db_time(r.created_at),
+                    "summary": r.summary,
+                }
                 for r in s.scalars(query)
             ]
 
     def get_question_set_run(self, run_id: str) -> dict[str, Any]:
         with self._read("read the question-set run") as s:
             row = _get(s, QuestionSetRunRow, run_id, "question-set run")
-            return {"run_id": row.run_id, "name": row.name, "created_at": from_db_time(row.created_at),
-                    "summary": row.summary, "outcomes": row.outcomes}
+            return {
+                "run_id": row.run_id,
+                "name": row.name,
+                "created_at": from_db_time(row.created_at),
+                "summary": row.summary,
+                "outcomes": row.outcomes,
+            }
 
     # -- app settings (never secrets) --------------------------------------------------------------
 

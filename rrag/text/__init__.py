@@ -3,13 +3,40 @@ location (`normalise`), the word tokenizer (`words`), sentences and headings (`s
 numbers with their units (`quantities`)."""
 
 from rrag.text.normalise import fuzzy_locate, locate, normalize, normalize_map
-from rrag.text.quantities import (CURRENCY_CODES, MONTH_NAMES, Quantity, month_mentions, months, quantities,
-                                  same_amount, value_clashes)
+from rrag.text.quantities import (
+    CURRENCY_CODES,
+    MONTH_NAMES,
+    Quantity,
+    month_mentions,
+    months,
+    quantities,
+    same_amount,
+    value_clashes,
+)
 from rrag.text.sentences import is_list_item, split_sentences
 from rrag.text.words import NEGATORS, STOPWORDS, Span, content_words, negation_count, stem, word_spans, words
 
 __all__ = [
-    "CURRENCY_CODES", "MONTH_NAMES", "NEGATORS", "STOPWORDS", "Quantity", "Span", "content_words", "fuzzy_locate",
-    "is_list_item", "locate", "month_mentions", "months", "negation_count", "normalize", "normalize_map",
-    "quantities", "same_amount", "split_sentences", "stem", "value_clashes", "word_spans", "words",
+    "CURRENCY_CODES",
+    "MONTH_NAMES",
+    "NEGATORS",
+    "STOPWORDS",
+    "Quantity",
+    "Span",
+    "content_words",
+    "fuzzy_locate",
+    "is_list_item",
+    "locate",
+    "month_mentions",
+    "months",
+    "negation_count",
+    "normalize",
+    "normalize_map",
+    "quantities",
+    "same_amount",
+    "split_sentences",
+    "stem",
+    "value_clashes",
+    "word_spans",
+    "words",
 ]

@@ -9,9 +9,21 @@ from functools import lru_cache
 from rapidfuzz import fuzz
 
 _CHAR_MAP = {
-    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '"',
-    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201a": "'",
+    "\u201b": "'",
+    "\u2032": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u201e": '"',
+    "\u2033": '"',
+    "\u2010": "-",
+    "\u2011": "-",
+    "\u2012": "-",
+    "\u2013": "-",
+    "\u2014": "-",
+    "\u2212": "-",
 }
 _KEPT_SYMBOLS = frozenset("%$\u20ac\u00a3")  # they change a claim's meaning; other punctuation does not
 _CITATION_MARK = re.compile(r"\[(?:[^\[\]\n]{1,40})\]")  # "[1]", "[chunk 3]" in LLM answers
@@ -61,7 +73,9 @@ def _normalize_chars(text: str, start: int, end: int, punctuation: bool) -> tupl
     positions: list[int] = []
     for i in range(start, end):
         for c in unicodedata.normalize("NFKC", _CHAR_MAP.get(text[i], text[i])).casefold():
-            if c.isspace() or (not punctuation and not c.isalnum() and c not in _KEPT_SYMBOLS and c not in ".,"):
+            if c.isspace() or (
+                not punctuation and not c.isalnum() and c not in _KEPT_SYMBOLS and c not in ".,"
+            ):
                 continue
             chars.append(c)
             positions.append(i)

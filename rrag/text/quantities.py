@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Iterable, NamedTuple, Sequence
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from rrag.text.words import STOPWORDS, stem
 
@@ -38,15 +39,42 @@ _WORD_NUMBERS = {
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
         "sixteen seventeen eighteen nineteen twenty".split()
     )
-} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-     "hundred": 100, "dozen": 12, "half": 0.5, "twice": 2, "once": 1}
+} | {
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "dozen": 12,
+    "half": 0.5,
+    "twice": 2,
+    "once": 1,
+}
 # Ordinals, as "3rd" is read: "the third most distributed channel", "the sixteenth century". Not
 # "first" (in most sentences it counts nothing) nor "second" (also a unit of time).
 _ORDINAL_UNITS = {"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9}
 _WORD_NUMBERS |= _ORDINAL_UNITS | {
-    "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15,
-    "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30,
-    "fortieth": 40, "fiftieth": 50, "sixtieth": 60, "seventieth": 70, "eightieth": 80, "ninetieth": 90,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+    "thirteenth": 13,
+    "fourteenth": 14,
+    "fifteenth": 15,
+    "sixteenth": 16,
+    "seventeenth": 17,
+    "eighteenth": 18,
+    "nineteenth": 19,
+    "twentieth": 20,
+    "thirtieth": 30,
+    "fortieth": 40,
+    "fiftieth": 50,
+    "sixtieth": 60,
+    "seventieth": 70,
+    "eightieth": 80,
+    "ninetieth": 90,
     "hundredth": 100,
 }
 MONTH_NAMES = frozenset(
@@ -57,25 +85,63 @@ _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "bill
 _MONTHS = {
     m: i + 1
     for i, names in enumerate(
-        ["january jan", "february feb", "march mar", "april apr", "may", "june jun", "july jul",
-         "august aug", "september sep sept", "october oct", "november nov", "december dec"]
+        [
+            "january jan",
+            "february feb",
+            "march mar",
+            "april apr",
+            "may",
+            "june jun",
+            "july jul",
+            "august aug",
+            "september sep sept",
+            "october oct",
+            "november nov",
+            "december dec",
+        ]
     )
     for m in names.split()
 }
 # Currencies by symbol, code or (stemmed) name: "$10", "USD 10" and "10 dollars" are one unit.
 _CURRENCIES = {
-    "$": "USD", "usd": "USD", "dollar": "USD", "\u20ac": "EUR", "eur": "EUR", "euro": "EUR",
-    "\u00a3": "GBP", "gbp": "GBP", "pound": "GBP", "chf": "CHF", "franc": "CHF", "\u00a5": "JPY",
-    "jpy": "JPY", "yen": "JPY", "cad": "CAD", "aud": "AUD",
+    "$": "USD",
+    "usd": "USD",
+    "dollar": "USD",
+    "\u20ac": "EUR",
+    "eur": "EUR",
+    "euro": "EUR",
+    "\u00a3": "GBP",
+    "gbp": "GBP",
+    "pound": "GBP",
+    "chf": "CHF",
+    "franc": "CHF",
+    "\u00a5": "JPY",
+    "jpy": "JPY",
+    "yen": "JPY",
+    "cad": "CAD",
+    "aud": "AUD",
 }
 CURRENCY_CODES = frozenset(_CURRENCIES.values())  # the unit of every amount of money
 _DAYS_PER = {
-    "second": 1 / 86400, "sec": 1 / 86400, "minut": 1 / 1440, "min": 1 / 1440, "hour": 1 / 24, "hr": 1 / 24,
-    "day": 1.0, "week": 7.0, "wk": 7.0, "fortnight": 14.0, "month": 30.4375, "year": 365.25, "yr": 365.25,
+    "second": 1 / 86400,
+    "sec": 1 / 86400,
+    "minut": 1 / 1440,
+    "min": 1 / 1440,
+    "hour": 1 / 24,
+    "hr": 1 / 24,
+    "day": 1.0,
+    "week": 7.0,
+    "wk": 7.0,
+    "fortnight": 14.0,
+    "month": 30.4375,
+    "year": 365.25,
+    "yr": 365.25,
     "decad": 3652.5,
 }
 # Words between a number and what it counts: "5 working days" counts days.
-_QUALIFIERS = frozenset("working business calendar consecutive full whole clear additional extra further".split())
+_QUALIFIERS = frozenset(
+    "working business calendar consecutive full whole clear additional extra further".split()
+)
 _CURRENCY_CODES_WRITTEN = ("usd", "eur", "gbp", "chf", "jpy", "cad", "aud")
 _CURRENCY_SYMBOLS = "$\u20ac\u00a3\u00a5"
 
@@ -206,7 +272,9 @@ def value_clashes(claimed: Sequence[Quantity], stated: Sequence[Quantity]) -> li
         kind = q.measure[0]
         if not kind or any(same_amount(q, o) for o in stated):
             continue
-        unclaimed = [o for o in stated if o.measure[0] == kind and not any(same_amount(o, c) for c in claimed)]
+        unclaimed = [
+            o for o in stated if o.measure[0] == kind and not any(same_amount(o, c) for c in claimed)
+        ]
         if unclaimed:
             clashes.append((q, unclaimed[0]))
     return clashes
@@ -232,4 +300,4 @@ def month_mentions(text: str) -> list[tuple[int, int, int]]:
 
 
 def _near_digit(text: str, m: re.Match[str]) -> bool:
-    return bool(re.search(r"\d", text[max(0, m.start() - 4): m.end() + 6]))
+    return bool(re.search(r"\d", text[max(0, m.start() - 4) : m.end() + 6]))

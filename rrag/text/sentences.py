@@ -29,7 +29,9 @@ _UNIT_LETTER = re.compile(r"\d\s?\u00b0?\s?[A-Za-z]$")
 # policy ..."), unless it has a verb or ends in a function word: then it is a line wrapped mid-sentence.
 # Up to 4 words any heading; up to 6 in title case ("Security When Working From Home").
 MAX_HEADING_WORDS, MAX_TITLE_CASE_HEADING_WORDS = 4, 6
-_AUXILIARIES = frozenset("is are was were be must will shall should can may might has have had does do".split())
+_AUXILIARIES = frozenset(
+    "is are was were be must will shall should can may might has have had does do".split()
+)
 _TABLE_LINE = re.compile(r"^\s*\||\s\|\s")
 _NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
 _BULLET = re.compile(r"(?:[-*\u2022\u2023\u25e6]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+")
@@ -61,9 +63,11 @@ def split_sentences(text: str) -> list[Span]:
             or previous in ".!?:;\u2026"
             or _BULLET.match(text, next_line)
             or _HEADING.match(text, next_line)
-            or next_line == len(text) or text[next_line] == "\n"  # blank line: paragraph break
+            or next_line == len(text)
+            or text[next_line] == "\n"  # blank line: paragraph break
             or _HEADING.match(_line_at(text, m.start()))
-            or _is_table_line(text, m.start()) or _is_table_line(text, next_line)
+            or _is_table_line(text, m.start())
+            or _is_table_line(text, next_line)
             or _is_heading_line(text, m.start(), next_line)
         ):
             cuts.add(m.end())
@@ -119,12 +123,16 @@ def _is_heading_line(text: str, line_end: int, next_line: int) -> bool:
         return False
     before = _last_visible(text, text.rfind("\n", 0, line_end) if line_start else 0)
     starts_sentence = line_start == 0 or before in ("", "\n") or before in ".!?:;\u2026"
-    return starts_sentence and next_line < len(text) and (text[next_line].isupper() or text[next_line].isdigit())
+    return (
+        starts_sentence and next_line < len(text) and (text[next_line].isupper() or text[next_line].isdigit())
+    )
 
 
 def _starts_sentence(text: str, pos: int) -> bool:
     m = _NEXT_VISIBLE.match(text, pos)
-    return bool(m) and (m.group(1).isupper() or m.group(1).isdigit() or m.group(1) in "\"'\u201c\u2018([#*-\u2022")
+    return bool(m) and (
+        m.group(1).isupper() or m.group(1).isdigit() or m.group(1) in "\"'\u201c\u2018([#*-\u2022"
+    )
 
 
 def _last_visible(text: str, pos: int) -> str:

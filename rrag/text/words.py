@@ -45,7 +45,12 @@ def stem(word: str) -> str:
     if len(word) <= 3 or word.isdigit():
         return word
     for suffix, repl, min_len in (
-        ("ies", "y", 5), ("sses", "ss", 5), ("ing", "", 6), ("ed", "", 5), ("es", "", 5), ("s", "", 4),
+        ("ies", "y", 5),
+        ("sses", "ss", 5),
+        ("ing", "", 6),
+        ("ed", "", 5),
+        ("es", "", 5),
+        ("s", "", 4),
     ):
         if word.endswith(suffix) and len(word) >= min_len and not (suffix == "s" and word.endswith("ss")):
             word = word[: len(word) - len(suffix)] + repl

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from rrag.errors import RRAGError
 from rrag.settings import RISK_PRESETS, Settings
 from rrag.types import IngestResult, Report
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
@@ -74,8 +76,12 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("file", type=Path)
     p.add_argument("--name", default="", help="a name for the run (default: its date and time)")
-    p.add_argument("--fail-above", type=float, metavar="RATE",
-                   help="exit 1 when the hallucination rate is above RATE (0..1), or could not be measured")
+    p.add_argument(
+        "--fail-above",
+        type=float,
+        metavar="RATE",
+        help="exit 1 when the hallucination rate is above RATE (0..1), or could not be measured",
+    )
     _add_json(p)
     p.set_defaults(handler=_cmd_evaluate)
 
@@ -124,7 +130,9 @@ def _print_ingest(results: Sequence[IngestResult], as_json: bool) -> None:
         if r.status == "skipped":
             print(f"skipped   {r.source}: symlink, not followed")
         elif r.ok:
-            print(f"{r.status:<9} {r.source}: {r.chunks_added} chunks, {r.duplicates_dropped} near-duplicates dropped")
+            print(
+                f"{r.status:<9} {r.source}: {r.chunks_added} chunks, {r.duplicates_dropped} near-duplicates dropped"
+            )
         else:
             print(f"failed    {r.source}: {r.error}")
 
@@ -159,10 +167,12 @@ def _print_report(report: Report, as_json: bool) -> None:
         print(f"  [{v.status.value.upper():<13} {v.confidence:.2f} {v.verifier}] {claim.claim.text}")
         if v.evidence:
             page = f" p.{v.evidence.page}" if v.evidence.page else ""
-            print(f"      evidence ({v.evidence.source}{page}): \"{v.evidence.quote}\"")
+            print(f'      evidence ({v.evidence.source}{page}): "{v.evidence.quote}"')
         print(f"      {v.reason}")
-    print(f"\nDecision: {report.decision.value}   level: {level}   reliability: {reliability}"
-          f"   hallucination rate: {rate}")
+    print(
+        f"\nDecision: {report.decision.value}   level: {level}   reliability: {reliability}"
+        f"   hallucination rate: {rate}"
+    )
     if not report.verified:
         print(f"Not verified: {report.not_verified_reason}")
     if report.needs_review:
@@ -180,7 +190,9 @@ def _cmd_sessions(args: argparse.Namespace) -> int:
         return 0
     for s in sessions:
         flag = "FLAGGED" if s.needs_review else "       "
-        print(f"{flag} {s.created_at}  {s.session_id[:12]}  {s.decision:<6} {s.level or 'n/a':<6} {s.question}")
+        print(
+            f"{flag} {s.created_at}  {s.session_id[:12]}  {s.decision:<6} {s.level or 'n/a':<6} {s.question}"
+        )
     return 0
 
 
@@ -198,7 +210,9 @@ def _cmd_delete(args: argparse.Namespace) -> int:
     restored = _engine(args).delete_document(args.doc_id)
     print(f"deleted {args.doc_id}")
     for result in restored:  # documents that had dropped chunks as copies of the deleted one
-        print(f"re-indexed {result.doc_id}: " + (f"{result.chunks_added} chunks" if result.ok else result.error))
+        print(
+            f"re-indexed {result.doc_id}: " + (f"{result.chunks_added} chunks" if result.ok else result.error)
+        )
     return 0 if all(r.ok for r in restored) else 1
 
 
@@ -213,7 +227,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         raise RRAGError(f"cannot read the question set {args.file}: {exc.strerror or exc}") from exc
     items = question_sets.read_question_set(args.file.name, data)
     progress = None if args.json else _print_progress
-    run = question_sets.run_question_set(_engine(args), items, name=args.name or args.file.stem, progress=progress)
+    run = question_sets.run_question_set(
+        _engine(args), items, name=args.name or args.file.stem, progress=progress
+    )
     if args.json:
         print(json.dumps(run.to_dict(), indent=2, ensure_ascii=False))
     else:
@@ -238,16 +254,22 @@ def _print_run(run: Any) -> None:
             print(f"error   {o.question}\n        {o.error}")
             continue
         source = "" if o.source_found is None else ("  source found" if o.source_found else "  SOURCE MISSED")
-        print(f"{o.decision:<7} hallucination {rate(o.hallucination_rate):>4}  relevance "
-              f"{rate(o.answer_relevance):>4}{source}  {o.question}")
+        print(
+            f"{o.decision:<7} hallucination {rate(o.hallucination_rate):>4}  relevance "
+            f"{rate(o.answer_relevance):>4}{source}  {o.question}"
+        )
     s = run.summary
-    print(f"\nRun {run.run_id} \"{run.name}\": {s.questions} questions, {s.errors} errors, "
-          f"{s.not_verified} not verified")
+    print(
+        f'\nRun {run.run_id} "{run.name}": {s.questions} questions, {s.errors} errors, '
+        f"{s.not_verified} not verified"
+    )
     print(f"  faithfulness        {rate(s.faithfulness)}")
     print(f"  answer relevance    {rate(s.answer_relevance)} ({s.relevance_measured} with a reference)")
     print(f"  refusal rate        {rate(s.refusal_rate)} ({s.refused} refused)")
-    print(f"  hallucination rate  {rate(s.hallucination_rate)} "
-          f"({s.hallucinated_claims} of {s.checked_claims} checked claims)")
+    print(
+        f"  hallucination rate  {rate(s.hallucination_rate)} "
+        f"({s.hallucinated_claims} of {s.checked_claims} checked claims)"
+    )
     if s.sources_expected:
         print(f"  expected source     {rate(s.source_hit_rate)} retrieved ({s.sources_expected} expected)")
 
@@ -257,8 +279,15 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
     setup = set_up_demo(_engine(args))
     if args.json:
-        print(json.dumps({"ingested": [asdict(r) for r in setup.ingested],
-                          "examples": [r.to_dict() for r in setup.examples]}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "ingested": [asdict(r) for r in setup.ingested],
+                    "examples": [r.to_dict() for r in setup.examples],
+                },
+                indent=2,
+            )
+        )
         return 0
     _print_ingest(setup.ingested, as_json=False)
     for report in setup.examples:

@@ -48,6 +48,7 @@ def database_backend(url_text: str) -> str:
 
 def data_locations(settings: Settings) -> list[DataLocation]:
     """The database, the vector index and the kept original documents of `settings`."""
+
     def env(*names: str) -> tuple[str, ...]:
         return tuple(ENV_PREFIX + name for name in names)
 

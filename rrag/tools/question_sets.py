@@ -16,10 +16,11 @@ import csv
 import io
 import json
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from rrag.errors import QuestionSetError, RRAGError
 from rrag.text import content_words
@@ -119,7 +120,9 @@ def read_question_set(name: str, data: bytes) -> list[QuestionItem]:
     """Parse a CSV (with a header row) or JSONL question set; a bad row is named in the error."""
     suffix = PurePath(name).suffix.lower()
     if suffix not in SUFFIXES:
-        raise QuestionSetError(f"{name}: a question set is a .csv or .jsonl file, not {suffix or 'no extension'!r}")
+        raise QuestionSetError(
+            f"{name}: a question set is a .csv or .jsonl file, not {suffix or 'no extension'!r}"
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -140,7 +143,9 @@ def _csv_rows(name: str, text: str) -> list[tuple[str, dict[str, Any]]]:
         raise QuestionSetError(f"{name}: the first row must name the columns, one of them 'question'")
     reader.fieldnames = header
     try:
-        return [(f"row {reader.line_num}", row) for row in reader if any((v or "").strip() for v in row.values())]
+        return [
+            (f"row {reader.line_num}", row) for row in reader if any((v or "").strip() for v in row.values())
+        ]
     except csv.Error as exc:
         raise QuestionSetError(f"{name}: row {reader.line_num}: {exc}") from exc
 
@@ -155,7 +160,7 @@ def _jsonl_rows(name: str, text: str) -> list[tuple[str, dict[str, Any]]]:
         except json.JSONDecodeError as exc:
             raise QuestionSetError(f"{name}: line {number} is not JSON ({exc.msg})") from exc
         if not isinstance(row, dict):
-            raise QuestionSetError(f"{name}: line {number} must be a JSON object with a \"question\"")
+            raise QuestionSetError(f'{name}: line {number} must be a JSON object with a "question"')
         rows.append((f"line {number}", {str(k).strip().lower(): v for k, v in row.items()}))
     return rows
 
@@ -181,7 +186,7 @@ def run_question_set(
 ) -> QuestionSetRun:
     """Ask every question, measure each answer, summarise, and save the run. A question that fails
     (an LLM timeout, say) is recorded with its error; the others go on."""
-    created = datetime.now(timezone.utc)  # to the microsecond: two runs in one second keep their order
+    created = datetime.now(UTC)  # to the microsecond: two runs in one second keep their order
     outcomes = []
     for done, item in enumerate(items):
         if progress:
@@ -189,7 +194,9 @@ def run_question_set(
         try:
             outcomes.append(measure(item, rag.ask(item.question)))
         except RRAGError as exc:
-            outcomes.append(QuestionOutcome(item.question, item.reference, item.expected_source, error=str(exc)))
+            outcomes.append(
+                QuestionOutcome(item.question, item.reference, item.expected_source, error=str(exc))
+            )
     if progress:
         progress(len(items), len(items), "")
     run = QuestionSetRun(
@@ -321,13 +328,17 @@ def compare_runs(a: QuestionSetRun, b: QuestionSetRun) -> tuple[list[dict[str, A
     rows = []
     for question in dict.fromkeys([*in_a, *in_b]):  # A's order, then what only B asked
         left, right = in_a.get(question), in_b.get(question)
-        rows.append({
-            "question": question,
-            "decision A": _decision(left), "decision B": _decision(right),
-            "hallucination A": _figure(left, "hallucination_rate"),
-            "hallucination B": _figure(right, "hallucination_rate"),
-            "relevance A": _figure(left, "answer_relevance"), "relevance B": _figure(right, "answer_relevance"),
-        })
+        rows.append(
+            {
+                "question": question,
+                "decision A": _decision(left),
+                "decision B": _decision(right),
+                "hallucination A": _figure(left, "hallucination_rate"),
+                "hallucination B": _figure(right, "hallucination_rate"),
+                "relevance A": _figure(left, "answer_relevance"),
+                "relevance B": _figure(right, "answer_relevance"),
+            }
+        )
     return metrics, rows
 
 

@@ -14,12 +14,13 @@ import json
 import multiprocessing
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from collections import defaultdict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from rrag.errors import ConfigError, RRAGError
 from rrag.settings import Settings
@@ -65,7 +66,11 @@ def _guarded(settings: Settings) -> Verifier:
 
 # Imported lazily so that `eval --verifier lexical` never loads the model.
 VERIFIERS: dict[str, Callable[[Settings], Verifier]] = {
-    "nli": _nli, "lexical": _lexical, "quote": _quote, "cascade": _cascade, "guarded": _guarded,
+    "nli": _nli,
+    "lexical": _lexical,
+    "quote": _quote,
+    "cascade": _cascade,
+    "guarded": _guarded,
 }
 
 
@@ -100,12 +105,19 @@ def load_rows(path: Path) -> list[Row]:
             label = raw["label"]
             if label not in STATUSES:
                 raise ValueError(f"unknown label {label!r}")
-            rows.append(Row(
-                id=str(raw["id"]), dataset=raw.get("dataset") or path.stem, context=raw["context"],
-                claim=raw["claim"], label=label, question=raw.get("question") or "",
-                group_id=raw.get("group_id"), spans=[(s["start"], s["end"]) for s in raw.get("spans") or []],
-                has_spans="spans" in raw,
-            ))
+            rows.append(
+                Row(
+                    id=str(raw["id"]),
+                    dataset=raw.get("dataset") or path.stem,
+                    context=raw["context"],
+                    claim=raw["claim"],
+                    label=label,
+                    question=raw.get("question") or "",
+                    group_id=raw.get("group_id"),
+                    spans=[(s["start"], s["end"]) for s in raw.get("spans") or []],
+                    has_spans="spans" in raw,
+                )
+            )
         except (ValueError, KeyError, TypeError) as exc:
             raise ConfigError(f"{path}:{n}: not a valid evaluation row ({exc})") from exc
     return rows
@@ -260,8 +272,14 @@ def dataset_metrics(rows: Sequence[Row], judgements: Sequence[Judgement], second
 # Command
 
 
-def run(paths: Sequence[Path], out: Path, verifier_name: str, settings: Settings,
-        limit: int | None = None, workers: int = 1) -> dict[str, dict[str, Any]]:
+def run(
+    paths: Sequence[Path],
+    out: Path,
+    verifier_name: str,
+    settings: Settings,
+    limit: int | None = None,
+    workers: int = 1,
+) -> dict[str, dict[str, Any]]:
     """Verify every row, write predictions to `out`, return metrics per dataset. With `workers` > 1
     the rows are shared out to that many processes, each with its own verifier; every row is judged
     alone, so the predictions are the same."""
@@ -295,7 +313,9 @@ def run(paths: Sequence[Path], out: Path, verifier_name: str, settings: Settings
 _worker_verifiers: dict[tuple[str, Settings], Verifier] = {}  # in a worker: one verifier for all its batches
 
 
-def _judge_in_worker(verifier_name: str, settings: Settings, rows: Sequence[Row]) -> list[tuple[Judgement, float]]:
+def _judge_in_worker(
+    verifier_name: str, settings: Settings, rows: Sequence[Row]
+) -> list[tuple[Judgement, float]]:
     key = (verifier_name, settings)
     if key not in _worker_verifiers:
         _worker_verifiers[key] = VERIFIERS[verifier_name](settings)
@@ -317,11 +337,17 @@ def _judge_with(verifier: Verifier, settings: Settings, rows: Sequence[Row]) -> 
 
 
 def format_table(results: dict[str, dict[str, Any]]) -> str:
-    cols = [("n", "n", "{:d}"), ("balanced_accuracy", "BA", "{:.1%}"), ("macro_f1", "macroF1", "{:.1%}"),
-            ("response_f1", "respF1", "{:.1%}"), ("span_f1", "spanF1", "{:.1%}"),
-            ("contradicted_recall", "contraR", "{:.1%}"), ("contradicted_precision", "contraP", "{:.1%}"),
-            ("calibration_error", "ECE", "{:.3f}"),
-            ("claims_per_s", "claims/s", "{:.1f}")]
+    cols = [
+        ("n", "n", "{:d}"),
+        ("balanced_accuracy", "BA", "{:.1%}"),
+        ("macro_f1", "macroF1", "{:.1%}"),
+        ("response_f1", "respF1", "{:.1%}"),
+        ("span_f1", "spanF1", "{:.1%}"),
+        ("contradicted_recall", "contraR", "{:.1%}"),
+        ("contradicted_precision", "contraP", "{:.1%}"),
+        ("calibration_error", "ECE", "{:.3f}"),
+        ("claims_per_s", "claims/s", "{:.1f}"),
+    ]
     width = max([len(name) for name in results] + [7])
     lines = [f"{'dataset':<{width}} " + " ".join(f"{h:>9}" for _, h, _ in cols)]
     for name, m in sorted(results.items()):
@@ -344,8 +370,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--out", type=Path, required=True, help="where to write one JSON prediction per row")
     p.add_argument("--verifier", default="nli", help=f"one of {sorted(VERIFIERS)} (default nli)")
     p.add_argument("--limit", type=int, help="only the first N rows of each file (quick checks)")
-    p.add_argument("--workers", type=int, default=1,
-                   help="processes verifying rows in parallel (same predictions; claims/s is per process)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes verifying rows in parallel (same predictions; claims/s is per process)",
+    )
     p.add_argument("--json", action="store_true", help="print the metrics as JSON instead of a table")
     p.set_defaults(handler=_cmd_eval)
 

@@ -12,11 +12,11 @@ value clash, a negation found by an earlier stage): evidence against a claim out
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Callable, Sequence
 
-from rrag.errors import ConfigError, RRAGError
 from rrag.backends.llm import LLM, OpenAIChatLLM
+from rrag.errors import ConfigError, RRAGError
 from rrag.settings import Settings
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
@@ -90,7 +90,9 @@ class CascadeVerifier(Verifier):
         return [decided[i] for i in range(len(claims))]
 
     @staticmethod
-    def _run(stage: Verifier, claims: list[Claim], contexts: Sequence[RetrievedChunk], question: str) -> list[Verdict]:
+    def _run(
+        stage: Verifier, claims: list[Claim], contexts: Sequence[RetrievedChunk], question: str
+    ) -> list[Verdict]:
         try:
             return stage.verify_many(claims, contexts, question)
         except RRAGError as exc:  # a stage that breaks (missing model files) leaves its claims undecided
@@ -102,8 +104,11 @@ def _lifts(before: Verdict, after: Verdict) -> bool:
 
 
 def _stands_against(against: Verdict, overruled: Verdict) -> Verdict:
-    return replace(against, reason=f"{against.reason}. The {overruled.verifier} stage called it "
-                   f"{overruled.status.value}, but the evidence against the claim stands")
+    return replace(
+        against,
+        reason=f"{against.reason}. The {overruled.verifier} stage called it "
+        f"{overruled.status.value}, but the evidence against the claim stands",
+    )
 
 
 def _settle(kept: Verdict | None, failures: list[str], last_stage: str) -> Verdict:
@@ -111,8 +116,11 @@ def _settle(kept: Verdict | None, failures: list[str], last_stage: str) -> Verdi
         return not_verified(last_stage, "; ".join(failures) or "no verifier could decide")
     if not failures:
         return kept
-    return replace(kept, reason=f"{kept.reason}. A later stage could not check it ({'; '.join(failures)}); "
-                   f"this {kept.verifier} verdict stands")
+    return replace(
+        kept,
+        reason=f"{kept.reason}. A later stage could not check it ({'; '.join(failures)}); "
+        f"this {kept.verifier} verdict stands",
+    )
 
 
 def build_verifier(settings: Settings, llm: LLM | None = None) -> Verifier:
@@ -128,6 +136,8 @@ def build_verifier(settings: Settings, llm: LLM | None = None) -> Verifier:
         if llm is not None:
             stages.append(LLMJudge(llm))
     if not stages:
-        raise ConfigError("the LLM verifier needs an LLM: set RRAG_LLM_BASE_URL and RRAG_LLM_MODEL, "
-                          "or add an offline verifier (quote, nli)")
+        raise ConfigError(
+            "the LLM verifier needs an LLM: set RRAG_LLM_BASE_URL and RRAG_LLM_MODEL, "
+            "or add an offline verifier (quote, nli)"
+        )
     return CascadeVerifier(stages)

@@ -14,17 +14,25 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Sequence
 
 from rrag.text import Quantity, content_words, quantities, split_sentences, stem, words
 from rrag.types import ClaimResult, ClaimStatus, RetrievedChunk, Verdict
 
 # Days per unit: "12 months" and "1 year" are the same warranty.
-DAYS_PER = {stem(unit): days for unit, days in (
-    ("second", 1 / 86400), ("minute", 1 / 1440), ("hour", 1 / 24), ("day", 1.0), ("week", 7.0),
-    ("month", 365.25 / 12), ("year", 365.25),
-)}
+DAYS_PER = {
+    stem(unit): days
+    for unit, days in (
+        ("second", 1 / 86400),
+        ("minute", 1 / 1440),
+        ("hour", 1 / 24),
+        ("day", 1.0),
+        ("week", 7.0),
+        ("month", 365.25 / 12),
+        ("year", 365.25),
+    )
+}
 SAME_THING = 0.6  # share of the smaller topic the two sentences must have in common
 MIN_SHARED_TERMS = 2
 NEAR_WORDS = 3  # the words either side of a value that say what it is the value of
@@ -64,15 +72,15 @@ def _same_thing(a: frozenset[str], b: frozenset[str]) -> bool:
 
 
 def _near(text: str, q: Quantity) -> frozenset[str]:
-    before = words(text[:q.start])[-NEAR_WORDS:]
-    after = words(text[q.end:])[:NEAR_WORDS + 1]  # the unit, then what follows
+    before = words(text[: q.start])[-NEAR_WORDS:]
+    after = words(text[q.end :])[: NEAR_WORDS + 1]  # the unit, then what follows
     return _topic(" ".join(before + after))
 
 
 def _as_written(text: str, q: Quantity) -> str:
     """ "12 months", "2-year", "15%", "€48": the value with its unit, as the source wrote it."""
     unit = _UNIT_AS_WRITTEN.match(text, q.end) if q.unit[:1].isalpha() else _PERCENT.match(text, q.end)
-    return " ".join(text[q.start:unit.end() if unit else q.end].split())
+    return " ".join(text[q.start : unit.end() if unit else q.end].split())
 
 
 @dataclass(frozen=True)
@@ -111,7 +119,9 @@ def _disagreement(claim: str, sentences: list[_Sentence]) -> str:
     for kind, amount in claimed:
         backing = [v for v in about if v.kind == kind and _close(v.amount, amount)]
         backed_by = {v.source for v in backing}
-        other = [v for v in about if v.kind == kind and v.source not in backed_by and not _close(v.amount, amount)]
+        other = [
+            v for v in about if v.kind == kind and v.source not in backed_by and not _close(v.amount, amount)
+        ]
         pair = next(((a, b) for a in backing for b in other if a.near & b.near), None)
         if pair:
             return f"sources disagree: {pair[0].text} ({pair[0].source}) vs {pair[1].text} ({pair[1].source})"
@@ -127,7 +137,11 @@ def flag_conflicts(results: Sequence[ClaimResult], contexts: Sequence[RetrievedC
     sentences = _sentences(contexts)
     flagged = []
     for result in results:
-        found = _disagreement(result.claim.text, sentences) if result.claim.checkable and result.verdict.verified else ""
+        found = (
+            _disagreement(result.claim.text, sentences)
+            if result.claim.checkable and result.verdict.verified
+            else ""
+        )
         if found:
             result = replace(result, conflict=found, verdict=_at_most_partial(result.verdict, found))
         flagged.append(result)

@@ -21,5 +21,9 @@ def not_verified(verifier: str, reason: str) -> Verdict:
 def nothing_retrieved(verifier: str) -> Verdict:
     """With no context at all, a claim is unsupported: there is nothing in the corpus behind it."""
     return Verdict(
-        ClaimStatus.UNSUPPORTED, 0.9, verifier, "nothing relevant was retrieved from the documents", support_score=0.0
+        ClaimStatus.UNSUPPORTED,
+        0.9,
+        verifier,
+        "nothing relevant was retrieved from the documents",
+        support_score=0.0,
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from rrag.text import STOPWORDS, Span, content_words, negation_count, quantities, split_sentences
 
@@ -70,8 +70,9 @@ class TermWeights:
         return math.log(1.0 + (self._n + 1) / (self._df.get(term, 0) + 0.5))
 
 
-def weighted_coverage(claim_terms: Sequence[str], evidence_terms: frozenset[str] | set[str],
-                      weight: TermWeights) -> float:
+def weighted_coverage(
+    claim_terms: Sequence[str], evidence_terms: frozenset[str] | set[str], weight: TermWeights
+) -> float:
     """Share of the claim's IDF-weighted content terms found in the evidence; 1.0 for no terms."""
     total = sum(weight(t) for t in claim_terms)
     if total == 0:

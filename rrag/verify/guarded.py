@@ -12,8 +12,8 @@ the model, up to which P(supported), on which claims.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Sequence
 
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
@@ -51,7 +51,9 @@ DEFAULT_GUARD = Guard(
 
 
 class GuardedVerifier(Verifier):
-    def __init__(self, model: Verifier, rules: LexicalVerifier | None = None, guard: Guard = DEFAULT_GUARD) -> None:
+    def __init__(
+        self, model: Verifier, rules: LexicalVerifier | None = None, guard: Guard = DEFAULT_GUARD
+    ) -> None:
         self.model = model
         self.rules = rules or LexicalVerifier()
         self.guard = guard
@@ -67,11 +69,16 @@ class GuardedVerifier(Verifier):
         # The rules read each sentence on its own, as the model does: against one best window for a
         # whole multi-sentence claim, every number of its other sentences would look unstated.
         sentences = [claim_sentences(claim.text) for claim in claims]
-        flat = [Claim(s.text, claim.start + s.start, claim.start + s.end)
-                for claim, spans in zip(claims, sentences) for s in spans]
+        flat = [
+            Claim(s.text, claim.start + s.start, claim.start + s.end)
+            for claim, spans in zip(claims, sentences)
+            for s in spans
+        ]
         rules = iter(self.rules.assess(flat, contexts))
-        return [overrule(verdict, [_in_claim(*next(rules), s.start) for s in spans], self.guard)
-                for verdict, spans in zip(verdicts, sentences)]
+        return [
+            overrule(verdict, [_in_claim(*next(rules), s.start) for s in spans], self.guard)
+            for verdict, spans in zip(verdicts, sentences)
+        ]
 
 
 def _in_claim(rule: Verdict, hard: str | None, offset: int) -> tuple[Verdict, str | None]:
@@ -82,7 +89,9 @@ def _in_claim(rule: Verdict, hard: str | None, offset: int) -> tuple[Verdict, st
     return replace(rule, clash=clash), hard
 
 
-def overrule(verdict: Verdict, rules: Sequence[tuple[Verdict, str | None]], guard: Guard = DEFAULT_GUARD) -> Verdict:
+def overrule(
+    verdict: Verdict, rules: Sequence[tuple[Verdict, str | None]], guard: Guard = DEFAULT_GUARD
+) -> Verdict:
     """The model's verdict, or the rules' where `guard` lets them overrule it. `rules`: the rules'
     verdict on each sentence of the claim, and the hard evidence it rests on (None: none)."""
     if not verdict.verified or verdict.status is ClaimStatus.CONTRADICTED:
@@ -90,9 +99,18 @@ def overrule(verdict: Verdict, rules: Sequence[tuple[Verdict, str | None]], guar
     accepted = verdict.status in (ClaimStatus.SUPPORTED, ClaimStatus.PARTIAL)
     p = verdict.support_score if verdict.support_score is not None else 0.0
     # Any hard evidence tells a contradiction from a mere "unsupported"; only some overrules a yes.
-    hard = [rule for rule, kind in rules if kind is not None and (not accepted or (
-        p < guard.overrules_below[kind] and (len(rules) == 1 or kind in guard.in_long_claims)))]
-    against = next((rule for rule in hard if rule.status is ClaimStatus.CONTRADICTED), hard[0] if hard else None)
+    hard = [
+        rule
+        for rule, kind in rules
+        if kind is not None
+        and (
+            not accepted
+            or (p < guard.overrules_below[kind] and (len(rules) == 1 or kind in guard.in_long_claims))
+        )
+    ]
+    against = next(
+        (rule for rule in hard if rule.status is ClaimStatus.CONTRADICTED), hard[0] if hard else None
+    )
     if against is not None and (accepted or against.status is ClaimStatus.CONTRADICTED):
         return against
     # An unsure yes is overruled where the rules find most of the claim's words in no retrieved text,
@@ -100,7 +118,11 @@ def overrule(verdict: Verdict, rules: Sequence[tuple[Verdict, str | None]], guar
     # 105 one-sentence claims, but for 30 of 89 longer ones. A number the evidence does not state is
     # UNSTATED evidence, with its own bound above; the doubt here is about the claim's words.
     rule, kind = rules[0]
-    doubted = kind is None and rule.status is ClaimStatus.UNSUPPORTED and (rule.support_score or 0.0) < guard.rules_doubt
+    doubted = (
+        kind is None
+        and rule.status is ClaimStatus.UNSUPPORTED
+        and (rule.support_score or 0.0) < guard.rules_doubt
+    )
     if accepted and p < guard.model_sure and len(rules) == 1 and doubted:
         return rule
     return verdict

@@ -9,12 +9,24 @@ and a few antonyms (contradiction).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
-from rrag.text import (MONTH_NAMES, Quantity, content_words, month_mentions, months, negation_count, quantities, same_amount,
-                       split_sentences, stem, value_clashes, words)
+from rrag.text import (
+    MONTH_NAMES,
+    Quantity,
+    content_words,
+    month_mentions,
+    months,
+    negation_count,
+    quantities,
+    same_amount,
+    split_sentences,
+    stem,
+    value_clashes,
+    words,
+)
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
@@ -30,39 +42,66 @@ NAME = "lexical"
 VALUE, NEGATION, OPPOSITE, UNSTATED = "value", "negation", "opposite", "unstated"
 NEGATED_EVIDENCE = "negated evidence"  # weak: a "not" anywhere in the evidence window
 _ANTONYMS = [
-    ("mandatory", "optional"), ("required", "optional"), ("allowed", "prohibited"), ("allowed", "forbidden"),
-    ("permitted", "prohibited"), ("permitted", "forbidden"), ("increase", "decrease"), ("minimum", "maximum"),
-    ("included", "excluded"), ("paid", "unpaid"), ("before", "after"), ("accepted", "rejected"),
-    ("approved", "rejected"), ("internal", "external"), ("public", "private"), ("always", "never"),
-    ("encrypted", "unencrypted"), ("eligible", "ineligible"), ("full", "part"),
+    ("mandatory", "optional"),
+    ("required", "optional"),
+    ("allowed", "prohibited"),
+    ("allowed", "forbidden"),
+    ("permitted", "prohibited"),
+    ("permitted", "forbidden"),
+    ("increase", "decrease"),
+    ("minimum", "maximum"),
+    ("included", "excluded"),
+    ("paid", "unpaid"),
+    ("before", "after"),
+    ("accepted", "rejected"),
+    ("approved", "rejected"),
+    ("internal", "external"),
+    ("public", "private"),
+    ("always", "never"),
+    ("encrypted", "unencrypted"),
+    ("eligible", "ineligible"),
+    ("full", "part"),
 ]
-ANTONYMS = frozenset((stem(a), stem(b)) for a, b in _ANTONYMS) | frozenset((stem(b), stem(a)) for a, b in _ANTONYMS)
+ANTONYMS = frozenset((stem(a), stem(b)) for a, b in _ANTONYMS) | frozenset(
+    (stem(b), stem(a)) for a, b in _ANTONYMS
+)
 
 
 # What states nothing a source could hold: an answer's preamble ("Based on the given passages, ..."),
 # a leading hedge ("I'm not sure, but ...", "No, but ...", "Not really, ...": it negates nothing after
 # it) and words of conversation ("Yes, like good riddance"). A claim is judged on the rest.
-_PREAMBLE = re.compile(r"\W*(?:based on|according to|from|in)\s+(?:the\s+)?(?:given|provided|above|available|retrieved)?\s*"
-                       r"(?:passages?|context|documents?|information|texts?|sources?)\s*,", re.IGNORECASE)
+_PREAMBLE = re.compile(
+    r"\W*(?:based on|according to|from|in)\s+(?:the\s+)?(?:given|provided|above|available|retrieved)?\s*"
+    r"(?:passages?|context|documents?|information|texts?|sources?)\s*,",
+    re.IGNORECASE,
+)
 _LEADING_CLAUSE = re.compile(r"\s*([^,.;:!?]{0,80}?)\s*(?:,|\bbut\b)", re.IGNORECASE)  # a hedge is short
-_HEDGE_WORDS = frozenset(stem(w) for w in "im m know sure really think certain remember recall believe idea".split())
+_HEDGE_WORDS = frozenset(
+    stem(w) for w in "im m know sure really think certain remember recall believe idea".split()
+)
 _HEDGE_MAX_WORDS = 6
-_DISCOURSE_WORDS = frozenset(stem(w) for w in """yes yeah yep hi hello hey oh ok okay actually basically
-    however moreover furthermore additionally indeed overall""".split())
+_DISCOURSE_WORDS = frozenset(
+    stem(w)
+    for w in """yes yeah yep hi hello hey oh ok okay actually basically
+    however moreover furthermore additionally indeed overall""".split()
+)
 
 
 def _asserted(text: str) -> str:
     """`text` less a leading preamble or hedge."""
     preamble = _PREAMBLE.match(text)
     if preamble:
-        return text[preamble.end():]
+        return text[preamble.end() :]
     lead = _LEADING_CLAUSE.match(text)
-    return text[lead.end():] if lead and _is_hedge(lead.group(1)) else text
+    return text[lead.end() :] if lead and _is_hedge(lead.group(1)) else text
 
 
 def _is_hedge(clause: str) -> bool:
-    return (len(words(clause)) <= _HEDGE_MAX_WORDS and set(content_words(clause)) <= _HEDGE_WORDS
-            and negation_count(clause) > 0)
+    return (
+        len(words(clause)) <= _HEDGE_MAX_WORDS
+        and set(content_words(clause)) <= _HEDGE_WORDS
+        and negation_count(clause) > 0
+    )
 
 
 @dataclass(frozen=True)
@@ -116,7 +155,9 @@ class LexicalVerifier(Verifier):
     ) -> list[Verdict]:
         return [verdict for verdict, _ in self.assess(claims, contexts)]
 
-    def assess(self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk]) -> list[tuple[Verdict, str | None]]:
+    def assess(
+        self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk]
+    ) -> list[tuple[Verdict, str | None]]:
         """Each claim's verdict, and the hard evidence against the claim it rests on, if any: VALUE (a
         value clash), NEGATION (the claim negates the evidence), NEGATED_EVIDENCE (only the evidence
         is negated), OPPOSITE (an opposite word) or UNSTATED (a number the evidence never states).
@@ -147,23 +188,41 @@ def _by_coverage(text: str, c: _Text, best: _Candidate) -> Verdict:
     if coverage >= SUPPORTED_COVERAGE:
         confidence = 0.6 + 0.35 * (coverage - SUPPORTED_COVERAGE) / (1 - SUPPORTED_COVERAGE)
         extra = f"; not in it: {absent}" if absent else ""
-        return Verdict(ClaimStatus.SUPPORTED, confidence, NAME,
-                       f"the evidence states the claim's facts{extra}", evidence, support_score=coverage)
+        return Verdict(
+            ClaimStatus.SUPPORTED,
+            confidence,
+            NAME,
+            f"the evidence states the claim's facts{extra}",
+            evidence,
+            support_score=coverage,
+        )
     if coverage >= PARTIAL_COVERAGE:
-        return Verdict(ClaimStatus.PARTIAL, 0.5, NAME,
-                       f"the evidence states part of the claim; not in it: {absent}", evidence,
-                       support_score=coverage)
+        return Verdict(
+            ClaimStatus.PARTIAL,
+            0.5,
+            NAME,
+            f"the evidence states part of the claim; not in it: {absent}",
+            evidence,
+            support_score=coverage,
+        )
     confidence = 0.6 + 0.35 * (PARTIAL_COVERAGE - coverage) / PARTIAL_COVERAGE
-    return Verdict(ClaimStatus.UNSUPPORTED, confidence, NAME,
-                   f"no retrieved text states it; not found: {absent}", evidence, support_score=coverage / 2)
+    return Verdict(
+        ClaimStatus.UNSUPPORTED,
+        confidence,
+        NAME,
+        f"no retrieved text states it; not found: {absent}",
+        evidence,
+        support_score=coverage / 2,
+    )
 
 
 def _conflict(text: str, c: _Text, best: _Candidate) -> tuple[Verdict, str] | None:
     e = best.features
     coverage = _coverage(c, e)
 
-    def verdict(status: ClaimStatus, confidence: float, support: float, reason: str,
-                clash: ValueClash | None = None) -> Verdict:
+    def verdict(
+        status: ClaimStatus, confidence: float, support: float, reason: str, clash: ValueClash | None = None
+    ) -> Verdict:
         evidence = evidence_at(best.chunk, best.start, best.end)
         return Verdict(status, confidence, NAME, reason, evidence, support_score=support, clash=clash)
 
@@ -183,20 +242,33 @@ def _conflict(text: str, c: _Text, best: _Candidate) -> tuple[Verdict, str] | No
         said_month = next(m for m in month_mentions(text) if m[0] not in e.months)
         found_month = next(m for m in month_mentions(e.text) if m[0] not in c.months)
         _, start, end = said_month
-        return clashing(ValueClash(text[start:end], e.text[found_month[1]:found_month[2]], start, end), 0.75)
+        return clashing(
+            ValueClash(text[start:end], e.text[found_month[1] : found_month[2]], start, end), 0.75
+        )
     if coverage >= CONTRADICTION_COVERAGE and c.negated != e.negated:
         which = "claim" if c.negated else "evidence"
         # A claim that negates what the evidence states is strong evidence; a "not" somewhere in the
         # evidence window is weak: of 40 such one-sentence dev claims the model accepted, 30 were
         # supported (of 24 negated claims, 6).
-        return (verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, f"the {which} is negated and the other is not"),
-                NEGATION if c.negated else NEGATED_EVIDENCE)
-    opposite = next(((a, b) for a, b in ANTONYMS if a in c.stems and b in e.stems and b not in c.stems and a not in e.stems), None)
+        return (
+            verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, f"the {which} is negated and the other is not"),
+            NEGATION if c.negated else NEGATED_EVIDENCE,
+        )
+    opposite = next(
+        (
+            (a, b)
+            for a, b in ANTONYMS
+            if a in c.stems and b in e.stems and b not in c.stems and a not in e.stems
+        ),
+        None,
+    )
     if coverage >= CONTRADICTION_COVERAGE and opposite:
         said, found = _word_with_stem(text, opposite[0]), _word_with_stem(e.text, opposite[1])
-        return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, f"the evidence says {found!r} where the claim says {said!r}"), OPPOSITE
+        return verdict(
+            ClaimStatus.CONTRADICTED, 0.7, 0.1, f"the evidence says {found!r} where the claim says {said!r}"
+        ), OPPOSITE
     if missing or c.months - e.months:
-        what = ", ".join(repr(text[q.start:q.end]) for q in missing) or "the month"
+        what = ", ".join(repr(text[q.start : q.end]) for q in missing) or "the month"
         return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, f"the evidence does not state {what}"), UNSTATED
     return None
 
@@ -220,7 +292,7 @@ def _chunk_candidates(chunk: Chunk) -> tuple[_Candidate, ...]:
         out.append(_Candidate(chunk, span.start, span.end, _Text.of(read_as)))
         if i + 1 < len(spans):
             end = spans[i + 1].end
-            out.append(_Candidate(chunk, span.start, end, _Text.of(text[span.start:end])))
+            out.append(_Candidate(chunk, span.start, end, _Text.of(text[span.start : end])))
     return tuple(out)
 
 
@@ -255,7 +327,10 @@ def _rank(claim: _Text, evidence: _Text) -> tuple[float, float]:
     # shorter span wins (a sentence over a pair).
     slots = max(len(claim.numbers), 1)
     agreeing = sum(_has_value(evidence.numbers, q) for q in claim.numbers) / slots
-    same_slot = sum(any(q.unit and q.measure[0] == n.measure[0] for n in evidence.numbers) for q in claim.numbers) / slots
+    same_slot = (
+        sum(any(q.unit and q.measure[0] == n.measure[0] for n in evidence.numbers) for q in claim.numbers)
+        / slots
+    )
     return round(_coverage(claim, evidence) + 0.1 * agreeing + 0.05 * same_slot, 6), -len(evidence.text)
 
 

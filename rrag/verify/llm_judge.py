@@ -9,11 +9,11 @@ may lower support on its word, never raise it. A failed or unusable reply is "no
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from rrag.errors import LLMError, LLMResponseError
 from rrag.backends.llm import LLM
 from rrag.backends.prompts import JUDGE, Judgement, render_documents
+from rrag.errors import LLMError, LLMResponseError
 from rrag.text import content_words, fuzzy_locate, locate
 from rrag.types import Chunk, Claim, ClaimStatus, Evidence, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
@@ -72,7 +72,9 @@ class LLMJudge(Verifier):
     def _judge(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str) -> Verdict:
         if not contexts:
             return nothing_retrieved(self.name)
-        judgement = JUDGE.run(self.llm, documents=render_documents(contexts), question=question, claim=claim.text)
+        judgement = JUDGE.run(
+            self.llm, documents=render_documents(contexts), question=question, claim=claim.text
+        )
         evidence = _find_quote(judgement, contexts)
         status = judgement.status
         reason = judgement.reason or f"the LLM judged the claim {status.value}"
@@ -84,7 +86,11 @@ class LLMJudge(Verifier):
         support = SUPPORT_SCORE[status]
         needs_quote = status is not ClaimStatus.UNSUPPORTED or bool(judgement.evidence_quote)
         if evidence is None and needs_quote:
-            problem = "gave no quote" if not judgement.evidence_quote else "quoted text that is not in the documents"
+            problem = (
+                "gave no quote"
+                if not judgement.evidence_quote
+                else "quoted text that is not in the documents"
+            )
             reason = f"{reason} (the judge {problem}, so this verdict is less certain)"
             confidence *= UNFOUND_QUOTE_FACTOR
             support = 0.5 + (support - 0.5) * UNFOUND_QUOTE_FACTOR

@@ -19,21 +19,21 @@ from __future__ import annotations
 import heapq
 import json
 import math
-from functools import lru_cache
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
 from rrag.errors import ConfigError
 from rrag.settings import Settings
-from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.text import Span, content_words, words
+from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify import features as fx
+from rrag.verify import lexical
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import evidence_at, nothing_retrieved
-from rrag.verify import lexical
 from rrag.verify.lexical import LexicalVerifier
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -84,9 +84,11 @@ class CrossEncoder:
         out = np.zeros((len(pairs), 3), dtype=np.float32)
         for row, (evidence, claim) in enumerate(pairs):
             ids, type_ids = self.pair_tokens(evidence, claim)
-            feed = {"input_ids": np.array([ids], dtype=np.int64),
-                    "attention_mask": np.ones((1, len(ids)), dtype=np.int64),
-                    "token_type_ids": np.array([type_ids], dtype=np.int64)}
+            feed = {
+                "input_ids": np.array([ids], dtype=np.int64),
+                "attention_mask": np.ones((1, len(ids)), dtype=np.int64),
+                "token_type_ids": np.array([type_ids], dtype=np.int64),
+            }
             logits = self._session.run(["logits"], feed)[0][0]
             exp = np.exp(logits - logits.max())
             out[row] = exp / exp.sum()
@@ -100,8 +102,10 @@ class CrossEncoder:
         if len(first) + len(second) + 3 > MAX_PAIR_TOKENS:
             encoding = self._tokenizer.encode(evidence, claim)
             return encoding.ids, encoding.type_ids
-        return ([self._cls, *first, self._sep, *second, self._sep],
-                [0] * (len(first) + 2) + [1] * (len(second) + 1))
+        return (
+            [self._cls, *first, self._sep, *second, self._sep],
+            [0] * (len(first) + 2) + [1] * (len(second) + 1),
+        )
 
     @lru_cache(maxsize=8 * CHUNK_CACHE_SIZE)  # noqa: B019 (encoders are few and shared: shared_encoder)
     def _tokens(self, text: str) -> tuple[int, ...]:
@@ -143,10 +147,17 @@ class Calibrator:
     def load(cls, path: Path) -> Calibrator:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            return cls(tuple(data["features"]), np.array(data["mean"]), np.array(data["scale"]),
-                       np.array(data["weights"]), float(data["bias"]), float(data["threshold"]),
-                       float(data["contradiction_threshold"]), np.array(data["aggregate_weights"]),
-                       float(data["aggregate_bias"]))
+            return cls(
+                tuple(data["features"]),
+                np.array(data["mean"]),
+                np.array(data["scale"]),
+                np.array(data["weights"]),
+                float(data["bias"]),
+                float(data["threshold"]),
+                float(data["contradiction_threshold"]),
+                np.array(data["aggregate_weights"]),
+                float(data["aggregate_bias"]),
+            )
         except (OSError, ValueError, KeyError) as exc:
             raise ConfigError(f"cannot read the NLI calibrator {path}: {exc}") from exc
 
@@ -168,8 +179,13 @@ def aggregate_features(sentence_probabilities: Sequence[float]) -> list[float]:
     how many there are, and the share that fall short; long answers almost always have one weak
     sentence, so the weakest alone flags too many of them."""
     logits = sorted(_logit(p) for p in sentence_probabilities)
-    return [logits[0], sum(logits) / len(logits), math.log(len(logits)), logits[min(1, len(logits) - 1)],
-            sum(p < 0.5 for p in sentence_probabilities) / len(logits)]
+    return [
+        logits[0],
+        sum(logits) / len(logits),
+        math.log(len(logits)),
+        logits[min(1, len(logits) - 1)],
+        sum(p < 0.5 for p in sentence_probabilities) / len(logits),
+    ]
 
 
 @dataclass(frozen=True)
@@ -242,9 +258,14 @@ def shared_encoder(model_dir: Path = MODEL_DIR, threads: int = 2) -> CrossEncode
 class NLIVerifier(Verifier):
     name = "nli"
 
-    def __init__(self, settings: Settings | None = None, model_dir: Path = MODEL_DIR,
-                 windows_per_sentence: int = DEFAULT_WINDOWS_PER_SENTENCE, threads: int = 2,
-                 calibrator: Calibrator | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        model_dir: Path = MODEL_DIR,
+        windows_per_sentence: int = DEFAULT_WINDOWS_PER_SENTENCE,
+        threads: int = 2,
+        calibrator: Calibrator | None = None,
+    ) -> None:
         self.settings = settings or Settings()
         self.encoder = shared_encoder(model_dir, threads)
         self.calibrator = calibrator or Calibrator.load(model_dir / CALIBRATOR_FILE)
@@ -254,13 +275,15 @@ class NLIVerifier(Verifier):
     def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
         return self.verify_many([claim], contexts, question)[0]
 
-    def verify_many(self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk],
-                    question: str = "") -> list[Verdict]:
+    def verify_many(
+        self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk], question: str = ""
+    ) -> list[Verdict]:
         scored = self.score_sentences([c.text for c in claims], contexts, question)
         return [self.verdict_of(sentences) for sentences in scored]
 
-    def score_sentences(self, claims: Sequence[str], contexts: Sequence[RetrievedChunk],
-                        question: str = "") -> list[list[SentenceScore]]:
+    def score_sentences(
+        self, claims: Sequence[str], contexts: Sequence[RetrievedChunk], question: str = ""
+    ) -> list[list[SentenceScore]]:
         """Per claim, the scored checkable sentences (all pairs of all claims go through one batch)."""
         index = _ContextIndex(contexts)
         question_terms = content_words(question)
@@ -296,8 +319,9 @@ class NLIVerifier(Verifier):
             s.probability = float(prob)
         return result
 
-    def _features(self, text: str, terms: tuple[str, ...], found: list[_Window], p: np.ndarray,
-                  index: _ContextIndex) -> dict[str, float]:
+    def _features(
+        self, text: str, terms: tuple[str, ...], found: list[_Window], p: np.ndarray, index: _ContextIndex
+    ) -> dict[str, float]:
         best = int(p[:, 0].argmax()) if len(found) else -1
         entail = float(p[best, 0]) if len(found) else 0.0
         contra_max = float(p[:, 2].max()) if len(found) else 0.0

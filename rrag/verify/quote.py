@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from rrag.text import fuzzy_locate, locate, months, negation_count, normalize, quantities, stem
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
@@ -34,7 +34,9 @@ class QuoteVerifier(Verifier):
         vocabularies = [_stems(rc.chunk.text) for rc in contexts]  # once for the whole batch
         return [self._match(claim, contexts, vocabularies) for claim in claims]
 
-    def _match(self, claim: Claim, contexts: Sequence[RetrievedChunk], vocabularies: list[frozenset[str]]) -> Verdict:
+    def _match(
+        self, claim: Claim, contexts: Sequence[RetrievedChunk], vocabularies: list[frozenset[str]]
+    ) -> Verdict:
         best: tuple[float, RetrievedChunk, int, int] | None = None
         claim_stems = _stems(claim.text)
         fuzzy_allowed = len(normalize(claim.text, punctuation=False)) >= MIN_FUZZY_CHARS
@@ -48,12 +50,16 @@ class QuoteVerifier(Verifier):
                 break
             near = fuzzy_locate(claim.text, text, min_ratio=self.min_ratio) if fuzzy_allowed else None
             if (
-                near and (best is None or near[2] > best[0])
-                and _same_facts(claim.text, text[near[0]:near[1]]) and _stands_alone(text, near[0], near[1])
+                near
+                and (best is None or near[2] > best[0])
+                and _same_facts(claim.text, text[near[0] : near[1]])
+                and _stands_alone(text, near[0], near[1])
             ):
                 best = (near[2], rc, near[0], near[1])
         if best is None:
-            return not_verified(self.name, "no exact or near-exact quote of the claim in the retrieved chunks")
+            return not_verified(
+                self.name, "no exact or near-exact quote of the claim in the retrieved chunks"
+            )
         ratio, rc, start, end = best
         how = "quoted exactly" if ratio == 1.0 else f"quoted nearly exactly (similarity {ratio:.2f})"
         return Verdict(
@@ -77,7 +83,9 @@ _CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?()\[\]\"'\n])")
 def _stands_alone(text: str, start: int, end: int) -> bool:
     """A quote must be whole clauses of the chunk: "employees receive 25 days" inside "Full-time
     employees receive 25 days" or "No employees receive 25 days" drops what qualifies or denies it."""
-    return bool(_CLAUSE_START.search(text[max(0, start - 20):start]) and _CLAUSE_END.match(text[end:end + 5]))
+    return bool(
+        _CLAUSE_START.search(text[max(0, start - 20) : start]) and _CLAUSE_END.match(text[end : end + 5])
+    )
 
 
 def _same_facts(claim: str, span: str) -> bool:

@@ -21,7 +21,7 @@ def _run(page: Page, path: Path, name: str) -> None:
     page.get_by_label("Run name").fill(name)
     page.get_by_role("button", name="Run the question set").click()
     expect(page.get_by_test_id("stProgress")).to_be_visible()  # the bar shows while the questions run
-    expect(page.get_by_text(f"Done: ", exact=False)).to_be_visible()
+    expect(page.get_by_text("Done: ", exact=False)).to_be_visible()
     _idle(page)
 
 
@@ -35,7 +35,9 @@ def test_run_a_question_set_and_compare_two_runs(page: Page, tmp_path: Path) -> 
     expect(page.get_by_text("No run yet", exact=False)).to_be_visible()
     _run(page, SAMPLE_SET, "baseline")
     metrics = page.get_by_test_id("stMetric")  # the run's four first; the open report has its own after
-    for number, label in enumerate(("Faithfulness", "Answer relevance", "Refusal rate", "Hallucination rate")):
+    for number, label in enumerate(
+        ("Faithfulness", "Answer relevance", "Refusal rate", "Hallucination rate")
+    ):
         expect(metrics.nth(number)).to_contain_text(label)
     expect(metrics.nth(2)).to_contain_text("10%")
     expect(page.get_by_text("Reference answer:", exact=False)).to_be_visible()

@@ -309,7 +309,8 @@ def test_a_bookmarked_page_as_a_fresh_servers_first_request_gets_the_apps_menu(p
 
 # Long enough to audit that a reload lands mid-answer: every sentence is a claim to check.
 LONG_ANSWER = " ".join(
-    f"Employee number {i} receives {20 + i % 7} days of paid annual leave per calendar year." for i in range(400)
+    f"Employee number {i} receives {20 + i % 7} days of paid annual leave per calendar year."
+    for i in range(400)
 )
 
 
@@ -395,7 +396,9 @@ def test_the_demo_tells_its_story_from_the_first_paint(tmp_path: Path) -> None:
 
         # 5. The file picker offers the supported types only.
         _open(page, "Documents", "Documents")
-        accept = page.locator('[data-testid="stFileUploader"] input[type="file"]').get_attribute("accept") or ""
+        accept = (
+            page.locator('[data-testid="stFileUploader"] input[type="file"]').get_attribute("accept") or ""
+        )
         assert ".pdf" in accept and ".docx" in accept and "/*" not in accept
 
         # 6. Settings: where data lives, read-only, with the variables that move it.
