@@ -1,6 +1,6 @@
 """Verifier throughput on 2 CPU cores: claims per second against contexts of at most 512 tokens, peak RSS.
 
-    python benchmarks/bench_verifier.py [--verifier nli] [--claims 300] [--data DIR]
+    python benchmarks/bench_verifier.py [--verifier nli|model|lexical|quote|cascade] [--claims 300] [--data DIR]
 
 Claims and contexts are real dev rows (shared/eval/dev) whose context fits in 512 word-piece tokens;
 each claim sentence is checked against its whole context, one verify_many call per row, as the
@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rrag.settings import Settings  # noqa: E402
-from rrag.tools.verifier_eval import VERIFIERS, context_chunks, load_rows  # noqa: E402
+from rrag.tools.verifier_eval import context_chunks, load_rows, make_verifier  # noqa: E402
 from rrag.types import Claim  # noqa: E402
 from rrag.verify.features import claim_sentences  # noqa: E402
 from rrag.verify.nli import MODEL_DIR, TOKENIZER_FILE  # noqa: E402
@@ -32,7 +32,7 @@ SEED = 7
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--verifier", default="nli")
+    ap.add_argument("--verifier", default="nli", help="a name of rrag/verify/registry.py, or cascade")
     ap.add_argument("--claims", type=int, default=300, help="claim sentences to time")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     args = ap.parse_args()
@@ -45,7 +45,7 @@ def main() -> None:
     rows = [r for r in rows if len(tokenizer.encode(r.context).ids) <= MAX_CONTEXT_TOKENS]
     random.Random(SEED).shuffle(rows)
     settings = Settings()
-    verifier = VERIFIERS[args.verifier](settings)
+    verifier = make_verifier(args.verifier, settings)
     jobs = []
     total = 0
     for row in rows:

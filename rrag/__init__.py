@@ -4,13 +4,13 @@ The public surface is `__all__`. `ReliableRAG` is imported lazily so that light 
 (`python -m rrag eval`) do not load the vector index.
 """
 
-from typing import TYPE_CHECKING, Any
+import typing
 
 from rrag.errors import RRAGError
 from rrag.settings import RISK_PRESETS, Settings
 from rrag.types import ClaimStatus, Decision, IngestResult, Level, Report
 
-if TYPE_CHECKING:
+if typing.TYPE_CHECKING:
     from rrag.pipeline import ReliableRAG
 
 __all__ = [
@@ -26,9 +26,10 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> typing.Any:
     if name == "ReliableRAG":
         from rrag.pipeline import ReliableRAG
 
+        globals()[name] = ReliableRAG  # loaded once; later lookups find it in the module
         return ReliableRAG
     raise AttributeError(f"module 'rrag' has no attribute {name!r}")

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from rrag.answer.answerers import Answerer, ExtractiveAnswerer, LLMAnswerer
-from rrag.audit.claims import ClaimExtractor, LLMClaimExtractor, RuleClaimExtractor
+from rrag.answer.answerers import ANSWERERS, Answerer
+from rrag.audit.claims import CLAIM_EXTRACTORS, ClaimExtractor
 from rrag.audit.relevance import Relevance, assess, judge
 from rrag.audit.scoring import score
 from rrag.backends.embedding import get_embedder
@@ -19,6 +19,7 @@ from rrag.backends.llm import LLM, OpenAIChatLLM, llm_deadline
 from rrag.errors import ConfigError, InputError, RRAGError
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect
+from rrag.registry import require_llm
 from rrag.retrieval.hybrid import HybridRetriever, backfill_keywords
 from rrag.retrieval.index import ChunkIndex
 from rrag.retrieval.injection import defuse, review_reason
@@ -270,7 +271,7 @@ class ReliableRAG:
     def test_llm_connection(self, settings: Settings | None = None) -> str:
         """Call the LLM of `settings` (default: the engine's own) without changing the engine."""
         llm = OpenAIChatLLM(settings) if settings is not None else self._backends.llm
-        return _require_llm(llm, "Testing the connection").complete(
+        return require_llm(llm, "Testing the connection").complete(
             [{"role": "user", "content": "Reply with the single word: ready"}]
         )
 
@@ -289,34 +290,18 @@ class _Backends:
     @classmethod
     def build(cls, settings: Settings, index: ChunkIndex, store: Store) -> _Backends:
         llm = OpenAIChatLLM(settings) if settings.llm_configured else None
-        answerer: Answerer = (
-            LLMAnswerer(_require_llm(llm, "The 'openai' answerer"))
-            if settings.answerer == "openai"
-            else ExtractiveAnswerer(get_embedder())
-        )
-        extractor: ClaimExtractor = (
-            LLMClaimExtractor(_require_llm(llm, "The LLM claim extractor"))
-            if settings.claim_extractor == "llm"
-            else RuleClaimExtractor()
-        )
         return cls(
             settings,
             llm,
             HybridRetriever(index, store, settings),
-            answerer,
-            extractor,
+            ANSWERERS.create(settings.answerer, settings, llm),
+            CLAIM_EXTRACTORS.create(settings.claim_extractor, settings, llm),
             build_verifier(settings, llm),
         )
 
 
 def _other_storage(a: Settings, b: Settings) -> bool:
     return any(getattr(a, f) != getattr(b, f) for f in _STORAGE_FIELDS)
-
-
-def _require_llm(llm: LLM | None, what: str) -> LLM:
-    if llm is None:
-        raise ConfigError(f"{what} needs an LLM: set RRAG_LLM_BASE_URL and RRAG_LLM_MODEL")
-    return llm
 
 
 def _answer_relevance(

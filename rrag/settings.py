@@ -1,13 +1,19 @@
-"""One frozen settings object, read from `RRAG_*` environment variables, passed into constructors."""
+"""One frozen settings object, read from `RRAG_*` environment variables, passed into constructors.
+
+`Settings(...)` is pydantic-settings: the arguments given, then `RRAG_<FIELD>` variables, then the
+defaults below, each value validated (choices, bounds); any error is a `ConfigError` that names the
+variable. Backend names are the keys of each backend kind's registry (see `rrag.registry`).
+"""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from rrag.errors import ConfigError
 
@@ -29,59 +35,67 @@ DEFAULT_LLM_DEADLINE_S = 90.0  # all LLM calls of one question together, retries
 RISK_PRESETS: Mapping[str, float] = {"high-risk": 0.05, "enterprise": 0.20, "general": 0.30}
 DEFAULT_RISK_PRESET = "enterprise"
 
-ANSWERERS = ("extractive", "openai")
-CLAIM_EXTRACTORS = ("rules", "llm")
-VERIFIER_STAGES = ("quote", "nli", "llm")
+AnswererName = Literal["extractive", "openai"]
+ClaimExtractorName = Literal["rules", "llm"]
+VerifierStageName = Literal["quote", "nli", "llm"]
+ANSWERERS: tuple[AnswererName, ...] = get_args(AnswererName)
+CLAIM_EXTRACTORS: tuple[ClaimExtractorName, ...] = get_args(ClaimExtractorName)
+VERIFIER_STAGES: tuple[VerifierStageName, ...] = get_args(VerifierStageName)
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, frozen=True, extra="forbid", env_ignore_empty=True
+    )
+
     data_dir: Path = DEFAULT_DATA_DIR
     database_url: str | None = None  # any SQLAlchemy URL; default SQLite in data_dir
     chroma_host: str | None = None  # server mode when set
-    chroma_port: int = 8000
+    chroma_port: int = Field(8000, ge=1, le=65535)
     collection: str = DEFAULT_COLLECTION
 
-    chunk_size: int = DEFAULT_CHUNK_SIZE
-    chunk_overlap: int = DEFAULT_CHUNK_OVERLAP
-    dedup_threshold: float = DEFAULT_DEDUP_THRESHOLD
-    max_file_mb: float = DEFAULT_MAX_FILE_MB
+    chunk_size: int = Field(DEFAULT_CHUNK_SIZE, ge=100)
+    chunk_overlap: int = Field(DEFAULT_CHUNK_OVERLAP, ge=0)
+    dedup_threshold: float = Field(DEFAULT_DEDUP_THRESHOLD, gt=0.0, le=1.0)
+    max_file_mb: float = Field(DEFAULT_MAX_FILE_MB, gt=0.0)
 
-    top_k: int = DEFAULT_TOP_K
-    relevance_floor: float = DEFAULT_RELEVANCE_FLOOR
+    top_k: int = Field(DEFAULT_TOP_K, ge=1)
+    relevance_floor: float = Field(DEFAULT_RELEVANCE_FLOOR, ge=0.0, le=1.0)
 
-    answerer: str = "extractive"
-    claim_extractor: str = "rules"
-    verifiers: tuple[str, ...] = ("quote", "nli")
+    answerer: AnswererName = "extractive"
+    claim_extractor: ClaimExtractorName = "rules"
+    verifiers: Annotated[tuple[VerifierStageName, ...], NoDecode] = Field(("quote", "nli"), min_length=1)
 
     llm_base_url: str | None = None
     llm_model: str | None = None
-    llm_api_key: str | None = field(default=None, repr=False)  # never logged, never stored
-    llm_timeout_s: float = DEFAULT_LLM_TIMEOUT_S
-    llm_max_retries: int = DEFAULT_LLM_MAX_RETRIES
-    llm_deadline_s: float = DEFAULT_LLM_DEADLINE_S
+    llm_api_key: str | None = Field(None, repr=False)  # never logged, never stored
+    llm_timeout_s: float = Field(DEFAULT_LLM_TIMEOUT_S, gt=0.0)
+    llm_max_retries: int = Field(DEFAULT_LLM_MAX_RETRIES, ge=0)
+    llm_deadline_s: float = Field(DEFAULT_LLM_DEADLINE_S, gt=0.0)
 
-    risk_threshold: float = RISK_PRESETS[DEFAULT_RISK_PRESET]
+    risk_threshold: float = Field(RISK_PRESETS[DEFAULT_RISK_PRESET], ge=0.0, le=1.0)
     strict: bool = False
 
-    def __post_init__(self) -> None:
-        if self.chunk_size < 100:
-            raise ConfigError("chunk_size must be at least 100 characters")
-        if not 0 <= self.chunk_overlap < self.chunk_size:
-            raise ConfigError("chunk_overlap must be between 0 and chunk_size")
-        if self.top_k < 1:
-            raise ConfigError("top_k must be at least 1")
-        if not self.llm_deadline_s > 0:
-            raise ConfigError("llm_deadline_s must be more than 0 seconds")
-        if not 0.0 <= self.risk_threshold <= 1.0:
-            raise ConfigError("risk_threshold must be between 0 and 1")
-        if self.answerer not in ANSWERERS:
-            raise ConfigError(f"answerer must be one of {ANSWERERS}, not {self.answerer!r}")
-        if self.claim_extractor not in CLAIM_EXTRACTORS:
-            raise ConfigError(f"claim_extractor must be one of {CLAIM_EXTRACTORS}")
-        unknown = [v for v in self.verifiers if v not in VERIFIER_STAGES]
-        if unknown or not self.verifiers:
-            raise ConfigError(f"verifiers must be a non-empty subset of {VERIFIER_STAGES}")
+    def __init__(self, **values: Any) -> None:
+        try:
+            super().__init__(**values)
+        except ValidationError as exc:
+            raise ConfigError(_explain(exc)) from None
+
+    @field_validator("verifiers", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        return (
+            tuple(part.strip() for part in value.split(",") if part.strip())
+            if isinstance(value, str)
+            else value
+        )
+
+    @model_validator(mode="after")
+    def _overlap_within_chunk(self) -> Settings:
+        if self.chunk_overlap >= self.chunk_size:
+            raise ValueError("chunk_overlap must be between 0 and chunk_size")
+        return self
 
     @property
     def llm_configured(self) -> bool:
@@ -96,43 +110,35 @@ class Settings:
         return self.data_dir / "chroma"
 
     def replace(self, **changes: Any) -> Settings:
-        return dataclasses.replace(self, **changes)
+        """A copy with `changes`, validated like any new settings."""
+        return type(self)(**(self.model_dump() | changes))
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
-        """Build settings from `RRAG_<FIELD>` variables (and `OPENAI_API_KEY`), then `overrides`."""
+        """Settings from `RRAG_<FIELD>` variables of `environ` (default: the process's), `OPENAI_API_KEY`
+        and `RRAG_RISK_PRESET`, then `overrides`."""
         env = os.environ if environ is None else environ
-        values: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):
-            raw = env.get(ENV_PREFIX + f.name.upper())
-            if raw is not None and raw != "":
-                values[f.name] = _parse(f.name, f.type, raw)
+        values: dict[str, Any] = {
+            name: env[ENV_PREFIX + name.upper()]
+            for name in cls.model_fields
+            if env.get(ENV_PREFIX + name.upper())
+        }
         if "llm_api_key" not in values and env.get("OPENAI_API_KEY"):
             values["llm_api_key"] = env["OPENAI_API_KEY"]
-        if "risk_preset" in overrides or env.get(ENV_PREFIX + "RISK_PRESET"):
-            preset = overrides.pop("risk_preset", None) or env[ENV_PREFIX + "RISK_PRESET"]
+        preset = overrides.pop("risk_preset", None) or env.get(ENV_PREFIX + "RISK_PRESET")
+        if preset:
             if preset not in RISK_PRESETS:
                 raise ConfigError(f"risk preset must be one of {tuple(RISK_PRESETS)}")
             values["risk_threshold"] = RISK_PRESETS[preset]
-        values.update(overrides)
-        return cls(**values)
+        # The values found are passed as arguments, so a mapping other than os.environ is read the same.
+        return cls(**(values | overrides))
 
 
-def _parse(name: str, annotation: Any, raw: str) -> Any:
-    kind = str(annotation)
-    try:
-        if "Path" in kind:
-            return Path(raw)
-        if "tuple" in kind:
-            return tuple(part.strip() for part in raw.split(",") if part.strip())
-        if "bool" in kind:
-            if raw.lower() not in {"1", "0", "true", "false", "yes", "no", "on", "off"}:
-                raise ValueError(raw)
-            return raw.lower() in {"1", "true", "yes", "on"}
-        if "int" in kind and "str" not in kind:
-            return int(raw)
-        if "float" in kind:
-            return float(raw)
-    except ValueError as exc:
-        raise ConfigError(f"{ENV_PREFIX}{name.upper()}={raw!r} is not a valid {kind}") from exc
-    return raw
+def _explain(exc: ValidationError) -> str:
+    """One line per error, naming the environment variable that sets the field."""
+    lines = []
+    for error in exc.errors():
+        field = ".".join(str(part) for part in error["loc"][:1])
+        where = f"{ENV_PREFIX}{field.upper()} ({field})" if field else "settings"
+        lines.append(f"{where}: {error['msg']}")
+    return "; ".join(lines)

@@ -92,10 +92,7 @@ def test_wice_groups_score_by_their_best_row() -> None:
     assert metrics["calibration_error"] == pytest.approx(0.1)
 
 
-def test_run_writes_one_prediction_per_row_and_flags_the_wrong_sentence(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setitem(ev.VERIFIERS, "word", lambda settings: WordVerifier())
+def test_run_writes_one_prediction_per_row_and_flags_the_wrong_sentence(tmp_path: Path) -> None:
     claim = "The harbour opened in spring. Its lighthouse is painted purple."
     rows = [
         _row(1, "The harbour opened in spring.", "The harbour opened in spring.", "supported", spans=[]),
@@ -108,7 +105,9 @@ def test_run_writes_one_prediction_per_row_and_flags_the_wrong_sentence(
         ),
     ]
     out = tmp_path / "pred.jsonl"
-    results = ev.run([_write(tmp_path / "toy.jsonl", rows)], out, "word", Settings())
+    results = ev.run(
+        [_write(tmp_path / "toy.jsonl", rows)], out, "word", Settings(), make=lambda *_: WordVerifier()
+    )
     predictions = [json.loads(line) for line in out.read_text().splitlines()]
     assert [p["id"] for p in predictions] == ["r1", "r2"]
     assert [p["label"] for p in predictions] == ["supported", "unsupported"]

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from rrag.backends.embedding import Embedder
+from rrag.backends.embedding import Embedder, get_embedder
 from rrag.backends.llm import LLM
 from rrag.backends.prompts import ANSWER, render_documents
+from rrag.registry import Registry, require_llm
 from rrag.text import Span, content_words, is_list_item, locate, normalize, split_sentences, words
 from rrag.types import Answer, Chunk, Citation, RetrievedChunk
 
@@ -176,3 +177,12 @@ def is_quoted(quote: str, chunk_text: str) -> bool:
             return False
         position += span[1]
     return bool(parts)
+
+
+ANSWERERS: Registry[Answerer] = Registry(
+    "answerer",
+    {
+        "extractive": lambda settings, llm: ExtractiveAnswerer(get_embedder()),
+        "openai": lambda settings, llm: LLMAnswerer(require_llm(llm, "The 'openai' answerer")),
+    },
+)

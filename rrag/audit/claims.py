@@ -9,6 +9,7 @@ from rrag.answer.answerers import REFUSAL
 from rrag.backends.llm import LLM
 from rrag.backends.prompts import CLAIMS
 from rrag.errors import LLMError
+from rrag.registry import Registry, require_llm
 from rrag.text import (
     STOPWORDS,
     Span,
@@ -296,3 +297,12 @@ def _place(claim: str, answer: str, sentences: list[Span]) -> tuple[int, int]:
     claim_words = set(content_words(claim))
     best = max(sentences, key=lambda s: len(claim_words & set(content_words(s.text))), default=None)
     return (best.start, best.end) if best else (0, len(answer))
+
+
+CLAIM_EXTRACTORS: Registry[ClaimExtractor] = Registry(
+    "claim extractor",
+    {
+        "rules": lambda settings, llm: RuleClaimExtractor(),
+        "llm": lambda settings, llm: LLMClaimExtractor(require_llm(llm, "The LLM claim extractor")),
+    },
+)

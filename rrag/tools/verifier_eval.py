@@ -28,50 +28,23 @@ from rrag.text import split_sentences
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.features import claim_sentences
+from rrag.verify.registry import VERIFIERS
 
 STATUSES = ("supported", "partial", "unsupported", "contradicted")
 WORKER_BATCH = 8  # rows per task handed to a worker: small enough to share long rows out evenly
 ECE_BINS = 10
 
 
-def _nli(settings: Settings) -> Verifier:
-    from rrag.verify.nli import NLIVerifier
-
-    return NLIVerifier(settings)
+CASCADE = "cascade"  # the app's whole default cascade, beside the registry's single verifiers
 
 
-def _lexical(settings: Settings) -> Verifier:
-    from rrag.verify.lexical import LexicalVerifier
+def make_verifier(name: str, settings: Settings) -> Verifier:
+    """A verifier of the registry (rrag/verify/registry.py) by name, or the app's cascade."""
+    if name == CASCADE:
+        from rrag.verify.cascade import build_verifier
 
-    return LexicalVerifier()
-
-
-def _quote(settings: Settings) -> Verifier:
-    from rrag.verify.quote import QuoteVerifier
-
-    return QuoteVerifier()
-
-
-def _cascade(settings: Settings) -> Verifier:
-    from rrag.verify.cascade import build_verifier
-
-    return build_verifier(settings)
-
-
-def _guarded(settings: Settings) -> Verifier:
-    from rrag.verify.guarded import GuardedVerifier
-
-    return GuardedVerifier(_nli(settings))
-
-
-# Imported lazily so that `eval --verifier lexical` never loads the model.
-VERIFIERS: dict[str, Callable[[Settings], Verifier]] = {
-    "nli": _nli,
-    "lexical": _lexical,
-    "quote": _quote,
-    "cascade": _cascade,
-    "guarded": _guarded,
-}
+        return build_verifier(settings)
+    return VERIFIERS.create(name, settings)
 
 
 # --------------------------------------------------------------------------------------------
@@ -279,22 +252,21 @@ def run(
     settings: Settings,
     limit: int | None = None,
     workers: int = 1,
+    make: Callable[[str, Settings], Verifier] = make_verifier,
 ) -> dict[str, dict[str, Any]]:
     """Verify every row, write predictions to `out`, return metrics per dataset. With `workers` > 1
-    the rows are shared out to that many processes, each with its own verifier; every row is judged
-    alone, so the predictions are the same."""
-    if verifier_name not in VERIFIERS:
-        raise ConfigError(f"unknown verifier {verifier_name!r}; choose from {sorted(VERIFIERS)}")
+    the rows are shared out to that many processes, each with its own verifier (`make` must then be
+    a module-level function); every row is judged alone, so the predictions are the same."""
     if workers < 1:
         raise ConfigError("workers must be at least 1")
     rows = [row for path in paths for row in load_rows(path)[:limit]]
     batches = [rows[begin : begin + WORKER_BATCH] for begin in range(0, len(rows), WORKER_BATCH)]
     if workers == 1:
-        judged = _judge_with(VERIFIERS[verifier_name](settings), settings, rows)
+        judged = _judge_with(make(verifier_name, settings), settings, rows)
     else:
         # spawn: a forked child would inherit onnxruntime's threads mid-state
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            done = pool.map(partial(_judge_in_worker, verifier_name, settings), batches)
+            done = pool.map(partial(_judge_in_worker, make, verifier_name, settings), batches)
             judged = [pair for batch in done for pair in batch]
     by_dataset: dict[str, list[int]] = defaultdict(list)
     seconds: dict[str, float] = defaultdict(float)
@@ -314,11 +286,11 @@ _worker_verifiers: dict[tuple[str, Settings], Verifier] = {}  # in a worker: one
 
 
 def _judge_in_worker(
-    verifier_name: str, settings: Settings, rows: Sequence[Row]
+    make: Callable[[str, Settings], Verifier], verifier_name: str, settings: Settings, rows: Sequence[Row]
 ) -> list[tuple[Judgement, float]]:
     key = (verifier_name, settings)
     if key not in _worker_verifiers:
-        _worker_verifiers[key] = VERIFIERS[verifier_name](settings)
+        _worker_verifiers[key] = make(verifier_name, settings)
     return _judge_with(_worker_verifiers[key], settings, rows)
 
 
@@ -368,7 +340,10 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("eval", help="measure a verifier on labelled JSONL data")
     p.add_argument("--data", type=Path, nargs="+", required=True, help="JSONL file(s), shared/eval format")
     p.add_argument("--out", type=Path, required=True, help="where to write one JSON prediction per row")
-    p.add_argument("--verifier", default="nli", help=f"one of {sorted(VERIFIERS)} (default nli)")
+    choices = (*VERIFIERS.names(), CASCADE)
+    p.add_argument(
+        "--verifier", default="nli", choices=choices, help="nli (default) is the app's offline stage"
+    )
     p.add_argument("--limit", type=int, help="only the first N rows of each file (quick checks)")
     p.add_argument(
         "--workers",

@@ -21,23 +21,9 @@ from rrag.settings import Settings
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import NOT_VERIFIED, not_verified
-from rrag.verify.guarded import GuardedVerifier
-from rrag.verify.llm_judge import LLMJudge
-from rrag.verify.nli import NLIVerifier
-from rrag.verify.quote import QuoteVerifier
+from rrag.verify.registry import VERIFIERS
 
 ACCEPT_CONFIDENCE = 0.75
-
-# Offline stages by settings name.
-OFFLINE_VERIFIERS: dict[str, Callable[[Settings], Verifier]] = {
-    "quote": lambda settings: QuoteVerifier(),
-    # The trained model, vetoed by the lexical rules' hard evidence (see rrag/verify/guarded.py):
-    # group-CV mean balanced accuracy 69.20 on the dev sets against 69.12 for the model alone (the
-    # rules alone 60.7), and it catches the changed values and invented benefits the model passes
-    # (python -m training.guard_cv; docs/verifier.md).
-    "nli": lambda settings: GuardedVerifier(NLIVerifier(settings)),
-}
-
 
 def confident(verdict: Verdict) -> bool:
     return verdict.verified and verdict.confidence >= ACCEPT_CONFIDENCE
@@ -124,17 +110,12 @@ def _settle(kept: Verdict | None, failures: list[str], last_stage: str) -> Verdi
 
 
 def build_verifier(settings: Settings, llm: LLM | None = None) -> Verifier:
-    """The cascade named by `settings.verifiers`, in that order. The LLM judge joins only when an LLM
-    is given or configured; a cascade left with no stage at all is a configuration error."""
-    stages: list[Verifier] = []
-    for name in settings.verifiers:
-        if name != "llm":
-            stages.append(OFFLINE_VERIFIERS[name](settings))
-            continue
-        if llm is None and settings.llm_configured:
-            llm = OpenAIChatLLM(settings)
-        if llm is not None:
-            stages.append(LLMJudge(llm))
+    """The cascade named by `settings.verifiers`, in that order (rrag/verify/registry.py). The LLM
+    judge joins only when an LLM is given or configured; a cascade left with no stage at all is a
+    configuration error."""
+    if llm is None and settings.llm_configured and "llm" in settings.verifiers:
+        llm = OpenAIChatLLM(settings)
+    stages = [VERIFIERS.create(name, settings, llm) for name in settings.verifiers if name != "llm" or llm]
     if not stages:
         raise ConfigError(
             "the LLM verifier needs an LLM: set RRAG_LLM_BASE_URL and RRAG_LLM_MODEL, "
