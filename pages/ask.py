@@ -171,7 +171,7 @@ def _render_interrupted(rag: ReliableRAG, state: PageState) -> None:
         return
     del st.query_params[ANSWERING]
     # Still pending is interrupted for this tab, even if the old run has not noticed the reload yet.
-    interrupted = next((p for p in rag.store.pending_sessions() if p.session_id == session_id), None)
+    interrupted = next((p for p in rag.pending_sessions() if p.session_id == session_id), None)
     if interrupted is not None:
         state["question"] = interrupted.question
         state["mode"] = VERIFY if interrupted.mode == "verify" else ASK
@@ -183,7 +183,7 @@ def _render_interrupted(rag: ReliableRAG, state: PageState) -> None:
         )
         return
     with suppress(NotFoundError):  # it finished before the reload stopped it: show the answer
-        state["report"] = rag.store.get_report(session_id)
+        state["report"] = rag.report(session_id)
 
 
 def _run(rag: ReliableRAG, options: dict[str, object], question: str, answer: str) -> Report | None:
@@ -224,7 +224,7 @@ def _run(rag: ReliableRAG, options: dict[str, object], question: str, answer: st
 def _as_of_latest_review(rag: ReliableRAG, report: Report) -> Report:
     """A reviewer may have corrected this answer since (on Review, in any tab): show the truth of record."""
     try:
-        return rag.store.get_report(report.session_id)
+        return rag.report(report.session_id)
     except NotFoundError:  # the storage was switched on Settings since
         return report
 

@@ -144,7 +144,7 @@ def _render_question_report(rag: ReliableRAG, state: PageState, run: QuestionSet
         key=state.key(f"report.{run.run_id}"),
         format_func=lambda i: labels[i],
     )
-    report = rag.store.get_report(session_id)
+    report = rag.report(session_id)
     outcome = next(o for _, o in answered if o.session_id == session_id)
     st.markdown(f"**Question:** {md_escape(report.question)}")
     if outcome.reference:

@@ -26,11 +26,7 @@ def _day_bounds(days: tuple[date, ...]) -> tuple[datetime | None, datetime | Non
     if not days:
         return None, None
     since = datetime.combine(days[0], time.min, tzinfo=UTC)
-    until = (
-        datetime.combine(days[-1], time.min, tzinfo=UTC)
-        + timedelta(days=1)
-        - timedelta(microseconds=1)
-    )
+    until = datetime.combine(days[-1], time.min, tzinfo=UTC) + timedelta(days=1) - timedelta(microseconds=1)
     return since, until
 
 
@@ -74,10 +70,10 @@ def _render_filters(state: PageState) -> list[SessionSummary]:
 
 def _render_session(rag: ReliableRAG, state: PageState, found: list[SessionSummary]) -> None:
     session_id = pick_session("Reopen a session", state, found)
-    report = rag.store.get_report(session_id)
+    report = rag.report(session_id)
     st.markdown(f"**Question:** {md_escape(report.question)}")
     render_report(report, key="history.report")
-    render_audit_trail(rag.store.reviews(session_id))
+    render_audit_trail(rag.reviews(session_id))
 
 
 def _render_interrupted(rag: ReliableRAG) -> None:

@@ -110,7 +110,7 @@ def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> N
         )
         return
     with engine_errors("Recording the review"):
-        record = rag.store.add_review(
+        record = rag.add_review(
             report.session_id,
             reviewer=reviewer,
             outcome=chosen_outcome,
@@ -127,14 +127,14 @@ def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> N
 
 def _render_open(rag: ReliableRAG, state: PageState, queue: list[SessionSummary]) -> None:
     session_id = pick_session("Open an answer", state, queue)
-    report = rag.store.get_report(session_id)
+    report = rag.report(session_id)
     st.markdown(f"**Question:** {md_escape(report.question)}")
     render_report(report, key="review.report")
     left, right = st.columns([0.55, 0.45], gap="large")
     with left:
         _render_review_form(rag, state, report)
     with right:
-        render_audit_trail(rag.store.reviews(session_id))
+        render_audit_trail(rag.reviews(session_id))
 
 
 def main() -> None:

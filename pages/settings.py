@@ -118,7 +118,7 @@ def _save(rag: ReliableRAG, values: dict[str, Any]) -> None:
     with engine_errors("Saving the settings"):
         new = rag.settings.replace(**values)  # validates before anything is applied
         rag.configure(new)  # all or nothing: a bad choice leaves the engine as it was
-        rag.store.save_app_settings(to_saved(new))
+        rag.save_settings(to_saved(new))
         invalidate_reads()
         st.success("Saved. New questions use these settings.", icon=":material/check_circle:")
 

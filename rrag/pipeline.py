@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from rrag.answer.answerers import ANSWERERS, Answerer
 from rrag.audit.claims import CLAIM_EXTRACTORS, ClaimExtractor
@@ -24,7 +25,7 @@ from rrag.retrieval.hybrid import HybridRetriever, backfill_keywords
 from rrag.retrieval.index import ChunkIndex
 from rrag.retrieval.injection import defuse, review_reason
 from rrag.settings import Settings
-from rrag.store import PendingSession, Store
+from rrag.store import PendingSession, ReviewRecord, SessionSummary, Store
 from rrag.types import (
     Answer,
     Chunk,
@@ -183,6 +184,45 @@ class ReliableRAG:
     def interrupted_sessions(self) -> list[PendingSession]:
         """Questions whose answer never came (a reload, a closed tab, a crash), newest first."""
         return [p for p in self.store.pending_sessions() if p.session_id not in self._running]
+
+    # -- saved sessions, reviews and app settings: the pages' way to the store ---------------------
+
+    def pending_sessions(self) -> list[PendingSession]:
+        """Every question without a saved report, this process's running ones included, newest first."""
+        return self.store.pending_sessions()
+
+    def report(self, session_id: str) -> Report:
+        """The saved report as of its latest review (reviewers' corrections are the truth of record)."""
+        return self.store.get_report(session_id)
+
+    def sessions(self, **filters: Any) -> list[SessionSummary]:
+        """Saved sessions, newest first; `filters` as `Store.list_sessions` takes them."""
+        return self.store.list_sessions(**filters)
+
+    def review_queue(self, *, include_reviewed: bool = False) -> list[SessionSummary]:
+        return self.store.review_queue(include_reviewed=include_reviewed)
+
+    def add_review(self, session_id: str, **review: Any) -> ReviewRecord:
+        """Record a reviewer's verdict (reviewer, outcome, note, claim_overrides)."""
+        return self.store.add_review(session_id, **review)
+
+    def reviews(self, session_id: str) -> list[ReviewRecord]:
+        """The audit trail of one session, oldest first."""
+        return self.store.reviews(session_id)
+
+    def saved_settings(self) -> dict[str, Any]:
+        return self.store.get_app_settings()
+
+    def save_settings(self, values: Mapping[str, Any]) -> None:
+        self.store.save_app_settings(values)
+
+    def session_records(self) -> list[SessionSummary]:
+        """Every session as the lists show it, for analytics."""
+        return self.store.session_records()
+
+    def claim_records(self) -> list[dict[str, Any]]:
+        """Every claim with the verifier's status and the status after reviewer overrides, for analytics."""
+        return self.store.claim_records()
 
     @contextmanager
     def _pending(self, question: str, mode: str, session_id: str | None) -> Iterator[str]:

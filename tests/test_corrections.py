@@ -31,6 +31,7 @@ from rrag.types import (
     RetrievedChunk,
     Verdict,
 )
+from ui.charts import claims_frame, sessions_frame
 
 S = ClaimStatus
 LEAVE = """Full-time employees receive 25 days of paid annual leave per calendar year.
@@ -232,9 +233,9 @@ def test_lists_queues_and_frames_show_the_scores_as_corrected(store: Store) -> N
     # Filters select by the scores as corrected, too.
     assert [s.session_id for s in store.list_sessions(level="LOW")] == ["s1"]
     assert [s.session_id for s in store.list_sessions(level="HIGH", decision="pass")] == ["s2"]
-    frame = store.sessions_frame().set_index("session_id")
+    frame = sessions_frame(store.session_records()).set_index("session_id")
     assert frame.loc["s2", "hallucination_rate"] == 0.0 and frame.loc["s1", "level"] == "LOW"
-    claims = store.claims_frame()
+    claims = claims_frame(store.claim_records())
     assert list(claims[claims.session_id == "s1"].effective_status)[:2] == ["contradicted", "unsupported"]
 
 

@@ -1,7 +1,9 @@
 import importlib
+import re
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
@@ -24,3 +26,12 @@ def test_engine_never_imports_streamlit() -> None:
     code = "import sys, rrag.pipeline, rrag.tools.cli, rrag.tools.demo; print('streamlit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_pages_use_the_engine_facade_only() -> None:
+    # Pages reach storage and backends through ReliableRAG, never directly (README: Layout).
+    pages = Path(__file__).resolve().parents[1] / "pages"
+    for page in sorted(pages.glob("*.py")):
+        source = page.read_text(encoding="utf-8")
+        assert ".store." not in source, page.name
+        assert not re.search(r"^\s*(from|import) (openai|chromadb|sqlalchemy)\b", source, re.M), page.name

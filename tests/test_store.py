@@ -30,6 +30,7 @@ from rrag.types import (
     RetrievedChunk,
     Verdict,
 )
+from ui.charts import claims_frame, sessions_frame
 
 S = ClaimStatus
 CHECKABLE_WEIGHT = {S.SUPPORTED: 1.0, S.PARTIAL: 0.5}
@@ -65,14 +66,7 @@ def _doc(doc_id: str = "doc-1", source: str = "handbook/leave.md", chunks: int =
     )
 
 
-def test_public_surface() -> None:
-    assert sorted(rrag.store.__all__) == [
-        "PendingSession",
-        "REVIEW_OUTCOMES",
-        "ReviewRecord",
-        "SessionSummary",
-        "Store",
-    ]
+def test_review_outcomes() -> None:  # the package's public names are checked in test_public_api.py
     assert rrag.store.REVIEW_OUTCOMES == ("approved", "corrected", "escalated")
 
 
@@ -239,7 +233,7 @@ def test_saving_a_session_twice_is_refused_and_keeps_the_first(store: Store) -> 
     with pytest.raises(StoreError, match="already saved"):
         store.save_report(_report("s1", BAD))
     assert store.get_report("s1").to_dict() == _report("s1", GOOD).to_dict()
-    assert store.claims_frame()["status"].tolist() == [s.value for s in GOOD]
+    assert claims_frame(store.claim_records())["status"].tolist() == [s.value for s in GOOD]
 
 
 def test_bad_created_at_is_refused_before_writing(store: Store) -> None:
@@ -416,11 +410,11 @@ def test_the_audit_trail_cannot_be_rewritten(store: Store, db_settings: Settings
 
 
 def test_sessions_frame(store: Store) -> None:
-    empty = store.sessions_frame()
+    empty = sessions_frame(store.session_records())
     assert empty.empty and "hallucination_rate" in empty.columns and "review_status" in empty.columns
     store.save_report(_report("late", BAD, created_at="2026-11-21T10:00:00+00:00"))
     store.save_report(_report("early", GOOD, created_at="2026-11-19T10:00:00+00:00"))
-    frame = store.sessions_frame()
+    frame = sessions_frame(store.session_records())
     assert frame["session_id"].tolist() == ["early", "late"]  # oldest first, for time charts
     assert str(frame["created_at"].dtype).startswith("datetime64") and str(frame["created_at"].dt.tz) == "UTC"
     assert frame["hallucination_rate"].tolist() == [0.0, pytest.approx(2 / 3)]
@@ -429,7 +423,7 @@ def test_sessions_frame(store: Store) -> None:
 
 
 def test_claims_frame_has_effective_status_after_overrides(store: Store) -> None:
-    assert list(store.claims_frame().columns) == [
+    assert list(claims_frame(store.claim_records()).columns) == [
         "session_id",
         "created_at",
         "question",
@@ -445,7 +439,7 @@ def test_claims_frame_has_effective_status_after_overrides(store: Store) -> None
     store.save_report(_report("s1", [S.SUPPORTED, S.UNSUPPORTED, S.NOT_CHECKABLE]))
     store.save_report(_report("s2", [S.CONTRADICTED], created_at="2026-11-21T10:00:00+00:00"))
     store.add_review("s1", reviewer="Ana", outcome="corrected", claim_overrides={1: S.SUPPORTED})
-    frame = store.claims_frame()
+    frame = claims_frame(store.claim_records())
     assert frame[["session_id", "claim_index"]].values.tolist() == [
         ["s1", 0],
         ["s1", 1],
@@ -605,7 +599,7 @@ def test_sessions_saved_before_source_conflicts_were_counted_read_zero(settings:
         raw.execute("DELETE FROM schema_version WHERE name = 'm006_sessions_count_source_conflicts'")
     with Store(settings) as store:
         assert [s.source_conflicts for s in store.list_sessions()] == [0]
-        assert store.sessions_frame()["source_conflicts"].tolist() == [0]
+        assert sessions_frame(store.session_records())["source_conflicts"].tolist() == [0]
     assert (6, "m006_sessions_count_source_conflicts") in _versions(settings)
 
 

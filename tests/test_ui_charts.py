@@ -14,10 +14,12 @@ from rrag.store import Store
 from rrag.types import ClaimStatus, Decision
 from ui.charts import (
     agreement,
+    claims_frame,
     hallucination_over_time,
     knowledge_gaps,
     rates_over_time,
     reliability_gauge,
+    sessions_frame,
     status_counts_chart,
     status_distribution,
 )
@@ -85,7 +87,7 @@ def test_status_counts_in_severity_order_with_status_colours_and_labels() -> Non
 
 def test_hallucination_rate_is_averaged_per_day(store: Store) -> None:
     _fill(store)
-    fig = hallucination_over_time(store.sessions_frame())
+    fig = hallucination_over_time(sessions_frame(store.session_records()))
     line = fig.data[0]
     assert list(line.y) == [0.25, 1.0]  # 1 Nov: (0.5 + 0.0) / 2; 5 Nov: 1.0
     assert list(line.customdata) == [2, 1]
@@ -93,32 +95,32 @@ def test_hallucination_rate_is_averaged_per_day(store: Store) -> None:
 
 def test_refusal_and_mismatch_rates(store: Store) -> None:
     _fill(store)
-    refused, mismatch, conflict = rates_over_time(store.sessions_frame()).data
+    refused, mismatch, conflict = rates_over_time(sessions_frame(store.session_records())).data
     assert list(refused.y) == [0.5, 0.0] and list(mismatch.y) == [0.5, 0.0]
     assert list(conflict.y) == [0.5, 0.0] and conflict.name == "⇄ sources disagree"  # session a
 
 
 def test_status_distribution_uses_reviewer_overrides(store: Store) -> None:
     _fill(store)
-    bar = status_distribution(store.claims_frame()).data[0]
+    bar = status_distribution(claims_frame(store.claim_records())).data[0]
     before = dict(zip(bar.y, bar.x, strict=True))
     assert before["✖ Contradicted"] == 3
     store.add_review(
         "a" * 16, reviewer="Ann", outcome="corrected", claim_overrides={1: ClaimStatus.SUPPORTED}
     )
-    bar = status_distribution(store.claims_frame()).data[0]
+    bar = status_distribution(claims_frame(store.claim_records())).data[0]
     after = dict(zip(bar.y, bar.x, strict=True))
     assert after["✖ Contradicted"] == 2 and after["✔ Supported"] == 4
 
 
 def test_agreement_between_verifier_and_reviewer(store: Store) -> None:
     _fill(store)
-    fig, share = agreement(store.claims_frame(), store.sessions_frame())
+    fig, share = agreement(claims_frame(store.claim_records()), sessions_frame(store.session_records()))
     assert share is None and "No reviewed" in fig.layout.annotations[0].text
     store.add_review(
         "a" * 16, reviewer="Ann", outcome="corrected", claim_overrides={1: ClaimStatus.SUPPORTED}
     )
-    fig, share = agreement(store.claims_frame(), store.sessions_frame())
+    fig, share = agreement(claims_frame(store.claim_records()), sessions_frame(store.session_records()))
     assert share == pytest.approx(4 / 5)  # one of the reviewed session's five claims changed
     heat = fig.data[0]
     cell = heat.z[list(heat.y).index("✖ Contradicted")][list(heat.x).index("✔ Supported")]
@@ -127,7 +129,7 @@ def test_agreement_between_verifier_and_reviewer(store: Store) -> None:
 
 def test_knowledge_gaps_by_question_and_document_escape_labels(store: Store) -> None:
     _fill(store)
-    claims = store.claims_frame()
+    claims = claims_frame(store.claim_records())
     by_question = knowledge_gaps(claims, "question").data[0]
     assert "Is there a &lt;b&gt;gym&lt;/b&gt;?" in list(by_question.y)
     assert sum(by_question.x) == 6  # 2 unsupported-or-contradicted claims in each of 3 sessions
@@ -139,7 +141,7 @@ def test_knowledge_gaps_by_question_and_document_escape_labels(store: Store) -> 
 
 
 def test_empty_store_gives_empty_figures_not_errors(store: Store) -> None:
-    sessions, claims = store.sessions_frame(), store.claims_frame()
+    sessions, claims = sessions_frame(store.session_records()), claims_frame(store.claim_records())
     assert isinstance(sessions, pd.DataFrame) and sessions.empty
     for fig in (
         hallucination_over_time(sessions),

@@ -1,6 +1,7 @@
 """Plotly figures for one report (gauge, status counts) and for the saved sessions (Insights).
 
-Inputs are the store's frames (`sessions_frame`, `claims_frame`). Text from questions and documents
+Inputs are frames of the engine's analytics records (`sessions_frame`, `claims_frame` below). Text from
+questions and documents
 goes into labels escaped: Plotly reads a subset of HTML in labels, and user text must stay text.
 """
 
@@ -8,12 +9,14 @@ from __future__ import annotations
 
 import html
 import textwrap
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
 
+from rrag.store import CLAIM_COLUMNS, SessionSummary
 from rrag.types import HALLUCINATED, ClaimStatus
 from ui.status import LEVEL_STYLES, STATUS_ORDER, badge_text, status_style
 
@@ -21,6 +24,25 @@ REVIEWED = ("approved", "corrected", "escalated")
 _HALLUCINATED = tuple(s.value for s in HALLUCINATED)
 _LAYOUT = dict(margin=dict(l=10, r=10, t=50, b=10), height=320, font=dict(size=13))
 _DARK = "#1f2937"
+
+
+def sessions_frame(records: Iterable[SessionSummary]) -> pd.DataFrame:
+    """One row per session with the columns of SessionSummary, oldest first; `created_at` as UTC times."""
+    frame = pd.DataFrame([asdict(r) for r in records], columns=[f.name for f in fields(SessionSummary)])
+    return _in_time_order(frame, ["created_at", "session_id"])
+
+
+def claims_frame(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """One row per claim (the store's CLAIM_COLUMNS), oldest session first."""
+    return _in_time_order(
+        pd.DataFrame(list(records), columns=CLAIM_COLUMNS), ["created_at", "session_id", "claim_index"]
+    )
+
+
+def _in_time_order(frame: pd.DataFrame, order: list[str]) -> pd.DataFrame:
+    # ISO8601: a session saved on a whole second has no fraction, and pandas must not guess one format.
+    frame["created_at"] = pd.to_datetime(frame["created_at"], utc=True, format="ISO8601")
+    return frame.sort_values(order, ignore_index=True)
 
 
 def _label(text: str, limit: int = 70, width: int = 32) -> str:

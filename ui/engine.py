@@ -21,6 +21,7 @@ from rrag.settings import Settings
 from rrag.store import SessionSummary
 from rrag.types import DocumentInfo
 from ui.app_settings import apply_saved
+from ui.charts import claims_frame, sessions_frame
 from ui.highlight import md_escape
 
 _READ_TTL_S = 60  # other processes (the CLI) may write too; never show stale data for long
@@ -38,7 +39,7 @@ def _storage_key(settings: Settings) -> str:
 def _engine(storage_key: str, _settings: Settings) -> tuple[ReliableRAG, str]:
     rag = ReliableRAG(_settings)
     try:
-        rag.configure(apply_saved(rag.settings, rag.store.get_app_settings()))
+        rag.configure(apply_saved(rag.settings, rag.saved_settings()))
     except RRAGError as exc:
         # Saved settings that no longer work must not lock users out of the page that fixes them.
         return rag, f"Saved settings were not applied ({exc}); using the defaults. Fix them on Settings."
@@ -82,7 +83,7 @@ def _sessions(
     until: datetime | None,
     flagged_only: bool,
 ) -> list[SessionSummary]:
-    return get_engine().store.list_sessions(
+    return get_engine().sessions(
         search=search, level=level, decision=decision, since=since, until=until, flagged_only=flagged_only
     )
 
@@ -101,7 +102,7 @@ def sessions(
 
 @st.cache_data(ttl=_READ_TTL_S, show_spinner=False)
 def _review_queue(key: str, include_reviewed: bool) -> list[SessionSummary]:
-    return get_engine().store.review_queue(include_reviewed=include_reviewed)
+    return get_engine().review_queue(include_reviewed=include_reviewed)
 
 
 def review_queue(*, include_reviewed: bool = False) -> list[SessionSummary]:
@@ -110,12 +111,12 @@ def review_queue(*, include_reviewed: bool = False) -> list[SessionSummary]:
 
 @st.cache_data(ttl=_READ_TTL_S, show_spinner="Loading saved sessions…")
 def _frames(key: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    store = get_engine().store
-    return store.sessions_frame(), store.claims_frame()
+    rag = get_engine()
+    return sessions_frame(rag.session_records()), claims_frame(rag.claim_records())
 
 
 def insight_frames() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(sessions_frame, claims_frame) of the store, for the Insights charts."""
+    """(sessions, claims) frames of the saved sessions, for the Insights charts."""
     return _frames(storage_key())
 
 

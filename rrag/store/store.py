@@ -11,11 +11,10 @@ import json
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import asdict, fields
+from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-import pandas as pd
 from sqlalchemy import Engine, Select, delete, or_, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, defer, selectinload
@@ -29,7 +28,6 @@ from rrag.store.engine import WRITE_OPTIONS, create_store_engine, is_locked
 from rrag.store.keyword_index import documents_without_keywords, match_keywords, replace_keywords
 from rrag.store.migrations import is_behind, migrate
 from rrag.store.records import (
-    CLAIM_COLUMNS,
     REVIEW_OUTCOMES,
     DocumentState,
     PendingSession,
@@ -385,15 +383,15 @@ class Store:
 
     # -- analytics ---------------------------------------------------------------------------------
 
-    def sessions_frame(self) -> pd.DataFrame:
-        """One row per session with the columns of SessionSummary, oldest first; `created_at` as UTC times."""
+    def session_records(self) -> list[SessionSummary]:
+        """Every session as the lists show it, oldest first."""
         with self._read("read the sessions") as s:
-            rows = [asdict(summary(r)) for r in s.scalars(_for_summaries(select(SessionRow)))]
-        frame = _with_utc_times(pd.DataFrame(rows, columns=[f.name for f in fields(SessionSummary)]))
-        return frame.sort_values(["created_at", "session_id"], ignore_index=True)
+            rows = [summary(r) for r in s.scalars(_for_summaries(select(SessionRow)))]
+        return sorted(rows, key=lambda r: (r.created_at, r.session_id))
 
-    def claims_frame(self) -> pd.DataFrame:
-        """One row per claim, with the verifier's status and the status after reviewer overrides."""
+    def claim_records(self) -> list[dict[str, Any]]:
+        """One record per claim (CLAIM_COLUMNS), with the verifier's status and the status after reviewer
+        overrides, oldest session first."""
         query = select(SessionRow).options(
             defer(SessionRow.report_json),
             selectinload(SessionRow.claims).selectinload(ClaimRow.verdict),
@@ -401,8 +399,7 @@ class Store:
         )
         with self._read("read the claims") as s:
             rows = [record for session in s.scalars(query) for record in claim_records(session)]
-        frame = _with_utc_times(pd.DataFrame(rows, columns=CLAIM_COLUMNS))
-        return frame.sort_values(["created_at", "session_id", "claim_index"], ignore_index=True)
+        return sorted(rows, key=lambda r: (r["created_at"], r["session_id"], r["claim_index"]))
 
     # -- question-set runs (rrag.tools.question_sets) ------------------------------------------------------------
 
@@ -528,11 +525,6 @@ def _get(session: Session, model: type[Any], key: object, what: str, *options: A
 def _for_summaries(query: Select[tuple[SessionRow]]) -> Select[tuple[SessionRow]]:
     # Summaries need the reviews (review status, corrections); the report JSON only once corrected.
     return query.options(defer(SessionRow.report_json), _WITH_CORRECTIONS)
-
-
-def _with_utc_times(frame: pd.DataFrame) -> pd.DataFrame:
-    frame["created_at"] = pd.to_datetime(frame["created_at"], utc=True, format="ISO8601")
-    return frame
 
 
 def _escape_like(text: str) -> str:

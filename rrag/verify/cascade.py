@@ -25,6 +25,7 @@ from rrag.verify.registry import VERIFIERS
 
 ACCEPT_CONFIDENCE = 0.75
 
+
 def confident(verdict: Verdict) -> bool:
     return verdict.verified and verdict.confidence >= ACCEPT_CONFIDENCE
 
