@@ -23,7 +23,7 @@ from rrag.ingest.sources import SourceFile, collect
 from rrag.registry import require_llm
 from rrag.retrieval.hybrid import HybridRetriever, backfill_keywords
 from rrag.retrieval.index import ChunkIndex
-from rrag.retrieval.injection import defuse, review_reason
+from rrag.retrieval.injection import PlantedInstruction, defuse, review_reason
 from rrag.settings import Settings
 from rrag.store import PendingSession, ReviewRecord, SessionSummary, Store
 from rrag.types import (
@@ -135,12 +135,22 @@ class ReliableRAG:
     def _ask(self, stages: _Backends, question: str, timer: _StageTimer, session_id: str) -> Report:
         with timer("retrieve"):
             contexts = stages.retriever.retrieve(question)
+        defused = defuse(contexts)  # once: the answerer and the verifiers see the same blanked text
         with timer("answer"):
-            answer = stages.answerer.answer(question, defuse(contexts)[0])
+            answer = stages.answerer.answer(question, defused[0])
         with timer("claims"):
             claims, notes = stages.extractor.extract_with_notes(answer.text, question)
         return self._audit(
-            stages, question, answer, claims, notes, contexts, timer, mode="ask", session_id=session_id
+            stages,
+            question,
+            answer,
+            claims,
+            notes,
+            contexts,
+            defused,
+            timer,
+            mode="ask",
+            session_id=session_id,
         )
 
     def verify(
@@ -176,6 +186,7 @@ class ReliableRAG:
             claims,
             notes,
             contexts,
+            defuse(contexts),
             timer,
             mode="verify",
             session_id=session_id,
@@ -263,13 +274,14 @@ class ReliableRAG:
         claims: list[Claim],
         notes: list[str],
         contexts: list[RetrievedChunk],
+        defused: tuple[list[RetrievedChunk], list[PlantedInstruction]],
         timer: _StageTimer,
         *,
         mode: str,
         session_id: str,
     ) -> Report:
-        # Instructions planted in the documents are neither evidence nor commands (rrag/retrieval/injection.py).
-        safe, planted = defuse(contexts)
+        # Instructions planted in the documents are neither evidence nor commands (retrieval/injection.py).
+        safe, planted = defused
         with timer("verify"):
             checkable = [c for c in claims if c.checkable]
             verdicts = iter(stages.verifier.verify_many(checkable, safe, question) if checkable else [])

@@ -292,6 +292,15 @@ def test_filters_by_level_decision_and_time(store: Store) -> None:
     assert ids(level="LOW", decision="pass") == []
 
 
+def test_a_filtered_list_holds_as_many_sessions_as_asked_despite_corrected_ones(store: Store) -> None:
+    store.save_report(_report("low-1", BAD, created_at="2026-11-01T08:00:00+00:00"))
+    store.save_report(_report("low-2", BAD, created_at="2026-11-02T08:00:00+00:00"))
+    for day in (10, 11, 12):  # newer, corrected, and still HIGH: candidates in SQL, dropped after rescoring
+        store.save_report(_report(f"high-{day}", GOOD, created_at=f"2026-11-{day}T08:00:00+00:00"))
+        store.add_review(f"high-{day}", reviewer="Ana", outcome="corrected", claim_overrides={0: S.PARTIAL})
+    assert [s.session_id for s in store.list_sessions(level="LOW", limit=2)] == ["low-2", "low-1"]
+
+
 def test_search_is_literal_with_percent_underscore_and_quotes(store: Store) -> None:
     store.save_report(_report("pct", GOOD, question="Is the 100% refund policy real?"))
     store.save_report(_report("under", GOOD, question="What is policy_v2 about?"))

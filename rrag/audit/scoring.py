@@ -105,10 +105,27 @@ def score(
         if r.verdict.verified:
             counts[r.verdict.status.value] += 1
     not_verified_reason = _not_verified_reason(unverified)
-    reasons = _review_reasons(results, answer, unverified, not_verified_reason) + list(concerns)
     conflicts = _conflicts(results)
+    reasons = _review_reasons(results, answer, unverified, not_verified_reason, conflicts) + list(concerns)
     if off_topic:
         reasons.append(f"the answer does not address the question ({off_topic})")
+    # Every review reason is known before any result is built: the rates add theirs here.
+    n = len(checked)
+    tally = {s: sum(r.verdict.status is s for r in checked) for s in ClaimStatus}
+    rate = (tally[ClaimStatus.UNSUPPORTED] + tally[ClaimStatus.CONTRADICTED]) / n if n else 0.0
+    reliability = (tally[ClaimStatus.SUPPORTED] + 0.5 * tally[ClaimStatus.PARTIAL]) / n if n else 0.0
+    level = (
+        Level.HIGH
+        if reliability >= HIGH_RELIABILITY
+        else Level.MEDIUM
+        if reliability >= MEDIUM_RELIABILITY
+        else Level.LOW
+    )
+    if checked and not answer.refused:
+        if rate > threshold:
+            reasons.append(f"hallucination rate {rate:.0%} is above the {threshold:.0%} threshold")
+        if level is Level.LOW:
+            reasons.append(f"reliability is LOW ({reliability:.0%})")
 
     def result(
         decision: Decision,
@@ -151,21 +168,6 @@ def score(
             return result(Decision.REFUSE, NOT_VERIFIED_ANSWER.format(reason=not_verified_reason))
         return result(Decision.PASS, answer.text, NO_CLAIMS_CAVEAT)
 
-    n = len(checked)
-    tally = {s: sum(r.verdict.status is s for r in checked) for s in ClaimStatus}
-    rate = (tally[ClaimStatus.UNSUPPORTED] + tally[ClaimStatus.CONTRADICTED]) / n
-    reliability = (tally[ClaimStatus.SUPPORTED] + 0.5 * tally[ClaimStatus.PARTIAL]) / n
-    level = (
-        Level.HIGH
-        if reliability >= HIGH_RELIABILITY
-        else Level.MEDIUM
-        if reliability >= MEDIUM_RELIABILITY
-        else Level.LOW
-    )
-    if rate > threshold:
-        reasons.append(f"hallucination rate {rate:.0%} is above the {threshold:.0%} threshold")
-    if level is Level.LOW:
-        reasons.append(f"reliability is LOW ({reliability:.0%})")
     if off_topic:  # its claims may all be true; it is still not the answer that was asked for
         level = Level.MEDIUM if level is Level.HIGH else Level.LOW
     rated = partial(result, level=level, reliability=round(reliability, 4), rate=round(rate, 4))
@@ -220,7 +222,11 @@ def _not_verified_reason(unverified: list[ClaimResult]) -> str:
 
 
 def _review_reasons(
-    results: Sequence[ClaimResult], answer: Answer, unverified: list[ClaimResult], not_verified_reason: str
+    results: Sequence[ClaimResult],
+    answer: Answer,
+    unverified: list[ClaimResult],
+    not_verified_reason: str,
+    conflicts: list[str],
 ) -> list[str]:
     reasons = []
     contradicted = sum(r.verdict.status is ClaimStatus.CONTRADICTED for r in results)
@@ -230,8 +236,8 @@ def _review_reasons(
         reasons.append(f"{answer.citation_mismatches} citation(s) not found in the cited chunk")
     if unverified:
         reasons.append(f"{len(unverified)} claim(s) could not be verified ({not_verified_reason})")
-    if _conflicts(results):
-        reasons.append("; ".join(_conflicts(results)))
+    if conflicts:
+        reasons.append("; ".join(conflicts))
     return reasons
 
 

@@ -310,9 +310,17 @@ class Store:
             query = query.where(SessionRow.created_at <= to_db_time(until))
         if flagged_only:
             query = query.where(SessionRow.flagged)
+        if not (level or decision):
+            query = query.limit(max(limit, 0))  # else a corrected candidate may be dropped below
+        found: list[SessionSummary] = []
         with self._read("list the sessions") as s:
-            found = [summary(r) for r in s.scalars(_for_summaries(query.limit(max(limit, 0))))]
-        return [f for f in found if level in (None, "", f.level) and decision in (None, "", f.decision)]
+            for row in s.scalars(_for_summaries(query)):
+                if len(found) >= limit:
+                    break
+                item = summary(row)
+                if level in (None, "", item.level) and decision in (None, "", item.decision):
+                    found.append(item)
+        return found
 
     def review_queue(self, *, include_reviewed: bool = False) -> list[SessionSummary]:
         """Flagged sessions, most severe first: contradictions, then LOW, then MEDIUM, then by hallucination
