@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from rrag.settings import Settings
 from rrag.tools.checklist import (
     CONTRADICTION,
     FAITHFUL,
@@ -19,6 +20,7 @@ from rrag.tools.checklist import (
     Pair,
     PairResult,
     capabilities,
+    default_offline_verifier,
     generate,
     meets_targets,
     summarise,
@@ -128,6 +130,15 @@ def test_meets_targets_on_each_target_and_never_passes_without_verification() ->
     broken = [_result(CONTRADICTION, NOT_VERIFIED)] * 40 + [_result(FAITHFUL, "supported")] * 10
     assert meets_targets(broken)["never_supported"] and not meets_targets(broken)["all_verified"]
     assert not any(meets_targets([]).values())
+
+
+def test_pairs_are_verified_by_the_default_offline_cascade_the_pipeline_builds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("RRAG_LLM_BASE_URL", "http://127.0.0.1:9")  # a configured LLM must not join
+    monkeypatch.setenv("RRAG_LLM_MODEL", "judge")
+    verifier = default_offline_verifier()
+    assert [stage.name for stage in verifier.stages] == [v for v in Settings().verifiers if v != "llm"]
 
 
 def _run_cli(*args: str) -> subprocess.CompletedProcess[str]:
