@@ -69,7 +69,7 @@ def span(lo: int, hi: int, width: int) -> Callable[[Random, Mapping[str, str]], 
     def fill(rng: Random, v: Mapping[str, str]) -> dict[str, str]:
         a = rng.randint(lo, hi)
         c = rng.choice(
-            [n for n in range(max(1, lo - width), hi + 3 * width) if n < a - 2 or n > a + width + 2]
+            [n for n in range(max(2, lo - width), hi + 3 * width) if n < a - 2 or n > a + width + 2]
         )
         return {"a": str(a), "b": str(a + width), "c": str(c)}
 
@@ -156,7 +156,7 @@ T("negation", "prices", "The {shop} no longer offers {service}.",
   ["The {shop} still offers {service}.", "The {shop} offers {service}."],
   ["{Service} is no longer offered by the {shop}.", "The {shop} has stopped offering {service}."],
   shop=["bakery on Mill Street", "garden centre", "print shop", "bike store"],
-  service=["free delivery", "gift wrapping", "same-day repairs", "student discounts"])  # fmt: skip
+  service=["free delivery", "gift wrapping", "a repair service", "a student discount"])  # fmt: skip
 T("negation", "medicine", "{Drug} is not suitable for {group}.",
   ["{Drug} is suitable for {group}."],
   ["{Drug} is unsuitable for {group}.", "For {group}, {drug} is not suitable."],
@@ -176,6 +176,16 @@ T("negation", "history", "{Person} never visited {city}.",
   ["{Person} did not visit {city} at any time.", "At no point did {person} visit {city}."],
   person=PEOPLE, city=CITIES)  # fmt: skip
 
+T("negation", "policies", "Guests may not bring {item} into the {area}.",
+  ["Guests may bring {item} into the {area}.", "{Item} may be brought into the {area} by guests."],
+  ["{Item} may not be brought into the {area} by guests.", "Guests are not allowed to bring {item} into the {area}."],
+  item=["glass bottles", "pets", "folding chairs", "hot drinks"], area=["spa", "reading room", "pool area"])  # fmt: skip
+T("negation", "manuals", "None of the {u[0]} in the {kit} contain {stuff}.",
+  ["The {u[0]} in the {kit} contain {stuff}.", "Some of the {u[0]} in the {kit} contain {stuff}."],
+  ["No {u[1]} in the {kit} contains {stuff}.", "The {u[0]} in the {kit} contain no {stuff}."],
+  u=[("cartridges", "cartridge"), ("refills", "refill"), ("capsules", "capsule")], kit=["starter kit", "travel set"],
+  stuff=["alcohol", "latex", "mercury"])  # fmt: skip
+
 # --------------------------------------------------------------------------------------------
 # modality: must never vs may, required vs forbidden
 
@@ -183,7 +193,7 @@ T("modality", "policies", "Staff must never share {secret} with {party}.",
   ["Staff may share {secret} with {party}.", "Staff are allowed to share {secret} with {party}."],
   ["{Secret} must never be shared with {party} by staff.", "Staff are never allowed to share {secret} with {party}."],
   secret=["customer passwords", "payroll records", "access codes", "patient files"],
-  party=["contractors", "visitors", "other customers"])  # fmt: skip
+  party=["contractors", "visitors", "suppliers"])  # fmt: skip
 T("modality", "medicine", "Patients must not drive for {n} hours after {procedure}.",
   ["Patients may drive straight after {procedure}.", "Patients are allowed to drive after {procedure}."],
   ["After {procedure}, patients must not drive for {n} hours.",
@@ -370,9 +380,9 @@ T("date", "policies", "The new {rule} takes effect on {dt[d]} {dt[month]} 2027."
   ["The new {rule} takes effect on {dt[d]} {dt[month2]} 2027.", "From {dt[d]} {dt[month2]} 2027, the new {rule} applies."],
   ["From {dt[d]} {dt[month]} 2027, the new {rule} applies.", "The new {rule} comes into force on {dt[d]} {dt[month]} 2027."],
   rule=["parking policy", "expenses policy", "visitor policy", "remote work policy"], dt=date)  # fmt: skip
-T("date", "prices", "The spring offer ends on {dt[d]} {dt[month]}.",
-  ["The spring offer ends on {dt[d]} {dt[month2]}.", "{dt[d]} {dt[month2]} is the last day of the spring offer."],
-  ["{dt[d]} {dt[month]} is the last day of the spring offer."],
+T("date", "prices", "The loyalty offer ends on {dt[d]} {dt[month]}.",
+  ["The loyalty offer ends on {dt[d]} {dt[month2]}.", "{dt[d]} {dt[month2]} is the last day of the loyalty offer."],
+  ["{dt[d]} {dt[month]} is the last day of the loyalty offer."],
   dt=date)  # fmt: skip
 T("date", "medicine", "The {study} ran from {dt[month]} {dt[year]} until {dt[month2]} {y}.",
   ["The {study} ran from {dt[month2]} {dt[year]} until {dt[month2]} {y}."],
@@ -545,7 +555,7 @@ T("qualifier", "policies", "The {place} opens at {h[t1]} on weekdays and at {h[t
   place=["clinic", "library", "recycling centre", "swimming pool"], h=clock)  # fmt: skip
 T("qualifier", "manuals", "The {device} weighs {v[a]} kg when empty and {v[b]} kg when full.",
   ["The {device} weighs {v[a]} kg when full.", "When empty, the {device} weighs {v[b]} kg."],
-  ["When full, the {device} weighs {v[b]} kg.", "Empty, the {device} weighs {v[a]} kg."],
+  ["When full, the {device} weighs {v[b]} kg.", "When empty, the {device} weighs {v[a]} kg."],
   device=["water tank", "sprayer", "dehumidifier", "cool box"], v=two_values(2, 30, 1))  # fmt: skip
 T("qualifier", "medicine", "The usual dose of {drug} is {v[a]} mg for adults and {v[b]} mg for children.",
   ["The usual dose of {drug} for children is {v[a]} mg.", "Adults usually take {v[b]} mg of {drug}."],
