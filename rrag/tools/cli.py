@@ -1,4 +1,5 @@
-"""`python -m rrag`: ingest, ask, verify, sessions, documents, demo, evaluate and eval from the shell."""
+"""`python -m rrag`: ingest, ask, verify, sessions, documents, demo, evaluate, eval and checklist from the
+shell."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    from rrag.tools import verifier_eval
+    from rrag.tools import checklist, verifier_eval
 
     parser = argparse.ArgumentParser(prog="python -m rrag", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -86,6 +87,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=_cmd_evaluate)
 
     verifier_eval.register(sub)
+    checklist.register(sub)
     return parser
 
 
@@ -131,7 +133,8 @@ def _print_ingest(results: Sequence[IngestResult], as_json: bool) -> None:
             print(f"skipped   {r.source}: symlink, not followed")
         elif r.ok:
             print(
-                f"{r.status:<9} {r.source}: {r.chunks_added} chunks, {r.duplicates_dropped} near-duplicates dropped"
+                f"{r.status:<9} {r.source}: {r.chunks_added} chunks, "
+                f"{r.duplicates_dropped} near-duplicates dropped"
             )
         else:
             print(f"failed    {r.source}: {r.error}")
