@@ -137,10 +137,10 @@ def _fill(template: Template, rng: Random) -> dict[str, Value]:
 
 def default_offline_verifier() -> Verifier:
     """The verifier the pipeline builds from default settings with no LLM: its offline cascade."""
-    from rrag.verify.cascade import OFFLINE_VERIFIERS, build_verifier  # loads the model: only when run
+    from rrag.verify.cascade import build_verifier  # loads the model: only when run
 
     settings = Settings()
-    offline = tuple(name for name in settings.verifiers if name in OFFLINE_VERIFIERS)
+    offline = tuple(name for name in settings.verifiers if name != "llm")
     return build_verifier(settings.replace(verifiers=offline), llm=None)
 
 
