@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8501
 
-.PHONY: run test demo bench clean
+.PHONY: run test lint demo bench clean
 
 $(VENV)/.runtime: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,12 @@ run: demo
 # The store tests also run against a throw-away server of Debian's postgresql (tests/pg_server.py).
 /usr/lib/postgresql:
 	apt-get update -qq && apt-get install -y -qq postgresql >/dev/null
+
+# Lint, format and types first: a change that fails them fails the tests.
+lint: $(VENV)/.dev
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 
 test: $(VENV)/.dev /usr/bin/chromium /usr/lib/postgresql
 	$(PY) -m pytest -q

@@ -127,7 +127,7 @@ def generate(seed: int = DEFAULT_SEED, fills: int = FILLS_PER_TEMPLATE) -> list[
 def _fill(template: Template, rng: Random) -> dict[str, Value]:
     values: dict[str, Value] = {}
     for name, slot in template.slots.items():
-        values[name] = slot(rng, values) if callable(slot) else rng.choice(slot)
+        values[name] = slot(rng, values) if callable(slot) else rng.choice(slot)  # type: ignore[assignment]
     return capitalised(values)
 
 

@@ -14,9 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
+from typing import Any
 
 Value = str | tuple[str, ...] | dict[str, str]
-Slot = Sequence[str] | Sequence[tuple[str, ...]] | Callable[[Random, Mapping[str, Value]], Value]
+# A filler reads the values filled so far, whatever their shape (its own template knows it).
+Filler = Callable[[Random, Mapping[str, Any]], Value]
+Slot = Sequence[str] | Sequence[tuple[str, ...]] | Filler
 
 
 @dataclass(frozen=True)
@@ -34,7 +37,7 @@ TEMPLATES: list[Template] = []
 
 def T(
     capability: str, domain: str, evidence: str, contra: Sequence[str], faithful: Sequence[str], **slots: Slot
-):
+) -> None:
     TEMPLATES.append(Template(capability, domain, evidence, tuple(contra), tuple(faithful), dict(slots)))
 
 
