@@ -1,7 +1,8 @@
 """Engine speed on this machine: the figures of issue 13, each with the command that reproduces it.
 
     make bench    # = PYTHONPATH=. .venv/bin/python benchmarks/bench_engine.py
-                  #   [--chunks 100000] [--queries 200] [--answers 30] [--ingest-chunks 300] [--memory-mb 0.1,0.4]
+                  #   [--chunks 100000] [--queries 200] [--answers 30] [--ingest-chunks 300]
+                  #   [--memory-mb 0.1,0.4]
 
 1. retrieval p50/p95 at --chunks chunks. The corpus is synthetic (seeded) and embedded cheaply: each
    chunk's vector is the mean of MiniLM vectors of its sentences' templates, so building 100k chunks
@@ -177,7 +178,7 @@ def build_cheap_corpus(rag: ReliableRAG, n_chunks: int, rng: random.Random) -> l
 def bench_retrieval(rag: ReliableRAG, queries: list[str], legacy: bool) -> LegacyHybridRetriever | None:
     new = rag._backends.retriever
     new.retrieve(queries[0])  # opens the database connection and the model, as the app's first query does
-    latencies = [timed(lambda: new.retrieve(q)) for q in queries]
+    latencies = [timed(lambda q=q: new.retrieve(q)) for q in queries]
     p50, p95 = percentile(latencies, 50), percentile(latencies, 95)
     count = rag.index.count()
     print(
@@ -188,12 +189,13 @@ def bench_retrieval(rag: ReliableRAG, queries: list[str], legacy: bool) -> Legac
         return None
     old = LegacyHybridRetriever(rag.index, rag.settings)
     build_s = timed(lambda: old.retrieve(queries[0])) / 1000
-    old_latencies = [timed(lambda: old.retrieve(q)) for q in queries]
+    old_latencies = [timed(lambda q=q: old.retrieve(q)) for q in queries]
     old50, old95 = percentile(old_latencies, 50), percentile(old_latencies, 95)
     print(
         f"    previous (in-process BM25): first query {build_s:.1f} s (reads and indexes every chunk; again "
         f"after any change), then p50 {old50:.1f} ms, p95 {old95:.1f} ms\n"
-        f"    now: p50 {ratio(p50, old50)}, p95 {ratio(p95, old95)}, first query {ratio(latencies[0] / 1000, build_s)}"
+        f"    now: p50 {ratio(p50, old50)}, p95 {ratio(p95, old95)}, "
+        f"first query {ratio(latencies[0] / 1000, build_s)}"
     )
     return old
 
@@ -275,8 +277,9 @@ def bench_ingest(folder: Path, n_chunks: int, rng: random.Random) -> None:
     rag.close()
     chunks = sum(r.chunks_added for r in results)
     print(
-        f"ingest: {chunks} chunks from {len(paths)} files in {seconds:.1f} s = {chunks / seconds:.1f} chunks/s "
-        f"(target >= 40; {sum(not r.ok for r in results)} failed)\n    {COMMAND} --ingest-chunks {n_chunks}"
+        f"ingest: {chunks} chunks from {len(paths)} files in {seconds:.1f} s = "
+        f"{chunks / seconds:.1f} chunks/s (target >= 40; {sum(not r.ok for r in results)} failed)\n"
+        f"    {COMMAND} --ingest-chunks {n_chunks}"
     )
 
 
@@ -319,7 +322,8 @@ def _rss_mb() -> float:
 def bench_memory(folder: Path, sizes: list[float]) -> None:
     growth = []
     print(
-        f"peak memory of one ingest (fresh process each)\n    {COMMAND} --memory-mb {','.join(map(str, sizes))}"
+        "peak memory of one ingest (fresh process each)\n"
+        f"    {COMMAND} --memory-mb {','.join(map(str, sizes))}"
     )
     for size in sizes:
         child = folder / f"memory-{size}"
@@ -334,8 +338,8 @@ def bench_memory(folder: Path, sizes: list[float]) -> None:
         chunks, grew, peak = out.stdout.split()[-3:]
         growth.append(float(grew))
         print(
-            f"    {size} MB file, {chunks} chunks: resident memory rose {float(grew):.0f} MB during the ingest "
-            f"(process peak {peak} MB)"
+            f"    {size} MB file, {chunks} chunks: resident memory rose {float(grew):.0f} MB "
+            f"during the ingest (process peak {peak} MB)"
         )
     if len(growth) > 1 and growth[0] > 0:
         print(

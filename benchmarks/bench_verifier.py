@@ -1,6 +1,7 @@
 """Verifier throughput on 2 CPU cores: claims per second against contexts of at most 512 tokens, peak RSS.
 
-    python benchmarks/bench_verifier.py [--verifier nli|model|lexical|quote|cascade] [--claims 300] [--data DIR]
+    python benchmarks/bench_verifier.py [--verifier nli|model|lexical|quote|cascade] [--claims 300]
+                                        [--data DIR]
 
 Claims and contexts are real dev rows (shared/eval/dev) whose context fits in 512 word-piece tokens;
 each claim sentence is checked against its whole context, one verify_many call per row, as the

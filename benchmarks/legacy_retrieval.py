@@ -1,5 +1,5 @@
-"""The retrieval that rrag/retrieval/hybrid.py did before issue 13, kept only to measure against: an in-process
-BM25 over every chunk read back from the vector index, rebuilt whenever the index changed.
+"""The retrieval that rrag/retrieval/hybrid.py did before issue 13, kept only to measure against: an
+in-process BM25 over every chunk read back from the vector index, rebuilt whenever the index changed.
 
 Same fusion weights and floor as rrag.retrieval.hybrid; `benchmarks/bench_engine.py` prints the ratio.
 """

@@ -34,7 +34,8 @@ def contexts(*sources: tuple[str, str]) -> list[RetrievedChunk]:
 WARRANTY = contexts(
     (
         "policy.pdf",
-        "Returns are accepted for 30 days. All products carry a warranty of 12 months from the date of purchase.",
+        "Returns are accepted for 30 days. "
+        "All products carry a warranty of 12 months from the date of purchase.",
     ),
     ("faq.html", "Our products come with a 2-year warranty. Shipping is free."),
 )
@@ -108,7 +109,8 @@ def test_sources_that_give_different_values_for_the_same_thing_disagree(
             contexts(
                 (
                     "leave.md",
-                    "Full-time employees receive 25 days of annual leave. Part-time employees receive 15 days of annual leave.",
+                    "Full-time employees receive 25 days of annual leave. "
+                    "Part-time employees receive 15 days of annual leave.",
                 ),
                 ("faq.html", "Full-time employees get 25 days of annual leave."),
             ),

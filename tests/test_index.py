@@ -139,7 +139,8 @@ def test_two_indexes_on_one_path_share_a_client_and_see_each_other(settings: Set
 def test_chunks_persist_on_disk_for_a_new_process(index: ChunkIndex, settings: Settings) -> None:
     index.add(_chunks("hr", [LEAVE, MONGOLIA]))
     code = (
-        "from pathlib import Path; from rrag.settings import Settings; from rrag.retrieval.index import ChunkIndex;"
+        "from pathlib import Path; from rrag.settings import Settings;"
+        "from rrag.retrieval.index import ChunkIndex;"
         "from rrag.backends.embedding import get_embedder;"
         f"i = ChunkIndex(Settings(data_dir=Path({str(settings.data_dir)!r})), get_embedder());"
         "print(i.count(), i.query('vacation days', 1)[0][0].chunk_id)"

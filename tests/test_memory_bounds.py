@@ -41,7 +41,8 @@ def _measured(code: str, data_dir: Path) -> dict[str, object]:
 def test_a_docx_bomb_is_refused_from_its_zip_directory_without_inflating_it(tmp_path: Path) -> None:
     bomb = make_docx_bomb(tmp_path / "memo.docx", inflated_mb=40)  # ~60 KB on disk
     result = _measured(
-        "from pathlib import Path\nfrom rrag.errors import FileTooLargeError\nfrom rrag.ingest.extract import extract\n"
+        "from pathlib import Path\nfrom rrag.errors import FileTooLargeError\n"
+        "from rrag.ingest.extract import extract\n"
         f"try:\n    out = extract(Path({str(bomb)!r}), max_bytes=10**8).text\n"
         "except FileTooLargeError as exc:\n    out = str(exc)\n",
         tmp_path / "data",

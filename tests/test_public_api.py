@@ -11,7 +11,8 @@ import pytest
 def _public_names(module: types.ModuleType) -> set[str]:
     """What a reader of the module can import: names without a leading underscore that are not
     submodules (a package gains those as attributes when they are imported)."""
-    return {n for n, v in vars(module).items() if not n.startswith("_") and not isinstance(v, types.ModuleType)}
+    names = vars(module).items()
+    return {n for n, v in names if not n.startswith("_") and not isinstance(v, types.ModuleType)}
 
 
 @pytest.mark.parametrize("name", ["rrag", "rrag.store", "rrag.text"])

@@ -87,7 +87,10 @@ def test_the_page_marks_the_failed_words_inside_the_claim() -> None:
     out = highlight_answer(report.answer, report.claims, report_spans(report))
     assert ("30", "the evidence says 25") in _marks(out)
     # inside the contradicted claim's own mark, and the text still reads as the answer
-    inside = r'<mark class="rrag-claim"[^>]*><sup[^>]*>\S+</sup>Employees receive <mark class="rrag-failed"[^>]*>30</mark> days'
+    inside = (
+        r'<mark class="rrag-claim"[^>]*><sup[^>]*>\S+</sup>'
+        r'Employees receive <mark class="rrag-failed"[^>]*>30</mark> days'
+    )
     assert re.search(inside, out)
     assert html.unescape(re.sub(r"<sup[^>]*>.*?</sup>|<[^>]+>", "", out)) == report.answer
 

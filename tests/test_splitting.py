@@ -43,7 +43,10 @@ def test_units_times_and_initials(text: str, expected: list[str]) -> None:
 
 
 def test_a_heading_line_is_not_glued_onto_the_next_sentence() -> None:
-    text = "Scope\nThis policy applies to all employees.\nEligibility Rules\nStaff with 6 months of service qualify."
+    text = (
+        "Scope\nThis policy applies to all employees.\nEligibility Rules\n"
+        "Staff with 6 months of service qualify."
+    )
     assert sentences(text) == [
         "Scope",
         "This policy applies to all employees.",
@@ -53,7 +56,10 @@ def test_a_heading_line_is_not_glued_onto_the_next_sentence() -> None:
 
 
 def test_a_line_wrapped_mid_sentence_stays_one_sentence() -> None:
-    text = "Staff report incidents to the Security\nOperations team within 2 hours.\nThe policy applies to all\nEmployees of the company."
+    text = (
+        "Staff report incidents to the Security\nOperations team within 2 hours.\n"
+        "The policy applies to all\nEmployees of the company."
+    )
     assert sentences(text) == [
         "Staff report incidents to the Security\nOperations team within 2 hours.",
         "The policy applies to all\nEmployees of the company.",

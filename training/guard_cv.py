@@ -185,9 +185,8 @@ def main() -> None:
         for name in stages:
             means[name].append(mean_ba(table(out_of_fold[name])))
             if seed == SEED:
-                print(
-                    f"\n{name} (CV, seed {SEED})\n{format_table(table(out_of_fold[name])).split(chr(10) + chr(10))[0]}"
-                )
+                first_table = format_table(table(out_of_fold[name])).split("\n\n")[0]
+                print(f"\n{name} (CV, seed {SEED})\n{first_table}")
     print(
         f"\nmean BA over {args.seeds} fold assignments (group 5-fold CV, the combiner refitted in each fold):"
     )

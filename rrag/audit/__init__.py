@@ -1,1 +1,2 @@
-"""Auditing an answer: claims, whether it addresses the question, spans, scores and decisions, reviewers' corrections."""
+"""Auditing an answer: claims, whether it addresses the question, spans, scores and decisions,
+reviewers' corrections."""

@@ -1,4 +1,5 @@
-"""Embedders turn texts into unit-length vectors. The offline default is int8 all-MiniLM-L6-v2 on onnxruntime."""
+"""Embedders turn texts into unit-length vectors. The offline default is int8 all-MiniLM-L6-v2 on
+onnxruntime."""
 
 from __future__ import annotations
 

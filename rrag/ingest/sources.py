@@ -65,7 +65,8 @@ def collect(paths: Sequence[Path]) -> list[SourceFile | IngestResult]:
                 IngestResult(
                     source=str(named),
                     status="failed",
-                    error=f"{named}: no supported files in this folder (supported: {', '.join(supported_suffixes())})",
+                    error=f"{named}: no supported files in this folder "
+                    f"(supported: {', '.join(supported_suffixes())})",
                 )
             )
         for item in found:

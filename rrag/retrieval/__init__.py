@@ -1,1 +1,2 @@
-"""Retrieval: the Chroma index, the hybrid (vector + BM25) retriever, and defusing instructions planted in retrieved chunks."""
+"""Retrieval: the Chroma index, the hybrid (vector + BM25) retriever, and defusing instructions planted
+in retrieved chunks."""

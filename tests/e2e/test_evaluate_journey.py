@@ -12,7 +12,8 @@ SAMPLE_SET = Path(__file__).resolve().parents[2] / "data" / "demo" / "questions"
 SECOND_SET = (
     "question,reference,expected_source\n"
     "How long must passwords be?,Passwords must be at least 14 characters long.,it-security-policy.txt\n"
-    "How much does the Team plan cost?,The Team plan costs €19 per user per month.,ledgerline-product-faq.html\n"
+    "How much does the Team plan cost?,The Team plan costs €19 per user per month.,"
+    "ledgerline-product-faq.html\n"
 )
 
 
