@@ -5,7 +5,8 @@
    reliability = (supported + 0.5 x partial) / checkable.
 3. Level: HIGH >= 0.85, MEDIUM >= 0.65, else LOW.
 4. Decide: HIGH passes when its hallucination rate is within the user's threshold (what it keeps
-   unsupported is named in a caveat); MEDIUM, and HIGH above the threshold, trim the unsupported,
+   unsupported is named in a caveat) and every checkable claim was verified (else the unverified
+   ones are trimmed); MEDIUM, and HIGH above the threshold, trim the unsupported,
    contradicted and unverified claims and add a caveat; LOW keeps only the supported claims, or
    refuses when there are none. Strict mode refuses whenever the rate is above the threshold. So the
    threshold only ever makes the decision stricter: no answer is given as written above it.
@@ -31,7 +32,7 @@ from rrag.types import HALLUCINATED, Answer, ClaimResult, ClaimStatus, Decision,
 
 HIGH_RELIABILITY = 0.85
 MEDIUM_RELIABILITY = 0.65
-NOT_VERIFIED_KEY = "not_verified"  # status_counts key for checkable claims no verifier decided
+NOT_VERIFIED_KEY = ClaimStatus.NOT_VERIFIED.value  # status_counts key: checkable claims no verifier decided
 
 NO_CLAIMS_CAVEAT = "The answer makes no factual claim that could be checked."
 TRIM_CAVEAT = "Statements the documents do not support were removed from this answer ({n} removed)."
@@ -42,7 +43,6 @@ KEPT_WITHIN = (
     "allowed): {claims}."
 )
 QUOTED_CLAIMS = 3  # a caveat names this many kept claims, then counts the rest
-UNVERIFIED_KEPT = "{n} statement(s) could not be verified."
 UNVERIFIED_LEFT_OUT = " {n} of them could not be verified."
 NOTHING_SUPPORTED = (
     "I cannot give a reliable answer: none of the answer's statements is supported by the documents."
@@ -100,10 +100,11 @@ def score(
         if r.claim.checkable and r.verdict.verified and r.verdict.status is not ClaimStatus.NOT_CHECKABLE
     ]
     unverified = [r for r in results if r.claim.checkable and not r.verdict.verified]
-    counts = {s.value: 0 for s in ClaimStatus} | {NOT_VERIFIED_KEY: len(unverified)}
+    counts = {s.value: 0 for s in ClaimStatus}
     for r in results:
         if r.verdict.verified:
             counts[r.verdict.status.value] += 1
+    counts[NOT_VERIFIED_KEY] = len(unverified)
     not_verified_reason = _not_verified_reason(unverified)
     reasons = _review_reasons(results, answer, unverified, not_verified_reason) + list(concerns)
     conflicts = _conflicts(results)
@@ -176,13 +177,16 @@ def score(
         return rated(Decision.REFUSE, OFF_TOPIC_REFUSAL.format(reason=off_topic))
     if level is Level.HIGH and rate <= threshold:
         hallucinated = [r for r in checked if r.verdict.status in HALLUCINATED]
-        kept = [
+        kept = (
             KEPT_WITHIN.format(rate=rate, threshold=threshold, claims=_quoted(hallucinated))
             if hallucinated
-            else "",
-            UNVERIFIED_KEPT.format(n=len(unverified)) if unverified else "",
-        ]
-        return rated(Decision.PASS, answer.text, " ".join(filter(None, kept)))
+            else ""
+        )
+        if not unverified:
+            return rated(Decision.PASS, answer.text, kept)
+        # What no verifier checked is never given as written, however well the rest scored.
+        left_out = TRIM_CAVEAT.format(n=len(unverified)) + UNVERIFIED_LEFT_OUT.format(n=len(unverified))
+        return rated(Decision.TRIM, _without(answer.text, results, unverified), f"{left_out} {kept}".strip())
     if level is not Level.LOW:
         drop = [r for r in results if r in unverified or r.verdict.status in HALLUCINATED]
         if not drop:  # only partial claims pulled the level down: nothing to cut
