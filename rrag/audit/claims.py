@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
+from dataclasses import replace
 
 from rrag.answer.answerers import REFUSAL
 from rrag.backends.llm import LLM
@@ -12,6 +13,8 @@ from rrag.errors import LLMError
 from rrag.text import (
     STOPWORDS,
     Span,
+    clean,
+    clean_map,
     content_words,
     fuzzy_locate,
     is_list_item,
@@ -35,6 +38,19 @@ class ClaimExtractor(ABC):
     def extract_with_notes(self, answer: str, question: str = "") -> tuple[list[Claim], list[str]]:
         """Claims plus notes for the report, such as a fallback to another extractor."""
         return self.extract(answer, question), []
+
+    def claims_of(self, answer: str, question: str = "") -> tuple[list[Claim], list[str]]:
+        """`extract_with_notes` on the answer as every comparison reads it (`rrag.text.clean`: no
+        invisible characters, ASCII digits, plain spaces), each claim's span mapped back to `answer`
+        as written; the claim's text is the cleaned one, which the verifiers compare."""
+        plain, index = clean_map(answer)
+        claims, notes = self.extract_with_notes(plain, clean(question))
+        if plain == answer:
+            return claims, notes
+        return [
+            replace(c, start=_written(index, c.start, len(answer)), end=_written_end(index, c.end))
+            for c in claims
+        ], notes
 
 
 _FILLER = r"(?:sure|certainly|of course|yes|no|okay|ok|well|great question|good question)"
@@ -137,6 +153,14 @@ class RuleClaimExtractor(ClaimExtractor):
             for clause in _split_clauses(answer, start, span.end)
             for context, s, e in _split_facts(answer, *clause)
         ]
+
+
+def _written(index: tuple[int, ...], start: int, length: int) -> int:
+    return index[start] if start < len(index) else length
+
+
+def _written_end(index: tuple[int, ...], end: int) -> int:
+    return index[end - 1] + 1 if end > 0 else 0
 
 
 def _merge_lists(answer: str, spans: list[Span]) -> list[Span]:
