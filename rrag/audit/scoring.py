@@ -28,6 +28,7 @@ from dataclasses import fields as dataclass_fields
 from functools import partial
 from typing import Any
 
+from rrag.audit.grounding import is_placeholder
 from rrag.types import HALLUCINATED, Answer, ClaimResult, ClaimStatus, Decision, Level
 
 HIGH_RELIABILITY = 0.85
@@ -47,6 +48,7 @@ UNVERIFIED_LEFT_OUT = " {n} of them could not be verified."
 NOTHING_SUPPORTED = (
     "I cannot give a reliable answer: none of the answer's statements is supported by the documents."
 )
+NO_ANSWER_REFUSAL = "I cannot give an answer: the answer given was empty or a placeholder."
 NOT_VERIFIED_ANSWER = (
     "This answer was withheld because it could not be verified against the documents ({reason})."
 )
@@ -147,6 +149,8 @@ def score(
 
     if answer.refused:
         return result(Decision.REFUSE, answer.text)
+    if is_placeholder(answer.text):  # "", "...", "N/A": nothing was answered, so nothing is verified
+        return result(Decision.REFUSE, NO_ANSWER_REFUSAL)
     if not checked:
         if unverified:
             return result(Decision.REFUSE, NOT_VERIFIED_ANSWER.format(reason=not_verified_reason))
@@ -171,6 +175,9 @@ def score(
         level = Level.MEDIUM if level is Level.HIGH else Level.LOW
     rated = partial(result, level=level, reliability=round(reliability, 4), rate=round(rate, 4))
 
+    def trimmed(final: str, caveat: str) -> Scored:  # a trim that leaves nothing is a refusal
+        return rated(Decision.TRIM, final, caveat) if final else rated(Decision.REFUSE, NOTHING_SUPPORTED)
+
     if strict and rate > threshold:
         return rated(Decision.REFUSE, STRICT_REFUSAL.format(rate=rate, threshold=threshold))
     if off_topic and answer.backend == EXTRACTIVE_BACKEND:
@@ -186,7 +193,7 @@ def score(
             return rated(Decision.PASS, answer.text, kept)
         # What no verifier checked is never given as written, however well the rest scored.
         left_out = TRIM_CAVEAT.format(n=len(unverified)) + UNVERIFIED_LEFT_OUT.format(n=len(unverified))
-        return rated(Decision.TRIM, _without(answer.text, results, unverified), f"{left_out} {kept}".strip())
+        return trimmed(_without(answer.text, results, unverified), f"{left_out} {kept}".strip())
     if level is not Level.LOW:
         drop = [r for r in results if r in unverified or r.verdict.status in HALLUCINATED]
         if not drop:  # only partial claims pulled the level down: nothing to cut
@@ -194,7 +201,7 @@ def score(
         caveat = TRIM_CAVEAT.format(n=len(drop)) + (
             UNVERIFIED_LEFT_OUT.format(n=len(unverified)) if unverified else ""
         )
-        return rated(Decision.TRIM, _without(answer.text, results, drop), caveat)
+        return trimmed(_without(answer.text, results, drop), caveat)
     # A claim partial only because the sources disagree is kept: the caveat names both values.
     supported = [
         r
@@ -202,9 +209,8 @@ def score(
         if r.verdict.status is ClaimStatus.SUPPORTED
         or (r.conflict and r.verdict.status is ClaimStatus.PARTIAL)
     ]
-    if not supported:
-        return rated(Decision.REFUSE, NOTHING_SUPPORTED)
-    return rated(Decision.TRIM, _only(answer.text, supported), LOW_CAVEAT)
+    flagged = [r for r in results if r.claim.checkable and r not in supported]
+    return trimmed(_only(answer.text, supported, flagged), LOW_CAVEAT)
 
 
 def _quoted(results: Sequence[ClaimResult]) -> str:
@@ -244,8 +250,9 @@ def _conflicts(results: Sequence[ClaimResult]) -> list[str]:
 
 
 def _without(text: str, results: Sequence[ClaimResult], drop: Sequence[ClaimResult]) -> str:
-    """`text` with the spans of `drop` removed; what stays between kept claims stays verbatim."""
-    dropped = {id(r) for r in drop}
+    """`text` with the spans of `drop` removed, and of any claim sharing one (an LLM claim placed on a
+    flagged claim's sentence); what stays between kept claims stays verbatim."""
+    dropped = {id(r) for r in results if id(r) in {id(d) for d in drop} or _overlaps(r, drop)}
     ordered = sorted(results, key=lambda r: r.claim.start)
     runs: list[str] = []
     run_start: int | None = None
@@ -263,8 +270,15 @@ def _without(text: str, results: Sequence[ClaimResult], drop: Sequence[ClaimResu
     return _join(runs)
 
 
-def _only(text: str, kept: Sequence[ClaimResult]) -> str:
-    return _join([text[r.claim.start : r.claim.end] for r in sorted(kept, key=lambda r: r.claim.start)])
+def _only(text: str, kept: Sequence[ClaimResult], flagged: Sequence[ClaimResult]) -> str:
+    """The spans of `kept`, but none that holds a `flagged` claim too."""
+    clear = sorted((r for r in kept if not _overlaps(r, flagged)), key=lambda r: r.claim.start)
+    return _join([text[r.claim.start : r.claim.end] for r in clear])
+
+
+def _overlaps(result: ClaimResult, others: Sequence[ClaimResult]) -> bool:
+    a = result.claim
+    return any(o is not result and o.claim.start < a.end and a.start < o.claim.end for o in others)
 
 
 _LEADING_CONJUNCTION = re.compile(r"^(?:and|but|or|so|yet|while|whereas)\s+", re.IGNORECASE)
