@@ -10,7 +10,7 @@ import pytest
 from fake_llm import FakeLLM
 
 from rrag.audit.claims import NO_ANSWER, LLMClaimExtractor, RuleClaimExtractor
-from rrag.audit.grounding import is_placeholder, with_question
+from rrag.audit.grounding import is_placeholder, rejected, with_question
 from rrag.audit.scoring import NO_ANSWER_REFUSAL, score
 from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
@@ -186,3 +186,16 @@ def test_fragment_answers_are_checked_as_statements_through_the_engine(
             assert report.level is None and report.hallucination_rate is None
     finally:
         engine.close()
+
+
+@pytest.mark.parametrize(
+    ("claim", "why"),
+    [
+        ("Here is the answer to your question.", "a remark about the reply"),
+        ("The answer is 14 characters.", ""),  # names the answer, states a fact of it
+        ("Password requests must be filed by the user.", "not in the answer"),
+        ("Passwords need 14 characters.", ""),  # reworded, grounded in its sentence
+    ],
+)
+def test_what_counts_as_a_claim_of_the_answer(claim: str, why: str) -> None:
+    assert rejected(claim, ANSWER, QUESTION, ANSWER.split(". ")[0]) == why

@@ -14,9 +14,8 @@ VERB_CUE = frozenset(
     offers offer provides provide applies apply expires expire starts start ends end""".split()
 )
 MAX_FRAGMENT_WORDS = 8  # "The Chief Financial Officer", "12 hours": longer verbless text is a heading or list
-MIN_GROUNDED_SHARE = (
-    0.6  # of an LLM claim's content words, found in its sentence of the answer or the question
-)
+# Of an LLM claim's content words, the share found in its sentence of the answer or in the question.
+MIN_GROUNDED_SHARE = 0.6
 
 # "...", "[...]", "N/A", "TBD", "-": text that stands where an answer should be.
 _PLACEHOLDER = re.compile(
@@ -25,8 +24,8 @@ _PLACEHOLDER = re.compile(
 )
 # A statement about the reply itself ("This is a JSON response to the question."), not about the world.
 _META = re.compile(
-    r"\b(?:json|(?:this|the|my|your)\s+(?:answer|response|reply|output|question|request|prompt)"
-    r"|(?:answers?|responses?|reply|replies)\s+to\s+(?:the|your|this)\s+question)\b",
+    r"\bjson\b|^(?:this|it|here|the\s+(?:answer|response|reply|output))\b.*"
+    r"\b(?:answer|response|reply|output|question|prompt)s?\b",
     re.IGNORECASE,
 )
 _WH_START = re.compile(
@@ -37,7 +36,7 @@ _AUXILIARIES = frozenset(
     "is are was were must will shall should can could may might would has have had".split()
 )
 _DO = frozenset("do does did".split())
-_MAIN_VERBS = frozenset("be last cost take pay open close receive approve approves earn".split())
+_MAIN_VERBS = frozenset("be last cost take pay open close receive approve earn".split())
 
 
 def has_verb(text: str) -> bool:
