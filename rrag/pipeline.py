@@ -26,6 +26,7 @@ from rrag.retrieval.index import ChunkIndex
 from rrag.retrieval.injection import PlantedInstruction, defuse, review_reason
 from rrag.settings import Settings
 from rrag.store import PendingSession, ReviewRecord, SessionSummary, Store
+from rrag.text import clean
 from rrag.types import (
     Answer,
     Chunk,
@@ -133,13 +134,14 @@ class ReliableRAG:
                 return self._ask(stages, question, timer, session_id)
 
     def _ask(self, stages: _Backends, question: str, timer: _StageTimer, session_id: str) -> Report:
+        question = clean(question)  # as the documents were stored: see rrag.text.clean
         with timer("retrieve"):
             contexts = stages.retriever.retrieve(question)
         defused = defuse(contexts)  # once: the answerer and the verifiers see the same blanked text
         with timer("answer"):
             answer = stages.answerer.answer(question, defused[0])
         with timer("claims"):
-            claims, notes = stages.extractor.extract_with_notes(answer.text, question)
+            claims, notes = stages.extractor.claims_of(answer.text, question)
         return self._audit(
             stages,
             question,
@@ -172,8 +174,9 @@ class ReliableRAG:
     def _verify(
         self, stages: _Backends, question: str, answer: str, timer: _StageTimer, session_id: str
     ) -> Report:
+        question = clean(question)
         with timer("claims"):
-            claims, notes = stages.extractor.extract_with_notes(answer, question)
+            claims, notes = stages.extractor.claims_of(answer, question)
         with timer("retrieve"):
             # Each claim retrieves its own evidence too: an external answer may state facts the
             # question alone would not retrieve.

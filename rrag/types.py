@@ -12,7 +12,8 @@ class ClaimStatus(str, Enum):
     PARTIAL = "partial"
     UNSUPPORTED = "unsupported"
     CONTRADICTED = "contradicted"
-    NOT_CHECKABLE = "not_checkable"
+    NOT_CHECKABLE = "not_checkable"  # states nothing checkable: a greeting, an opinion, a question
+    NOT_VERIFIED = "not_verified"  # checkable, but no verifier could decide (deadline, failure)
 
 
 HALLUCINATED = frozenset({ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED})
@@ -127,6 +128,10 @@ class Verdict:
     verified: bool = True  # False: no verifier could decide (see `reason`); never counts as supported
     clash: ValueClash | None = None  # the value the evidence gives differently, when that decided
 
+    def __post_init__(self) -> None:
+        if self.status is ClaimStatus.NOT_VERIFIED and self.verified:  # the two say the same: keep them so
+            object.__setattr__(self, "verified", False)
+
 
 @dataclass(frozen=True)
 class Correction:
@@ -175,6 +180,7 @@ class ClaimResult:
             "text": self.claim.text,
             "start": self.claim.start,
             "end": self.claim.end,
+            "checkable": self.claim.checkable,
             **_verdict_dict(self.verdict),
             "correction": None if self.correction is None else self.correction.to_dict(),
             "conflict": self.conflict,
@@ -195,14 +201,17 @@ def _verdict_dict(v: Verdict) -> dict[str, Any]:
 
 
 def _verdict_from_dict(data: dict[str, Any]) -> Verdict:
+    status, verified = ClaimStatus(data["status"]), data.get("verified", True)
+    if status is ClaimStatus.NOT_CHECKABLE and not verified:  # saved before NOT_VERIFIED was its own state
+        status = ClaimStatus.NOT_VERIFIED
     return Verdict(
-        status=ClaimStatus(data["status"]),
+        status=status,
         confidence=data["confidence"],
         verifier=data["verifier"],
         reason=data["reason"],
         evidence=Evidence(**data["evidence"]) if data.get("evidence") else None,
         support_score=data.get("support_score"),
-        verified=data.get("verified", True),
+        verified=verified,
         clash=ValueClash(**data["clash"]) if data.get("clash") else None,
     )
 
@@ -277,7 +286,7 @@ class Report:
     def from_dict(cls, data: dict[str, Any]) -> Report:
         claims = [
             ClaimResult(
-                Claim(c["text"], c["start"], c["end"], c["status"] != ClaimStatus.NOT_CHECKABLE.value),
+                Claim(c["text"], c["start"], c["end"], _checkable(c)),
                 _verdict_from_dict(c),
                 Correction.from_dict(c["correction"]) if c.get("correction") else None,
                 conflict=c.get("conflict", ""),
@@ -333,6 +342,14 @@ class Report:
             contexts=contexts,
             **simple,
         )
+
+
+def _checkable(claim: dict[str, Any]) -> bool:
+    """Saved since NOT_VERIFIED, else read from the status: only NOT_CHECKABLE ones state nothing
+    checkable (a claim no verifier decided was saved as not_checkable with verified=false)."""
+    if "checkable" in claim:
+        return bool(claim["checkable"])
+    return claim["status"] != ClaimStatus.NOT_CHECKABLE.value or not claim.get("verified", True)
 
 
 def _context_dict(rc: RetrievedChunk) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from rrag.types import (
     RetrievedChunk,
     Verdict,
 )
+from rrag.verify.evidence import not_verified
 from ui.charts import claims_frame, sessions_frame
 
 S = ClaimStatus
@@ -161,6 +162,49 @@ def test_unverified_claims_become_verified_and_not_checkable_leaves_the_rates(st
     assert not report.claims[2].claim.checkable
     assert report.reliability == pytest.approx(0.75)  # (1 + 0.5) / 2 checkable claims
     assert report.level is Level.MEDIUM
+
+
+def _timed_out(report: Report, index: int) -> Report:
+    """`report` with claim `index` left undecided by the LLM judge, scored again as the pipeline would."""
+    claims = list(report.claims)
+    claims[index] = ClaimResult(claims[index].claim, not_verified("llm", "the LLM judge timed out"))
+    scored = score(claims, Answer(report.answer, "extractive"), threshold=report.threshold, strict=False)
+    return replace(report, claims=claims, **scored.report_fields())
+
+
+def test_not_verified_survives_the_store_and_a_review_of_another_claim(store: Store) -> None:
+    saved = _timed_out(_report("s1", [S.SUPPORTED, S.SUPPORTED, S.SUPPORTED, S.SUPPORTED]), 3)
+    assert (saved.verified, saved.decision) == (False, Decision.TRIM)
+    store.save_report(saved)
+    as_saved = store.get_report("s1", as_saved=True)
+    assert as_saved.claims[3].verdict.status is S.NOT_VERIFIED and as_saved.claims[3].claim.checkable
+
+    _correct(store, "s1", "Ann", {0: S.PARTIAL})  # a different claim
+    report = store.get_report("s1")
+    assert report.claims[3].verdict.status is S.NOT_VERIFIED and report.claims[3].claim.checkable
+    assert not report.verified and "timed out" in report.not_verified_reason
+    assert report.decision is not Decision.PASS and report.final_answer != report.answer
+    assert "Claim 3" not in report.final_answer and report.needs_review
+    assert report.status_counts["not_verified"] == 1 and report.status_counts["not_checkable"] == 0
+    per_claim = json.loads(json.dumps(report.to_dict()))["claims"][3]
+    assert (per_claim["status"], per_claim["verified"], per_claim["checkable"]) == (
+        "not_verified",
+        False,
+        True,
+    )
+
+
+def test_a_report_saved_before_not_verified_existed_reads_it_back(store: Store) -> None:
+    data = _timed_out(_report("old", [S.SUPPORTED, S.SUPPORTED, S.NOT_CHECKABLE]), 1).to_dict()
+    for claim in data["claims"]:  # as saved then: no "checkable", an undecided claim was not_checkable
+        del claim["checkable"]
+        if claim["status"] == "not_verified":
+            claim["status"] = "not_checkable"
+    report = Report.from_dict(data)
+    assert [c.verdict.status for c in report.claims] == [S.SUPPORTED, S.NOT_VERIFIED, S.NOT_CHECKABLE]
+    assert [c.claim.checkable for c in report.claims] == [True, True, False]
+    reviewed = as_reviewed(report, {0: Correction(S.PARTIAL, "Ann", "2026-11-21T10:00:00+00:00", 1)})
+    assert not reviewed.verified and reviewed.decision is not Decision.PASS
 
 
 def test_threshold_strict_mode_and_citation_mismatches_still_apply(store: Store) -> None:

@@ -155,6 +155,17 @@ def test_text_encodings_are_detected(tmp_path: Path, raw: bytes, expected: str) 
     assert extract(path, max_bytes=LIMIT).text == expected
 
 
+@pytest.mark.parametrize("suffix", [".txt", ".md", ".html"])
+def test_hidden_characters_digits_and_odd_spaces_are_stored_plain(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"leave{suffix}"
+    path.write_text(
+        ('<meta charset="utf-8">' if suffix == ".html" else "")
+        + "Staff get 2\u200b5\u00a0days, \u202e\uff11\uff12\u202c weeks or \u0662\u0665\u2009hours.\n",
+        encoding="utf-8",
+    )
+    assert extract(path, max_bytes=LIMIT).text.strip() == "Staff get 25 days, 12 weeks or 25 hours."
+
+
 def test_binary_garbage_renamed_to_txt_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "photo.txt"
     path.write_bytes(bytes(range(256)) * 40)

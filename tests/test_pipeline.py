@@ -148,3 +148,34 @@ def test_a_questions_own_settings_leave_the_engine_as_it_was(rag: ReliableRAG) -
 def test_a_questions_settings_cannot_switch_storage(rag: ReliableRAG, tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="database or index"):
         rag.ask("Leave?", settings=rag.settings.replace(data_dir=tmp_path / "other"))
+
+
+def test_hidden_characters_in_documents_and_answers_do_not_flip_verdicts(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """The issue's case: a document writes "2\u200b5 days" (a zero-width space inside the number)."""
+    hidden = "# Leave\n\nFull-time employees receive 2\u200b5 days of paid annual leave per calendar year.\n"
+    (tmp_path / "leave.md").write_text(hidden + SECURITY, encoding="utf-8")
+    question = "How many days of annual leave do full\u00a0time employees get?"
+    engine = ReliableRAG(settings)
+    try:
+        assert engine.ingest([tmp_path / "leave.md"])[0].ok
+        wrong = engine.verify(
+            question, "Full-time employees receive 5 days of paid annual leave per calendar year."
+        )
+        assert wrong.claims[0].verdict.status is ClaimStatus.CONTRADICTED  # 25 days, not 5
+        assert wrong.decision is not Decision.PASS
+        for answer in (
+            "Full-time employees receive 25 days of paid annual leave per calendar year.",
+            "Full-time employees receive \uff12\uff15 days of paid annual leave per calendar year.",
+            "Full-time employees receive \u0662\u0665 days of paid annual leave per calendar year.",
+            "Full-time employees receive 2\u200b5\u202fdays of paid annual leave per calendar\u200b year.",
+        ):
+            right = engine.verify(question, answer)
+            assert [c.verdict.status for c in right.claims] == [ClaimStatus.SUPPORTED], answer
+            assert right.decision is Decision.PASS and right.answer == answer
+            claim = right.claims[0].claim  # its span is in the answer as written
+            assert (claim.start, claim.end) == (0, len(answer))
+            assert claim.text == "Full-time employees receive 25 days of paid annual leave per calendar year."
+    finally:
+        engine.close()

@@ -612,6 +612,20 @@ def test_sessions_saved_before_source_conflicts_were_counted_read_zero(settings:
     assert (6, "m006_sessions_count_source_conflicts") in _versions(settings)
 
 
+def test_verdicts_saved_before_not_verified_existed_are_migrated(settings: Settings) -> None:
+    report = _report("s1", [S.SUPPORTED, S.SUPPORTED])
+    report.claims[1] = ClaimResult(
+        report.claims[1].claim, Verdict(S.NOT_VERIFIED, 0.0, "llm", "not verified: the judge timed out")
+    )
+    with Store(settings) as store:
+        store.save_report(report)
+    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:  # as release 8 saved it
+        raw.execute("UPDATE verdicts SET status = 'not_checkable' WHERE status = 'not_verified'")
+        raw.execute("DELETE FROM schema_version WHERE name = 'm009_not_verified_is_its_own_status'")
+    with Store(settings) as store:
+        assert claims_frame(store.claim_records())["status"].tolist() == ["supported", "not_verified"]
+
+
 def test_a_database_from_a_newer_program_is_refused(db_settings: Settings) -> None:
     with Store(db_settings):
         pass

@@ -3,6 +3,8 @@ from __future__ import annotations
 import pytest
 
 from rrag.text import (
+    clean,
+    clean_map,
     content_words,
     fuzzy_locate,
     locate,
@@ -70,6 +72,35 @@ def test_normalize_map_points_back_into_the_original() -> None:
     assert normalize("A\u00a0B\u2019s") == "a b's"
     assert normalize("  Plain  ASCII\ttext \n") == "plain ascii text"  # the fast path agrees with the map
     assert normalize_map("  Plain  ASCII\ttext \n")[0] == "plain ascii text"
+
+
+HIDDEN = "Leave: 2\u200b5\u00a0days, \u202e\uff11\uff12\u202c weeks or \u0662\u0665\u2009hours\ufeff."
+
+
+def test_clean_drops_invisible_characters_and_unifies_digits_and_spaces() -> None:
+    text, index = clean_map(HIDDEN)
+    assert text == clean(HIDDEN) == "Leave: 25 days, 12 weeks or 25 hours."
+    assert len(index) == len(text)
+    # Every character of the result points at the one it came from.
+    assert all(clean(HIDDEN[i]) == ch for ch, i in zip(text, index))
+    assert HIDDEN[index[text.index("25")] : index[text.index("25") + 1] + 1] == "2\u200b5"
+    assert clean("Line one\nline\ttwo") == "Line one\nline\ttwo"  # breaks shape sentences: kept
+
+
+@pytest.mark.parametrize("punctuation", [True, False])
+def test_normalize_map_reads_hidden_digits_and_maps_back(punctuation: bool) -> None:
+    norm, index = normalize_map(HIDDEN, punctuation=punctuation)
+    assert "25 days" in norm and "12 weeks" in norm and "25 hours" in norm
+    assert "\u200b" not in norm and "\u202e" not in norm and "\ufeff" not in norm
+    start = norm.index("12 weeks")
+    assert HIDDEN[index[start] : index[start + len("12 weeks") - 1] + 1] == "\uff11\uff12\u202c weeks"
+
+
+def test_locate_finds_a_plain_quote_in_text_with_hidden_characters() -> None:
+    start, end = locate("25 days", HIDDEN)
+    assert HIDDEN[start:end] == "2\u200b5\u00a0days"
+    assert locate("5 days", HIDDEN) is None  # "2\u200b5" is one number, not "2" and "5"
+    assert quantities(clean(HIDDEN))[0][:2] == (25, "day")
 
 
 def test_locate_ignores_case_whitespace_and_punctuation_on_word_boundaries() -> None:

@@ -10,7 +10,8 @@ from html.parser import HTMLParser
 from markdown_it import MarkdownIt
 from ui_reports import sample_report
 
-from rrag.types import Report
+from rrag.types import ClaimResult, Report
+from rrag.verify.evidence import not_verified
 from ui.export import report_filename, report_html, report_json, report_markdown, summary_line
 
 
@@ -131,3 +132,15 @@ def test_markdown_export_turns_no_untrusted_text_into_a_link() -> None:
     assert "a" not in parser.tags and "img" not in parser.tags and parser.links == []
     text = "".join(parser.text)
     assert all(link in text for link in HOSTILE_LINKS)  # shown literally, as the document has it
+
+
+def test_a_not_verified_claim_is_labelled_so_in_every_export_after_a_reload() -> None:
+    report = sample_report()
+    claims = list(report.claims)
+    claims[1] = ClaimResult(claims[1].claim, not_verified("llm", "the judge <b>timed out</b>"))
+    reloaded = Report.from_dict(json.loads(report_json(replace(report, claims=claims))))
+    assert reloaded.claims[1].verdict.status.value == "not_verified" and reloaded.claims[1].claim.checkable
+    assert json.loads(report_json(reloaded))["claims"][1]["status"] == "not_verified"
+    page, markdown = report_html(reloaded), report_markdown(reloaded)
+    assert "⚠ Not verified" in page and "⚠ Not verified" in markdown
+    assert "<b>timed out</b>" not in page and "&lt;b&gt;timed out&lt;/b&gt;" in page

@@ -53,10 +53,8 @@ def test_unverified_checkable_claims_display_as_not_verified() -> None:
     unverified = Verdict(ClaimStatus.UNSUPPORTED, 0.0, "llm", "timed out", verified=False)
     assert display_status(unverified) == NOT_VERIFIED
     assert display_status(Verdict(ClaimStatus.SUPPORTED, 0.9, "quote", "")) == "supported"
-    assert (
-        display_status(Verdict(ClaimStatus.NOT_CHECKABLE, 1.0, "claims", "", verified=False))
-        == "not_checkable"
-    )
+    assert display_status(Verdict(ClaimStatus.NOT_VERIFIED, 0.0, "llm", "timed out")) == NOT_VERIFIED
+    assert display_status(Verdict(ClaimStatus.NOT_CHECKABLE, 1.0, "claims", "greeting")) == "not_checkable"
 
 
 def test_legend_lists_every_status_with_icon_label_and_meaning() -> None:

@@ -104,7 +104,7 @@ def test_a_near_exact_quote_is_supported() -> None:
 )
 def test_anything_but_a_faithful_quote_is_left_to_the_next_stage(text: str) -> None:
     verdict = QuoteVerifier().verify(claim(text), CONTEXTS)
-    assert not verdict.verified and verdict.status is ClaimStatus.NOT_CHECKABLE
+    assert not verdict.verified and verdict.status is ClaimStatus.NOT_VERIFIED
     assert verdict.reason.startswith("not verified: ")
 
 
@@ -283,7 +283,7 @@ def test_a_failed_judgement_is_not_verified(
 ) -> None:  # type: ignore[no-untyped-def]
     script(server)
     verdict = LLMJudge(server.llm(settings, **overrides)).verify(claim("Parents get 16 weeks."), CONTEXTS)
-    assert not verdict.verified and verdict.status is ClaimStatus.NOT_CHECKABLE
+    assert not verdict.verified and verdict.status is ClaimStatus.NOT_VERIFIED
     assert verdict.reason.startswith("not verified: the LLM judge failed") and reason in verdict.reason
     assert verdict.confidence == 0.0 and verdict.evidence is None
 
@@ -353,7 +353,7 @@ def test_no_stage_deciding_means_not_verified(server: ChatServer, settings: Sett
     server.fail(500)
     cascade = CascadeVerifier([QuoteVerifier(), LLMJudge(server.llm(settings))])
     verdict = cascade.verify(claim("Employees also receive a free gym membership."), CONTEXTS)
-    assert not verdict.verified and verdict.status is ClaimStatus.NOT_CHECKABLE
+    assert not verdict.verified and verdict.status is ClaimStatus.NOT_VERIFIED
     assert "no exact or near-exact quote" in verdict.reason and "HTTP 500" in verdict.reason
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rrag.types import ClaimStatus, Decision, Level, Verdict
 
-NOT_VERIFIED = "not_verified"  # display-only key: a checkable claim no verifier could decide
+NOT_VERIFIED = ClaimStatus.NOT_VERIFIED.value  # a checkable claim no verifier could decide
 
 
 @dataclass(frozen=True)
@@ -71,8 +71,8 @@ NO_LEVEL = Style("n/a", "–", "#5b6472", "#e8ebef", "nothing checkable, or veri
 
 
 def display_status(verdict: Verdict) -> str:
-    """The key to show for a verdict: an unverified checkable claim never looks decided."""
-    if not verdict.verified and verdict.status is not ClaimStatus.NOT_CHECKABLE:
+    """The key to show for a verdict: an unverified claim never looks decided."""
+    if not verdict.verified:
         return NOT_VERIFIED
     return verdict.status.value
 

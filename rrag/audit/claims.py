@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
+from dataclasses import replace
 
 from rrag.answer.answerers import REFUSAL
+from rrag.audit.grounding import VERB_CUE, has_verb, is_fragment, is_placeholder, rejected, with_question
 from rrag.backends.llm import LLM
 from rrag.backends.prompts import CLAIMS
 from rrag.errors import LLMError
@@ -13,6 +15,8 @@ from rrag.registry import Registry, require_llm
 from rrag.text import (
     STOPWORDS,
     Span,
+    clean,
+    clean_map,
     content_words,
     fuzzy_locate,
     is_list_item,
@@ -24,6 +28,7 @@ from rrag.text import (
 from rrag.types import Claim
 
 LOCATE_MIN_RATIO = 0.85  # an LLM claim this close to a stretch of the answer is placed there
+NO_ANSWER = "no answer"  # the reason of the one claim of an empty or placeholder answer ("...", "N/A")
 
 
 class ClaimExtractor(ABC):
@@ -36,6 +41,19 @@ class ClaimExtractor(ABC):
     def extract_with_notes(self, answer: str, question: str = "") -> tuple[list[Claim], list[str]]:
         """Claims plus notes for the report, such as a fallback to another extractor."""
         return self.extract(answer, question), []
+
+    def claims_of(self, answer: str, question: str = "") -> tuple[list[Claim], list[str]]:
+        """`extract_with_notes` on the answer as every comparison reads it (`rrag.text.clean`: no
+        invisible characters, ASCII digits, plain spaces), each claim's span mapped back to `answer`
+        as written; the claim's text is the cleaned one, which the verifiers compare."""
+        plain, index = clean_map(answer)
+        claims, notes = self.extract_with_notes(plain, clean(question))
+        if plain == answer:
+            return claims, notes
+        return [
+            replace(c, start=_written(index, c.start, len(answer)), end=_written_end(index, c.end))
+            for c in claims
+        ], notes
 
 
 _FILLER = r"(?:sure|certainly|of course|yes|no|okay|ok|well|great question|good question)"
@@ -88,11 +106,6 @@ _NOT_CHECKABLE: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
-_VERB_CUE = frozenset(
-    """is are was were be been has have had will would can could must may might should shall does do did
-    get gets got takes take took gives give gave needs need requires require covers cover includes include
-    offers offer provides provide applies apply expires expire starts start ends end""".split()
-)
 _PRONOUN_START = frozenset("it they he she this these those that which who its their them".split())
 _CLAUSE_BREAK = re.compile(
     r"\s*;\s+|,\s+(?:and|but|while|whereas|although|though|yet|so)\s+|\s+but\s+", re.IGNORECASE
@@ -116,10 +129,15 @@ class RuleClaimExtractor(ClaimExtractor):
         if REFUSAL in answer:
             start = answer.index(REFUSAL)
             return [Claim(REFUSAL, start, start + len(REFUSAL), checkable=False, reason="refusal")]
-        claims: list[Claim] = []
-        for span in _merge_lists(answer, split_sentences(answer)):
-            claims.extend(self._claims_of(answer, span))
-        return claims
+        if is_placeholder(answer):  # scoring refuses it (rrag.audit.scoring)
+            return (
+                [Claim(answer, 0, len(answer), checkable=False, reason=NO_ANSWER)] if answer.strip() else []
+            )
+        return [
+            in_context(claim, question)
+            for span in _merge_lists(answer, split_sentences(answer))
+            for claim in self._claims_of(answer, span)
+        ]
 
     def _claims_of(self, answer: str, span: Span) -> list[Claim]:
         if span.text.rstrip().endswith("?"):
@@ -140,6 +158,23 @@ class RuleClaimExtractor(ClaimExtractor):
         ]
 
 
+def in_context(claim: Claim, question: str) -> Claim:
+    """A checkable fragment ("12 hours") with its question's subject and predicate; its span stays
+    the fragment's."""
+    if not (claim.checkable and question and is_fragment(claim.text)):
+        return claim
+    stated = with_question(claim.text, question)
+    return replace(claim, text=stated) if stated else claim
+
+
+def _written(index: tuple[int, ...], start: int, length: int) -> int:
+    return index[start] if start < len(index) else length
+
+
+def _written_end(index: tuple[int, ...], end: int) -> int:
+    return index[end - 1] + 1 if end > 0 else 0
+
+
 def _merge_lists(answer: str, spans: list[Span]) -> list[Span]:
     """A lead-in ending in ':' and the fragment items under it ("covers: - dental - vision") make one
     claim: an item such as "dental" says nothing on its own."""
@@ -151,7 +186,7 @@ def _merge_lists(answer: str, spans: list[Span]) -> list[Span]:
         while j < len(spans) and is_list_item(answer, spans[j]):
             j += 1
         items = spans[i + 1 : j]
-        if span.text.endswith(":") and items and any(not _has_verb(item.text) for item in items):
+        if span.text.endswith(":") and items and any(not has_verb(item.text) for item in items):
             end = items[-1].end
             merged.append(Span(answer[span.start : end], span.start, end))
             i = j
@@ -165,17 +200,10 @@ def _is_heading(answer: str, span: Span) -> bool:
     line_start = answer.rfind("\n", 0, span.start) + 1
     return answer[line_start : span.start].lstrip().startswith("#") or (
         span.text[-1] not in ".!?:"
-        and not _has_verb(span.text)
+        and not has_verb(span.text)
         and len(words(span.text)) <= 4
         and answer.startswith("\n", span.end)
         and not is_list_item(answer, span)
-    )
-
-
-def _has_verb(text: str) -> bool:
-    tokens = words(text)
-    return any(
-        t in _VERB_CUE or (i > 0 and len(t) > 4 and t.endswith(("ed", "es"))) for i, t in enumerate(tokens)
     )
 
 
@@ -189,8 +217,8 @@ def _split_clauses(answer: str, start: int, end: int) -> list[tuple[int, int]]:
         if (
             len(words(left)) >= _MIN_CLAUSE_WORDS
             and len(right_words) >= _MIN_CLAUSE_WORDS
-            and _has_verb(left)
-            and _has_verb(right)
+            and has_verb(left)
+            and has_verb(right)
             and right_words[0] not in _PRONOUN_START
         ):
             pieces[-1] = (left_start, m.start())
@@ -236,14 +264,14 @@ def _subject_of(lead: str) -> str:
     """ "The eco programme " from "The eco programme takes ", "The wash lasts for " or "It is open
     from ": the words before the verb (a common one, else the word that leads to the first number)."""
     tokens = lead.split()
-    while tokens and tokens[-1].lower() in STOPWORDS and tokens[-1].lower() not in _VERB_CUE:
+    while tokens and tokens[-1].lower() in STOPWORDS and tokens[-1].lower() not in VERB_CUE:
         tokens.pop()  # "for", "up to", "about"
-    verb = next((i for i, t in enumerate(tokens) if i > 0 and t.lower() in _VERB_CUE), len(tokens) - 1)
+    verb = next((i for i, t in enumerate(tokens) if i > 0 and t.lower() in VERB_CUE), len(tokens) - 1)
     return " ".join(tokens[:verb]) + " " if verb > 0 else ""
 
 
 def _looks_like_verb(word: str) -> bool:
-    return word in _VERB_CUE or (len(word) > 3 and word.endswith(("s", "ed")) and not word.endswith("ss"))
+    return word in VERB_CUE or (len(word) > 3 and word.endswith(("s", "ed")) and not word.endswith("ss"))
 
 
 class LLMClaimExtractor(ClaimExtractor):
@@ -275,14 +303,30 @@ class LLMClaimExtractor(ClaimExtractor):
                 "The LLM claim extractor found no claims; the rule-based splitter's claims were checked."
             ]
         sentences = split_sentences(answer)
-        claims = [Claim(text, *_place(text, answer, sentences)) for text in texts]
-        # What the rules found non-factual stays visible (not checkable) where no LLM claim covers it.
-        claims += [
-            c
-            for c in by_rules
-            if not c.checkable and not any(k.start < c.end and c.start < k.end for k in claims)
-        ]
-        return sorted(claims, key=lambda c: (c.start, c.end)), []
+        claims: list[Claim] = []
+        left_out: list[str] = []
+        for text in texts:
+            start, end = _place(text, answer, sentences)
+            why = rejected(text, answer, question, answer[start:end])
+            if why:
+                left_out.append(why)
+            else:
+                claims.append(in_context(Claim(text, start, end), question))
+        # Every part of the answer is checked: where no LLM claim covers a part the rules split, the
+        # rules' claim stands (and what they found non-factual stays visible, not checkable).
+        uncovered = [c for c in by_rules if not any(k.start < c.end and c.start < k.end for k in claims)]
+        notes = []
+        if left_out:
+            notes.append(
+                f"{len(left_out)} claim(s) from the LLM claim extractor were left out, not being claims of "
+                f"the answer ({', '.join(dict.fromkeys(left_out))})."
+            )
+        if any(c.checkable for c in uncovered):
+            notes.append(
+                f"{sum(c.checkable for c in uncovered)} part(s) of the answer no LLM claim covered were "
+                "split by the rule-based splitter."
+            )
+        return sorted(claims + uncovered, key=lambda c: (c.start, c.end)), notes
 
 
 def _place(claim: str, answer: str, sentences: list[Span]) -> tuple[int, int]:

@@ -5,7 +5,8 @@
    reliability = (supported + 0.5 x partial) / checkable.
 3. Level: HIGH >= 0.85, MEDIUM >= 0.65, else LOW.
 4. Decide: HIGH passes when its hallucination rate is within the user's threshold (what it keeps
-   unsupported is named in a caveat); MEDIUM, and HIGH above the threshold, trim the unsupported,
+   unsupported is named in a caveat) and every checkable claim was verified (else the unverified
+   ones are trimmed); MEDIUM, and HIGH above the threshold, trim the unsupported,
    contradicted and unverified claims and add a caveat; LOW keeps only the supported claims, or
    refuses when there are none. Strict mode refuses whenever the rate is above the threshold. So the
    threshold only ever makes the decision stricter: no answer is given as written above it.
@@ -27,11 +28,12 @@ from dataclasses import fields as dataclass_fields
 from functools import partial
 from typing import Any
 
+from rrag.audit.grounding import is_placeholder
 from rrag.types import HALLUCINATED, Answer, ClaimResult, ClaimStatus, Decision, Level
 
 HIGH_RELIABILITY = 0.85
 MEDIUM_RELIABILITY = 0.65
-NOT_VERIFIED_KEY = "not_verified"  # status_counts key for checkable claims no verifier decided
+NOT_VERIFIED_KEY = ClaimStatus.NOT_VERIFIED.value  # status_counts key: checkable claims no verifier decided
 
 NO_CLAIMS_CAVEAT = "The answer makes no factual claim that could be checked."
 TRIM_CAVEAT = "Statements the documents do not support were removed from this answer ({n} removed)."
@@ -42,11 +44,11 @@ KEPT_WITHIN = (
     "allowed): {claims}."
 )
 QUOTED_CLAIMS = 3  # a caveat names this many kept claims, then counts the rest
-UNVERIFIED_KEPT = "{n} statement(s) could not be verified."
 UNVERIFIED_LEFT_OUT = " {n} of them could not be verified."
 NOTHING_SUPPORTED = (
     "I cannot give a reliable answer: none of the answer's statements is supported by the documents."
 )
+NO_ANSWER_REFUSAL = "I cannot give an answer: the answer given was empty or a placeholder."
 NOT_VERIFIED_ANSWER = (
     "This answer was withheld because it could not be verified against the documents ({reason})."
 )
@@ -100,10 +102,11 @@ def score(
         if r.claim.checkable and r.verdict.verified and r.verdict.status is not ClaimStatus.NOT_CHECKABLE
     ]
     unverified = [r for r in results if r.claim.checkable and not r.verdict.verified]
-    counts = {s.value: 0 for s in ClaimStatus} | {NOT_VERIFIED_KEY: len(unverified)}
+    counts = {s.value: 0 for s in ClaimStatus}
     for r in results:
         if r.verdict.verified:
             counts[r.verdict.status.value] += 1
+    counts[NOT_VERIFIED_KEY] = len(unverified)
     not_verified_reason = _not_verified_reason(unverified)
     conflicts = _conflicts(results)
     reasons = _review_reasons(results, answer, unverified, not_verified_reason, conflicts) + list(concerns)
@@ -163,6 +166,8 @@ def score(
 
     if answer.refused:
         return result(Decision.REFUSE, answer.text)
+    if is_placeholder(answer.text):  # "", "...", "N/A": nothing was answered, so nothing is verified
+        return result(Decision.REFUSE, NO_ANSWER_REFUSAL)
     if not checked:
         if unverified:
             return result(Decision.REFUSE, NOT_VERIFIED_ANSWER.format(reason=not_verified_reason))
@@ -172,19 +177,25 @@ def score(
         level = Level.MEDIUM if level is Level.HIGH else Level.LOW
     rated = partial(result, level=level, reliability=round(reliability, 4), rate=round(rate, 4))
 
+    def trimmed(final: str, caveat: str) -> Scored:  # a trim that leaves nothing is a refusal
+        return rated(Decision.TRIM, final, caveat) if final else rated(Decision.REFUSE, NOTHING_SUPPORTED)
+
     if strict and rate > threshold:
         return rated(Decision.REFUSE, STRICT_REFUSAL.format(rate=rate, threshold=threshold))
     if off_topic and answer.backend == EXTRACTIVE_BACKEND:
         return rated(Decision.REFUSE, OFF_TOPIC_REFUSAL.format(reason=off_topic))
     if level is Level.HIGH and rate <= threshold:
         hallucinated = [r for r in checked if r.verdict.status in HALLUCINATED]
-        kept = [
+        kept = (
             KEPT_WITHIN.format(rate=rate, threshold=threshold, claims=_quoted(hallucinated))
             if hallucinated
-            else "",
-            UNVERIFIED_KEPT.format(n=len(unverified)) if unverified else "",
-        ]
-        return rated(Decision.PASS, answer.text, " ".join(filter(None, kept)))
+            else ""
+        )
+        if not unverified:
+            return rated(Decision.PASS, answer.text, kept)
+        # What no verifier checked is never given as written, however well the rest scored.
+        left_out = TRIM_CAVEAT.format(n=len(unverified)) + UNVERIFIED_LEFT_OUT.format(n=len(unverified))
+        return trimmed(_without(answer.text, results, unverified), f"{left_out} {kept}".strip())
     if level is not Level.LOW:
         drop = [r for r in results if r in unverified or r.verdict.status in HALLUCINATED]
         if not drop:  # only partial claims pulled the level down: nothing to cut
@@ -192,7 +203,7 @@ def score(
         caveat = TRIM_CAVEAT.format(n=len(drop)) + (
             UNVERIFIED_LEFT_OUT.format(n=len(unverified)) if unverified else ""
         )
-        return rated(Decision.TRIM, _without(answer.text, results, drop), caveat)
+        return trimmed(_without(answer.text, results, drop), caveat)
     # A claim partial only because the sources disagree is kept: the caveat names both values.
     supported = [
         r
@@ -200,9 +211,8 @@ def score(
         if r.verdict.status is ClaimStatus.SUPPORTED
         or (r.conflict and r.verdict.status is ClaimStatus.PARTIAL)
     ]
-    if not supported:
-        return rated(Decision.REFUSE, NOTHING_SUPPORTED)
-    return rated(Decision.TRIM, _only(answer.text, supported), LOW_CAVEAT)
+    flagged = [r for r in results if r.claim.checkable and r not in supported]
+    return trimmed(_only(answer.text, supported, flagged), LOW_CAVEAT)
 
 
 def _quoted(results: Sequence[ClaimResult]) -> str:
@@ -246,8 +256,9 @@ def _conflicts(results: Sequence[ClaimResult]) -> list[str]:
 
 
 def _without(text: str, results: Sequence[ClaimResult], drop: Sequence[ClaimResult]) -> str:
-    """`text` with the spans of `drop` removed; what stays between kept claims stays verbatim."""
-    dropped = {id(r) for r in drop}
+    """`text` with the spans of `drop` removed, and of any claim sharing one (an LLM claim placed on a
+    flagged claim's sentence); what stays between kept claims stays verbatim."""
+    dropped = {id(r) for r in results if id(r) in {id(d) for d in drop} or _overlaps(r, drop)}
     ordered = sorted(results, key=lambda r: r.claim.start)
     runs: list[str] = []
     run_start: int | None = None
@@ -265,8 +276,15 @@ def _without(text: str, results: Sequence[ClaimResult], drop: Sequence[ClaimResu
     return _join(runs)
 
 
-def _only(text: str, kept: Sequence[ClaimResult]) -> str:
-    return _join([text[r.claim.start : r.claim.end] for r in sorted(kept, key=lambda r: r.claim.start)])
+def _only(text: str, kept: Sequence[ClaimResult], flagged: Sequence[ClaimResult]) -> str:
+    """The spans of `kept`, but none that holds a `flagged` claim too."""
+    clear = sorted((r for r in kept if not _overlaps(r, flagged)), key=lambda r: r.claim.start)
+    return _join([text[r.claim.start : r.claim.end] for r in clear])
+
+
+def _overlaps(result: ClaimResult, others: Sequence[ClaimResult]) -> bool:
+    a = result.claim
+    return any(o is not result and o.claim.start < a.end and a.start < o.claim.end for o in others)
 
 
 _LEADING_CONJUNCTION = re.compile(r"^(?:and|but|or|so|yet|while|whereas)\s+", re.IGNORECASE)

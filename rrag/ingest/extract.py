@@ -23,7 +23,7 @@ from rrag.errors import (
     IngestError,
     UnsupportedFormatError,
 )
-from rrag.text import STOPWORDS
+from rrag.text import STOPWORDS, clean
 
 PAGE_SEPARATOR = "\n\n"
 # Share of control characters above which decoded "text" is really binary data.
@@ -392,9 +392,9 @@ _CLOSING_PUNCTUATION = frozenset(".!?:;,\u2026")
 
 
 def _normalise(text: str) -> str:
-    """Unify line endings and odd spaces so offsets and matching see one form of the text, and give
-    each heading line a paragraph of its own."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    """Unify line endings, odd spaces, digits and invisible characters (`rrag.text.clean`) so offsets
+    and matching see one form of the text, and give each heading line a paragraph of its own."""
+    text = clean(text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", ""))
     text = _SPACES.sub(" ", text)
     text = re.sub(r" *\n *", "\n", text)
     return re.sub(r"\n{3,}", "\n\n", _separate_headings(text))

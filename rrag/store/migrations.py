@@ -90,6 +90,15 @@ def _m008_question_set_runs(conn: Connection) -> None:
     QuestionSetRunRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
 
 
+def _m009_not_verified_is_its_own_status(conn: Connection) -> None:
+    # A claim no verifier decided was saved as not_checkable with verified false; it now has its own
+    # status. Verdict rows are the verifier's record, not the audit trail, so they may be rewritten.
+    conn.execute(
+        text("UPDATE verdicts SET status = :new WHERE status = :old AND verified = :no"),
+        {"new": "not_verified", "old": "not_checkable", "no": False},
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m001_initial_schema,
     _m002_audit_trail_is_append_only,
@@ -99,6 +108,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _m006_sessions_count_source_conflicts,
     _m007_pending_sessions,
     _m008_question_set_runs,
+    _m009_not_verified_is_its_own_status,
 )
 
 

@@ -2,7 +2,7 @@
 location (`normalise`), the word tokenizer (`words`), sentences and headings (`sentences`), and
 numbers with their units (`quantities`)."""
 
-from rrag.text.normalise import fuzzy_locate, locate, normalize, normalize_map
+from rrag.text.normalise import clean, clean_map, fuzzy_locate, locate, normalize, normalize_map
 from rrag.text.quantities import (
     CURRENCY_CODES,
     MONTH_NAMES,
@@ -23,6 +23,8 @@ __all__ = [
     "STOPWORDS",
     "Quantity",
     "Span",
+    "clean",
+    "clean_map",
     "content_words",
     "fuzzy_locate",
     "is_list_item",

@@ -25,15 +25,56 @@ _CHAR_MAP = {
     "\u2014": "-",
     "\u2212": "-",
 }
+# Invisible format characters: zero-width space, non-joiner and joiner, word joiner, byte-order mark,
+# and the bidi marks, embeddings, overrides and isolates. They hide inside words and numbers
+# ("2\u200b5 days" reads "25 days") and say nothing a reader can see, so every comparison drops them.
+INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_INVISIBLE = frozenset(INVISIBLE)
 _KEPT_SYMBOLS = frozenset("%$\u20ac\u00a3")  # they change a claim's meaning; other punctuation does not
 _CITATION_MARK = re.compile(r"\[(?:[^\[\]\n]{1,40})\]")  # "[1]", "[chunk 3]" in LLM answers
 _VISIBLE_RUN = re.compile(r"\S+")
-# Letters and digits, the kept symbols, and "." or "," between digits ("3.5", "1,000").
-_PLAIN_RUN = re.compile(r"(?:[^\W_]|[%$\u20ac\u00a3]|(?<=\d)[.,](?=\d))+")
+# Letters and digits, the kept symbols, invisible characters (dropped later: "2\u200b5" is one
+# run), and "." or "," between digits ("3.5", "1,000").
+_PLAIN_RUN = re.compile(rf"(?:[^\W_]|[%$\u20ac\u00a3{INVISIBLE}]|(?<=\d)[.,](?=\d))+")
+
+
+def plain_char(c: str) -> str:
+    """What one character means to a reader: "" for an invisible one, an ASCII digit for any decimal
+    digit ("\uff12", Arabic-Indic "\u0662" -> "2"), a space for any other space (NBSP, thin, narrow
+    no-break); else the character itself. Line breaks and tabs stay: they shape sentences."""
+    if c.isascii():
+        return c
+    if c in _INVISIBLE:
+        return ""
+    digit = unicodedata.decimal(c, None)
+    if digit is not None:
+        return str(digit)
+    return " " if unicodedata.category(c) == "Zs" else c
+
+
+def clean_map(text: str) -> tuple[str, tuple[int, ...]]:
+    """`text` as every comparison reads it (see `plain_char`), case and punctuation kept, with, for
+    each character of the result, its index in `text`. Documents are stored cleaned; answers keep
+    their own text and map claims back with the index."""
+    if text.isascii():
+        return text, tuple(range(len(text)))
+    out: list[str] = []
+    index: list[int] = []
+    for i, c in enumerate(text):
+        for plain in plain_char(c):
+            out.append(plain)
+            index.append(i)
+    return "".join(out), tuple(index)
+
+
+def clean(text: str) -> str:
+    """`clean_map(text)` without the offsets."""
+    return text if text.isascii() else "".join(map(plain_char, text))
 
 
 def normalize(text: str, *, punctuation: bool = True) -> str:
-    """Case-folded, NFKC, quotes and dashes unified, whitespace collapsed; see `normalize_map`."""
+    """Case-folded, NFKC, invisible characters dropped, digits and spaces as in `plain_char`, quotes
+    and dashes unified, whitespace collapsed; see `normalize_map`."""
     if punctuation and text.isascii():  # the common case, without building an offset map
         return " ".join(text.split()).lower()
     return normalize_map(text, punctuation=punctuation)[0]
@@ -72,7 +113,7 @@ def _normalize_chars(text: str, start: int, end: int, punctuation: bool) -> tupl
     chars: list[str] = []
     positions: list[int] = []
     for i in range(start, end):
-        for c in unicodedata.normalize("NFKC", _CHAR_MAP.get(text[i], text[i])).casefold():
+        for c in unicodedata.normalize("NFKC", _CHAR_MAP.get(text[i], plain_char(text[i]))).casefold():
             if c.isspace() or (
                 not punctuation and not c.isalnum() and c not in _KEPT_SYMBOLS and c not in ".,"
             ):

@@ -15,7 +15,7 @@ def evidence_at(chunk: Chunk, start: int, end: int) -> Evidence:
 def not_verified(verifier: str, reason: str) -> Verdict:
     """No decision: never counts as supported, nor as a hallucination."""
     text = reason if reason.startswith(NOT_VERIFIED) else NOT_VERIFIED + reason
-    return Verdict(ClaimStatus.NOT_CHECKABLE, 0.0, verifier, text, verified=False)
+    return Verdict(ClaimStatus.NOT_VERIFIED, 0.0, verifier, text, verified=False)
 
 
 def nothing_retrieved(verifier: str) -> Verdict:

@@ -1,0 +1,105 @@
+"""Claims grounded in the answer: placeholders and LLM claims that state nothing of the answer are
+rejected, and a fragment answer ("12 hours") is given the subject and predicate of its question
+("Passwords must be: 12 hours") so that it is checked as the statement it makes."""
+
+from __future__ import annotations
+
+import re
+
+from rrag.text import content_words, locate, normalize, quantities, words
+
+VERB_CUE = frozenset(
+    """is are was were be been has have had will would can could must may might should shall does do did
+    get gets got takes take took gives give gave needs need requires require covers cover includes include
+    offers offer provides provide applies apply expires expire starts start ends end""".split()
+)
+MAX_FRAGMENT_WORDS = 8  # "The Chief Financial Officer", "12 hours": longer verbless text is a heading or list
+# Of an LLM claim's content words, the share found in its sentence of the answer or in the question.
+MIN_GROUNDED_SHARE = 0.6
+
+# "...", "[...]", "N/A", "TBD", "-": text that stands where an answer should be.
+_PLACEHOLDER = re.compile(
+    r"^[\W_]*(?:n/?a|null|tbd|tba|todo|unknown|no answer|placeholder|lorem ipsum|etc)?[\W_]*$",
+    re.IGNORECASE,
+)
+# A statement about the reply itself ("This is a JSON response to the question."), not about the world.
+_META = re.compile(
+    r"\bjson\b|^(?:this|it|here|the\s+(?:answer|response|reply|output))\b.*"
+    r"\b(?:answer|response|reply|output|question|prompt)s?\b",
+    re.IGNORECASE,
+)
+_WH_START = re.compile(
+    r"^(?:how\s+(?:long|many|much|often|far|old|soon|large|big|high)|how|what|which|who|whom|whose|when|where)\b",
+    re.IGNORECASE,
+)
+_AUXILIARIES = frozenset(
+    "is are was were must will shall should can could may might would has have had".split()
+)
+_DO = frozenset("do does did".split())
+_MAIN_VERBS = frozenset("be last cost take pay open close receive approve earn".split())
+
+
+def has_verb(text: str) -> bool:
+    tokens = words(text)
+    return any(
+        t in VERB_CUE or (i > 0 and len(t) > 4 and t.endswith(("ed", "es"))) for i, t in enumerate(tokens)
+    )
+
+
+def is_placeholder(text: str) -> bool:
+    """Whether `text` is no answer at all: empty, punctuation only ("...", "[...]") or a stand-in ("N/A")."""
+    return bool(_PLACEHOLDER.match(text.strip()))
+
+
+def is_fragment(text: str) -> bool:
+    """A short piece with no verb ("12 hours", "The Chief Financial Officer."): no statement alone."""
+    return 0 < len(words(text)) <= MAX_FRAGMENT_WORDS and not has_verb(text)
+
+
+def with_question(fragment: str, question: str) -> str | None:
+    """The statement a fragment answer makes to a wh-question, in the question's words: "How long
+    must passwords be?" + "12 hours" -> "Passwords must be: 12 hours"; "Who approves refunds?" +
+    "The CFO" -> "The CFO approves refunds". None when the question is not one it can turn round."""
+    asked = question.strip().rstrip("?").strip()
+    wh = _WH_START.match(asked)
+    if not wh or not fragment.strip():
+        return None
+    rest = asked[wh.end() :].split()
+    aux = next((i for i, w in enumerate(rest) if w.lower() in _AUXILIARIES | _DO), None)
+    if aux is None:  # the subject was asked for: "Who approves refunds?"
+        return f"{fragment.strip().rstrip('.!;,')} {' '.join(rest)}." if rest else None
+    asked_for, verb, after = rest[:aux], rest[aux], rest[aux + 1 :]
+    # The subject runs up to the main verb: "must [security incidents] be reported".
+    main = next((i for i, w in enumerate(after) if i > 0 and _is_main_verb(w.lower())), len(after))
+    subject, predicate = after[:main], ([] if verb.lower() in _DO else [verb]) + after[main:]
+    if not subject:
+        return None
+    statement = " ".join([*subject, *predicate, *asked_for])  # "Employees get days of leave"
+    return f"{statement[0].upper()}{statement[1:]}: {fragment}"  # ends with the answer's own words
+
+
+def _is_main_verb(word: str) -> bool:
+    return word in VERB_CUE or word in _MAIN_VERBS or (len(word) > 4 and word.endswith("ed"))
+
+
+def rejected(claim: str, answer: str, question: str, sentence: str) -> str:
+    """Why an LLM-extracted `claim` is not a claim of `answer` ("" when it is one); `sentence` is the
+    answer's sentence it was placed on."""
+    if is_placeholder(claim):
+        return "a placeholder"
+    if claim.rstrip().endswith("?") or normalize(claim, punctuation=False) == normalize(
+        question, punctuation=False
+    ):
+        return "a question"
+    if _META.search(claim) and not locate(claim, answer):
+        return "a remark about the reply"
+    claim_words = set(content_words(claim))
+    if claim_words and claim_words <= set(content_words(question)) and not locate(claim, answer):
+        return "an echo of the question"
+    answered = {q.value for q in quantities(answer)}
+    if any(q.value not in answered for q in quantities(claim)):
+        return "a number the answer does not state"
+    grounded = claim_words & (set(content_words(sentence)) | set(content_words(question)))
+    if claim_words and len(grounded) < MIN_GROUNDED_SHARE * len(claim_words):
+        return "not in the answer"
+    return ""

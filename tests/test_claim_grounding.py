@@ -1,0 +1,201 @@
+"""Claims that cover the answer: LLM claims checked against the answer (with a fake LLM), every part
+of the answer covered, fragments stated with their question, placeholders refused, and no flagged
+claim handed back inside a trimmed answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fake_llm import FakeLLM
+
+from rrag.audit.claims import NO_ANSWER, LLMClaimExtractor, RuleClaimExtractor
+from rrag.audit.grounding import is_placeholder, rejected, with_question
+from rrag.audit.scoring import NO_ANSWER_REFUSAL, score
+from rrag.pipeline import ReliableRAG
+from rrag.settings import Settings
+from rrag.types import Answer, Claim, ClaimResult, ClaimStatus, Decision, Verdict
+
+RULES = RuleClaimExtractor()
+QUESTION = "How long must passwords be?"
+ANSWER = "Passwords must be at least 14 characters long. Laptops are encrypted before they are issued."
+
+
+def spans(answer: str, claims: list[Claim]) -> list[tuple[str, str, bool]]:
+    return [(c.text, answer[c.start : c.end], c.checkable) for c in claims]
+
+
+def test_placeholder_meta_and_question_claims_from_the_llm_are_rejected() -> None:
+    llm = FakeLLM(
+        {
+            "claims": [
+                "...",
+                "[...]",
+                "This is a JSON response to the question.",
+                "How long must passwords be?",
+                "Passwords must be long",  # the question's own words, not in the answer
+                "Passwords must be at least 14 characters long.",
+                "Laptops are encrypted before they are issued.",
+            ]
+        }
+    )
+    claims, notes = LLMClaimExtractor(llm).extract_with_notes(ANSWER, QUESTION)
+    first, second = ANSWER.split(". ")
+    assert spans(ANSWER, claims) == [(first + ".", first, True), (second, second.rstrip("."), True)]
+    assert len(notes) == 1 and notes[0].startswith("5 claim(s) from the LLM claim extractor were left out")
+    for why in ("a placeholder", "a remark about the reply", "a question", "an echo of the question"):
+        assert why in notes[0]
+
+
+def test_a_claim_with_a_number_the_answer_does_not_state_is_rejected() -> None:
+    llm = FakeLLM({"claims": ["Passwords must be at least 16 characters long.", "Laptops are encrypted."]})
+    claims, notes = LLMClaimExtractor(llm).extract_with_notes(ANSWER, QUESTION)
+    assert [c.text for c in claims] == [
+        "Passwords must be at least 14 characters long.",  # the rules' claim covers the sentence
+        "Laptops are encrypted.",
+    ]
+    assert "a number the answer does not state" in notes[0]
+
+
+def test_every_sentence_is_covered_by_a_claim() -> None:
+    llm = FakeLLM({"claims": ["Passwords must be at least 14 characters long."]})
+    claims, notes = LLMClaimExtractor(llm).extract_with_notes(ANSWER, QUESTION)
+    assert [c.text for c in claims if c.checkable] == [
+        "Passwords must be at least 14 characters long.",
+        "Laptops are encrypted before they are issued.",
+    ]
+    assert notes == ["1 part(s) of the answer no LLM claim covered were split by the rule-based splitter."]
+
+
+def test_all_llm_claims_rejected_leaves_the_rules_claims() -> None:
+    llm = FakeLLM({"claims": ["...", "..."]})
+    claims, notes = LLMClaimExtractor(llm).extract_with_notes(ANSWER, QUESTION)
+    assert claims == RULES.extract(ANSWER, QUESTION)
+    assert "2 claim(s)" in notes[0] and "rule-based splitter" in notes[1]
+
+
+@pytest.mark.parametrize(
+    ("question", "fragment", "stated"),
+    [
+        (QUESTION, "12 hours", "Passwords must be: 12 hours"),
+        (
+            "Who approves expense claims?",
+            "The Chief Financial Officer",
+            "The Chief Financial Officer approves expense claims.",
+        ),
+        (
+            "When must incidents be reported?",
+            "Within 24 hours.",
+            "Incidents must be reported: Within 24 hours.",
+        ),
+        ("How many days of leave do employees get?", "25 days", "Employees get days of leave: 25 days"),
+        ("What is the notice period?", "3 months", "The notice period is: 3 months"),
+    ],
+)
+def test_a_fragment_answer_is_stated_with_its_question(question: str, fragment: str, stated: str) -> None:
+    [claim] = RULES.extract(fragment, question)
+    assert (claim.text, claim.start, claim.end, claim.checkable) == (stated, 0, len(fragment), True)
+
+
+def test_fragments_from_the_llm_are_stated_with_the_question_too() -> None:
+    claims, _ = LLMClaimExtractor(FakeLLM({"claims": ["12 hours"]})).extract_with_notes("12 hours.", QUESTION)
+    assert [(c.text, c.start, c.end) for c in claims] == [("Passwords must be: 12 hours", 0, 8)]
+
+
+def test_sentences_and_yes_no_questions_are_left_as_they_are() -> None:
+    assert [c.text for c in RULES.extract(ANSWER, QUESTION)] == ANSWER.replace(". ", ".|").split("|")
+    assert with_question("yes", "Is remote access allowed?") is None
+    assert [c.text for c in RULES.extract("12 hours")] == ["12 hours"]  # no question, nothing to add
+
+
+@pytest.mark.parametrize("answer", ["", "   ", "...", "…", "[...]", "N/A", "n/a.", "-", "null"])
+def test_an_empty_or_placeholder_answer_is_refused(answer: str) -> None:
+    assert is_placeholder(answer)
+    claims = RULES.extract(answer, QUESTION)
+    assert all(not c.checkable and c.reason == NO_ANSWER for c in claims)
+    scored = score(
+        [ClaimResult(c, Verdict(ClaimStatus.NOT_CHECKABLE, 1.0, "claims", c.reason)) for c in claims],
+        Answer(answer, "external"),
+        threshold=0.2,
+        strict=False,
+    )
+    assert (scored.decision, scored.final_answer, scored.level) == (Decision.REFUSE, NO_ANSWER_REFUSAL, None)
+
+
+@pytest.mark.parametrize("answer", ["None of them.", "No.", "12", "Yes, 14 characters."])
+def test_short_answers_are_not_placeholders(answer: str) -> None:
+    assert not is_placeholder(answer)
+
+
+def _result(text: str, answer: str, status: ClaimStatus, span: str | None = None) -> ClaimResult:
+    start = answer.index(span or text)
+    return ClaimResult(Claim(text, start, start + len(span or text)), Verdict(status, 0.9, "quote", "test"))
+
+
+def test_a_span_holding_a_flagged_claim_is_never_handed_back() -> None:
+    answer = "Refunds take 30 days. Fees are $5. Support is open on weekdays. Orders ship in 2 days."
+    S, C = ClaimStatus.SUPPORTED, ClaimStatus.CONTRADICTED
+    refunds = "Refunds take 30 days."
+    medium = [
+        _result("This is a JSON response to the question.", answer, S, span=refunds),  # junk on the span
+        _result(refunds, answer, C),
+        _result("Fees are $5.", answer, S),
+        _result("Support is open on weekdays.", answer, S),
+        _result("Orders ship in 2 days.", answer, S),
+    ]
+    scored = score(medium, Answer(answer, "external"), threshold=0.5, strict=False)
+    assert scored.decision is Decision.TRIM and "30 days" not in scored.final_answer
+    assert scored.final_answer == "Fees are $5. Support is open on weekdays. Orders ship in 2 days."
+
+    low = [
+        medium[0],
+        medium[1],
+        _result("Fees are $5.", answer, C),
+        _result("Orders ship in 2 days.", answer, S),
+    ]
+    scored = score(low, Answer(answer, "external"), threshold=0.5, strict=False)
+    assert scored.decision is Decision.TRIM and scored.final_answer == "Orders ship in 2 days."
+
+    only_junk = [medium[0], medium[1], _result("Fees are $5.", answer, C)]
+    assert (
+        score(only_junk, Answer(answer, "external"), threshold=0.5, strict=False).decision is Decision.REFUSE
+    )
+
+
+SECURITY = """Passwords must be at least 14 characters long.
+Security incidents must be reported to the IT service desk within 24 hours.
+"""
+
+
+def test_fragment_answers_are_checked_as_statements_through_the_engine(
+    settings: Settings, tmp_path: Path
+) -> None:
+    (tmp_path / "security.txt").write_text(SECURITY, encoding="utf-8")
+    engine = ReliableRAG(settings)
+    try:
+        assert engine.ingest([tmp_path / "security.txt"])[0].ok
+        wrong = engine.verify(QUESTION, "12 hours")
+        assert wrong.claims[0].claim.text == "Passwords must be: 12 hours"
+        assert wrong.claims[0].verdict.status is not ClaimStatus.SUPPORTED
+        assert wrong.decision is Decision.REFUSE
+        late = engine.verify("When must security incidents be reported?", "Within 48 hours.")
+        assert late.claims[0].verdict.status is ClaimStatus.CONTRADICTED and late.decision is Decision.REFUSE
+        for placeholder in ("...", "N/A", ""):
+            report = engine.verify(QUESTION, placeholder)
+            assert (report.decision, report.final_answer) == (Decision.REFUSE, NO_ANSWER_REFUSAL)
+            assert report.level is None and report.hallucination_rate is None
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize(
+    ("claim", "why"),
+    [
+        ("Here is the answer to your question.", "a remark about the reply"),
+        ("The answer is 14 characters.", ""),  # names the answer, states a fact of it
+        ("Password requests must be filed by the user.", "not in the answer"),
+        ("Passwords need 14 characters.", ""),  # reworded, grounded in its sentence
+    ],
+)
+def test_what_counts_as_a_claim_of_the_answer(claim: str, why: str) -> None:
+    assert rejected(claim, ANSWER, QUESTION, ANSWER.split(". ")[0]) == why
