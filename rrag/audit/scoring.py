@@ -54,7 +54,10 @@ NOT_VERIFIED_ANSWER = (
 )
 CONFLICT_CAVEAT = "The documents disagree ({conflicts}): check which applies."
 OFF_TOPIC_CAVEAT = "This answer may not address the question: {reason}."
-OFF_TOPIC_REFUSAL = "I cannot answer this from the indexed documents: the passages found do not address the question ({reason})."
+OFF_TOPIC_REFUSAL = (
+    "I cannot answer this from the indexed documents: "
+    "the passages found do not address the question ({reason})."
+)
 EXTRACTIVE_BACKEND = "extractive"  # the answerer that only picks document sentences (rrag.answer.answerers)
 STRICT_REFUSAL = (
     "This answer was withheld: {rate:.0%} of its checkable statements are not supported by the documents, "

@@ -21,9 +21,9 @@ STOPWORDS = frozenset(
     """a an the and or but if then else of to in on at by for with from into onto over under about
     as than that this these those there here it its it's is are was were be been being am do does did
     doing have has had having i me my we our you your he him his she her they them their what which
-    who whom whose when where why how many much all any both each every few more most other some such only own same so
-    too very s t can will just should would could may might must shall also per via up out off again
-    further once whether while during before after above below between through until against
+    who whom whose when where why how many much all any both each every few more most other some such only
+    own same so too very s t can will just should would could may might must shall also per via up out off
+    again further once whether while during before after above below between through until against
     according based says said states stated document documents text""".split()
 )
 NEGATORS = frozenset(
