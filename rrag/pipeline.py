@@ -19,6 +19,7 @@ from rrag.backends.llm import LLM, OpenAIChatLLM, llm_deadline
 from rrag.errors import ConfigError, InputError, RRAGError
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect
+from rrag.private import make_private
 from rrag.retrieval.hybrid import HybridRetriever, backfill_keywords
 from rrag.retrieval.index import ChunkIndex
 from rrag.retrieval.injection import defuse, review_reason
@@ -57,7 +58,7 @@ class ReliableRAG:
         self._backends = _Backends.build(self.settings, self.index, self.store)
 
     def _open_storage(self) -> None:
-        self.settings.data_dir.mkdir(parents=True, exist_ok=True)
+        make_private(self.settings.data_dir)
         self.store = Store(self.settings)
         self.index = ChunkIndex(self.settings, get_embedder())
         self._ingestor = Ingestor(self.settings, self.index, self.store)
@@ -227,7 +228,7 @@ class ReliableRAG:
         mode: str,
         session_id: str,
     ) -> Report:
-        # Instructions planted in the documents are neither evidence nor commands (rrag/retrieval/injection.py).
+        # Instructions planted in the documents are neither evidence nor commands (retrieval/injection.py).
         safe, planted = defuse(contexts)
         with timer("verify"):
             checkable = [c for c in claims if c.checkable]

@@ -89,6 +89,18 @@ class Store:
     def close(self) -> None:
         self._engine.dispose()
 
+    def truncate_log(self) -> None:
+        """Empty SQLite's write-ahead log, whose old frames still hold deleted rows (a no-op elsewhere)."""
+        if self._engine.dialect.name != "sqlite":
+            return
+        raw = self._engine.raw_connection()  # autocommit: a checkpoint inside a transaction cannot truncate
+        try:
+            raw.driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # type: ignore[union-attr]
+        except Exception as exc:  # sqlite3.Error; the delete itself is done
+            raise StoreError(f"the deleted text could not be cleared from the database's log: {exc}") from exc
+        finally:
+            raw.close()
+
     def __enter__(self) -> Store:
         return self
 
@@ -404,7 +416,7 @@ class Store:
         frame = _with_utc_times(pd.DataFrame(rows, columns=CLAIM_COLUMNS))
         return frame.sort_values(["created_at", "session_id", "claim_index"], ignore_index=True)
 
-    # -- question-set runs (rrag.tools.question_sets) ------------------------------------------------------------
+    # -- question-set runs (rrag.tools.question_sets) -------------------------------------------------------
 
     def save_question_set_run(
         self, run_id: str, name: str, created_at: datetime, summary: Mapping[str, Any], outcomes: list[Any]
