@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 from sqlalchemy import Engine, Select, delete, or_, select
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, defer, selectinload
 
@@ -26,6 +27,7 @@ from rrag.redact import looks_secret, redact_urls
 from rrag.settings import Settings
 from rrag.store.bm25 import KeywordMatches
 from rrag.store.engine import WRITE_OPTIONS, create_store_engine, is_locked
+from rrag.store.health import damaged_error, is_damage, named_os_failure, quick_check
 from rrag.store.keyword_index import documents_without_keywords, match_keywords, replace_keywords
 from rrag.store.migrations import is_behind, migrate
 from rrag.store.records import (
@@ -76,11 +78,15 @@ class Store:
         self._busy_timeout_s = busy_timeout_s
         self._engine, in_memory = create_store_engine(settings.sqlalchemy_url, busy_timeout_s)
         self._writer = self._engine.execution_options(**WRITE_OPTIONS)
+        self._path = make_url(settings.sqlalchemy_url).database or ""
+        self._damage: str | None = None  # what quick_check found: writes are refused
         # An in-memory database is one shared connection: transactions from two threads would interleave.
         self._one_at_a_time: AbstractContextManager[Any] = threading.RLock() if in_memory else nullcontext()
         try:
             with self._one_at_a_time, self._db_errors("open the database"):
-                if is_behind(self._engine):
+                if self._engine.dialect.name == "sqlite" and not in_memory:
+                    self._damage = quick_check(self._engine)
+                if self._damage is None and is_behind(self._engine):
                     migrate(self._writer)
         except BaseException:
             self._engine.dispose()
@@ -492,8 +498,19 @@ class Store:
         with self._transaction(self._engine, action) as session:
             yield session
 
+    @property
+    def damage(self) -> str | None:
+        """What the integrity check on open found wrong with the database, or None."""
+        return self._damage
+
+    def require_sound(self) -> None:
+        """Raise StoreDamagedError, with the recovery hint, if the integrity check on open failed."""
+        if self._damage is not None:
+            raise damaged_error(self._path, self._damage)
+
     @contextmanager
     def _write(self, action: str) -> Iterator[Session]:
+        self.require_sound()
         with self._transaction(self._writer, action) as session:
             yield session
 
@@ -518,6 +535,11 @@ class Store:
                     f"Could not {action}: the database is locked by another writer (busy timeout "
                     f"{self._busy_timeout_s:g} s). Nothing was written; try again."
                 ) from exc
+            if is_damage(exc):
+                raise damaged_error(self._path, str(getattr(exc, "orig", exc))) from exc
+            named = named_os_failure(action, self._path, getattr(exc, "orig", None) or exc)
+            if named is not None:
+                raise named from exc
             detail = getattr(exc, "orig", None) or type(exc).__name__
             raise StoreError(f"Could not {action}: {detail}") from exc
 
