@@ -295,6 +295,15 @@ class Store:
             row = _get(s, SessionRow, session_id, "session", _WITH_CORRECTIONS)
             return saved_report(row) if as_saved else as_reviewed(saved_report(row), latest_corrections(row))
 
+    def find_session(self, question: str, mode: str, answer: str | None = None) -> str | None:
+        """The newest saved session of exactly this question in this mode (and, given, this audited
+        answer), or None."""
+        query = select(SessionRow.session_id).where(SessionRow.question == question, SessionRow.mode == mode)
+        if answer is not None:
+            query = query.where(SessionRow.answer == answer)
+        with self._read("find the session") as s:
+            return s.scalar(query.order_by(SessionRow.created_at.desc()).limit(1))
+
     def list_sessions(
         self,
         *,
