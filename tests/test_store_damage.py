@@ -12,11 +12,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_pages import _page, rag  # noqa: F401 (fixture)
 
 from rrag.errors import StoreDamagedError, StoreFullError, StoreReadOnlyError
 from rrag.settings import Settings
 from rrag.store import Store
 from rrag.store.health import named_os_failure
+from ui.engine import get_engine
 
 POLICY = "Passwords must be at least 14 characters long and are changed every 90 days.\n"
 GARBAGE = os.urandom(8192)
@@ -90,3 +92,18 @@ def test_full_disk_and_read_only_are_named() -> None:
     read_only = sqlite3.OperationalError("attempt to write a readonly database")
     assert isinstance(named_os_failure("save the report", "/d/rrag.db", read_only), StoreReadOnlyError)
     assert named_os_failure("save", "/d/rrag.db", sqlite3.OperationalError("no such table: x")) is None
+
+
+@pytest.mark.usefixtures("rag")  # the pages' engine, with documents indexed
+def test_the_documents_page_reports_a_lost_index_and_repairs_it() -> None:
+    engine = get_engine()
+    lost = engine.documents()[0]
+    engine.index.delete_document(lost.doc_id)  # the index lost one document's chunks
+    at = _page("documents")
+    (warning,) = [w.value for w in at.warning if "missing from the index" in w.value]
+    assert "1 listed document(s)" in warning and lost.source in warning
+    next(b for b in at.button if b.label == "Re-index from the kept originals").click()
+    at.run()
+    assert not at.exception
+    assert not [w for w in at.warning if "missing from the index" in w.value]
+    assert len(engine.index.chunk_versions(lost.doc_id)) == lost.chunks
