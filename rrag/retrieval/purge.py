@@ -4,7 +4,8 @@ Chroma 1.5 deletes a chunk from its tables but keeps the chunk's text in its wri
 (`embeddings_queue.metadata`), in its full-text index's segments until they are merged, and in free
 pages of chroma.sqlite3. After a delete the queue rows of chunks whose last operation is a delete lose
 their metadata (a replay still adds and deletes them, only without text), the full-text index is
-merged, and the file is vacuumed. Measured: 0.2 s on a small index (tests/test_private_data.py).
+merged, and the file is vacuumed. Measured: 0.2 s on a small index, 4.5 s per delete on a 137 MB
+chroma.sqlite3 of 20,000 chunks (VACUUM rewrites the file; it needs as much free disk again).
 """
 
 from __future__ import annotations
