@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8501
+ADDRESS ?= 127.0.0.1  # another address needs RRAG_ALLOW_ANONYMOUS_NETWORK=1 (ui/network.py)
 
 .PHONY: run test lint demo bench clean
 
@@ -20,7 +21,7 @@ demo: $(VENV)/.runtime
 	$(PY) -m rrag demo
 
 run: demo
-	$(PY) -m ui.serve --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
+	$(PY) -m ui.serve --server.address $(ADDRESS) --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
 
 # Browser tests use Debian's chromium (never `playwright install`: no internet here).
 /usr/bin/chromium:

@@ -164,6 +164,22 @@ def _use_sample(state: PageState, sample: Sample) -> None:
     state["sample"] = (sample.question, sample.answer)
 
 
+def _reuse_saved_sample(
+    rag: ReliableRAG, state: PageState, question: str, answer: str
+) -> tuple[str, str] | None:
+    """A sample already answered shows its saved session: each click saving another (a flagged one
+    each time, for the trimmed sample) filled the review queue with copies. None when it was reused,
+    else what to run. Asking it from the form runs it anew."""
+    saved = rag.find_session(question, "verify" if answer else "ask", answer or None)
+    if saved is None:
+        return question, answer
+    with suppress(NotFoundError):
+        state["report"] = rag.report(saved)
+        st.caption("The saved answer to this sample; press the button below the question to run it again.")
+        return None
+    return question, answer
+
+
 def _render_interrupted(rag: ReliableRAG, state: PageState) -> None:
     """After a reload mid-answer the URL still names the session: say what became of it."""
     session_id = st.query_params.get(ANSWERING)
@@ -265,7 +281,8 @@ def main() -> None:
         _render_interrupted(rag, state)
         submitted = _render_form(state)
         if state["sample"]:
-            submitted, state["sample"] = state["sample"], None
+            sample, state["sample"] = state["sample"], None
+            submitted = _reuse_saved_sample(rag, state, *sample)
         problem = _problem(options, settings)
         if submitted and problem:
             st.warning(problem, icon=":material/tune:")

@@ -158,6 +158,32 @@ def _render_chunks(rag: ReliableRAG, doc: DocumentInfo) -> None:
             st.html(style_tag() + escaped_block(chunk.text))
 
 
+def _render_storage_health(rag: ReliableRAG, state: PageState) -> None:
+    """What the checks on open found: a damaged database (writes refused), documents the index lacks."""
+    with engine_errors("Checking the database"):
+        rag.require_sound_storage()  # raises with the recovery hint, shown as an error
+    missing = rag.missing_from_index()
+    if not missing:
+        return
+    names = ", ".join(d.source for d in missing[:5]) + ("…" if len(missing) > 5 else "")
+    st.warning(
+        f"**{len(missing)} listed document(s) are missing from the index** ({md_escape(names)}): answers "
+        "cannot find their text. Re-index them from the kept originals.",
+        icon=":material/report:",
+    )
+    if st.button("Re-index from the kept originals", key=state.key("repair"), type="primary"):
+        bar = st.progress(0.0, text="Starting…")
+
+        def progress(done: int, total: int, source: str) -> None:
+            text = f"Re-indexing {source} ({done + 1} of {total})" if source else f"Done: {total} file(s)"
+            bar.progress(done / max(total, 1), text=text[:200])
+
+        with engine_errors("Re-indexing"):
+            state["results"] = rag.repair_index(progress=progress)
+        invalidate_reads()
+        st.rerun()
+
+
 def main() -> None:
     st.title("Documents")
     st.caption(
@@ -167,6 +193,7 @@ def main() -> None:
     state = PageState("documents", results=[], selected=None, confirm_delete=None, deleted=None)
     with engine_errors("Opening the engine"):
         rag = get_engine()
+        _render_storage_health(rag, state)
         _render_upload(rag, state)
         st.divider()
         _render_library(rag, state)

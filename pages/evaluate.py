@@ -9,18 +9,18 @@ from rrag import ReliableRAG
 from rrag.errors import QuestionSetError
 from rrag.tools.demo import DEMO_DIR
 from rrag.tools.question_sets import (
-    QuestionItem,
     QuestionSetRun,
+    different_questions,
     load_run,
     read_question_set,
-    run_question_set,
     saved_runs,
 )
-from ui.engine import engine_errors, get_engine, invalidate_reads
+from ui.background import BackgroundRun
+from ui.engine import engine_errors, get_engine, invalidate_reads, redact
 from ui.highlight import md_escape
 from ui.navigation import require_app
 from ui.report_view import render_report
-from ui.run_tables import comparison_tables, outcomes_table, percent, run_label
+from ui.run_tables import comparison_tables, outcomes_table, percent, run_csv, run_json, run_label
 from ui.state import PageState
 
 require_app()
@@ -70,20 +70,43 @@ def _render_new_run(rag: ReliableRAG, state: PageState) -> None:
         st.error(f"**The question set cannot be used.** {md_escape(str(exc))}", icon=":material/error:")
         return
     run_name = name.strip() or file_name.rsplit(".", 1)[0]
-    with engine_errors("Running the question set"):
-        state["selected"] = _run(rag, items, run_name).run_id
+    job = state["job"]
+    if job is not None and job.running:
+        st.warning(
+            f"The run {md_escape(job.name)!r} is still going; start the next one when it is done.",
+            icon=":material/hourglass_top:",
+        )
+        return
+    state["job"] = BackgroundRun(rag, items, run_name)
 
 
-def _run(rag: ReliableRAG, items: list[QuestionItem], name: str) -> QuestionSetRun:
-    bar = st.progress(0.0, text=f"Asking {len(items)} question(s)…")
-
-    def progress(done: int, total: int, question: str) -> None:
-        text = f"Question {done + 1} of {total}: {question}" if question else f"Done: {total} question(s)"
-        bar.progress(done / total, text=text[:200])
-
-    run = run_question_set(rag, items, name=name, progress=progress)
+def _render_job(state: PageState) -> None:
+    """How far the run on its own thread got; its results once it is done."""
+    job = state["job"]
+    if job is None:
+        return
+    if job.running:
+        _follow(job)
+        return
+    state["job"] = None
     invalidate_reads()
-    return run
+    if job.error:
+        st.error(
+            f"**The run {md_escape(job.name)!r} failed.** {md_escape(redact(job.error))}",
+            icon=":material/error:",
+        )
+    else:
+        st.progress(1.0, text=f"Done: {job.total} question(s)")
+        state["selected"] = job.run_id
+
+
+@st.fragment(run_every=1.0)
+def _follow(job: BackgroundRun) -> None:
+    if not job.running:
+        st.rerun()  # the whole page, to show the results
+    text = f"Question {job.done + 1} of {job.total}: {job.question}" if job.question else "Starting…"
+    st.progress(job.done / max(job.total, 1), text=f"Run {job.name!r}: {text}"[:200])
+    st.caption("The run goes on if you leave this page or choose another file.")
 
 
 def _render_results(rag: ReliableRAG, state: PageState, runs: list[dict]) -> None:
@@ -130,6 +153,24 @@ def _render_results(rag: ReliableRAG, state: PageState, runs: list[dict]) -> Non
     st.dataframe(
         outcomes_table(run), hide_index=True, width="stretch", column_config={c: _RATE for c in _RATES}
     )
+    left, right = st.columns(2)
+    stem = f"rrag-run-{run.created_at[:10]}-{run.run_id[:8]}"
+    left.download_button(
+        "Download the run (JSON)",
+        run_json(run),
+        file_name=f"{stem}.json",
+        mime="application/json",
+        key=state.key(f"export.json.{run.run_id}"),
+        icon=":material/download:",
+    )
+    right.download_button(
+        "Download the run (CSV)",
+        run_csv(run),
+        file_name=f"{stem}.csv",
+        mime="text/csv",
+        key=state.key(f"export.csv.{run.run_id}"),
+        icon=":material/download:",
+    )
     _render_question_report(rag, state, run)
 
 
@@ -165,7 +206,11 @@ def _render_comparison(rag: ReliableRAG, state: PageState, runs: list[dict]) -> 
     b = right.selectbox(
         "Run B", list(by_id), index=0, key=state.key("b"), format_func=lambda i: run_label(by_id[i])
     )
-    metrics, questions = comparison_tables(load_run(rag, a), load_run(rag, b))
+    run_a, run_b = load_run(rag, a), load_run(rag, b)
+    problem = different_questions(run_a, run_b)
+    if problem:
+        st.warning(problem, icon=":material/compare_arrows:")
+    metrics, questions = comparison_tables(run_a, run_b)
     config = {c: _RATE for c in (*_RATES, *metrics.columns[1:4])}
     st.dataframe(metrics, hide_index=True, width="stretch", column_config=config)
     st.dataframe(questions, hide_index=True, width="stretch", column_config=config)
@@ -177,10 +222,11 @@ def main() -> None:
         "Measure the whole pipeline on a set of questions: faithfulness, answer relevance, refusal rate "
         "and hallucination rate. In CI: `python -m rrag evaluate FILE --fail-above 0.10`."
     )
-    state = PageState("evaluate", selected=None)
+    state = PageState("evaluate", selected=None, job=None)
     with engine_errors("Evaluating"):
         rag = get_engine()
         _render_new_run(rag, state)
+        _render_job(state)
         runs = saved_runs(rag)
         if not runs:
             st.info("No run yet. Upload a question set, or run the demo's sample set.")

@@ -118,6 +118,7 @@ def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> N
             claim_overrides=changes,
         )
         invalidate_reads()
+        state["reviewed"] = report.session_id  # stays open, also once it has left the queue
         state["flash"] = (
             f"Recorded: {OUTCOME_HELP[record.outcome].split(':')[0]} by {record.reviewer}, "
             f"{len(record.changes)} claim status(es) changed."
@@ -126,7 +127,18 @@ def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> N
 
 
 def _render_open(rag: ReliableRAG, state: PageState, queue: list[SessionSummary]) -> None:
-    session_id = pick_session("Open an answer", state, queue)
+    reviewed = state["reviewed"]
+    if reviewed and reviewed not in {s.session_id for s in queue}:
+        # Recording a review takes most answers out of the queue: the page stays on the answer just
+        # reviewed (its audit trail shows the entry) instead of jumping to the queue's first.
+        session_id = reviewed
+        st.info("The answer you reviewed has left the queue.", icon=":material/task_alt:")
+        if st.button("Open the next answer in the queue", disabled=not queue, key=state.key("next")):
+            state["reviewed"] = None
+            st.rerun()
+    else:
+        state["reviewed"] = None
+        session_id = pick_session("Open an answer", state, queue)
     report = rag.report(session_id)
     st.markdown(f"**Question:** {md_escape(report.question)}")
     render_report(report, key="review.report")
@@ -164,6 +176,7 @@ def main() -> None:
         sort=next(iter(SORTS)),
         search="",
         flash="",
+        reviewed=None,
     )
     if state["flash"]:
         st.success(md_escape(state["flash"]), icon=":material/check_circle:")
@@ -173,7 +186,8 @@ def main() -> None:
         queue = _render_queue(state)
         if not queue:
             st.success("Nothing waits for review.", icon=":material/check_circle:")
-            return
+            if not state["reviewed"]:
+                return
         st.divider()
         _render_open(rag, state, queue)
 

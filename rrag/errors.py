@@ -13,6 +13,9 @@ RRAGError
  |    +-- LLMResponseError  malformed, truncated or schema-violating output
  +-- StoreError             the database failed
  |    +-- StoreLockedError
+ |    +-- StoreDamagedError  the file is malformed (quick_check on open): writes refused
+ |    +-- StoreFullError
+ |    +-- StoreReadOnlyError
  +-- NotFoundError          a session, document or chunk id that does not exist
  +-- InputError             a question the engine refuses (too long)
  +-- QuestionSetError       a question set (CSV/JSONL) that cannot be read
@@ -81,3 +84,15 @@ class InputError(RRAGError):
 
 class QuestionSetError(RRAGError):
     """A question set file is malformed: its line or row is named."""
+
+
+class StoreDamagedError(StoreError):
+    """The database file is malformed: writes are refused, the message says how to recover."""
+
+
+class StoreFullError(StoreError):
+    """The disk holding the database is full."""
+
+
+class StoreReadOnlyError(StoreError):
+    """The database or its folder cannot be written: it is open for reading only."""

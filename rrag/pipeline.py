@@ -20,6 +20,7 @@ from rrag.backends.llm import LLM, OpenAIChatLLM, llm_deadline
 from rrag.errors import ConfigError, InputError, RRAGError
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect
+from rrag.private import make_private
 from rrag.registry import require_llm
 from rrag.retrieval.hybrid import HybridRetriever, backfill_keywords
 from rrag.retrieval.index import ChunkIndex
@@ -60,12 +61,13 @@ class ReliableRAG:
         self._backends = _Backends.build(self.settings, self.index, self.store)
 
     def _open_storage(self) -> None:
-        self.settings.data_dir.mkdir(parents=True, exist_ok=True)
+        make_private(self.settings.data_dir)
         self.store = Store(self.settings)
         self.index = ChunkIndex(self.settings, get_embedder())
         self._ingestor = Ingestor(self.settings, self.index, self.store)
-        self._ingestor.repair()  # what a crashed ingest left: see rrag/ingest/journal.py
-        backfill_keywords(self.store, self.index)
+        if self.store.damage is None:  # a damaged database is not written to (rrag/store/health.py)
+            self._ingestor.repair()  # what a crashed ingest left: see rrag/ingest/journal.py
+            backfill_keywords(self.store, self.index)
 
     def configure(self, settings: Settings) -> None:
         """Switch parameters or backends, all or nothing: on error the engine keeps its old settings."""
@@ -86,19 +88,30 @@ class ReliableRAG:
     def ingest(
         self, paths: Sequence[Path], *, progress: Callable[[int, int, str], None] | None = None
     ) -> list[IngestResult]:
-        """Index files and folders; each document is known by its path relative to what was named."""
-        items = collect([Path(path) for path in paths])
+        """Index files and folders; each document is known by its path relative to what was named.
+        `progress(files done, files in all, the file just done)` after each file."""
         results = []
-        for done, item in enumerate(items):
+        for total, source, result in self.ingest_each(paths):
+            results.append(result)
             if progress:
-                progress(done, len(items), item.source)
-            is_file = isinstance(item, SourceFile)
-            results.append(self._ingestor.ingest_file(item.path, item.source) if is_file else item)
-        if progress:
-            progress(len(items), len(items), "")
+                progress(len(results), total, source)
         return results
 
+    def ingest_each(self, paths: Sequence[Path]) -> Iterator[tuple[int, str, IngestResult]]:
+        """`ingest`, one file at a time: (files in all, the file's name, its result) as each is done,
+        so that a caller can show progress and knows what was done if it stops early."""
+        self.store.require_sound()  # every file would fail alike
+        items = collect([Path(path) for path in paths])
+        for item in items:
+            is_file = isinstance(item, SourceFile)
+            yield (
+                len(items),
+                item.source,
+                self._ingestor.ingest_file(item.path, item.source) if is_file else item,
+            )
+
     def ingest_bytes(self, name: str, data: bytes) -> IngestResult:
+        self.store.require_sound()
         return self._ingestor.ingest_bytes(name, data)
 
     def documents(self) -> list[DocumentInfo]:
@@ -113,6 +126,26 @@ class ReliableRAG:
 
     def reindex(self, doc_id: str) -> IngestResult:
         return self._ingestor.reindex(doc_id)
+
+    def missing_from_index(self) -> list[DocumentInfo]:
+        """Listed documents whose chunks the index lacks, all or some: a lost, replaced or damaged
+        index. Answers then miss their text; `repair_index` re-indexes them from the kept originals."""
+        documents = self.store.list_documents()
+        if self.index.count() >= sum(d.chunks for d in documents):
+            return []  # the common case, without a query per document
+        return [d for d in documents if d.chunks and len(self.index.chunk_versions(d.doc_id)) < d.chunks]
+
+    def repair_index(self, *, progress: Callable[[int, int, str], None] | None = None) -> list[IngestResult]:
+        """Re-index every document `missing_from_index` names from its kept original."""
+        missing = self.missing_from_index()
+        results = []
+        for done, info in enumerate(missing):
+            if progress:
+                progress(done, len(missing), info.source)
+            results.append(self._ingestor.reindex(info.doc_id))
+        if progress:
+            progress(len(missing), len(missing), "")
+        return results
 
     # -- questions ---------------------------------------------------------------------------------
 
@@ -195,6 +228,16 @@ class ReliableRAG:
             session_id=session_id,
         )
 
+    def _index_notes(self) -> list[str]:
+        missing = self.missing_from_index()
+        if not missing:
+            return []
+        return [
+            f"{len(missing)} listed document(s) are missing from the index ({missing[0].source}...), so "
+            "their text could not be found: run `python -m rrag repair` to re-index them from the kept "
+            "originals."
+        ]
+
     def interrupted_sessions(self) -> list[PendingSession]:
         """Questions whose answer never came (a reload, a closed tab, a crash), newest first."""
         return [p for p in self.store.pending_sessions() if p.session_id not in self._running]
@@ -204,6 +247,14 @@ class ReliableRAG:
     def pending_sessions(self) -> list[PendingSession]:
         """Every question without a saved report, this process's running ones included, newest first."""
         return self.store.pending_sessions()
+
+    def find_session(self, question: str, mode: str, answer: str | None = None) -> str | None:
+        """The newest saved session of exactly this question in this mode (and audited answer), or None."""
+        return self.store.find_session(question, mode, answer)
+
+    def require_sound_storage(self) -> None:
+        """Raise StoreDamagedError, with its recovery hint, if the database failed its check on open."""
+        self.store.require_sound()
 
     def report(self, session_id: str) -> Report:
         """The saved report as of its latest review (reviewers' corrections are the truth of record)."""
@@ -306,7 +357,7 @@ class ReliableRAG:
             question=question,
             answer=answer.text,
             **scored.report_fields(),
-            notes=notes,
+            notes=notes + self._index_notes(),
             claims=results,
             contexts=contexts,
             timings_ms=timer.timings_ms,

@@ -1,8 +1,10 @@
 """Secrets never leave the process: not into the database, a report, an export or a log.
 
-A URL keeps its host and path but loses its user and password and the values of query parameters
-named like secrets (`?api_key=`, `?token=`). Text that comes from outside (a server's reply or error
-message) loses every secret the process holds, in any letter case, before anything keeps it.
+A URL keeps its scheme, host, port and path and loses its user and password, its fragment and the
+value of every query parameter but a few known to be harmless (`?api-version=`): a secret may be called
+anything (`?sig=`, `?code=`, `?X-Amz-Signature=`). Text that comes from outside (a server's reply or
+error message) loses every secret the process holds, in any letter case, before anything keeps it; the
+configured key at any length.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from collections.abc import Iterable
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 SECRET_WORDS = ("key", "secret", "token", "password", "passwd", "auth", "credential", "signature")
+# Query parameters whose values are kept: versions and names that OpenAI-compatible servers take.
+HARMLESS_PARAMS = frozenset({"api-version", "api_version", "version", "deployment", "model", "format"})
 REDACTED = "[redacted]"
 MIN_SECRET_LENGTH = 8  # shorter values are placeholders ("ollama", "EMPTY") or ordinary words
 
@@ -24,14 +28,19 @@ def looks_secret(name: object) -> bool:
     return any(word in str(name).lower() for word in SECRET_WORDS)
 
 
+def harmless_param(name: str) -> bool:
+    return unquote(name).strip().lower() in HARMLESS_PARAMS
+
+
 def redact_url(url: str) -> str:
-    """`url` without its credentials: user and password dropped, secret query values replaced."""
+    """`url` without its credentials: user, password and fragment dropped, every query value but the
+    harmless ones replaced."""
     parts = urlsplit(url)
     netloc = parts.netloc.rpartition("@")[2]
-    query = _QUERY_PARAM.sub(
-        lambda m: f"{m[1]}={REDACTED}" if looks_secret(unquote(m[1])) else m[0], parts.query
-    )
-    return urlunsplit(parts._replace(netloc=netloc, query=query))
+    query = _QUERY_PARAM.sub(lambda m: m[0] if harmless_param(m[1]) else f"{m[1]}={REDACTED}", parts.query)
+    # A bare `?secret` (no "=") has no name to keep.
+    query = "&".join(p if "=" in p else REDACTED for p in query.split("&") if p) if query else ""
+    return urlunsplit(parts._replace(netloc=netloc, query=query, fragment=""))
 
 
 def redact_urls(text: str) -> str:
@@ -40,24 +49,31 @@ def redact_urls(text: str) -> str:
 
 
 def url_secrets(url: str | None) -> list[str]:
-    """The secret values a URL carries: its password (or a lone user name, which is then the key) and
-    the values of its secret-looking query parameters."""
+    """The secret values a URL carries: its password (or a lone user name, which is then the key), the
+    values of its query parameters but the harmless ones, and its fragment."""
     if not url:
         return []
     parts = urlsplit(url)
-    found = [parts.password or parts.username or ""]
-    found += [m[2] for m in _QUERY_PARAM.finditer(parts.query) if looks_secret(unquote(m[1]))]
+    found = [parts.password or parts.username or "", parts.fragment]
+    found += [m[2] for m in _QUERY_PARAM.finditer(parts.query) if not harmless_param(m[1])]
+    found += [p for p in parts.query.split("&") if p and "=" not in p]
     return [unquote(s) for s in found if s]
 
 
 class Redactor:
-    """Replaces known secret values (and their URL-encoded forms) in any letter case."""
+    """Replaces known secret values (and their URL-encoded forms) in any letter case. `secrets` shorter
+    than MIN_SECRET_LENGTH are left alone (placeholders); `keys`, the configured API keys, are replaced
+    at any length, the short ones where they stand as a word of their own."""
 
-    def __init__(self, secrets: Iterable[str | None]) -> None:
-        values = {s for s in secrets if s and len(s) >= MIN_SECRET_LENGTH}
+    def __init__(self, secrets: Iterable[str | None], keys: Iterable[str | None] = ()) -> None:
+        keys = {k for k in keys if k}
+        values = {s for s in secrets if s and len(s) >= MIN_SECRET_LENGTH} | keys
         forms = values | {quote(s, safe="") for s in values}
         # Longest first, so a secret that contains another is replaced whole.
-        alternatives = "|".join(re.escape(s) for s in sorted(forms, key=len, reverse=True))
+        alternatives = "|".join(
+            re.escape(s) if len(s) >= MIN_SECRET_LENGTH else rf"(?<!\w){re.escape(s)}(?!\w)"
+            for s in sorted(forms, key=len, reverse=True)
+        )
         self._pattern = re.compile(alternatives, re.IGNORECASE) if alternatives else None
 
     def __call__(self, text: str) -> str:

@@ -30,6 +30,7 @@ DEFAULT_RELEVANCE_FLOOR = 0.18  # calibrated in rrag/retrieval/hybrid.py and tes
 DEFAULT_LLM_TIMEOUT_S = 60.0
 DEFAULT_LLM_MAX_RETRIES = 2
 DEFAULT_LLM_DEADLINE_S = 90.0  # all LLM calls of one question together, retries included
+DEFAULT_ALLOW_ANONYMOUS_NETWORK = False  # serving beyond loopback without sign-in (ui/network.py)
 
 # Hallucination-rate thresholds a user picks from; strict mode refuses above the threshold.
 RISK_PRESETS: Mapping[str, float] = {"high-risk": 0.05, "enterprise": 0.20, "general": 0.30}
@@ -75,6 +76,8 @@ class Settings(BaseSettings):
 
     risk_threshold: float = Field(RISK_PRESETS[DEFAULT_RISK_PRESET], ge=0.0, le=1.0)
     strict: bool = False
+
+    allow_anonymous_network: bool = DEFAULT_ALLOW_ANONYMOUS_NETWORK
 
     def __init__(self, **values: Any) -> None:
         try:

@@ -61,7 +61,8 @@ def test_a_faithful_run_passes_the_gate(workdir: Path, server: ChatServer) -> No
     assert out.returncode == 0, out.stderr
     assert "hallucination rate  0% (0 of 2 checked claims)" in out.stdout
     assert "answer relevance    100% (2 with a reference)" in out.stdout
-    assert "[2/2] How many days" in out.stderr and "FAIL" not in out.stderr
+    assert "1/2 questions" in out.stderr and "How many days" in out.stderr and "FAIL" not in out.stderr
+    assert "2/2 questions" in out.stderr and "took" in out.stderr
 
 
 def test_an_invented_number_fails_the_gate(workdir: Path, server: ChatServer) -> None:

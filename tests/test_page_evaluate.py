@@ -3,6 +3,10 @@ sample question set, open a question's report, upload a second set, compare the 
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,8 +16,9 @@ from streamlit.testing.v1 import AppTest
 
 from rrag import ReliableRAG
 from rrag.tools.demo import demo_files
-from rrag.tools.question_sets import saved_runs
+from rrag.tools.question_sets import load_run, saved_runs
 from ui.engine import get_engine
+from ui.run_tables import run_csv, run_json
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
 TIMEOUT_S = 300  # the first run loads the models; a run asks ten questions
@@ -45,6 +50,17 @@ def _click(at: AppTest, label: str) -> AppTest:
     return at
 
 
+def _finish_run(at: AppTest) -> AppTest:
+    """The run goes on its own thread: follow it as the page does, then let the page show it."""
+    job = at.session_state["evaluate.job"]
+    assert job is not None
+    job.wait(TIMEOUT_S)
+    assert not job.running
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
 def _metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric[:4]}  # the run's; the report below has its own
 
@@ -55,6 +71,7 @@ def test_a_run_shows_the_aggregates_each_report_and_a_comparison(rag: ReliableRA
     assert "No run yet" in at.info[0].value
 
     _click(at, "Run the demo's sample set")
+    _finish_run(at)
     metrics = _metrics(at)
     assert set(metrics) == {"Faithfulness", "Answer relevance", "Refusal rate", "Hallucination rate"}
     assert metrics["Refusal rate"] == "10%"  # the capital of France is in no document
@@ -66,6 +83,17 @@ def test_a_run_shows_the_aggregates_each_report_and_a_comparison(rag: ReliableRA
     # the first question's report is shown with its reference answer
     assert any("Reference answer:" in m.value for m in at.markdown)
     assert "Run a question set twice" in at.info[0].value
+    # the whole run can be downloaded, as JSON and as CSV
+    run = load_run(rag, saved_runs(rag)[0]["run_id"])
+    assert [b.proto.label for b in at.get("download_button")][:2] == [
+        "Download the run (JSON)",
+        "Download the run (CSV)",
+    ]
+    exported = json.loads(run_json(run))
+    assert exported["summary"]["questions"] == 10 and len(exported["outcomes"]) == 10
+    rows = list(csv.DictReader(io.StringIO(run_csv(run))))
+    assert len(rows) == 10 and rows[-1]["Question"] == "What is the capital of France?"
+    assert rows[0]["Run"] == "handbook" and rows[0]["Session"] == run.outcomes[0].session_id
 
     at.file_uploader(key="evaluate.file").set_value(
         (
@@ -77,6 +105,7 @@ def test_a_run_shows_the_aggregates_each_report_and_a_comparison(rag: ReliableRA
     )
     at.text_input(key="evaluate.name").input("two questions")
     _click(at, "Run the question set")
+    _finish_run(at)
     assert [r["name"] for r in saved_runs(rag)] == ["two questions", "handbook"]
     assert len(at.dataframe[0].value) == 2  # the new run is the one shown
     metrics_table, questions_table = at.dataframe[1].value, at.dataframe[2].value
@@ -89,13 +118,45 @@ def test_a_run_shows_the_aggregates_each_report_and_a_comparison(rag: ReliableRA
     ]
     assert list(metrics_table.columns[1:3]) == ["A: handbook", "B: two questions"]
     refusal = metrics_table.set_index("Metric").loc["Refusal rate"]
-    assert refusal["B is"] == "worse" and refusal["B: two questions"] == pytest.approx(0.5)
+    # Ten questions against two: the rates are shown, but neither run is called better.
+    assert refusal["B is"] == "not comparable" and refusal["B: two questions"] == pytest.approx(0.5)
+    assert set(metrics_table["B is"]) == {"not comparable"} and metrics_table["Change"].isna().all()
+    assert any("asked different questions (2 in common" in w.value for w in at.warning)
     passwords = questions_table.set_index("Question").loc["How long must passwords be?"]
     assert (passwords["Decision A"], passwords["Decision B"]) == ("pass", "pass")
     assert (
         questions_table.set_index("Question").loc["Who approves an expense of 3,000 euros?"]["Decision B"]
         == "not asked"
     )
+
+
+def test_a_run_goes_on_while_another_file_is_chosen(
+    rag: ReliableRAG, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first question waits until the test has chosen a file: a slow server, on cue.
+    go_on = threading.Event()
+    ask = rag.ask
+
+    def slow_ask(*args, **kwargs):  # type: ignore[no-untyped-def]
+        assert go_on.wait(TIMEOUT_S)
+        return ask(*args, **kwargs)
+
+    monkeypatch.setattr(rag, "ask", slow_ask)
+    at = _evaluate_page()
+    _click(at, "Run the demo's sample set")
+    job = at.session_state["evaluate.job"]
+    assert job.running and at.get("progress")
+    # Choosing a file reruns the page, which stopped the run when it was asked inside the script.
+    at.file_uploader(key="evaluate.file").set_value(
+        ("one.csv", b"question\nHow long must passwords be?\n", "text/csv")
+    )
+    _click(at, "Run the question set")  # a rerun: and a second run is not started over the first
+    assert any("is still going" in w.value for w in at.warning)
+    go_on.set()
+    _finish_run(at)
+    assert [r["name"] for r in saved_runs(rag)] == ["handbook"]
+    assert saved_runs(rag)[0]["summary"]["questions"] == 10  # every question asked, the run saved
+    assert len(at.dataframe[0].value) == 10
 
 
 def test_a_bad_question_set_is_refused_with_its_line_and_nothing_runs(rag: ReliableRAG) -> None:

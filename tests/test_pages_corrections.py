@@ -82,3 +82,39 @@ def test_ask_shows_a_correction_made_after_the_answer(rag: ReliableRAG) -> None:
     )
     at.run()
     _shows_the_correction(at, before, index, "Finn")
+
+
+def test_after_record_review_the_page_stays_on_the_reviewed_answer(rag: ReliableRAG) -> None:
+    first, second = _verify_planted(rag), _verify_planted(rag)
+    at = _page("review")
+    queue = [s.session_id for s in rag.store.review_queue()]
+    reviewed = queue[1]  # not the queue's first: the page used to jump there
+    at.selectbox(key="review.selected").set_value(reviewed).run()
+    at.text_input(key="review.reviewer").input("Gil")
+    at.radio(key=f"review.outcome.{reviewed}").set_value("approved")
+    _submit(at, "Record review")
+    assert {first, second} == set(queue[:2])
+    assert any("approved by Gil" in s.value for s in at.success)
+    assert reviewed not in [s.session_id for s in rag.store.review_queue()]  # it left the queue ...
+    assert at.get("radio") and at.radio(key=f"review.outcome.{reviewed}")  # ... and is still the one open
+    assert "Gil" in _all_text(at)  # its audit trail, with the review just recorded
+    _submit(at, "Open the next answer in the queue")
+    assert at.selectbox(key="review.selected").value == queue[0]
+
+
+def test_a_corrected_claim_loses_the_verifiers_failed_line(rag: ReliableRAG) -> None:
+    session_id = _verify_planted(rag)
+    before = rag.store.get_report(session_id)
+    index = next(i for i, r in enumerate(before.claims) if r.verdict.status is ClaimStatus.CONTRADICTED)
+
+    def failed_lines(at: AppTest) -> list[str]:
+        return [m.value for m in at.markdown if m.value.startswith("**Failed:**")]
+
+    at = _page("history")
+    assert any("30" in line for line in failed_lines(at))  # the verifier's: 30 where the evidence says 25
+    rag.store.add_review(
+        session_id, reviewer="Hal", outcome="corrected", claim_overrides={index: ClaimStatus.PARTIAL}
+    )
+    at = _page("history")
+    assert "corrected by Hal" in _all_text(at)
+    assert not any("30" in line for line in failed_lines(at))

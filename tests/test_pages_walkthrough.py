@@ -55,6 +55,23 @@ def test_the_samples_answer_trim_and_refuse_in_one_click_each(rag: ReliableRAG) 
     assert report.decision is Decision.REFUSE
 
 
+def test_clicking_a_sample_again_reuses_its_saved_session(rag: ReliableRAG) -> None:
+    at = _page("ask")
+    for number, sample in enumerate(samples()):
+        at.button(key=f"ask.sample.{number}").click().run()
+        first = at.session_state["ask.report"].session_id
+        before = len(rag.store.list_sessions())
+        flagged = len(rag.store.review_queue())
+        for _ in range(2):
+            at.button(key=f"ask.sample.{number}").click().run()
+            assert not at.exception and not at.error
+            assert at.session_state["ask.report"].session_id == first, sample.label
+        assert len(rag.store.list_sessions()) == before and len(rag.store.review_queue()) == flagged
+    # The form still asks anew.
+    at.button(key="FormSubmitter:ask.form-Ask").click().run()
+    assert at.session_state["ask.report"].session_id != first
+
+
 # -- 2. the failed words inside a claim ---------------------------------------------------------------
 
 

@@ -1,5 +1,5 @@
-"""Question-set runs (`rrag.tools.question_sets`): reading CSV/JSONL sets, the aggregates, saving and comparing runs,
-and the demo's sample set through the real pipeline."""
+"""Question-set runs (`rrag.tools.question_sets`): reading CSV/JSONL sets, the aggregates, saving and
+comparing runs, and the demo's sample set through the real pipeline."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from rrag.tools.question_sets import (
     QuestionOutcome,
     QuestionSetRun,
     compare_runs,
+    different_questions,
     gate_failures,
     load_run,
     read_question_set,
@@ -128,29 +129,51 @@ def test_the_gate_holds_the_bound() -> None:
     assert failures == ["the hallucination rate 20.0% is above the bound 10.0%"]
 
 
-def test_two_runs_side_by_side() -> None:
-    def run(name: str, *outcomes: QuestionOutcome) -> QuestionSetRun:
-        return QuestionSetRun(name, name, "2026-11-24T05:00:00+00:00", summarise(outcomes), list(outcomes))
+def _run(name: str, *outcomes: QuestionOutcome) -> QuestionSetRun:
+    return QuestionSetRun(name, name, "2026-11-24T05:00:00+00:00", summarise(outcomes), list(outcomes))
 
-    a = run(
+
+def test_two_runs_of_the_same_questions_side_by_side() -> None:
+    a = _run(
         "a",
         outcome(question="q1", checked_claims=4, hallucinated_claims=2, hallucination_rate=0.5),
         outcome(question="q2"),
     )
-    b = run(
+    b = _run(
         "b",
+        outcome(question="q2"),
         outcome(question="q1", checked_claims=4, hallucinated_claims=0, hallucination_rate=0.0),
-        outcome(question="q3"),
     )
+    assert different_questions(a, b) == ""
     metrics, questions = compare_runs(a, b)
     rate = next(m for m in metrics if m["metric"] == "Hallucination rate")
     assert (rate["A"], rate["B"], rate["change"], rate["verdict"]) == (0.5, 0.0, -0.5, "better")
     assert [(q["question"], q["decision A"], q["decision B"]) for q in questions] == [
         ("q1", "pass", "pass"),
+        ("q2", "pass", "pass"),
+    ]
+    assert questions[0]["hallucination A"] == 0.5 and questions[0]["hallucination B"] == 0.0
+
+
+def test_runs_of_different_questions_get_no_verdict() -> None:
+    a = _run(
+        "a",
+        outcome(question="q1", checked_claims=4, hallucinated_claims=2, hallucination_rate=0.5),
+        outcome(question="q2"),
+    )
+    b = _run(
+        "b",
+        outcome(question="q1", checked_claims=4, hallucinated_claims=0, hallucination_rate=0.0),
+        outcome(question="q3"),
+    )
+    assert "1 in common, 1 only in A, 1 only in B" in different_questions(a, b)
+    metrics, questions = compare_runs(a, b)
+    assert {(m["change"], m["verdict"]) for m in metrics} == {(None, "not comparable")}
+    assert [(q["question"], q["decision A"], q["decision B"]) for q in questions] == [
+        ("q1", "pass", "pass"),
         ("q2", "pass", "not asked"),
         ("q3", "not asked", "pass"),
     ]
-    assert questions[0]["hallucination A"] == 0.5 and questions[0]["hallucination B"] == 0.0
 
 
 # -- the sample set through the real pipeline --------------------------------------------------------

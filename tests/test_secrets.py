@@ -1,5 +1,6 @@
-"""Secrets never stored: an API key in the base URL (`?api_key=`, `user:key@host`) or echoed back by
-the server (in any letter case) reaches neither the database, the report JSON, the exports nor the logs."""
+"""Secrets never stored: an API key in the base URL (`?api_key=`, `?sig=`, `?code=`, `user:key@host`) or
+echoed back by the server (in any letter case) reaches neither the database, the report JSON, the exports nor
+the logs."""
 
 from __future__ import annotations
 
@@ -52,6 +53,24 @@ def _with_key_echoed(server: ChatServer) -> dict[str, str]:
     return {"llm_base_url": server.base_url, "llm_api_key": SECRET}
 
 
+def _with_key_in_sig(server: ChatServer) -> dict[str, str]:
+    for _ in range(2):
+        server.fail(500, "kaboom")
+    return {"llm_base_url": f"{server.base_url}?api-version=2&sig={SECRET}"}
+
+
+def _with_key_in_code(server: ChatServer) -> dict[str, str]:
+    for _ in range(2):
+        server.fail(500, f"bad code {SECRET}")
+    return {"llm_base_url": f"{server.base_url}?code={SECRET}"}
+
+
+def _with_key_in_amz_signature(server: ChatServer) -> dict[str, str]:
+    for _ in range(2):
+        server.fail(500, "kaboom")
+    return {"llm_base_url": f"{server.base_url}?X-Amz-Signature={SECRET}&X-Amz-Date=20261124"}
+
+
 def _database_text(settings: Settings) -> str:
     engine = create_engine(settings.sqlalchemy_url)
     try:
@@ -63,7 +82,17 @@ def _database_text(settings: Settings) -> str:
         engine.dispose()
 
 
-@pytest.mark.parametrize("case", [_with_key_in_query, _with_key_as_password, _with_key_echoed])
+@pytest.mark.parametrize(
+    "case",
+    [
+        _with_key_in_query,
+        _with_key_as_password,
+        _with_key_echoed,
+        _with_key_in_sig,
+        _with_key_in_code,
+        _with_key_in_amz_signature,
+    ],
+)
 def test_a_key_reaches_the_server_but_nothing_that_is_kept(  # type: ignore[no-untyped-def]
     case, server: ChatServer, settings: Settings, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -108,18 +137,34 @@ def test_saved_settings_keep_no_url_credentials_and_the_environment_supplies_the
     assert apply_saved(settings, saved).llm_base_url == saved["llm_base_url"]
 
 
+def test_a_short_configured_key_is_redacted_too() -> None:
+    redact = Redactor([], keys=["abc12"])
+    assert redact("server says: key ABC12 is wrong") == f"server says: key {REDACTED} is wrong"
+    assert redact("xabc12y stays") == "xabc12y stays"  # not a word of its own
+
+
 @pytest.mark.parametrize(
     ("url", "clean", "secrets"),
     [
         ("http://127.0.0.1:8080/v1", "http://127.0.0.1:8080/v1", []),
         ("https://bob:hunter22@h.example/v1", "https://h.example/v1", ["hunter22"]),
         ("https://sk-only-user@h.example:443/v1", "https://h.example:443/v1", ["sk-only-user"]),
-        ("https://h/v1?api_key=abc%2Fdef&x=1", f"https://h/v1?api_key={REDACTED}&x=1", ["abc/def"]),
+        (
+            "https://h/v1?api_key=abc%2Fdef&x=1",
+            f"https://h/v1?api_key={REDACTED}&x={REDACTED}",
+            ["abc/def", "1"],
+        ),
         (
             "https://h/v1?Token=t0k3n&access_token=a1&sig=s",
-            f"https://h/v1?Token={REDACTED}&access_token={REDACTED}&sig=s",
-            ["t0k3n", "a1"],
+            f"https://h/v1?Token={REDACTED}&access_token={REDACTED}&sig={REDACTED}",
+            ["t0k3n", "a1", "s"],
         ),
+        (
+            "https://h/v1?api-version=2024-06&code=c0de&X-Amz-Signature=abc#frag",
+            f"https://h/v1?api-version=2024-06&code={REDACTED}&X-Amz-Signature={REDACTED}",
+            ["frag", "c0de", "abc"],
+        ),
+        ("https://h/v1?rawsecret", f"https://h/v1?{REDACTED}", ["rawsecret"]),
     ],
 )
 def test_redact_url(url: str, clean: str, secrets: list[str]) -> None:

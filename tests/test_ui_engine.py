@@ -22,7 +22,12 @@ def test_redact_removes_keys_from_messages(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("OPENAI_API_KEY", "sk-live-abcdef123456")
     monkeypatch.setenv("RRAG_LLM_API_KEY", "sk-other-999999")
     message = "401 from server: key sk-live-abcdef123456 rejected (also sk-other-999999)"
-    assert redact(message) == "401 from server: key *** rejected (also ***)"
+    assert redact(message) == "401 from server: key [redacted] rejected (also [redacted])"
+
+
+def test_redact_removes_a_short_key_as_a_word(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "k3y")  # shorter than any length rule would keep
+    assert redact("key K3Y refused; mk3yz stays") == "key [redacted] refused; mk3yz stays"
 
 
 def test_redact_leaves_messages_alone_without_keys() -> None:

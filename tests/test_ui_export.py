@@ -73,7 +73,7 @@ def test_html_export_warns_when_not_verified() -> None:
 
 def test_markdown_export_escapes_html_and_keeps_one_row_per_claim() -> None:
     md = report_markdown(sample_report())
-    assert "<b>" not in md and "<em>" not in md and "&lt;b&gt;free&lt;/b&gt;" in md
+    assert "<b>" not in md and "<em>" not in md and "\\<b\\>free\\</b\\>" in md
     rows = [line for line in md.splitlines() if line.startswith("| ") and not line.startswith("| #")]
     assert len(rows) == 5
     assert all(row.count(" | ") == 5 for row in rows)
@@ -86,7 +86,20 @@ def test_markdown_table_cells_cannot_be_split_by_pipes_or_line_breaks() -> None:
     piped = replace(first, claim=replace(first.claim, text="25 | 30\ndays"))
     md = report_markdown(sample_report(claims=[piped]))
     row = next(line for line in md.splitlines() if line.startswith("| 1 |"))
-    assert "25 &#124; 30 days" in re.sub(r"<[^>]+>", "", row) and row.count(" | ") == 5
+    assert "25 \\| **30** days" in row and row.count(" | ") == 5  # the failed number in bold
+
+
+def test_markdown_export_reads_as_text_no_html_tags_or_entities() -> None:
+    report = sample_report()
+    first = report.claims[1]
+    quoted = replace(first, claim=replace(first.claim, text="The manager's \"OK\" & HR's sign-off: 30 days"))
+    md = report_markdown(sample_report(claims=[quoted], question="What's the <b>rule</b> & who's asked?"))
+    assert "<mark" not in md and not re.search(r"&#?\w+;", md)
+    assert "What's the \\<b\\>rule\\</b\\> \\& who's asked?" in md
+    row = next(line for line in md.splitlines() if line.startswith("| 1 |"))
+    assert "The manager's \"OK\" \\& HR's sign-off" in row.replace("**", "")
+    rendered = _permissive_viewer().render(md)  # a viewer shows the text as written
+    assert "&amp; HR's sign-off" in rendered and "<b>" not in rendered and "<strong>" in rendered
 
 
 def test_summary_and_filename() -> None:

@@ -70,7 +70,7 @@ def test_html_export_shows_the_corrected_status_colour_and_the_original(reviewed
 def test_markdown_export_shows_the_corrected_status_and_the_original(reviewed: Report) -> None:
     md = report_markdown(reviewed)
     row = next(line for line in md.splitlines() if line.startswith("| 3 |"))
-    assert "✖ Contradicted, corrected by Ann &lt;b&gt;Lee&lt;/b&gt; at " in row
+    assert "✖ Contradicted, corrected by Ann \\<b\\>Lee\\</b\\> at " in row
     assert "the verifier said ✔ Supported (0.99, quote): exact quote" in row and row.count(" | ") == 5
     assert "⊘ Refused" in md and "hallucination rate 0.75" in md
     assert "As first audited: trim, level MEDIUM" in md

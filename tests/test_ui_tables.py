@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import pandas as pd
 import pytest
 from ui_reports import sample_report
 
@@ -20,6 +21,7 @@ from ui.tables import (
     review_line,
     session_label,
     sessions_table,
+    unanswered_questions,
     when,
 )
 
@@ -146,3 +148,32 @@ def test_ingest_and_documents_tables() -> None:
 def test_session_label_is_one_line(store: Store) -> None:
     label = session_label(store.list_sessions()[1])
     assert label == "2026-11-21 08:00 UTC · ✂ Trimmed · ■ MEDIUM · Where is the <b>office</b>?"
+
+
+def test_unanswered_questions_include_every_refusal_the_documents_supported_nothing_of() -> None:
+    def session(n: int, question: str, level: str | None, counts: dict[str, int], decision: str = "refuse"):  # type: ignore[no-untyped-def]
+        return {
+            "session_id": f"s{n}",
+            "created_at": pd.Timestamp(f"2026-11-2{n} 10:00", tz="UTC"),
+            "question": question,
+            "mode": "ask",
+            "decision": decision,
+            "level": level,
+            "status_counts": counts,
+        }
+
+    frame = pd.DataFrame(
+        [
+            session(1, "Nothing retrieved?", None, {}),
+            session(2, "Off the question?", "LOW", {"unsupported": 2}),  # refused with a level
+            session(3, "Off the question?", "LOW", {"unsupported": 1}),
+            session(
+                4, "Strict refusal?", "MEDIUM", {"supported": 2, "unsupported": 1}
+            ),  # the documents had some
+            session(5, "Judge down?", None, {"not_verified": 2}),  # verification did not run: unknown
+            session(6, "Answered?", "HIGH", {"supported": 2}, decision="pass"),
+        ]
+    )
+    table = unanswered_questions(frame)
+    assert table["Question"].tolist() == ["Off the question?", "Nothing retrieved?"]
+    assert table["Times asked"].tolist() == [2, 1]

@@ -17,6 +17,7 @@ import streamlit as st
 
 from rrag import ReliableRAG
 from rrag.errors import RRAGError
+from rrag.redact import Redactor
 from rrag.settings import Settings
 from rrag.store import SessionSummary
 from rrag.types import DocumentInfo
@@ -122,10 +123,7 @@ def insight_frames() -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def redact(text: str) -> str:
     """Remove any secret value from a message before it is shown (defence in depth)."""
-    for secret in (os.environ.get("OPENAI_API_KEY"), os.environ.get("RRAG_LLM_API_KEY")):
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, "***")
-    return text
+    return Redactor((), keys=[os.environ.get("OPENAI_API_KEY"), os.environ.get("RRAG_LLM_API_KEY")])(text)
 
 
 @contextmanager

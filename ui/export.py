@@ -62,16 +62,35 @@ def decided_by(result: ClaimResult) -> str:
     return f"{corrected_by(correction)} · the verifier said {said}" + (f": {v.reason}" if v.reason else "")
 
 
-# Markdown structure never comes from an entity: as `&#91;` a bracket opens no link, image or link
-# reference, so no `javascript:`, `vbscript:` or `data:` URL in untrusted text becomes a link; as
-# `&#124;` a pipe splits no table cell.
-_INERT_IN_MARKDOWN = str.maketrans({"[": "&#91;", "]": "&#93;", "|": "&#124;"})
+# Untrusted text is escaped with backslashes, which every CommonMark viewer honours and which read as
+# the text itself in a plain editor (entities such as `&#x27;` do not): `[` `]` open no link, image or
+# link reference, so no `javascript:`, `vbscript:` or `data:` URL becomes a link; `<` `>` make no HTML
+# or autolink; `|` splits no table cell; `&` starts no entity; `*` and backticks start no emphasis or
+# code. Line starts that would begin a heading, list or quote are escaped too.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]<>|&])")
+_BLOCK_START = re.compile(r"^(\s*)([#>+-]|\d+(?=[.)]))")
+
+
+def _escape(text: str) -> str:
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
 def _md(text: str, failed: Sequence[FailedSpan] = ()) -> str:
-    # Entities keep untrusted HTML (and autolinks, `<...>`) inert in any Markdown viewer; line breaks
-    # are flattened so one value stays in one cell. Failed words are in <mark>, as on the HTML page.
-    return re.sub(r"\s+", " ", mark_failed(text, failed)).strip().translate(_INERT_IN_MARKDOWN)
+    """One line of escaped Markdown (line breaks flattened, so one value stays in one cell), the failed
+    words in bold where the HTML page marks them."""
+    text = re.sub(r"\s", " ", text)  # one space for one character: the span offsets still hold
+    parts: list[str] = []
+    cursor = 0
+    for a, b, _why in sorted(failed):
+        a, b = max(a, cursor), min(b, len(text))
+        word = text[a:b]
+        if not word.strip():
+            continue
+        lead, trail = len(word) - len(word.lstrip()), len(word.rstrip())
+        parts += [_escape(text[cursor : a + lead]), "**", _escape(word[lead:trail]), "**"]
+        cursor = a + trail
+    parts.append(_escape(text[cursor:]))
+    return _BLOCK_START.sub(r"\1\\\2", re.sub(" {2,}", " ", "".join(parts)).strip())
 
 
 def report_markdown(report: Report) -> str:

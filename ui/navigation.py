@@ -7,6 +7,9 @@ from pathlib import Path
 
 import streamlit as st
 
+from rrag.errors import ConfigError
+from rrag.settings import Settings
+from ui.network import BANNER, open_to_network
 from ui.state import keep_widget_values
 
 # A local file: a ":material/...:" page icon makes the browser fetch the favicon from Google's font
@@ -35,12 +38,22 @@ def run_app() -> None:
     """Set up the window, show the menu and run the page the URL names."""
     st.set_page_config(page_title="Reliable RAG", page_icon=str(FAVICON), layout="wide")
     page = st.navigation(_pages())
+    _network_banner()
     keep_widget_values()
     _run.in_app = True
     try:
         page.run()
     finally:
         _run.in_app = False
+
+
+def _network_banner() -> None:
+    try:
+        allow = Settings.from_env().allow_anonymous_network
+    except ConfigError:
+        return  # the engine's own error says what is wrong with the settings
+    if open_to_network(st.get_option("server.address"), allow_anonymous=allow):
+        st.warning(BANNER, icon=":material/public:")
 
 
 def require_app() -> None:

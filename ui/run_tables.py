@@ -6,6 +6,7 @@ A figure nothing measured is None and shows as an empty cell, never as 0 %.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,6 +44,20 @@ def outcomes_table(run: QuestionSetRun) -> pd.DataFrame:
             for number, o in enumerate(run.outcomes, start=1)
         ]
     )
+
+
+def run_json(run: QuestionSetRun) -> str:
+    """The whole run, summary and every question's outcome, as the CLI's `evaluate --json` prints it."""
+    return json.dumps(run.to_dict(), indent=2, ensure_ascii=False)
+
+
+def run_csv(run: QuestionSetRun) -> str:
+    """One row per question, with the run's name and time, for a spreadsheet."""
+    table = outcomes_table(run)
+    table.insert(0, "Run", run.name)
+    table.insert(1, "Run at", run.created_at)
+    table["Session"] = [o.session_id for o in run.outcomes]
+    return table.to_csv(index=False)
 
 
 def comparison_tables(a: QuestionSetRun, b: QuestionSetRun) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -4,6 +4,9 @@ Streamlit imports a page's modules on the first visit, and the engine (embedding
 index, database) is built then too: a blank page for the first visitor for 10 s and more. Both are done
 here, before the server listens, so the first visitor sees the page at once. The engine handle is the
 one `st.cache_resource` keeps, so the pages reuse it.
+
+It listens on 127.0.0.1 unless `--server.address` names another address, which ui/network.py allows
+only with `RRAG_ALLOW_ANONYMOUS_NETWORK=1`.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from pathlib import Path
 from streamlit.web import cli
 
 from rrag.errors import RRAGError
+from rrag.settings import Settings
+from ui.network import serve_options
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
 
@@ -29,8 +34,12 @@ def warm_up() -> None:
 
 
 def main() -> None:
+    try:
+        options = serve_options(sys.argv[1:], allow_anonymous=Settings.from_env().allow_anonymous_network)
+    except (ValueError, RRAGError) as exc:
+        sys.exit(f"error: {exc}")
     warm_up()
-    sys.argv = ["streamlit", "run", str(APP), *sys.argv[1:]]
+    sys.argv = ["streamlit", "run", str(APP), *options]
     sys.exit(cli.main())
 
 

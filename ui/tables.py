@@ -15,7 +15,7 @@ import pandas as pd
 from rrag.audit.scoring import NOT_VERIFIED_KEY
 from rrag.ingest.sources import UPLOAD_IDENTITY_PREFIX
 from rrag.store import PendingSession, ReviewRecord, SessionSummary
-from rrag.types import Decision, DocumentInfo, IngestResult
+from rrag.types import ClaimStatus, Decision, DocumentInfo, IngestResult
 from ui.status import badge_text, decision_style, level_style, status_style
 
 INGEST_ICONS = {
@@ -176,13 +176,15 @@ def interrupted_table(pending: Sequence[PendingSession]) -> pd.DataFrame:
 
 
 def unanswered_questions(sessions: pd.DataFrame) -> pd.DataFrame:
-    """Questions the documents had nothing for (refused before any claim could be checked): the
+    """Questions the documents had nothing for: refused with no claim the documents supported (nothing
+    found, an answer off the question, or only unsupported claims), verification having run. The
     plainest gaps in the corpus, which claim-based charts miss. One row per question, most asked first."""
     nothing_found = (
         sessions["mode"].eq("ask")
         & sessions["decision"].eq(Decision.REFUSE.value)
-        & sessions["level"].isna()
-        & sessions["status_counts"].map(lambda counts: not counts.get(NOT_VERIFIED_KEY))
+        & sessions["status_counts"].map(
+            lambda counts: not counts.get(NOT_VERIFIED_KEY) and not counts.get(ClaimStatus.SUPPORTED.value)
+        )
     )
     asked = sessions[nothing_found]
     table = asked.groupby(asked["question"].str.strip()).agg(

@@ -59,12 +59,17 @@ def failed_spans(
 
 
 def report_spans(report: Report) -> list[list[FailedSpan]]:
-    """For each claim of `report`, its failed spans (none for a claim that passed or was not checked)."""
+    """For each claim of `report`, its failed spans (none for a claim that passed or was not checked,
+    nor for one a reviewer corrected: a person's verdict carries its own note, and spans read from the
+    verifier's evidence would contradict it)."""
     passages = [rc.chunk.text for rc in report.contexts]
     spans = []
     for result in report.claims:
         verdict = result.verdict
-        if not (verdict.verified and result.claim.checkable and verdict.status in _FAILED_STATUSES):
+        corrected = result.correction is not None
+        if corrected or not (
+            verdict.verified and result.claim.checkable and verdict.status in _FAILED_STATUSES
+        ):
             spans.append([])
             continue
         evidence = verdict.evidence.quote if verdict.evidence else ""

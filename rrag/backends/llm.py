@@ -85,7 +85,7 @@ class OpenAIChatLLM(LLM):
         base_url = str(settings.llm_base_url)
         self.where = f"the LLM server at {redact_url(base_url)}"
         # Whatever the server sends back is cleaned of every secret we sent it, echoes included.
-        self._redact = Redactor([settings.llm_api_key, *url_secrets(base_url)])
+        self._redact = Redactor(url_secrets(base_url), keys=[settings.llm_api_key])
         redact_http_logs()
         self._timeout_s = settings.llm_timeout_s
         self._attempts = settings.llm_max_retries + 1

@@ -116,6 +116,9 @@ class Ingestor:
                 if info.duplicates_dropped and self._original(info).is_file()
             ]
             results = [self._reingest(info, only_if_more_kept=True) for info in candidates]
+            # Its text must not survive in the stores' logs and free pages either.
+            self.index.purge_deleted()
+            self.store.truncate_log()
             return [result for result in results if result.status != "unchanged"]
 
     def reindex(self, doc_id: str) -> IngestResult:

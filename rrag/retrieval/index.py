@@ -23,6 +23,7 @@ from chromadb.utils.embedding_functions import register_embedding_function
 from rrag.backends.embedding import Embedder, get_embedder
 from rrag.errors import IndexError_, RRAGError
 from rrag.locks import process_lock
+from rrag.retrieval.purge import purge_deleted_text
 from rrag.settings import Settings
 from rrag.types import Chunk
 
@@ -111,6 +112,7 @@ class ChunkIndex:
 
     def __init__(self, settings: Settings, embedder: Embedder) -> None:
         self._location = _location(settings)
+        self._chroma_dir = None if settings.chroma_host else settings.chroma_dir
         self._collection_name = settings.collection
         self._embedding_function = RRAGEmbeddingFunction(embedder)
         with (
@@ -166,6 +168,12 @@ class ChunkIndex:
         with _chroma_errors(f"delete the chunks of {doc_id}"):
             self._collection.delete(where={"doc_id": doc_id})
         self._touch()
+
+    def purge_deleted(self) -> None:
+        """Remove the text of deleted chunks from what embedded Chroma keeps on disk (see purge.py).
+        A Chroma server's files are its operator's to compact."""
+        if self._chroma_dir is not None:
+            purge_deleted_text(self._chroma_dir)
 
     def chunk_versions(self, doc_id: str) -> dict[str, int]:
         """Chunk id -> the version of the document that wrote it (1 for chunks written before versions)."""

@@ -56,6 +56,7 @@ def create_store_engine(url_text: str, busy_timeout_s: float) -> tuple[Engine, b
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
         cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("PRAGMA secure_delete = ON")  # deleted text is overwritten, not left in free pages
         if not in_memory:
             cursor.execute("PRAGMA journal_mode = WAL")
         cursor.close()

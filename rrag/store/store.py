@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Engine, Select, delete, or_, select
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, defer, selectinload
 
@@ -25,6 +26,7 @@ from rrag.redact import looks_secret, redact_urls
 from rrag.settings import Settings
 from rrag.store.bm25 import KeywordMatches
 from rrag.store.engine import WRITE_OPTIONS, create_store_engine, is_locked
+from rrag.store.health import damaged_error, is_damage, named_os_failure, quick_check
 from rrag.store.keyword_index import documents_without_keywords, match_keywords, replace_keywords
 from rrag.store.migrations import is_behind, migrate
 from rrag.store.records import (
@@ -74,11 +76,15 @@ class Store:
         self._busy_timeout_s = busy_timeout_s
         self._engine, in_memory = create_store_engine(settings.sqlalchemy_url, busy_timeout_s)
         self._writer = self._engine.execution_options(**WRITE_OPTIONS)
+        self._path = make_url(settings.sqlalchemy_url).database or ""
+        self._damage: str | None = None  # what quick_check found: writes are refused
         # An in-memory database is one shared connection: transactions from two threads would interleave.
         self._one_at_a_time: AbstractContextManager[Any] = threading.RLock() if in_memory else nullcontext()
         try:
             with self._one_at_a_time, self._db_errors("open the database"):
-                if is_behind(self._engine):
+                if self._engine.dialect.name == "sqlite" and not in_memory:
+                    self._damage = quick_check(self._engine)
+                if self._damage is None and is_behind(self._engine):
                     migrate(self._writer)
         except BaseException:
             self._engine.dispose()
@@ -86,6 +92,18 @@ class Store:
 
     def close(self) -> None:
         self._engine.dispose()
+
+    def truncate_log(self) -> None:
+        """Empty SQLite's write-ahead log, whose old frames still hold deleted rows (a no-op elsewhere)."""
+        if self._engine.dialect.name != "sqlite":
+            return
+        raw = self._engine.raw_connection()  # autocommit: a checkpoint inside a transaction cannot truncate
+        try:
+            raw.driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # type: ignore[union-attr]
+        except Exception as exc:  # sqlite3.Error; the delete itself is done
+            raise StoreError(f"the deleted text could not be cleared from the database's log: {exc}") from exc
+        finally:
+            raw.close()
 
     def __enter__(self) -> Store:
         return self
@@ -275,6 +293,15 @@ class Store:
             row = _get(s, SessionRow, session_id, "session", _WITH_CORRECTIONS)
             return saved_report(row) if as_saved else as_reviewed(saved_report(row), latest_corrections(row))
 
+    def find_session(self, question: str, mode: str, answer: str | None = None) -> str | None:
+        """The newest saved session of exactly this question in this mode (and, given, this audited
+        answer), or None."""
+        query = select(SessionRow.session_id).where(SessionRow.question == question, SessionRow.mode == mode)
+        if answer is not None:
+            query = query.where(SessionRow.answer == answer)
+        with self._read("find the session") as s:
+            return s.scalar(query.order_by(SessionRow.created_at.desc()).limit(1))
+
     def list_sessions(
         self,
         *,
@@ -409,7 +436,7 @@ class Store:
             rows = [record for session in s.scalars(query) for record in claim_records(session)]
         return sorted(rows, key=lambda r: (r["created_at"], r["session_id"], r["claim_index"]))
 
-    # -- question-set runs (rrag.tools.question_sets) ------------------------------------------------------------
+    # -- question-set runs (rrag.tools.question_sets) -------------------------------------------------------
 
     def save_question_set_run(
         self, run_id: str, name: str, created_at: datetime, summary: Mapping[str, Any], outcomes: list[Any]
@@ -485,8 +512,19 @@ class Store:
         with self._transaction(self._engine, action) as session:
             yield session
 
+    @property
+    def damage(self) -> str | None:
+        """What the integrity check on open found wrong with the database, or None."""
+        return self._damage
+
+    def require_sound(self) -> None:
+        """Raise StoreDamagedError, with the recovery hint, if the integrity check on open failed."""
+        if self._damage is not None:
+            raise damaged_error(self._path, self._damage)
+
     @contextmanager
     def _write(self, action: str) -> Iterator[Session]:
+        self.require_sound()
         with self._transaction(self._writer, action) as session:
             yield session
 
@@ -511,6 +549,11 @@ class Store:
                     f"Could not {action}: the database is locked by another writer (busy timeout "
                     f"{self._busy_timeout_s:g} s). Nothing was written; try again."
                 ) from exc
+            if is_damage(exc):
+                raise damaged_error(self._path, str(getattr(exc, "orig", exc))) from exc
+            named = named_os_failure(action, self._path, getattr(exc, "orig", None) or exc)
+            if named is not None:
+                raise named from exc
             detail = getattr(exc, "orig", None) or type(exc).__name__
             raise StoreError(f"Could not {action}: {detail}") from exc
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from rrag.errors import RRAGError
+from rrag.errors import RRAGError, StoreDamagedError
 from rrag.settings import RISK_PRESETS, Settings
+from rrag.tools.progress import ProgressLine
 from rrag.types import IngestResult, Report
 
 
@@ -63,6 +65,11 @@ def _build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("delete", help="remove a document and its chunks")
     p.add_argument("doc_id")
     p.set_defaults(handler=_cmd_delete)
+
+    p = sub.add_parser(
+        "repair", help="re-index, from the kept originals, the listed documents the index lacks"
+    )
+    p.set_defaults(handler=_cmd_repair)
 
     p = sub.add_parser("demo", help="index the demo corpus and audit its example answers")
     _add_json(p)
@@ -119,8 +126,41 @@ def _engine(args: argparse.Namespace) -> Any:
 
 
 def _cmd_ingest(args: argparse.Namespace) -> int:
-    results = _engine(args).ingest(args.paths)
+    rag = _engine(args)
+    bar = ProgressLine("files")
+    results: list[IngestResult] = []
+    try:
+        for total, source, result in rag.ingest_each(args.paths):
+            results.append(result)
+            bar.update(len(results), total, source, chunks=sum(r.chunks_added for r in results))
+    except KeyboardInterrupt:
+        bar.interrupted(
+            f"{_ingest_counts(results)}. The file being indexed was rolled back; run the same command "
+            "again to go on (files already indexed are skipped as unchanged)."
+        )
+        raise
     _print_ingest(results, args.json)
+    return 0 if all(r.ok for r in results) else 1
+
+
+def _ingest_counts(results: Sequence[IngestResult]) -> str:
+    statuses = Counter(r.status for r in results)
+    done = ", ".join(f"{n} {status}" for status, n in sorted(statuses.items())) or "nothing indexed"
+    return f"{done}; {sum(r.chunks_added for r in results)} chunks added"
+
+
+def _cmd_repair(args: argparse.Namespace) -> int:
+    rag = _engine(args)
+    if rag.store.damage is not None:
+        raise StoreDamagedError(
+            f"the database is damaged ({rag.store.damage}); repair re-indexes documents only"
+        )
+    bar = ProgressLine("files")
+    results = rag.repair_index(progress=lambda done, total, source: bar.update(done, total, source))
+    if not results:
+        print("the index holds every listed document: nothing to repair")
+        return 0
+    _print_ingest(results, as_json=False)
     return 0 if all(r.ok for r in results) else 1
 
 
@@ -141,8 +181,26 @@ def _print_ingest(results: Sequence[IngestResult], as_json: bool) -> None:
 
 
 def _cmd_ask(args: argparse.Namespace) -> int:
-    _print_report(_engine(args).ask(args.question), args.json)
+    rag = _engine(args)
+    _warn_about_storage(rag)
+    _print_report(rag.ask(args.question), args.json)
     return 0
+
+
+def _warn_about_storage(rag: Any) -> None:
+    """What the checks on open found: a damaged database, documents the index lacks."""
+    if rag.store.damage is not None:
+        print(f"warning: the database is damaged ({rag.store.damage}); writes are refused", file=sys.stderr)
+    missing = rag.missing_from_index()
+    if missing:
+        print(
+            f"warning: {len(missing)} listed document(s) are missing from the index: "
+            + ", ".join(d.source for d in missing[:5])
+            + ("..." if len(missing) > 5 else "")
+            + ". Answers cannot find their text; run `python -m rrag repair` to re-index them from the "
+            "kept originals.",
+            file=sys.stderr,
+        )
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -200,7 +258,9 @@ def _cmd_sessions(args: argparse.Namespace) -> int:
 
 
 def _cmd_documents(args: argparse.Namespace) -> int:
-    docs = _engine(args).documents()
+    rag = _engine(args)
+    docs = rag.documents()
+    _warn_about_storage(rag)
     if args.json:
         print(json.dumps([asdict(d) for d in docs], indent=2))
         return 0
@@ -229,10 +289,20 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise RRAGError(f"cannot read the question set {args.file}: {exc.strerror or exc}") from exc
     items = question_sets.read_question_set(args.file.name, data)
-    progress = None if args.json else _print_progress
-    run = question_sets.run_question_set(
-        _engine(args), items, name=args.name or args.file.stem, progress=progress
-    )
+    bar = ProgressLine("questions")
+    try:
+        run = question_sets.run_question_set(
+            _engine(args),
+            items,
+            name=args.name or args.file.stem,
+            progress=lambda done, total, question: bar.update(done, total, question),
+        )
+    except KeyboardInterrupt:
+        bar.interrupted(
+            "The run was not saved: a run is saved whole, so that its rates cover every question. Each "
+            "answered question's session is saved and listed by `sessions`."
+        )
+        raise
     if args.json:
         print(json.dumps(run.to_dict(), indent=2, ensure_ascii=False))
     else:
@@ -241,11 +311,6 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     for failure in failures:
         print(f"FAIL: {failure}", file=sys.stderr)
     return 1 if failures else 0
-
-
-def _print_progress(done: int, total: int, question: str) -> None:
-    if question:
-        print(f"[{done + 1}/{total}] {question}", file=sys.stderr)
 
 
 def _print_run(run: Any) -> None:

@@ -283,7 +283,8 @@ def gate_failures(summary: RunSummary, max_hallucination_rate: float) -> list[st
     failures = []
     if summary.hallucination_rate is not None and summary.hallucination_rate > max_hallucination_rate:
         failures.append(
-            f"the hallucination rate {summary.hallucination_rate:.1%} is above the bound {max_hallucination_rate:.1%}"
+            f"the hallucination rate {summary.hallucination_rate:.1%} is above the bound "
+            f"{max_hallucination_rate:.1%}"
         )
     if summary.hallucination_rate is None:
         failures.append("no claim was checked, so the hallucination rate is unknown")
@@ -315,16 +316,34 @@ METRICS = (  # (summary field, label, higher is better)
 )
 
 
+NOT_COMPARABLE = "not comparable"
+
+
+def different_questions(a: QuestionSetRun, b: QuestionSetRun) -> str:
+    """Why two runs' rates cannot be compared ('' when they asked the same questions)."""
+    in_a, in_b = {o.question for o in a.outcomes}, {o.question for o in b.outcomes}
+    if in_a == in_b:
+        return ""
+    return (
+        f"Run A and run B asked different questions ({len(in_a & in_b)} in common, {len(in_a - in_b)} only "
+        f"in A, {len(in_b - in_a)} only in B): their rates measure different things, so neither is better. "
+        "Compare two runs of the same question set."
+    )
+
+
 def compare_runs(a: QuestionSetRun, b: QuestionSetRun) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Two runs side by side: one row per metric (A, B, change, better or worse), and one row per
-    question either run asked (matched by its text), with each run's decision and rates."""
+    question either run asked (matched by its text), with each run's decision and rates. Runs of
+    different questions have no change and no verdict: their rates measure different things."""
+    in_a, in_b = {o.question: o for o in a.outcomes}, {o.question: o for o in b.outcomes}
+    comparable = set(in_a) == set(in_b)
     metrics = []
     for name, label, higher_is_better in METRICS:
         before, after = getattr(a.summary, name), getattr(b.summary, name)
-        change = None if before is None or after is None else after - before
+        change = None if before is None or after is None or not comparable else after - before
         verdict = "" if not change else ("better" if (change > 0) == higher_is_better else "worse")
+        verdict = verdict if comparable else NOT_COMPARABLE
         metrics.append({"metric": label, "A": before, "B": after, "change": change, "verdict": verdict})
-    in_a, in_b = {o.question: o for o in a.outcomes}, {o.question: o for o in b.outcomes}
     rows = []
     for question in dict.fromkeys([*in_a, *in_b]):  # A's order, then what only B asked
         left, right = in_a.get(question), in_b.get(question)

@@ -1,0 +1,93 @@
+"""Loopback by default: the server binds 127.0.0.1 unless told otherwise, refuses a network address
+without RRAG_ALLOW_ANONYMOUS_NETWORK=1, and every page warns when it is open to the network."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit import config
+from streamlit.testing.v1 import AppTest
+
+from ui.network import BANNER, LOOPBACK_ADDRESS, is_loopback, serve_options
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = ROOT / "app.py"
+
+
+def test_the_address_is_loopback_unless_named() -> None:
+    assert serve_options(["--server.port", "8611"], allow_anonymous=False) == [
+        "--server.address",
+        LOOPBACK_ADDRESS,
+        "--server.port",
+        "8611",
+    ]
+    assert serve_options(["--server.address=::1"], allow_anonymous=False) == ["--server.address=::1"]
+
+
+@pytest.mark.parametrize("address", ["0.0.0.0", "", "192.168.1.20", "my-host.example", "::"])
+def test_a_network_address_needs_the_explicit_variable(address: str) -> None:
+    with pytest.raises(ValueError, match="ALLOW_ANONYMOUS_NETWORK"):
+        serve_options(["--server.address", address], allow_anonymous=False)
+    assert serve_options(["--server.address", address], allow_anonymous=True)[1] == address
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"])
+def test_loopback_addresses(address: str) -> None:
+    assert is_loopback(address)
+
+
+def test_the_server_refuses_to_start_on_all_interfaces_before_loading_anything() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "RRAG_ALLOW_ANONYMOUS_NETWORK"}
+    done = subprocess.run(
+        [sys.executable, "-m", "ui.serve", "--server.address", "0.0.0.0", "--server.port", "1"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "Refusing to serve on 0.0.0.0" in done.stderr
+
+
+def test_the_makefile_and_the_config_bind_loopback() -> None:
+    assert "--server.address $(ADDRESS)" in (ROOT / "Makefile").read_text()
+    assert "ADDRESS ?= 127.0.0.1" in (ROOT / "Makefile").read_text()
+    assert 'address = "127.0.0.1"' in (ROOT / ".streamlit" / "config.toml").read_text()
+
+
+@pytest.fixture
+def served_on() -> Iterator[object]:
+    before = config.get_option("server.address")
+    yield lambda address: config.set_option("server.address", address)
+    config.set_option("server.address", before)
+    st.cache_data.clear()
+    st.cache_resource.clear()
+
+
+def _banners(at: AppTest) -> list[str]:
+    return [w.value for w in at.warning if "Open to the network" in w.value]
+
+
+@pytest.mark.parametrize(
+    ("address", "allow", "shown"),
+    [("0.0.0.0", "1", True), ("127.0.0.1", "1", False), ("0.0.0.0", None, False)],
+)
+def test_every_page_warns_while_open_to_the_network(
+    served_on, monkeypatch: pytest.MonkeyPatch, address: str, allow: str | None, shown: bool
+) -> None:
+    served_on(address)
+    if allow:
+        monkeypatch.setenv("RRAG_ALLOW_ANONYMOUS_NETWORK", allow)
+    at = AppTest.from_file(str(APP), default_timeout=120).run()
+    assert not at.exception
+    assert _banners(at) == ([BANNER] if shown else [])
+    if shown:
+        at.switch_page("pages/settings.py").run()
+        assert _banners(at) == [BANNER]
