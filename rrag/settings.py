@@ -24,6 +24,11 @@ DEFAULT_RELEVANCE_FLOOR = 0.18  # calibrated in rrag/retrieval/hybrid.py and tes
 DEFAULT_LLM_TIMEOUT_S = 60.0
 DEFAULT_LLM_MAX_RETRIES = 2
 DEFAULT_LLM_DEADLINE_S = 90.0  # all LLM calls of one question together, retries included
+DEFAULT_LLM_CONTEXT_TOKENS = 4096  # the model's context window: prompt and reply must fit in it
+# Reply budgets (`max_tokens`) per kind of call: an answer with its citations, a claim list, a verdict.
+DEFAULT_LLM_MAX_TOKENS_ANSWER = 512
+DEFAULT_LLM_MAX_TOKENS_CLAIMS = 384
+DEFAULT_LLM_MAX_TOKENS_JUDGE = 256
 
 # Hallucination-rate thresholds a user picks from; strict mode refuses above the threshold.
 RISK_PRESETS: Mapping[str, float] = {"high-risk": 0.05, "enterprise": 0.20, "general": 0.30}
@@ -60,6 +65,10 @@ class Settings:
     llm_timeout_s: float = DEFAULT_LLM_TIMEOUT_S
     llm_max_retries: int = DEFAULT_LLM_MAX_RETRIES
     llm_deadline_s: float = DEFAULT_LLM_DEADLINE_S
+    llm_context_tokens: int = DEFAULT_LLM_CONTEXT_TOKENS
+    llm_max_tokens_answer: int = DEFAULT_LLM_MAX_TOKENS_ANSWER
+    llm_max_tokens_claims: int = DEFAULT_LLM_MAX_TOKENS_CLAIMS
+    llm_max_tokens_judge: int = DEFAULT_LLM_MAX_TOKENS_JUDGE
 
     risk_threshold: float = RISK_PRESETS[DEFAULT_RISK_PRESET]
     strict: bool = False
@@ -73,6 +82,12 @@ class Settings:
             raise ConfigError("top_k must be at least 1")
         if not self.llm_deadline_s > 0:
             raise ConfigError("llm_deadline_s must be more than 0 seconds")
+        budgets = (self.llm_max_tokens_answer, self.llm_max_tokens_claims, self.llm_max_tokens_judge)
+        if min(budgets) < 16 or 2 * max(budgets) >= self.llm_context_tokens:
+            raise ConfigError(
+                "each RRAG_LLM_MAX_TOKENS_* must be at least 16 and less than half of "
+                "RRAG_LLM_CONTEXT_TOKENS (a reply and its one repair must fit beside the prompt)"
+            )
         if not 0.0 <= self.risk_threshold <= 1.0:
             raise ConfigError("risk_threshold must be between 0 and 1")
         if self.answerer not in ANSWERERS:

@@ -34,14 +34,13 @@ def test_llm_answer_with_a_quote_not_in_the_source_is_a_citation_mismatch(
     rag: ReliableRAG, server: ChatServer
 ) -> None:
     rag.configure(rag.settings.replace(answerer="openai"))
-    chunk_id = rag.document_chunks(rag.documents()[0].doc_id)[0].chunk_id
     server.reply_json(
         {
             "answer": "Security incidents must be reported within 24 hours.",
             "refused": False,
             "citations": [
-                {"chunk_id": chunk_id, "quote": "reported to the IT service desk within 24 hours"},
-                {"chunk_id": chunk_id, "quote": "within 48 hours"},
+                {"passage": 1, "quote": "reported to the IT service desk within 24 hours"},
+                {"passage": 1, "quote": "within 48 hours"},
             ],
         }
     )

@@ -207,9 +207,9 @@ def test_lexical_batch_matches_one_by_one() -> None:
 
 
 def judge_reply(
-    status: str, quote: str, chunk_id: str = "leave-0", reason: str = "because"
-) -> dict[str, str]:
-    return {"status": status, "evidence_quote": quote, "chunk_id": chunk_id, "reason": reason}
+    status: str, quote: str, passage: int = 1, reason: str = "because"
+) -> dict[str, str | int]:
+    return {"status": status, "evidence_quote": quote, "passage": passage, "reason": reason}
 
 
 def test_judge_verdict_carries_its_quote_in_place(server: ChatServer, settings: Settings) -> None:
@@ -228,7 +228,7 @@ def test_judge_tells_contradicted_and_finds_a_quote_in_another_chunk(
     server: ChatServer, settings: Settings
 ) -> None:
     quote = "Security incidents must be reported to the IT service desk within 24 hours"
-    server.reply_json(judge_reply("contradicted", quote, chunk_id="leave-0"))
+    server.reply_json(judge_reply("contradicted", quote, passage=1))  # the quote is in passage 2
     verdict = LLMJudge(server.llm(settings)).verify(
         claim("Incidents are reported within 72 hours."), CONTEXTS
     )
@@ -247,7 +247,7 @@ def test_a_contradiction_quoting_text_not_in_the_documents_lowers_confidence(
 
 
 def test_unsupported_needs_no_quote(server: ChatServer, settings: Settings) -> None:
-    server.reply_json(judge_reply("unsupported", "", chunk_id="", reason="nothing about gyms"))
+    server.reply_json(judge_reply("unsupported", "", passage=0, reason="nothing about gyms"))
     verdict = LLMJudge(server.llm(settings)).verify(claim("There is a gym."), CONTEXTS)
     assert (verdict.status, verdict.confidence, verdict.reason) == (
         ClaimStatus.UNSUPPORTED,
@@ -257,11 +257,11 @@ def test_unsupported_needs_no_quote(server: ChatServer, settings: Settings) -> N
 
 
 def test_malformed_judgement_is_retried_once(server: ChatServer, settings: Settings) -> None:
-    server.reply_json({"status": "probably fine", "evidence_quote": "", "chunk_id": "", "reason": ""})
+    server.reply_json({"status": "probably fine", "evidence_quote": "", "passage": 0, "reason": ""})
     server.reply_json(judge_reply("partial", "Up to 5 unused days may be carried over"))
     verdict = LLMJudge(server.llm(settings)).verify(claim("Up to 5 days carry over for free."), CONTEXTS)
     assert verdict.status is ClaimStatus.PARTIAL and len(server.requests) == 2
-    assert "must be one of" in server.requests[1]["messages"][-1]["content"]
+    assert "status: Input should be 'supported', 'partial'" in server.requests[1]["messages"][-1]["content"]
 
 
 @pytest.mark.parametrize(

@@ -90,6 +90,12 @@ def _m008_question_set_runs(conn: Connection) -> None:
     QuestionSetRunRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
 
 
+def _m009_pending_sessions_keep_failures(conn: Connection) -> None:
+    # A question whose LLM server failed is kept with its reason (History lists it as failed).
+    if "failure" not in {c["name"] for c in inspect(conn).get_columns("pending_sessions")}:
+        conn.exec_driver_sql("ALTER TABLE pending_sessions ADD COLUMN failure TEXT")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m001_initial_schema,
     _m002_audit_trail_is_append_only,
@@ -99,6 +105,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _m006_sessions_count_source_conflicts,
     _m007_pending_sessions,
     _m008_question_set_runs,
+    _m009_pending_sessions_keep_failures,
 )
 
 
