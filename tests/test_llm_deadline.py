@@ -52,6 +52,21 @@ def test_a_slow_reply_is_cut_at_the_deadline_not_after_every_retry(
     assert len(server.requests) == 1  # no retry once the deadline has passed
 
 
+def test_at_the_deadline_the_request_is_cancelled_the_connection_closed(
+    server: ChatServer, settings: Settings
+) -> None:
+    # A server that keeps generating for a client that gave up (llama.cpp does) must at least see
+    # the connection go: the client closes it, it does not leave it open in its pool.
+    server.reply("too late", delay_s=SLOW_S)
+    llm = _default_llm(server, settings)
+    with llm_deadline(0.5), pytest.raises(LLMTimeoutError):
+        llm.complete(HELLO, max_tokens=32)
+    waited = time.monotonic()
+    while server.dropped == 0 and time.monotonic() - waited < 2:
+        time.sleep(0.02)
+    assert server.dropped == 1
+
+
 def test_retries_and_back_off_stop_at_the_deadline(server: ChatServer, settings: Settings) -> None:
     server.fail(503)  # retried after the scripted 10 ms back-off ...
     server.fail(503, headers={"retry-after-ms": "5000"})  # ... but this wait would outlast the deadline
