@@ -79,6 +79,8 @@ class ReliableRAG:
 
     def close(self) -> None:
         self.store.close()
+        if self._backends.llm is not None:
+            self._backends.llm.close()
 
     # -- documents ---------------------------------------------------------------------------------
 

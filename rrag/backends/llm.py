@@ -92,6 +92,9 @@ class LLM(ABC):
         response format, JSON_OBJECT asks for any JSON object. Raises OutputModeError when the server
         refuses the mode, LLMError (or another subclass) on any other failure."""
 
+    def close(self) -> None:  # noqa: B027 - optional: only a client with connections overrides it
+        """Release connections (a client's pool); nothing to do for an LLM that holds none."""
+
 
 # Local OpenAI-compatible servers (llama.cpp, Ollama, vLLM) ignore the key, but the client needs one.
 PLACEHOLDER_API_KEY = "not-needed"
