@@ -46,6 +46,21 @@ def test_json_schema_is_sent_as_structured_output(server: ChatServer, settings: 
     assert server.requests[1]["response_format"] == {"type": "json_object"}
 
 
+def test_a_server_that_refuses_max_tokens_gets_the_same_budget_as_max_completion_tokens(
+    server: ChatServer, settings: Settings
+) -> None:
+    server.fail(
+        400,
+        "Unsupported parameter: 'max_tokens' is not supported with this model. "
+        "Use 'max_completion_tokens' instead.",
+    )
+    server.reply("ok")
+    assert server.llm(settings).complete(HELLO, max_tokens=40).text == "ok"
+    first, second = server.requests
+    assert first["max_tokens"] == 40 and "max_completion_tokens" not in first
+    assert second["max_completion_tokens"] == 40 and "max_tokens" not in second
+
+
 def test_an_unconfigured_llm_is_a_config_error(settings: Settings) -> None:
     with pytest.raises(ConfigError, match="RRAG_LLM_BASE_URL"):
         OpenAIChatLLM(settings)

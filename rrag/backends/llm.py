@@ -233,6 +233,10 @@ class OpenAIChatLLM(LLM):
                     raise OutputModeError(
                         f"{self.where} refused response_format {kind} (HTTP {exc.status_code}): {detail}"
                     ) from None
+                if "max_tokens" in request and "max_completion_tokens" in _server_message(exc):
+                    # OpenAI's reasoning models refuse max_tokens and name its successor: same budget.
+                    request["max_completion_tokens"] = request.pop("max_tokens")
+                    continue
                 if not isinstance(exc, (openai.RateLimitError, openai.InternalServerError)):
                     raise
                 self._wait_before_retry(exc, attempt, budget)
