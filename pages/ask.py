@@ -187,7 +187,9 @@ def _render_interrupted(rag: ReliableRAG, state: PageState) -> None:
         return
     del st.query_params[ANSWERING]
     # Still pending is interrupted for this tab, even if the old run has not noticed the reload yet.
-    interrupted = next((p for p in rag.pending_sessions() if p.session_id == session_id), None)
+    interrupted = next(
+        (p for p in rag.pending_sessions() if p.session_id == session_id and not p.failure), None
+    )
     if interrupted is not None:
         state["question"] = interrupted.question
         state["mode"] = VERIFY if interrupted.mode == "verify" else ASK

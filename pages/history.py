@@ -88,6 +88,17 @@ def _render_interrupted(rag: ReliableRAG) -> None:
         st.dataframe(interrupted_table(interrupted), hide_index=True, width="stretch")
 
 
+def _render_failed(rag: ReliableRAG) -> None:
+    failed = rag.failed_sessions()
+    if not failed:
+        return
+    with st.expander(f"✖ Failed questions ({len(failed)}): the LLM server failed", expanded=False):
+        st.caption(
+            "No answer was written: the reason is in the Status column. Ask them again on the Ask page."
+        )
+        st.dataframe(interrupted_table(failed), hide_index=True, width="stretch")
+
+
 def main() -> None:
     st.title("History")
     st.caption("Every audited answer is saved with its claims, evidence and reviews.")
@@ -103,6 +114,7 @@ def main() -> None:
     with engine_errors("Loading the history"):
         rag = get_engine()
         _render_interrupted(rag)
+        _render_failed(rag)
         found = _render_filters(state)
         st.caption(f"{len(found)} session(s), newest first.")
         if not found:

@@ -130,9 +130,20 @@ def _test(rag: ReliableRAG, values: dict[str, Any]) -> None:
         st.warning("Enter the Base URL and the Model above, then test the connection.")
         return
     with engine_errors("Testing the LLM connection"), st.spinner("Calling the LLM…"):
-        reply = rag.test_llm_connection(rag.settings.replace(**endpoint))
-        st.success("The LLM answered:", icon=":material/check_circle:")
-        st.html(style_tag() + escaped_block(redact(reply)[:500]))
+        check = rag.test_llm_connection(rag.settings.replace(**endpoint))
+        served = check.model_served or "a model it did not name"
+        st.success(
+            f"{md_escape(check.server)} answered the pipeline's structured request with "
+            f"{md_escape(served)} in output mode **{check.mode.value}**.",
+            icon=":material/check_circle:",
+        )
+        if check.model_served and check.model_served != check.model_requested:
+            st.warning(
+                f"It was asked for {md_escape(check.model_requested)} but answered as {md_escape(served)}: "
+                "some servers serve their own model whatever name is asked for.",
+                icon=":material/warning:",
+            )
+        st.html(style_tag() + escaped_block(redact(check.answer)[:500]))
 
 
 def _render_locations(settings: Settings) -> None:

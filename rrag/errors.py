@@ -11,6 +11,8 @@ RRAGError
  +-- LLMError               the configured LLM server failed
  |    +-- LLMTimeoutError
  |    +-- LLMResponseError  malformed, truncated or schema-violating output
+ |    +-- OutputModeError   the server refuses the structured-output mode asked for
+ |    +-- LLMContextError   the prompt cannot fit the model's context window
  +-- StoreError             the database failed
  |    +-- StoreLockedError
  |    +-- StoreDamagedError  the file is malformed (quick_check on open): writes refused
@@ -64,6 +66,14 @@ class LLMTimeoutError(LLMError):
 
 class LLMResponseError(LLMError):
     """The LLM answered with malformed, truncated or invalid output."""
+
+
+class OutputModeError(LLMError):
+    """The LLM server refused the requested response format."""
+
+
+class LLMContextError(LLMError):
+    """The prompt does not fit the model's context window, even with every passage left out."""
 
 
 class StoreError(RRAGError):

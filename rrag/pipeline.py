@@ -17,7 +17,9 @@ from rrag.audit.relevance import Relevance, assess, judge
 from rrag.audit.scoring import score
 from rrag.backends.embedding import get_embedder
 from rrag.backends.llm import LLM, OpenAIChatLLM, llm_deadline
-from rrag.errors import ConfigError, InputError, RRAGError
+from rrag.backends.prompts import PROMPT_VERSION, ConnectionCheck, check_connection
+from rrag.backends.structured import CallLog, logging_calls
+from rrag.errors import ConfigError, InputError, LLMError, RRAGError
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect
 from rrag.private import make_private
@@ -82,6 +84,8 @@ class ReliableRAG:
 
     def close(self) -> None:
         self.store.close()
+        if self._backends.llm is not None:
+            self._backends.llm.close()
 
     # -- documents ---------------------------------------------------------------------------------
 
@@ -163,10 +167,12 @@ class ReliableRAG:
         timer = _StageTimer(progress)
         with self._pending(question, "ask", session_id) as session_id:
             stages = self._stages(settings)  # after the pending row: building stages may load models
-            with llm_deadline(stages.settings.llm_deadline_s):
-                return self._ask(stages, question, timer, session_id)
+            with llm_deadline(stages.settings.llm_deadline_s), logging_calls() as calls:
+                return self._ask(stages, question, timer, session_id, calls)
 
-    def _ask(self, stages: _Backends, question: str, timer: _StageTimer, session_id: str) -> Report:
+    def _ask(
+        self, stages: _Backends, question: str, timer: _StageTimer, session_id: str, calls: CallLog
+    ) -> Report:
         question = clean(question)  # as the documents were stored: see rrag.text.clean
         with timer("retrieve"):
             contexts = stages.retriever.retrieve(question)
@@ -184,6 +190,7 @@ class ReliableRAG:
             contexts,
             defused,
             timer,
+            calls,
             mode="ask",
             session_id=session_id,
         )
@@ -201,11 +208,17 @@ class ReliableRAG:
         timer = _StageTimer(progress)
         with self._pending(question, "verify", session_id) as session_id:
             stages = self._stages(settings)
-            with llm_deadline(stages.settings.llm_deadline_s):
-                return self._verify(stages, question, answer, timer, session_id)
+            with llm_deadline(stages.settings.llm_deadline_s), logging_calls() as calls:
+                return self._verify(stages, question, answer, timer, session_id, calls)
 
     def _verify(
-        self, stages: _Backends, question: str, answer: str, timer: _StageTimer, session_id: str
+        self,
+        stages: _Backends,
+        question: str,
+        answer: str,
+        timer: _StageTimer,
+        session_id: str,
+        calls: CallLog,
     ) -> Report:
         question = clean(question)
         with timer("claims"):
@@ -224,6 +237,7 @@ class ReliableRAG:
             contexts,
             defuse(contexts),
             timer,
+            calls,
             mode="verify",
             session_id=session_id,
         )
@@ -240,7 +254,14 @@ class ReliableRAG:
 
     def interrupted_sessions(self) -> list[PendingSession]:
         """Questions whose answer never came (a reload, a closed tab, a crash), newest first."""
-        return [p for p in self.store.pending_sessions() if p.session_id not in self._running]
+        return [
+            p for p in self.store.pending_sessions() if p.session_id not in self._running and not p.failure
+        ]
+
+    def failed_sessions(self) -> list[PendingSession]:
+        """Questions that failed because the LLM server did (down, timing out, unusable replies), with
+        the reason the user was shown, newest first."""
+        return [p for p in self.store.pending_sessions() if p.failure]
 
     # -- saved sessions, reviews and app settings: the pages' way to the store ---------------------
 
@@ -292,7 +313,8 @@ class ReliableRAG:
     @contextmanager
     def _pending(self, question: str, mode: str, session_id: str | None) -> Iterator[str]:
         """The question is saved as pending before any work and removed with its report, so one that is
-        never answered stays on record as interrupted. An error the caller reports is not one."""
+        never answered stays on record as interrupted. A failure of the LLM server is kept as a failed
+        session with its reason; any other error the caller reports (a bad setting) is not kept."""
         if len(question) > MAX_QUESTION_CHARS:
             raise InputError(
                 f"The question has {len(question):,} characters; the limit is {MAX_QUESTION_CHARS:,}. "
@@ -303,9 +325,12 @@ class ReliableRAG:
         self._running.add(session_id)
         try:
             yield session_id
-        except RRAGError:
+        except RRAGError as exc:
             with suppress(RRAGError):  # the original error is the one to report
-                self.store.drop_pending(session_id)
+                if isinstance(exc, LLMError):
+                    self.store.fail_pending(session_id, str(exc))
+                else:
+                    self.store.drop_pending(session_id)
             raise
         finally:
             self._running.discard(session_id)
@@ -330,6 +355,7 @@ class ReliableRAG:
         contexts: list[RetrievedChunk],
         defused: tuple[list[RetrievedChunk], list[PlantedInstruction]],
         timer: _StageTimer,
+        calls: CallLog,
         *,
         mode: str,
         session_id: str,
@@ -369,17 +395,18 @@ class ReliableRAG:
             strict=s.strict,
             addresses_question=None if relevance is None else relevance.addressed,
             relevance_reason="" if relevance is None else relevance.reason,
+            llm=calls.summary(stages.llm, PROMPT_VERSION),
         )
         with timer("save"):
             self.store.save_report(report)
         return report
 
-    def test_llm_connection(self, settings: Settings | None = None) -> str:
-        """Call the LLM of `settings` (default: the engine's own) without changing the engine."""
+    def test_llm_connection(self, settings: Settings | None = None) -> ConnectionCheck:
+        """Make the pipeline's structured request to the LLM of `settings` (default: the engine's own),
+        negotiating the output mode afresh, without changing the engine."""
         llm = OpenAIChatLLM(settings) if settings is not None else self._backends.llm
-        return require_llm(llm, "Testing the connection").complete(
-            [{"role": "user", "content": "Reply with the single word: ready"}]
-        )
+        with llm_deadline((settings or self.settings).llm_deadline_s):
+            return check_connection(require_llm(llm, "Testing the connection"))
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,11 @@ DEFAULT_LLM_TIMEOUT_S = 60.0
 DEFAULT_LLM_MAX_RETRIES = 2
 DEFAULT_LLM_DEADLINE_S = 90.0  # all LLM calls of one question together, retries included
 DEFAULT_ALLOW_ANONYMOUS_NETWORK = False  # serving beyond loopback without sign-in (ui/network.py)
+DEFAULT_LLM_CONTEXT_TOKENS = 4096  # the model's context window: prompt and reply must fit in it
+# Reply budgets (`max_tokens`) per kind of call: an answer with its citations, a claim list, a verdict.
+DEFAULT_LLM_MAX_TOKENS_ANSWER = 512
+DEFAULT_LLM_MAX_TOKENS_CLAIMS = 384
+DEFAULT_LLM_MAX_TOKENS_JUDGE = 256
 
 # Hallucination-rate thresholds a user picks from; strict mode refuses above the threshold.
 RISK_PRESETS: Mapping[str, float] = {"high-risk": 0.05, "enterprise": 0.20, "general": 0.30}
@@ -73,6 +78,10 @@ class Settings(BaseSettings):
     llm_timeout_s: float = Field(DEFAULT_LLM_TIMEOUT_S, gt=0.0)
     llm_max_retries: int = Field(DEFAULT_LLM_MAX_RETRIES, ge=0)
     llm_deadline_s: float = Field(DEFAULT_LLM_DEADLINE_S, gt=0.0)
+    llm_context_tokens: int = Field(DEFAULT_LLM_CONTEXT_TOKENS, ge=256)
+    llm_max_tokens_answer: int = Field(DEFAULT_LLM_MAX_TOKENS_ANSWER, ge=16)
+    llm_max_tokens_claims: int = Field(DEFAULT_LLM_MAX_TOKENS_CLAIMS, ge=16)
+    llm_max_tokens_judge: int = Field(DEFAULT_LLM_MAX_TOKENS_JUDGE, ge=16)
 
     risk_threshold: float = Field(RISK_PRESETS[DEFAULT_RISK_PRESET], ge=0.0, le=1.0)
     strict: bool = False
@@ -98,6 +107,12 @@ class Settings(BaseSettings):
     def _overlap_within_chunk(self) -> Settings:
         if self.chunk_overlap >= self.chunk_size:
             raise ValueError("chunk_overlap must be between 0 and chunk_size")
+        budgets = (self.llm_max_tokens_answer, self.llm_max_tokens_claims, self.llm_max_tokens_judge)
+        if 2 * max(budgets) >= self.llm_context_tokens:
+            raise ValueError(
+                "each RRAG_LLM_MAX_TOKENS_* must be less than half of RRAG_LLM_CONTEXT_TOKENS "
+                "(a reply and its one repair must fit beside the prompt)"
+            )
         return self
 
     @property

@@ -246,6 +246,7 @@ class Report:
     notes: list[str] = field(default_factory=list)  # how the audit ran, e.g. a fallback to the rule splitter
     addresses_question: bool | None = None  # the answer-relevance check; None when it did not run
     relevance_reason: str = ""  # why the answer does not address the question
+    llm: dict[str, Any] = field(default_factory=dict)  # provenance: server, models, prompt version, tokens
 
     @property
     def source_conflicts(self) -> int:
@@ -280,6 +281,7 @@ class Report:
             "strict": self.strict,
             "addresses_question": self.addresses_question,
             "relevance_reason": self.relevance_reason,
+            "llm": dict(self.llm),
         }
 
     @classmethod
@@ -332,6 +334,7 @@ class Report:
                 "notes",
                 "addresses_question",
                 "relevance_reason",
+                "llm",
             )
             if k in data
         }

@@ -1,15 +1,18 @@
 """A scripted OpenAI chat-completions server on loopback, for testing the real client over HTTP.
 
 Queue replies per test (`reply`, `reply_json`, `fail`, `raw`), each optionally delayed; the server
-answers requests in order and records every request body. With nothing queued it answers HTTP 500
-and counts the request in `unexpected`, so a test sees calls it did not plan for.
+answers requests in order and records every request body. A client that hangs up during a delay is
+counted in `dropped` (as a real server would see its connection closed). With nothing queued it
+answers HTTP 500 and counts the request in `unexpected`, so a test sees calls it did not plan for.
 """
 
 from __future__ import annotations
 
 import json
+import select
 import socket
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -38,6 +41,7 @@ class ChatServer:
         self.headers: list[dict[str, str]] = []
         self.paths: list[str] = []  # each request's path and query
         self.unexpected = 0
+        self.dropped = 0  # requests whose client closed the connection before the reply
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
         # A short poll interval: shutdown() waits up to one interval, at every test's teardown.
@@ -89,6 +93,19 @@ class ChatServer:
             self.unexpected += 1
         return Reply(status=500, body=b'{"error": {"message": "no scripted reply"}}')
 
+    def _wait_or_hangup(self, connection: socket.socket, seconds: float) -> bool:
+        """Wait out a scripted delay; True when cut short by shutdown or by the client hanging up."""
+        ends = time.monotonic() + seconds
+        while (left := ends - time.monotonic()) > 0:
+            if self._stopping.is_set():
+                return True
+            readable, _, _ = select.select([connection], [], [], min(left, 0.02))
+            if readable and connection.recv(1, socket.MSG_PEEK) == b"":  # EOF: the client closed it
+                with self._lock:
+                    self.dropped += 1
+                return True
+        return False
+
     # -- lifecycle ------------------------------------------------------------------------------
 
     def __enter__(self) -> ChatServer:
@@ -121,7 +138,7 @@ def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("content-length", 0))
             body = json.loads(self.rfile.read(length) or b"{}")
             reply = server._next(body, {k.lower(): v for k, v in self.headers.items()}, self.path)
-            if reply.delay_s and server._stopping.wait(reply.delay_s):
+            if reply.delay_s and server._wait_or_hangup(self.connection, reply.delay_s):
                 return
             try:
                 self.send_response(reply.status)

@@ -1,29 +1,96 @@
-"""A fake LLM for tests of what the engine does with replies: a subclass of the real base class that
-returns queued replies in order (a dict is sent as its JSON) and records every request."""
+"""A scripted LLM for tests outside the HTTP adapter's own: a subclass of the real `LLM` base (as
+simonw/llm's MockModel), so every caller runs its real code and only the server is replaced.
+
+Queue replies (`reply`, `reply_json`, `fail`, or as arguments: a str is sent as it is, any other
+value as its JSON, an LLMError raised); each call takes the next one in order and is recorded
+with its messages, `max_tokens` and output mode. Modes in `refuses` are refused as a server refuses
+a response format (OutputModeError), before any reply is taken. With nothing queued a call raises
+AssertionError, so a test sees calls it did not plan for.
+"""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from rrag.backends.llm import LLM, Message
-from rrag.errors import LLMError
+from rrag.backends.llm import LLM, Completion, Message, OutputMode, TokenLimits
+from rrag.errors import LLMError, OutputModeError
+from rrag.settings import Settings
+
+MODEL = "fake-model"
+_instances = itertools.count()
+
+
+@dataclass(frozen=True)
+class Request:
+    messages: list[Message]
+    max_tokens: int
+    mode: OutputMode | None
+    schema: dict[str, Any] | None
 
 
 class FakeLLM(LLM):
     name = "fake"
 
-    def __init__(self, *replies: str | dict[str, Any] | LLMError) -> None:
-        self.replies: deque[str | dict[str, Any] | LLMError] = deque(replies)
-        self.requests: list[list[Message]] = []
+    def __init__(
+        self,
+        *replies: Any,
+        refuses: Sequence[OutputMode] = (),
+        server: str | None = None,
+        settings: Settings | None = None,
+        served_model: str = MODEL,
+    ) -> None:
+        self.model = MODEL
+        self.server = (
+            server or f"fake://llm-{next(_instances)}"
+        )  # its own: output modes are remembered per server
+        self.limits = TokenLimits.from_settings(settings or Settings())
+        self.refuses = set(refuses)
+        self.served_model = served_model
+        self.requests: list[Request] = []
+        self._replies: deque[Completion | LLMError] = deque()
+        for queued in replies:
+            if isinstance(queued, LLMError):
+                self.fail(queued)
+            elif isinstance(queued, str):
+                self.reply(queued)
+            else:
+                self.reply_json(queued)
 
-    def complete(self, messages: Sequence[Message], *, json_schema: dict[str, Any] | None = None) -> str:
-        self.requests.append(list(messages))
-        if not self.replies:
-            raise LLMError("the fake LLM has no reply queued")
-        reply = self.replies.popleft()
-        if isinstance(reply, LLMError):
-            raise reply
-        return reply if isinstance(reply, str) else json.dumps(reply)
+    def reply(self, text: str, *, truncated: bool = False, prompt_tokens: int = 10) -> FakeLLM:
+        self._replies.append(
+            Completion(text, self.served_model, prompt_tokens, max(1, len(text) // 4), truncated)
+        )
+        return self
+
+    def reply_json(self, value: Any, **kwargs: Any) -> FakeLLM:
+        return self.reply(json.dumps(value), **kwargs)
+
+    def fail(self, error: LLMError) -> FakeLLM:
+        self._replies.append(error)
+        return self
+
+    @property
+    def pending(self) -> int:
+        return len(self._replies)
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        max_tokens: int,
+        mode: OutputMode | None = None,
+        schema: dict[str, Any] | None = None,
+    ) -> Completion:
+        self.requests.append(Request(list(messages), max_tokens, mode, schema))
+        if mode in self.refuses:
+            raise OutputModeError(f"{self.server} refused response_format {mode.value} (HTTP 500)")
+        assert self._replies, "the fake LLM was called with no reply queued"
+        nxt = self._replies.popleft()
+        if isinstance(nxt, LLMError):
+            raise nxt
+        return nxt

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from chat_server import ChatServer
+from fake_llm import FakeLLM
 
 from rrag.answer.answerers import REFUSAL, ExtractiveAnswerer, LLMAnswerer, is_quoted
 from rrag.backends.embedding import Embedder, get_embedder
@@ -107,36 +108,59 @@ def test_extractive_ends_list_items_with_a_full_stop(embedder: Embedder) -> None
     assert answer.citations[0].quote == "dental cover for the whole family"
 
 
-def test_llm_answer_citations_are_checked_against_their_chunks(
-    server: ChatServer, settings: Settings
-) -> None:
-    server.reply_json(
+def test_llm_answer_citations_are_checked_against_the_passage_they_cite() -> None:
+    llm = FakeLLM().reply_json(
         {
             "answer": "Full-time staff get 25 days; passwords need 14 characters.",
             "refused": False,
             "citations": [
-                {
-                    "chunk_id": "leave-0",
-                    "quote": "full-time employees receive 25 DAYS\n of paid annual leave",
-                },
-                {"chunk_id": "security-0", "quote": "Passwords must be at least 14 characters long"},
-                {
-                    "chunk_id": "leave-0",
-                    "quote": "Employees receive 30 days of paid leave",
-                },  # not in the chunk
-                {
-                    "chunk_id": "nowhere-9",
-                    "quote": "Passwords must be at least 14 characters long",
-                },  # unknown id
-                {"chunk_id": "leave-0", "quote": "Parents are entitled ... 8 weeks before it starts"},
+                {"passage": 1, "quote": "full-time employees receive 25 DAYS\n of paid annual leave"},
+                {"passage": 2, "quote": "Passwords must be at least 14 characters long"},
+                {"passage": 1, "quote": "Employees receive 30 days of paid leave"},  # not in the passage
+                {"passage": 2, "quote": "Full-time employees receive 25 days"},  # in passage 1, not 2
+                {"passage": 1, "quote": "Parents are entitled ... 8 weeks before it starts"},
             ],
         }
     )
-    answer = LLMAnswerer(server.llm(settings)).answer("Leave and passwords?", CONTEXTS)
+    answer = LLMAnswerer(llm).answer("Leave and passwords?", CONTEXTS)
     assert answer.backend == "openai" and not answer.refused
     assert answer.text == "Full-time staff get 25 days; passwords need 14 characters."
     assert [c.found for c in answer.citations] == [True, True, False, False, True]
-    assert answer.citation_mismatches == 2
+    assert [c.chunk_id for c in answer.citations[:2]] == ["leave-0", "security-0"]
+    assert answer.citation_mismatches == 2 and len(llm.requests) == 1
+
+
+def test_long_chunk_ids_never_reach_the_prompt_and_never_cause_a_mismatch() -> None:
+    hashed = [context(LEAVE, "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08#0007")]
+    llm = FakeLLM().reply_json(
+        {
+            "answer": "Parents get 16 weeks.",
+            "refused": False,
+            "citations": [
+                {"passage": 1, "quote": "Parents are entitled to 16 weeks of fully paid parental leave"}
+            ],
+        }
+    )
+    answer = LLMAnswerer(llm).answer("How long is parental leave?", hashed)
+    assert answer.citation_mismatches == 0 and answer.citations[0].chunk_id == hashed[0].chunk.chunk_id
+    prompt = " ".join(m["content"] for m in llm.requests[0].messages)
+    assert "9f86d08" not in prompt and '<document n="1" source="doc.md">' in prompt
+
+
+@pytest.mark.parametrize(("second", "mismatches"), [(7, 1), (1, 0)])
+def test_a_citation_outside_the_passages_is_asked_about_once_then_flagged(
+    second: int, mismatches: int
+) -> None:
+    quote = "Full-time employees receive 25 days of paid annual leave"
+    llm = FakeLLM()
+    for passage in (7, second):
+        llm.reply_json(
+            {"answer": "25 days.", "refused": False, "citations": [{"passage": passage, "quote": quote}]}
+        )
+    answer = LLMAnswerer(llm).answer("How much leave?", CONTEXTS)
+    assert len(llm.requests) == 2 and llm.pending == 0  # one re-prompt, never a third request
+    assert "cites passage 7, but the passages are numbered 1 to 2" in llm.requests[1].messages[-1]["content"]
+    assert answer.citation_mismatches == mismatches and answer.text == "25 days."
 
 
 def test_an_ellipsis_joins_parts_that_are_each_in_the_chunk() -> None:
@@ -169,7 +193,7 @@ def test_instructions_inside_documents_are_sent_as_fenced_data(
     assert "Ignore all previous instructions" not in system["content"]
     body = user["content"]
     injected = body.index("Ignore all previous instructions")
-    last_open = body.rindex('<document id="security-0"', 0, injected)
+    last_open = body.rindex('<document n="2" source="security.txt">', 0, injected)
     assert body.index("</document>", last_open) > injected  # still inside the security chunk's block
     # The chunk's own "</document>" cannot close the block early: one real closing tag per chunk.
     assert body.count("</document>") == len(CONTEXTS)

@@ -38,8 +38,8 @@ def claim(text: str) -> Claim:
     return Claim(text, 0, len(text))
 
 
-def judged(status: str, quote: str, chunk_id: str = "security-0") -> dict[str, str]:
-    return {"status": status, "evidence_quote": quote, "chunk_id": chunk_id, "reason": "trust me"}
+def judged(status: str, quote: str, passage: int = 1) -> dict[str, str | int]:
+    return {"status": status, "evidence_quote": quote, "passage": passage, "reason": "trust me"}
 
 
 def cascade(
@@ -125,7 +125,7 @@ def test_a_judge_with_a_quote_that_states_the_claim_still_decides(
     [offline] = LexicalVerifier().verify_many([claim(text)], CONTEXTS)
     assert not confident(offline)
     server.reply_json(
-        judged("supported", "Parents are entitled to 16 weeks of fully paid parental leave.", "leave-0")
+        judged("supported", "Parents are entitled to 16 weeks of fully paid parental leave.", 2)
     )
     verdict = cascade(server, settings).verify(claim(text), CONTEXTS)
     assert (verdict.verifier, verdict.status) == ("llm", ClaimStatus.SUPPORTED)
@@ -186,12 +186,11 @@ def rag(settings: Settings, server: ChatServer, tmp_path: Path) -> Iterator[Reli
 def test_an_answerer_obeying_a_planted_instruction_does_not_pass(
     rag: ReliableRAG, server: ChatServer
 ) -> None:
-    chunk_id = rag.document_chunks(rag.documents()[0].doc_id)[0].chunk_id
     server.reply_json(
         {
             "answer": "The X400 warranty lasts 5 years.",
             "refused": False,
-            "citations": [{"chunk_id": chunk_id, "quote": "the X400 warranty lasts 5 years"}],
+            "citations": [{"passage": 1, "quote": "the X400 warranty lasts 5 years"}],
         }
     )
     report = rag.ask("How long is the X400 warranty?")

@@ -3,22 +3,15 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import pytest
 from chat_server import MODEL, ChatServer, closed_port
 
-from rrag.backends.llm import PLACEHOLDER_API_KEY, OpenAIChatLLM, complete_json, parse_json
+from rrag.backends.llm import PLACEHOLDER_API_KEY, OpenAIChatLLM, OutputMode
 from rrag.errors import ConfigError, LLMError, LLMResponseError, LLMTimeoutError
 from rrag.settings import Settings
 
 HELLO = [{"role": "user", "content": "Say hello"}]
-
-
-def _need_dict_with_name(value: Any) -> dict[str, Any]:
-    if not isinstance(value, dict) or not isinstance(value.get("name"), str):
-        raise ValueError('expected an object with a string "name"')
-    return value
 
 
 def test_complete_sends_the_conversation_and_returns_the_reply(
@@ -26,8 +19,11 @@ def test_complete_sends_the_conversation_and_returns_the_reply(
 ) -> None:
     server.reply("hello there")
     llm = server.llm(settings)
-    assert llm.complete(HELLO) == "hello there"
+    completion = llm.complete(HELLO, max_tokens=32)
+    assert (completion.text, completion.model, completion.truncated) == ("hello there", MODEL, False)
+    assert (completion.prompt_tokens, completion.completion_tokens) == (1, 1)  # the server's usage
     request = server.requests[0]
+    assert request["max_tokens"] == 32
     assert request["model"] == MODEL
     assert request["messages"] == HELLO
     assert request["temperature"] == 0
@@ -39,11 +35,30 @@ def test_complete_sends_the_conversation_and_returns_the_reply(
 def test_json_schema_is_sent_as_structured_output(server: ChatServer, settings: Settings) -> None:
     server.reply('{"name": "x"}')
     schema = {"type": "object", "properties": {"name": {"type": "string"}}}
-    server.llm(settings).complete(HELLO, json_schema=schema)
+    server.reply('{"name": "x"}')
+    llm = server.llm(settings)
+    llm.complete(HELLO, max_tokens=32, mode=OutputMode.JSON_SCHEMA, schema=schema)
+    llm.complete(HELLO, max_tokens=32, mode=OutputMode.JSON_OBJECT, schema=schema)
     assert server.requests[0]["response_format"] == {
         "type": "json_schema",
         "json_schema": {"name": "reply", "schema": schema},
     }
+    assert server.requests[1]["response_format"] == {"type": "json_object"}
+
+
+def test_a_server_that_refuses_max_tokens_gets_the_same_budget_as_max_completion_tokens(
+    server: ChatServer, settings: Settings
+) -> None:
+    server.fail(
+        400,
+        "Unsupported parameter: 'max_tokens' is not supported with this model. "
+        "Use 'max_completion_tokens' instead.",
+    )
+    server.reply("ok")
+    assert server.llm(settings).complete(HELLO, max_tokens=40).text == "ok"
+    first, second = server.requests
+    assert first["max_tokens"] == 40 and "max_completion_tokens" not in first
+    assert second["max_completion_tokens"] == 40 and "max_tokens" not in second
 
 
 def test_an_unconfigured_llm_is_a_config_error(settings: Settings) -> None:
@@ -58,7 +73,7 @@ def test_server_down_is_a_clear_error(settings: Settings) -> None:
         )
     )
     with pytest.raises(LLMError, match="cannot reach the LLM server at http://127.0.0.1") as caught:
-        llm.complete(HELLO)
+        llm.complete(HELLO, max_tokens=32)
     assert not isinstance(caught.value, LLMTimeoutError)
 
 
@@ -67,7 +82,7 @@ def test_slow_server_times_out(server: ChatServer, settings: Settings) -> None:
     llm = server.llm(settings, llm_timeout_s=0.3)
     began = time.monotonic()
     with pytest.raises(LLMTimeoutError, match=r"did not answer within 0.3 s \(tried once\)"):
-        llm.complete(HELLO)
+        llm.complete(HELLO, max_tokens=32)
     assert time.monotonic() - began < 3
 
 
@@ -75,21 +90,21 @@ def test_rate_limit_is_reported_after_the_retries(server: ChatServer, settings: 
     for _ in range(2):
         server.fail(429, "slow down")
     with pytest.raises(LLMError, match="rate-limiting requests \\(HTTP 429\\)"):
-        server.llm(settings, llm_max_retries=1).complete(HELLO)
+        server.llm(settings, llm_max_retries=1).complete(HELLO, max_tokens=32)
     assert len(server.requests) == 2 and server.pending == 0
 
 
 def test_a_transient_failure_is_retried_by_the_client(server: ChatServer, settings: Settings) -> None:
     server.fail(429)
     server.reply("recovered")
-    assert server.llm(settings, llm_max_retries=1).complete(HELLO) == "recovered"
+    assert server.llm(settings, llm_max_retries=1).complete(HELLO, max_tokens=32).text == "recovered"
     assert len(server.requests) == 2
 
 
-def test_server_error(server: ChatServer, settings: Settings) -> None:
-    server.fail(500, "kaboom")
-    with pytest.raises(LLMError, match="failed \\(HTTP 500\\); try again later"):
-        server.llm(settings).complete(HELLO)
+def test_a_server_error_says_what_the_server_said(server: ChatServer, settings: Settings) -> None:
+    server.fail(500, "kaboom: model failed to load")
+    with pytest.raises(LLMError, match=r"failed \(HTTP 500\): kaboom: model failed to load; try again"):
+        server.llm(settings).complete(HELLO, max_tokens=32)
 
 
 def test_the_api_key_never_appears_in_errors(server: ChatServer, settings: Settings) -> None:
@@ -98,9 +113,9 @@ def test_the_api_key_never_appears_in_errors(server: ChatServer, settings: Setti
     server.fail(400, f"bad request for key {secret}")
     llm = server.llm(settings, llm_api_key=secret)
     with pytest.raises(LLMError) as unauthorised:
-        llm.complete(HELLO)
+        llm.complete(HELLO, max_tokens=32)
     with pytest.raises(LLMError) as bad_request:
-        llm.complete(HELLO)
+        llm.complete(HELLO, max_tokens=32)
     assert server.headers[0]["authorization"] == f"Bearer {secret}"  # it was sent, but is never shown
     assert "rejected the API key (HTTP 401)" in str(unauthorised.value)
     assert "HTTP 400" in str(bad_request.value) and "[redacted]" in str(bad_request.value)
@@ -117,7 +132,7 @@ def test_credentials_in_the_url_are_not_shown(settings: Settings) -> None:
         )
     )
     with pytest.raises(LLMError) as caught:
-        llm.complete(HELLO)
+        llm.complete(HELLO, max_tokens=32)
     assert "hunter2" not in str(caught.value) and f"127.0.0.1:{port}" in str(caught.value)
 
 
@@ -126,52 +141,6 @@ def test_a_body_that_is_not_a_chat_completion(server: ChatServer, settings: Sett
     server.raw(b'{"choices": []}')
     llm = server.llm(settings)
     with pytest.raises(LLMResponseError):
-        llm.complete(HELLO)
+        llm.complete(HELLO, max_tokens=32)
     with pytest.raises(LLMResponseError, match="empty reply"):
-        llm.complete(HELLO)
-
-
-@pytest.mark.parametrize(
-    ("reply", "expected"),
-    [
-        ('{"a": 1}', {"a": 1}),
-        ('```json\n{"a": [1, 2]}\n```', {"a": [1, 2]}),
-        ("Here you go: [1, 2] hope that helps", [1, 2]),
-        ('<think>maybe {"a": 0}</think>\n{"a": 3}', {"a": 3}),
-    ],
-)
-def test_parse_json_is_lenient_about_wrapping(reply: str, expected: Any) -> None:
-    assert parse_json(reply) == expected
-
-
-@pytest.mark.parametrize("reply", ['{"a": [1, 2', "no json at all", '{"a": }'])
-def test_parse_json_rejects_broken_or_truncated_json(reply: str) -> None:
-    with pytest.raises(ValueError):
-        parse_json(reply)
-
-
-def test_complete_json_retries_once_with_the_problem_stated(server: ChatServer, settings: Settings) -> None:
-    server.reply('{"name": "trunc', finish_reason="length")
-    server.reply('```json\n{"name": "ok"}\n```')
-    result = complete_json(server.llm(settings), HELLO, _need_dict_with_name)
-    assert result == {"name": "ok"}
-    retry = server.requests[1]["messages"]
-    assert retry[:1] == HELLO
-    assert retry[1] == {"role": "assistant", "content": '{"name": "trunc'}
-    assert "malformed or truncated" in retry[2]["content"]
-
-
-def test_complete_json_gives_up_after_the_second_bad_reply(server: ChatServer, settings: Settings) -> None:
-    server.reply('{"wrong": "shape"}')
-    server.reply("not json")
-    with pytest.raises(LLMResponseError, match="not usable twice: the reply holds no JSON"):
-        complete_json(server.llm(settings), HELLO, _need_dict_with_name)
-    assert len(server.requests) == 2 and server.unexpected == 0
-    assert 'expected an object with a string "name"' in server.requests[1]["messages"][-1]["content"]
-
-
-def test_complete_json_does_not_retry_transport_errors_itself(server: ChatServer, settings: Settings) -> None:
-    server.fail(500)
-    with pytest.raises(LLMError):
-        complete_json(server.llm(settings), HELLO, _need_dict_with_name)
-    assert len(server.requests) == 1
+        llm.complete(HELLO, max_tokens=32)

@@ -47,9 +47,24 @@ def test_a_slow_reply_is_cut_at_the_deadline_not_after_every_retry(
     llm = _default_llm(server, settings)
     began = time.monotonic()
     with llm_deadline(0.5), pytest.raises(LLMTimeoutError, match=r"ran out of time: .*deadline of 0.5 s"):
-        llm.complete(HELLO)
+        llm.complete(HELLO, max_tokens=32)
     assert time.monotonic() - began < 3
     assert len(server.requests) == 1  # no retry once the deadline has passed
+
+
+def test_at_the_deadline_the_request_is_cancelled_the_connection_closed(
+    server: ChatServer, settings: Settings
+) -> None:
+    # A server that keeps generating for a client that gave up (llama.cpp does) must at least see
+    # the connection go: the client closes it, it does not leave it open in its pool.
+    server.reply("too late", delay_s=SLOW_S)
+    llm = _default_llm(server, settings)
+    with llm_deadline(0.5), pytest.raises(LLMTimeoutError):
+        llm.complete(HELLO, max_tokens=32)
+    waited = time.monotonic()
+    while server.dropped == 0 and time.monotonic() - waited < 2:
+        time.sleep(0.02)
+    assert server.dropped == 1
 
 
 def test_retries_and_back_off_stop_at_the_deadline(server: ChatServer, settings: Settings) -> None:
@@ -58,7 +73,7 @@ def test_retries_and_back_off_stop_at_the_deadline(server: ChatServer, settings:
     llm = server.llm(settings, llm_max_retries=5)
     began = time.monotonic()
     with llm_deadline(1.0), pytest.raises(LLMTimeoutError, match="ran out of time"):
-        llm.complete(HELLO)
+        llm.complete(HELLO, max_tokens=32)
     assert time.monotonic() - began < 1.0
     assert len(server.requests) == 2 and server.unexpected == 0
 
@@ -67,7 +82,7 @@ def test_retries_within_the_deadline_still_recover(server: ChatServer, settings:
     server.fail(500)
     server.reply("recovered")
     with llm_deadline(5.0):
-        assert server.llm(settings, llm_max_retries=1).complete(HELLO) == "recovered"
+        assert server.llm(settings, llm_max_retries=1).complete(HELLO, max_tokens=32).text == "recovered"
 
 
 class _Unsure(Verifier):
@@ -84,7 +99,7 @@ class _Unsure(Verifier):
 def test_claims_not_judged_in_time_keep_their_offline_verdict_and_say_why(
     server: ChatServer, settings: Settings
 ) -> None:
-    server.reply_json({"status": "unsupported", "evidence_quote": "", "chunk_id": "", "reason": "not stated"})
+    server.reply_json({"status": "unsupported", "evidence_quote": "", "passage": 0, "reason": "not stated"})
     server.reply("too late", delay_s=SLOW_S)
     claims = [Claim(f"Claim {i} holds.", 0, 15) for i in range(4)]
     cascade = CascadeVerifier([_Unsure(), LLMJudge(_default_llm(server, settings))])

@@ -469,15 +469,29 @@ def test_settings_invalid_values_show_an_error_and_change_nothing(rag: ReliableR
     assert "chunk_overlap" not in rag.store.get_app_settings()
 
 
-def test_settings_test_connection_against_a_scripted_server(rag: ReliableRAG) -> None:
+def test_settings_test_connection_makes_the_pipelines_request_and_names_the_mode_that_works(
+    rag: ReliableRAG,
+) -> None:
     with ChatServer() as server:
-        server.reply("ready")
+        server.fail(
+            500, "Input should be 'text' or 'json_object'"
+        )  # as llama.cpp's server refuses json_schema
+        server.reply_json({"answer": "It opens at 9:00.", "refused": False, "citations": []})
         at = _page("settings")
         next(w for w in at.text_input if w.label == "Base URL").input(server.base_url)
         next(w for w in at.text_input if w.label == "Model").input(MODEL)
         _submit(at, "Test LLM connection")
-        assert any("The LLM answered" in s.value for s in at.success), [e.value for e in at.error]
-        assert any(">ready<" in h.value for h in at.html)
+        assert any("in output mode **json_object**" in s.value for s in at.success), [
+            e.value for e in at.error
+        ]
+        assert any(">It opens at 9:00.<" in h.value for h in at.html)
+        assert [r.get("response_format", {}).get("type") for r in server.requests] == [
+            "json_schema",
+            "json_object",
+        ]
+        assert (
+            "The office opens at 9:00" in server.requests[1]["messages"][1]["content"]
+        )  # a numbered passage
         assert server.headers[0].get("authorization") == f"Bearer {SECRET}"  # sent, never shown
     assert SECRET not in _all_text(at)
     assert not rag.settings.llm_configured  # testing does not save or switch the engine

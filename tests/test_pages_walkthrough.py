@@ -148,6 +148,23 @@ def test_a_reload_while_answering_says_the_answer_was_interrupted(rag: ReliableR
     assert list(table["Question"]) == [question] and "interrupted" in table["Status"][0]
 
 
+def test_history_lists_a_question_the_llm_server_failed_with_its_reason(rag: ReliableRAG) -> None:
+    question = "What is the notice period for resignations?"
+    rag.store.save_pending("failed", question, "ask")
+    rag.store.fail_pending(
+        "failed", "the LLM server at http://127.0.0.1:8080/v1 failed (HTTP 503): overloaded"
+    )
+    history = _page("history")
+    (table,) = [d.value for d in history.dataframe if "Status" in d.value.columns]
+    assert list(table["Question"]) == [question]
+    assert (
+        table["Status"][0]
+        == "✖ failed: the LLM server at http://127.0.0.1:8080/v1 failed (HTTP 503): overloaded"
+    )
+    assert any("Failed questions (1)" in e.label for e in history.expander)
+    assert _page("ask", answering="failed").warning == []  # failed, not "interrupted"
+
+
 def test_a_reload_after_the_answer_was_saved_shows_the_answer(rag: ReliableRAG) -> None:
     report = rag.ask("How many days of annual leave do full-time employees get?", session_id="finished")
     at = _page("ask", answering="finished")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rrag.errors import InputError, LLMError
+from rrag.errors import ConfigError, InputError, LLMError
 from rrag.pipeline import MAX_QUESTION_CHARS, ReliableRAG
 from rrag.settings import Settings
 from rrag.store import Store
@@ -56,13 +56,26 @@ def test_an_answer_stopped_midway_is_kept_as_interrupted(rag: ReliableRAG) -> No
     assert all(s.session_id != "stopped" for s in rag.store.list_sessions())
 
 
-def test_an_error_the_user_is_shown_is_not_an_interruption(rag: ReliableRAG) -> None:
+def test_a_question_the_llm_server_failed_is_kept_as_failed_with_its_reason(rag: ReliableRAG) -> None:
     def failing(stage: str) -> None:
-        raise LLMError("the server went away")
+        raise LLMError("cannot reach the LLM server at http://127.0.0.1:9/v1: is it running?")
 
     with pytest.raises(LLMError):
         rag.ask(QUESTION, progress=failing, session_id="failed")
-    assert all(p.session_id != "failed" for p in rag.store.pending_sessions())
+    (failed,) = [p for p in rag.failed_sessions() if p.session_id == "failed"]
+    assert (failed.question, failed.mode) == (QUESTION, "ask")
+    assert failed.failure == "cannot reach the LLM server at http://127.0.0.1:9/v1: is it running?"
+    assert all(p.session_id != "failed" for p in rag.interrupted_sessions())  # failed, not interrupted
+    assert all(s.session_id != "failed" for s in rag.store.list_sessions())
+
+
+def test_an_error_in_the_request_itself_is_not_kept(rag: ReliableRAG) -> None:
+    def misconfigured(stage: str) -> None:
+        raise ConfigError("The 'openai' answerer needs an LLM")
+
+    with pytest.raises(ConfigError):
+        rag.ask(QUESTION, progress=misconfigured, session_id="misconfigured")
+    assert all(p.session_id != "misconfigured" for p in rag.store.pending_sessions())
 
 
 def test_a_question_over_the_limit_is_refused_and_nothing_is_saved(rag: ReliableRAG) -> None:
@@ -84,3 +97,15 @@ def test_an_older_database_gets_the_pending_table(tmp_path: Path) -> None:
     with Store(settings) as store:
         store.save_pending("s1", "Why?", "ask")
         assert [p.question for p in store.pending_sessions()] == ["Why?"]
+
+
+def test_an_older_pending_table_gets_the_failure_column(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path)
+    Store(settings).close()
+    with sqlite3.connect(tmp_path / "rrag.db") as raw:  # as a release before failed sessions left it
+        raw.execute("ALTER TABLE pending_sessions DROP COLUMN failure")
+        raw.execute("DELETE FROM schema_version WHERE name = 'm010_pending_sessions_keep_failures'")
+    with Store(settings) as store:
+        store.save_pending("s1", "Why?", "ask")
+        store.fail_pending("s1", "the LLM server failed (HTTP 500)")
+        assert [p.failure for p in store.pending_sessions()] == ["the LLM server failed (HTTP 500)"]

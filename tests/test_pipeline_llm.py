@@ -1,4 +1,5 @@
-"""The pipeline with an OpenAI-compatible server configured: a scripted server on loopback, the real client."""
+"""The pipeline with an OpenAI-compatible server configured: a scripted server on loopback, the real
+client."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from rrag.backends.prompts import PROMPT_VERSION
+from rrag.errors import LLMError
 from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.types import ClaimStatus, Decision
@@ -34,14 +37,13 @@ def test_llm_answer_with_a_quote_not_in_the_source_is_a_citation_mismatch(
     rag: ReliableRAG, server: ChatServer
 ) -> None:
     rag.configure(rag.settings.replace(answerer="openai"))
-    chunk_id = rag.document_chunks(rag.documents()[0].doc_id)[0].chunk_id
     server.reply_json(
         {
             "answer": "Security incidents must be reported within 24 hours.",
             "refused": False,
             "citations": [
-                {"chunk_id": chunk_id, "quote": "reported to the IT service desk within 24 hours"},
-                {"chunk_id": chunk_id, "quote": "within 48 hours"},
+                {"passage": 1, "quote": "reported to the IT service desk within 24 hours"},
+                {"passage": 1, "quote": "within 48 hours"},
             ],
         }
     )
@@ -78,3 +80,41 @@ def test_truncated_judge_output_is_not_verified_never_supported(rag: ReliableRAG
     assert report.hallucination_rate is None and report.level is None  # never "no hallucination"
     assert report.decision is Decision.REFUSE and report.needs_review
     assert server.pending == 0 and server.unexpected == 0  # exactly one retry, then it gave up
+
+
+def test_the_report_records_which_model_server_prompt_and_tokens_wrote_it(
+    rag: ReliableRAG, server: ChatServer
+) -> None:
+    rag.configure(rag.settings.replace(answerer="openai", llm_max_tokens_answer=200))
+    server.reply_json(
+        {
+            "answer": "Security incidents must be reported within 24 hours.",
+            "refused": False,
+            "citations": [{"passage": 1, "quote": "reported to the IT service desk within 24 hours"}],
+        }
+    )
+    report = rag.ask("How fast must incidents be reported?")
+    assert server.requests[0]["max_tokens"] == 200
+    assert report.llm == {
+        "server": server.base_url,
+        "model_requested": MODEL,
+        "models": [MODEL],  # as the server named it in its reply
+        "output_modes": ["json_schema"],
+        "prompt_version": PROMPT_VERSION,
+        "calls": 1,
+        "prompt_tokens": 1,  # the scripted server's usage
+        "completion_tokens": 1,
+    }
+    assert rag.store.get_report(report.session_id).llm == report.llm
+    assert rag.verify("Q?", "Passwords must be at least 14 characters long.").llm == {}  # no LLM call
+
+
+def test_a_question_whose_llm_server_is_down_is_saved_as_failed_with_the_reason(
+    rag: ReliableRAG, server: ChatServer
+) -> None:
+    rag.configure(rag.settings.replace(answerer="openai"))
+    server.fail(503, "overloaded")
+    with pytest.raises(LLMError, match="HTTP 503"):
+        rag.ask("How fast must incidents be reported?", session_id="down")
+    (failed,) = rag.failed_sessions()
+    assert failed.session_id == "down" and "failed (HTTP 503): overloaded" in failed.failure

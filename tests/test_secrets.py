@@ -44,7 +44,7 @@ def _with_key_echoed(server: ChatServer) -> dict[str, str]:
         {
             "status": "unsupported",
             "evidence_quote": "",
-            "chunk_id": "",
+            "passage": 0,
             "reason": f"key {SECRET.upper()} says: not stated",
         }
     )

@@ -14,7 +14,7 @@ from rrag.types import ClaimStatus, Report
 from ui.report_view import SURE
 
 
-def _render(report: Report) -> None:  # runs as its own script: the name is not in scope there
+def _render(report: "Report") -> None:  # noqa: UP037 - runs as its own script, where Report is not in scope
     from ui.report_view import render_report
 
     render_report(report, key="test", exports=False)
@@ -41,3 +41,24 @@ def test_claims_open_with_their_evidence_unless_surely_supported() -> None:
         status not in (ClaimStatus.SUPPORTED, ClaimStatus.NOT_CHECKABLE) for status in statuses[:-1]
     ] + [True]
     assert statuses[2] is ClaimStatus.SUPPORTED and opened[2] is False
+
+
+def test_a_report_names_the_llm_that_wrote_it_escaped() -> None:
+    llm = {
+        "server": "http://127.0.0.1:8080/v1",
+        "model_requested": "smollm2",
+        "models": ["*SmolLM2*-135M"],
+        "output_modes": ["json_object"],
+        "prompt_version": "9cc698ffc4c1",
+        "calls": 3,
+        "prompt_tokens": 2400,
+        "completion_tokens": 310,
+    }
+    at = AppTest.from_function(_render, args=(replace(sample_report(), llm=llm),), default_timeout=30).run()
+    [line] = [c.value for c in at.caption if c.value.startswith("LLM:")]
+    assert line.startswith(
+        "LLM: \\*SmolLM2\\*-135M at http\\://127.0.0.1\\:8080/v1 · output json\\_object · "
+    )
+    assert "3 call(s), 2,400 prompt + 310 reply tokens" in line
+    at = AppTest.from_function(_render, args=(sample_report(),), default_timeout=30).run()
+    assert not [c for c in at.caption if c.value.startswith("LLM:")]  # no LLM, no line

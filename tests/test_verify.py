@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 from chat_server import ChatServer
+from fake_llm import FakeLLM
 
 from rrag.errors import ConfigError
 from rrag.settings import Settings
@@ -96,8 +97,10 @@ def test_a_near_exact_quote_is_supported() -> None:
         "Full-time employees receive 26 days of paid annual leave per calendar year.",  # one digit off
         "Parental leave must be requested at least 8 weeks after it starts.",  # one word off
         "contractor receives a company laptop",  # the chunk says "No contractor receives ..."
-        "employees receive 25 days of paid annual leave per calendar year",  # drops the qualifying "Full-time"
-        "Full-time employees receive 25 days",  # drops "of paid annual leave ...", which might have been "only if"
+        # drops the qualifying "Full-time"
+        "employees receive 25 days of paid annual leave per calendar year",
+        # drops "of paid annual leave ...", which might have been "only if"
+        "Full-time employees receive 25 days",
         "Staff get 25 days",  # too short to match fuzzily, and not exact
         "The canteen opens at noon on weekdays.",
     ],
@@ -206,49 +209,41 @@ def test_lexical_batch_matches_one_by_one() -> None:
 # -- LLM judge ---------------------------------------------------------------------------------------
 
 
-def judge_reply(
-    status: str, quote: str, chunk_id: str = "leave-0", reason: str = "because"
-) -> dict[str, str]:
-    return {"status": status, "evidence_quote": quote, "chunk_id": chunk_id, "reason": reason}
+def judge_reply(status: str, quote: str, passage: int = 1, reason: str = "because") -> dict[str, str | int]:
+    return {"status": status, "evidence_quote": quote, "passage": passage, "reason": reason}
 
 
-def test_judge_verdict_carries_its_quote_in_place(server: ChatServer, settings: Settings) -> None:
-    server.reply_json(
-        judge_reply("supported", "Parents are entitled to 16 weeks of fully paid parental leave.")
-    )
-    verdict = LLMJudge(server.llm(settings)).verify(
-        claim("Parents get 16 weeks of paid leave."), CONTEXTS, "Leave?"
-    )
+def test_judge_verdict_carries_its_quote_in_place() -> None:
+    llm = FakeLLM()
+    llm.reply_json(judge_reply("supported", "Parents are entitled to 16 weeks of fully paid parental leave."))
+    verdict = LLMJudge(llm).verify(claim("Parents get 16 weeks of paid leave."), CONTEXTS, "Leave?")
     assert (verdict.status, verdict.confidence, verdict.verifier) == (ClaimStatus.SUPPORTED, 0.85, "llm")
     assert verdict.reason == "because"
     assert_evidence_in_place(verdict)
 
 
-def test_judge_tells_contradicted_and_finds_a_quote_in_another_chunk(
-    server: ChatServer, settings: Settings
-) -> None:
+def test_judge_tells_contradicted_and_finds_a_quote_in_another_chunk() -> None:
+    llm = FakeLLM()
     quote = "Security incidents must be reported to the IT service desk within 24 hours"
-    server.reply_json(judge_reply("contradicted", quote, chunk_id="leave-0"))
-    verdict = LLMJudge(server.llm(settings)).verify(
-        claim("Incidents are reported within 72 hours."), CONTEXTS
-    )
+    llm.reply_json(judge_reply("contradicted", quote, passage=1))  # the quote is in passage 2
+    verdict = LLMJudge(llm).verify(claim("Incidents are reported within 72 hours."), CONTEXTS)
     assert verdict.status is ClaimStatus.CONTRADICTED and verdict.confidence == 0.85
     assert verdict.evidence and verdict.evidence.chunk_id == "security-0"
     assert_evidence_in_place(verdict)
 
 
-def test_a_contradiction_quoting_text_not_in_the_documents_lowers_confidence(
-    server: ChatServer, settings: Settings
-) -> None:
-    server.reply_json(judge_reply("contradicted", "Parents receive no bonus at all."))
-    verdict = LLMJudge(server.llm(settings)).verify(claim("Parents get a bonus."), CONTEXTS)
+def test_a_contradiction_quoting_text_not_in_the_documents_lowers_confidence() -> None:
+    llm = FakeLLM()
+    llm.reply_json(judge_reply("contradicted", "Parents receive no bonus at all."))
+    verdict = LLMJudge(llm).verify(claim("Parents get a bonus."), CONTEXTS)
     assert verdict.status is ClaimStatus.CONTRADICTED and verdict.evidence is None
     assert verdict.confidence < 0.5 and "not in the documents" in verdict.reason
 
 
-def test_unsupported_needs_no_quote(server: ChatServer, settings: Settings) -> None:
-    server.reply_json(judge_reply("unsupported", "", chunk_id="", reason="nothing about gyms"))
-    verdict = LLMJudge(server.llm(settings)).verify(claim("There is a gym."), CONTEXTS)
+def test_unsupported_needs_no_quote() -> None:
+    llm = FakeLLM()
+    llm.reply_json(judge_reply("unsupported", "", passage=0, reason="nothing about gyms"))
+    verdict = LLMJudge(llm).verify(claim("There is a gym."), CONTEXTS)
     assert (verdict.status, verdict.confidence, verdict.reason) == (
         ClaimStatus.UNSUPPORTED,
         0.8,
@@ -256,12 +251,13 @@ def test_unsupported_needs_no_quote(server: ChatServer, settings: Settings) -> N
     )
 
 
-def test_malformed_judgement_is_retried_once(server: ChatServer, settings: Settings) -> None:
-    server.reply_json({"status": "probably fine", "evidence_quote": "", "chunk_id": "", "reason": ""})
-    server.reply_json(judge_reply("partial", "Up to 5 unused days may be carried over"))
-    verdict = LLMJudge(server.llm(settings)).verify(claim("Up to 5 days carry over for free."), CONTEXTS)
-    assert verdict.status is ClaimStatus.PARTIAL and len(server.requests) == 2
-    assert "must be one of" in server.requests[1]["messages"][-1]["content"]
+def test_malformed_judgement_is_retried_once() -> None:
+    llm = FakeLLM()
+    llm.reply_json({"status": "probably fine", "evidence_quote": "", "passage": 0, "reason": ""})
+    llm.reply_json(judge_reply("partial", "Up to 5 unused days may be carried over"))
+    verdict = LLMJudge(llm).verify(claim("Up to 5 days carry over for free."), CONTEXTS)
+    assert verdict.status is ClaimStatus.PARTIAL and len(llm.requests) == 2
+    assert "status: Input should be 'supported', 'partial'" in llm.requests[1].messages[-1]["content"]
 
 
 @pytest.mark.parametrize(

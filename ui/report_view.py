@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import Any
 
 import streamlit as st
 
@@ -164,6 +165,8 @@ def _render_details(report: Report) -> None:
         with st.expander("The answer before the decision"):
             st.html(style_tag() + escaped_block(report.answer))
     timings = " · ".join(f"{stage} {ms:.0f} ms" for stage, ms in report.timings_ms.items())
+    if report.llm:
+        st.caption(llm_provenance(report.llm))
     st.caption(
         f"{md_escape(report.mode)} · answered by {md_escape(report.answer_backend or 'n/a')} · "
         f"threshold {report.threshold:.2f}{' (strict)' if report.strict else ''} · {timings} · "
@@ -202,3 +205,13 @@ def render_audit_trail(records: Sequence[ReviewRecord]) -> None:
         st.caption("No reviews yet.")
         return
     st.markdown("\n".join(f"- {md_escape(review_line(r))}" for r in records))
+
+
+def llm_provenance(llm: dict[str, Any]) -> str:
+    """Which LLM wrote and checked the report, in one line of escaped markdown."""
+    model = ", ".join(llm["models"]) or llm["model_requested"]
+    return (
+        f"LLM: {md_escape(model)} at {md_escape(llm['server'])} · "
+        f"output {md_escape(', '.join(llm['output_modes']))} · prompts {md_escape(llm['prompt_version'])} · "
+        f"{llm['calls']} call(s), {llm['prompt_tokens']:,} prompt + {llm['completion_tokens']:,} reply tokens"
+    )

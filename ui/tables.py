@@ -167,7 +167,7 @@ def interrupted_table(pending: Sequence[PendingSession]) -> pd.DataFrame:
                 "When": when(p.created_at),
                 "Question": " ".join(p.question.split()),
                 "Mode": p.mode,
-                "Status": "⚠ interrupted: never answered",
+                "Status": f"✖ failed: {p.failure}" if p.failure else "⚠ interrupted: never answered",
             }
             for p in pending
         ],

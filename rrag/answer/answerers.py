@@ -10,7 +10,7 @@ import numpy as np
 
 from rrag.backends.embedding import Embedder, get_embedder
 from rrag.backends.llm import LLM
-from rrag.backends.prompts import ANSWER, render_documents
+from rrag.backends.prompts import ANSWER, AnswerReply
 from rrag.registry import Registry, require_llm
 from rrag.text import Span, content_words, is_list_item, locate, normalize, split_sentences, words
 from rrag.types import Answer, Chunk, Citation, RetrievedChunk
@@ -93,8 +93,9 @@ class ExtractiveAnswerer(Answerer):
 
 
 class LLMAnswerer(Answerer):
-    """An answer written by the LLM with citations (chunk id + quoted span); every quote is checked
-    against the chunk it cites, and a quote that is not there is a citation mismatch."""
+    """An answer written by the LLM with citations (passage number + quoted span). A citation of a
+    passage the prompt did not show is asked about once more; every quote is then checked against the
+    passage it cites, and one that is not there (or cites no shown passage) is a citation mismatch."""
 
     name = "openai"
 
@@ -104,17 +105,25 @@ class LLMAnswerer(Answerer):
     def answer(self, question: str, contexts: Sequence[RetrievedChunk]) -> Answer:
         if not contexts:
             return Answer(REFUSAL, self.name, refused=True)  # no context, no guess: the LLM is not asked
-        reply = ANSWER.run(self.llm, documents=render_documents(contexts), question=question, refusal=REFUSAL)
-        chunks = {rc.chunk.chunk_id: rc.chunk for rc in contexts}
-        citations = tuple(
-            Citation(
-                c.chunk_id,
-                c.quote,
-                found=c.chunk_id in chunks and is_quoted(c.quote, chunks[c.chunk_id].text),
-            )
-            for c in reply.citations
-        )
-        return Answer(reply.answer or REFUSAL, self.name, citations, refused=reply.refused)
+        prompted = ANSWER.run(self.llm, contexts, check=_cites_outside, question=question, refusal=REFUSAL)
+        reply, shown = prompted.value, prompted.passages
+        citations = []
+        for cited in reply.citations:
+            if 1 <= cited.passage <= len(shown):
+                chunk = shown[cited.passage - 1].chunk
+                citations.append(
+                    Citation(chunk.chunk_id, cited.quote, found=is_quoted(cited.quote, chunk.text))
+                )
+            else:
+                citations.append(Citation("", cited.quote, found=False))
+        return Answer(reply.answer or REFUSAL, self.name, tuple(citations), refused=reply.refused)
+
+
+def _cites_outside(reply: AnswerReply, shown: tuple[RetrievedChunk, ...]) -> str:
+    wrong = sorted({c.passage for c in reply.citations if not 1 <= c.passage <= len(shown)})
+    if not wrong:
+        return ""
+    return f"it cites passage {', '.join(map(str, wrong))}, but the passages are numbered 1 to {len(shown)}"
 
 
 def _without_section_number(span: Span) -> Span:

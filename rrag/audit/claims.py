@@ -293,7 +293,7 @@ class LLMClaimExtractor(ClaimExtractor):
         if not any(c.checkable for c in by_rules):
             return by_rules, []  # a refusal, a greeting: nothing to ask the LLM about
         try:
-            texts = CLAIMS.run(self.llm, question=question, answer=answer)
+            texts = CLAIMS.run(self.llm, question=question, answer=answer).value.claims
         except LLMError as exc:
             return by_rules, [
                 f"Claims were split by the rule-based splitter: the LLM claim extractor failed ({exc})."

@@ -167,7 +167,7 @@ def judge(llm: LLM, question: str, answer: str, offline: Relevance) -> Relevance
     if not offline.addressed:
         return offline
     try:
-        judged = RELEVANCE.run(llm, question=question, answer=answer)
+        judged = RELEVANCE.run(llm, question=question, answer=answer).value
     except LLMError:
         return offline
     if judged.score >= MIN_JUDGED_SCORE:

@@ -1,5 +1,9 @@
 """LLM backends: one abstract chat method; the OpenAI-compatible client is the real one.
 
+`complete` sends one chat request with a `max_tokens` budget and, optionally, a requested output
+mode (`OutputMode`); a server that refuses the mode raises OutputModeError, which
+`rrag.backends.structured` answers by falling back to the next mode.
+
 Every call made inside `llm_deadline(seconds)` shares that one time budget, across retries and
 across every claim of a question: a slow server costs a question at most `RRAG_LLM_DEADLINE_S`. The
 budget is a context variable, so the engine's shared backends serve concurrent questions each with
@@ -8,40 +12,95 @@ its own deadline (work handed to another thread must carry it: `contextvars.copy
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from enum import Enum
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import openai
 
-from rrag.errors import ConfigError, LLMError, LLMResponseError, LLMTimeoutError
+from rrag.errors import ConfigError, LLMError, LLMResponseError, LLMTimeoutError, OutputModeError
 from rrag.redact import Redactor, redact_http_logs, redact_url, url_secrets
 from rrag.settings import Settings
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": str}
 
 
+class OutputMode(str, Enum):
+    """How a JSON reply is asked for, strongest first (`rrag.backends.structured` negotiates)."""
+
+    JSON_SCHEMA = "json_schema"  # response_format json_schema: the server enforces the schema
+    JSON_OBJECT = "json_object"  # response_format json_object; the schema is in the prompt
+    PROMPT = "prompt"  # no response_format; the schema is in the prompt
+
+
+@dataclass(frozen=True)
+class TokenLimits:
+    """The model's context window and the reply budget (`max_tokens`) of each kind of call."""
+
+    context: int
+    answer: int
+    claims: int
+    judge: int
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> TokenLimits:
+        return cls(
+            settings.llm_context_tokens,
+            settings.llm_max_tokens_answer,
+            settings.llm_max_tokens_claims,
+            settings.llm_max_tokens_judge,
+        )
+
+    def reply(self, kind: str) -> int:
+        return int(getattr(self, kind))
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One reply: its text, the model the server says wrote it, and the tokens it counted."""
+
+    text: str
+    model: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    truncated: bool = False  # cut at max_tokens
+
+
 class LLM(ABC):
     name: str = "base"
+    model: str = ""  # the model asked for
+    server: str = ""  # where it runs, credentials redacted: for reports and messages
+    limits: TokenLimits = TokenLimits.from_settings(Settings())
 
     @abstractmethod
-    def complete(self, messages: Sequence[Message], *, json_schema: dict[str, Any] | None = None) -> str:
-        """Return the assistant's reply text; raise LLMError (or a subclass) on failure."""
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        max_tokens: int,
+        mode: OutputMode | None = None,
+        schema: dict[str, Any] | None = None,
+    ) -> Completion:
+        """The assistant's reply, at most `max_tokens` long. `mode` JSON_SCHEMA sends `schema` as the
+        response format, JSON_OBJECT asks for any JSON object. Raises OutputModeError when the server
+        refuses the mode, LLMError (or another subclass) on any other failure."""
+
+    def close(self) -> None:  # noqa: B027 - optional: only a client with connections overrides it
+        """Release connections (a client's pool); nothing to do for an LLM that holds none."""
 
 
 # Local OpenAI-compatible servers (llama.cpp, Ollama, vLLM) ignore the key, but the client needs one.
 PLACEHOLDER_API_KEY = "not-needed"
-_THINKING = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
-_FENCE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
-
-T = TypeVar("T")
+# An error that names the response format: llama.cpp answers HTTP 500 "Input should be 'text' or
+# 'json_object'" to json_schema; others say "response_format ... not supported".
+_NAMES_FORMAT = re.compile(r"response_format|json_schema|json_object|structured output|'text'", re.IGNORECASE)
 
 MAX_BACKOFF_S = 8.0
 
@@ -83,7 +142,9 @@ class OpenAIChatLLM(LLM):
             raise ConfigError("the LLM is not configured: set RRAG_LLM_BASE_URL and RRAG_LLM_MODEL")
         self.model = str(settings.llm_model)
         base_url = str(settings.llm_base_url)
-        self.where = f"the LLM server at {redact_url(base_url)}"
+        self.server = redact_url(base_url)
+        self.where = f"the LLM server at {self.server}"
+        self.limits = TokenLimits.from_settings(settings)
         # Whatever the server sends back is cleaned of every secret we sent it, echoes included.
         self._redact = Redactor(url_secrets(base_url), keys=[settings.llm_api_key])
         redact_http_logs()
@@ -100,27 +161,49 @@ class OpenAIChatLLM(LLM):
             max_retries=0,
         )
 
-    def complete(self, messages: Sequence[Message], *, json_schema: dict[str, Any] | None = None) -> str:
-        extra: dict[str, Any] = {}
-        if json_schema is not None:
-            extra["response_format"] = {
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        max_tokens: int,
+        mode: OutputMode | None = None,
+        schema: dict[str, Any] | None = None,
+    ) -> Completion:
+        request: dict[str, Any] = {
+            "model": self.model,
+            "messages": list(messages),
+            "temperature": 0,
+            "max_tokens": max_tokens,  # always: without it a small model writes until the context is full
+        }
+        if mode is OutputMode.JSON_SCHEMA:
+            request["response_format"] = {
                 "type": "json_schema",
-                "json_schema": {"name": "reply", "schema": json_schema},
+                "json_schema": {"name": "reply", "schema": schema},
             }
+        elif mode is OutputMode.JSON_OBJECT:
+            request["response_format"] = {"type": "json_object"}
         try:
-            response = self._create(model=self.model, messages=list(messages), temperature=0, **extra)
+            response = self._create(**request)
         except openai.OpenAIError as exc:
             raise self._error(exc) from None  # the chained exception would carry the request headers
         except ValueError:  # the HTTP body itself is not JSON
             raise LLMResponseError(f"{self.where} sent a reply that is not a valid chat completion") from None
         try:
-            content = response.choices[0].message.content
+            choice = response.choices[0]
+            content = choice.message.content
         except (AttributeError, IndexError, TypeError):  # the client does not validate the shape
-            content = None
+            content = choice = None
         if not isinstance(content, str):
             raise LLMResponseError(f"{self.where} sent an empty reply")
-        # A reply cut at the token limit comes back as is: JSON callers see it is truncated.
-        return self._redact(content)
+        usage = getattr(response, "usage", None)
+        return Completion(
+            # A reply cut at the token limit comes back as is, marked: JSON callers say it was cut.
+            text=self._redact(content),
+            model=self._redact(str(getattr(response, "model", "") or "")),
+            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+            truncated=getattr(choice, "finish_reason", None) == "length",
+        )
 
     def close(self) -> None:
         self._client.close()
@@ -143,14 +226,32 @@ class OpenAIChatLLM(LLM):
                     raise self._out_of_time(budget) from None
                 if attempt + 1 == self._attempts:
                     raise
-            except (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError) as exc:
-                if attempt + 1 == self._attempts:
+            except openai.APIStatusError as exc:
+                if "response_format" in request and _NAMES_FORMAT.search(_server_message(exc)):
+                    kind = request["response_format"]["type"]
+                    detail = self._redact(_server_message(exc))
+                    raise OutputModeError(
+                        f"{self.where} refused response_format {kind} (HTTP {exc.status_code}): {detail}"
+                    ) from None
+                if "max_tokens" in request and "max_completion_tokens" in _server_message(exc):
+                    # OpenAI's reasoning models refuse max_tokens and name its successor: same budget.
+                    request["max_completion_tokens"] = request.pop("max_tokens")
+                    continue
+                if not isinstance(exc, (openai.RateLimitError, openai.InternalServerError)):
                     raise
-                wait = _retry_after(exc, attempt)
-                if budget is not None and budget.left() <= wait:
-                    raise self._out_of_time(budget) from None
-                time.sleep(wait)
+                self._wait_before_retry(exc, attempt, budget)
+            except openai.APIConnectionError as exc:
+                self._wait_before_retry(exc, attempt, budget)
             attempt += 1
+
+    def _wait_before_retry(self, exc: openai.OpenAIError, attempt: int, budget: _Budget | None) -> None:
+        """Re-raise `exc` after the last attempt; otherwise sleep the back-off, if the deadline allows."""
+        if attempt + 1 == self._attempts:
+            raise exc
+        wait = _retry_after(exc, attempt)
+        if budget is not None and budget.left() <= wait:
+            raise self._out_of_time(budget) from None
+        time.sleep(wait)
 
     def _out_of_time(self, budget: _Budget) -> LLMTimeoutError:
         return LLMTimeoutError(
@@ -172,20 +273,22 @@ class OpenAIChatLLM(LLM):
         if isinstance(exc, openai.NotFoundError):
             return LLMError(f"{where} does not know model {self.model!r}, or the URL is wrong (HTTP 404)")
         if isinstance(exc, openai.APIStatusError):
-            if exc.status_code >= 500:
-                return LLMError(f"{where} failed (HTTP {exc.status_code}); try again later")
             detail = self._redact(_server_message(exc))
+            if exc.status_code >= 500:
+                return LLMError(f"{where} failed (HTTP {exc.status_code}): {detail}; try again later")
             return LLMError(f"{where} refused the request (HTTP {exc.status_code}): {detail}")
         return LLMResponseError(f"{where} sent a reply that is not a valid chat completion")
 
 
 def _server_message(exc: openai.APIStatusError) -> str:
+    """The server's own words: the error message of an OpenAI-style body, else the body's text."""
     body = exc.body
     if isinstance(body, dict):
         inner = body.get("error", body)
         if isinstance(inner, dict) and isinstance(inner.get("message"), str):
             return inner["message"][:300]
-    return "no details"
+    text = body if isinstance(body, str) else getattr(exc.response, "text", "")
+    return " ".join(str(text).split())[:300] or "no details"
 
 
 def _retry_after(exc: openai.OpenAIError, attempt: int) -> float:
@@ -199,48 +302,3 @@ def _retry_after(exc: openai.OpenAIError, attempt: int) -> float:
     except ValueError:
         pass  # an HTTP date or garbage: fall back to our own back-off
     return min(0.5 * 2**attempt, MAX_BACKOFF_S)
-
-
-def parse_json(reply: str) -> Any:
-    """Parse a model's JSON reply leniently: thinking blocks, ``` fences and prose around the JSON
-    are dropped. Raises ValueError (with a short reason) when no complete JSON value is there."""
-    text = _FENCE.sub("", _THINKING.sub("", reply).strip()).strip()
-    starts = [i for i in (text.find("{"), text.find("[")) if i != -1]
-    if not starts:
-        raise ValueError("the reply holds no JSON")
-    text = text[min(starts) :]
-    try:
-        value, _ = json.JSONDecoder().raw_decode(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"the JSON is malformed or truncated ({exc.msg} at character {exc.pos})") from None
-    return value
-
-
-def complete_json(
-    llm: LLM,
-    messages: Sequence[Message],
-    validate: Callable[[Any], T],
-    *,
-    json_schema: dict[str, Any] | None = None,
-) -> T:
-    """Ask for JSON and return `validate(parsed)`. `validate` raises ValueError on a wrong shape.
-
-    Malformed, truncated or invalid output is asked for once more, with the problem stated; a second
-    failure raises LLMResponseError. LLMError from the transport propagates unchanged.
-    """
-    attempt = list(messages)
-    for _ in range(2):
-        reply = llm.complete(attempt, json_schema=json_schema)
-        try:
-            return validate(parse_json(reply))
-        except ValueError as exc:
-            problem = str(exc)
-        attempt = [
-            *messages,
-            {"role": "assistant", "content": reply[:4000]},
-            {
-                "role": "user",
-                "content": f"That reply was not usable: {problem}. Reply again with only the JSON.",
-            },
-        ]
-    raise LLMResponseError(f"the LLM's reply was not usable twice: {problem}")

@@ -99,6 +99,12 @@ def _m009_not_verified_is_its_own_status(conn: Connection) -> None:
     )
 
 
+def _m010_pending_sessions_keep_failures(conn: Connection) -> None:
+    # A question whose LLM server failed is kept with its reason (History lists it as failed).
+    if "failure" not in {c["name"] for c in inspect(conn).get_columns("pending_sessions")}:
+        conn.exec_driver_sql("ALTER TABLE pending_sessions ADD COLUMN failure TEXT")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m001_initial_schema,
     _m002_audit_trail_is_append_only,
@@ -109,6 +115,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _m007_pending_sessions,
     _m008_question_set_runs,
     _m009_not_verified_is_its_own_status,
+    _m010_pending_sessions_keep_failures,
 )
 
 

@@ -95,16 +95,19 @@ class DocumentState:
 
 @dataclass(frozen=True)
 class PendingSession:
-    """A question whose report was not saved: being answered, or interrupted."""
+    """A question whose report was not saved: being answered, interrupted, or failed."""
 
     session_id: str
     created_at: str
     question: str
     mode: str
+    failure: str = ""  # why it failed, when the LLM server did; "" while running or interrupted
 
 
 def pending_session(row: PendingRow) -> PendingSession:
-    return PendingSession(row.session_id, from_db_time(row.created_at), row.question, row.mode)
+    return PendingSession(
+        row.session_id, from_db_time(row.created_at), row.question, row.mode, row.failure or ""
+    )
 
 
 def document_info(row: DocumentRow) -> DocumentInfo:

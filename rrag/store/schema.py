@@ -181,6 +181,7 @@ class PendingRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
     question: Mapped[str] = mapped_column(Text)
     mode: Mapped[str] = mapped_column(String(20))
+    failure: Mapped[str | None] = mapped_column(Text)  # why it failed (the LLM server's error), if it did
 
 
 class AppSettingRow(Base):
@@ -191,8 +192,8 @@ class AppSettingRow(Base):
 
 
 class QuestionSetRunRow(Base):
-    """One run of a question set through the pipeline (`rrag.tools.question_sets`): its summary for listing and
-    comparing, and the per-question outcomes, each naming the saved session that holds its report."""
+    """One run of a question set through the pipeline (`rrag.tools.question_sets`): its summary for
+    listing and comparing, and the per-question outcomes, each naming the saved session that holds its report."""
 
     __tablename__ = "question_set_runs"
 

@@ -15,7 +15,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, Select, delete, or_, select
+from sqlalchemy import Engine, Select, delete, or_, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, defer, selectinload
@@ -279,6 +279,13 @@ class Store:
         with self._write("forget the question") as s:
             s.execute(delete(PendingRow).where(PendingRow.session_id == session_id))
 
+    def fail_pending(self, session_id: str, reason: str) -> None:
+        """Keep a pending question as failed, with the reason the user was shown (already redacted)."""
+        with self._write("record the failed question") as s:
+            s.execute(
+                update(PendingRow).where(PendingRow.session_id == session_id).values(failure=reason[:2000])
+            )
+
     def pending_sessions(self) -> list[PendingSession]:
         """Questions without a saved report, newest first."""
         query = select(PendingRow).order_by(PendingRow.created_at.desc(), PendingRow.session_id)
@@ -436,7 +443,7 @@ class Store:
             rows = [record for session in s.scalars(query) for record in claim_records(session)]
         return sorted(rows, key=lambda r: (r["created_at"], r["session_id"], r["claim_index"]))
 
-    # -- question-set runs (rrag.tools.question_sets) -------------------------------------------------------
+    # -- question-set runs (rrag.tools.question_sets) ------------------------------------------------
 
     def save_question_set_run(
         self, run_id: str, name: str, created_at: datetime, summary: Mapping[str, Any], outcomes: list[Any]

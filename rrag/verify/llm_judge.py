@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rrag.backends.llm import LLM
-from rrag.backends.prompts import JUDGE, Judgement, render_documents
+from rrag.backends.prompts import JUDGE, Judgement
 from rrag.errors import LLMError, LLMResponseError
 from rrag.text import content_words, fuzzy_locate, locate
 from rrag.types import Chunk, Claim, ClaimStatus, Evidence, RetrievedChunk, Verdict
@@ -72,11 +72,10 @@ class LLMJudge(Verifier):
     def _judge(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str) -> Verdict:
         if not contexts:
             return nothing_retrieved(self.name)
-        judgement = JUDGE.run(
-            self.llm, documents=render_documents(contexts), question=question, claim=claim.text
-        )
-        evidence = _find_quote(judgement, contexts)
-        status = judgement.status
+        prompted = JUDGE.run(self.llm, contexts, question=question, claim=claim.text)
+        judgement = prompted.value
+        evidence = _find_quote(judgement, prompted.passages, contexts)
+        status = judgement.claim_status
         reason = judgement.reason or f"the LLM judged the claim {status.value}"
         if status in RAISES_SUPPORT:
             problem = _unbacked(claim, judgement, evidence)
@@ -109,13 +108,17 @@ def _unbacked(claim: Claim, judgement: Judgement, evidence: Evidence | None) -> 
     return f"its own quote holds evidence against it: {rule.reason}" if hard else ""
 
 
-def _find_quote(judgement: Judgement, contexts: Sequence[RetrievedChunk]) -> Evidence | None:
-    """The judge's quote in the chunk it named, else in any chunk; exact first, then near-exact."""
+def _find_quote(
+    judgement: Judgement, shown: Sequence[RetrievedChunk], contexts: Sequence[RetrievedChunk]
+) -> Evidence | None:
+    """The judge's quote in the passage it named, else in any chunk; exact first, then near-exact.
+    Looked up in the whole chunks (a passage shown cut short is a prefix of its chunk)."""
     quote = judgement.evidence_quote
     if not quote:
         return None
-    named = [rc for rc in contexts if rc.chunk.chunk_id == judgement.chunk_id]
-    ordered = named + [rc for rc in contexts if rc.chunk.chunk_id != judgement.chunk_id]
+    named_id = shown[judgement.passage - 1].chunk.chunk_id if 1 <= judgement.passage <= len(shown) else None
+    named = [rc for rc in contexts if rc.chunk.chunk_id == named_id]
+    ordered = named + [rc for rc in contexts if rc.chunk.chunk_id != named_id]
     for rc in ordered:
         span = locate(quote, rc.chunk.text)
         if span:

@@ -1,0 +1,213 @@
+"""Typed JSON replies from any OpenAI-compatible server: the output mode negotiated, the reply validated.
+
+Servers differ in what structured output they accept: OpenAI, vLLM and Ollama take a JSON schema as
+`response_format`, llama.cpp's Python server only `json_object`, some nothing at all. `ask` tries the
+strongest mode first and falls back when the server refuses it (OutputModeError), and remembers per
+server and model what worked, so later calls go straight there. Whatever the mode, the reply is
+validated against the pydantic model: one repair re-prompt with the problem stated, then
+LLMResponseError. Every call is counted in the active `CallLog` (model, mode, tokens) for the report.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from rrag.backends.llm import LLM, Completion, Message, OutputMode
+from rrag.errors import LLMResponseError, OutputModeError
+
+T = TypeVar("T", bound=BaseModel)
+
+_THINKING = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+_FENCE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
+MAX_ECHOED_CHARS = 4000  # of a bad reply, quoted back in the repair prompt
+REPAIR_OVERHEAD_TOKENS = 64  # the repair request's own words and message framing
+
+_working_mode: dict[tuple[str, str], OutputMode] = {}  # (server, model) -> the mode it accepted
+_modes_lock = threading.Lock()
+
+
+def working_mode(llm: LLM) -> OutputMode | None:
+    with _modes_lock:
+        return _working_mode.get((llm.server, llm.model))
+
+
+def _remember(llm: LLM, mode: OutputMode) -> None:
+    with _modes_lock:
+        _working_mode[(llm.server, llm.model)] = mode
+
+
+def schema_instruction(reply: type[BaseModel]) -> str:
+    """The reply's JSON schema as an instruction, for the modes where the server does not enforce it."""
+    schema = json.dumps(reply.model_json_schema(), separators=(",", ":"))
+    return f"Reply with one JSON object, and nothing else, that follows this JSON schema: {schema}"
+
+
+@dataclass(frozen=True)
+class Call:
+    kind: str  # answer, claims, judge, relevance
+    mode: OutputMode
+    model: str  # as the server named it
+    prompt_tokens: int
+    completion_tokens: int
+
+
+@dataclass
+class CallLog:
+    """The LLM calls of one question, for its report's provenance."""
+
+    calls: list[Call] = field(default_factory=list)
+
+    def summary(self, llm: LLM | None, prompt_version: str) -> dict[str, Any]:
+        """What the report records; empty when no LLM was called."""
+        if llm is None or not self.calls:
+            return {}
+        return {
+            "server": llm.server,
+            "model_requested": llm.model,
+            "models": sorted({c.model for c in self.calls if c.model}),
+            "output_modes": sorted({c.mode.value for c in self.calls}),
+            "prompt_version": prompt_version,
+            "calls": len(self.calls),
+            "prompt_tokens": sum(c.prompt_tokens for c in self.calls),
+            "completion_tokens": sum(c.completion_tokens for c in self.calls),
+        }
+
+
+_log: ContextVar[CallLog | None] = ContextVar("rrag_llm_calls", default=None)
+
+
+@contextmanager
+def logging_calls() -> Iterator[CallLog]:
+    """Every structured LLM call in this block is recorded in the yielded log."""
+    log = CallLog()
+    token = _log.set(log)
+    try:
+        yield log
+    finally:
+        _log.reset(token)
+
+
+Check = Callable[[Any], str]  # a reply's soft problem ("" when none): re-prompted once, then accepted
+
+
+def ask(
+    llm: LLM,
+    messages: Sequence[Message],
+    reply: type[T],
+    *,
+    kind: str,
+    check: Check | None = None,
+    fresh: bool = False,
+) -> tuple[T, OutputMode]:
+    """The reply as a validated `reply` model, and the output mode that produced it. `fresh`: ignore
+    what was remembered for this server (a connection test). Raises OutputModeError when the server
+    refuses every mode, LLMResponseError after a second unusable reply; other LLMErrors propagate."""
+    modes = list(OutputMode)
+    known = None if fresh else working_mode(llm)
+    if known is not None:
+        modes = modes[modes.index(known) :]
+    refusals: list[str] = []
+    for mode in modes:
+        try:
+            return _ask_in(llm, mode, messages, reply, kind, check), mode
+        except OutputModeError as exc:
+            refusals.append(str(exc))
+    raise OutputModeError("; ".join(refusals))
+
+
+def _ask_in(
+    llm: LLM,
+    mode: OutputMode,
+    messages: Sequence[Message],
+    reply: type[T],
+    kind: str,
+    check: Check | None,
+) -> T:
+    if mode is not OutputMode.JSON_SCHEMA:
+        messages = _with_schema(messages, reply)
+    max_tokens = llm.limits.reply(kind)
+    attempt = list(messages)
+    for tries in (1, 2):
+        completion = llm.complete(attempt, max_tokens=max_tokens, mode=mode, schema=reply.model_json_schema())
+        _remember(llm, mode)  # the server accepted the mode, whatever the model wrote
+        _record(kind, mode, completion)
+        value, problem = _validate(completion, reply, max_tokens)
+        soft = check(value) if value is not None and check else ""
+        if value is not None and (not soft or tries == 2):
+            return value
+        attempt = [
+            *messages,
+            {"role": "assistant", "content": completion.text[:MAX_ECHOED_CHARS]},
+            {
+                "role": "user",
+                "content": f"That reply was not usable: {problem or soft}. Reply again with only the JSON.",
+            },
+        ]
+    raise LLMResponseError(f"the LLM's reply was not usable twice: {problem}")
+
+
+def _validate(completion: Completion, reply: type[T], max_tokens: int) -> tuple[T | None, str]:
+    if completion.truncated:
+        return None, f"it was cut off at the limit of {max_tokens} tokens; reply again, shorter"
+    try:
+        return reply.model_validate(parse_json(completion.text)), ""
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        return None, _short(exc)
+
+
+def _short(exc: ValueError) -> str:
+    if isinstance(exc, ValidationError):
+        return "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'the reply'}: {e['msg']}" for e in exc.errors()[:5]
+        )
+    return str(exc)
+
+
+def _with_schema(messages: Sequence[Message], reply: type[BaseModel]) -> list[Message]:
+    first, *rest = messages
+    return [{**first, "content": f"{first['content']}\n{schema_instruction(reply)}"}, *rest]
+
+
+def _record(kind: str, mode: OutputMode, completion: Completion) -> None:
+    log = _log.get()
+    if log is not None:
+        log.calls.append(
+            Call(kind, mode, completion.model, completion.prompt_tokens, completion.completion_tokens)
+        )
+
+
+def parse_json(reply: str) -> Any:
+    """A model's JSON reply with thinking blocks, ``` fences and prose around it dropped. Raises
+    ValueError (with a short reason) when no complete JSON value is there."""
+    text = _FENCE.sub("", _THINKING.sub("", reply).strip()).strip()
+    starts = [i for i in (text.find("{"), text.find("[")) if i != -1]
+    if not starts:
+        raise ValueError("the reply holds no JSON")
+    text = text[min(starts) :]
+    try:
+        value, _ = json.JSONDecoder().raw_decode(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the JSON is malformed or truncated ({exc.msg} at character {exc.pos})") from None
+    return value
+
+
+def tokens_needed(reply: type[BaseModel], kind: str, llm: LLM) -> int:
+    """Tokens to keep free beside the prompt: the schema in the prompt (fallback modes), the reply
+    and, should it be unusable, its echo, the repair request and the second reply."""
+    return estimate_tokens(schema_instruction(reply)) + 2 * llm.limits.reply(kind) + REPAIR_OVERHEAD_TOKENS
+
+
+CHARS_PER_TOKEN = 3  # conservative: English runs about 4 characters per token
+
+
+def estimate_tokens(text: str) -> int:
+    return -(-len(text) // CHARS_PER_TOKEN)
