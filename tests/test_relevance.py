@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rrag.audit.relevance import Kind, analyse, assess
+from rrag.audit.relevance import Kind, Relevance, analyse, assess
 from rrag.audit.scoring import score
 from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
@@ -98,6 +98,84 @@ def test_a_sentence_addresses_the_question_with_its_kind_of_value_and_terms(
     result = assess(question, [sentence])
     assert result.addressed is addressed
     assert bool(result.reason) is not addressed
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        # Table rows as the DOCX reader writes them: the column header names the unit.
+        (
+            "How much does a deep clean cost?",
+            "For Deep clean, the price (GBP) is 25 and the duration is 4 hours.",
+        ),
+        ("What is the fee for a deep clean?", "For Deep clean, the fee is 25."),
+        (
+            "How many hours does a deep clean take?",
+            "For Deep clean, the price (GBP) is 25 and the duration (hours) is 4.",
+        ),
+        (
+            "What percentage deposit do commercial contracts require?",
+            "For Commercial contracts, the deposit (%) is 20.",
+        ),
+    ],
+)
+def test_a_value_under_a_column_header_is_of_the_kind_the_header_names(question: str, sentence: str) -> None:
+    assert assess(question, [sentence]) == Relevance(True, assess(question, [sentence]).score, "")
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "reason"),
+    [
+        (
+            "What does department 17 require at step 3?",
+            [
+                "Step 128: department 12 requires a signed form.",
+                "Step 52: department 4 requires two approvals.",
+                "Step 103: department 9 requires a badge.",
+            ],
+            "the question asks about department 17; the answer gives department 4, 9, 12",
+        ),
+        (
+            "How much does a deep clean cost?",
+            ["For Oven clean, the price (GBP) is 45 and the duration is 90 minutes."],
+            "the question does not ask about Oven clean",
+        ),
+        (
+            "How much does a window cleaning visit cost?",
+            ["For Deep clean, the price (GBP) is 25 and the duration is 4 hours."],
+            "the question does not ask about Deep clean",
+        ),
+        (
+            "When is the customer office open on Saturdays?",
+            ["The customer office is open from 8:00 to 18:00 on weekdays."],
+            "the question asks about saturday",
+        ),
+        (
+            "What is the salary of a Brightwater cleaner?",
+            ["All cleaners are vetted, insured and trained in the safe use of cleaning chemicals."],
+            "the question asks for an amount of money",
+        ),
+    ],
+)
+def test_an_answer_about_another_item_row_or_day_is_off_target(
+    question: str, answer: list[str], reason: str
+) -> None:
+    result = assess(question, answer)
+    assert not result.addressed and result.reason.startswith(reason)
+
+
+def test_the_item_asked_about_anywhere_in_the_answer_is_on_target() -> None:
+    assert assess(
+        "What does department 17 require at step 3?",
+        [
+            "Step 128: department 12 requires a signed form.",
+            "At step 3, department 17 requires a signed form.",
+        ],
+    ).addressed
+    assert assess(
+        "When is the customer office open on Saturdays?",
+        ["The customer office is open from 8:00 to 18:00 on weekdays and from 9:00 to 13:00 on Saturdays."],
+    ).addressed
 
 
 def test_a_question_in_two_parts_is_addressed_by_the_answer_as_a_whole() -> None:
