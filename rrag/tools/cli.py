@@ -130,8 +130,10 @@ def _print_ingest(results: Sequence[IngestResult], as_json: bool) -> None:
         if r.status == "skipped":
             print(f"skipped   {r.source}: symlink, not followed")
         elif r.ok:
+            copies = f" ({r.copies_note})" if r.copies_note else ""
             print(
-                f"{r.status:<9} {r.source}: {r.chunks_added} chunks, {r.duplicates_dropped} near-duplicates dropped"
+                f"{r.status:<9} {r.source}: {r.chunks_added} chunks, "
+                f"{r.duplicates_dropped} near-duplicates dropped{copies}"
             )
         else:
             print(f"failed    {r.source}: {r.error}")
