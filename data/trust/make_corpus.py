@@ -129,8 +129,9 @@ def main() -> None:
     write_policy(HERE / "customer-policy.pdf")
     (HERE / "faq.html").write_text(FAQ_HTML, encoding="utf-8")
     (HERE / "team-manual.md").write_text(MANUAL_MD, encoding="utf-8")
-    # A verbatim copy of one policy section, as someone pasted it into a text file.
-    (HERE / "cancellations.txt").write_text(POLICY_SECTIONS["cancellation"] + "\n", encoding="utf-8")
+    # A verbatim copy of one policy section, as someone pasted it into a text file; its name sorts after
+    # the PDF, so that a folder ingest (in name order) indexes the original first.
+    (HERE / "refunds-copy.txt").write_text(POLICY_SECTIONS["cancellation"] + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
