@@ -176,6 +176,10 @@ def test_the_item_asked_about_anywhere_in_the_answer_is_on_target() -> None:
         "When is the customer office open on Saturdays?",
         ["The customer office is open from 8:00 to 18:00 on weekdays and from 9:00 to 13:00 on Saturdays."],
     ).addressed
+    # A yes/no question about one day is answered by naming the others.
+    assert assess(
+        "Can I work from home on Fridays?", ["Employees may work from home on Mondays and Tuesdays."]
+    ).addressed
 
 
 def test_a_question_in_two_parts_is_addressed_by_the_answer_as_a_whole() -> None:

@@ -60,6 +60,9 @@ _TABLE_ROW = re.compile(r"\s*For (?P<label>[^,]{1,80}), the ", re.IGNORECASE)
 # The column header just before a value: "the price (GBP) is " (no digit: not across an earlier value).
 _HEADER = re.compile(r"\bthe (?P<header>[^,;.\d]{1,60}?) (?:is|are) $", re.IGNORECASE)
 _IN_BRACKETS = re.compile(r"\(([^()]{1,20})\)")
+_YES_NO = re.compile(
+    r"\s*(?:can|could|may|must|should|shall|will|would|is|are|was|were|do|does|did|has|have)\b", re.IGNORECASE
+)
 _DAYS = frozenset(
     stem(w) for w in "monday tuesday wednesday thursday friday saturday sunday weekday weekend".split()
 )
@@ -237,7 +240,9 @@ def _off_target(question: str, sentences: Sequence[str]) -> str:
             )
     asked_days = {t for t in content_words(question) if t in _DAYS}
     given_days = {t for t in content_words(answer) if t in _DAYS}
-    if asked_days and given_days and not asked_days & given_days:
+    # "Can I work from home on Fridays?" is answered by "only on Mondays and Tuesdays"; "When ... on
+    # Saturdays?" is not answered by weekday hours.
+    if asked_days and given_days and not asked_days & given_days and not _YES_NO.match(question):
         return f"the question asks about {', '.join(sorted(asked_days))}; the answer is about other days"
     rows = [_other_row(s, set(content_words(question))) for s in sentences]
     if rows and all(rows):
