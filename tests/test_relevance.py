@@ -267,6 +267,36 @@ def test_a_price_not_in_the_documents_is_refused_not_high(rag: ReliableRAG) -> N
     assert answered.decision is Decision.PASS and answered.level is Level.HIGH and answered.addresses_question
 
 
+PROCEDURES = (
+    "Department procedures\n\n"
+    "Step 128: department 12 requires a signed access form before any work starts.\n"
+    "Step 52: department 4 requires two approvals before any work starts.\n"
+    "Step 103: department 9 requires a visitor badge before any work starts.\n"
+)
+PRICES = (
+    "For Regular clean, the price (GBP) is 18 and the duration is 2 hours.\n\n"
+    "For Deep clean, the price (GBP) is 25 and the duration is 4 hours.\n"
+)
+
+
+def test_extractive_answers_about_another_step_are_refused_and_a_table_price_passes(
+    settings: Settings, tmp_path: Path
+) -> None:
+    (tmp_path / "procedures.txt").write_text(PROCEDURES, encoding="utf-8")
+    (tmp_path / "prices.txt").write_text(PRICES, encoding="utf-8")
+    engine = ReliableRAG(settings)
+    try:
+        assert all(r.ok for r in engine.ingest([tmp_path / "procedures.txt", tmp_path / "prices.txt"]))
+        off = engine.ask("What does department 17 require at step 3?")
+        assert off.decision is Decision.REFUSE and off.level is not Level.HIGH
+        assert off.addresses_question is False and "department 17" in off.relevance_reason
+        price = engine.ask("How much does a deep clean cost?")
+        assert price.decision is Decision.PASS and price.addresses_question
+        assert price.final_answer.startswith("For Deep clean, the price (GBP) is 25")
+    finally:
+        engine.close()
+
+
 def test_an_llm_score_can_lower_but_never_raise_relevance(rag: ReliableRAG, server: ChatServer) -> None:
     rag.configure(
         rag.settings.replace(
