@@ -1,5 +1,5 @@
-"""Question-set runs (`rrag.tools.question_sets`): reading CSV/JSONL sets, the aggregates, saving and comparing runs,
-and the demo's sample set through the real pipeline."""
+"""Question-set runs (`rrag.tools.question_sets`): reading CSV/JSONL sets, the aggregates, saving and
+comparing runs, and the demo's sample set through the real pipeline."""
 
 from __future__ import annotations
 
