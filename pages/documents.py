@@ -58,6 +58,9 @@ def _render_upload(rag: ReliableRAG, state: PageState) -> None:
                 f" {copies} file(s) only repeat text already indexed: kept aside, they come back "
                 "if the documents they copy are deleted."
             )
+        for r in results:
+            if r.copies_note:  # which documents already held the dropped text
+                message += f" {md_escape(r.source)}: {md_escape(r.copies_note)}."
         (st.warning if failed else st.success if added else st.info)(
             message + (f" {failed} failed: see the table." if failed else "")
         )

@@ -376,6 +376,14 @@ class IngestResult:
     duplicates_dropped: int = 0
     pages: int | None = None
     error: str | None = None
+    already_in: dict[str, int] = field(default_factory=dict)  # source -> passages dropped as copies of it
+
+    @property
+    def copies_note(self) -> str:
+        """ "2 passages already in policy.pdf" for each document that held dropped text; "" for none."""
+        return "; ".join(
+            f"{n} passage{'s' if n != 1 else ''} already in {source}" for source, n in self.already_in.items()
+        )
 
     @property
     def ok(self) -> bool:

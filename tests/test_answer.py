@@ -249,3 +249,39 @@ def test_a_who_question_is_answered_by_the_sentence_that_names_someone(embedder:
     ]
     answer = ExtractiveAnswerer(embedder).answer("Who approves an expense of 3,000 euros?", rules)
     assert answer.text.startswith("For €500.01 to €5,000, the approver is Department head.")
+
+
+PRICE_ROWS = (
+    "All prices are per visit and include VAT.\n\n"
+    "For Regular clean, the price (GBP) is 18 and the duration is 2 hours.\n\n"
+    "For Deep clean, the price (GBP) is 25 and the duration is 4 hours.\n\n"
+    "For Oven clean, the price (GBP) is 45 and the duration is 90 minutes."
+)
+
+
+@pytest.mark.parametrize("question", ["How much does a deep clean cost?", "How long does a deep clean take?"])
+def test_the_row_asked_about_is_the_whole_answer_not_its_neighbours(
+    embedder: Embedder, question: str
+) -> None:
+    answer = ExtractiveAnswerer(embedder).answer(question, [context(PRICE_ROWS, "prices-0", "prices.docx")])
+    assert answer.text == "For Deep clean, the price (GBP) is 25 and the duration is 4 hours."
+
+
+def test_a_value_of_another_thing_is_not_added_to_the_answer(embedder: Embedder) -> None:
+    manual = context(
+        "Load no more than 4 kg of microfibre cloths per wash cycle.\n"
+        "Use 2 detergent capsules per wash cycle and wash at 60 degrees.\n"
+        "Dry the cloths flat; never tumble dry microfibre.",
+        "manual-0",
+        "manual.md",
+    )
+    faq = context(
+        "Customers on a subscription receive a monthly refill pack of 30 capsules of our plant-based "
+        "detergent, delivered on the first working day of each month.",
+        "faq-0",
+        "faq.html",
+    )
+    answer = ExtractiveAnswerer(embedder).answer(
+        "How many detergent capsules are used per wash cycle?", [manual, faq]
+    )
+    assert answer.text == "Use 2 detergent capsules per wash cycle and wash at 60 degrees."

@@ -95,3 +95,22 @@ def test_a_threshold_outside_0_to_1_is_a_config_error() -> None:
 def test_shingles_are_word_trigrams_and_short_texts_still_hash() -> None:
     assert shingles("The cat sat on the mat") == {b"the cat sat", b"cat sat on", b"sat on the", b"on the mat"}
     assert shingles("Hello, World") == {b"hello world"}
+
+
+def test_a_text_contained_in_another_document_is_dropped_though_it_straddles_two_chunks() -> None:
+    a, b = _text(1), _text(2)
+    dedup = NearDuplicateFilter(0.85)
+    dedup.add([_chunk("policy:0", a + " " + b), _chunk("policy:1", b + " " + _text(3))])
+    section = " ".join(a.split()[100:]) + " " + " ".join(b.split()[:30])  # 80 words across the seam
+    other = _text(4)
+    result = dedup.filter([section, other])
+    assert (result.kept, result.dropped, result.already_in) == ([1], 1, {"policy.txt": 1})
+    assert dedup.filter([section], exclude_doc="policy").kept == [0]  # the document being replaced
+
+
+def test_a_text_mostly_new_or_longer_than_what_holds_it_is_kept() -> None:
+    a = _text(1)
+    dedup = NearDuplicateFilter(0.85)
+    dedup.add([_chunk("policy:0", a)])
+    half_new = " ".join(a.split()[:60]) + " " + _text(5, 60)
+    assert dedup.filter([half_new, a + " " + _text(6, 20)]).kept == [0, 1]

@@ -167,6 +167,48 @@ def test_near_duplicates_of_other_documents_are_dropped_and_counted(
     assert index.get_chunks(dup.doc_id) == []
 
 
+POLICY_SECTIONS = [
+    "1. Bookings\nBookings are made online or by phone at least 24 hours before the visit.\n"
+    "Commercial contracts require a deposit of 20% of the first month's fee.\n"
+    "Our cleaners arrive within a one-hour window agreed at booking.",
+    "2. Workmanship guarantee\nEvery clean carries a workmanship guarantee of 30 days from the visit.\n"
+    "If any area does not meet our checklist, we return and clean it again at no charge.\n"
+    "The guarantee does not cover damage caused by pets or building works after the visit.",
+    "3. Cancellations and refunds\nA booking can be cancelled free of charge up to 48 hours before.\n"
+    "Cancellations made later than that are charged at half the price of the booked service.\n"
+    "Refunds are paid to the original card within 10 working days of the request.\n"
+    "Refunds above 200 GBP must be approved by the Operations Director.",
+    "4. Staff and safety\nAll cleaners are vetted, insured and trained in the safe use of chemicals.\n"
+    "Cleaners do not move furniture heavier than 20 kg or work at heights above 2 metres.\n"
+    "Customers must tell us about any pets, alarms or hazards when they book.",
+]
+
+
+def test_a_text_copy_of_one_pdf_section_is_dropped_and_names_the_pdf(
+    tmp_path: Path, ingestor: Ingestor, index: ChunkIndex, store: Store
+) -> None:
+    # One page of four sections: the PDF's chunks each hold much more than the copied section (its
+    # similarity to any of them is low) and the section may straddle two chunks.
+    pdf = make_pdf(tmp_path / "policy.pdf", ["\n".join(POLICY_SECTIONS)])
+    assert ingestor.ingest_file(pdf).chunks_added >= 2
+    copy = tmp_path / "refunds.txt"
+    copy.write_text(POLICY_SECTIONS[2].replace("\n", " ") + "\n", encoding="utf-8")
+    result = ingestor.ingest_file(copy)
+    assert (result.status, result.chunks_added, result.duplicates_dropped) == ("duplicate", 0, 1)
+    assert result.already_in == {"policy.pdf": 1}
+    assert result.copies_note == "1 passage already in policy.pdf"
+    assert index.get_chunks(result.doc_id) == []
+    assert store.get_document(result.doc_id).duplicates_dropped == 1
+    # Text that only shares some sentences with the policy is not a copy of it.
+    mixed = tmp_path / "notes.txt"
+    mixed.write_text(
+        POLICY_SECTIONS[2].split("\n")[1] + " " + PARAGRAPH + " Our vans are serviced every spring.",
+        encoding="utf-8",
+    )
+    kept = ingestor.ingest_file(mixed)
+    assert (kept.chunks_added, kept.duplicates_dropped, kept.already_in) == (1, 0, {})
+
+
 def test_duplicates_within_one_document_are_dropped(
     settings: Settings, index: ChunkIndex, store: Store
 ) -> None:

@@ -115,6 +115,8 @@ def test_a_run_shows_the_aggregates_each_report_and_a_comparison(rag: ReliableRA
         "Refusal rate",
         "Hallucination rate",
         "Expected source retrieved",
+        "Expected source cited",
+        "Answerable questions refused",
     ]
     assert list(metrics_table.columns[1:3]) == ["A: handbook", "B: two questions"]
     refusal = metrics_table.set_index("Metric").loc["Refusal rate"]

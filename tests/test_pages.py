@@ -263,6 +263,7 @@ def test_upload_many_files_reports_each_and_keeps_the_good_ones(rag: ReliableRAG
     assert results["parking.md"] == "✔ added" and results["leave-copy.md"] == "= unchanged"
     assert results["leave.md"] == "≡ copy of indexed text: nothing new"
     assert "1 file(s) only repeat text already indexed" in at.warning[0].value
+    assert "leave.md: 1 passage already in leave.md." in at.warning[0].value  # the indexed original
     assert results["empty.txt"] == "✖ failed" and results["binary.pdf"] == "✖ failed"
     errors = dict(zip(table["File"], table["Error"], strict=True))
     assert errors["empty.txt"] and errors["binary.pdf"] and not errors["parking.md"]

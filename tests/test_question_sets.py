@@ -107,6 +107,41 @@ def test_the_hallucination_rate_is_pooled_over_checked_claims() -> None:
     assert summary.source_hit_rate == pytest.approx(0.5) and summary.sources_expected == 2
 
 
+def test_expectations_are_read_as_flags() -> None:
+    data = (
+        b'{"question": "a?", "answerable": true, "expected_conflict": "no"}\n'
+        b'{"question": "b?", "answerable": "false"}\n{"question": "c?"}\n'
+    )
+    assert [(i.answerable, i.expected_conflict) for i in read_question_set("set.jsonl", data)] == [
+        (True, False),
+        (False, None),
+        (None, None),
+    ]
+    with pytest.raises(QuestionSetError, match="line 1: 'answerable' must be true or false"):
+        read_question_set("set.jsonl", b'{"question": "a?", "answerable": "maybe"}')
+
+
+def test_refusals_of_answerable_questions_and_conflicts_are_counted_against_expectations() -> None:
+    summary = summarise(
+        [
+            outcome(answerable=True, expected_conflict=False),
+            outcome(answerable=True, expected_conflict=False, decision="refuse"),
+            outcome(answerable=True, expected_conflict=False, conflicts=1),  # a false conflict
+            outcome(answerable=True, expected_conflict=True, conflicts=2, source_cited=True),  # found
+            outcome(answerable=True, expected_conflict=True, source_cited=False),  # missed
+            outcome(answerable=False, decision="refuse"),
+            outcome(answerable=False),  # an unanswerable question answered
+            outcome(),  # no expectations: counted in none of these
+        ]
+    )
+    assert (summary.answerable, summary.answerable_refused) == (5, 1)
+    assert summary.answerable_refusal_rate == pytest.approx(0.2)
+    assert (summary.unanswerable, summary.unanswerable_answered) == (2, 1)
+    assert summary.false_conflicts == 1
+    assert (summary.conflicts_expected, summary.conflicts_found) == (2, 1)
+    assert summary.source_cited_rate == pytest.approx(0.5)
+
+
 def test_unverified_answers_and_errors_are_never_counted_as_free_of_hallucination() -> None:
     summary = summarise(
         [

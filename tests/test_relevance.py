@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rrag.audit.relevance import Kind, analyse, assess
+from rrag.audit.relevance import Kind, Relevance, analyse, assess
 from rrag.audit.scoring import score
 from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
@@ -100,6 +100,88 @@ def test_a_sentence_addresses_the_question_with_its_kind_of_value_and_terms(
     assert bool(result.reason) is not addressed
 
 
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        # Table rows as the DOCX reader writes them: the column header names the unit.
+        (
+            "How much does a deep clean cost?",
+            "For Deep clean, the price (GBP) is 25 and the duration is 4 hours.",
+        ),
+        ("What is the fee for a deep clean?", "For Deep clean, the fee is 25."),
+        (
+            "How many hours does a deep clean take?",
+            "For Deep clean, the price (GBP) is 25 and the duration (hours) is 4.",
+        ),
+        (
+            "What percentage deposit do commercial contracts require?",
+            "For Commercial contracts, the deposit (%) is 20.",
+        ),
+    ],
+)
+def test_a_value_under_a_column_header_is_of_the_kind_the_header_names(question: str, sentence: str) -> None:
+    assert assess(question, [sentence]) == Relevance(True, assess(question, [sentence]).score, "")
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "reason"),
+    [
+        (
+            "What does department 17 require at step 3?",
+            [
+                "Step 128: department 12 requires a signed form.",
+                "Step 52: department 4 requires two approvals.",
+                "Step 103: department 9 requires a badge.",
+            ],
+            "the question asks about department 17; the answer gives department 4, 9, 12",
+        ),
+        (
+            "How much does a deep clean cost?",
+            ["For Oven clean, the price (GBP) is 45 and the duration is 90 minutes."],
+            "the question does not ask about Oven clean",
+        ),
+        (
+            "How much does a window cleaning visit cost?",
+            ["For Deep clean, the price (GBP) is 25 and the duration is 4 hours."],
+            "the question does not ask about Deep clean",
+        ),
+        (
+            "When is the customer office open on Saturdays?",
+            ["The customer office is open from 8:00 to 18:00 on weekdays."],
+            "the question asks about saturday",
+        ),
+        (
+            "What is the salary of a Brightwater cleaner?",
+            ["All cleaners are vetted, insured and trained in the safe use of cleaning chemicals."],
+            "the question asks for an amount of money",
+        ),
+    ],
+)
+def test_an_answer_about_another_item_row_or_day_is_off_target(
+    question: str, answer: list[str], reason: str
+) -> None:
+    result = assess(question, answer)
+    assert not result.addressed and result.reason.startswith(reason)
+
+
+def test_the_item_asked_about_anywhere_in_the_answer_is_on_target() -> None:
+    assert assess(
+        "What does department 17 require at step 3?",
+        [
+            "Step 128: department 12 requires a signed form.",
+            "At step 3, department 17 requires a signed form.",
+        ],
+    ).addressed
+    assert assess(
+        "When is the customer office open on Saturdays?",
+        ["The customer office is open from 8:00 to 18:00 on weekdays and from 9:00 to 13:00 on Saturdays."],
+    ).addressed
+    # A yes/no question about one day is answered by naming the others.
+    assert assess(
+        "Can I work from home on Fridays?", ["Employees may work from home on Mondays and Tuesdays."]
+    ).addressed
+
+
 def test_a_question_in_two_parts_is_addressed_by_the_answer_as_a_whole() -> None:
     question = "When was Ledgerline 4.2 released, and how long is the free trial?"
     answer = [
@@ -183,6 +265,36 @@ def test_a_price_not_in_the_documents_is_refused_not_high(rag: ReliableRAG) -> N
     assert rag.store.get_report(report.session_id).addresses_question is False
     answered = rag.ask("How much does the annual service for the X400 cost?")
     assert answered.decision is Decision.PASS and answered.level is Level.HIGH and answered.addresses_question
+
+
+PROCEDURES = (
+    "Department procedures\n\n"
+    "Step 128: department 12 requires a signed access form before any work starts.\n"
+    "Step 52: department 4 requires two approvals before any work starts.\n"
+    "Step 103: department 9 requires a visitor badge before any work starts.\n"
+)
+PRICES = (
+    "For Regular clean, the price (GBP) is 18 and the duration is 2 hours.\n\n"
+    "For Deep clean, the price (GBP) is 25 and the duration is 4 hours.\n"
+)
+
+
+def test_extractive_answers_about_another_step_are_refused_and_a_table_price_passes(
+    settings: Settings, tmp_path: Path
+) -> None:
+    (tmp_path / "procedures.txt").write_text(PROCEDURES, encoding="utf-8")
+    (tmp_path / "prices.txt").write_text(PRICES, encoding="utf-8")
+    engine = ReliableRAG(settings)
+    try:
+        assert all(r.ok for r in engine.ingest([tmp_path / "procedures.txt", tmp_path / "prices.txt"]))
+        off = engine.ask("What does department 17 require at step 3?")
+        assert off.decision is Decision.REFUSE and off.level is not Level.HIGH
+        assert off.addresses_question is False and "department 17" in off.relevance_reason
+        price = engine.ask("How much does a deep clean cost?")
+        assert price.decision is Decision.PASS and price.addresses_question
+        assert price.final_answer.startswith("For Deep clean, the price (GBP) is 25")
+    finally:
+        engine.close()
 
 
 def test_an_llm_score_can_lower_but_never_raise_relevance(rag: ReliableRAG, server: ChatServer) -> None:

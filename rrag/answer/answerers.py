@@ -71,6 +71,7 @@ class ExtractiveAnswerer(Answerer):
                 break
         if not picked:
             return Answer(REFUSAL, self.name, refused=True)
+        picked = _answering_first(question, picked)
         sentences = [" ".join(span.text.split()) for _, span in picked]
         # A list item has no full stop; one is added so that the claim splitter keeps items apart.
         text = " ".join(s if s[-1] in ".!?" else s + "." for s in sentences)
@@ -126,6 +127,29 @@ def _cites_outside(reply: AnswerReply, shown: tuple[RetrievedChunk, ...]) -> str
     return f"it cites passage {', '.join(map(str, wrong))}, but the passages are numbered 1 to {len(shown)}"
 
 
+def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tuple[Chunk, Span]]:
+    """The sentence that gives what the question asks for leads; the others stay only when they add
+    to it. Dropped: a sentence sharing no word with the question, and one giving the same kind of
+    value about fewer of the question's words than the lead (the price of another service, a monthly
+    pack beside the dose per wash): a second value of another thing reads as the answer, or as a
+    disagreement between sources that is not one."""
+    asked = set(content_words(question))
+    wanted = _ANSWER_KINDS.get(_asked_kind(question))
+
+    def covered(span: Span) -> int:
+        return len(asked & set(content_words(span.text)))
+
+    def holds(span: Span) -> bool:
+        return bool(wanted and wanted.search(span.text))
+
+    lead = next((p for p in picked if holds(p[1])), picked[0])
+    return [lead] + [
+        p
+        for p in picked
+        if p is not lead and covered(p[1]) and not (holds(p[1]) and covered(p[1]) < covered(lead[1]))
+    ]
+
+
 def _without_section_number(span: Span) -> Span:
     """ "2.1 MFA is required ..." -> "MFA is required ...": still verbatim, without the numbering."""
     m = _SECTION_NUMBER.match(span.text)
@@ -162,7 +186,10 @@ _ASKS_FOR = (
 )
 _ANSWER_KINDS = {
     "money": re.compile(
-        r"[$\u20ac\u00a3]\s?\d|\b(?:GBP|EUR|USD|CHF)\s?\d|\d\s?(?:euros?|dollars?|pounds)\b", re.I
+        r"[$\u20ac\u00a3]\s?\d|\b(?:GBP|EUR|USD|CHF)\s?\d|\d\s?(?:euros?|dollars?|pounds)\b"
+        # a table row's money column: "the price (GBP) is 25", "the fee is 30"
+        r"|\b(?:price|cost|fee|charge)s?(?:\s\((?:GBP|EUR|USD|CHF|[$\u20ac\u00a3])\))?\s(?:is|are)\s\d",
+        re.I,
     ),
     "number": re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)\b", re.I),
     "name": re.compile(

@@ -7,7 +7,12 @@ Offline, an answer addresses the question when
 2. one of its sentences gives the kind of value the question asks for (a price question needs an
    amount of money, "how many days" a number of days, "how long" a number, "what percentage" a
    percentage), and
-3. it names what the question qualifies the value with ("retail price": "retail").
+3. it names what the question qualifies the value with ("retail price": "retail"), and
+4. it is about the thing asked: not another row of a table ("For Oven clean, the price ..." for a
+   deep clean), another numbered item ("step 128" for step 3), or another day ("on weekdays" for
+   Saturdays).
+A value's kind is read by the value parser, from its own unit or from the column header a table
+sentence puts before it ("the price (GBP) is 25" is money, "the duration (hours) is 4" hours).
 With an LLM, a judged score can only lower this: the LLM's word never turns a miss into a hit.
 """
 
@@ -21,7 +26,16 @@ from enum import Enum
 from rrag.backends.llm import LLM
 from rrag.backends.prompts import RELEVANCE
 from rrag.errors import LLMError
-from rrag.text import CURRENCY_CODES, content_words, quantities, stem, words
+from rrag.text import (
+    CURRENCY_CODES,
+    MONTH_NAMES,
+    Quantity,
+    content_words,
+    quantities,
+    stem,
+    word_spans,
+    words,
+)
 
 MIN_KEY_SHARE = 0.25  # lenient: "medical note" is answered by "medical certificate"
 MIN_PREFIX = 4
@@ -40,7 +54,18 @@ _TIME_UNITS |= {
     stem("working"): "day",
     stem("business"): "day",
 }  # "10 working days": the unit is the word after
-_MONEY_NOUNS = frozenset(stem(w) for w in "price cost fee fare charge".split())
+_MONEY_NOUNS = frozenset(stem(w) for w in "price cost fee fare charge salary wage rent".split())
+# A table row as rrag/ingest/extract.py's table_row writes it: "For Deep clean, the price (GBP) is 25".
+_TABLE_ROW = re.compile(r"\s*For (?P<label>[^,]{1,80}), the ", re.IGNORECASE)
+# The column header just before a value: "the price (GBP) is " (no digit: not across an earlier value).
+_HEADER = re.compile(r"\bthe (?P<header>[^,;.\d]{1,60}?) (?:is|are) $", re.IGNORECASE)
+_IN_BRACKETS = re.compile(r"\(([^()]{1,20})\)")
+_YES_NO = re.compile(
+    r"\s*(?:can|could|may|must|should|shall|will|would|is|are|was|were|do|does|did|has|have)\b", re.IGNORECASE
+)
+_DAYS = frozenset(
+    stem(w) for w in "monday tuesday wednesday thursday friday saturday sunday weekday weekend".split()
+)
 _HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[\w-]+\s*){1,3})", re.IGNORECASE)
 _HOW_LONG = re.compile(r"\bhow\s+long\b|\bfor\s+how\s+long\b", re.IGNORECASE)
 _PERCENT_ASKED = re.compile(
@@ -113,16 +138,36 @@ def _said(term: str, said: set[str]) -> bool:
 
 def _has_kind(sentence: str, q: Question) -> bool:
     found = quantities(sentence)
+    units = [_unit_read(sentence, n) for n in found]
     if q.kind is Kind.MONEY:
-        return any(n.unit in CURRENCY_CODES for n in found)
+        return any(u in CURRENCY_CODES or u == _MONEY for u in units)
     if q.kind is Kind.PERCENT:
-        return any(n.unit == "%" for n in found)
+        return "%" in units
     if q.kind is Kind.DURATION:
-        units = {_TIME_UNITS.get(n.unit) for n in found} - {None}
+        units = {_TIME_UNITS.get(u) for u in units} - {None}
         return bool(units) and (not q.time_unit or q.time_unit in units or _converts(q.time_unit, units))
     if q.kind is Kind.NUMBER:
         return bool(found)
     return True
+
+
+_MONEY = "money"  # a value under a money header that names no currency ("the price is 25")
+
+
+def _unit_read(sentence: str, n: Quantity) -> str:
+    """What `n` counts: its own unit, else what the column header before it names ("the price (GBP)
+    is 25": GBP, "the duration (hours) is 4": hour, "the fee is 30": money)."""
+    if n.unit or sentence[n.start : n.start + 1] in "$\u20ac\u00a3\u00a5":
+        return n.unit
+    header = _HEADER.search(sentence, 0, n.start)
+    if header is None:
+        return ""
+    for named in _IN_BRACKETS.findall(header.group("header")):
+        # The value parser reads the bracketed unit as if the value stood beside it: "GBP 1 GBP".
+        unit = next((u.unit for u in quantities(f"{named} 1 {named}") if u.unit), "")
+        if unit:
+            return unit
+    return _MONEY if any(stem(w) in _MONEY_NOUNS for w in words(header.group("header"))) else ""
 
 
 def _converts(asked: str, given: set[str | None]) -> bool:
@@ -141,7 +186,11 @@ def assess(question: str, sentences: Sequence[str]) -> Relevance:
     share = shared / len(q.key_terms) if q.key_terms else 1.0
     if q.key_terms and (not shared or share < MIN_KEY_SHARE):
         return Relevance(False, round(share, 4), "the answer is about something else than what was asked")
-    typed = [s for s in sentences if _has_kind(s, q)]
+    off_target = _off_target(question, sentences)
+    if off_target:
+        return Relevance(False, 0.0, off_target)
+    asked_terms = set(content_words(question))
+    typed = [s for s in sentences if _has_kind(s, q) and not _other_row(s, asked_terms)]
     if not typed:
         return Relevance(False, 0.0, f"the question asks for {_asked(q)}, which the answer does not give")
     if q.qualifier and not _said(q.qualifier, said):
@@ -149,6 +198,60 @@ def assess(question: str, sentences: Sequence[str]) -> Relevance:
             False, 0.0, f"the question asks about {_qualified(question, q)}; the answer gives another value"
         )
     return Relevance(True, round(share, 4), "")
+
+
+def _other_row(sentence: str, asked_terms: set[str]) -> str:
+    """The row label of a table sentence that is about something the question does not name ("Oven
+    clean" for a deep clean's price); "" when the sentence is not a row or is the row asked about."""
+    row = _TABLE_ROW.match(sentence)
+    if row is None:
+        return ""
+    named = [t for t in content_words(row.group("label")) if not t.isdigit()]
+    return row.group("label") if any(not _said(t, asked_terms) for t in named) else ""
+
+
+def _labelled_numbers(text: str) -> dict[str, set[float]]:
+    """Numbers that name an item rather than count one, by the word before them: "step 3",
+    "department 17", "room 12" -> {"step": {3}, ...}. Months ("March 2026") and amounts are left out."""
+    labelled: dict[str, set[float]] = {}
+    spans = word_spans(text)
+    for n in quantities(text):
+        if not text[n.start : n.start + 1].isdigit() or n.unit in CURRENCY_CODES or n.unit == "%":
+            continue
+        before = [w for w in spans if w.end <= n.start]
+        if not before or text[before[-1].end : n.start].strip() or before[-1].text.lower() in MONTH_NAMES:
+            continue
+        label = content_words(before[-1].text)
+        if label and not label[0].isdigit():
+            labelled.setdefault(label[0], set()).add(n.value)
+    return labelled
+
+
+def _off_target(question: str, sentences: Sequence[str]) -> str:
+    """Why the answer is about another item or day than the one asked ("" when it is not): it names
+    the question's label with other numbers only ("step 128" for step 3), or other days only."""
+    answer = " ".join(sentences)
+    given = _labelled_numbers(answer)
+    for label, asked in _labelled_numbers(question).items():
+        if given.get(label) and not asked & given[label]:
+            return (
+                f"the question asks about {label} {_numbers(asked)}; the answer gives {label} "
+                f"{_numbers(given[label])}"
+            )
+    asked_days = {t for t in content_words(question) if t in _DAYS}
+    given_days = {t for t in content_words(answer) if t in _DAYS}
+    # "Can I work from home on Fridays?" is answered by "only on Mondays and Tuesdays"; "When ... on
+    # Saturdays?" is not answered by weekday hours.
+    if asked_days and given_days and not asked_days & given_days and not _YES_NO.match(question):
+        return f"the question asks about {', '.join(sorted(asked_days))}; the answer is about other days"
+    rows = [_other_row(s, set(content_words(question))) for s in sentences]
+    if rows and all(rows):
+        return f"the question does not ask about {', '.join(dict.fromkeys(rows))}, which the answer is about"
+    return ""
+
+
+def _numbers(values: set[float]) -> str:
+    return ", ".join(f"{v:g}" for v in sorted(values))
 
 
 def _asked(q: Question) -> str:

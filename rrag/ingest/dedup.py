@@ -1,20 +1,31 @@
-"""Near-duplicate chunk removal with MinHash LSH over word 3-shingles.
+"""Near-duplicate chunk removal over word 3-shingles: MinHash LSH for similar chunks, and sampled
+shingles for chunks contained in another document.
 
 Within a new document, each cluster of near-duplicates keeps its longest chunk. Against the index,
-a new chunk is dropped when an indexed chunk at least as long is a near-duplicate of it. Indexed
-chunks are never removed here: they belong to other documents, which must stay intact; a new chunk
-that is longer than its indexed twin carries more text and is kept.
+a new chunk is dropped when an indexed chunk at least as long is a near-duplicate of it, or when
+most of it is already in one other document (containment |A∩B|/|A|, not symmetric similarity: a
+text file holding one section of a PDF policy is contained in the PDF's chunks, though it is a
+small part of each, and may straddle two of them). Indexed chunks are never removed here: they
+belong to other documents, which must stay intact; a new chunk that is longer than its indexed twin
+carries more text and is kept. Each drop names the document that already holds the text.
+
+Containment is measured on a sample of the shingles, those whose hash is 0 modulo SAMPLE_EVERY: a
+copy has the same shingles, so the same ones are sampled, and an indexed chunk keeps about 20
+numbers (170 bytes in one sorted array) instead of its whole shingle set.
 """
 
 from __future__ import annotations
 
-import re
+import zlib
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import numpy as np
 from datasketch import LeanMinHash, MinHash, MinHashLSH
 
 from rrag.errors import ConfigError
+from rrag.text import words
 from rrag.types import Chunk
 
 NUM_PERM = 128
@@ -22,27 +33,40 @@ SHINGLE_WORDS = 3
 # datasketch cannot band 128 permutations for thresholds near 1; a lower LSH threshold only yields
 # more candidates, and the estimated Jaccard similarity still applies the real threshold.
 MAX_LSH_THRESHOLD = 0.9
-_WORD = re.compile(r"\w+")
+SAMPLE_EVERY = 8  # one shingle in 8 (by hash) is kept for containment
+MIN_SAMPLED = 4  # a text with fewer sampled shingles (under about 30 words) is too short to call a copy
+CONTAINMENT = 0.8  # share of a new chunk's sampled shingles found in one other document
 
 
 @dataclass(frozen=True)
 class DedupResult:
     kept: list[int]  # indices of the new texts to index, in their original order
     dropped: int
+    already_in: dict[str, int] = field(default_factory=dict)  # source -> texts dropped as copies of it
 
 
 @dataclass(frozen=True)
 class _Indexed:
     doc_id: str
+    source: str
     text: str
     signature: LeanMinHash
+    sampled: np.ndarray  # sampled shingle hashes, uint32
 
 
 def shingles(text: str) -> set[bytes]:
-    words = _WORD.findall(text.lower())
-    if len(words) < SHINGLE_WORDS:
-        return {" ".join(words).encode()}
-    return {" ".join(words[i : i + SHINGLE_WORDS]).encode() for i in range(len(words) - SHINGLE_WORDS + 1)}
+    # The tokenizer without its cache: a chunk is hashed once, and the cache would hold up to 4096
+    # chunks' word tuples (about 40 MB) for nothing.
+    tokens = words.__wrapped__(text)
+    if len(tokens) < SHINGLE_WORDS:
+        return {" ".join(tokens).encode()}
+    return {" ".join(tokens[i : i + SHINGLE_WORDS]).encode() for i in range(len(tokens) - SHINGLE_WORDS + 1)}
+
+
+def sampled_shingles(text: str) -> np.ndarray:
+    """The hashes of the shingles kept for containment, sorted, without repeats."""
+    hashes = np.fromiter((zlib.crc32(s) for s in shingles(text)), dtype=np.uint32)
+    return np.unique(hashes[hashes % SAMPLE_EVERY == 0])
 
 
 class NearDuplicateFilter:
@@ -55,6 +79,11 @@ class NearDuplicateFilter:
         self.threshold = threshold
         self._indexed: dict[str, _Indexed] = {}
         self._lsh = self._new_lsh()
+        # Every indexed sampled hash, sorted, and the entry each belongs to; rebuilt when stale.
+        self._hashes = np.empty(0, dtype=np.uint32)
+        self._owners: list[_Indexed] = []
+        self._owner_of = np.empty(0, dtype=np.int64)
+        self._stale = False
 
     def reset(self, indexed: Iterable[Chunk]) -> None:
         """Mirror exactly these indexed chunks; signatures of unchanged chunks are reused."""
@@ -71,31 +100,80 @@ class NearDuplicateFilter:
     def add(self, chunks: Iterable[Chunk]) -> None:
         for chunk in chunks:
             self.remove([chunk.chunk_id])
-            entry = _Indexed(chunk.doc_id, chunk.text, _minhash(chunk.text))
+            entry = _Indexed(
+                chunk.doc_id, chunk.source, chunk.text, _minhash(chunk.text), sampled_shingles(chunk.text)
+            )
             self._indexed[chunk.chunk_id] = entry
             self._lsh.insert(chunk.chunk_id, entry.signature)
+            self._stale = True
 
     def remove(self, chunk_ids: Iterable[str]) -> None:
         for chunk_id in chunk_ids:
             if self._indexed.pop(chunk_id, None) is not None:
                 self._lsh.remove(chunk_id)
+                self._stale = True
 
     def filter(self, texts: Sequence[str], *, exclude_doc: str | None = None) -> DedupResult:
         """Which of `texts` to keep; indexed chunks of `exclude_doc` (the version being replaced)
         do not count."""
         signatures = [_minhash(text) for text in texts]
-        survivors = [
-            i
-            for i, signature in enumerate(signatures)
-            if not any(
-                entry.doc_id != exclude_doc
-                and len(entry.text) >= len(texts[i])
-                and self._similar(signature, entry.signature)
-                for entry in (self._indexed[key] for key in self._lsh.query(signature))
+        copies: dict[int, str] = {}  # new text -> the source that already holds it
+        for i, signature in enumerate(signatures):
+            twin = next(
+                (
+                    entry
+                    for entry in (self._indexed[key] for key in self._lsh.query(signature))
+                    if entry.doc_id != exclude_doc
+                    and len(entry.text) >= len(texts[i])
+                    and self._similar(signature, entry.signature)
+                ),
+                None,
             )
-        ]
+            source = twin.source if twin is not None else self._container(texts[i], exclude_doc)
+            if source:
+                copies[i] = source
+        survivors = [i for i in range(len(texts)) if i not in copies]
         kept = self._longest_per_cluster(texts, signatures, survivors)
-        return DedupResult(kept=kept, dropped=len(texts) - len(kept))
+        return DedupResult(
+            kept=kept, dropped=len(texts) - len(kept), already_in=dict(Counter(copies.values()))
+        )
+
+    def _container(self, text: str, exclude_doc: str | None) -> str:
+        """The source of the other document whose chunks hold CONTAINMENT of `text`'s sampled
+        shingles and are, together, at least as long as `text` (a longer text carries more); or ""."""
+        sampled = sampled_shingles(text)
+        if len(sampled) < MIN_SAMPLED:
+            return ""
+        self._rebuild_if_stale()
+        found: Counter[str] = Counter()
+        holders: dict[str, set[int]] = {}  # doc -> its chunks holding a sampled shingle
+        first = np.searchsorted(self._hashes, sampled, side="left")
+        last = np.searchsorted(self._hashes, sampled, side="right")
+        for begin, end in zip(first.tolist(), last.tolist()):
+            docs: set[str] = set()
+            for k in self._owner_of[begin:end].tolist():
+                doc_id = self._owners[k].doc_id
+                if doc_id != exclude_doc:
+                    docs.add(doc_id)
+                    holders.setdefault(doc_id, set()).add(k)
+            found.update(docs)
+        for doc_id, count in found.most_common():
+            if count < CONTAINMENT * len(sampled):
+                break
+            if sum(len(self._owners[k].text) for k in holders[doc_id]) >= len(text):
+                return self._owners[next(iter(holders[doc_id]))].source
+        return ""
+
+    def _rebuild_if_stale(self) -> None:
+        if not self._stale:
+            return
+        self._owners = list(self._indexed.values())
+        lengths = [len(entry.sampled) for entry in self._owners]
+        hashes = np.concatenate([e.sampled for e in self._owners]) if self._owners else self._hashes[:0]
+        owner_of = np.repeat(np.arange(len(self._owners), dtype=np.int64), lengths)
+        order = np.argsort(hashes, kind="stable")
+        self._hashes, self._owner_of = hashes[order], owner_of[order]
+        self._stale = False
 
     def _longest_per_cluster(
         self, texts: Sequence[str], signatures: list[LeanMinHash], candidates: list[int]

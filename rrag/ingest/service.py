@@ -219,6 +219,7 @@ class Ingestor:
             chunks_added=len(chunks),
             duplicates_dropped=dedup.dropped,
             pages=document.page_count,
+            already_in=dedup.already_in,
         )
 
     def _intact(self, known: DocumentInfo) -> bool:

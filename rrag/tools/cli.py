@@ -172,9 +172,10 @@ def _print_ingest(results: Sequence[IngestResult], as_json: bool) -> None:
         if r.status == "skipped":
             print(f"skipped   {r.source}: symlink, not followed")
         elif r.ok:
+            copies = f" ({r.copies_note})" if r.copies_note else ""
             print(
                 f"{r.status:<9} {r.source}: {r.chunks_added} chunks, "
-                f"{r.duplicates_dropped} near-duplicates dropped"
+                f"{r.duplicates_dropped} near-duplicates dropped{copies}"
             )
         else:
             print(f"failed    {r.source}: {r.error}")
@@ -322,6 +323,8 @@ def _print_run(run: Any) -> None:
             print(f"error   {o.question}\n        {o.error}")
             continue
         source = "" if o.source_found is None else ("  source found" if o.source_found else "  SOURCE MISSED")
+        if o.conflicts:
+            source += f"  {o.conflicts} conflict(s)" + ("" if o.expected_conflict else " UNEXPECTED")
         print(
             f"{o.decision:<7} hallucination {rate(o.hallucination_rate):>4}  relevance "
             f"{rate(o.answer_relevance):>4}{source}  {o.question}"
@@ -339,7 +342,19 @@ def _print_run(run: Any) -> None:
         f"({s.hallucinated_claims} of {s.checked_claims} checked claims)"
     )
     if s.sources_expected:
-        print(f"  expected source     {rate(s.source_hit_rate)} retrieved ({s.sources_expected} expected)")
+        print(
+            f"  expected source     {rate(s.source_hit_rate)} retrieved, {rate(s.source_cited_rate)} cited "
+            f"({s.sources_expected} expected)"
+        )
+    if s.answerable or s.unanswerable:
+        print(
+            f"  answerable refused  {rate(s.answerable_refusal_rate)} ({s.answerable_refused} of "
+            f"{s.answerable}; target 0)"
+        )
+        print(f"  unanswerable answered  {s.unanswerable_answered} of {s.unanswerable}")
+    if any(o.expected_conflict is not None for o in run.outcomes):
+        print(f"  false conflicts     {s.false_conflicts} (target 0)")
+        print(f"  real conflicts      {s.conflicts_found} of {s.conflicts_expected} found")
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:

@@ -1,8 +1,11 @@
 """Question-set runs: ask a set of questions through the whole pipeline and measure the answers.
 
-A question set is a CSV or JSONL file with a `question` and, optionally, a `reference` answer and
-the `expected_source` document. Each question goes through `ReliableRAG.ask` (so its report is saved
-as a session like any other); the run keeps one outcome per question and a summary (faithfulness,
+A question set is a CSV or JSONL file with a `question` and, optionally, a `reference` answer, the
+`expected_source` document, whether the documents answer it (`answerable`, true or false) and whether
+its answer meets a real disagreement between sources (`expected_conflict`). With the last two, a run
+also counts right answers refused, unanswerable questions answered, false and found conflicts.
+Each question goes through `ReliableRAG.ask` (so its report is saved as a session like any other);
+the run keeps one outcome per question and a summary (faithfulness,
 answer relevance, refusal rate, hallucination rate), and is saved so that two runs can be compared.
 The Evaluate page and `python -m rrag evaluate FILE --fail-above 0.10` both use this module.
 
@@ -34,6 +37,7 @@ MAX_QUESTIONS = 1000  # a run asks every question in turn: a bigger set belongs 
 # Column names accepted for the optional fields, first one canonical.
 _REFERENCE_NAMES = ("reference", "reference_answer", "answer", "ground_truth")
 _SOURCE_NAMES = ("expected_source", "source")
+_FLAGS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 _CHECKED = (ClaimStatus.SUPPORTED, ClaimStatus.PARTIAL, ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED)
 _HALLUCINATED = (ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED)
 
@@ -45,6 +49,8 @@ class QuestionItem:
     question: str
     reference: str = ""
     expected_source: str = ""
+    answerable: bool | None = None  # None: the set does not say
+    expected_conflict: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,10 @@ class QuestionOutcome:
     hallucination_rate: float | None = None
     answer_relevance: float | None = None
     source_found: bool | None = None  # None when no source was expected
+    source_cited: bool | None = None  # the evidence of a delivered claim is in the expected source
+    answerable: bool | None = None
+    expected_conflict: bool | None = None
+    conflicts: int = 0  # claims whose sources disagree (Report.source_conflicts)
     checked_claims: int = 0
     hallucinated_claims: int = 0
     verified: bool = True
@@ -89,6 +99,17 @@ class RunSummary:
     hallucination_rate: float | None = None  # hallucinated / checked claims over every verified answer
     source_hit_rate: float | None = None
     sources_expected: int = 0
+    source_cited_rate: float | None = None  # answers whose evidence comes from the expected source
+    # With `answerable` marked: right answers refused (target 0) and unanswerable questions answered.
+    answerable: int = 0
+    answerable_refused: int = 0
+    answerable_refusal_rate: float | None = None
+    unanswerable: int = 0
+    unanswerable_answered: int = 0
+    # With `expected_conflict` marked: conflicts reported where none is expected, and real ones found.
+    false_conflicts: int = 0
+    conflicts_expected: int = 0
+    conflicts_found: int = 0
 
 
 @dataclass(frozen=True)
@@ -172,10 +193,22 @@ def _item(name: str, where: str, row: dict[str, Any]) -> QuestionItem:
             raise QuestionSetError(f"{name}: {where}: '{names[0]}' must be text")
         return value.strip()
 
+    def flag(key: str) -> bool | None:
+        value = row.get(key)
+        if value in (None, ""):
+            return None
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _FLAGS:
+            return _FLAGS[value.strip().lower()]
+        raise QuestionSetError(f"{name}: {where}: '{key}' must be true or false, not {value!r}")
+
     question = text(("question",))
     if not question:
         raise QuestionSetError(f"{name}: {where} has no question")
-    return QuestionItem(question, text(_REFERENCE_NAMES), text(_SOURCE_NAMES))
+    return QuestionItem(
+        question, text(_REFERENCE_NAMES), text(_SOURCE_NAMES), flag("answerable"), flag("expected_conflict")
+    )
 
 
 # -- running and measuring --------------------------------------------------------------------------
@@ -195,7 +228,14 @@ def run_question_set(
             outcomes.append(measure(item, rag.ask(item.question)))
         except RRAGError as exc:
             outcomes.append(
-                QuestionOutcome(item.question, item.reference, item.expected_source, error=str(exc))
+                QuestionOutcome(
+                    item.question,
+                    item.reference,
+                    item.expected_source,
+                    answerable=item.answerable,
+                    expected_conflict=item.expected_conflict,
+                    error=str(exc),
+                )
             )
     if progress:
         progress(len(items), len(items), "")
@@ -226,6 +266,10 @@ def measure(item: QuestionItem, report: Report) -> QuestionOutcome:
         hallucination_rate=report.hallucination_rate,
         answer_relevance=answer_relevance(item, report),
         source_found=_source_found(item.expected_source, report) if item.expected_source else None,
+        source_cited=_source_cited(item.expected_source, report) if item.expected_source else None,
+        answerable=item.answerable,
+        expected_conflict=item.expected_conflict,
+        conflicts=report.source_conflicts,
         checked_claims=sum(counts.get(s.value, 0) for s in _CHECKED),
         hallucinated_claims=sum(counts.get(s.value, 0) for s in _HALLUCINATED),
         verified=report.verified,
@@ -250,6 +294,18 @@ def _source_found(expected: str, report: Report) -> bool:
     return any(PurePath(rc.chunk.source).name.lower() == wanted for rc in report.contexts)
 
 
+def _source_cited(expected: str, report: Report) -> bool:
+    """Whether the answer was delivered with a claim whose evidence is in the expected document: the
+    answer rests on it, not only a retrieved passage (a near-copy's would name the copy)."""
+    wanted = PurePath(expected.strip()).name.lower()
+    return report.decision is not Decision.REFUSE and any(
+        r.verdict.evidence is not None
+        and r.verdict.status in (ClaimStatus.SUPPORTED, ClaimStatus.PARTIAL)
+        and PurePath(r.verdict.evidence.source).name.lower() == wanted
+        for r in report.claims
+    )
+
+
 def summarise(outcomes: Sequence[QuestionOutcome]) -> RunSummary:
     """Every aggregate of a run, in one place. The hallucination rate is pooled over claims (as a
     report's own rate is), over every answer whose claims were all verified; unverified answers are
@@ -260,6 +316,9 @@ def summarise(outcomes: Sequence[QuestionOutcome]) -> RunSummary:
     hallucinated = sum(o.hallucinated_claims for o in verified)
     relevance = [o.answer_relevance for o in asked if o.answer_relevance is not None]
     sources = [o.source_found for o in asked if o.source_found is not None]
+    answerable = [o for o in asked if o.answerable]
+    unanswerable = [o for o in asked if o.answerable is False]
+    conflicts_expected = [o for o in asked if o.expected_conflict]
     return RunSummary(
         questions=len(outcomes),
         errors=len(outcomes) - len(asked),
@@ -274,6 +333,15 @@ def summarise(outcomes: Sequence[QuestionOutcome]) -> RunSummary:
         hallucination_rate=hallucinated / checked if checked else None,
         source_hit_rate=_mean([float(found) for found in sources]),
         sources_expected=len(sources),
+        source_cited_rate=_mean([float(o.source_cited) for o in asked if o.source_cited is not None]),
+        answerable=len(answerable),
+        answerable_refused=sum(o.refused for o in answerable),
+        answerable_refusal_rate=_mean([float(o.refused) for o in answerable]),
+        unanswerable=len(unanswerable),
+        unanswerable_answered=sum(not o.refused for o in unanswerable),
+        false_conflicts=sum(o.expected_conflict is False and o.conflicts > 0 for o in asked),
+        conflicts_expected=len(conflicts_expected),
+        conflicts_found=sum(o.conflicts > 0 for o in conflicts_expected),
     )
 
 
@@ -313,6 +381,8 @@ METRICS = (  # (summary field, label, higher is better)
     ("refusal_rate", "Refusal rate", False),
     ("hallucination_rate", "Hallucination rate", False),
     ("source_hit_rate", "Expected source retrieved", True),
+    ("source_cited_rate", "Expected source cited", True),
+    ("answerable_refusal_rate", "Answerable questions refused", False),
 )
 
 
