@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rrag import ReliableRAG
+from rrag import UserEngine
 from rrag.errors import QuestionSetError
 from rrag.tools.demo import DEMO_DIR
 from rrag.tools.question_sets import (
@@ -16,7 +16,7 @@ from rrag.tools.question_sets import (
     run_question_set,
     saved_runs,
 )
-from ui.engine import engine_errors, get_engine, invalidate_reads
+from ui.engine import engine_errors, invalidate_reads, user_engine
 from ui.highlight import md_escape
 from ui.navigation import require_app
 from ui.report_view import render_report
@@ -39,7 +39,7 @@ _RATES = (
 )
 
 
-def _render_new_run(rag: ReliableRAG, state: PageState) -> None:
+def _render_new_run(rag: UserEngine, state: PageState) -> None:
     st.subheader("Run a question set")
     st.caption(
         "A CSV (with a header row) or JSONL file: a `question` per row, optionally a `reference` answer "
@@ -74,7 +74,7 @@ def _render_new_run(rag: ReliableRAG, state: PageState) -> None:
         state["selected"] = _run(rag, items, run_name).run_id
 
 
-def _run(rag: ReliableRAG, items: list[QuestionItem], name: str) -> QuestionSetRun:
+def _run(rag: UserEngine, items: list[QuestionItem], name: str) -> QuestionSetRun:
     bar = st.progress(0.0, text=f"Asking {len(items)} question(s)…")
 
     def progress(done: int, total: int, question: str) -> None:
@@ -86,7 +86,7 @@ def _run(rag: ReliableRAG, items: list[QuestionItem], name: str) -> QuestionSetR
     return run
 
 
-def _render_results(rag: ReliableRAG, state: PageState, runs: list[dict]) -> None:
+def _render_results(rag: UserEngine, state: PageState, runs: list[dict]) -> None:
     st.subheader("Results")
     by_id = {r["run_id"]: r for r in runs}
     if state["selected"] not in by_id:
@@ -133,7 +133,7 @@ def _render_results(rag: ReliableRAG, state: PageState, runs: list[dict]) -> Non
     _render_question_report(rag, state, run)
 
 
-def _render_question_report(rag: ReliableRAG, state: PageState, run: QuestionSetRun) -> None:
+def _render_question_report(rag: UserEngine, state: PageState, run: QuestionSetRun) -> None:
     answered = [(n, o) for n, o in enumerate(run.outcomes, start=1) if o.session_id]
     if not answered:
         return
@@ -152,7 +152,7 @@ def _render_question_report(rag: ReliableRAG, state: PageState, run: QuestionSet
     render_report(report, key=f"evaluate.report.{session_id}")
 
 
-def _render_comparison(rag: ReliableRAG, state: PageState, runs: list[dict]) -> None:
+def _render_comparison(rag: UserEngine, state: PageState, runs: list[dict]) -> None:
     st.subheader("Compare two runs")
     if len(runs) < 2:
         st.info("Run a question set twice (say, with other settings) to compare the runs side by side.")
@@ -179,7 +179,7 @@ def main() -> None:
     )
     state = PageState("evaluate", selected=None)
     with engine_errors("Evaluating"):
-        rag = get_engine()
+        rag = user_engine()
         _render_new_run(rag, state)
         runs = saved_runs(rag)
         if not runs:

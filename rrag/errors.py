@@ -16,6 +16,7 @@ RRAGError
  +-- NotFoundError          a session, document or chunk id that does not exist
  +-- InputError             a question the engine refuses (too long)
  +-- QuestionSetError       a question set (CSV/JSONL) that cannot be read
+ +-- AccessDeniedError      the signed-in user's role does not allow the call
 """
 
 
@@ -81,3 +82,7 @@ class InputError(RRAGError):
 
 class QuestionSetError(RRAGError):
     """A question set file is malformed: its line or row is named."""
+
+
+class AccessDeniedError(RRAGError):
+    """The signed-in user's role does not allow this engine call."""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.auth import render_account, require_identity
 from ui.state import keep_widget_values
 
 # A local file: a ":material/...:" page icon makes the browser fetch the favicon from Google's font
@@ -34,7 +35,11 @@ def _pages() -> dict[str, list[st.Page]]:
 def run_app() -> None:
     """Set up the window, show the menu and run the page the URL names."""
     st.set_page_config(page_title="Reliable RAG", page_icon=str(FAVICON), layout="wide")
+    identity = require_identity()
+    if identity is None:
+        return  # the sign-in or the refusal page was shown instead
     page = st.navigation(_pages())
+    render_account(identity)
     keep_widget_values()
     _run.in_app = True
     try:

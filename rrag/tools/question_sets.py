@@ -206,7 +206,7 @@ def run_question_set(
         summary=summarise(outcomes),
         outcomes=outcomes,
     )
-    rag.store.save_question_set_run(
+    rag.save_question_set_run(
         run.run_id, run.name, created, asdict(run.summary), [asdict(o) for o in outcomes]
     )
     return run
@@ -299,11 +299,11 @@ def gate_failures(summary: RunSummary, max_hallucination_rate: float) -> list[st
 
 def saved_runs(rag: ReliableRAG) -> list[dict[str, Any]]:
     """Saved runs, newest first, without their outcomes: run_id, name, created_at, summary."""
-    return rag.store.list_question_set_runs()
+    return rag.question_set_runs()
 
 
 def load_run(rag: ReliableRAG, run_id: str) -> QuestionSetRun:
-    return QuestionSetRun.from_dict(rag.store.get_question_set_run(run_id))
+    return QuestionSetRun.from_dict(rag.question_set_run(run_id))
 
 
 METRICS = (  # (summary field, label, higher is better)
