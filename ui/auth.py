@@ -29,8 +29,8 @@ def identity_for(user: Mapping[str, Any], table: RoleTable) -> Identity | None:
     """The identity of a signed-in user from `st.user`'s claims, or None when no role is assigned."""
     role = table.role_for(user)
     email = str(user.get("email") or "").strip().lower()
-    if role is None or not email:
-        return None  # an account without an e-mail cannot be named in the audit trail
+    if role is None or not email or user.get("email_verified") is False:
+        return None  # the audit trail names users by e-mail: one missing or unverified cannot be used
     return Identity(email=email, role=role)
 
 
