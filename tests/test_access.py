@@ -21,6 +21,7 @@ from rrag.access import (
 )
 from rrag.errors import AccessDeniedError, ConfigError
 from rrag.settings import Settings
+from rrag.tools.question_sets import QuestionItem, run_question_set
 from rrag.types import ClaimStatus
 
 LEAVE = b"Full-time employees receive 25 days of paid annual leave per calendar year.\n"
@@ -115,6 +116,17 @@ def test_a_viewer_reads_but_cannot_ask_verify_ingest_review_delete_or_configure(
             call()
     assert len(engine.sessions()) == before and [d.doc_id for d in engine.documents()] == [doc.doc_id]
     assert engine.reviews(session_id) == [] and "top_k" not in engine.saved_settings()
+
+
+def test_a_viewer_running_a_question_set_is_refused_once_and_nothing_is_saved(engine: ReliableRAG) -> None:
+    viewer = engine.for_user(Identity(email="v@example.com", role=Role.VIEWER))
+    items = [QuestionItem(QUESTION), QuestionItem("Who approves leave requests?")]
+    before = len(engine.sessions())
+    progress: list[tuple[int, int, str]] = []
+    with pytest.raises(AccessDeniedError, match="may not ask"):
+        run_question_set(viewer, items, progress=lambda *step: progress.append(step))
+    assert progress == [(0, 2, QUESTION)]  # stopped at the first question, not one refusal per question
+    assert viewer.question_set_runs() == [] and len(engine.sessions()) == before
 
 
 def test_an_analyst_asks_and_ingests_but_cannot_review_delete_or_configure(engine: ReliableRAG) -> None:

@@ -109,6 +109,13 @@ def test_an_unverified_email_gets_no_access_even_with_a_group_role(rag: Reliable
         assert "No access yet" in _text(at) and "Ask your documents" not in _text(at)
 
 
+def test_a_broken_roles_file_refuses_everyone_and_says_why(rag: ReliableRAG, tmp_path: Path) -> None:
+    (tmp_path / "roles.toml").write_text('[users]\n"rita@example.com" = "superuser"\n', encoding="utf-8")
+    at = _page("ask", _user("rita@example.com"))
+    assert "unknown role 'superuser'" in _text(at) and "No access yet" in _text(at)
+    assert "Ask your documents" not in _text(at)
+
+
 def test_the_sidebar_names_the_user_and_role(rag: ReliableRAG) -> None:
     at = _page("ask", _user("andy@example.com"))
     assert "Signed in as **andy@example.com** · analyst" in " ".join(c.value for c in at.sidebar.caption)

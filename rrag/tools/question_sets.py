@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from rrag.errors import QuestionSetError, RRAGError
+from rrag.errors import AccessDeniedError, QuestionSetError, RRAGError
 from rrag.text import content_words
 from rrag.types import ClaimStatus, Decision, Report
 
@@ -193,6 +193,8 @@ def run_question_set(
             progress(done, len(items), item.question)
         try:
             outcomes.append(measure(item, rag.ask(item.question)))
+        except AccessDeniedError:
+            raise  # the same for every question: say so once, run nothing
         except RRAGError as exc:
             outcomes.append(
                 QuestionOutcome(item.question, item.reference, item.expected_source, error=str(exc))
