@@ -285,7 +285,8 @@ def gate_failures(summary: RunSummary, max_hallucination_rate: float) -> list[st
     failures = []
     if summary.hallucination_rate is not None and summary.hallucination_rate > max_hallucination_rate:
         failures.append(
-            f"the hallucination rate {summary.hallucination_rate:.1%} is above the bound {max_hallucination_rate:.1%}"
+            f"the hallucination rate {summary.hallucination_rate:.1%} is above the bound "
+            f"{max_hallucination_rate:.1%}"
         )
     if summary.hallucination_rate is None:
         failures.append("no claim was checked, so the hallucination rate is unknown")
