@@ -7,11 +7,11 @@ from contextlib import suppress
 
 import streamlit as st
 
-from rrag import RISK_PRESETS, ReliableRAG, Report
+from rrag import RISK_PRESETS, Report, UserEngine
 from rrag.errors import NotFoundError
 from rrag.settings import ANSWERERS, VERIFIER_STAGES, Settings
 from rrag.tools.demo import Sample, is_demo_indexed, samples
-from ui.engine import documents, engine_errors, get_engine, invalidate_reads, review_queue
+from ui.engine import documents, engine_errors, invalidate_reads, review_queue, user_engine
 from ui.highlight import md_escape
 from ui.navigation import require_app
 from ui.report_view import render_report
@@ -165,7 +165,7 @@ def _use_sample(state: PageState, sample: Sample) -> None:
 
 
 def _reuse_saved_sample(
-    rag: ReliableRAG, state: PageState, question: str, answer: str
+    rag: UserEngine, state: PageState, question: str, answer: str
 ) -> tuple[str, str] | None:
     """A sample already answered shows its saved session: each click saving another (a flagged one
     each time, for the trimmed sample) filled the review queue with copies. None when it was reused,
@@ -180,7 +180,7 @@ def _reuse_saved_sample(
     return question, answer
 
 
-def _render_interrupted(rag: ReliableRAG, state: PageState) -> None:
+def _render_interrupted(rag: UserEngine, state: PageState) -> None:
     """After a reload mid-answer the URL still names the session: say what became of it."""
     session_id = st.query_params.get(ANSWERING)
     if not session_id or state["report"] is not None:
@@ -204,7 +204,7 @@ def _render_interrupted(rag: ReliableRAG, state: PageState) -> None:
         state["report"] = rag.report(session_id)
 
 
-def _run(rag: ReliableRAG, options: dict[str, object], question: str, answer: str) -> Report | None:
+def _run(rag: UserEngine, options: dict[str, object], question: str, answer: str) -> Report | None:
     """Ask or verify with this question's options, with live progress by stage. The options go with
     the call: the engine is shared by every browser tab, and its settings are the saved defaults."""
     report = None
@@ -239,7 +239,7 @@ def _run(rag: ReliableRAG, options: dict[str, object], question: str, answer: st
     return report
 
 
-def _as_of_latest_review(rag: ReliableRAG, report: Report) -> Report:
+def _as_of_latest_review(rag: UserEngine, report: Report) -> Report:
     """A reviewer may have corrected this answer since (on Review, in any tab): show the truth of record."""
     try:
         return rag.report(report.session_id)
@@ -251,7 +251,7 @@ def main() -> None:
     st.title("Ask your documents")
     st.caption("Every answer is split into claims, and every claim is checked against the indexed documents.")
     with engine_errors("Opening the engine"):
-        rag = get_engine()
+        rag = user_engine()
         settings = rag.settings
         state = PageState(
             "ask",

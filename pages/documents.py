@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rrag import IngestResult, ReliableRAG
+from rrag import IngestResult, UserEngine
 from rrag.ingest.extract import supported_suffixes
 from rrag.tools.demo import set_up_demo
 from rrag.types import DocumentInfo
-from ui.engine import documents, engine_errors, get_engine, invalidate_reads
+from ui.engine import documents, engine_errors, invalidate_reads, user_engine
 from ui.highlight import escaped_block, md_escape
 from ui.navigation import require_app
 from ui.state import PageState
@@ -21,7 +21,7 @@ FORMATS = "PDF, Word (.docx), HTML, Markdown and plain text"
 CHUNKS_SHOWN = 200  # a long manual has thousands; the first ones are enough to judge the chunking
 
 
-def _render_upload(rag: ReliableRAG, state: PageState) -> None:
+def _render_upload(rag: UserEngine, state: PageState) -> None:
     st.subheader("Add documents")
     with st.form(state.key("upload_form"), clear_on_submit=True):
         files = st.file_uploader(
@@ -86,7 +86,7 @@ def _render_deleted(state: PageState) -> None:
             )
 
 
-def _render_library(rag: ReliableRAG, state: PageState) -> None:
+def _render_library(rag: UserEngine, state: PageState) -> None:
     _render_deleted(state)
     docs = documents()
     st.subheader(f"Indexed documents ({len(docs)})")
@@ -112,7 +112,7 @@ def _render_library(rag: ReliableRAG, state: PageState) -> None:
     _render_chunks(rag, by_id[doc_id])
 
 
-def _render_actions(rag: ReliableRAG, state: PageState, doc: DocumentInfo) -> None:
+def _render_actions(rag: UserEngine, state: PageState, doc: DocumentInfo) -> None:
     buttons = st.container(horizontal=True)
     if buttons.button(
         "Re-index",
@@ -147,7 +147,7 @@ def _render_actions(rag: ReliableRAG, state: PageState, doc: DocumentInfo) -> No
             st.rerun()
 
 
-def _render_chunks(rag: ReliableRAG, doc: DocumentInfo) -> None:
+def _render_chunks(rag: UserEngine, doc: DocumentInfo) -> None:
     chunks = rag.document_chunks(doc.doc_id)
     st.caption(
         f"{len(chunks)} chunk(s); showing the first {min(len(chunks), CHUNKS_SHOWN)}. "
@@ -161,7 +161,7 @@ def _render_chunks(rag: ReliableRAG, doc: DocumentInfo) -> None:
             st.html(style_tag() + escaped_block(chunk.text))
 
 
-def _render_storage_health(rag: ReliableRAG, state: PageState) -> None:
+def _render_storage_health(rag: UserEngine, state: PageState) -> None:
     """What the checks on open found: a damaged database (writes refused), documents the index lacks."""
     with engine_errors("Checking the database"):
         rag.require_sound_storage()  # raises with the recovery hint, shown as an error
@@ -195,7 +195,7 @@ def main() -> None:
     )
     state = PageState("documents", results=[], selected=None, confirm_delete=None, deleted=None)
     with engine_errors("Opening the engine"):
-        rag = get_engine()
+        rag = user_engine()
         _render_storage_health(rag, state)
         _render_upload(rag, state)
         st.divider()

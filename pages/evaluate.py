@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rrag import ReliableRAG
+from rrag import UserEngine
 from rrag.errors import QuestionSetError
 from rrag.tools.demo import DEMO_DIR
 from rrag.tools.question_sets import (
@@ -16,7 +16,7 @@ from rrag.tools.question_sets import (
     saved_runs,
 )
 from ui.background import BackgroundRun
-from ui.engine import engine_errors, get_engine, invalidate_reads, redact
+from ui.engine import engine_errors, invalidate_reads, redact, user_engine
 from ui.highlight import md_escape
 from ui.navigation import require_app
 from ui.report_view import render_report
@@ -39,7 +39,7 @@ _RATES = (
 )
 
 
-def _render_new_run(rag: ReliableRAG, state: PageState) -> None:
+def _render_new_run(rag: UserEngine, state: PageState) -> None:
     st.subheader("Run a question set")
     st.caption(
         "A CSV (with a header row) or JSONL file: a `question` per row, optionally a `reference` answer "
@@ -109,7 +109,7 @@ def _follow(job: BackgroundRun) -> None:
     st.caption("The run goes on if you leave this page or choose another file.")
 
 
-def _render_results(rag: ReliableRAG, state: PageState, runs: list[dict]) -> None:
+def _render_results(rag: UserEngine, state: PageState, runs: list[dict]) -> None:
     st.subheader("Results")
     by_id = {r["run_id"]: r for r in runs}
     if state["selected"] not in by_id:
@@ -174,7 +174,7 @@ def _render_results(rag: ReliableRAG, state: PageState, runs: list[dict]) -> Non
     _render_question_report(rag, state, run)
 
 
-def _render_question_report(rag: ReliableRAG, state: PageState, run: QuestionSetRun) -> None:
+def _render_question_report(rag: UserEngine, state: PageState, run: QuestionSetRun) -> None:
     answered = [(n, o) for n, o in enumerate(run.outcomes, start=1) if o.session_id]
     if not answered:
         return
@@ -193,7 +193,7 @@ def _render_question_report(rag: ReliableRAG, state: PageState, run: QuestionSet
     render_report(report, key=f"evaluate.report.{session_id}")
 
 
-def _render_comparison(rag: ReliableRAG, state: PageState, runs: list[dict]) -> None:
+def _render_comparison(rag: UserEngine, state: PageState, runs: list[dict]) -> None:
     st.subheader("Compare two runs")
     if len(runs) < 2:
         st.info("Run a question set twice (say, with other settings) to compare the runs side by side.")
@@ -224,7 +224,7 @@ def main() -> None:
     )
     state = PageState("evaluate", selected=None, job=None)
     with engine_errors("Evaluating"):
-        rag = get_engine()
+        rag = user_engine()
         _render_new_run(rag, state)
         _render_job(state)
         runs = saved_runs(rag)

@@ -6,9 +6,9 @@ from datetime import UTC, date, datetime, time, timedelta
 
 import streamlit as st
 
-from rrag import Decision, Level, ReliableRAG
+from rrag import Decision, Level, UserEngine
 from rrag.store import SessionSummary
-from ui.engine import engine_errors, get_engine, sessions
+from ui.engine import engine_errors, sessions, user_engine
 from ui.highlight import md_escape
 from ui.navigation import require_app
 from ui.report_view import render_audit_trail, render_report
@@ -68,7 +68,7 @@ def _render_filters(state: PageState) -> list[SessionSummary]:
     )
 
 
-def _render_session(rag: ReliableRAG, state: PageState, found: list[SessionSummary]) -> None:
+def _render_session(rag: UserEngine, state: PageState, found: list[SessionSummary]) -> None:
     session_id = pick_session("Reopen a session", state, found)
     report = rag.report(session_id)
     st.markdown(f"**Question:** {md_escape(report.question)}")
@@ -76,7 +76,7 @@ def _render_session(rag: ReliableRAG, state: PageState, found: list[SessionSumma
     render_audit_trail(rag.reviews(session_id))
 
 
-def _render_interrupted(rag: ReliableRAG) -> None:
+def _render_interrupted(rag: UserEngine) -> None:
     interrupted = rag.interrupted_sessions()
     if not interrupted:
         return
@@ -88,7 +88,7 @@ def _render_interrupted(rag: ReliableRAG) -> None:
         st.dataframe(interrupted_table(interrupted), hide_index=True, width="stretch")
 
 
-def _render_failed(rag: ReliableRAG) -> None:
+def _render_failed(rag: UserEngine) -> None:
     failed = rag.failed_sessions()
     if not failed:
         return
@@ -112,7 +112,7 @@ def main() -> None:
         selected=None,
     )
     with engine_errors("Loading the history"):
-        rag = get_engine()
+        rag = user_engine()
         _render_interrupted(rag)
         _render_failed(rag)
         found = _render_filters(state)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rrag import ClaimStatus, ReliableRAG, Report
+from rrag import ClaimStatus, Permission, Report, UserEngine
 from rrag.store import REVIEW_OUTCOMES, SessionSummary
-from ui.engine import engine_errors, get_engine, invalidate_reads, review_queue
+from ui.engine import engine_errors, invalidate_reads, review_queue, user_engine
 from ui.highlight import md_escape
 from ui.navigation import require_app
 from ui.report_view import claim_line, render_audit_trail, render_report
@@ -60,12 +60,15 @@ def _render_queue(state: PageState) -> list[SessionSummary]:
     return queue
 
 
-def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> None:
+def _render_review_form(rag: UserEngine, state: PageState, report: Report) -> None:
     st.markdown("##### Your verdict")
     statuses = [s.value for s in ClaimStatus]
     with st.form(state.key(f"form.{report.session_id}")):
         name, outcome = st.columns([0.4, 0.6])
-        name.text_input("Reviewer name", key=state.key("reviewer"))
+        if rag.identity.signed_in:  # the audit trail names who signed in; no name to type
+            name.markdown(f"Reviewer: **{md_escape(rag.identity.email)}**")
+        else:
+            name.text_input("Reviewer name", key=state.key("reviewer"))
         # No default, and one choice per answer: a reviewer who only skimmed must not approve a
         # flagged answer by pressing Record.
         chosen_outcome = outcome.radio(
@@ -96,7 +99,7 @@ def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> N
         submitted = st.form_submit_button("Record review", type="primary")
     if not submitted:
         return
-    reviewer = state["reviewer"].strip()
+    reviewer = rag.identity.email or state["reviewer"].strip()
     if not reviewer:
         st.warning("Enter your name: every review is recorded with its reviewer.")
         return
@@ -126,7 +129,7 @@ def _render_review_form(rag: ReliableRAG, state: PageState, report: Report) -> N
         st.rerun()
 
 
-def _render_open(rag: ReliableRAG, state: PageState, queue: list[SessionSummary]) -> None:
+def _render_open(rag: UserEngine, state: PageState, queue: list[SessionSummary]) -> None:
     reviewed = state["reviewed"]
     if reviewed and reviewed not in {s.session_id for s in queue}:
         # Recording a review takes most answers out of the queue: the page stays on the answer just
@@ -144,7 +147,13 @@ def _render_open(rag: ReliableRAG, state: PageState, queue: list[SessionSummary]
     render_report(report, key="review.report")
     left, right = st.columns([0.55, 0.45], gap="large")
     with left:
-        _render_review_form(rag, state, report)
+        if rag.identity.may(Permission.REVIEW):
+            _render_review_form(rag, state, report)
+        else:
+            st.info(
+                f"Your role ({rag.identity.role.value}) can read reviews but not record them.",
+                icon=":material/lock:",
+            )
     with right:
         render_audit_trail(rag.reviews(session_id))
 
@@ -182,7 +191,7 @@ def main() -> None:
         st.success(md_escape(state["flash"]), icon=":material/check_circle:")
         state["flash"] = ""
     with engine_errors("Loading the review queue"):
-        rag = get_engine()
+        rag = user_engine()
         queue = _render_queue(state)
         if not queue:
             st.success("Nothing waits for review.", icon=":material/check_circle:")

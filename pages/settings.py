@@ -6,11 +6,11 @@ from typing import Any
 
 import streamlit as st
 
-from rrag import RISK_PRESETS, ReliableRAG
+from rrag import RISK_PRESETS, UserEngine
 from rrag.settings import ANSWERERS, CLAIM_EXTRACTORS, VERIFIER_STAGES, Settings
 from rrag.tools.locations import data_locations
 from ui.app_settings import to_saved
-from ui.engine import engine_errors, get_engine, invalidate_reads, redact
+from ui.engine import engine_errors, invalidate_reads, redact, user_engine
 from ui.highlight import escaped_block, md_escape
 from ui.navigation import require_app
 from ui.state import PageState
@@ -114,7 +114,7 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
     return pressed, values
 
 
-def _save(rag: ReliableRAG, values: dict[str, Any]) -> None:
+def _save(rag: UserEngine, values: dict[str, Any]) -> None:
     with engine_errors("Saving the settings"):
         new = rag.settings.replace(**values)  # validates before anything is applied
         rag.configure(new)  # all or nothing: a bad choice leaves the engine as it was
@@ -123,7 +123,7 @@ def _save(rag: ReliableRAG, values: dict[str, Any]) -> None:
         st.success("Saved. New questions use these settings.", icon=":material/check_circle:")
 
 
-def _test(rag: ReliableRAG, values: dict[str, Any]) -> None:
+def _test(rag: UserEngine, values: dict[str, Any]) -> None:
     """Try the endpoint as entered, without saving and without touching the shared engine."""
     endpoint = {k: values[k] for k in ("llm_base_url", "llm_model", "llm_timeout_s", "llm_max_retries")}
     if not (endpoint["llm_base_url"] and endpoint["llm_model"]):
@@ -170,7 +170,7 @@ def main() -> None:
     )
     state = PageState("settings")
     with engine_errors("Opening the engine"):
-        rag = get_engine()
+        rag = user_engine()
         _render_key_status(rag.settings)
         pressed, values = _render_form(state, rag.settings)
         if pressed == "save":

@@ -6,6 +6,7 @@ The public surface is `__all__`. `ReliableRAG` is imported lazily so that light 
 
 import typing
 
+from rrag.access import Permission, UserEngine
 from rrag.errors import RRAGError
 from rrag.settings import RISK_PRESETS, Settings
 from rrag.types import ClaimStatus, Decision, IngestResult, Level, Report
@@ -19,10 +20,12 @@ __all__ = [
     "Decision",
     "IngestResult",
     "Level",
+    "Permission",
     "RRAGError",
     "ReliableRAG",
     "Report",
     "Settings",
+    "UserEngine",
 ]
 
 

@@ -21,6 +21,7 @@ RRAGError
  +-- NotFoundError          a session, document or chunk id that does not exist
  +-- InputError             a question the engine refuses (too long)
  +-- QuestionSetError       a question set (CSV/JSONL) that cannot be read
+ +-- AccessDeniedError      the signed-in user's role does not allow the call
 """
 
 
@@ -106,3 +107,7 @@ class StoreFullError(StoreError):
 
 class StoreReadOnlyError(StoreError):
     """The database or its folder cannot be written: it is open for reading only."""
+
+
+class AccessDeniedError(RRAGError):
+    """The signed-in user's role does not allow this engine call."""

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from rrag.access import Identity, UserEngine
 from rrag.answer.answerers import ANSWERERS, Answerer
 from rrag.audit.claims import CLAIM_EXTRACTORS, ClaimExtractor
 from rrag.audit.relevance import Relevance, assess, judge
@@ -301,6 +302,25 @@ class ReliableRAG:
 
     def save_settings(self, values: Mapping[str, Any]) -> None:
         self.store.save_app_settings(values)
+
+    def has_sessions(self) -> bool:
+        return bool(self.store.list_sessions(limit=1))
+
+    def question_set_runs(self) -> list[dict[str, Any]]:
+        """Saved question-set runs, newest first, without their outcomes."""
+        return self.store.list_question_set_runs()
+
+    def question_set_run(self, run_id: str) -> dict[str, Any]:
+        return self.store.get_question_set_run(run_id)
+
+    def save_question_set_run(
+        self, run_id: str, name: str, created_at: datetime, summary: Mapping[str, Any], outcomes: list[Any]
+    ) -> None:
+        self.store.save_question_set_run(run_id, name, created_at, summary, outcomes)
+
+    def for_user(self, identity: Identity) -> UserEngine:
+        """This engine as `identity` may use it: every call checked against the role."""
+        return UserEngine(self, identity)
 
     def session_records(self) -> list[SessionSummary]:
         """Every session as the lists show it, for analytics."""

@@ -20,6 +20,7 @@ from rrag.errors import ConfigError
 ENV_PREFIX = "RRAG_"
 
 DEFAULT_DATA_DIR = Path("data")
+DEFAULT_ROLES_FILE = Path(".streamlit/roles.toml")  # read only when sign-in is configured
 DEFAULT_COLLECTION = "rrag_chunks"
 DEFAULT_CHUNK_SIZE = 1000
 DEFAULT_CHUNK_OVERLAP = 200
@@ -59,6 +60,7 @@ class Settings(BaseSettings):
     chroma_host: str | None = None  # server mode when set
     chroma_port: int = Field(8000, ge=1, le=65535)
     collection: str = DEFAULT_COLLECTION
+    roles_file: Path = DEFAULT_ROLES_FILE
 
     chunk_size: int = Field(DEFAULT_CHUNK_SIZE, ge=100)
     chunk_overlap: int = Field(DEFAULT_CHUNK_OVERLAP, ge=0)

@@ -35,4 +35,5 @@ def test_pages_use_the_engine_facade_only() -> None:
     for page in sorted(pages.glob("*.py")):
         source = page.read_text(encoding="utf-8")
         assert ".store." not in source, page.name
+        assert "get_engine" not in source, page.name  # user_engine(): every call checked against the role
         assert not re.search(r"^\s*(from|import) (openai|chromadb|sqlalchemy)\b", source, re.M), page.name

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import threading
 
-from rrag import ReliableRAG
+from rrag import UserEngine
 from rrag.tools.question_sets import QuestionItem, run_question_set
 
 
 class BackgroundRun:
-    def __init__(self, rag: ReliableRAG, items: list[QuestionItem], name: str) -> None:
+    def __init__(self, rag: UserEngine, items: list[QuestionItem], name: str) -> None:
         self.name = name
         self.done, self.total, self.question = 0, len(items), ""
         self.run_id: str | None = None
@@ -26,7 +26,7 @@ class BackgroundRun:
     def wait(self, timeout_s: float) -> None:
         self._thread.join(timeout_s)
 
-    def _work(self, rag: ReliableRAG, items: list[QuestionItem]) -> None:
+    def _work(self, rag: UserEngine, items: list[QuestionItem]) -> None:
         try:
             self.run_id = run_question_set(rag, items, name=self.name, progress=self._progress).run_id
         except Exception as exc:  # noqa: BLE001 - no caller on this thread: the page shows it

@@ -16,12 +16,14 @@ import pandas as pd
 import streamlit as st
 
 from rrag import ReliableRAG
-from rrag.errors import RRAGError
+from rrag.access import UserEngine
+from rrag.errors import AccessDeniedError, RRAGError
 from rrag.redact import Redactor
 from rrag.settings import Settings
 from rrag.store import SessionSummary
 from rrag.types import DocumentInfo
 from ui.app_settings import apply_saved
+from ui.auth import current_identity
 from ui.charts import claims_frame, sessions_frame
 from ui.highlight import md_escape
 
@@ -48,12 +50,21 @@ def _engine(storage_key: str, _settings: Settings) -> tuple[ReliableRAG, str]:
 
 
 def get_engine() -> ReliableRAG:
-    """The shared engine for the storage named by the environment (raises RRAGError when it cannot open)."""
+    """The shared engine for the storage named by the environment (raises RRAGError when it cannot open).
+    Pages use `user_engine()`, which checks every call against the user's role."""
     settings = Settings.from_env()
     rag, warning = _engine(_storage_key(settings), settings)
     if warning:
         st.warning(warning, icon=":material/warning:")
     return rag
+
+
+def user_engine() -> UserEngine:
+    """The shared engine as this session's user may use it (raises AccessDeniedError without one)."""
+    identity = current_identity()
+    if identity is None:
+        raise AccessDeniedError("Sign in first.")
+    return get_engine().for_user(identity)
 
 
 def storage_key() -> str:

@@ -9,6 +9,7 @@ import streamlit as st
 
 from rrag.errors import ConfigError
 from rrag.settings import Settings
+from ui.auth import render_account, require_identity
 from ui.network import BANNER, open_to_network
 from ui.state import keep_widget_values
 
@@ -37,8 +38,12 @@ def _pages() -> dict[str, list[st.Page]]:
 def run_app() -> None:
     """Set up the window, show the menu and run the page the URL names."""
     st.set_page_config(page_title="Reliable RAG", page_icon=str(FAVICON), layout="wide")
+    identity = require_identity()
+    if identity is None:
+        return  # the sign-in or the refusal page was shown instead
     page = st.navigation(_pages())
     _network_banner()
+    render_account(identity)
     keep_widget_values()
     _run.in_app = True
     try:

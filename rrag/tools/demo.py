@@ -37,7 +37,7 @@ def set_up_demo(rag: ReliableRAG, demo_dir: Path = DEMO_DIR) -> DemoSetup:
     """Index the demo corpus (re-runs add nothing) and, on an empty store, audit the example answers."""
     ingested = rag.ingest(demo_files(demo_dir))
     examples: list[Report] = []
-    if not rag.store.list_sessions(limit=1):
+    if not rag.has_sessions():
         for example in json.loads((demo_dir / EXAMPLES_FILE).read_text(encoding="utf-8")):
             examples.append(rag.verify(example["question"], example["answer"]))
     return DemoSetup(ingested, examples)

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from rrag.errors import QuestionSetError, RRAGError
+from rrag.errors import AccessDeniedError, QuestionSetError, RRAGError
 from rrag.text import content_words
 from rrag.types import ClaimStatus, Decision, Report
 
@@ -226,6 +226,8 @@ def run_question_set(
             progress(done, len(items), item.question)
         try:
             outcomes.append(measure(item, rag.ask(item.question)))
+        except AccessDeniedError:
+            raise  # the same for every question: say so once, run nothing
         except RRAGError as exc:
             outcomes.append(
                 QuestionOutcome(
@@ -246,7 +248,7 @@ def run_question_set(
         summary=summarise(outcomes),
         outcomes=outcomes,
     )
-    rag.store.save_question_set_run(
+    rag.save_question_set_run(
         run.run_id, run.name, created, asdict(run.summary), [asdict(o) for o in outcomes]
     )
     return run
@@ -368,11 +370,11 @@ def gate_failures(summary: RunSummary, max_hallucination_rate: float) -> list[st
 
 def saved_runs(rag: ReliableRAG) -> list[dict[str, Any]]:
     """Saved runs, newest first, without their outcomes: run_id, name, created_at, summary."""
-    return rag.store.list_question_set_runs()
+    return rag.question_set_runs()
 
 
 def load_run(rag: ReliableRAG, run_id: str) -> QuestionSetRun:
-    return QuestionSetRun.from_dict(rag.store.get_question_set_run(run_id))
+    return QuestionSetRun.from_dict(rag.question_set_run(run_id))
 
 
 METRICS = (  # (summary field, label, higher is better)

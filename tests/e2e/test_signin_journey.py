@@ -1,0 +1,202 @@
+"""Sign-in end to end: the app in headless Chromium against a real OpenID Connect provider on loopback
+(`oidc-provider-mock`: discovery, authorization form, code exchange, signed ID tokens, end-session).
+
+A user without a role is refused and signs out; a viewer cannot ask; an analyst asks but cannot
+review; a reviewer is recorded by the signed-in e-mail and cannot delete; an admin (by a groups claim)
+deletes. Each user signs in in a fresh browser context (its own cookies).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from test_journey import (  # noqa: F401 - marks
+    BROWSER_ARGS,
+    CHROMIUM,
+    ROOT,
+    START_TIMEOUT_S,
+    STEP_TIMEOUT_MS,
+    VIEWPORT,
+    _free_port,
+    _idle,
+    _open,
+    _pick,
+    pytestmark,
+)
+
+LEAVE = "Full-time employees receive 25 days of paid annual leave per calendar year.\n"
+QUESTION = "How many days of annual leave do full-time employees get?"
+PLANTED = "Full-time employees receive 30 days of paid annual leave per calendar year."
+USERS = [  # the provider's accounts; roles come from ROLES, not from the provider
+    {"sub": "eve", "email": "eve@example.com", "email_verified": True, "groups": ["staff"]},
+    {"sub": "vera", "email": "vera@example.com", "email_verified": True},
+    {"sub": "andy", "email": "andy@example.com", "email_verified": True},
+    {"sub": "rita", "email": "rita@example.com", "email_verified": True},
+    {"sub": "boss", "email": "boss@example.com", "email_verified": True, "groups": ["rag-admins"]},
+]
+ROLES = """[users]
+"vera@example.com" = "viewer"
+"andy@example.com" = "analyst"
+"rita@example.com" = "reviewer"
+[groups]
+"rag-admins" = "admin"
+"""
+
+
+def _wait(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{url} did not come up:\n{log.read_text()}") from None
+            time.sleep(0.5)
+
+
+@contextmanager
+def _process(args: list[str], env: dict[str, str], log: Path, ready_url: str) -> Iterator[None]:
+    with log.open("w") as out:
+        process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            _wait(ready_url, process, log)
+            yield
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The provider and the app (sign-in configured, a roles file, one document, one flagged answer)."""
+    tmp = tmp_path_factory.mktemp("signin")
+    idp_port, app_port = _free_port(), _free_port()
+    idp = f"http://127.0.0.1:{idp_port}"
+    url = f"http://127.0.0.1:{app_port}"
+    secrets = tmp / "secrets.toml"
+    secrets.write_text(
+        "[auth]\n"
+        f'redirect_uri = "{url}/oauth2callback"\n'
+        'cookie_secret = "e2e-cookie-secret-0123456789abcdef"\n'
+        'client_id = "rrag-e2e"\n'
+        'client_secret = "e2e-client-secret"\n'
+        f'server_metadata_url = "{idp}/.well-known/openid-configuration"\n',
+        encoding="utf-8",
+    )
+    (tmp / "roles.toml").write_text(ROLES, encoding="utf-8")
+    (tmp / "leave.txt").write_text(LEAVE, encoding="utf-8")
+    env = {**os.environ, "RRAG_DATA_DIR": str(tmp / "data"), "RRAG_ROLES_FILE": str(tmp / "roles.toml")}
+    seed = (
+        "import sys; from rrag import ReliableRAG; rag = ReliableRAG(); "
+        "assert rag.ingest_bytes('leave.txt', open(sys.argv[1], 'rb').read()).ok; "
+        "rag.verify(sys.argv[2], sys.argv[3]); rag.close()"
+    )
+    subprocess.run(
+        [sys.executable, "-c", seed, str(tmp / "leave.txt"), QUESTION, PLANTED],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=300,
+    )
+    provider = [sys.executable, "-m", "oidc_provider_mock", "--host", "127.0.0.1", "--port", str(idp_port)]
+    provider += [arg for user in USERS for arg in ("--user-claims", json.dumps(user))]
+    served = [sys.executable, "-m", "ui.serve", "--server.headless", "true", "--server.address", "127.0.0.1"]
+    served += ["--server.port", str(app_port), "--browser.gatherUsageStats", "false"]
+    served += ["--secrets.files", str(secrets)]
+    with (
+        _process(provider, env, tmp / "provider.log", f"{idp}/.well-known/openid-configuration"),
+        _process(served, env, tmp / "streamlit.log", f"{url}/_stcore/health"),
+    ):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@contextmanager
+def _signed_in(browser: Browser, app: str, sub: str) -> Iterator[Page]:
+    """A fresh browser context, signed in at the provider as `sub`."""
+    context = browser.new_context(viewport=VIEWPORT, base_url=app)
+    page = context.new_page()
+    page.set_default_timeout(STEP_TIMEOUT_MS)
+    expect.set_options(timeout=STEP_TIMEOUT_MS)
+    page.goto("/")  # nobody signed in yet: the sign-in page only, no menu
+    expect(page.get_by_role("button", name="Sign in")).to_be_visible()
+    expect(page.get_by_test_id("stSidebarNav")).to_have_count(0)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("button", name=sub, exact=True).click()  # the provider's form: a predefined user
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def _sign_out(page: Page) -> None:
+    _idle(page)
+    page.get_by_role("button", name="Sign out").click()
+    page.get_by_role("button", name="End session").click()  # the provider's end-session form
+    expect(page.get_by_role("button", name="Sign in")).to_be_visible()
+
+
+def test_sign_in_roles_and_sign_out_against_a_real_provider(app: str, browser: Browser) -> None:
+    with _signed_in(browser, app, "eve") as page:  # a user without a role is refused, may sign out
+        expect(page.get_by_role("heading", name="No access yet")).to_be_visible()
+        expect(page.get_by_text("eve@example.com is signed in but has no role", exact=False)).to_be_visible()
+        expect(page.get_by_test_id("stSidebarNav")).to_have_count(0)
+        _sign_out(page)
+        expect(page.get_by_role("heading", name="Ask your documents")).to_have_count(0)
+
+    with _signed_in(browser, app, "vera") as page:
+        expect(page.get_by_text("Signed in as vera@example.com · viewer")).to_be_visible()
+        page.get_by_label("Question", exact=True).fill(QUESTION)
+        page.get_by_role("button", name="Ask", exact=True).click()
+        expect(page.get_by_text("vera@example.com (viewer) may not ask", exact=False)).to_be_visible()
+
+    with _signed_in(browser, app, "andy") as page:
+        page.get_by_label("Question", exact=True).fill(QUESTION)
+        page.get_by_role("button", name="Ask", exact=True).click()
+        expect(page.get_by_text("Claims and their evidence")).to_be_visible()
+        _open(page, "Review", "Review queue")
+        expect(page.get_by_text("Your role (analyst) can read reviews but not record them.")).to_be_visible()
+        expect(page.get_by_role("button", name="Record review")).to_have_count(0)
+
+    with _signed_in(browser, app, "rita") as page:
+        _open(page, "Review", "Review queue")
+        form = page.get_by_test_id("stForm")
+        expect(form.get_by_text("Reviewer: rita@example.com")).to_be_visible()
+        expect(form.get_by_label("Reviewer name")).to_have_count(0)
+        _pick(form, "Outcome", "escalated")
+        page.get_by_role("button", name="Record review").click()
+        expect(page.get_by_text("escalated by rita@example.com", exact=False)).to_be_visible()
+        _open(page, "Documents", "Documents")
+        page.get_by_role("button", name="Delete").click()
+        page.get_by_role("button", name="Yes, delete").click()
+        expect(page.get_by_text("rita@example.com (reviewer) may not delete", exact=False)).to_be_visible()
+        _sign_out(page)
+
+    with _signed_in(browser, app, "boss") as page:
+        expect(page.get_by_text("Signed in as boss@example.com · admin")).to_be_visible()
+        _open(page, "Documents", "Documents")
+        page.get_by_role("button", name="Delete").click()
+        page.get_by_role("button", name="Yes, delete").click()
+        expect(page.get_by_text("Deleted leave.txt.")).to_be_visible()

@@ -1,0 +1,180 @@
+"""The app with sign-in configured, driven by AppTest: `at.secrets` holds an `[auth]` section and
+`at.user` is the signed-in user as `st.user` gives it (AppTest's supported way to seed `st.user`).
+Roles come from a real roles file; the engine is real (Chroma + SQLite under tmp)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from rrag import ReliableRAG
+from ui.engine import get_engine
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+TIMEOUT_S = 120
+AUTH = {
+    "auth": {
+        "redirect_uri": "http://127.0.0.1:8501/oauth2callback",
+        "cookie_secret": "a-test-cookie-secret",
+        "client_id": "rrag",
+        "client_secret": "not-a-real-secret",
+        "server_metadata_url": "http://127.0.0.1:9/.well-known/openid-configuration",
+    }
+}
+ROLES = """groups_claim = "groups"
+[users]
+"vera@example.com" = "viewer"
+"andy@example.com" = "analyst"
+"rita@example.com" = "reviewer"
+[groups]
+"rag-admins" = "admin"
+"""
+LEAVE = b"Full-time employees receive 25 days of paid annual leave per calendar year.\n"
+QUESTION = "How many days of annual leave do full-time employees get?"
+ANSWER = "Full-time employees receive 30 days of paid annual leave per calendar year."
+
+
+@pytest.fixture
+def rag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ReliableRAG]:
+    roles = tmp_path / "roles.toml"
+    roles.write_text(ROLES, encoding="utf-8")
+    monkeypatch.setenv("RRAG_ROLES_FILE", str(roles))
+    engine = get_engine()
+    assert engine.ingest_bytes("leave.txt", LEAVE).ok
+    yield engine
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    engine.close()
+
+
+def _user(email: str, **claims: Any) -> dict[str, Any]:
+    return {"is_logged_in": True, "email": email, "email_verified": True, **claims}
+
+
+def _page(name: str, user: dict[str, Any]) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
+    at.secrets.update(AUTH)
+    at.user = user
+    at.run()
+    if name != "ask":
+        at.switch_page(f"pages/{name}.py")
+        at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _text(at: AppTest) -> str:
+    kinds = ("title", "markdown", "caption", "error", "info", "warning", "success")
+    return "\n".join(str(e.value) for kind in kinds for e in at.get(kind)).replace("\\", "").replace("**", "")
+
+
+def _click(at: AppTest, label: str) -> AppTest:
+    next(b for b in at.button if b.label == label).click()
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_a_visitor_who_has_not_signed_in_sees_only_the_sign_in_page(rag: ReliableRAG) -> None:
+    # Each page file opened directly too, as a bookmark would: it hands over to the app, which asks first.
+    for script in (APP, *(APP.parent / "pages" / f"{p}.py" for p in ("documents", "review", "settings"))):
+        at = AppTest.from_file(str(script), default_timeout=TIMEOUT_S)
+        at.secrets.update(AUTH)
+        at.user = {"is_logged_in": False}
+        at.run()
+        page = script.name
+        assert not at.exception, at.exception
+        assert [b.label for b in at.button] == ["Sign in"], page
+        assert "Ask your documents" not in _text(at) and "Review queue" not in _text(at)
+        assert not at.text_area and not at.text_input
+
+
+def test_a_signed_in_user_without_a_role_is_refused_and_can_sign_out(rag: ReliableRAG) -> None:
+    at = _page("ask", _user("eve@example.com", groups=["staff"]))
+    assert "No access yet" in _text(at) and "eve@example.com is signed in but has no role" in _text(at)
+    assert "Ask your documents" not in _text(at)
+    _click(at, "Sign out")
+    assert [b.label for b in at.button] == ["Sign in"]
+
+
+def test_an_unverified_email_gets_no_access_even_with_a_group_role(rag: ReliableRAG) -> None:
+    # The reviewer of record is the e-mail: one the provider has not verified could be anybody's.
+    for user in (_user("rita@example.com"), _user("new@example.com", groups=["rag-admins"])):
+        at = _page("ask", user | {"email_verified": False})
+        assert "No access yet" in _text(at) and "Ask your documents" not in _text(at)
+
+
+def test_a_broken_roles_file_refuses_everyone_and_says_why(rag: ReliableRAG, tmp_path: Path) -> None:
+    (tmp_path / "roles.toml").write_text('[users]\n"rita@example.com" = "superuser"\n', encoding="utf-8")
+    at = _page("ask", _user("rita@example.com"))
+    assert "unknown role 'superuser'" in _text(at) and "No access yet" in _text(at)
+    assert "Ask your documents" not in _text(at)
+
+
+def test_the_sidebar_names_the_user_and_role(rag: ReliableRAG) -> None:
+    at = _page("ask", _user("andy@example.com"))
+    assert "Signed in as **andy@example.com** · analyst" in " ".join(c.value for c in at.sidebar.caption)
+    assert any(b.label == "Sign out" for b in at.sidebar.button)
+
+
+def test_a_viewer_cannot_ask_even_by_submitting_the_form(rag: ReliableRAG) -> None:
+    at = _page("ask", _user("vera@example.com"))
+    at.text_area(key="ask.question").input(QUESTION)
+    _click(at, "Ask")
+    assert "vera@example.com (viewer) may not ask or verify questions" in _text(at)
+    assert rag.sessions() == []
+
+
+def test_an_analyst_asks_but_cannot_record_a_review(rag: ReliableRAG) -> None:
+    at = _page("ask", _user("andy@example.com"))
+    at.text_area(key="ask.question").input(QUESTION)
+    _click(at, "Ask")
+    assert len(rag.sessions()) == 1
+    rag.verify(QUESTION, ANSWER)  # a flagged answer for the queue
+    at = _page("review", _user("andy@example.com"))
+    assert "Your role (analyst) can read reviews but not record them." in _text(at)
+    assert not any(b.label == "Record review" for b in at.button)
+
+
+def test_a_reviewer_is_recorded_by_the_signed_in_email_with_no_name_to_type(rag: ReliableRAG) -> None:
+    session_id = rag.verify(QUESTION, ANSWER).session_id
+    at = _page("review", _user("rita@example.com"))
+    assert not any(w.label == "Reviewer name" for w in at.text_input)
+    assert "Reviewer: rita@example.com" in _text(at)
+    at.radio(key=f"review.outcome.{session_id}").set_value("escalated")
+    _click(at, "Record review")
+    assert [r.reviewer for r in rag.reviews(session_id)] == ["rita@example.com"]
+
+
+def _delete(doc_id: str, user: dict[str, Any]) -> AppTest:
+    at = _page("documents", user)
+    at.selectbox(key="documents.selected").set_value(doc_id).run()
+    at.button(key="documents.delete").click().run()
+    at.button(key="documents.confirm").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_only_an_admin_deletes_documents_and_the_engine_refuses_anyone_else(rag: ReliableRAG) -> None:
+    (doc,) = rag.documents()
+    at = _delete(doc.doc_id, _user("rita@example.com"))
+    assert "rita@example.com (reviewer) may not delete documents" in _text(at)
+    assert [d.doc_id for d in rag.documents()] == [doc.doc_id]
+    _delete(doc.doc_id, _user("boss@example.com", groups=["rag-admins"]))
+    assert rag.documents() == []
+
+
+def test_only_an_admin_changes_settings(rag: ReliableRAG) -> None:
+    for email, groups in (("rita@example.com", []), ("boss@example.com", ["rag-admins"])):
+        at = _page("settings", _user(email, groups=groups))
+        next(w for w in at.number_input if w.label.startswith("Passages")).set_value(7)
+        _click(at, "Save")
+        if email == "rita@example.com":
+            assert "may not change settings" in _text(at)
+            assert "top_k" not in rag.saved_settings() and rag.settings.top_k != 7
+    assert rag.saved_settings()["top_k"] == 7 and rag.settings.top_k == 7
