@@ -108,12 +108,10 @@ class ReliableRAG:
         self.store.require_sound()  # every file would fail alike
         items = collect([Path(path) for path in paths])
         for item in items:
-            is_file = isinstance(item, SourceFile)
-            yield (
-                len(items),
-                item.source,
-                self._ingestor.ingest_file(item.path, item.source) if is_file else item,
-            )
+            if isinstance(item, SourceFile):
+                yield len(items), item.source, self._ingestor.ingest_file(item.path, item.source)
+            else:
+                yield len(items), item.source, item
 
     def ingest_bytes(self, name: str, data: bytes) -> IngestResult:
         self.store.require_sound()

@@ -66,8 +66,8 @@ class Redactor:
     at any length, the short ones where they stand as a word of their own."""
 
     def __init__(self, secrets: Iterable[str | None], keys: Iterable[str | None] = ()) -> None:
-        keys = {k for k in keys if k}
-        values = {s for s in secrets if s and len(s) >= MIN_SECRET_LENGTH} | keys
+        given: set[str] = {k for k in keys if k}
+        values: set[str] = {s for s in secrets if s and len(s) >= MIN_SECRET_LENGTH} | given
         forms = values | {quote(s, safe="") for s in values}
         # Longest first, so a secret that contains another is replaced whole.
         alternatives = "|".join(

@@ -88,7 +88,7 @@ class ExtractiveAnswerer(Answerer):
         overlap = np.array(
             [len(asked & set(content_words(s))) / len(asked) if asked else 0.0 for s in sentences]
         )
-        wanted = _ANSWER_KINDS.get(_asked_kind(question))
+        wanted = _ANSWER_KINDS.get(_asked_kind(question) or "")
         holds = np.array([bool(wanted and wanted.search(s)) for s in sentences])
         return SIMILARITY_WEIGHT * similarity + (1 - SIMILARITY_WEIGHT) * overlap + ANSWER_KIND_BONUS * holds
 
@@ -134,7 +134,7 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
     pack beside the dose per wash): a second value of another thing reads as the answer, or as a
     disagreement between sources that is not one."""
     asked = set(content_words(question))
-    wanted = _ANSWER_KINDS.get(_asked_kind(question))
+    wanted = _ANSWER_KINDS.get(_asked_kind(question) or "")
 
     def covered(span: Span) -> int:
         return len(asked & set(content_words(span.text)))

@@ -57,7 +57,10 @@ class ClaimExtractor(ABC):
 
 
 _FILLER = r"(?:sure|certainly|of course|yes|no|okay|ok|well|great question|good question)"
-_DOCS = r"(?:(?:the|these|your|our)\s+)?(?:provided\s+|given\s+|available\s+|retrieved\s+)?(?:documents?|context|sources?|excerpts?|texts?|materials?)"
+_DOCS = (
+    r"(?:(?:the|these|your|our)\s+)?(?:provided\s+|given\s+|available\s+|retrieved\s+)?"
+    r"(?:documents?|context|sources?|excerpts?|texts?|materials?)"
+)
 # Attribution to a named document ("according to the policy, ...") is stripped like "the documents".
 _SOURCE = r"(?:" + _DOCS + r"|(?:the\s+)?(?:information|handbook|policy|policies))"
 # A lead-in that attributes the rest of the sentence to the documents: stripped, the rest is checked.

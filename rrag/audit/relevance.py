@@ -144,8 +144,10 @@ def _has_kind(sentence: str, q: Question) -> bool:
     if q.kind is Kind.PERCENT:
         return "%" in units
     if q.kind is Kind.DURATION:
-        units = {_TIME_UNITS.get(u) for u in units} - {None}
-        return bool(units) and (not q.time_unit or q.time_unit in units or _converts(q.time_unit, units))
+        time_units = {_TIME_UNITS.get(u) for u in units} - {None}
+        return bool(time_units) and (
+            not q.time_unit or q.time_unit in time_units or _converts(q.time_unit, time_units)
+        )
     if q.kind is Kind.NUMBER:
         return bool(found)
     return True

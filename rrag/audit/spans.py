@@ -38,9 +38,9 @@ def failed_spans(
     for q in quantities(claim):
         if _inside(q.start, found) or any(_same(q, e) for e in evidence_quantities):
             continue
-        clash = next((e for e in evidence_quantities if q.unit and e.unit == q.unit), None)
-        if clash is not None:
-            found.append(FailedSpan(q.start, q.end, f"the evidence says {_shown(evidence, clash)}"))
+        stated = next((e for e in evidence_quantities if q.unit and e.unit == q.unit), None)
+        if stated is not None:
+            found.append(FailedSpan(q.start, q.end, f"the evidence says {_shown(evidence, stated)}"))
         elif not any(_same(q, p) for p in passage_quantities):
             found.append(FailedSpan(q.start, q.end, ABSENT))
     if negation_count(claim) > negation_count(evidence):
@@ -63,7 +63,7 @@ def report_spans(report: Report) -> list[list[FailedSpan]]:
     nor for one a reviewer corrected: a person's verdict carries its own note, and spans read from the
     verifier's evidence would contradict it)."""
     passages = [rc.chunk.text for rc in report.contexts]
-    spans = []
+    spans: list[list[FailedSpan]] = []
     for result in report.claims:
         verdict = result.verdict
         corrected = result.correction is not None

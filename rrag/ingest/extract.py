@@ -159,7 +159,9 @@ def _read_pdf(path: Path) -> ExtractedDocument:
         raise IngestError(f"{path.name}: the PDF is corrupt or truncated and cannot be read") from exc
     if locked:
         raise EncryptedDocumentError(f"{path.name}: the PDF is password-protected; remove the password")
-    parts, pages, offset = [], [], 0
+    parts: list[str] = []
+    pages: list[tuple[int, int, int]] = []
+    offset = 0
     for number, page_text in enumerate(texts, start=1):
         page_text = _normalise(page_text).strip()
         if parts:

@@ -14,6 +14,7 @@ import hashlib
 import shutil
 import tempfile
 import threading
+from collections.abc import Callable
 from contextlib import suppress
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +38,7 @@ UPLOADS_DIR = "uploads"  # under data_dir: uploaded bytes while they are being i
 EMBED_BATCH = 256  # chunks embedded and written at a time: bounds memory on a 2,000-page PDF
 HASH_BLOCK = 1 << 20
 
+_malloc_trim: Callable[[int], int] | None
 try:  # glibc's; elsewhere freed memory is left to the allocator
     _malloc_trim = ctypes.CDLL(None).malloc_trim
 except (AttributeError, OSError, TypeError):

@@ -59,7 +59,9 @@ def collect(paths: Sequence[Path]) -> list[SourceFile | IngestResult]:
     items: list[SourceFile | IngestResult] = []
     taken: dict[str, Path] = {}
     for named in paths:
-        found = _walk(named) if named.is_dir() else [SourceFile(named, named.name)]
+        found: list[SourceFile | IngestResult] = (
+            [*_walk(named)] if named.is_dir() else [SourceFile(named, named.name)]
+        )
         if named.is_dir() and not any(isinstance(item, SourceFile) for item in found):
             found.append(
                 IngestResult(

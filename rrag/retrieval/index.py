@@ -123,7 +123,7 @@ class ChunkIndex:
             self._collection: Collection = self._client.get_or_create_collection(
                 settings.collection,
                 embedding_function=self._embedding_function,  # type: ignore[arg-type]
-                configuration={"hnsw": {"space": SPACE}},
+                configuration={"hnsw": {"space": SPACE}},  # type: ignore[arg-type]
             )
         self._all_cache: tuple[str, list[Chunk]] | None = None
 
@@ -153,7 +153,7 @@ class ChunkIndex:
                 self._collection.upsert(
                     ids=[c.chunk_id for c in batch],
                     documents=[c.text for c in batch],
-                    metadatas=[_metadata(c) for c in batch],  # type: ignore[misc]
+                    metadatas=[_metadata(c) for c in batch],
                     embeddings=None if embeddings is None else embeddings[begin : begin + WRITE_BATCH],
                 )
             self._touch()
@@ -184,7 +184,7 @@ class ChunkIndex:
                     where={"doc_id": doc_id}, include=["metadatas"], limit=VERSIONS_PAGE, offset=len(versions)
                 )
                 for i, meta in zip(page["ids"], page["metadatas"] or []):
-                    versions[i] = int((meta or {}).get("version", 1))
+                    versions[i] = int(str((meta or {}).get("version", 1)))
                 if len(page["ids"]) < VERSIONS_PAGE:
                     return versions
 
@@ -236,7 +236,7 @@ class ChunkIndex:
                 include=["documents", "metadatas", "distances"],
             )
         for row, i in enumerate(asked):
-            found = {key: result[key][row] for key in ("ids", "documents", "metadatas")}  # type: ignore[literal-required,index]
+            found = {key: result[key][row] for key in ("ids", "documents", "metadatas")}  # type: ignore[index]
             distances = result["distances"][row]  # type: ignore[index]
             out[i] = [(chunk, 1.0 - float(d)) for chunk, d in zip(_chunks(found), distances)]
         return out

@@ -164,7 +164,7 @@ def match_keywords(session: Session, terms: Sequence[str], limit: int, also: Seq
     chunks, length = session.execute(select(keyword_stats.c.chunks, keyword_stats.c.length)).one()
     distinct = sorted(set(terms))
     df: dict[str, int] = dict(
-        session.execute(  # type: ignore[arg-type]
+        session.execute(
             select(keyword_terms_table.c.term, keyword_terms_table.c.df).where(
                 keyword_terms_table.c.term.in_(distinct), keyword_terms_table.c.df > 0
             )

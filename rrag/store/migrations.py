@@ -8,8 +8,9 @@ written by a newer release and is refused rather than silently misread.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
-from sqlalchemy import Connection, Engine, insert, inspect, select, text
+from sqlalchemy import Connection, Engine, Table, insert, inspect, select, text
 
 from rrag.errors import StoreError
 from rrag.store.keyword_index import create_keyword_index
@@ -60,7 +61,7 @@ def _m004_document_identity_and_versions(conn: Connection) -> None:
         return
     old = [dict(row) for row in conn.execute(text("SELECT * FROM documents")).mappings()]
     conn.execute(text("DROP TABLE documents"))
-    DocumentRow.__table__.create(conn)
+    cast(Table, DocumentRow.__table__).create(conn)
     if old:
         conn.execute(
             insert(DocumentRow),
@@ -136,7 +137,7 @@ def migrate(engine: Engine) -> list[int]:
     """
     applied_now: list[int] = []
     with engine.begin() as conn:
-        SchemaVersion.__table__.create(conn, checkfirst=True)
+        cast(Table, SchemaVersion.__table__).create(conn, checkfirst=True)
         done = _applied(conn)
         for version, migration in enumerate(MIGRATIONS, start=1):
             if version in done:

@@ -193,7 +193,8 @@ class AppSettingRow(Base):
 
 class QuestionSetRunRow(Base):
     """One run of a question set through the pipeline (`rrag.tools.question_sets`): its summary for
-    listing and comparing, and the per-question outcomes, each naming the saved session that holds its report."""
+    listing and comparing, and the per-question outcomes, each naming the saved session that holds
+    its report."""
 
     __tablename__ = "question_set_runs"
 

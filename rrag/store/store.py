@@ -580,7 +580,7 @@ def _get(session: Session, model: type[Any], key: object, what: str, *options: A
     return row
 
 
-def _for_summaries(query: Select[tuple[SessionRow]]) -> Select[tuple[SessionRow]]:
+def _for_summaries(query: Select[SessionRow]) -> Select[SessionRow]:
     # Summaries need the reviews (review status, corrections); the report JSON only once corrected.
     return query.options(defer(SessionRow.report_json), _WITH_CORRECTIONS)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 
 from rapidfuzz import fuzz
@@ -94,6 +95,7 @@ def normalize_map(text: str, *, punctuation: bool = True) -> tuple[str, tuple[in
         start, end = m.span()
         if any(a <= start < b for a, b in cited):
             continue
+        positions: Sequence[int]
         if m.group().isascii():  # the common case: NFKC and case folding change no length
             piece, positions = m.group().lower(), range(start, end)
         else:

@@ -130,9 +130,10 @@ def _is_heading_line(text: str, line_end: int, next_line: int) -> bool:
 
 def _starts_sentence(text: str, pos: int) -> bool:
     m = _NEXT_VISIBLE.match(text, pos)
-    return bool(m) and (
-        m.group(1).isupper() or m.group(1).isdigit() or m.group(1) in "\"'\u201c\u2018([#*-\u2022"
-    )
+    if m is None:
+        return False
+    first = m.group(1)
+    return first.isupper() or first.isdigit() or first in "\"'\u201c\u2018([#*-\u2022"
 
 
 def _last_visible(text: str, pos: int) -> str:

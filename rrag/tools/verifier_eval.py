@@ -24,7 +24,7 @@ from typing import Any
 
 from rrag.errors import ConfigError, RRAGError
 from rrag.settings import Settings
-from rrag.text import split_sentences
+from rrag.text import Span, split_sentences
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.features import claim_sentences
@@ -102,7 +102,7 @@ def context_chunks(context: str, max_chars: int) -> list[RetrievedChunk]:
     chunks: list[RetrievedChunk] = []
     for passage in (p for p in context.split("\n\n") if p.strip()):
         pieces: list[str] = []
-        for sentence in split_sentences(passage) or [passage]:
+        for sentence in split_sentences(passage) or [Span(passage, 0, len(passage))]:
             if pieces and sum(len(p) + 1 for p in pieces) + len(sentence.text) > max_chars:
                 chunks.append(_chunk(" ".join(pieces), len(chunks)))
                 pieces = []

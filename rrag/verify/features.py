@@ -11,6 +11,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from rrag.text import STOPWORDS, Span, content_words, negation_count, quantities, split_sentences
 
@@ -80,7 +81,7 @@ def weighted_coverage(
     return sum(weight(t) for t in claim_terms if t in evidence_terms) / total
 
 
-def coverage(items: set, pool: set) -> float:
+def coverage(items: set[Any], pool: set[Any]) -> float:
     """Share of `items` found in `pool`; 1.0 when there is nothing to find."""
     return 1.0 if not items else len(items & pool) / len(items)
 
@@ -91,7 +92,7 @@ def number_values(text: str) -> set[float]:
 
 def capitalised(text: str) -> set[str]:
     """Capitalised words not at a sentence start: a cheap stand-in for named entities."""
-    found = set()
+    found: set[str] = set()
     for sentence in split_sentences(text):
         tokens = re.findall(r"[^\W_]+", sentence.text)
         found.update(t.lower() for t in tokens[1:] if t[:1].isupper() and t.lower() not in STOPWORDS)

@@ -68,7 +68,10 @@ class CrossEncoder:
         self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(MAX_PAIR_TOKENS, strategy="longest_first")
-        self._cls, self._sep = self._tokenizer.token_to_id("[CLS]"), self._tokenizer.token_to_id("[SEP]")
+        cls, sep = self._tokenizer.token_to_id("[CLS]"), self._tokenizer.token_to_id("[SEP]")
+        if cls is None or sep is None:
+            raise ConfigError(f"{tokenizer_path} has no [CLS] or [SEP] token: not the verifier's tokenizer")
+        self._cls, self._sep = cls, sep
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -353,6 +356,7 @@ class NLIVerifier(Verifier):
         contra = 1.0 / (1.0 + math.exp(-weakest.features["contra_logit"]))
         if weakest.support_window is None:
             return nothing_retrieved(self.name)
+        window: _Window | None
         if p >= cal.threshold:
             status, window = ClaimStatus.SUPPORTED, weakest.support_window
             reason = f"the context entails it (P(supported)={p:.2f})"
