@@ -94,9 +94,7 @@ class Question:
 @dataclass(frozen=True)
 class Relevance:
     addressed: bool
-    score: float  # 0..1, the answer's share of the question's key terms (or the LLM's score)
     reason: str  # why the answer does not address the question; "" when it does
-    judged_by: str = "rules"
 
 
 def analyse(question: str) -> Question:
@@ -182,24 +180,24 @@ def assess(question: str, sentences: Sequence[str]) -> Relevance:
     """Whether `sentences` (the answer's claims) address `question`, by the rules above."""
     q = analyse(question)
     if not q.key_terms and q.kind is None:
-        return Relevance(True, 1.0, "")
+        return Relevance(True, "")
     said = {t for s in sentences for t in content_words(s)}
     shared = sum(_said(t, said) for t in q.key_terms)
     share = shared / len(q.key_terms) if q.key_terms else 1.0
     if q.key_terms and (not shared or share < MIN_KEY_SHARE):
-        return Relevance(False, round(share, 4), "the answer is about something else than what was asked")
+        return Relevance(False, "the answer is about something else than what was asked")
     off_target = _off_target(question, sentences)
     if off_target:
-        return Relevance(False, 0.0, off_target)
+        return Relevance(False, off_target)
     asked_terms = set(content_words(question))
     typed = [s for s in sentences if _has_kind(s, q) and not _other_row(s, asked_terms)]
     if not typed:
-        return Relevance(False, 0.0, f"the question asks for {_asked(q)}, which the answer does not give")
+        return Relevance(False, f"the question asks for {_asked(q)}, which the answer does not give")
     if q.qualifier and not _said(q.qualifier, said):
         return Relevance(
-            False, 0.0, f"the question asks about {_qualified(question, q)}; the answer gives another value"
+            False, f"the question asks about {_qualified(question, q)}; the answer gives another value"
         )
-    return Relevance(True, round(share, 4), "")
+    return Relevance(True, "")
 
 
 def _other_row(sentence: str, asked_terms: set[str]) -> str:
@@ -277,9 +275,4 @@ def judge(llm: LLM, question: str, answer: str, offline: Relevance) -> Relevance
         return offline
     if judged.score >= MIN_JUDGED_SCORE:
         return offline
-    return Relevance(
-        False,
-        judged.score,
-        judged.reason or "the LLM judged that the answer does not address the question",
-        judged_by="llm",
-    )
+    return Relevance(False, judged.reason or "the LLM judged that the answer does not address the question")
