@@ -134,7 +134,7 @@ def test_postgresql_retrieves_what_sqlite_retrieves(postgres: PostgresServer, tm
 def test_documents_registered_before_keyword_search_are_indexed_on_open(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path / "data")
     settings.data_dir.mkdir(parents=True)
-    # A database written by the release before migration 3, and its chunks in the vector index.
+    # A database written by the release before migration 5, and its chunks in the vector index.
     engine = create_engine(settings.sqlalchemy_url)
     with engine.begin() as conn:
         SchemaVersion.__table__.create(conn)

@@ -96,7 +96,7 @@ class SessionRow(Base):
     citation_mismatches: Mapped[int] = mapped_column(Integer)
     flagged: Mapped[bool] = mapped_column(Boolean, index=True)
     report_json: Mapped[str] = mapped_column(Text)
-    source_conflicts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # migration 3
+    source_conflicts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # migration 6
 
     claims: Mapped[list[ClaimRow]] = relationship(back_populates="session", order_by="ClaimRow.claim_index")
     reviews: Mapped[list[ReviewRow]] = relationship(back_populates="session", order_by="ReviewRow.review_id")
