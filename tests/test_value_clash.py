@@ -74,8 +74,8 @@ CLASHES = [
     (
         "Orders ship within 3-5 business days.",
         "Orders ship within 5-7 business days.",
-        "7 business days",
-        "3",
+        "5-7 business days",
+        "3-5 business days",
     ),
 ]
 

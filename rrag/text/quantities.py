@@ -172,8 +172,15 @@ _NUMBER_WORD = _starting_with(
     r"|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\b",
 )
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
-_RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
+RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
 _CALENDAR_YEAR = "calendar year"
+_AGE = re.compile(r"[-\s]old\b", re.IGNORECASE)
+# Nouns that number what follows them: "Section 4" and "Section 7" are two different sections.
+_REFERENCE = re.compile(
+    r"\b(section|chapter|article|clause|paragraph|appendix|annex|schedule|step|page|part|table|figure"
+    r"|room|gate|platform|floor|level|version|stage|phase|tier|zone|route|item|rule)\s+$",
+    re.IGNORECASE,
+)
 
 
 def quantities(text: str) -> list[Quantity]:
@@ -193,9 +200,14 @@ def quantities(text: str) -> list[Quantity]:
         unit, unit_end = _unit_after(text, m.end())
         if m.group("cur"):
             unit, unit_end = _CURRENCIES[m.group("cur").lower()], -1
+        reference = None if unit or m.group("cur") else _REFERENCE.search(text, 0, m.start())
+        if reference:  # "Section 4", "step 3": the noun before the number is what it numbers
+            unit, start = stem(reference.group(1).lower()), reference.start(1)
         elif not unit and re.fullmatch(r"(?:19|20)\d\d", m.group("num")):
-            unit = _CALENDAR_YEAR  # "1 January 2026", "in 2025"
-        found.append(Quantity(value, unit, m.start(), m.end(), unit_end))
+            unit, start = _CALENDAR_YEAR, m.start()  # "1 January 2026", "in 2025"
+        else:
+            start = m.start()
+        found.append(Quantity(value, unit, start, m.end(), unit_end))
     for m in _NUMBER_WORD.finditer(text):
         word = m.group(0).casefold()  # "ſix" matches case-insensitively and is "six"
         unit, unit_end = _unit_after(text, m.end())
@@ -205,7 +217,7 @@ def quantities(text: str) -> list[Quantity]:
         found.append(Quantity(float(value), unit, m.start(), m.end(), unit_end))
     found = sorted(found + times, key=lambda q: q.start)
     for i, (low, high) in enumerate(zip(found, found[1:])):
-        if not low.unit and high.unit and _RANGE_JOIN.fullmatch(text, low.end, high.start):
+        if not low.unit and high.unit and RANGE_JOIN.fullmatch(text, low.end, high.start):
             found[i] = low._replace(unit=high.unit)
     return found
 
@@ -249,6 +261,9 @@ def _unit_after(text: str, pos: int) -> tuple[str, int]:
         return "", -1
     if m.group(1):
         return "\u00b0" + word, m.end()  # "8 °C"
+    age = _AGE.match(text, m.end())
+    if age and stem(word) in ("year", "month", "week"):
+        return "age", age.end()  # "a 34-year-old teacher" is no duration
     return _CURRENCIES.get(stem(word), stem(word)), m.end()
 
 
