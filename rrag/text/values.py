@@ -78,9 +78,9 @@ class Value:
         return max(self.bounds[0], other.bounds[0]) < min(self.bounds[1], other.bounds[1])
 
 
-def values(text: str) -> list[Value]:
-    """The values of `text` that have a measure, in text order."""
-    found = [q for q in quantities(text) if q.measure[0] != _UNITLESS]
+def values(text: str, parsed: Sequence[Quantity] | None = None) -> list[Value]:
+    """The values of `text` that have a measure, in text order (`parsed`: its `quantities`, if read)."""
+    found = [q for q in (quantities(text) if parsed is None else parsed) if q.measure[0] != _UNITLESS]
     qualified = _qualifiers(text, found)
     out = []
     for q in found:

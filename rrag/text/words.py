@@ -95,11 +95,13 @@ NEGATIVE_WORDS = frozenset(
 _DENIAL_BEFORE, _DENIAL_AFTER = 4, 2  # how near a negator a word is too near to be stated plainly
 
 
+@lru_cache(maxsize=4096)  # the rules read each evidence sentence for every claim
 def denies(text: str) -> bool:
     """Whether `text` has a negator or a negative word ("avoid", "unclear") anywhere."""
     return any(_token(t.text) in NEGATORS or _token(t.text) in NEGATIVE_WORDS for t in word_spans(text))
 
 
+@lru_cache(maxsize=4096)
 def plain_words(text: str) -> frozenset[str]:
     """The stemmed content words of `text` that it states plainly: with no negator or negative word
     ("avoid", "unclear") within a few words of them ("WiFi: no", "don't allow the soil to dry")."""
@@ -114,11 +116,13 @@ def plain_words(text: str) -> frozenset[str]:
     )
 
 
-def _token(text: str) -> str:
-    return normalize(text).lower().replace("'", "").replace("\u2019", "")
+def _token(word: str) -> str:
+    """A token of `word_spans` as `words` writes it ("Don\u2019t" -> "dont")."""
+    return word.lower().replace("'", "").replace("\u2019", "")
 
 
-def negations(text: str) -> list[Negation]:
+@lru_cache(maxsize=4096)
+def negations(text: str) -> tuple[Negation, ...]:
     """Each negator of `text` ("not", "never", "no", "cannot", "doesn't", "without") with the content
     words it negates: the next one or two, within its clause. "not only" negates nothing."""
     tokens = word_spans(text)
@@ -146,7 +150,7 @@ def negations(text: str) -> list[Negation]:
             out.append(
                 Negation(token.start, end, frozenset(terms), frozenset(content_words(text[start:stop])))
             )
-    return out
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -153,7 +153,7 @@ class _Text:
             weight=sum(_weight(t) for t in terms),
             stems=frozenset(stem(w) for w in words(text)),
             numbers=numbers,
-            values=tuple(values(text)),
+            values=tuple(values(text, numbers)),
             months=frozenset(months(text)),
             negations=tuple(negated),
             denies=denies(asserted),
@@ -202,15 +202,7 @@ def _assessed(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, str | None
     if not c.terms:
         return not_verified(NAME, "the claim has no content words to compare"), None
     best = _best(c, candidates)
-    # A value (or month) the retrieved text states somewhere, of the same measure under compatible
-    # qualifiers, is no clash with another value in the best window (which may be about something else).
-    elsewhere = [
-        v.quantity
-        for v in c.values
-        if any(v.compatible(o) and o.holds(v) for cand in candidates for o in cand.features.values)
-    ]
-    months_elsewhere = frozenset().union(*(cand.features.months for cand in candidates))
-    return _conflict(text, c, best, elsewhere, months_elsewhere) or (_by_coverage(text, c, best), None)
+    return _conflict(text, c, best, candidates) or (_by_coverage(text, c, best), None)
 
 
 def _by_coverage(text: str, c: _Text, best: _Candidate) -> Verdict:
@@ -249,12 +241,14 @@ def _by_coverage(text: str, c: _Text, best: _Candidate) -> Verdict:
     )
 
 
+def _stated_elsewhere(value: Value, candidates: Sequence[_Candidate]) -> bool:
+    """Whether the retrieved text states `value` somewhere, in its measure under compatible qualifiers:
+    then another value in the best window (which may be about something else) is no clash."""
+    return any(value.compatible(o) and o.holds(value) for cand in candidates for o in cand.features.values)
+
+
 def _conflict(
-    text: str,
-    c: _Text,
-    best: _Candidate,
-    elsewhere: Sequence[Quantity] = (),
-    months_elsewhere: frozenset[int] = frozenset(),
+    text: str, c: _Text, best: _Candidate, candidates: Sequence[_Candidate] = ()
 ) -> tuple[Verdict, str] | None:
     e = best.features
     coverage = _coverage(c, e)
@@ -279,8 +273,8 @@ def _conflict(
         (said, found)
         for said, found in clashes(c.values, e.values)
         if _same_subject(c, topic, said, found)
-        and said.quantity not in elsewhere
         and not _has_value(_bare(e.numbers), said.quantity)
+        and not _stated_elsewhere(said, candidates)
     ]
 
     if aligned:
@@ -292,7 +286,8 @@ def _conflict(
         start = said.quantity.start
         end = max(said.quantity.end, said.quantity.unit_end, _end_of(text, ours, start))
         return clashing(ValueClash(ours, theirs, start, end), 0.8)
-    if about_the_same and c.months - e.months and e.months - c.months and not c.months <= months_elsewhere:
+    month_clash = about_the_same and c.months - e.months and e.months - c.months
+    if month_clash and not c.months <= frozenset().union(*(cand.features.months for cand in candidates)):
         said_month = next(m for m in month_mentions(text) if m[0] not in e.months)
         found_month = next(m for m in month_mentions(e.text) if m[0] not in c.months)
         _, start, end = said_month
@@ -369,7 +364,9 @@ def _is_slot(term: str) -> bool:
 
 def _share(terms: frozenset[str], evidence: frozenset[str]) -> float:
     """Share of `terms` in `evidence`, a word matching the same word with a prefix ("preheat")."""
-    found = sum(t in evidence or any(_prefixed(t, e) or _prefixed(e, t) for e in evidence) for t in terms)
+    unmatched = terms - evidence
+    found = len(terms) - len(unmatched)
+    found += sum(any(_prefixed(t, e) or _prefixed(e, t) for e in evidence) for t in unmatched)
     return found / len(terms) if terms else 0.0
 
 
