@@ -28,7 +28,7 @@ _DAY = re.compile(
 _STATE = re.compile(r"\b(?:when|if|while)\s+(?:it\s+is\s+|fully\s+|completely\s+)?([^\W\d_]+)", re.IGNORECASE)
 _PER_WHAT = "day|week|month|year|hour|minute|use|wash|cycle|load|dose|session|visit|person|guest|night|order"
 _RATE = re.compile(
-    rf"\bper\s+([^\W\d_]+)|\b(?:a|an|each|every)\s+({_PER_WHAT})\b"
+    rf"\bper\s+(?:calendar\s+|working\s+|business\s+)?([^\W\d_]+)|\b(?:a|an|each|every)\s+({_PER_WHAT})\b"
     r"|\b(daily|weekly|monthly|yearly|annual|annually|hourly)\b",
     re.IGNORECASE,
 )
@@ -58,8 +58,8 @@ class Value:
         qualify on which they differ (a qualifier only one of them names leaves the question open)."""
         if self.measure != other.measure:
             return False
-        mine, theirs = dict(self.qualifiers), dict(other.qualifiers)
-        return all(mine[axis] == theirs[axis] for axis in mine.keys() & theirs.keys())
+        mine, theirs = _by_axis(self.qualifiers), _by_axis(other.qualifiers)
+        return all(mine[axis] & theirs[axis] for axis in mine.keys() & theirs.keys())
 
     def same_amount(self, other: Value) -> bool:
         tolerance = 0.02 if self.measure == "duration" else 1e-9  # "24 months" is "2 years"
@@ -76,6 +76,13 @@ class Value:
         if not other.bounds:
             return self.bounds[0] <= other.amount <= self.bounds[1]
         return max(self.bounds[0], other.bounds[0]) < min(self.bounds[1], other.bounds[1])
+
+
+def _by_axis(qualifiers: frozenset[tuple[str, str]]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for axis, what in qualifiers:
+        out.setdefault(axis, set()).add(what)
+    return out
 
 
 def values(text: str, parsed: Sequence[Quantity] | None = None) -> list[Value]:
