@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.features import claim_sentences
-from rrag.verify.lexical import HARD_EVIDENCE, OPPOSITE, UNSTATED, LexicalVerifier
+from rrag.verify.lexical import HARD_EVIDENCE, NEGATED_EVIDENCE, OPPOSITE, UNSTATED, LexicalVerifier
 
 
 @dataclass(frozen=True)
@@ -40,9 +40,10 @@ class Guard:
 # Measured on the dev sets with group cross-validation, the combiner refitted in each fold (python -m
 # training.guard_cv; docs/verifier.md). Hard evidence is no part of the guard: it always wins. An
 # opposite word overrules on a one-sentence claim; an unstated number below P = 0.6; the unsure-yes veto
-# catches the demo's invented benefits (tests/test_demo.py).
+# catches the demo's invented benefits (tests/test_demo.py); a negation on one side only, about other
+# words, never overrules a yes and only tells a contradiction from an unsupported claim.
 DEFAULT_GUARD = Guard(
-    overrules_below={OPPOSITE: 1.01, UNSTATED: 0.6},
+    overrules_below={OPPOSITE: 1.01, UNSTATED: 0.6, NEGATED_EVIDENCE: -1.0},
     in_long_claims=frozenset(),
     model_sure=0.8,
     rules_doubt=0.25,
@@ -126,6 +127,9 @@ def overrule(
     )
     if against is not None and (accepted or against.status is ClaimStatus.CONTRADICTED):
         return against
+    if not accepted and any(kind == NEGATED_EVIDENCE for _, kind in rules):
+        reason = f"{verdict.reason}; and one of the two is negated where the other is not"
+        return replace(verdict, status=ClaimStatus.CONTRADICTED, reason=reason)
     # An unsure yes is overruled where the rules find most of the claim's words in no retrieved text,
     # for a one-sentence claim only (an answer's atomic claim): on the dev sets it was right for 75 of
     # 105 one-sentence claims, but for 30 of 89 longer ones. A number the evidence does not state is

@@ -54,6 +54,7 @@ NAME = "lexical"
 # The evidence against a claim that the rules can hold (see LexicalVerifier.assess).
 VALUE, NEGATION, OPPOSITE, UNSTATED = "value", "negation", "opposite", "unstated"
 HARD_EVIDENCE = frozenset({VALUE, NEGATION})  # a contradiction no model may overrule
+NEGATED_EVIDENCE = "negated evidence"  # weak: a negation on one side only, not about the same words
 _ANTONYMS = [
     ("mandatory", "optional"),
     ("required", "optional"),
@@ -184,8 +185,9 @@ class LexicalVerifier(Verifier):
         self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk]
     ) -> list[tuple[Verdict, str | None]]:
         """Each claim's verdict, and the evidence against the claim it rests on, if any: VALUE (a
-        value clash), NEGATION (one side negates what the other states), OPPOSITE (an opposite word)
-        or UNSTATED (a number the evidence never states). Other verifiers use these as a veto
+        value clash), NEGATION (one side negates what the other states), OPPOSITE (an opposite word),
+        UNSTATED (a number the evidence never states) or NEGATED_EVIDENCE (a negation on one side
+        only, about other words: the verdict stays the words', only a sign). Other verifiers use these as a veto
         (rrag/verify/guarded.py); HARD_EVIDENCE always wins."""
         chunks = tuple(rc.chunk for rc in contexts)
         return [_assessed(claim.text, chunks) for claim in claims]
@@ -202,7 +204,17 @@ def _assessed(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, str | None
     if not c.terms:
         return not_verified(NAME, "the claim has no content words to compare"), None
     best = _best(c, candidates)
-    return _conflict(text, c, best, candidates) or (_by_coverage(text, c, best), None)
+    conflict = _conflict(text, c, best, candidates)
+    if conflict:
+        return conflict
+    # A negation on one side only, about other words: no evidence against the claim (the verdict is
+    # the words'), but a sign that tells a contradiction from an unsupported claim (guarded.py).
+    weak = (
+        NEGATED_EVIDENCE
+        if c.denies != best.features.denies and _coverage(c, best.features) >= CONTRADICTION_COVERAGE
+        else None
+    )
+    return _by_coverage(text, c, best), weak
 
 
 def _by_coverage(text: str, c: _Text, best: _Candidate) -> Verdict:
