@@ -185,10 +185,10 @@ class LexicalVerifier(Verifier):
         self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk]
     ) -> list[tuple[Verdict, str | None]]:
         """Each claim's verdict, and the evidence against the claim it rests on, if any: VALUE (a
-        value clash), NEGATION (one side negates what the other states), OPPOSITE (an opposite word),
-        UNSTATED (a number the evidence never states) or NEGATED_EVIDENCE (a negation on one side
-        only, about other words: the verdict stays the words', only a sign). Other verifiers use these as a veto
-        (rrag/verify/guarded.py); HARD_EVIDENCE always wins."""
+        value clash), NEGATION (one side negates what the other states), OPPOSITE (an opposite
+        word), UNSTATED (a number the evidence never states) or NEGATED_EVIDENCE (a negation on one
+        side only, about other words: the verdict stays the words', only a sign). Other verifiers
+        use these as a veto (rrag/verify/guarded.py); HARD_EVIDENCE always wins."""
         chunks = tuple(rc.chunk for rc in contexts)
         return [_assessed(claim.text, chunks) for claim in claims]
 
