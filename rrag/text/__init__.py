@@ -11,7 +11,6 @@ from rrag.text.quantities import (
     months,
     quantities,
     same_amount,
-    value_clashes,
 )
 from rrag.text.sentences import is_list_item, split_sentences
 from rrag.text.words import (
@@ -53,7 +52,6 @@ __all__ = [
     "same_amount",
     "split_sentences",
     "stem",
-    "value_clashes",
     "word_spans",
     "words",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from rrag.text.words import STOPWORDS, stem
@@ -274,25 +274,6 @@ def same_amount(a: Quantity, b: Quantity) -> bool:
     if kind_a and kind_a == kind_b and kind_a != a.unit:
         return math.isclose(base_a, base_b, rel_tol=0.02)
     return math.isclose(a.value, b.value, rel_tol=1e-9)
-
-
-def value_clashes(claimed: Sequence[Quantity], stated: Sequence[Quantity]) -> list[tuple[Quantity, Quantity]]:
-    """(claim's quantity, evidence's quantity) for each quantity of a claim that the evidence states
-    nowhere while it gives another amount of the same measure, one the claim does not state itself:
-    "10 working days" where the evidence says "5 working days", "GBP 59" where it says "GBP 49". A claim
-    of "42% at 3pm and 58% at 6pm" against evidence that gives only "58% at 6pm" is not contradicted:
-    its 3pm is not stated. Whether both are about the same thing is the caller's to judge."""
-    clashes = []
-    for q in claimed:
-        kind = q.measure[0]
-        if not kind or any(same_amount(q, o) for o in stated):
-            continue
-        unclaimed = [
-            o for o in stated if o.measure[0] == kind and not any(same_amount(o, c) for c in claimed)
-        ]
-        if unclaimed:
-            clashes.append((q, unclaimed[0]))
-    return clashes
 
 
 def months(text: str) -> set[int]:
