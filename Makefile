@@ -47,7 +47,7 @@ lint: $(VENV)/.dev
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 
-test: $(VENV)/.dev $(VENV)/.llama /usr/bin/chromium /usr/lib/postgresql
+test: lint $(VENV)/.dev $(VENV)/.llama /usr/bin/chromium /usr/lib/postgresql
 	$(PY) -m pytest -q
 
 bench: $(VENV)/.runtime

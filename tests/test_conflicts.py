@@ -51,8 +51,8 @@ WARRANTY = contexts(
         ),
         (
             "Our products come with a 2-year warranty.",
-            WARRANTY,  # the claim's value first
-            "sources disagree: 2-year (faq.html) vs 12 months (policy.pdf)",
+            WARRANTY,  # the sources in the order retrieved, as for the claim above: one pair, one text
+            "sources disagree: 12 months (policy.pdf) vs 2-year (faq.html)",
         ),
         (
             "The X400 costs €899.",
@@ -138,6 +138,52 @@ def test_sources_that_give_different_values_for_the_same_thing_disagree(
 )
 def test_agreeing_or_unrelated_values_are_no_disagreement(claim: str, sources: list[RetrievedChunk]) -> None:
     assert disagreement(claim, sources) == ""
+
+
+MANUAL_AND_FAQ = contexts(
+    ("manual.md", "The descaler uses 2 tablets per wash."),
+    ("faq.html", "The descaler monthly pack holds 30 tablets."),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "sources"),
+    [
+        # a quantity per operation and the size of a monthly pack of the same unit (issue 19)
+        ("The descaler uses 2 tablets.", MANUAL_AND_FAQ),
+        ("The descaler uses 2 tablets per wash.", MANUAL_AND_FAQ),
+        ("The descaler monthly pack holds 30 tablets.", MANUAL_AND_FAQ),
+        # the same measure on other days, or in another state
+        (
+            "The clinic opens at 07:30 on weekdays.",
+            contexts(
+                ("hours.md", "The clinic opens at 07:30 on weekdays."),
+                ("faq.html", "The clinic opens at 09:00 on Saturdays."),
+            ),
+        ),
+        (
+            "The kettle weighs 1.2 kg when empty.",
+            contexts(
+                ("manual.md", "The kettle weighs 1.2 kg when empty."),
+                ("shop.html", "The kettle weighs 2.9 kg when full."),
+            ),
+        ),
+    ],
+)
+def test_values_of_the_same_unit_under_other_qualifiers_are_no_disagreement(
+    claim: str, sources: list[RetrievedChunk]
+) -> None:
+    assert disagreement(claim, sources) == ""
+
+
+def test_one_disagreement_is_reported_once_whichever_claim_states_it() -> None:
+    texts = ["All products carry a warranty of 12 months.", "Our products come with a 2-year warranty."]
+    results = [
+        ClaimResult(Claim(t, 0, len(t)), Verdict(ClaimStatus.SUPPORTED, 0.99, "quote", "quoted"))
+        for t in texts
+    ]
+    flagged = flag_conflicts(results, WARRANTY)
+    assert {r.conflict for r in flagged} == {"sources disagree: 12 months (policy.pdf) vs 2-year (faq.html)"}
 
 
 def test_a_supported_claim_over_disagreeing_sources_is_at_most_partial() -> None:

@@ -5,7 +5,7 @@ import pytest
 
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify.guarded import DEFAULT_GUARD, overrule
-from rrag.verify.lexical import NEGATED_EVIDENCE, NEGATION, UNSTATED, VALUE, LexicalVerifier
+from rrag.verify.lexical import NEGATED_EVIDENCE, NEGATION, OPPOSITE, UNSTATED, VALUE, LexicalVerifier
 
 
 def model(status: ClaimStatus, p: float) -> Verdict:
@@ -30,17 +30,18 @@ def test_a_claim_that_negates_the_evidence_overrules_a_sure_yes() -> None:
     assert overrule(model(ClaimStatus.SUPPORTED, 0.95), [(negated, NEGATION)]) is negated
 
 
-def test_a_not_somewhere_in_the_evidence_window_only_tells_a_contradiction_apart() -> None:
+def test_a_not_about_another_word_in_the_evidence_is_only_a_sign() -> None:
     claim = "Remote employees may work from another country for 20 days a year."
     evidence = (
         "Remote employees may work from another country for 20 days a year, but not from a sanctioned one."
     )
     chunk = Chunk("c", "d", "remote.txt", evidence, 0, len(evidence))
     ((verdict, kind),) = LexicalVerifier().assess([Claim(claim, 0, len(claim))], [RetrievedChunk(chunk, 1.0)])
-    assert verdict.status is ClaimStatus.CONTRADICTED and kind == NEGATED_EVIDENCE
+    assert verdict.status is ClaimStatus.SUPPORTED and kind == NEGATED_EVIDENCE  # the words' verdict
     yes, no = model(ClaimStatus.SUPPORTED, 0.7), model(ClaimStatus.UNSUPPORTED, 0.3)
-    assert overrule(yes, [(verdict, kind)]) is yes
-    assert overrule(no, [(verdict, kind)]) is verdict
+    assert overrule(yes, [(verdict, kind)]) is yes  # never overrules a yes
+    relabelled = overrule(no, [(verdict, kind)])  # only tells a contradiction from an unsupported claim
+    assert relabelled.status is ClaimStatus.CONTRADICTED and relabelled.verifier == "nli"
     negated = "Remote employees may not work from another country."
     ((verdict, kind),) = LexicalVerifier().assess(
         [Claim(negated, 0, len(negated))],
@@ -51,6 +52,20 @@ def test_a_not_somewhere_in_the_evidence_window_only_tells_a_contradiction_apart
         ],
     )
     assert verdict.status is ClaimStatus.CONTRADICTED and kind == NEGATION
+
+
+def test_hard_evidence_wins_in_any_sentence_of_any_claim_whatever_the_model_says() -> None:
+    negated = rule(ClaimStatus.CONTRADICTED, 0.1)
+    for sure in (model(ClaimStatus.SUPPORTED, 0.99), model(ClaimStatus.PARTIAL, 0.9)):
+        assert overrule(sure, [FITTING, (negated, NEGATION), FITTING]) is negated
+        assert overrule(sure, [FITTING, (CLASH, VALUE)]) is CLASH
+
+
+def test_an_opposite_word_overrules_a_yes_on_one_sentence_claims_only() -> None:
+    opposite = rule(ClaimStatus.CONTRADICTED, 0.1)
+    yes = model(ClaimStatus.SUPPORTED, 0.95)
+    assert overrule(yes, [(opposite, OPPOSITE)]) is opposite
+    assert overrule(yes, [FITTING, (opposite, OPPOSITE)]) is yes
 
 
 def test_other_hard_evidence_overrules_one_sentence_claims_only() -> None:

@@ -50,8 +50,9 @@ def test_windows_are_computed_once_per_chunk_and_verdicts_do_not_depend_on_it() 
 
 
 def test_the_guard_reads_the_rules_the_model_already_ran() -> None:
-    """The model uses the rules' verdict on each claim sentence as a feature, the guard as a veto: one
-    judgement per sentence and chunks serves both, and the verdicts are those of a fresh run."""
+    """The guard reads the rules first, the model uses their verdict on each sentence of the claims
+    left open as a feature: one judgement per sentence and chunks serves both, and the verdicts are
+    those of a fresh run."""
     guarded = GuardedVerifier(NLIVerifier())
     claims = [
         Claim("Employees receive 30 days of annual leave. Unused days expire in March.", 0, 71),
@@ -60,7 +61,9 @@ def test_the_guard_reads_the_rules_the_model_already_ran() -> None:
     clear_caches()
     cold = guarded.verify_many(claims, [CONTEXT])
     info = lexical._assessed.cache_info()
-    assert (info.misses, info.hits) == (3, 3)  # three sentences: judged once, read once more
+    # Three sentences judged once; the model reads the rules again only for the claim they left open
+    # (the first is settled by its value clash, and the model never sees it).
+    assert (info.misses, info.hits) == (3, 1)
     assert cold[0].status is ClaimStatus.CONTRADICTED  # the rules' value clash (30 vs 25 days) still stands
     clear_caches()
     assert guarded.verify_many(claims, [CONTEXT]) == cold

@@ -1,6 +1,6 @@
 """The one text toolkit every stage uses: normalisation that maps back to the original and quote
 location (`normalise`), the word tokenizer (`words`), sentences and headings (`sentences`), and
-numbers with their units (`quantities`)."""
+numbers with their units (`quantities`), and values read by what they measure (`values`)."""
 
 from rrag.text.normalise import clean, clean_map, fuzzy_locate, locate, normalize, normalize_map
 from rrag.text.quantities import (
@@ -11,34 +11,49 @@ from rrag.text.quantities import (
     months,
     quantities,
     same_amount,
-    value_clashes,
 )
 from rrag.text.sentences import is_list_item, split_sentences
-from rrag.text.words import NEGATORS, STOPWORDS, Span, content_words, negation_count, stem, word_spans, words
+from rrag.text.words import (
+    NEGATORS,
+    STOPWORDS,
+    Negation,
+    Span,
+    content_words,
+    denies,
+    negation_count,
+    negations,
+    plain_words,
+    stem,
+    word_spans,
+    words,
+)
 
 __all__ = [
     "CURRENCY_CODES",
     "MONTH_NAMES",
     "NEGATORS",
+    "Negation",
     "STOPWORDS",
     "Quantity",
     "Span",
     "clean",
     "clean_map",
     "content_words",
+    "denies",
     "fuzzy_locate",
     "is_list_item",
     "locate",
     "month_mentions",
     "months",
     "negation_count",
+    "negations",
     "normalize",
     "normalize_map",
+    "plain_words",
     "quantities",
     "same_amount",
     "split_sentences",
     "stem",
-    "value_clashes",
     "word_spans",
     "words",
 ]

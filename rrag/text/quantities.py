@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from rrag.text.words import STOPWORDS, stem
@@ -166,14 +166,22 @@ _NUMBER = _starting_with(
 _TIME = re.compile(r"\b(?P<h>\d{1,2})(?::(?P<m>\d{2}))?(?:\s?(?P<ampm>[ap]\.?m\b\.?))?", re.IGNORECASE)
 _PERCENT = re.compile(r"\s?%|\s(?:percent|per cent)\b", re.IGNORECASE)
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_UNITS_AND_ORDINALS = "one|two|three|four|five|six|seven|eight|nine|" + "|".join(_ORDINAL_UNITS)
 _NUMBER_WORD = _starting_with(
     _initials(_WORD_NUMBERS),
-    rf"\b(?:(?:{_TENS})[-\s](?:one|two|three|four|five|six|seven|eight|nine|{'|'.join(_ORDINAL_UNITS)})"  # "twenty-five" is one number
+    rf"\b(?:(?:{_TENS})[-\s](?:{_UNITS_AND_ORDINALS})"  # "twenty-five" is one number
     r"|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\b",
 )
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
-_RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
+RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
 _CALENDAR_YEAR = "calendar year"
+_AGE = re.compile(r"[-\s]old\b", re.IGNORECASE)
+# Nouns that number what follows them: "Section 4" and "Section 7" are two different sections.
+_REFERENCE = re.compile(
+    r"\b(section|chapter|article|clause|paragraph|appendix|annex|schedule|step|page|part|table|figure"
+    r"|room|gate|platform|floor|level|version|stage|phase|tier|zone|route|item|rule)\s+$",
+    re.IGNORECASE,
+)
 
 
 def quantities(text: str) -> list[Quantity]:
@@ -193,9 +201,14 @@ def quantities(text: str) -> list[Quantity]:
         unit, unit_end = _unit_after(text, m.end())
         if m.group("cur"):
             unit, unit_end = _CURRENCIES[m.group("cur").lower()], -1
+        reference = None if unit or m.group("cur") else _REFERENCE.search(text, 0, m.start())
+        if reference:  # "Section 4", "step 3": the noun before the number is what it numbers
+            unit, start = stem(reference.group(1).lower()), reference.start(1)
         elif not unit and re.fullmatch(r"(?:19|20)\d\d", m.group("num")):
-            unit = _CALENDAR_YEAR  # "1 January 2026", "in 2025"
-        found.append(Quantity(value, unit, m.start(), m.end(), unit_end))
+            unit, start = _CALENDAR_YEAR, m.start()  # "1 January 2026", "in 2025"
+        else:
+            start = m.start()
+        found.append(Quantity(value, unit, start, m.end(), unit_end))
     for m in _NUMBER_WORD.finditer(text):
         word = m.group(0).casefold()  # "ſix" matches case-insensitively and is "six"
         unit, unit_end = _unit_after(text, m.end())
@@ -205,7 +218,7 @@ def quantities(text: str) -> list[Quantity]:
         found.append(Quantity(float(value), unit, m.start(), m.end(), unit_end))
     found = sorted(found + times, key=lambda q: q.start)
     for i, (low, high) in enumerate(zip(found, found[1:])):
-        if not low.unit and high.unit and _RANGE_JOIN.fullmatch(text, low.end, high.start):
+        if not low.unit and high.unit and RANGE_JOIN.fullmatch(text, low.end, high.start):
             found[i] = low._replace(unit=high.unit)
     return found
 
@@ -249,6 +262,9 @@ def _unit_after(text: str, pos: int) -> tuple[str, int]:
         return "", -1
     if m.group(1):
         return "\u00b0" + word, m.end()  # "8 °C"
+    age = _AGE.match(text, m.end())
+    if age and stem(word) in ("year", "month", "week"):
+        return "age", age.end()  # "a 34-year-old teacher" is no duration
     return _CURRENCIES.get(stem(word), stem(word)), m.end()
 
 
@@ -259,25 +275,6 @@ def same_amount(a: Quantity, b: Quantity) -> bool:
     if kind_a and kind_a == kind_b and kind_a != a.unit:
         return math.isclose(base_a, base_b, rel_tol=0.02)
     return math.isclose(a.value, b.value, rel_tol=1e-9)
-
-
-def value_clashes(claimed: Sequence[Quantity], stated: Sequence[Quantity]) -> list[tuple[Quantity, Quantity]]:
-    """(claim's quantity, evidence's quantity) for each quantity of a claim that the evidence states
-    nowhere while it gives another amount of the same measure, one the claim does not state itself:
-    "10 working days" where the evidence says "5 working days", "GBP 59" where it says "GBP 49". A claim
-    of "42% at 3pm and 58% at 6pm" against evidence that gives only "58% at 6pm" is not contradicted:
-    its 3pm is not stated. Whether both are about the same thing is the caller's to judge."""
-    clashes = []
-    for q in claimed:
-        kind = q.measure[0]
-        if not kind or any(same_amount(q, o) for o in stated):
-            continue
-        unclaimed = [
-            o for o in stated if o.measure[0] == kind and not any(same_amount(o, c) for c in claimed)
-        ]
-        if unclaimed:
-            clashes.append((q, unclaimed[0]))
-    return clashes
 
 
 def months(text: str) -> set[int]:

@@ -28,15 +28,15 @@ STOPWORDS = frozenset(
 )
 NEGATORS = frozenset(
     """not no never none nobody nothing neither nor nowhere cannot without cant dont doesnt didnt
-    isnt arent wasnt werent wont wouldnt shouldnt couldnt hasnt havent hadnt mustnt neednt""".split()
-)
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+    isnt arent wasnt werent wont wouldnt shouldnt couldnt hasnt havent hadnt mustnt neednt nt""".split()
+)  # "nt": "are n't", as tokenised text writes it
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
 
 
 @lru_cache(maxsize=4096)  # the verifiers read the same sentences and windows several times
 def words(text: str) -> tuple[str, ...]:
     """Lower-case word tokens; contractions keep their apostrophe removed ("don't" -> "dont")."""
-    return tuple(w.replace("'", "") for w in _WORD.findall(normalize(text)))
+    return tuple(w.replace("'", "").replace("\u2019", "") for w in _WORD.findall(normalize(text)))
 
 
 @lru_cache(maxsize=65536)  # a corpus has far fewer distinct words than word occurrences
@@ -69,6 +69,88 @@ def content_words(text: str) -> tuple[str, ...]:
 def negation_count(text: str) -> int:
     """How many negation cues `text` has; contractions count ("don't" is "dont" after `words`)."""
     return sum(1 for w in words(text) if w in NEGATORS)
+
+
+class Negation(NamedTuple):
+    """A negator and what it negates: `start`..`end` from the negator to the last word in its scope."""
+
+    start: int
+    end: int
+    terms: frozenset[str]  # the stemmed content words it negates
+    clause: frozenset[str]  # the stemmed content words of the clause it is in
+
+
+# How many content words a negator reaches: "no overall charge" negates "overall" (the charge itself is
+# there), "does not cover theft" negates the covering (and, less surely, the theft).
+_DETERMINERS = frozenset({"no", "none", "without", "nobody", "nothing", "nowhere"})
+_DETERMINER_REACH, _NEGATOR_REACH = 1, 2
+_SCOPE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|and|or|although|though|while)\s")
+_CLAUSE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|although|though|while|whereas)\s")
+
+
+# Words that deny as a "not" does: "avoid allowing", "it is unclear if", "failed to", "rather than".
+NEGATIVE_WORDS = frozenset(
+    "avoid unclear unlikely fail failed lack lacks unable refuse refused rather instead".split()
+)
+_DENIAL_BEFORE, _DENIAL_AFTER = 4, 2  # how near a negator a word is too near to be stated plainly
+
+
+@lru_cache(maxsize=4096)  # the rules read each evidence sentence for every claim
+def denies(text: str) -> bool:
+    """Whether `text` has a negator or a negative word ("avoid", "unclear") anywhere."""
+    return any(_token(t.text) in NEGATORS or _token(t.text) in NEGATIVE_WORDS for t in word_spans(text))
+
+
+@lru_cache(maxsize=4096)
+def plain_words(text: str) -> frozenset[str]:
+    """The stemmed content words of `text` that it states plainly: with no negator or negative word
+    ("avoid", "unclear") within a few words of them ("WiFi: no", "don't allow the soil to dry")."""
+    tokens = [_token(t.text) for t in word_spans(text)]
+    denials = [i for i, w in enumerate(tokens) if w in NEGATORS or w in NEGATIVE_WORDS]
+    return frozenset(
+        stem(w)
+        for i, w in enumerate(tokens)
+        if w not in STOPWORDS
+        and w not in NEGATORS
+        and not any(-_DENIAL_AFTER <= i - d <= _DENIAL_BEFORE for d in denials)
+    )
+
+
+def _token(word: str) -> str:
+    """A token of `word_spans` as `words` writes it ("Don\u2019t" -> "dont")."""
+    return word.lower().replace("'", "").replace("\u2019", "")
+
+
+@lru_cache(maxsize=4096)
+def negations(text: str) -> tuple[Negation, ...]:
+    """Each negator of `text` ("not", "never", "no", "cannot", "doesn't", "without") with the content
+    words it negates: the next one or two, within its clause. "not only" negates nothing."""
+    tokens = word_spans(text)
+    out = []
+    for i, token in enumerate(tokens):
+        word = _token(token.text)
+        if word not in NEGATORS:
+            continue
+        reach = _DETERMINER_REACH if word in _DETERMINERS else _NEGATOR_REACH
+        terms: list[str] = []
+        end = token.end
+        for nxt in tokens[i + 1 :]:
+            if len(terms) == reach or _SCOPE_BREAK.search(text, end, nxt.start):
+                break
+            w = _token(nxt.text)
+            if w == "only" and not terms:
+                break
+            if w not in STOPWORDS and w not in NEGATORS:
+                terms.append(stem(w))
+            end = nxt.end
+        if terms:
+            breaks = [0] + [m.end() for m in _CLAUSE_BREAK.finditer(text)] + [len(text)]
+            start = max(b for b in breaks if b <= token.start)
+            stop = min(b for b in breaks if b >= end)
+            out.append(
+                Negation(token.start, end, frozenset(terms), frozenset(content_words(text[start:stop])))
+            )
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,84 +3,49 @@
 A claim can be quoted word for word from policy.pdf ("a warranty of 12 months") while faq.html says
 "a 2-year warranty": both verdicts are honest, and the answer is still unreliable. For each value a
 claim states, the retrieved sentences about the claim (they share most of its topic words) are read
-for values of the same kind (money in one currency, a percentage, a duration, a count of the same
-unit). The sources disagree when one states the claim's value and another, which never states it,
-gives a different one with a word in common next to it ("warranty"): "sources disagree: 12 months
-(policy.pdf) vs 2-year (faq.html)". One document listing several values (full-time 25 days,
-part-time 15 days) is not a disagreement, nor are values of other things in the same sentences.
+for values of the same measure under compatible qualifiers (rrag.text.values: money in one currency,
+a percentage, a duration, a count of the same unit; "per wash" is not "monthly", "on Saturdays" not
+"on weekdays"). The sources disagree when one states the claim's value and another, which never
+states it, gives a different one with a word in common next to it ("warranty"): "sources disagree:
+12 months (policy.pdf) vs 2-year (faq.html)", the sources in the order they were retrieved, so that
+one pair reads the same from either claim and is reported once. One document listing several values
+(full-time 25 days, part-time 15 days) is not a disagreement, nor are values of other things in the
+same sentences.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from rrag.text import Quantity, content_words, quantities, split_sentences, stem, words
+from rrag.text import content_words, split_sentences
+from rrag.text.values import Value, values
 from rrag.types import ClaimResult, ClaimStatus, RetrievedChunk, Verdict
 
-# Days per unit: "12 months" and "1 year" are the same warranty.
-DAYS_PER = {
-    stem(unit): days
-    for unit, days in (
-        ("second", 1 / 86400),
-        ("minute", 1 / 1440),
-        ("hour", 1 / 24),
-        ("day", 1.0),
-        ("week", 7.0),
-        ("month", 365.25 / 12),
-        ("year", 365.25),
-    )
-}
 SAME_THING = 0.6  # share of the smaller topic the two sentences must have in common
 MIN_SHARED_TERMS = 2
-NEAR_WORDS = 3  # the words either side of a value that say what it is the value of
-_UNIT_AS_WRITTEN = re.compile(r"[ \t]*(?:-[ \t]*)?[^\W\d_]+")
-_PERCENT = re.compile(r"\s?%|\s(?:percent|per cent)\b", re.IGNORECASE)
-_UNITLESS = frozenset({"", "date"})  # a bare number, the day of a date: no slot to compare
+_NO_SLOT = frozenset({"date"})  # the day of a date: the same day of two months is no disagreement
 
 
 @dataclass(frozen=True)
 class Stated:
-    """A value one source gives: `amount` in the base unit of its `kind`, `text` as written."""
+    """A value one source gives, and where that source came in the retrieved list."""
 
     source: str
-    kind: str
-    amount: float
-    text: str
-    near: frozenset[str]  # the content words next to the value
-
-
-def kind_and_amount(q: Quantity) -> tuple[str, float] | None:
-    """What a quantity measures and its amount in that measure's base unit; None for a bare number."""
-    if q.unit in DAYS_PER:
-        return "duration", q.value * DAYS_PER[q.unit]
-    if q.unit in _UNITLESS:
-        return None
-    return q.unit, q.value  # a currency symbol, "%", or the thing counted ("14 characters")
+    rank: int
+    value: Value
 
 
 def _topic(text: str) -> frozenset[str]:
-    """What a sentence is about: its content words less values and time units ("X400" stays)."""
-    return frozenset(t for t in content_words(text) if not re.fullmatch(r"[\d.,]+", t) and t not in DAYS_PER)
+    """What a sentence is about: its content words less the values and their units ("X400" stays)."""
+    units = {stem for v in values(text) for stem in content_words(v.written)}
+    return frozenset(t for t in content_words(text) if not re.fullmatch(r"[\d.,]+", t) and t not in units)
 
 
 def _same_thing(a: frozenset[str], b: frozenset[str]) -> bool:
     shared = len(a & b)
     return shared >= min(MIN_SHARED_TERMS, len(a), len(b)) > 0 and shared / min(len(a), len(b)) >= SAME_THING
-
-
-def _near(text: str, q: Quantity) -> frozenset[str]:
-    before = words(text[: q.start])[-NEAR_WORDS:]
-    after = words(text[q.end :])[: NEAR_WORDS + 1]  # the unit, then what follows
-    return _topic(" ".join(before + after))
-
-
-def _as_written(text: str, q: Quantity) -> str:
-    """ "12 months", "2-year", "15%", "€48": the value with its unit, as the source wrote it."""
-    unit = _UNIT_AS_WRITTEN.match(text, q.end) if q.unit[:1].isalpha() else _PERCENT.match(text, q.end)
-    return " ".join(text[q.start : unit.end() if unit else q.end].split())
 
 
 @dataclass(frozen=True)
@@ -92,15 +57,13 @@ class _Sentence:
 def _sentences(contexts: Sequence[RetrievedChunk]) -> list[_Sentence]:
     """The retrieved sentences that state a value, read once for all the claims of an answer."""
     out = []
-    for rc in contexts:
+    for rank, rc in enumerate(contexts):
         for sentence in split_sentences(rc.chunk.text):
-            values = tuple(
-                Stated(rc.chunk.source, *measured, _as_written(sentence.text, q), _near(sentence.text, q))
-                for q in quantities(sentence.text)
-                if (measured := kind_and_amount(q))
+            stated = tuple(
+                Stated(rc.chunk.source, rank, v) for v in values(sentence.text) if v.measure not in _NO_SLOT
             )
-            if values:
-                out.append(_Sentence(_topic(sentence.text), values))
+            if stated:
+                out.append(_Sentence(_topic(sentence.text), stated))
     return out
 
 
@@ -111,25 +74,32 @@ def disagreement(claim: str, contexts: Sequence[RetrievedChunk]) -> str:
 
 
 def _disagreement(claim: str, sentences: list[_Sentence]) -> str:
-    claimed = [m for m in map(kind_and_amount, quantities(claim)) if m]
+    claimed = [v for v in values(claim) if v.measure not in _NO_SLOT]
     topic = _topic(claim)
     if not claimed or not topic:
         return ""
     about = [v for sentence in sentences if _same_thing(topic, sentence.topic) for v in sentence.values]
-    for kind, amount in claimed:
-        backing = [v for v in about if v.kind == kind and _close(v.amount, amount)]
+    for said in claimed:
+        of_it = [v for v in about if said.compatible(v.value)]
+        backing = [v for v in of_it if v.value.same_amount(said)]
         backed_by = {v.source for v in backing}
-        other = [
-            v for v in about if v.kind == kind and v.source not in backed_by and not _close(v.amount, amount)
-        ]
-        pair = next(((a, b) for a in backing for b in other if a.near & b.near), None)
+        other = [v for v in of_it if v.source not in backed_by and not v.value.same_amount(said)]
+        pair = next(
+            (
+                (a, b)
+                for a in backing
+                for b in other
+                if a.value.near & b.value.near and a.value.compatible(b.value)
+            ),
+            None,
+        )
         if pair:
-            return f"sources disagree: {pair[0].text} ({pair[0].source}) vs {pair[1].text} ({pair[1].source})"
+            first, second = sorted(pair, key=lambda v: v.rank)
+            return (
+                f"sources disagree: {first.value.written} ({first.source}) vs "
+                f"{second.value.written} ({second.source})"
+            )
     return ""
-
-
-def _close(a: float, b: float) -> bool:
-    return math.isclose(a, b, rel_tol=0.01)
 
 
 def flag_conflicts(results: Sequence[ClaimResult], contexts: Sequence[RetrievedChunk]) -> list[ClaimResult]:

@@ -2,12 +2,13 @@
 
 The model reads meaning better than word overlap (mean balanced accuracy 68.7 vs 60.7 on the dev
 sets), but a small cross-encoder still passes some claims whose only fault is one value: a changed
-number, an added amount, a negation. Where the rules find such hard evidence against a claim the
-model accepted (or only called unsupported while the rules prove a contradiction), the rule's
-verdict stands, with its evidence and reason. And where the model accepts a one-sentence claim without
-being sure while most of its words appear in no retrieved text, the claim is unsupported. The rules
-read each sentence of a claim on its own, as the model does. `Guard` says which evidence overrules
-the model, up to which P(supported), on which claims.
+number, an added amount, a negation. Hard evidence (a value clash or a negation against the aligned
+evidence sentence, `HARD_EVIDENCE`) is decided before the model is asked: such a claim is
+contradicted, with both sides quoted, and the model never scores it, so no combiner or threshold can
+lift it. Softer evidence (an opposite word, a number the evidence never states) overrules the model's
+yes where `Guard` says, and where the model accepts a one-sentence claim without being sure while most
+of its words appear in no retrieved text, the claim is unsupported. The rules read each sentence of a
+claim on its own, as the model does.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass, replace
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.features import claim_sentences
-from rrag.verify.lexical import NEGATED_EVIDENCE, NEGATION, OPPOSITE, UNSTATED, VALUE, LexicalVerifier
+from rrag.verify.lexical import HARD_EVIDENCE, NEGATED_EVIDENCE, OPPOSITE, UNSTATED, LexicalVerifier
 
 
 @dataclass(frozen=True)
@@ -37,14 +38,13 @@ class Guard:
 
 
 # Measured on the dev sets with group cross-validation, the combiner refitted in each fold (python -m
-# training.guard_cv; docs/verifier.md): mean BA 69.20 against 69.12 for the model alone. Within what
-# the product needs: a changed value always overrules, in any claim; a negated claim
-# and an opposite word always, in a one-sentence claim; a "not" elsewhere in the evidence window
-# never (it only tells a contradiction from an unsupported claim); the unsure-yes veto catches the
-# demo's invented benefits (tests/test_demo.py).
+# training.guard_cv; docs/verifier.md). Hard evidence is no part of the guard: it always wins. An
+# opposite word overrules on a one-sentence claim; an unstated number below P = 0.6; the unsure-yes veto
+# catches the demo's invented benefits (tests/test_demo.py); a negation on one side only, about other
+# words, never overrules a yes and only tells a contradiction from an unsupported claim.
 DEFAULT_GUARD = Guard(
-    overrules_below={VALUE: 1.01, NEGATION: 1.01, OPPOSITE: 1.01, UNSTATED: 0.6, NEGATED_EVIDENCE: -1.0},
-    in_long_claims=frozenset({VALUE}),
+    overrules_below={OPPOSITE: 1.01, UNSTATED: 0.6, NEGATED_EVIDENCE: -1.0},
+    in_long_claims=frozenset(),
     model_sure=0.8,
     rules_doubt=0.25,
 )
@@ -65,7 +65,6 @@ class GuardedVerifier(Verifier):
     def verify_many(
         self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk], question: str = ""
     ) -> list[Verdict]:
-        verdicts = self.model.verify_many(claims, contexts, question)
         # The rules read each sentence on its own, as the model does: against one best window for a
         # whole multi-sentence claim, every number of its other sentences would look unstated.
         sentences = [claim_sentences(claim.text) for claim in claims]
@@ -74,11 +73,22 @@ class GuardedVerifier(Verifier):
             for claim, spans in zip(claims, sentences)
             for s in spans
         ]
-        rules = iter(self.rules.assess(flat, contexts))
+        found = iter(self.rules.assess(flat, contexts))
+        rules = [[_in_claim(*next(found), s.start) for s in spans] for spans in sentences]
+        # Hard evidence is decided here, and the model is not asked: nothing it says can lift it.
+        settled = [hard_evidence(r) for r in rules]
+        open_claims = [claim for claim, hard in zip(claims, settled) if hard is None]
+        verdicts = iter(self.model.verify_many(open_claims, contexts, question) if open_claims else [])
         return [
-            overrule(verdict, [_in_claim(*next(rules), s.start) for s in spans], self.guard)
-            for verdict, spans in zip(verdicts, sentences)
+            hard if hard is not None else overrule(next(verdicts), r, self.guard)
+            for hard, r in zip(settled, rules)
         ]
+
+
+def hard_evidence(rules: Sequence[tuple[Verdict, str | None]]) -> Verdict | None:
+    """The rules' contradiction of a claim resting on HARD_EVIDENCE in any of its sentences, if any."""
+    hard = (rule for rule, kind in rules if kind in HARD_EVIDENCE and rule.status is ClaimStatus.CONTRADICTED)
+    return next(hard, None)
 
 
 def _in_claim(rule: Verdict, hard: str | None, offset: int) -> tuple[Verdict, str | None]:
@@ -93,13 +103,17 @@ def overrule(
     verdict: Verdict, rules: Sequence[tuple[Verdict, str | None]], guard: Guard = DEFAULT_GUARD
 ) -> Verdict:
     """The model's verdict, or the rules' where `guard` lets them overrule it. `rules`: the rules'
-    verdict on each sentence of the claim, and the hard evidence it rests on (None: none)."""
+    verdict on each sentence of the claim, and the evidence it rests on (None: none). Hard evidence
+    wins whatever the model said."""
+    hard = hard_evidence(rules)
+    if hard is not None:
+        return hard
     if not verdict.verified or verdict.status is ClaimStatus.CONTRADICTED:
         return verdict
     accepted = verdict.status in (ClaimStatus.SUPPORTED, ClaimStatus.PARTIAL)
     p = verdict.support_score if verdict.support_score is not None else 0.0
-    # Any hard evidence tells a contradiction from a mere "unsupported"; only some overrules a yes.
-    hard = [
+    # Any evidence tells a contradiction from a mere "unsupported"; only some overrules a yes.
+    softer = [
         rule
         for rule, kind in rules
         if kind is not None
@@ -109,10 +123,13 @@ def overrule(
         )
     ]
     against = next(
-        (rule for rule in hard if rule.status is ClaimStatus.CONTRADICTED), hard[0] if hard else None
+        (rule for rule in softer if rule.status is ClaimStatus.CONTRADICTED), softer[0] if softer else None
     )
     if against is not None and (accepted or against.status is ClaimStatus.CONTRADICTED):
         return against
+    if not accepted and any(kind == NEGATED_EVIDENCE for _, kind in rules):
+        reason = f"{verdict.reason}; and one of the two is negated where the other is not"
+        return replace(verdict, status=ClaimStatus.CONTRADICTED, reason=reason)
     # An unsure yes is overruled where the rules find most of the claim's words in no retrieved text,
     # for a one-sentence claim only (an answer's atomic claim): on the dev sets it was right for 75 of
     # 105 one-sentence claims, but for 30 of 89 longer ones. A number the evidence does not state is

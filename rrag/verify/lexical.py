@@ -1,9 +1,12 @@
 """The offline verifier until a trained model lands: evidence first, then the cheap signals that work.
 
 For each claim the chunks' sentences (and pairs of adjacent sentences) are ranked by how much of the
-claim they cover; the best one is the evidence. On it: content-word coverage, numbers and months
-(another value in the same slot contradicts, a missing one leaves the claim unsupported), negation
-and a few antonyms (contradiction).
+claim they cover; the best one is the evidence. On it: content-word coverage, values and months
+(another amount of the same measure, for the same thing under the same qualifiers, contradicts; a
+missing one leaves the claim unsupported), negation and a few antonyms (contradiction).
+
+Hard evidence (HARD_EVIDENCE: a value clash, a negated word the other side states plainly) is read
+against the aligned evidence only, so that it can stand against any model (rrag/verify/guarded.py).
 """
 
 from __future__ import annotations
@@ -15,18 +18,23 @@ from functools import lru_cache
 
 from rrag.text import (
     MONTH_NAMES,
+    Negation,
     Quantity,
     content_words,
+    denies,
     month_mentions,
     months,
     negation_count,
+    negations,
+    plain_words,
     quantities,
     same_amount,
     split_sentences,
     stem,
-    value_clashes,
+    word_spans,
     words,
 )
+from rrag.text.values import Value, clashes, values
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
@@ -34,13 +42,19 @@ from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
 SUPPORTED_COVERAGE = 0.8  # share of the claim's (weighted) content words the evidence must hold
 PARTIAL_COVERAGE = 0.6  # below this the evidence is about something else
 CONTRADICTION_COVERAGE = 0.7  # negation and antonyms only contradict evidence about the same thing
-SAME_TOPIC = 0.7  # share of the claim's non-number words the evidence must hold for a value clash
+SAME_CLAUSE = 0.6  # share of a negated clause's words the other side must hold for a negation mismatch
+MIN_CLAUSE_TERMS = 3  # "it was not the most violent": too little said to be sure what is denied
+SAME_TOPIC = 0.7  # share of the claim's non-number words the evidence must hold for a month clash
+# ... for a value clash, where the words next to the two values must also meet ("Backups are taken
+# every 8 hours" against "The backup job runs every 3 hours").
+SAME_TOPIC_NEAR_VALUE = 0.5
 NUMBER_WEIGHT = 2.0  # a number carries more of a claim's meaning than a word
 TABLE_CELL_SEPARATOR = " | "  # how extracted tables separate cells
 NAME = "lexical"
-# The hard evidence against a claim that the rules can hold (see LexicalVerifier.assess).
+# The evidence against a claim that the rules can hold (see LexicalVerifier.assess).
 VALUE, NEGATION, OPPOSITE, UNSTATED = "value", "negation", "opposite", "unstated"
-NEGATED_EVIDENCE = "negated evidence"  # weak: a "not" anywhere in the evidence window
+HARD_EVIDENCE = frozenset({VALUE, NEGATION})  # a contradiction no model may overrule
+NEGATED_EVIDENCE = "negated evidence"  # weak: a negation on one side only, not about the same words
 _ANTONYMS = [
     ("mandatory", "optional"),
     ("required", "optional"),
@@ -49,6 +63,11 @@ _ANTONYMS = [
     ("permitted", "prohibited"),
     ("permitted", "forbidden"),
     ("increase", "decrease"),
+    ("rise", "fall"),
+    ("rises", "falls"),
+    ("rose", "fell"),
+    ("risen", "fallen"),
+    ("rising", "falling"),
     ("minimum", "maximum"),
     ("included", "excluded"),
     ("paid", "unpaid"),
@@ -114,8 +133,11 @@ class _Text:
     weight: float  # the terms' total weight, the denominator of coverage
     stems: frozenset[str]  # every word stemmed (antonyms include stopwords such as "before")
     numbers: tuple[Quantity, ...]
+    values: tuple[Value, ...]
     months: frozenset[int]
-    negated: bool
+    negations: tuple[Negation, ...]  # each negator with the terms it reaches ("not cover" -> cover)
+    denies: bool  # a negator or negative word anywhere
+    plain: frozenset[str]  # the terms that occur outside any negation
 
     @classmethod
     def of(cls, text: str) -> _Text:
@@ -124,6 +146,7 @@ class _Text:
         numbers = tuple(quantities(text))
         # The topic is what the values are of: "12 months" and "2 years" of a warranty are one topic.
         slots = {stem(w) for q in numbers for w in _PLAIN_WORD.findall(q.written(text).lower())}
+        negated = negations(asserted)
         return cls(
             text=text,
             terms=terms,
@@ -131,8 +154,11 @@ class _Text:
             weight=sum(_weight(t) for t in terms),
             stems=frozenset(stem(w) for w in words(text)),
             numbers=numbers,
+            values=tuple(values(text, numbers)),
             months=frozenset(months(text)),
-            negated=negation_count(asserted) > 0,
+            negations=tuple(negated),
+            denies=denies(asserted),
+            plain=plain_words(asserted),
         )
 
 
@@ -158,10 +184,11 @@ class LexicalVerifier(Verifier):
     def assess(
         self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk]
     ) -> list[tuple[Verdict, str | None]]:
-        """Each claim's verdict, and the hard evidence against the claim it rests on, if any: VALUE (a
-        value clash), NEGATION (the claim negates the evidence), NEGATED_EVIDENCE (only the evidence
-        is negated), OPPOSITE (an opposite word) or UNSTATED (a number the evidence never states).
-        Other verifiers use these as a veto (rrag/verify/guarded.py)."""
+        """Each claim's verdict, and the evidence against the claim it rests on, if any: VALUE (a
+        value clash), NEGATION (one side negates what the other states), OPPOSITE (an opposite
+        word), UNSTATED (a number the evidence never states) or NEGATED_EVIDENCE (a negation on one
+        side only, about other words: the verdict stays the words', only a sign). Other verifiers
+        use these as a veto (rrag/verify/guarded.py); HARD_EVIDENCE always wins."""
         chunks = tuple(rc.chunk for rc in contexts)
         return [_assessed(claim.text, chunks) for claim in claims]
 
@@ -177,7 +204,17 @@ def _assessed(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, str | None
     if not c.terms:
         return not_verified(NAME, "the claim has no content words to compare"), None
     best = _best(c, candidates)
-    return _conflict(text, c, best) or (_by_coverage(text, c, best), None)
+    conflict = _conflict(text, c, best, candidates)
+    if conflict:
+        return conflict
+    # A negation on one side only, about other words: no evidence against the claim (the verdict is
+    # the words'), but a sign that tells a contradiction from an unsupported claim (guarded.py).
+    weak = (
+        NEGATED_EVIDENCE
+        if c.denies != best.features.denies and _coverage(c, best.features) >= CONTRADICTION_COVERAGE
+        else None
+    )
+    return _by_coverage(text, c, best), weak
 
 
 def _by_coverage(text: str, c: _Text, best: _Candidate) -> Verdict:
@@ -216,7 +253,15 @@ def _by_coverage(text: str, c: _Text, best: _Candidate) -> Verdict:
     )
 
 
-def _conflict(text: str, c: _Text, best: _Candidate) -> tuple[Verdict, str] | None:
+def _stated_elsewhere(value: Value, candidates: Sequence[_Candidate]) -> bool:
+    """Whether the retrieved text states `value` somewhere, in its measure under compatible qualifiers:
+    then another value in the best window (which may be about something else) is no clash."""
+    return any(value.compatible(o) and o.holds(value) for cand in candidates for o in cand.features.values)
+
+
+def _conflict(
+    text: str, c: _Text, best: _Candidate, candidates: Sequence[_Candidate] = ()
+) -> tuple[Verdict, str] | None:
     e = best.features
     coverage = _coverage(c, e)
 
@@ -230,30 +275,46 @@ def _conflict(text: str, c: _Text, best: _Candidate) -> tuple[Verdict, str] | No
         reason = f"the evidence says {clash.evidence_value!r} where the claim says {clash.claim_value!r}"
         return verdict(ClaimStatus.CONTRADICTED, confidence, 0.05, reason, clash), VALUE
 
-    # Another amount of the same measure contradicts when the rest of the claim is what the evidence is about.
-    about_the_same = _share(c.topic, e.topic) >= SAME_TOPIC
-    missing = [q for q in c.numbers if not _has_value(e.numbers, q)]
-    clashes = value_clashes(c.numbers, e.numbers)
-    if about_the_same and clashes:
-        said, found = clashes[0]
-        end = max(said.end, said.unit_end)
-        return clashing(ValueClash(said.written(text), found.written(e.text), said.start, end), 0.8)
-    if about_the_same and c.months - e.months and e.months - c.months:
+    # Another amount of the same measure, under the same qualifiers, contradicts when the rest of the
+    # claim is what the evidence is about.
+    topic = _share(c.topic, e.topic)
+    about_the_same = topic >= SAME_TOPIC
+    stated = {v.quantity.end for v in c.values if any(o.holds(v) for o in e.values)}  # ranges too
+    missing = [q for q in c.numbers if not _has_value(e.numbers, q) and q.end not in stated]
+    aligned = [
+        (said, found)
+        for said, found in clashes(c.values, e.values)
+        if _same_subject(c, topic, said, found)
+        and not _has_value(_bare(e.numbers), said.quantity)
+        and not _stated_elsewhere(said, candidates)
+    ]
+
+    if aligned:
+        said, found = aligned[0]
+        # Quoted with their qualifiers where those told the evidence's values apart ("2.9 kg when full",
+        # not the "1.2 kg when empty" beside it).
+        told_apart = any(o.measure == found.measure and o.qualifiers != found.qualifiers for o in e.values)
+        ours, theirs = (said.qualified, found.qualified) if told_apart else (said.written, found.written)
+        start = said.quantity.start
+        end = max(said.quantity.end, said.quantity.unit_end, _end_of(text, ours, start))
+        return clashing(ValueClash(ours, theirs, start, end), 0.8)
+    month_clash = about_the_same and c.months - e.months and e.months - c.months
+    if month_clash and not c.months <= frozenset().union(*(cand.features.months for cand in candidates)):
         said_month = next(m for m in month_mentions(text) if m[0] not in e.months)
         found_month = next(m for m in month_mentions(e.text) if m[0] not in c.months)
         _, start, end = said_month
         return clashing(
             ValueClash(text[start:end], e.text[found_month[1] : found_month[2]], start, end), 0.75
         )
-    if coverage >= CONTRADICTION_COVERAGE and c.negated != e.negated:
-        which = "claim" if c.negated else "evidence"
-        # A claim that negates what the evidence states is strong evidence; a "not" somewhere in the
-        # evidence window is weak: of 40 such one-sentence dev claims the model accepted, 30 were
-        # supported (of 24 negated claims, 6).
-        return (
-            verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, f"the {which} is negated and the other is not"),
-            NEGATION if c.negated else NEGATED_EVIDENCE,
-        )
+    # One side negates what the other, with no negation of its own, states plainly in the same words
+    # ("may not bring food" / "food may be brought"). A "not" about another word, or negations on both
+    # sides, is no evidence: of 52 dev claims the rules contradicted for a "not" in the evidence, 36
+    # were supported.
+    denial = _denial(c, e) if c.denies != e.denies else None
+    if coverage >= CONTRADICTION_COVERAGE and denial:
+        term = min(denial.terms & (e.plain if c.denies else c.plain))
+        reason = f"the evidence says {_phrase(e.text, term)!r} where the claim says {_phrase(text, term)!r}"
+        return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, reason), NEGATION
     opposite = next(
         (
             (a, b)
@@ -263,9 +324,12 @@ def _conflict(text: str, c: _Text, best: _Candidate) -> tuple[Verdict, str] | No
         None,
     )
     if coverage >= CONTRADICTION_COVERAGE and opposite:
-        said, found = _word_with_stem(text, opposite[0]), _word_with_stem(e.text, opposite[1])
+        claim_word, evidence_word = _word_with_stem(text, opposite[0]), _word_with_stem(e.text, opposite[1])
         return verdict(
-            ClaimStatus.CONTRADICTED, 0.7, 0.1, f"the evidence says {found!r} where the claim says {said!r}"
+            ClaimStatus.CONTRADICTED,
+            0.7,
+            0.1,
+            f"the evidence says {evidence_word!r} where the claim says {claim_word!r}",
         ), OPPOSITE
     if missing or c.months - e.months:
         what = ", ".join(repr(text[q.start : q.end]) for q in missing) or "the month"
@@ -303,6 +367,9 @@ def clear_caches() -> None:
 
 
 _MONTH_STEMS = frozenset(stem(m) for m in MONTH_NAMES)
+_PREFIXES = frozenset({"pre", "re", "sub", "over", "under", "co"})
+MIN_PREFIXED_BASE = 4
+QUOTED_WORDS = 12  # a reason quotes a claim or evidence sentence up to this long, else the words around
 _PLAIN_WORD = re.compile(r"[^\W_]+")
 
 
@@ -311,7 +378,15 @@ def _is_slot(term: str) -> bool:
 
 
 def _share(terms: frozenset[str], evidence: frozenset[str]) -> float:
-    return len(terms & evidence) / len(terms) if terms else 0.0
+    """Share of `terms` in `evidence`, a word matching the same word with a prefix ("preheat")."""
+    unmatched = terms - evidence
+    found = len(terms) - len(unmatched)
+    found += sum(any(_prefixed(t, e) or _prefixed(e, t) for e in evidence) for t in unmatched)
+    return found / len(terms) if terms else 0.0
+
+
+def _prefixed(word: str, base: str) -> bool:
+    return len(base) >= MIN_PREFIXED_BASE and word.endswith(base) and word[: -len(base)] in _PREFIXES
 
 
 def _weight(term: str) -> float:
@@ -332,6 +407,59 @@ def _rank(claim: _Text, evidence: _Text) -> tuple[float, float]:
         / slots
     )
     return round(_coverage(claim, evidence) + 0.1 * agreeing + 0.05 * same_slot, 6), -len(evidence.text)
+
+
+def _same_subject(c: _Text, topic: float, said: Value, found: Value) -> bool:
+    """Whether two aligned values are of the same thing: the claim is at least half about what the
+    evidence is about and the words next to the two values meet ("Retrieved January 15, 2022" is not
+    the year of an appointment); a claim that is only its value ("Section 7") is about what its
+    measure names."""
+    if not c.topic:
+        return True
+    return topic >= SAME_TOPIC_NEAR_VALUE and _share(said.near, found.near) > 0
+
+
+def _denial(c: _Text, e: _Text) -> Negation | None:
+    """The negation of the side that denies that reaches a word the other side states plainly, in a
+    clause most of whose words the other side has."""
+    negated, other = (c, e) if c.denies else (e, c)
+    return next(
+        (
+            n
+            for n in negated.negations
+            if n.terms & other.plain
+            and len(n.clause) >= MIN_CLAUSE_TERMS
+            and _share(n.clause, other.terms) >= SAME_CLAUSE
+        ),
+        None,
+    )
+
+
+def _phrase(text: str, term: str) -> str:
+    """What a reader needs to see of one side of a negation: the negation with the word before it and
+    the words it reaches ("does not cover theft"), else the sentence that states `term` plainly (its
+    words around `term` where it is long)."""
+    spans = word_spans(text)
+    for n in negations(text):
+        if term in n.terms:
+            before = [w for w in spans if w.end <= n.start][-1:]
+            return text[before[0].start if before else n.start : n.end]
+    if len(spans) <= QUOTED_WORDS:
+        return text[spans[0].start : spans[-1].end] if spans else text
+    at = next((i for i, w in enumerate(spans) if stem(w.text.lower().replace("'", "")) == term), 0)
+    first = max(0, min(at - QUOTED_WORDS // 2, len(spans) - QUOTED_WORDS))
+    return text[spans[first].start : spans[first + QUOTED_WORDS - 1].end]
+
+
+def _end_of(text: str, written: str, start: int) -> int:
+    """Where `written` (spaces normalised) ends in `text` from `start`; `start` if it is not there."""
+    at = text.find(written, start)
+    return at + len(written) if at == start else start
+
+
+def _bare(numbers: Sequence[Quantity]) -> list[Quantity]:
+    """The numbers without a unit: "Of 2,117 passengers, 95 have ..." states "95 passengers"."""
+    return [n for n in numbers if not n.unit]
 
 
 def _has_value(numbers: Sequence[Quantity], q: Quantity) -> bool:

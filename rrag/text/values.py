@@ -1,0 +1,179 @@
+"""Values read by what they measure: each number of a sentence with its measure, its amount in that
+measure's base unit, the words about it and its qualifiers ("when full", "per wash", "on Saturdays",
+"for the X400").
+
+Two values are comparable only where they measure the same thing under compatible qualifiers: "1.2 kg
+when empty" is no evidence about the weight "when full", opening hours "on weekdays" say nothing of
+Saturdays, and tablets "per wash" are not the size of a "monthly pack". The value clash of the rules
+(rrag/verify/lexical.py) and the conflict detector (rrag/verify/conflicts.py) both compare these.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from rrag.text.quantities import RANGE_JOIN, Quantity, quantities
+from rrag.text.words import STOPWORDS, content_words, stem
+
+_UNITLESS = ""  # the measure of a bare number: nothing to compare it by
+_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+# A qualifier is one of these axes and its value; two values that both name an axis must agree on it.
+_DAY = re.compile(
+    rf"\b(?:on\s+)?({'|'.join(_WEEKDAYS)}|weekday|weekend|public holiday|holiday|weeknight)s?\b",
+    re.IGNORECASE,
+)
+_STATE = re.compile(r"\b(?:when|if|while)\s+(?:it\s+is\s+|fully\s+|completely\s+)?([^\W\d_]+)", re.IGNORECASE)
+_PER_WHAT = "day|week|month|year|hour|minute|use|wash|cycle|load|dose|session|visit|person|guest|night|order"
+_RATE = re.compile(
+    rf"\bper\s+(?:calendar\s+|working\s+|business\s+)?([^\W\d_]+)|\b(?:a|an|each|every)\s+({_PER_WHAT})\b"
+    r"|\b(daily|weekly|monthly|yearly|annual|annually|hourly)\b",
+    re.IGNORECASE,
+)
+_MODEL = re.compile(r"\b(?:for|on|of|with)\s+(?:the\s+)?([A-Z][A-Za-z]*[-\s]?\d[\w-]*)")
+_RATE_OF = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year"}
+_RATE_OF |= {"annually": "year", "hourly": "hour"}
+_QUALIFIER_REACH = 28  # characters between a value and a qualifier that still belongs to it
+NEAR_WORDS = 3  # words either side of a value that say what it is the value of
+_CLAUSE_END = re.compile(r"[,;:!?()\[\]\"^]|\.(?!\d)")
+
+
+@dataclass(frozen=True)
+class Value:
+    """One value of a text, read by what it measures."""
+
+    quantity: Quantity
+    measure: str  # "duration", a currency code, "%", "time", "°f", or the thing counted ("room")
+    amount: float  # in the measure's base unit (durations in days)
+    written: str  # as the text writes it ("2.9 kg", "3-5 business days")
+    near: frozenset[str]  # content words either side of it, values and units left out
+    qualifiers: frozenset[tuple[str, str]]  # (axis, what): ("day", "saturday"), ("when", "full")
+    qualified: str = ""  # with a qualifier that follows it ("2.9 kg when full")
+    bounds: tuple[float, float] | None = None  # the range it is an end of ("20 to 40 minutes")
+
+    def compatible(self, other: Value) -> bool:
+        """Whether the two can be values of the same thing: the same measure, and no axis that both
+        qualify on which they differ (a qualifier only one of them names leaves the question open)."""
+        if self.measure != other.measure:
+            return False
+        mine, theirs = _by_axis(self.qualifiers), _by_axis(other.qualifiers)
+        return all(mine[axis] & theirs[axis] for axis in mine.keys() & theirs.keys())
+
+    def same_amount(self, other: Value) -> bool:
+        tolerance = 0.02 if self.measure == "duration" else 1e-9  # "24 months" is "2 years"
+        return math.isclose(self.amount, other.amount, rel_tol=tolerance)
+
+    def holds(self, other: Value) -> bool:
+        """Whether this value states `other`'s amount: the same amount, a range that holds it ("20 to
+        40 minutes" holds "30 minutes", not the other way round), or a range that overlaps another
+        ("50-70%" and "50-75%": no evidence against it; "3-5 days" and "5-7 days" only touch)."""
+        if self.same_amount(other):
+            return True
+        if not self.bounds:
+            return False
+        if not other.bounds:
+            return self.bounds[0] <= other.amount <= self.bounds[1]
+        return max(self.bounds[0], other.bounds[0]) < min(self.bounds[1], other.bounds[1])
+
+
+def _by_axis(qualifiers: frozenset[tuple[str, str]]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for axis, what in qualifiers:
+        out.setdefault(axis, set()).add(what)
+    return out
+
+
+def values(text: str, parsed: Sequence[Quantity] | None = None) -> list[Value]:
+    """The values of `text` that have a measure, in text order (`parsed`: its `quantities`, if read)."""
+    found = [q for q in (quantities(text) if parsed is None else parsed) if q.measure[0] != _UNITLESS]
+    qualified = _qualifiers(text, found)
+    out = []
+    for q in found:
+        measure, amount = q.measure
+        qualifiers = qualified.get(q, [])
+        end = max([q.end, q.unit_end] + [e for _, _, e in qualifiers if e > q.end])
+        out.append(
+            Value(
+                q,
+                measure,
+                amount,
+                " ".join(q.written(text).split()),
+                _near(text, q),
+                frozenset((axis, what) for axis, what, _ in qualifiers),
+                " ".join(text[q.start : end].split()),
+            )
+        )
+    for i, (low, high) in enumerate(zip(out, out[1:])):
+        joined = RANGE_JOIN.fullmatch(text, low.quantity.end, high.quantity.start)
+        if joined and low.measure == high.measure and low.amount < high.amount:
+            # Both ends are the range: "3-5 business days", from its first character to its unit's last.
+            start, end = low.quantity.start, max(high.quantity.end, high.quantity.unit_end)
+            whole, bounds = " ".join(text[start:end].split()), (low.amount, high.amount)
+            for at, end_value in ((i, low), (i + 1, high)):
+                span = end_value.quantity._replace(start=start, unit_end=end)
+                out[at] = replace(end_value, quantity=span, bounds=bounds, written=whole, qualified=whole)
+    return out
+
+
+def aligned(value: Value, others: Sequence[Value]) -> list[Value]:
+    """The values of `others` that can be of what `value` is of, those sharing most of its qualifiers
+    first."""
+    fitting = [o for o in others if value.compatible(o)]
+    return sorted(fitting, key=lambda o: -len(value.qualifiers & o.qualifiers))
+
+
+def clashes(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tuple[Value, Value]]:
+    """(claim's value, evidence's value) for each value of a claim that no aligned value of the
+    evidence states while an aligned one gives another amount, one the claim does not state itself:
+    "10 working days" where the evidence says "5 working days"; "09:00 on weekdays" where it says
+    "07:30 on weekdays" (its "09:00 on Saturdays" is of another day). A claim of "42% at 3pm and 58%
+    at 6pm" against evidence that gives only "58% at 6pm" is not contradicted: its 3pm is not stated.
+    Whether both are about the same thing is the caller's to judge."""
+    out = []
+    for c in claimed:
+        candidates = aligned(c, stated)
+        if not candidates or any(o.holds(c) for o in candidates):
+            continue
+        unclaimed = [o for o in candidates if not any(o.same_amount(other) for other in claimed)]
+        if unclaimed:
+            out.append((c, unclaimed[0]))
+    return out
+
+
+def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tuple[str, str, int]]]:
+    """Each qualifier of `text` given to the value nearest to it (ties to the value before it, as
+    English puts "when full" after the weight): value -> [(axis, what, end of the qualifier)]."""
+    out: dict[Quantity, list[tuple[str, str, int]]] = {}
+    if not found:
+        return out
+    for axis, pattern in (("day", _DAY), ("when", _STATE), ("per", _RATE), ("for", _MODEL)):
+        for m in pattern.finditer(text):
+            what = next(g for g in m.groups() if g)
+            if what.lower() in STOPWORDS:
+                continue  # "when the ...": a clause, not a state
+            if any(q.start <= m.start() < max(q.end, q.unit_end) for q in found):
+                continue  # part of a value's own words ("every 3 hours" is the value)
+            what = _RATE_OF.get(what.lower(), what) if axis == "per" else what
+            what = what if axis == "for" else stem(what.lower())
+
+            def distance(q: Quantity, m: re.Match[str] = m) -> tuple[int, int]:
+                end = max(q.end, q.unit_end)
+                return (m.start() - end, 0) if m.start() >= end else (q.start - m.end(), 1)
+
+            nearest = min(found, key=distance)
+            if distance(nearest)[0] <= _QUALIFIER_REACH:
+                out.setdefault(nearest, []).append((axis, what, m.end()))
+    return out
+
+
+def _near(text: str, q: Quantity) -> frozenset[str]:
+    """The content words next to a value, within its clause ("Retrieved January 15, 2022. President
+    Trump" puts no president near 2022)."""
+    end = max(q.end, q.unit_end)
+    clause_start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, q.start)), default=0)
+    clause_end = next((m.start() for m in _CLAUSE_END.finditer(text, end)), len(text))
+    before = content_words(text[clause_start : q.start])[-NEAR_WORDS:]
+    after = content_words(text[end:clause_end])[:NEAR_WORDS]
+    return frozenset(t for t in before + after if not any(ch.isdigit() for ch in t))

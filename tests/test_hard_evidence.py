@@ -1,0 +1,157 @@
+"""Hard evidence wins by construction (issue 23 items 2-3): a negation or a changed value against the
+aligned evidence sentence is contradicted, with both sides quoted, whatever a model says; values are
+compared only with the evidence's value of the same thing under the same qualifiers. Checked through
+the app's default offline stage, the shipped model guarded by the rules."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
+from rrag.verify.base import Verifier
+from rrag.verify.guarded import GuardedVerifier
+from rrag.verify.nli import NLIVerifier
+
+
+def contexts(text: str) -> list[RetrievedChunk]:
+    return [RetrievedChunk(Chunk("c0", "d", "doc.txt", text, 0, len(text)), 1.0)]
+
+
+@pytest.fixture(scope="module")
+def default_stage() -> GuardedVerifier:
+    return GuardedVerifier(NLIVerifier())
+
+
+def check(verifier: Verifier, evidence: str, claim: str) -> Verdict:
+    return verifier.verify(Claim(claim, 0, len(claim)), contexts(evidence))
+
+
+# (evidence, claim, a word of the evidence's side and one of the claim's side the reason must quote)
+CONTRADICTIONS = [
+    (
+        "Visitors may not bring food or drink into the reading room.",
+        "Food and drink may be brought into the reading room.",
+        "may not bring food",
+        "Food and drink may be brought into the reading room",
+    ),
+    (
+        "The insurance does not cover theft from an unlocked car.",
+        "The insurance covers theft from an unlocked car.",
+        "does not cover theft",
+        "The insurance covers theft",
+    ),
+    ("Prices fell by 3 % in March.", "Prices rose by 3 % in March.", "fell", "rose"),
+    ("The backup job runs every 3 hours.", "Backups are taken every 8 hours.", "3 hours", "8 hours"),
+    ("Heat the oven to 180°F.", "Preheat to 220°F.", "180°F", "220°F"),
+    ("See Section 4.", "Section 7.", "Section 4", "Section 7"),
+    ("The library has 42 study rooms.", "The library has 24 study rooms.", "42", "24"),
+    (
+        "The clinic opens at 07:30 on weekdays and at 09:00 on Saturdays.",
+        "The clinic opens at 09:00 on weekdays.",
+        "07:30 on weekdays",
+        "09:00 on weekdays",
+    ),
+    (
+        "The kettle weighs 1.2 kg when empty and 2.9 kg when full.",
+        "The kettle weighs 1.2 kg when full.",
+        "2.9 kg when full",
+        "1.2 kg when full",
+    ),
+]
+
+
+@pytest.mark.parametrize(("evidence", "claim", "theirs", "ours"), CONTRADICTIONS)
+def test_a_textbook_contradiction_is_contradicted_with_both_sides_quoted(
+    default_stage: GuardedVerifier, evidence: str, claim: str, theirs: str, ours: str
+) -> None:
+    verdict = check(default_stage, evidence, claim)
+    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
+    assert theirs in verdict.reason and ours in verdict.reason, verdict.reason
+
+
+def test_the_weight_when_full_is_compared_with_the_weight_when_full() -> None:
+    verdict = check(
+        GuardedVerifier(SureYes()),
+        "The kettle weighs 1.2 kg when empty and 2.9 kg when full.",
+        "The kettle weighs 1.2 kg when full.",
+    )
+    assert verdict.clash is not None and verdict.clash.evidence_value == "2.9 kg when full"
+    assert "empty" not in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("evidence", "claim"),
+    [
+        (
+            "The clinic opens at 07:30 on weekdays and at 09:00 on Saturdays.",
+            "The clinic opens at 09:00 on Saturdays.",
+        ),
+        (
+            "The check-in closes 30 minutes before departure.",
+            "Check-in closes half an hour before departure.",
+        ),
+        ("The tablets take effect within 20 to 40 minutes.", "The tablets take effect within 30 minutes."),
+        (
+            "The kettle weighs 1.2 kg when empty and 2.9 kg when full.",
+            "The kettle weighs 2.9 kg when full.",
+        ),
+    ],
+)
+def test_a_faithful_control_is_supported(default_stage: GuardedVerifier, evidence: str, claim: str) -> None:
+    verdict = check(default_stage, evidence, claim)
+    assert verdict.status is ClaimStatus.SUPPORTED, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("evidence", "claim"),
+    [
+        ("The tablets take effect within 20 to 40 minutes.", "The tablets take effect within 30 minutes."),
+        ("Bake the cake for 12-15 minutes.", "Bake the cake for 13 minutes."),
+    ],
+)
+def test_a_value_inside_a_stated_range_is_neither_clash_nor_unstated(evidence: str, claim: str) -> None:
+    # The rules have nothing against it, so the model's yes stands (whether the shipped judge says yes
+    # is its own matter: 0.44 for the first, 0.55 for the second on 2026-11-24).
+    assert check(GuardedVerifier(SureYes()), evidence, claim).verifier == "sure-yes"
+
+
+def test_a_value_outside_a_stated_range_is_contradicted_with_the_range_quoted() -> None:
+    evidence = "The tablets take effect within 20 to 40 minutes."
+    verdict = check(GuardedVerifier(SureYes()), evidence, "The tablets take effect within 50 minutes.")
+    assert verdict.status is ClaimStatus.CONTRADICTED and "20 to 40 minutes" in verdict.reason
+
+
+class SureYes(Verifier):
+    """A model that accepts everything, as surely as a model can."""
+
+    name = "sure-yes"
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
+        self.asked.append(claim.text)
+        return Verdict(ClaimStatus.SUPPORTED, 0.99, self.name, "sure", support_score=0.99)
+
+
+@pytest.mark.parametrize(("evidence", "claim", "theirs", "ours"), CONTRADICTIONS[:2] + CONTRADICTIONS[3:])
+def test_no_model_can_lift_hard_evidence(evidence: str, claim: str, theirs: str, ours: str) -> None:
+    model = SureYes()
+    verdict = check(GuardedVerifier(model), evidence, claim)
+    assert verdict.status is ClaimStatus.CONTRADICTED and verdict.verifier == "lexical"
+    assert model.asked == []  # decided before the model is asked
+
+
+def test_hard_evidence_in_one_sentence_of_a_long_claim_wins() -> None:
+    evidence = "The kettle has a 1.7 litre jug. The kettle weighs 1.2 kg when empty and 2.9 kg when full."
+    claim = "The kettle has a 1.7 litre jug. It boils water quickly. The kettle weighs 1.2 kg when full."
+    verdict = check(GuardedVerifier(SureYes()), evidence, claim)
+    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
+
+
+def test_a_not_about_another_word_is_no_contradiction() -> None:
+    evidence = "Winter is the coldest season in polar zones (winter does not occur in the tropics)."
+    verdict = check(GuardedVerifier(SureYes()), evidence, "Winter is the coldest season in polar zones.")
+    assert verdict.status is ClaimStatus.SUPPORTED, verdict.reason
