@@ -14,7 +14,7 @@ import streamlit as st
 from streamlit import config
 from streamlit.testing.v1 import AppTest
 
-from ui.network import BANNER, LOOPBACK_ADDRESS, is_loopback, serve_options
+from ui.network import BANNER, LOOPBACK_ADDRESS, is_loopback, open_to_network, serve_options
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "app.py"
@@ -35,6 +35,14 @@ def test_a_network_address_needs_the_explicit_variable(address: str) -> None:
     with pytest.raises(ValueError, match="ALLOW_ANONYMOUS_NETWORK"):
         serve_options(["--server.address", address], allow_anonymous=False)
     assert serve_options(["--server.address", address], allow_anonymous=True)[1] == address
+
+
+def test_a_network_address_is_allowed_with_sign_in_and_shows_no_anonymous_banner() -> None:
+    assert (
+        serve_options(["--server.address", "0.0.0.0"], allow_anonymous=False, signed_in=True)[1] == "0.0.0.0"
+    )
+    assert open_to_network("0.0.0.0", allow_anonymous=True)
+    assert not open_to_network("0.0.0.0", allow_anonymous=True, signed_in=True)
 
 
 @pytest.mark.parametrize("address", ["127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"])

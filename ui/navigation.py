@@ -9,7 +9,7 @@ import streamlit as st
 
 from rrag.errors import ConfigError
 from rrag.settings import Settings
-from ui.auth import render_account, require_identity
+from ui.auth import render_account, require_identity, sign_in_configured
 from ui.network import BANNER, open_to_network
 from ui.state import keep_widget_values
 
@@ -57,7 +57,9 @@ def _network_banner() -> None:
         allow = Settings.from_env().allow_anonymous_network
     except ConfigError:
         return  # the engine's own error says what is wrong with the settings
-    if open_to_network(st.get_option("server.address"), allow_anonymous=allow):
+    if open_to_network(
+        st.get_option("server.address"), allow_anonymous=allow, signed_in=sign_in_configured()
+    ):
         st.warning(BANNER, icon=":material/public:")
 
 

@@ -1,8 +1,9 @@
 """Who can reach the app: loopback by default; another address only when the operator says so.
 
-There is no sign-in yet, so anyone who reaches the port can read, ask, review and delete. Serving on
-any address but loopback therefore needs `RRAG_ALLOW_ANONYMOUS_NETWORK=1`, and every page then shows
-that it is open to the network.
+Without sign-in anyone who reaches the port can read, ask, review and delete. Serving on any address
+but loopback therefore needs sign-in configured (an `[auth]` section in .streamlit/secrets.toml, see
+ui/auth.py) or `RRAG_ALLOW_ANONYMOUS_NETWORK=1`; with the latter and no sign-in, every page shows that
+it is open to the network.
 """
 
 from __future__ import annotations
@@ -42,21 +43,22 @@ def requested_address(argv: Sequence[str]) -> str | None:
     return None
 
 
-def serve_options(argv: Sequence[str], *, allow_anonymous: bool) -> list[str]:
+def serve_options(argv: Sequence[str], *, allow_anonymous: bool, signed_in: bool = False) -> list[str]:
     """Streamlit's options with the address made explicit: loopback unless another one is named, which
-    needs `allow_anonymous` (ValueError with what to do otherwise)."""
+    needs sign-in configured (`signed_in`) or `allow_anonymous` (ValueError with what to do otherwise)."""
     address = requested_address(argv)
     if address is None:
         return [ADDRESS_OPTION, LOOPBACK_ADDRESS, *argv]
-    if not is_loopback(address) and not allow_anonymous:
+    if not is_loopback(address) and not (signed_in or allow_anonymous):
         raise ValueError(
-            f"Refusing to serve on {address or 'all interfaces'}: the app has no sign-in, so anyone who "
-            f"reaches it could read and delete the documents. Serve on {LOOPBACK_ADDRESS} (the default), "
-            f"or set {ALLOW_VARIABLE}=1 to accept that."
+            f"Refusing to serve on {address or 'all interfaces'}: sign-in is not configured, so anyone "
+            f"who reaches it could read and delete the documents. Serve on {LOOPBACK_ADDRESS} (the "
+            f"default), configure sign-in ([auth] in .streamlit/secrets.toml), or set {ALLOW_VARIABLE}=1 "
+            "to accept that."
         )
     return list(argv)
 
 
-def open_to_network(address: str | None, *, allow_anonymous: bool) -> bool:
+def open_to_network(address: str | None, *, allow_anonymous: bool, signed_in: bool = False) -> bool:
     """Whether the running server is reachable from the network without sign-in (the banner shows)."""
-    return allow_anonymous and not is_loopback(address or "")
+    return allow_anonymous and not signed_in and not is_loopback(address or "")

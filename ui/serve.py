@@ -6,7 +6,7 @@ here, before the server listens, so the first visitor sees the page at once. The
 one `st.cache_resource` keeps, so the pages reuse it.
 
 It listens on 127.0.0.1 unless `--server.address` names another address, which ui/network.py allows
-only with `RRAG_ALLOW_ANONYMOUS_NETWORK=1`.
+only with sign-in configured or `RRAG_ALLOW_ANONYMOUS_NETWORK=1`.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from streamlit.web import cli
 
 from rrag.errors import RRAGError
 from rrag.settings import Settings
+from ui.auth import sign_in_configured
 from ui.network import serve_options
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
@@ -35,7 +36,8 @@ def warm_up() -> None:
 
 def main() -> None:
     try:
-        options = serve_options(sys.argv[1:], allow_anonymous=Settings.from_env().allow_anonymous_network)
+        allow = Settings.from_env().allow_anonymous_network
+        options = serve_options(sys.argv[1:], allow_anonymous=allow, signed_in=sign_in_configured())
     except (ValueError, RRAGError) as exc:
         sys.exit(f"error: {exc}")
     warm_up()
