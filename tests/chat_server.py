@@ -96,10 +96,13 @@ class ChatServer:
     def _wait_or_hangup(self, connection: socket.socket, seconds: float) -> bool:
         """Wait out a scripted delay; True when cut short by shutdown or by the client hanging up."""
         ends = time.monotonic() + seconds
+        # poll, not select: late in a long test session descriptors pass 1024, which select() refuses.
+        poller = select.poll()
+        poller.register(connection, select.POLLIN)
         while (left := ends - time.monotonic()) > 0:
             if self._stopping.is_set():
                 return True
-            readable, _, _ = select.select([connection], [], [], min(left, 0.02))
+            readable = poller.poll(min(left, 0.02) * 1000)
             if readable and connection.recv(1, socket.MSG_PEEK) == b"":  # EOF: the client closed it
                 with self._lock:
                     self.dropped += 1

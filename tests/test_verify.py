@@ -268,7 +268,7 @@ def test_malformed_judgement_is_retried_once() -> None:
             {},
             "not usable twice",
         ),
-        (lambda s: s.reply("late", delay_s=8), {"llm_timeout_s": 1.5}, "did not answer within 1.5 s"),
+        (lambda s: s.reply("late", delay_s=5), {"llm_timeout_s": 0.3}, "did not answer within 0.3 s"),
         (lambda s: s.fail(429), {}, "HTTP 429"),
         (lambda s: s.fail(500), {}, "HTTP 500"),
         (lambda s: s.raw(b"<html>gateway error</html>"), {}, "not a valid chat completion"),
