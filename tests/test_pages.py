@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import streamlit as st
@@ -61,10 +62,16 @@ def rag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ReliableRAG
     engine.close()
 
 
-def _page(name: str, **query: str) -> AppTest:
-    """Page `name` run once, opened with `query` in its URL."""
+def _page(
+    name: str, *, secrets: dict[str, Any] | None = None, user: dict[str, Any] | None = None, **query: str
+) -> AppTest:
+    """Page `name` run once, opened with `query` in its URL; with `secrets` and a signed-in `user`
+    where a test sets them (tests/test_pages_signin.py)."""
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
     at.query_params.update(query)
+    at.secrets.update(secrets or {})
+    if user is not None:
+        at.user = user
     at.run()
     if name != "ask":
         at.switch_page(f"pages/{name}.py")

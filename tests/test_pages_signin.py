@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
+from test_pages import _page as pages_page
 
 from rrag import ReliableRAG
 from ui.engine import get_engine
@@ -57,15 +58,7 @@ def _user(email: str, **claims: Any) -> dict[str, Any]:
 
 
 def _page(name: str, user: dict[str, Any]) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
-    at.secrets.update(AUTH)
-    at.user = user
-    at.run()
-    if name != "ask":
-        at.switch_page(f"pages/{name}.py")
-        at.run()
-    assert not at.exception, at.exception
-    return at
+    return pages_page(name, secrets=AUTH, user=user)
 
 
 def _text(at: AppTest) -> str:
