@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rrag import IngestResult, UserEngine
+from rrag import IngestResult, Permission, UserEngine
 from rrag.ingest.extract import supported_suffixes
 from rrag.tools.demo import set_up_demo
 from rrag.types import DocumentInfo
@@ -23,6 +23,12 @@ CHUNKS_SHOWN = 200  # a long manual has thousands; the first ones are enough to 
 
 def _render_upload(rag: UserEngine, state: PageState) -> None:
     st.subheader("Add documents")
+    if not rag.identity.may(Permission.INGEST):
+        st.info(
+            f"Your role ({rag.identity.role.value}) can read documents but not add them.",
+            icon=":material/lock:",
+        )
+        return
     with st.form(state.key("upload_form"), clear_on_submit=True):
         files = st.file_uploader(
             f"Files to index ({FORMATS})",
@@ -92,7 +98,9 @@ def _render_library(rag: UserEngine, state: PageState) -> None:
     st.subheader(f"Indexed documents ({len(docs)})")
     if not docs:
         st.info("Nothing is indexed yet: add files above, or load the demo handbook to try the app.")
-        if st.button("Load the demo handbook", icon=":material/menu_book:", key=state.key("demo")):
+        if rag.identity.may(Permission.INGEST) and st.button(
+            "Load the demo handbook", icon=":material/menu_book:", key=state.key("demo")
+        ):
             with engine_errors("Loading the demo"), st.spinner("Indexing the demo handbook…"):
                 set_up_demo(rag)  # a fictional company's policies, and audited example answers
                 invalidate_reads()
@@ -114,7 +122,7 @@ def _render_library(rag: UserEngine, state: PageState) -> None:
 
 def _render_actions(rag: UserEngine, state: PageState, doc: DocumentInfo) -> None:
     buttons = st.container(horizontal=True)
-    if buttons.button(
+    if rag.identity.may(Permission.INGEST) and buttons.button(
         "Re-index",
         icon=":material/refresh:",
         key=state.key("reindex"),
@@ -127,7 +135,9 @@ def _render_actions(rag: UserEngine, state: PageState, doc: DocumentInfo) -> Non
                 st.success(f"Re-indexed {md_escape(doc.source)}: {result.chunks_added} chunk(s).")
             else:
                 st.error(f"Re-indexing {md_escape(doc.source)} failed: {md_escape(result.error or '')}")
-    if buttons.button("Delete", icon=":material/delete:", key=state.key("delete")):
+    if rag.identity.may(Permission.DELETE) and buttons.button(
+        "Delete", icon=":material/delete:", key=state.key("delete")
+    ):
         state["confirm_delete"] = doc.doc_id
     if state["confirm_delete"] == doc.doc_id:
         st.warning(
@@ -174,7 +184,9 @@ def _render_storage_health(rag: UserEngine, state: PageState) -> None:
         "cannot find their text. Re-index them from the kept originals.",
         icon=":material/report:",
     )
-    if st.button("Re-index from the kept originals", key=state.key("repair"), type="primary"):
+    if rag.identity.may(Permission.INGEST) and st.button(
+        "Re-index from the kept originals", key=state.key("repair"), type="primary"
+    ):
         bar = st.progress(0.0, text="Starting…")
 
         def progress(done: int, total: int, source: str) -> None:
