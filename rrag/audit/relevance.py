@@ -38,6 +38,7 @@ from rrag.text import (
     word_spans,
     words,
 )
+from rrag.text.values import column_header, header_unit
 
 MIN_KEY_SHARE = 0.25  # lenient: "medical note" is answered by "medical certificate"
 MIN_PREFIX = 4
@@ -60,9 +61,6 @@ _TIME_UNITS |= {
 _MONEY_NOUNS = frozenset(stem(w) for w in "price cost fee fare charge salary wage rent".split())
 # A table row as rrag/ingest/extract.py's table_row writes it: "For Deep clean, the price (GBP) is 25".
 _TABLE_ROW = re.compile(r"\s*For (?P<label>[^,]{1,80}), the ", re.IGNORECASE)
-# The column header just before a value: "the price (GBP) is " (no digit: not across an earlier value).
-_HEADER = re.compile(r"\bthe (?P<header>[^,;.\d]{1,60}?) (?:is|are) $", re.IGNORECASE)
-_IN_BRACKETS = re.compile(r"\(([^()]{1,20})\)")
 _YES_NO = re.compile(
     r"\s*(?:can|could|may|must|should|shall|will|would|is|are|was|were|do|does|did|has|have)\b", re.IGNORECASE
 )
@@ -213,15 +211,9 @@ def _unit_read(sentence: str, n: Quantity) -> str:
     is 25": GBP, "the duration (hours) is 4": hour, "the fee is 30": money)."""
     if n.unit or sentence[n.start : n.start + 1] in "$\u20ac\u00a3\u00a5":
         return n.unit
-    header = _HEADER.search(sentence, 0, n.start)
-    if header is None:
-        return ""
-    for named in _IN_BRACKETS.findall(header.group("header")):
-        # The value parser reads the bracketed unit as if the value stood beside it: "GBP 1 GBP".
-        unit = next((u.unit for u in quantities(f"{named} 1 {named}") if u.unit), "")
-        if unit:
-            return unit
-    return _MONEY if any(stem(w) in _MONEY_NOUNS for w in words(header.group("header"))) else ""
+    header = column_header(sentence, n)
+    unit = header_unit(header)
+    return unit or (_MONEY if any(stem(w) in _MONEY_NOUNS for w in words(header)) else "")
 
 
 def _converts(asked: str, given: set[str | None]) -> bool:
