@@ -285,3 +285,18 @@ def test_a_value_of_another_thing_is_not_added_to_the_answer(embedder: Embedder)
         "How many detergent capsules are used per wash cycle?", [manual, faq]
     )
     assert answer.text == "Use 2 detergent capsules per wash cycle and wash at 60 degrees."
+
+
+def test_the_step_asked_about_is_the_answer_not_the_other_steps(embedder: Embedder) -> None:
+    steps = context(
+        "- Oven cleaning procedure, step 1: Switch the oven off at the wall and let it cool for 30 minutes.\n"
+        "- Oven cleaning procedure, step 2: Remove the racks and trays and soak them in the tank.\n"
+        "- Oven cleaning procedure, step 3: Apply the oven gel to the inside of the door.\n"
+        "- Oven cleaning procedure, step 5: Refit the racks and run the oven empty at 100 degrees.",
+        "manual-0",
+        "manual.md",
+    )
+    answer = ExtractiveAnswerer(embedder).answer(
+        "What must the team do at step 3 of the oven cleaning procedure?", [steps]
+    )
+    assert answer.text == "Oven cleaning procedure, step 3: Apply the oven gel to the inside of the door."

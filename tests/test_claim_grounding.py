@@ -108,6 +108,19 @@ def test_sentences_and_yes_no_questions_are_left_as_they_are() -> None:
     assert [c.text for c in RULES.extract("12 hours")] == ["12 hours"]  # no question, nothing to add
 
 
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("How much does a deep clean cost?", "A deep clean costs GBP 35."),
+        ("How long does the guarantee last?", "The guarantee lasts 30 days."),
+        ("When does the office open?", "The office opens at 9:00."),
+    ],
+)
+def test_a_short_sentence_with_the_questions_verb_is_no_fragment(question: str, answer: str) -> None:
+    # Read as fragments, they were checked as "A deep clean cost: A deep clean costs GBP 35."
+    assert [c.text for c in RULES.extract(answer, question)] == [answer]
+
+
 @pytest.mark.parametrize("answer", ["", "   ", "...", "…", "[...]", "N/A", "n/a.", "-", "null"])
 def test_an_empty_or_placeholder_answer_is_refused(answer: str) -> None:
     assert is_placeholder(answer)

@@ -126,8 +126,8 @@ def test_markdown_keeps_headings_as_lines_and_drops_raw_script(tmp_path: Path) -
     assert text.split("\n\n") == [
         "Expenses",
         "Submit receipts within 30 days.",
-        "- Hotels: 150 euros",
-        "- Meals: 45 euros",
+        "- Expenses: Hotels: 150 euros",
+        "- Expenses: Meals: 45 euros",
         "For Taxi, the limit is 60.",
     ]
     assert "alert" not in text
@@ -249,6 +249,36 @@ def test_a_bold_first_line_in_markdown_is_a_heading(tmp_path: Path) -> None:
         "Scope",
         "This policy applies to all staff.",
         "Starter: 9 euros per user.",
+    ]
+
+
+def test_a_list_item_keeps_its_number_and_its_heading(tmp_path: Path) -> None:
+    # Alone, "Apply the gel to the door" says neither which step it is nor of what: a sentence or a
+    # chunk of the list would answer "step 3 of the oven cleaning" with any step of any procedure.
+    path = tmp_path / "manual.md"
+    path.write_text(
+        "## 2.1 Oven cleaning\n\n1. Switch the oven off.\n2. Apply the gel to the door.\n\n"
+        "## Department 17\n\n- Requires a signed form.\n- Department 17 closes at noon.\n\n"
+        "## Do you sell capsules?\n\n- Yes, in packs of 30.\n",
+        encoding="utf-8",
+    )
+    text = extract(path, max_bytes=LIMIT).text
+    assert text.split("\n\n") == [
+        "2.1 Oven cleaning",
+        "- Oven cleaning, step 1: Switch the oven off.",
+        "- Oven cleaning, step 2: Apply the gel to the door.",
+        "Department 17",
+        "- Department 17: Requires a signed form.",
+        "- Department 17 closes at noon.",  # it names its heading already
+        "Do you sell capsules?",
+        "- Yes, in packs of 30.",  # an FAQ's question is no subject
+    ]
+    assert "Oven cleaning, step 2: Apply the gel to the door." in [s.text for s in split_sentences(text)]
+    html = tmp_path / "steps.html"
+    html.write_text("<ol start='4'><li>Rinse twice.</li><li>Refit the racks.</li></ol>", encoding="utf-8")
+    assert extract(html, max_bytes=LIMIT).text.split("\n\n") == [
+        "- Step 4: Rinse twice.",
+        "- Step 5: Refit the racks.",
     ]
 
 

@@ -268,6 +268,27 @@ def test_saved_runs_are_listed_newest_first(demo_rag: ReliableRAG) -> None:
     }
 
 
+TRUST_DIR = Path(__file__).resolve().parent.parent / "data" / "trust"
+
+
+def test_the_trust_set_answers_every_answerable_question_and_no_other(tmp_path: Path) -> None:
+    # The harder corpus of data/trust: a DOCX price table, a PDF policy, an HTML FAQ that contradicts
+    # it once, a .txt copy of a section, a Markdown manual with numbered steps; 4 questions no
+    # document answers (one about parking, beside the office's opening hours).
+    questions = TRUST_DIR / "questions.jsonl"
+    rag = ReliableRAG(Settings(data_dir=tmp_path / "data"))
+    try:
+        documents = sorted(p for p in TRUST_DIR.iterdir() if p.name not in ("make_corpus.py", questions.name))
+        assert len(documents) == 5 and all(r.ok for r in rag.ingest(documents))
+        s = run_question_set(rag, read_question_set(questions.name, questions.read_bytes())).summary
+    finally:
+        rag.close()
+    assert (s.answerable, s.answerable_refused) == (10, 0)
+    assert (s.unanswerable, s.unanswerable_answered) == (4, 0)
+    assert s.false_conflicts == 0 and s.conflicts_found == s.conflicts_expected == 1
+    assert s.source_hit_rate == 1.0
+
+
 def test_the_sample_set_ships_with_the_demo_but_is_not_indexed_as_a_document() -> None:
     assert SAMPLE_SET.is_file()
     assert all(p.parent == DEMO_DIR for p in demo_files()) and Path(SAMPLE_SET) not in demo_files()

@@ -26,6 +26,7 @@ from tests.chat_server import MODEL, ChatServer
         ("How many people sit on the board?", Kind.NUMBER, ""),
         ("What percentage of salary goes into the pension?", Kind.PERCENT, ""),
         ("Who approves promotions?", None, ""),
+        ("Where can staff park at head office?", Kind.PLACE, ""),
     ],
 )
 def test_the_question_says_what_kind_of_value_it_needs(
@@ -155,6 +156,16 @@ def test_a_value_under_a_column_header_is_of_the_kind_the_header_names(question:
             ["All cleaners are vetted, insured and trained in the safe use of cleaning chemicals."],
             "the question asks for an amount of money",
         ),
+        (  # "step 5" is read whole by the value parser, its noun as its unit: still a label
+            "What must the team do at step 7 of the oven cleaning procedure?",
+            ["Oven cleaning procedure, step 5: Refit the racks and run the oven empty at 100 degrees."],
+            "the question asks about step 7; the answer gives step 5",
+        ),
+        (
+            "Where can staff park at head office?",
+            ["The customer office is open from 8:00 to 18:00 on weekdays and on Saturdays."],
+            "the question asks for a place, which the answer does not give",
+        ),
     ],
 )
 def test_an_answer_about_another_item_row_or_day_is_off_target(
@@ -162,6 +173,27 @@ def test_an_answer_about_another_item_row_or_day_is_off_target(
 ) -> None:
     result = assess(question, answer)
     assert not result.addressed and result.reason.startswith(reason)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "addressed"),
+    [
+        ("Where can staff park?", "Staff park behind the head office.", True),
+        (
+            "Where are complaints raised?",
+            "Complaints are raised within 7 days through the customer portal.",
+            True,
+        ),
+        ("Where are refunds paid?", "Refunds are paid to the original card.", True),
+        ("Where are refunds paid?", "Refunds are paid within 10 working days of the request.", False),
+        ("Where do cleaners go back?", "We return on the same day and clean it again at no charge.", False),
+        ("Where is the office open?", "The office is open on Saturdays in March from 9:00.", False),
+    ],
+)
+def test_a_where_question_is_answered_by_a_place_not_a_time_or_a_manner(
+    question: str, sentence: str, addressed: bool
+) -> None:
+    assert assess(question, [sentence]).addressed is addressed
 
 
 def test_the_item_asked_about_anywhere_in_the_answer_is_on_target() -> None:

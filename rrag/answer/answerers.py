@@ -12,7 +12,16 @@ from rrag.backends.embedding import Embedder, get_embedder
 from rrag.backends.llm import LLM
 from rrag.backends.prompts import ANSWER, AnswerReply
 from rrag.registry import Registry, require_llm
-from rrag.text import Span, content_words, is_list_item, locate, normalize, split_sentences, words
+from rrag.text import (
+    Span,
+    content_words,
+    is_list_item,
+    labelled_numbers,
+    locate,
+    normalize,
+    split_sentences,
+    words,
+)
 from rrag.types import Answer, Chunk, Citation, RetrievedChunk
 
 REFUSAL = "I cannot answer this from the indexed documents: nothing relevant was found."
@@ -131,10 +140,12 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
     """The sentence that gives what the question asks for leads; the others stay only when they add
     to it. Dropped: a sentence sharing no word with the question, and one giving the same kind of
     value about fewer of the question's words than the lead (the price of another service, a monthly
-    pack beside the dose per wash): a second value of another thing reads as the answer, or as a
-    disagreement between sources that is not one."""
+    pack beside the dose per wash), and one about another numbered item than the one asked ("step 5"
+    for step 3): a second value of another thing reads as the answer, or as a disagreement between
+    sources that is not one."""
     asked = set(content_words(question))
     wanted = _ANSWER_KINDS.get(_asked_kind(question) or "")
+    numbered = labelled_numbers(question)
 
     def covered(span: Span) -> int:
         return len(asked & set(content_words(span.text)))
@@ -142,10 +153,15 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
     def holds(span: Span) -> bool:
         return bool(wanted and wanted.search(span.text))
 
-    lead = next((p for p in picked if holds(p[1])), picked[0])
+    def other_item(span: Span) -> bool:
+        given = labelled_numbers(span.text)
+        return any(given.get(label) and not numbers & given[label] for label, numbers in numbered.items())
+
+    on_item = [p for p in picked if not other_item(p[1])] or picked  # all off: relevance says so
+    lead = next((p for p in on_item if holds(p[1])), on_item[0])
     return [lead] + [
         p
-        for p in picked
+        for p in on_item
         if p is not lead and covered(p[1]) and not (holds(p[1]) and covered(p[1]) < covered(lead[1]))
     ]
 

@@ -11,7 +11,8 @@ from rrag.text import content_words, locate, normalize, quantities, words
 VERB_CUE = frozenset(
     """is are was were be been has have had will would can could must may might should shall does do did
     get gets got takes take took gives give gave needs need requires require covers cover includes include
-    offers offer provides provide applies apply expires expire starts start ends end""".split()
+    offers offer provides provide applies apply expires expire starts start ends end
+    costs lasts pays opens closes receives approves earns""".split()
 )
 MAX_FRAGMENT_WORDS = 8  # "The Chief Financial Officer", "12 hours": longer verbless text is a heading or list
 # Of an LLM claim's content words, the share found in its sentence of the answer or in the question.

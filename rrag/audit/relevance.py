@@ -6,7 +6,7 @@ Offline, an answer addresses the question when
 1. it shares some of the question's key terms (a quarter, at least one),
 2. one of its sentences gives the kind of value the question asks for (a price question needs an
    amount of money, "how many days" a number of days, "how long" a number, "what percentage" a
-   percentage), and
+   percentage, "where" a place: office hours do not say where to park), and
 3. it names what the question qualifies the value with ("retail price": "retail"), and
 4. it is about the thing asked: not another row of a table ("For Oven clean, the price ..." for a
    deep clean), another numbered item ("step 128" for step 3), or another day ("on weekdays" for
@@ -29,13 +29,16 @@ from rrag.errors import LLMError
 from rrag.text import (
     CURRENCY_CODES,
     MONTH_NAMES,
+    STOPWORDS,
     Quantity,
     content_words,
+    labelled_numbers,
     quantities,
     stem,
     word_spans,
     words,
 )
+from rrag.text.values import column_header, header_unit
 
 MIN_KEY_SHARE = 0.25  # lenient: "medical note" is answered by "medical certificate"
 MIN_PREFIX = 4
@@ -47,6 +50,7 @@ class Kind(str, Enum):
     DURATION = "a duration"
     NUMBER = "a number"
     PERCENT = "a percentage"
+    PLACE = "a place"
 
 
 _TIME_UNITS = {stem(u): u for u in "second minute hour day week month year".split()}
@@ -57,9 +61,6 @@ _TIME_UNITS |= {
 _MONEY_NOUNS = frozenset(stem(w) for w in "price cost fee fare charge salary wage rent".split())
 # A table row as rrag/ingest/extract.py's table_row writes it: "For Deep clean, the price (GBP) is 25".
 _TABLE_ROW = re.compile(r"\s*For (?P<label>[^,]{1,80}), the ", re.IGNORECASE)
-# The column header just before a value: "the price (GBP) is " (no digit: not across an earlier value).
-_HEADER = re.compile(r"\bthe (?P<header>[^,;.\d]{1,60}?) (?:is|are) $", re.IGNORECASE)
-_IN_BRACKETS = re.compile(r"\(([^()]{1,20})\)")
 _YES_NO = re.compile(
     r"\s*(?:can|could|may|must|should|shall|will|would|is|are|was|were|do|does|did|has|have)\b", re.IGNORECASE
 )
@@ -71,6 +72,7 @@ _HOW_LONG = re.compile(r"\bhow\s+long\b|\bfor\s+how\s+long\b", re.IGNORECASE)
 _PERCENT_ASKED = re.compile(
     r"\b(?:what|which)\s+(?:percentage|percent|share)\b|\bhow\s+many\s+percent\b", re.IGNORECASE
 )
+_WHERE = re.compile(r"\W*where\b", re.IGNORECASE)
 _HOW_MUCH_MONEY = re.compile(r"\bhow\s+much\b[^?]*\b(?:cost|costs|charge|charged)\b", re.IGNORECASE)
 # Words of asking, and words any answer from the corpus is about: not the thing asked about.
 _ASKING = frozenset(
@@ -105,6 +107,8 @@ def analyse(question: str) -> Question:
     many = _HOW_MANY.search(question)
     if _PERCENT_ASKED.search(question):
         kind = Kind.PERCENT
+    elif _WHERE.match(question):
+        kind = Kind.PLACE
     elif many:
         time_unit = next((_TIME_UNITS[stem(w)] for w in words(many.group(1)) if stem(w) in _TIME_UNITS), "")
         kind = Kind.DURATION if time_unit else Kind.NUMBER
@@ -148,7 +152,55 @@ def _has_kind(sentence: str, q: Question) -> bool:
         )
     if q.kind is Kind.NUMBER:
         return bool(found)
+    if q.kind is Kind.PLACE:
+        return _gives_place(sentence)
     return True
+
+
+_PLACE_WORDS = frozenset(
+    "in at on inside outside behind beside near opposite under above below through via into".split()
+)
+_TOWARDS = frozenset(("to", "from"))  # a place only before an article: "to the main office", not "to remove"
+_DETERMINERS = frozenset("the a an our your their its this that each every any".split())
+# Words that make "on/at/in ..." a time or a manner, not a place: "on Saturdays", "at the agreed
+# time", "on the first working day", "at no charge", "in writing".
+_NOT_PLACES = _DAYS | frozenset(
+    stem(w)
+    for w in (
+        "time times date day week month year hour minute second morning afternoon evening night noon "
+        "midnight holiday period moment start end beginning first last next same least most all once no "
+        "advance writing full total general particular addition order case request average behalf demand "
+        "charge cost price accordance line"
+    ).split()
+)
+_PLACE_PHRASE_WORDS = 4
+
+
+def _gives_place(sentence: str) -> bool:
+    """Whether `sentence` says where: a preposition of place before words that are neither a time
+    nor a manner ("in the team app", "at the wall"; not "on weekdays", "from 9:00", "at no charge")."""
+    spans = word_spans(sentence)
+    tokens = [w.text.lower() for w in spans]
+    for i, token in enumerate(tokens):
+        towards = token in _TOWARDS and i + 1 < len(tokens) and tokens[i + 1] in _DETERMINERS
+        if token not in _PLACE_WORDS and not towards:
+            continue
+        phrase: list[str] = []
+        for before, word, after in zip(
+            spans[i:], spans[i + 1 :], tokens[i + 1 : i + 1 + _PLACE_PHRASE_WORDS]
+        ):
+            if any(ch in ",;:.()" for ch in sentence[before.end : word.start]):
+                break  # the clause ends
+            if after in _DETERMINERS:
+                continue
+            if after in STOPWORDS:
+                break
+            phrase.append(after)
+        if phrase and not any(
+            any(ch.isdigit() for ch in w) or w in MONTH_NAMES or stem(w) in _NOT_PLACES for w in phrase
+        ):
+            return True
+    return False
 
 
 _MONEY = "money"  # a value under a money header that names no currency ("the price is 25")
@@ -159,15 +211,9 @@ def _unit_read(sentence: str, n: Quantity) -> str:
     is 25": GBP, "the duration (hours) is 4": hour, "the fee is 30": money)."""
     if n.unit or sentence[n.start : n.start + 1] in "$\u20ac\u00a3\u00a5":
         return n.unit
-    header = _HEADER.search(sentence, 0, n.start)
-    if header is None:
-        return ""
-    for named in _IN_BRACKETS.findall(header.group("header")):
-        # The value parser reads the bracketed unit as if the value stood beside it: "GBP 1 GBP".
-        unit = next((u.unit for u in quantities(f"{named} 1 {named}") if u.unit), "")
-        if unit:
-            return unit
-    return _MONEY if any(stem(w) in _MONEY_NOUNS for w in words(header.group("header"))) else ""
+    header = column_header(sentence, n)
+    unit = header_unit(header)
+    return unit or (_MONEY if any(stem(w) in _MONEY_NOUNS for w in words(header)) else "")
 
 
 def _converts(asked: str, given: set[str | None]) -> bool:
@@ -210,29 +256,12 @@ def _other_row(sentence: str, asked_terms: set[str]) -> str:
     return row.group("label") if any(not _said(t, asked_terms) for t in named) else ""
 
 
-def _labelled_numbers(text: str) -> dict[str, set[float]]:
-    """Numbers that name an item rather than count one, by the word before them: "step 3",
-    "department 17", "room 12" -> {"step": {3}, ...}. Months ("March 2026") and amounts are left out."""
-    labelled: dict[str, set[float]] = {}
-    spans = word_spans(text)
-    for n in quantities(text):
-        if not text[n.start : n.start + 1].isdigit() or n.unit in CURRENCY_CODES or n.unit == "%":
-            continue
-        before = [w for w in spans if w.end <= n.start]
-        if not before or text[before[-1].end : n.start].strip() or before[-1].text.lower() in MONTH_NAMES:
-            continue
-        label = content_words(before[-1].text)
-        if label and not label[0].isdigit():
-            labelled.setdefault(label[0], set()).add(n.value)
-    return labelled
-
-
 def _off_target(question: str, sentences: Sequence[str]) -> str:
     """Why the answer is about another item or day than the one asked ("" when it is not): it names
     the question's label with other numbers only ("step 128" for step 3), or other days only."""
     answer = " ".join(sentences)
-    given = _labelled_numbers(answer)
-    for label, asked in _labelled_numbers(question).items():
+    given = labelled_numbers(answer)
+    for label, asked in labelled_numbers(question).items():
         if given.get(label) and not asked & given[label]:
             return (
                 f"the question asks about {label} {_numbers(asked)}; the answer gives {label} "

@@ -23,7 +23,7 @@ from rrag.errors import (
     IngestError,
     UnsupportedFormatError,
 )
-from rrag.text import STOPWORDS, clean
+from rrag.text import STOPWORDS, clean, content_words
 
 PAGE_SEPARATOR = "\n\n"
 # Share of control characters above which decoded "text" is really binary data.
@@ -306,6 +306,38 @@ def _break_after_bold_headings(soup: Any) -> None:
             tag.insert_after(_BLOCK_BREAK)
 
 
+def _label_list_items(soup: Any) -> None:
+    """Give each list item a bullet, its heading and, in a numbered list, its number: "- Oven cleaning,
+    step 3: Apply the gel ...". Alone, "Apply the gel ..." has lost what it is a step of and which
+    step it is (a chunk or a sentence of a list keeps neither), so the step 3 of one procedure could
+    not be told from another's. The bullet stays: a line without one and without a full stop is a
+    heading. A question heading (an FAQ's) is not a subject, and an item that names every word of its
+    heading already has it."""
+    for item in soup("li"):
+        heading = item.find_previous(_HEADINGS)
+        subject = _SECTION_NUMBER.sub("", " ".join(heading.get_text(" ").split())) if heading else ""
+        subject = "" if subject.endswith("?") else subject.rstrip(" .:;")
+        if subject and set(content_words(subject)) <= set(content_words(item.get_text(" "))):
+            subject = ""
+        step = _step_number(item)
+        label = ", ".join(part for part in (subject, step) if part)
+        item.insert(0, f"- {label[0].upper() + label[1:]}: " if label else "- ")
+
+
+_SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s+")
+
+
+def _step_number(item: Any) -> str:
+    """ "step 3" for the third item of a numbered list (counting from its `start`), else ""."""
+    numbered = item.parent
+    if numbered is None or numbered.name != "ol":
+        return ""
+    start = numbered.get("start", "1")
+    first = int(start) if str(start).isdigit() else 1
+    siblings = numbered.find_all("li", recursive=False)
+    return f"step {first + siblings.index(item)}" if item in siblings else ""
+
+
 def _read_html(path: Path) -> ExtractedDocument:
     return ExtractedDocument(html_to_text(path.read_bytes()))
 
@@ -329,10 +361,7 @@ def html_to_text(markup: str | bytes) -> str:
         tag.insert_after(_BLOCK_BREAK)
     for tag in soup(list(_CELL_HTML)):
         tag.insert_after(" | ")
-    for tag in soup(
-        "li"
-    ):  # a list item keeps a bullet: a line without one and without a full stop is a heading
-        tag.insert(0, "- ")
+    _label_list_items(soup)
     blocks = (" ".join(block.split()).strip(" |") for block in soup.get_text().split(_BLOCK_BREAK))
     return _normalise("\n\n".join(block for block in blocks if any(ch.isalnum() for ch in block)))
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from rrag.text.words import STOPWORDS, stem
+from rrag.text.words import STOPWORDS, content_words, stem, word_spans, words
 
 
 class Quantity(NamedTuple):
@@ -221,6 +221,29 @@ def quantities(text: str) -> list[Quantity]:
         if not low.unit and high.unit and RANGE_JOIN.fullmatch(text, low.end, high.start):
             found[i] = low._replace(unit=high.unit)
     return found
+
+
+def labelled_numbers(text: str) -> dict[str, set[float]]:
+    """Numbers that name an item rather than count one, by the noun before them: "step 3",
+    "department 17", "room 12" -> {"step": {3}, "department": {17}, "room": {12}} (nouns stemmed).
+    Months ("March 2026") and amounts are left out."""
+    labelled: dict[str, set[float]] = {}
+    spans = word_spans(text)
+    for n in quantities(text):
+        if n.unit in CURRENCY_CODES or n.unit == "%":
+            continue
+        if not text[n.start].isdigit():  # "step 3" read whole, its noun as its unit; or "$5", "five"
+            written = words(text[n.start : n.end])
+            if n.unit and written and stem(written[0]) == n.unit:
+                labelled.setdefault(n.unit, set()).add(n.value)
+            continue
+        before = [w for w in spans if w.end <= n.start]
+        if not before or text[before[-1].end : n.start].strip() or before[-1].text.lower() in MONTH_NAMES:
+            continue
+        label = content_words(before[-1].text)
+        if label and not label[0].isdigit():
+            labelled.setdefault(label[0], set()).add(n.value)
+    return labelled
 
 
 def _time_at(m: re.Match[str]) -> Quantity | None:

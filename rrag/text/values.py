@@ -86,8 +86,11 @@ def _by_axis(qualifiers: frozenset[tuple[str, str]]) -> dict[str, set[str]]:
 
 
 def values(text: str, parsed: Sequence[Quantity] | None = None) -> list[Value]:
-    """The values of `text` that have a measure, in text order (`parsed`: its `quantities`, if read)."""
-    found = [q for q in (quantities(text) if parsed is None else parsed) if q.measure[0] != _UNITLESS]
+    """The values of `text` that have a measure, in text order (`parsed`: its `quantities`, if read).
+    A bare number takes the unit its column header names ("the price (GBP) is 25": GBP 25)."""
+    read = quantities(text) if parsed is None else parsed
+    read = [q if q.unit else q._replace(unit=header_unit(column_header(text, q))) for q in read]
+    found = [q for q in read if q.measure[0] != _UNITLESS]
     qualified = _qualifiers(text, found)
     out = []
     for q in found:
@@ -100,7 +103,7 @@ def values(text: str, parsed: Sequence[Quantity] | None = None) -> list[Value]:
                 measure,
                 amount,
                 " ".join(q.written(text).split()),
-                _near(text, q),
+                _near(text, q) | _row_words(text, q),
                 frozenset((axis, what) for axis, what, _ in qualifiers),
                 " ".join(text[q.start : end].split()),
             )
@@ -115,6 +118,42 @@ def values(text: str, parsed: Sequence[Quantity] | None = None) -> list[Value]:
                 span = end_value.quantity._replace(start=start, unit_end=end)
                 out[at] = replace(end_value, quantity=span, bounds=bounds, written=whole, qualified=whole)
     return out
+
+
+# A table row as rrag/ingest/extract.py's `table_row` writes it names each value's column just before
+# it: "the price (GBP) is 25", "the duration (hours) is 4" (no digit: not across an earlier value).
+_HEADER = re.compile(r"\bthe (?P<header>[^,;.\d]{1,60}?) (?:is|are) $", re.IGNORECASE)
+_HEADER_REACH = 80  # characters before a value that can hold its header
+_IN_BRACKETS = re.compile(r"\(([^()]{1,20})\)")
+
+
+def column_header(text: str, q: Quantity) -> str:
+    """The column header a table sentence puts just before `q` ("price (GBP)"), or ""."""
+    m = _HEADER.search(text, max(0, q.start - _HEADER_REACH), q.start)
+    return m.group("header") if m else ""
+
+
+_ROW = re.compile(r"\bFor (?P<label>[^,.]{1,80}), the [^.]*$")  # "For Deep clean, the price (GBP) is "
+_ROW_REACH = 200
+
+
+def _row_words(text: str, q: Quantity) -> frozenset[str]:
+    """The words of the row label and column header of a table sentence's value ("For Deep clean, the
+    price (GBP) is 25": deep, clean, price): what it is the value of, outside its clause."""
+    header = column_header(text, q)
+    row = _ROW.search(text, max(0, q.start - _ROW_REACH), q.start) if header else None
+    named = f"{row.group('label') if row else ''} {header}"
+    return frozenset(t for t in content_words(named) if not any(ch.isdigit() for ch in t))
+
+
+def header_unit(header: str) -> str:
+    """The unit a column header names in brackets ("price (GBP)": GBP, "duration (hours)": hour), or ""."""
+    for named in _IN_BRACKETS.findall(header):
+        # The value parser reads the bracketed unit as if the value stood beside it: "GBP 1 GBP".
+        unit = next((u.unit for u in quantities(f"{named} 1 {named}") if u.unit), "")
+        if unit:
+            return unit
+    return ""
 
 
 def aligned(value: Value, others: Sequence[Value]) -> list[Value]:
