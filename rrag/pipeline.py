@@ -19,7 +19,7 @@ from rrag.audit.scoring import score
 from rrag.backends.embedding import get_embedder
 from rrag.backends.llm import LLM, OpenAIChatLLM, TextSink, llm_deadline
 from rrag.backends.prompts import PROMPT_VERSION, ConnectionCheck, check_connection
-from rrag.backends.structured import CallLog, logging_calls
+from rrag.backends.structured import CallLog, known_modes, learn_modes, logging_calls
 from rrag.errors import ConfigError, InputError, LLMError, RRAGError
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect
@@ -49,6 +49,7 @@ from rrag.verify.cascade import build_verifier
 from rrag.verify.conflicts import flag_conflicts
 
 MAX_QUESTION_CHARS = 2000  # longer is a pasted document, not a question; retrieval would be noise
+OUTPUT_MODES_KEY = "llm_output_modes"  # app setting: the output mode each server and model accepted
 # Changing any of these means another database or index: everything is rebuilt.
 _STORAGE_FIELDS = ("data_dir", "database_url", "chroma_host", "chroma_port", "collection")
 
@@ -59,6 +60,7 @@ class ReliableRAG:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings.from_env()
         self._running: set[str] = set()  # sessions this process is answering now
+        self._kept_modes: dict[str, dict[str, str]] = {}
         self._open_storage()
         self._backends = _Backends.build(self.settings, self.index, self.store)
 
@@ -70,6 +72,15 @@ class ReliableRAG:
         if self.store.damage is None:  # a damaged database is not written to (rrag/store/health.py)
             self._ingestor.repair()  # what a crashed ingest left: see rrag/ingest/journal.py
             backfill_keywords(self.store, self.index)
+            learn_modes(self.store.get_app_settings().get(OUTPUT_MODES_KEY))
+
+    def _keep_modes(self) -> None:
+        """Keep the output modes learned in the store: a restart need not negotiate them again."""
+        known = known_modes()
+        if known and known != self._kept_modes:
+            with suppress(RRAGError):  # not kept (a damaged store): negotiated again after a restart
+                self.store.save_app_settings({OUTPUT_MODES_KEY: known})
+                self._kept_modes = known
 
     def configure(self, settings: Settings) -> None:
         """Switch parameters or backends, all or nothing: on error the engine keeps its old settings."""
@@ -396,6 +407,7 @@ class ReliableRAG:
             raise
         finally:
             self._running.discard(session_id)
+            self._keep_modes()
 
     def _stages(self, settings: Settings | None) -> _Backends:
         """The stages for one call. Read once, so a `configure` from another thread (the engine is
@@ -468,8 +480,11 @@ class ReliableRAG:
         """Make the pipeline's structured request to the LLM of `settings` (default: the engine's own),
         negotiating the output mode afresh, without changing the engine."""
         llm = OpenAIChatLLM(settings) if settings is not None else self._backends.llm
-        with llm_deadline((settings or self.settings).llm_deadline_s):
-            return check_connection(require_llm(llm, "Testing the connection"))
+        try:
+            with llm_deadline((settings or self.settings).llm_deadline_s):
+                return check_connection(require_llm(llm, "Testing the connection"))
+        finally:
+            self._keep_modes()
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ Queue replies per test (`reply`, `reply_json`, `fail`, `raw`, `stream`), each op
 answers requests in order and records every request body. A client that hangs up during a delay is
 counted in `dropped` (as a real server would see its connection closed). With nothing queued it
 answers HTTP 500 and counts the request in `unexpected`, so a test sees calls it did not plan for.
+`serve_get(path, value)` answers GET `path` (e.g. llama.cpp's `/props`) with JSON; other GETs get 404.
 `stream` answers a `stream=True` request with server-sent events, one per piece; `cut=True` closes the
 connection after the pieces, without the last event (finish_reason) and `[DONE]`.
 """
@@ -45,6 +46,8 @@ class ChatServer:
         self.headers: list[dict[str, str]] = []
         self.paths: list[str] = []  # each request's path and query
         self.unexpected = 0
+        self.gets: dict[str, Any] = {}  # path -> the JSON a GET of it answers
+        self.got: list[str] = []  # each GET's path
         self.dropped = 0  # requests whose client closed the connection before the reply
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
@@ -85,6 +88,9 @@ class ChatServer:
         self._queue(
             Reply(events=events + (() if cut else (b"data: [DONE]\n\n",)), piece_delay_s=piece_delay_s)
         )
+
+    def serve_get(self, path: str, value: Any) -> None:
+        self.gets[path] = value
 
     def raw(self, body: bytes, *, status: int = 200) -> None:
         self._queue(Reply(status=status, body=body))
@@ -186,6 +192,17 @@ def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                     self.wfile.flush()
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (a timeout test): nothing left to answer
+
+        def do_GET(self) -> None:  # noqa: N802 - the http.server naming
+            path = self.path.split("?")[0]
+            server.got.append(path)
+            found = path in server.gets
+            body = json.dumps(server.gets[path] if found else {"error": {"message": "not found"}}).encode()
+            self.send_response(200 if found else 404)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - keep test output clean
             pass

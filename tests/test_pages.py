@@ -494,6 +494,18 @@ def test_settings_save_applies_and_never_stores_or_shows_the_key(rag: ReliableRA
     assert SECRET not in dump
 
 
+def test_settings_saves_the_token_budgets(rag: ReliableRAG) -> None:
+    at = _page("settings")
+    next(w for w in at.number_input if w.label == "Context window").set_value(8192)
+    next(w for w in at.number_input if w.label == "Answer reply (tokens)").set_value(640)
+    _submit(at, "Save")
+    assert not at.error, [e.value for e in at.error]
+    assert (rag.settings.llm_context_tokens, rag.settings.llm_max_tokens_answer) == (8192, 640)
+    saved = rag.store.get_app_settings()
+    assert (saved["llm_context_tokens"], saved["llm_max_tokens_answer"]) == (8192, 640)
+    assert saved["llm_max_tokens_judge"] == rag.settings.llm_max_tokens_judge
+
+
 def test_settings_invalid_values_show_an_error_and_change_nothing(rag: ReliableRAG) -> None:
     at = _page("settings")
     next(w for w in at.number_input if w.label.startswith("Overlap")).set_value(2000)

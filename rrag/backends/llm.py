@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
@@ -111,6 +111,8 @@ PLACEHOLDER_API_KEY = "not-needed"
 _NAMES_FORMAT = re.compile(r"response_format|json_schema|json_object|structured output|'text'", re.IGNORECASE)
 
 MAX_BACKOFF_S = 8.0
+CONTEXT_PROBE_TIMEOUT_S = 3.0  # asking a server for its context window: it answers at once, or not at all
+_served_context: dict[tuple[str, str], int] = {}  # (server, model) -> the context window it reported
 
 
 @dataclass(frozen=True)
@@ -152,7 +154,8 @@ class OpenAIChatLLM(LLM):
         base_url = str(settings.llm_base_url)
         self.server = redact_url(base_url)
         self.where = f"the LLM server at {self.server}"
-        self.limits = TokenLimits.from_settings(settings)
+        self._configured = TokenLimits.from_settings(settings)
+        self._limits: TokenLimits | None = None
         # Whatever the server sends back is cleaned of every secret we sent it, echoes included.
         self._redact = Redactor(url_secrets(base_url), keys=[settings.llm_api_key])
         redact_http_logs()
@@ -168,6 +171,49 @@ class OpenAIChatLLM(LLM):
             timeout=settings.llm_timeout_s,
             max_retries=0,
         )
+
+    @property
+    def limits(self) -> TokenLimits:
+        """The configured budgets, with the context window the server reports where it says
+        (RRAG_LLM_CONTEXT_TOKENS where it does not); the server is asked once, at first use."""
+        if self._limits is None:
+            key = (self.server, self.model)
+            if key not in _served_context:
+                context = self._read_context()
+                if context is None:
+                    self._limits = self._configured
+                    return self._limits
+                _served_context[key] = context
+            self._limits = replace(self._configured, context=_served_context[key])
+        return self._limits
+
+    @limits.setter
+    def limits(self, limits: TokenLimits) -> None:
+        self._limits = limits
+
+    def _read_context(self) -> int | None:
+        """The context window the server says it has: llama.cpp's /props (`n_ctx` of its default
+        generation settings), vLLM's /v1/models (`max_model_len` of the model); None where neither
+        says (llama-cpp-python, OpenAI, Ollama) or the server cannot be asked."""
+        base = str(self._client.base_url).rstrip("/")
+        probes = (
+            (f"{base.removesuffix('/v1')}/props", _llama_cpp_context),
+            (f"{base}/models", self._vllm_context),
+        )
+        client = self._client.with_options(timeout=min(self._timeout_s, CONTEXT_PROBE_TIMEOUT_S))
+        for url, read in probes:
+            try:
+                context = read(client.get(url, cast_to=httpx.Response).json())
+            except (openai.OpenAIError, ValueError):  # not there, not JSON, or not reachable
+                continue
+            if isinstance(context, int) and not isinstance(context, bool) and context > 0:
+                return context
+        return None
+
+    def _vllm_context(self, body: Any) -> Any:
+        models = body.get("data") if isinstance(body, dict) else None
+        found = [m for m in models or [] if isinstance(m, dict) and m.get("id") == self.model]
+        return found[0].get("max_model_len") if found else None
 
     def complete(
         self,
@@ -331,6 +377,11 @@ class OpenAIChatLLM(LLM):
                 return LLMError(f"{where} failed (HTTP {exc.status_code}): {detail}; try again later")
             return LLMError(f"{where} refused the request (HTTP {exc.status_code}): {detail}")
         return LLMResponseError(f"{where} sent a reply that is not a valid chat completion")
+
+
+def _llama_cpp_context(body: Any) -> Any:
+    settings = body.get("default_generation_settings") if isinstance(body, dict) else None
+    return settings.get("n_ctx") if isinstance(settings, dict) else None
 
 
 def _server_message(exc: openai.APIStatusError) -> str:

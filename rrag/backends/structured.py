@@ -3,7 +3,8 @@
 Servers differ in what structured output they accept: OpenAI, vLLM and Ollama take a JSON schema as
 `response_format`, llama.cpp's Python server only `json_object`, some nothing at all. `ask` tries the
 strongest mode first and falls back when the server refuses it (OutputModeError), and remembers per
-server and model what worked, so later calls go straight there. Whatever the mode, the reply is
+server and model what worked, so later calls go straight there (the engine keeps it in the store
+across restarts: `known_modes`, `learn_modes`). Whatever the mode, the reply is
 validated against the pydantic model: one repair re-prompt with the problem stated, then
 LLMResponseError. With `on_text`, the first request is streamed and its raw text passed on as it is
 written (`FieldText` follows one field of it); a repair is not streamed. Every call is counted in the
@@ -46,6 +47,27 @@ def working_mode(llm: LLM) -> OutputMode | None:
 def _remember(llm: LLM, mode: OutputMode) -> None:
     with _modes_lock:
         _working_mode[(llm.server, llm.model)] = mode
+
+
+def known_modes() -> dict[str, dict[str, str]]:
+    """What was learned, as JSON data to keep: {server: {model: mode}}."""
+    known: dict[str, dict[str, str]] = {}
+    with _modes_lock:
+        for (server, model), mode in _working_mode.items():
+            known.setdefault(server, {})[model] = mode.value
+    return known
+
+
+def learn_modes(kept: Any) -> None:
+    """Take up modes kept from an earlier process (`known_modes`' shape); what this process has learned
+    itself stands, and anything malformed is ignored (the mode is then negotiated again)."""
+    if not isinstance(kept, dict):
+        return
+    with _modes_lock:
+        for server, models in kept.items():
+            for model, mode in (models if isinstance(models, dict) else {}).items():
+                if mode in {m.value for m in OutputMode}:
+                    _working_mode.setdefault((str(server), str(model)), OutputMode(mode))
 
 
 def schema_instruction(reply: type[BaseModel]) -> str:
