@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from contextlib import suppress
 
@@ -12,7 +13,7 @@ from rrag.errors import NotFoundError
 from rrag.settings import ANSWERERS, VERIFIER_STAGES, Settings
 from rrag.tools.demo import Sample, is_demo_indexed, samples
 from ui.engine import documents, engine_errors, invalidate_reads, review_queue, user_engine
-from ui.highlight import md_escape
+from ui.highlight import md_escape, md_escape_piece
 from ui.navigation import require_app
 from ui.report_view import render_report
 from ui.state import PageState
@@ -205,8 +206,9 @@ def _render_interrupted(rag: UserEngine, state: PageState) -> None:
 
 
 def _run(rag: UserEngine, options: dict[str, object], question: str, answer: str) -> Report | None:
-    """Ask or verify with this question's options, with live progress by stage. The options go with
-    the call: the engine is shared by every browser tab, and its settings are the saved defaults."""
+    """Ask or verify with this question's options, with live progress: the answer streamed as it is
+    written, the elapsed time, then each claim as it is checked. The options go with the call: the
+    engine is shared by every browser tab, and its settings are the saved defaults."""
     report = None
     session_id = uuid.uuid4().hex
     st.query_params[ANSWERING] = session_id  # gone when the answer is shown; left there by a reload
@@ -214,19 +216,46 @@ def _run(rag: UserEngine, options: dict[str, object], question: str, answer: str
     with engine_errors(action), st.status("Working…", expanded=True) as status:
         settings = rag.settings.replace(**options)
         bar = st.progress(0.0)
+        clock = st.empty()
         stages = list(STAGE_LABELS)
+        began = time.monotonic()
+
+        def show_time(seconds: float) -> None:
+            clock.caption(f"{seconds:.0f} s elapsed")
 
         def progress(stage: str) -> None:
             label = STAGE_LABELS.get(stage, stage)
             status.update(label=f"{label}…")
             bar.progress((stages.index(stage) + 1) / len(stages) if stage in stages else 0.5, text=label)
+            show_time(time.monotonic() - began)
 
-        report = (
-            rag.verify(question, answer, settings=settings, progress=progress, session_id=session_id)
-            if answer
-            else rag.ask(question, settings=settings, progress=progress, session_id=session_id)
-        )
+        def claim_checked(done: int, total: int) -> None:
+            share = (stages.index("verify") + done / max(total, 1)) / len(stages)
+            bar.progress(share, text=f"Checked {done} of {total} claims against the documents")
+            show_time(time.monotonic() - began)
+
+        if answer:
+            report = rag.verify(
+                question,
+                answer,
+                settings=settings,
+                progress=progress,
+                session_id=session_id,
+                on_claim=claim_checked,
+            )
+        else:
+            stream = rag.ask_stream(
+                question,
+                settings=settings,
+                progress=progress,
+                session_id=session_id,
+                on_claim=claim_checked,
+                clock=show_time,
+            )
+            st.write_stream(md_escape_piece(piece) for piece in stream)  # untrusted: shown as text
+            report = stream.report
         bar.empty()
+        clock.caption(f"Took {time.monotonic() - began:.1f} s")
         checked = any(r.claim.checkable for r in report.claims)
         status.update(
             label="Done: every claim checked" if checked else "Done: nothing to check",

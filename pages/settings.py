@@ -52,6 +52,20 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
         timeout, retries = st.columns(2)
         values["llm_timeout_s"] = timeout.number_input("Timeout (s)", 1.0, 600.0, float(s.llm_timeout_s), 5.0)
         values["llm_max_retries"] = retries.number_input("Retries", 0, 10, int(s.llm_max_retries))
+        st.caption(
+            "Token budgets: the model's context window (the server's own where it reports one: "
+            "llama.cpp, vLLM) and the longest reply of each kind of call (`max_tokens`)."
+        )
+        context, answer, claims, judge = st.columns(4)
+        values["llm_context_tokens"] = context.number_input(
+            "Context window", 256, 1_000_000, int(s.llm_context_tokens), 256
+        )
+        for column, name, label in (
+            (answer, "llm_max_tokens_answer", "Answer reply"),
+            (claims, "llm_max_tokens_claims", "Claim list reply"),
+            (judge, "llm_max_tokens_judge", "Verdict reply"),
+        ):
+            values[name] = column.number_input(f"{label} (tokens)", 16, 500_000, int(getattr(s, name)), 16)
 
         st.markdown("#### Chunking")
         st.caption("Applies to documents indexed from now on; re-index a document to apply it there.")

@@ -73,6 +73,7 @@ METHOD_PERMISSIONS: Mapping[str, Permission] = {
     "missing_from_index": Permission.READ,
     "require_sound_storage": Permission.READ,
     "ask": Permission.ASK,
+    "ask_stream": Permission.ASK,
     "verify": Permission.ASK,
     "save_question_set_run": Permission.ASK,
     "ingest": Permission.INGEST,

@@ -17,9 +17,9 @@ from rrag.audit.claims import CLAIM_EXTRACTORS, ClaimExtractor
 from rrag.audit.relevance import Relevance, assess, judge
 from rrag.audit.scoring import score
 from rrag.backends.embedding import get_embedder
-from rrag.backends.llm import LLM, OpenAIChatLLM, llm_deadline
+from rrag.backends.llm import LLM, OpenAIChatLLM, TextSink, llm_deadline
 from rrag.backends.prompts import PROMPT_VERSION, ConnectionCheck, check_connection
-from rrag.backends.structured import CallLog, logging_calls
+from rrag.backends.structured import CallLog, known_modes, learn_modes, logging_calls
 from rrag.errors import ConfigError, InputError, LLMError, RRAGError
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect
@@ -30,6 +30,7 @@ from rrag.retrieval.index import ChunkIndex
 from rrag.retrieval.injection import PlantedInstruction, defuse, review_reason
 from rrag.settings import Settings
 from rrag.store import PendingSession, ReviewRecord, SessionSummary, Store
+from rrag.streaming import AnswerStream, ClaimProgress, Clock, Progress
 from rrag.text import clean
 from rrag.types import (
     Answer,
@@ -47,9 +48,8 @@ from rrag.verify.base import Verifier
 from rrag.verify.cascade import build_verifier
 from rrag.verify.conflicts import flag_conflicts
 
-Progress = Callable[[str], None]
-
 MAX_QUESTION_CHARS = 2000  # longer is a pasted document, not a question; retrieval would be noise
+OUTPUT_MODES_KEY = "llm_output_modes"  # app setting: the output mode each server and model accepted
 # Changing any of these means another database or index: everything is rebuilt.
 _STORAGE_FIELDS = ("data_dir", "database_url", "chroma_host", "chroma_port", "collection")
 
@@ -60,6 +60,7 @@ class ReliableRAG:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings.from_env()
         self._running: set[str] = set()  # sessions this process is answering now
+        self._kept_modes: dict[str, dict[str, str]] = {}
         self._open_storage()
         self._backends = _Backends.build(self.settings, self.index, self.store)
 
@@ -71,6 +72,15 @@ class ReliableRAG:
         if self.store.damage is None:  # a damaged database is not written to (rrag/store/health.py)
             self._ingestor.repair()  # what a crashed ingest left: see rrag/ingest/journal.py
             backfill_keywords(self.store, self.index)
+            learn_modes(self.store.get_app_settings().get(OUTPUT_MODES_KEY))
+
+    def _keep_modes(self) -> None:
+        """Keep the output modes learned in the store: a restart need not negotiate them again."""
+        known = known_modes()
+        if known and known != self._kept_modes:
+            with suppress(RRAGError):  # not kept (a damaged store): negotiated again after a restart
+                self.store.save_app_settings({OUTPUT_MODES_KEY: known})
+                self._kept_modes = known
 
     def configure(self, settings: Settings) -> None:
         """Switch parameters or backends, all or nothing: on error the engine keeps its old settings."""
@@ -159,25 +169,66 @@ class ReliableRAG:
         settings: Settings | None = None,
         progress: Progress | None = None,
         session_id: str | None = None,
+        on_text: TextSink | None = None,
+        on_claim: ClaimProgress | None = None,
     ) -> Report:
         """Retrieve, answer, then audit the answer claim by claim. `settings`: this question's own
         choices (threshold, backends, ...); the engine's settings stay as they are. `session_id`: the
-        id to save the report under, chosen by a caller that must find it again after a reload."""
+        id to save the report under, chosen by a caller that must find it again after a reload.
+        `on_text`: the answer's words as they are written (an LLM's as it streams them, the extractive
+        answer in one piece); the audit always runs on the whole answer. `on_claim(done, total)` after
+        each claim is verified."""
         timer = _StageTimer(progress)
         with self._pending(question, "ask", session_id) as session_id:
             stages = self._stages(settings)  # after the pending row: building stages may load models
             with llm_deadline(stages.settings.llm_deadline_s), logging_calls() as calls:
-                return self._ask(stages, question, timer, session_id, calls)
+                return self._ask(stages, question, timer, session_id, calls, on_text, on_claim)
+
+    def ask_stream(
+        self,
+        question: str,
+        *,
+        settings: Settings | None = None,
+        progress: Progress | None = None,
+        session_id: str | None = None,
+        on_claim: ClaimProgress | None = None,
+        clock: Clock | None = None,
+    ) -> AnswerStream:
+        """`ask`, run while the returned stream is iterated: it yields the answer's words as they are
+        written, calls `progress`, `on_claim` and `clock(seconds)` in the iterating thread, and holds
+        the report when done (rrag/streaming.py)."""
+
+        def work(on_text: TextSink, stage: Progress, claim: ClaimProgress) -> Report:
+            return self.ask(
+                question,
+                settings=settings,
+                progress=stage,
+                session_id=session_id,
+                on_text=on_text,
+                on_claim=claim,
+            )
+
+        return AnswerStream(work, progress=progress, on_claim=on_claim, clock=clock)
 
     def _ask(
-        self, stages: _Backends, question: str, timer: _StageTimer, session_id: str, calls: CallLog
+        self,
+        stages: _Backends,
+        question: str,
+        timer: _StageTimer,
+        session_id: str,
+        calls: CallLog,
+        on_text: TextSink | None,
+        on_claim: ClaimProgress | None,
     ) -> Report:
         question = clean(question)  # as the documents were stored: see rrag.text.clean
         with timer("retrieve"):
             contexts = stages.retriever.retrieve(question)
         defused = defuse(contexts)  # once: the answerer and the verifiers see the same blanked text
         with timer("answer"):
-            answer = stages.answerer.answer(question, defused[0])
+            written = _Written(on_text)
+            answer = stages.answerer.answer(question, defused[0], written if on_text else None)
+            if on_text and not written.any:  # an answer not written over time comes in one piece
+                on_text(answer.text)
         with timer("claims"):
             claims, notes = stages.extractor.claims_of(answer.text, question)
         return self._audit(
@@ -192,6 +243,7 @@ class ReliableRAG:
             calls,
             mode="ask",
             session_id=session_id,
+            on_claim=on_claim,
         )
 
     def verify(
@@ -202,13 +254,14 @@ class ReliableRAG:
         settings: Settings | None = None,
         progress: Progress | None = None,
         session_id: str | None = None,
+        on_claim: ClaimProgress | None = None,
     ) -> Report:
         """Audit an answer written elsewhere against the indexed documents (the rest as for `ask`)."""
         timer = _StageTimer(progress)
         with self._pending(question, "verify", session_id) as session_id:
             stages = self._stages(settings)
             with llm_deadline(stages.settings.llm_deadline_s), logging_calls() as calls:
-                return self._verify(stages, question, answer, timer, session_id, calls)
+                return self._verify(stages, question, answer, timer, session_id, calls, on_claim)
 
     def _verify(
         self,
@@ -218,6 +271,7 @@ class ReliableRAG:
         timer: _StageTimer,
         session_id: str,
         calls: CallLog,
+        on_claim: ClaimProgress | None,
     ) -> Report:
         question = clean(question)
         with timer("claims"):
@@ -239,6 +293,7 @@ class ReliableRAG:
             calls,
             mode="verify",
             session_id=session_id,
+            on_claim=on_claim,
         )
 
     def _index_notes(self) -> list[str]:
@@ -352,6 +407,7 @@ class ReliableRAG:
             raise
         finally:
             self._running.discard(session_id)
+            self._keep_modes()
 
     def _stages(self, settings: Settings | None) -> _Backends:
         """The stages for one call. Read once, so a `configure` from another thread (the engine is
@@ -377,12 +433,13 @@ class ReliableRAG:
         *,
         mode: str,
         session_id: str,
+        on_claim: ClaimProgress | None = None,
     ) -> Report:
         # Instructions planted in the documents are neither evidence nor commands (retrieval/injection.py).
         safe, planted = defused
         with timer("verify"):
             checkable = [c for c in claims if c.checkable]
-            verdicts = iter(stages.verifier.verify_many(checkable, safe, question) if checkable else [])
+            verdicts = iter(_verify_claims(stages.verifier, checkable, safe, question, on_claim))
             results = [ClaimResult(c, next(verdicts) if c.checkable else _not_checkable(c)) for c in claims]
             results = flag_conflicts(results, safe)
         s = stages.settings
@@ -423,8 +480,11 @@ class ReliableRAG:
         """Make the pipeline's structured request to the LLM of `settings` (default: the engine's own),
         negotiating the output mode afresh, without changing the engine."""
         llm = OpenAIChatLLM(settings) if settings is not None else self._backends.llm
-        with llm_deadline((settings or self.settings).llm_deadline_s):
-            return check_connection(require_llm(llm, "Testing the connection"))
+        try:
+            with llm_deadline((settings or self.settings).llm_deadline_s):
+                return check_connection(require_llm(llm, "Testing the connection"))
+        finally:
+            self._keep_modes()
 
 
 @dataclass(frozen=True)
@@ -467,6 +527,38 @@ def _answer_relevance(
     if stages.llm is not None and "llm" in stages.settings.verifiers:
         return judge(stages.llm, question, answer.text, offline)
     return offline
+
+
+def _verify_claims(
+    verifier: Verifier,
+    claims: list[Claim],
+    contexts: list[RetrievedChunk],
+    question: str,
+    on_claim: ClaimProgress | None,
+) -> list[Verdict]:
+    """The claims' verdicts: in one batch, or, for a caller showing progress, one claim at a time
+    (each claim is judged on its own either way; a batch only shares the model's work)."""
+    if on_claim is None:
+        return verifier.verify_many(claims, contexts, question) if claims else []
+    verdicts: list[Verdict] = []
+    on_claim(0, len(claims))
+    for claim in claims:
+        verdicts += verifier.verify_many([claim], contexts, question)
+        on_claim(len(verdicts), len(claims))
+    return verdicts
+
+
+class _Written:
+    """Passes an answer's words on, noting whether any came."""
+
+    def __init__(self, sink: TextSink | None) -> None:
+        self._sink = sink
+        self.any = False
+
+    def __call__(self, text: str) -> None:
+        if text and self._sink:
+            self.any = True
+            self._sink(text)
 
 
 def _not_checkable(claim: Claim) -> Verdict:

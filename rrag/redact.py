@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 SECRET_WORDS = ("key", "secret", "token", "password", "passwd", "auth", "credential", "signature")
@@ -75,9 +75,56 @@ class Redactor:
             for s in sorted(forms, key=len, reverse=True)
         )
         self._pattern = re.compile(alternatives, re.IGNORECASE) if alternatives else None
+        self._forms = tuple(f.lower() for f in forms)
 
     def __call__(self, text: str) -> str:
         return self._pattern.sub(REDACTED, text) if self._pattern else text
+
+    def safe_end(self, text: str) -> int:
+        """Where the tail of `text` that could be the start of a secret begins (len(text): none)."""
+        longest = max(map(len, self._forms), default=0)
+        lowered = text.lower()
+        end = next(
+            (
+                start
+                for start in range(max(0, len(text) - longest + 1), len(text))
+                if any(form.startswith(lowered[start:]) for form in self._forms)
+            ),
+            len(text),
+        )
+        # A whole secret that reaches past that point is held back whole (its start would leak).
+        for match in self._pattern.finditer(text) if self._pattern else ():
+            if match.start() < end < match.end():
+                return match.start()
+        return end
+
+
+class StreamRedactor:
+    """A text that arrives piece by piece, passed on with its secrets redacted: a tail that could be
+    the start of a secret is held back until what follows shows it is not one (or the text ends)."""
+
+    def __init__(self, redact: Redactor, sink: Callable[[str], None]) -> None:
+        self._redact = redact
+        self._sink = sink
+        self._raw = ""
+        self._sent = ""
+
+    def feed(self, piece: str) -> None:
+        self._raw += piece
+        self._pass_on(self._redact(self._raw[: self._redact.safe_end(self._raw)]))
+
+    def close(self) -> str:
+        """The whole text, redacted; what was held back is passed on now."""
+        text = self._redact(self._raw)
+        self._pass_on(text)
+        return text
+
+    def _pass_on(self, text: str) -> None:
+        # A secret found across what was already passed on cannot be taken back: nothing more is
+        # passed on then (the whole text, redacted, is still the reply).
+        if len(text) > len(self._sent) and text.startswith(self._sent):
+            self._sink(text[len(self._sent) :])
+            self._sent = text
 
 
 class RedactingLogFilter(logging.Filter):

@@ -37,6 +37,11 @@ DEFAULT_LLM_CONTEXT_TOKENS = 4096  # the model's context window: prompt and repl
 DEFAULT_LLM_MAX_TOKENS_ANSWER = 512
 DEFAULT_LLM_MAX_TOKENS_CLAIMS = 384
 DEFAULT_LLM_MAX_TOKENS_JUDGE = 256
+# Settings named "...tokens" that count a model's tokens: no credential (the store's secret guard lets
+# them through, as whole numbers only).
+TOKEN_COUNT_FIELDS = frozenset(
+    {"llm_context_tokens", "llm_max_tokens_answer", "llm_max_tokens_claims", "llm_max_tokens_judge"}
+)
 
 # Hallucination-rate thresholds a user picks from; strict mode refuses above the threshold.
 RISK_PRESETS: Mapping[str, float] = {"high-risk": 0.05, "enterprise": 0.20, "general": 0.30}

@@ -1,9 +1,12 @@
 """A scripted OpenAI chat-completions server on loopback, for testing the real client over HTTP.
 
-Queue replies per test (`reply`, `reply_json`, `fail`, `raw`), each optionally delayed; the server
+Queue replies per test (`reply`, `reply_json`, `fail`, `raw`, `stream`), each optionally delayed; the server
 answers requests in order and records every request body. A client that hangs up during a delay is
 counted in `dropped` (as a real server would see its connection closed). With nothing queued it
 answers HTTP 500 and counts the request in `unexpected`, so a test sees calls it did not plan for.
+`serve_get(path, value)` answers GET `path` (e.g. llama.cpp's `/props`) with JSON; other GETs get 404.
+`stream` answers a `stream=True` request with server-sent events, one per piece; `cut=True` closes the
+connection after the pieces, without the last event (finish_reason) and `[DONE]`.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ class Reply:
     body: bytes = b""
     delay_s: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    events: tuple[bytes, ...] = ()  # a streamed reply's server-sent events, sent after `body`
+    piece_delay_s: float = 0.0  # before each event
 
 
 class ChatServer:
@@ -41,6 +46,8 @@ class ChatServer:
         self.headers: list[dict[str, str]] = []
         self.paths: list[str] = []  # each request's path and query
         self.unexpected = 0
+        self.gets: dict[str, Any] = {}  # path -> the JSON a GET of it answers
+        self.got: list[str] = []  # each GET's path
         self.dropped = 0  # requests whose client closed the connection before the reply
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
@@ -70,6 +77,20 @@ class ChatServer:
         body = json.dumps({"error": {"message": message, "type": "scripted", "code": status}}).encode()
         # Retry-After keeps the client's backoff short when a test allows transport retries.
         self._queue(Reply(status=status, body=body, headers={"retry-after-ms": "10", **(headers or {})}))
+
+    def stream(
+        self, pieces: list[str], *, cut: bool = False, piece_delay_s: float = 0.0, finish_reason: str = "stop"
+    ) -> None:
+        chunks = [_chunk({"role": "assistant", "content": p}, None) for p in pieces]
+        if not cut:
+            chunks.append(_chunk({}, finish_reason))
+        events = tuple(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks)
+        self._queue(
+            Reply(events=events + (() if cut else (b"data: [DONE]\n\n",)), piece_delay_s=piece_delay_s)
+        )
+
+    def serve_get(self, path: str, value: Any) -> None:
+        self.gets[path] = value
 
     def raw(self, body: bytes, *, status: int = 200) -> None:
         self._queue(Reply(status=status, body=body))
@@ -135,6 +156,16 @@ def _completion(content: str, finish_reason: str) -> dict[str, Any]:
     }
 
 
+def _chunk(delta: dict[str, Any], finish_reason: str | None) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion.chunk",
+        "created": 1_700_000_000,
+        "model": MODEL,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+    }
+
+
 def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 - the http.server naming
@@ -145,14 +176,33 @@ def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                 return
             try:
                 self.send_response(reply.status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(reply.body)))
+                if reply.events:  # HTTP/1.0 without a length: the body ends when the connection closes
+                    self.send_header("content-type", "text/event-stream")
+                else:
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(reply.body)))
                 for name, value in reply.headers.items():
                     self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(reply.body)
+                for event in reply.events:
+                    if reply.piece_delay_s and server._wait_or_hangup(self.connection, reply.piece_delay_s):
+                        return
+                    self.wfile.write(event)
+                    self.wfile.flush()
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (a timeout test): nothing left to answer
+
+        def do_GET(self) -> None:  # noqa: N802 - the http.server naming
+            path = self.path.split("?")[0]
+            server.got.append(path)
+            found = path in server.gets
+            body = json.dumps(server.gets[path] if found else {"error": {"message": "not found"}}).encode()
+            self.send_response(200 if found else 404)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - keep test output clean
             pass

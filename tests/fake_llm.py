@@ -5,7 +5,9 @@ Queue replies (`reply`, `reply_json`, `fail`, or as arguments: a str is sent as 
 value as its JSON, an LLMError raised); each call takes the next one in order and is recorded
 with its messages, `max_tokens` and output mode. Modes in `refuses` are refused as a server refuses
 a response format (OutputModeError), before any reply is taken. With nothing queued a call raises
-AssertionError, so a test sees calls it did not plan for.
+AssertionError, so a test sees calls it did not plan for. A call with `on_text` streams its reply in
+pieces of `piece_chars` characters, recorded in its request; `fail(error, after=TEXT)` streams TEXT,
+then raises `error`, as a server that breaks off mid-reply.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ import itertools
 import json
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from rrag.backends.llm import LLM, Completion, Message, OutputMode, TokenLimits
+from rrag.backends.llm import LLM, Completion, Message, OutputMode, TextSink, TokenLimits
 from rrag.errors import LLMError, OutputModeError
 from rrag.settings import Settings
 
@@ -31,6 +33,13 @@ class Request:
     max_tokens: int
     mode: OutputMode | None
     schema: dict[str, Any] | None
+    streamed: list[str] = field(default_factory=list)  # the pieces passed to on_text
+
+
+@dataclass(frozen=True)
+class _BreakOff:
+    text: str  # streamed before the error
+    error: LLMError
 
 
 class FakeLLM(LLM):
@@ -43,6 +52,7 @@ class FakeLLM(LLM):
         server: str | None = None,
         settings: Settings | None = None,
         served_model: str = MODEL,
+        piece_chars: int = 4,
     ) -> None:
         self.model = MODEL
         self.server = (
@@ -51,8 +61,9 @@ class FakeLLM(LLM):
         self.limits = TokenLimits.from_settings(settings or Settings())
         self.refuses = set(refuses)
         self.served_model = served_model
+        self.piece_chars = piece_chars
         self.requests: list[Request] = []
-        self._replies: deque[Completion | LLMError] = deque()
+        self._replies: deque[Completion | LLMError | _BreakOff] = deque()
         for queued in replies:
             if isinstance(queued, LLMError):
                 self.fail(queued)
@@ -70,8 +81,8 @@ class FakeLLM(LLM):
     def reply_json(self, value: Any, **kwargs: Any) -> FakeLLM:
         return self.reply(json.dumps(value), **kwargs)
 
-    def fail(self, error: LLMError) -> FakeLLM:
-        self._replies.append(error)
+    def fail(self, error: LLMError, *, after: str = "") -> FakeLLM:
+        self._replies.append(_BreakOff(after, error) if after else error)
         return self
 
     @property
@@ -85,12 +96,21 @@ class FakeLLM(LLM):
         max_tokens: int,
         mode: OutputMode | None = None,
         schema: dict[str, Any] | None = None,
+        on_text: TextSink | None = None,
     ) -> Completion:
-        self.requests.append(Request(list(messages), max_tokens, mode, schema))
+        request = Request(list(messages), max_tokens, mode, schema)
+        self.requests.append(request)
         if mode in self.refuses:
             raise OutputModeError(f"{self.server} refused response_format {mode.value} (HTTP 500)")
         assert self._replies, "the fake LLM was called with no reply queued"
         nxt = self._replies.popleft()
         if isinstance(nxt, LLMError):
             raise nxt
+        text = nxt.text
+        if on_text is not None:
+            for at in range(0, len(text), self.piece_chars):
+                request.streamed.append(text[at : at + self.piece_chars])
+                on_text(request.streamed[-1])
+        if isinstance(nxt, _BreakOff):
+            raise nxt.error
         return nxt

@@ -70,6 +70,10 @@ def test_ask_prints_the_report_json(indexed: Path) -> None:
     claim = report["claims"][0]
     assert {"text", "start", "end", "status", "confidence", "verifier", "reason", "evidence"} <= claim.keys()
     assert report["answer"][claim["start"] : claim["end"]] == claim["text"]
+    # Progress on stderr, the report alone on stdout: the answer as written, then each claim verified.
+    assert f"answer: {report['answer']}\n" in out.stderr
+    checkable = sum(c["status"] != "not_checkable" for c in report["claims"])
+    assert f"claims verified {checkable}/{checkable}" in out.stderr
 
 
 def test_verify_from_stdin_flags_the_planted_number_and_sessions_lists_it_first(indexed: Path) -> None:

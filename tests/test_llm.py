@@ -144,3 +144,26 @@ def test_a_body_that_is_not_a_chat_completion(server: ChatServer, settings: Sett
         llm.complete(HELLO, max_tokens=32)
     with pytest.raises(LLMResponseError, match="empty reply"):
         llm.complete(HELLO, max_tokens=32)
+
+
+def test_the_context_window_is_read_from_llama_cpp_props(server: ChatServer, settings: Settings) -> None:
+    server.serve_get("/props", {"default_generation_settings": {"n_ctx": 2048}})
+    llm = server.llm(settings.replace(llm_context_tokens=8192))
+    assert llm.limits.context == 2048
+    assert llm.limits.answer == settings.llm_max_tokens_answer  # the reply budgets stay as configured
+
+
+def test_the_context_window_is_read_from_vllm_models(server: ChatServer, settings: Settings) -> None:
+    models = [{"id": "other", "max_model_len": 512}, {"id": MODEL, "max_model_len": 32768}]
+    server.serve_get("/v1/models", {"object": "list", "data": models})
+    assert server.llm(settings.replace(llm_context_tokens=8192)).limits.context == 32768
+    assert server.got == ["/props", "/v1/models"]
+
+
+def test_a_server_that_does_not_say_keeps_the_configured_context(
+    server: ChatServer, settings: Settings
+) -> None:
+    server.serve_get("/v1/models", {"object": "list", "data": [{"id": MODEL, "owned_by": "me"}]})
+    assert server.llm(settings.replace(llm_context_tokens=3000)).limits.context == 3000
+    llm = OpenAIChatLLM(settings.replace(llm_base_url=f"http://127.0.0.1:{closed_port()}/v1", llm_model="m"))
+    assert llm.limits.context == settings.llm_context_tokens  # unreachable: the setting, no error

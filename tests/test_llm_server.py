@@ -175,23 +175,41 @@ def rag(llm_settings: Settings, tmp_path: Path) -> Iterator[ReliableRAG]:
     engine.close()
 
 
-def test_ask_with_the_llm_answerer_gives_a_report_or_a_failed_session(rag: ReliableRAG) -> None:
+def test_a_streamed_reply_arrives_piece_by_piece(llm: OpenAIChatLLM) -> None:
+    got: list[str] = []
+    completion = llm.complete(
+        [{"role": "user", "content": "Count from one to twenty in words."}], max_tokens=24, on_text=got.append
+    )
+    assert len(got) > 1 and "".join(got) == completion.text
+    assert 0 < completion.completion_tokens <= 24 and completion.model
+
+
+def test_ask_with_the_llm_answerer_streams_then_gives_a_report_or_a_failed_session(rag: ReliableRAG) -> None:
     # SmolLM2-135M often writes JSON of another shape than asked (or runs to max_tokens): then the
     # question fails as defined, kept in History with the reason, and nothing is passed.
     settings = rag.settings.replace(answerer="openai")
     began = time.monotonic()
+    first: list[float] = []
+    pieces: list[str] = []
+    stream = rag.ask_stream(QUESTION, settings=settings, session_id="real-llm")
     try:
-        report = rag.ask(QUESTION, settings=settings, session_id="real-llm")
+        for piece in stream:
+            first = first or [time.monotonic() - began]
+            pieces.append(piece)
     except LLMError as exc:
         print(
-            f"\nreal llama.cpp ask failed as defined in {time.monotonic() - began:.0f} s: {exc}",
+            f"\nreal llama.cpp ask failed as defined in {time.monotonic() - began:.0f} s "
+            f"({len(pieces)} pieces streamed): {exc}",
             file=sys.stderr,
         )
         (failed,) = rag.failed_sessions()
         assert failed.session_id == "real-llm" and failed.failure == str(exc)
         return
+    report = stream.report
+    assert report is not None and pieces
     print(
-        f"\nreal llama.cpp ask: {time.monotonic() - began:.0f} s, {report.decision}, {report.llm}",
+        f"\nreal llama.cpp ask: {len(pieces)} pieces, the first after {first[0]:.1f} s, all in "
+        f"{time.monotonic() - began:.0f} s, {report.decision}, {report.llm}",
         file=sys.stderr,
     )
     assert rag.store.get_report("real-llm").llm == report.llm and report.answer_backend == "openai"

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 import streamlit as st
 from chat_server import MODEL, ChatServer
+from fake_llm import FakeLLM
 from streamlit.testing.v1 import AppTest
 
 from rrag import ClaimStatus, Decision, ReliableRAG
+from rrag.answer.answerers import LLMAnswerer
 from rrag.tools.demo import demo_files, set_up_demo
 from ui.engine import get_engine, invalidate_reads
 from ui.status import STATUS_STYLES, display_status
@@ -175,6 +178,29 @@ def test_ask_progress_ends_complete_with_every_stage_timed(rag: ReliableRAG) -> 
     assert not status.get("progress")  # no stale "Saving the session" bar under "Done"
     report = at.session_state["ask.report"]
     assert set(report.timings_ms) == {"retrieve", "answer", "claims", "verify", "score", "save"}
+    # The extractive answer is shown in one piece as soon as it is written, then the time it all took.
+    assert any(_plain(m.value) == report.answer for m in status.get("markdown"))
+    assert any(c.value.startswith("Took ") and c.value.endswith(" s") for c in status.get("caption"))
+
+
+def test_ask_streams_the_llm_answer_as_it_is_written_then_audits_it(rag: ReliableRAG) -> None:
+    answer = "Full-time employees receive 25 days of paid annual leave per calendar year."
+    fake = FakeLLM({"answer": answer, "refused": False, "citations": [{"passage": 1, "quote": answer}]})
+    rag.configure(
+        rag.settings.replace(answerer="openai", llm_base_url="http://127.0.0.1:9/v1", llm_model=MODEL)
+    )
+    rag._backends = replace(rag._backends, llm=fake, answerer=LLMAnswerer(fake))  # the server, scripted
+    at = _page("ask")
+    at.text_area(key="ask.question").input(QUESTION)
+    _submit(at, "Ask")
+    (request,) = fake.requests
+    assert len(request.streamed) > 10  # the reply came in pieces, as a server streams it
+    (status,) = at.get("status")
+    assert status.label == "Done: every claim checked"
+    assert any(_plain(m.value) == answer for m in status.get("markdown"))  # its words, not its JSON
+    report = at.session_state["ask.report"]
+    assert report.answer == answer and report.answer_backend == "openai"
+    assert report.claims and all(r.verdict.verified for r in report.claims)
 
 
 def test_a_question_the_documents_cannot_answer_shows_a_refusal_not_an_empty_audit(rag: ReliableRAG) -> None:
@@ -466,6 +492,18 @@ def test_settings_save_applies_and_never_stores_or_shows_the_key(rag: ReliableRA
     with sqlite3.connect(db) as conn:
         dump = "\n".join(conn.iterdump())
     assert SECRET not in dump
+
+
+def test_settings_saves_the_token_budgets(rag: ReliableRAG) -> None:
+    at = _page("settings")
+    next(w for w in at.number_input if w.label == "Context window").set_value(8192)
+    next(w for w in at.number_input if w.label == "Answer reply (tokens)").set_value(640)
+    _submit(at, "Save")
+    assert not at.error, [e.value for e in at.error]
+    assert (rag.settings.llm_context_tokens, rag.settings.llm_max_tokens_answer) == (8192, 640)
+    saved = rag.store.get_app_settings()
+    assert (saved["llm_context_tokens"], saved["llm_max_tokens_answer"]) == (8192, 640)
+    assert saved["llm_max_tokens_judge"] == rag.settings.llm_max_tokens_judge
 
 
 def test_settings_invalid_values_show_an_error_and_change_nothing(rag: ReliableRAG) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rrag.backends import structured
 from rrag.backends.prompts import PROMPT_VERSION
 from rrag.errors import LLMError
 from rrag.pipeline import ReliableRAG
@@ -118,3 +119,25 @@ def test_a_question_whose_llm_server_is_down_is_saved_as_failed_with_the_reason(
         rag.ask("How fast must incidents be reported?", session_id="down")
     (failed,) = rag.failed_sessions()
     assert failed.session_id == "down" and "failed (HTTP 503): overloaded" in failed.failure
+
+
+def test_the_output_mode_found_is_kept_across_a_restart(
+    rag: ReliableRAG, server: ChatServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answer = "Security incidents must be reported within 24 hours."
+    rag.configure(rag.settings.replace(claim_extractor="llm"))
+    server.fail(500, "Input should be 'text' or 'json_object'")  # llama.cpp's refusal of json_schema
+    server.reply_json({"claims": [answer]})
+    rag.verify("How fast must incidents be reported?", answer)
+    settings = rag.settings
+    rag.close()
+    monkeypatch.setattr(structured, "_working_mode", {})  # a new process has learned nothing itself
+    again = ReliableRAG(settings)
+    server.reply_json({"claims": [answer]})
+    again.verify("How fast must incidents be reported?", answer)
+    again.close()
+    assert [r.get("response_format") for r in server.requests] == [
+        {"type": "json_schema", "json_schema": server.requests[0]["response_format"]["json_schema"]},
+        {"type": "json_object"},
+        {"type": "json_object"},  # after the restart: straight to the mode that worked, read from the store
+    ]

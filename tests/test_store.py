@@ -497,6 +497,15 @@ def test_secret_looking_settings_are_refused_entirely(store: Store, db_settings:
         assert "sk-test" not in str(raw.exec_driver_sql("SELECT * FROM app_settings").all())
 
 
+def test_token_counts_are_saved_but_a_string_under_their_names_is_refused(store: Store) -> None:
+    budgets = {"llm_context_tokens": 8192, "llm_max_tokens_answer": 300, "llm_max_tokens_judge": 128}
+    store.save_app_settings(budgets)
+    assert store.get_app_settings() == budgets
+    with pytest.raises(StoreError, match="never stored"):  # a key pasted into a budget's field
+        store.save_app_settings({"llm_max_tokens_claims": "sk-test-0123456789"})
+    assert store.get_app_settings() == budgets
+
+
 def test_settings_names_must_be_non_empty(store: Store) -> None:
     with pytest.raises(StoreError, match="non-empty"):
         store.save_app_settings({" ": 1, "top_k": 3})

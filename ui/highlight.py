@@ -28,6 +28,15 @@ def md_escape(text: str) -> str:
     return _LEADING_MARKER.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", flat)
 
 
+_PIECE_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~$:.=-])")
+
+
+def md_escape_piece(text: str) -> str:
+    """`md_escape` for a piece of a text streamed piece by piece: whitespace kept as it is (the pieces
+    join into the text), and every character that could start a block escaped wherever it stands."""
+    return _PIECE_SPECIAL.sub(r"\\\1", text)
+
+
 def _claim_spans(answer: str, claims: Sequence[ClaimResult]) -> list[tuple[int, int, int]]:
     """(start, end, claim number) for claims whose span really lies in the answer, without overlaps."""
     spans = []

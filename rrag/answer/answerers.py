@@ -9,8 +9,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from rrag.backends.embedding import Embedder, get_embedder
-from rrag.backends.llm import LLM
+from rrag.backends.llm import LLM, TextSink
 from rrag.backends.prompts import ANSWER, AnswerReply
+from rrag.backends.structured import FieldText
 from rrag.registry import Registry, require_llm
 from rrag.text import (
     Span,
@@ -43,8 +44,12 @@ class Answerer(ABC):
     name: str = "base"
 
     @abstractmethod
-    def answer(self, question: str, contexts: Sequence[RetrievedChunk]) -> Answer:
-        """Answer only from `contexts`; with no contexts return the refusal (`refused=True`)."""
+    def answer(
+        self, question: str, contexts: Sequence[RetrievedChunk], on_text: TextSink | None = None
+    ) -> Answer:
+        """Answer only from `contexts`; with no contexts return the refusal (`refused=True`).
+        `on_text`: the answer's words as they are written, for an answerer that writes them over time
+        (the returned Answer is the one that counts)."""
 
 
 class ExtractiveAnswerer(Answerer):
@@ -57,7 +62,9 @@ class ExtractiveAnswerer(Answerer):
         self.embedder = embedder
         self.max_sentences = max_sentences
 
-    def answer(self, question: str, contexts: Sequence[RetrievedChunk]) -> Answer:
+    def answer(
+        self, question: str, contexts: Sequence[RetrievedChunk], on_text: TextSink | None = None
+    ) -> Answer:
         candidates = [
             (rc.chunk, _without_section_number(span))
             for rc in contexts
@@ -112,10 +119,19 @@ class LLMAnswerer(Answerer):
     def __init__(self, llm: LLM) -> None:
         self.llm = llm
 
-    def answer(self, question: str, contexts: Sequence[RetrievedChunk]) -> Answer:
+    def answer(
+        self, question: str, contexts: Sequence[RetrievedChunk], on_text: TextSink | None = None
+    ) -> Answer:
         if not contexts:
             return Answer(REFUSAL, self.name, refused=True)  # no context, no guess: the LLM is not asked
-        prompted = ANSWER.run(self.llm, contexts, check=_cites_outside, question=question, refusal=REFUSAL)
+        prompted = ANSWER.run(
+            self.llm,
+            contexts,
+            check=_cites_outside,
+            on_text=FieldText("answer", on_text).feed if on_text else None,
+            question=question,
+            refusal=REFUSAL,
+        )
         reply, shown = prompted.value, prompted.passages
         citations = []
         for cited in reply.citations:

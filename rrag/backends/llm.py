@@ -4,6 +4,10 @@
 mode (`OutputMode`); a server that refuses the mode raises OutputModeError, which
 `rrag.backends.structured` answers by falling back to the next mode.
 
+With `on_text`, the reply is streamed (`stream=True`) and each piece of its text passed on as it
+comes; the Completion is the same as without. A stream that breaks off (a dropped connection, an error
+event, the deadline) is an LLMError: a reply cut short is never taken for a whole one.
+
 Every call made inside `llm_deadline(seconds)` shares that one time budget, across retries and
 across every claim of a question: a slow server costs a question at most `RRAG_LLM_DEADLINE_S`. The
 budget is a context variable, so the engine's shared backends serve concurrent questions each with
@@ -15,21 +19,23 @@ from __future__ import annotations
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
+import httpx
 import openai
 
 from rrag.errors import ConfigError, LLMError, LLMResponseError, LLMTimeoutError, OutputModeError
-from rrag.redact import Redactor, redact_http_logs, redact_url, url_secrets
+from rrag.redact import Redactor, StreamRedactor, redact_http_logs, redact_url, url_secrets
 from rrag.settings import Settings
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": str}
+TextSink = Callable[[str], None]  # receives a reply's text piece by piece as it is written
 
 
 class OutputMode(str, Enum):
@@ -87,9 +93,11 @@ class LLM(ABC):
         max_tokens: int,
         mode: OutputMode | None = None,
         schema: dict[str, Any] | None = None,
+        on_text: TextSink | None = None,
     ) -> Completion:
         """The assistant's reply, at most `max_tokens` long. `mode` JSON_SCHEMA sends `schema` as the
-        response format, JSON_OBJECT asks for any JSON object. Raises OutputModeError when the server
+        response format, JSON_OBJECT asks for any JSON object. `on_text` receives the reply's text as
+        it is written (all of it, in one or more pieces). Raises OutputModeError when the server
         refuses the mode, LLMError (or another subclass) on any other failure."""
 
     def close(self) -> None:  # noqa: B027 - optional: only a client with connections overrides it
@@ -103,6 +111,8 @@ PLACEHOLDER_API_KEY = "not-needed"
 _NAMES_FORMAT = re.compile(r"response_format|json_schema|json_object|structured output|'text'", re.IGNORECASE)
 
 MAX_BACKOFF_S = 8.0
+CONTEXT_PROBE_TIMEOUT_S = 3.0  # asking a server for its context window: it answers at once, or not at all
+_served_context: dict[tuple[str, str], int] = {}  # (server, model) -> the context window it reported
 
 
 @dataclass(frozen=True)
@@ -144,7 +154,8 @@ class OpenAIChatLLM(LLM):
         base_url = str(settings.llm_base_url)
         self.server = redact_url(base_url)
         self.where = f"the LLM server at {self.server}"
-        self.limits = TokenLimits.from_settings(settings)
+        self._configured = TokenLimits.from_settings(settings)
+        self._limits: TokenLimits | None = None
         # Whatever the server sends back is cleaned of every secret we sent it, echoes included.
         self._redact = Redactor(url_secrets(base_url), keys=[settings.llm_api_key])
         redact_http_logs()
@@ -161,6 +172,49 @@ class OpenAIChatLLM(LLM):
             max_retries=0,
         )
 
+    @property
+    def limits(self) -> TokenLimits:
+        """The configured budgets, with the context window the server reports where it says
+        (RRAG_LLM_CONTEXT_TOKENS where it does not); the server is asked once, at first use."""
+        if self._limits is None:
+            key = (self.server, self.model)
+            if key not in _served_context:
+                context = self._read_context()
+                if context is None:
+                    self._limits = self._configured
+                    return self._limits
+                _served_context[key] = context
+            self._limits = replace(self._configured, context=_served_context[key])
+        return self._limits
+
+    @limits.setter
+    def limits(self, limits: TokenLimits) -> None:
+        self._limits = limits
+
+    def _read_context(self) -> int | None:
+        """The context window the server says it has: llama.cpp's /props (`n_ctx` of its default
+        generation settings), vLLM's /v1/models (`max_model_len` of the model); None where neither
+        says (llama-cpp-python, OpenAI, Ollama) or the server cannot be asked."""
+        base = str(self._client.base_url).rstrip("/")
+        probes = (
+            (f"{base.removesuffix('/v1')}/props", _llama_cpp_context),
+            (f"{base}/models", self._vllm_context),
+        )
+        client = self._client.with_options(timeout=min(self._timeout_s, CONTEXT_PROBE_TIMEOUT_S))
+        for url, read in probes:
+            try:
+                context = read(client.get(url, cast_to=httpx.Response).json())
+            except (openai.OpenAIError, ValueError):  # not there, not JSON, or not reachable
+                continue
+            if isinstance(context, int) and not isinstance(context, bool) and context > 0:
+                return context
+        return None
+
+    def _vllm_context(self, body: Any) -> Any:
+        models = body.get("data") if isinstance(body, dict) else None
+        found = [m for m in models or [] if isinstance(m, dict) and m.get("id") == self.model]
+        return found[0].get("max_model_len") if found else None
+
     def complete(
         self,
         messages: Sequence[Message],
@@ -168,6 +222,7 @@ class OpenAIChatLLM(LLM):
         max_tokens: int,
         mode: OutputMode | None = None,
         schema: dict[str, Any] | None = None,
+        on_text: TextSink | None = None,
     ) -> Completion:
         request: dict[str, Any] = {
             "model": self.model,
@@ -182,12 +237,17 @@ class OpenAIChatLLM(LLM):
             }
         elif mode is OutputMode.JSON_OBJECT:
             request["response_format"] = {"type": "json_object"}
+        if on_text is not None:
+            # Servers that do not count a stream's tokens (llama.cpp) ignore stream_options.
+            request |= {"stream": True, "stream_options": {"include_usage": True}}
         try:
             response = self._create(**request)
         except openai.OpenAIError as exc:
             raise self._error(exc) from None  # the chained exception would carry the request headers
         except ValueError:  # the HTTP body itself is not JSON
             raise LLMResponseError(f"{self.where} sent a reply that is not a valid chat completion") from None
+        if on_text is not None:
+            return self._read_stream(response, on_text)
         try:
             choice = response.choices[0]
             content = choice.message.content
@@ -207,6 +267,45 @@ class OpenAIChatLLM(LLM):
 
     def close(self) -> None:
         self._client.close()
+
+    def _read_stream(self, stream: Any, on_text: TextSink) -> Completion:
+        """A streamed reply, its text passed on (redacted) as it comes. Closing the stream closes the
+        connection, so a server cut off at the deadline stops generating."""
+        budget = _deadline.get()
+        redacted = StreamRedactor(self._redact, on_text)
+        model, finish, usage, pieces = "", None, None, 0
+        try:
+            with stream:
+                for chunk in stream:
+                    model = model or str(getattr(chunk, "model", "") or "")
+                    usage = getattr(chunk, "usage", None) or usage
+                    for choice in getattr(chunk, "choices", None) or []:
+                        content = getattr(getattr(choice, "delta", None), "content", None)
+                        if content:
+                            pieces += 1
+                            redacted.feed(content)
+                        finish = getattr(choice, "finish_reason", None) or finish
+                    if budget is not None and budget.left() <= 0:
+                        raise self._out_of_time(budget)
+        except (openai.APITimeoutError, httpx.TimeoutException):
+            if budget is not None and budget.left() <= 0:
+                raise self._out_of_time(budget) from None
+            raise LLMTimeoutError(
+                f"{self.where} stopped writing its reply for {self._timeout_s:g} s (RRAG_LLM_TIMEOUT_S)"
+            ) from None
+        except (openai.OpenAIError, httpx.HTTPError) as exc:
+            detail = self._redact(str(exc))[:300] or type(exc).__name__
+            raise LLMError(f"{self.where} broke off its reply after {pieces} pieces: {detail}") from None
+        if finish is None:  # the stream ended, but the server never said the reply was done
+            raise LLMError(f"{self.where} broke off its reply after {pieces} pieces (the stream was cut)")
+        return Completion(
+            text=redacted.close(),
+            model=self._redact(model),
+            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+            # A server that does not count a stream's tokens sends one token per piece (llama.cpp).
+            completion_tokens=int(getattr(usage, "completion_tokens", 0) or pieces),
+            truncated=finish == "length",
+        )
 
     def _create(self, **request: Any) -> Any:
         """One request, retried on transient failures, each attempt and wait cut at the deadline."""
@@ -278,6 +377,11 @@ class OpenAIChatLLM(LLM):
                 return LLMError(f"{where} failed (HTTP {exc.status_code}): {detail}; try again later")
             return LLMError(f"{where} refused the request (HTTP {exc.status_code}): {detail}")
         return LLMResponseError(f"{where} sent a reply that is not a valid chat completion")
+
+
+def _llama_cpp_context(body: Any) -> Any:
+    settings = body.get("default_generation_settings") if isinstance(body, dict) else None
+    return settings.get("n_ctx") if isinstance(settings, dict) else None
 
 
 def _server_message(exc: openai.APIStatusError) -> str:

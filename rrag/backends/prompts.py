@@ -18,7 +18,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from rrag.backends.llm import LLM, Message, OutputMode
+from rrag.backends.llm import LLM, Message, OutputMode, TextSink
 from rrag.backends.structured import ask, estimate_tokens, logging_calls, tokens_needed
 from rrag.errors import LLMContextError
 from rrag.types import Chunk, ClaimStatus, RetrievedChunk
@@ -84,12 +84,13 @@ class Prompt(Generic[T]):
         *,
         check: PassageCheck | None = None,
         fresh: bool = False,
+        on_text: TextSink | None = None,
         **fields: str,
     ) -> Prompted[T]:
         """Ask `llm`; the reply validated (LLMResponseError after one repair), see structured.ask."""
         messages, shown = self.messages(llm, passages, **fields)
         soft = (lambda value: check(value, shown)) if check else None
-        value, mode = ask(llm, messages, self.reply, kind=self.kind, check=soft, fresh=fresh)
+        value, mode = ask(llm, messages, self.reply, kind=self.kind, check=soft, fresh=fresh, on_text=on_text)
         return Prompted(value, shown, mode)
 
 

@@ -3,15 +3,19 @@
 Servers differ in what structured output they accept: OpenAI, vLLM and Ollama take a JSON schema as
 `response_format`, llama.cpp's Python server only `json_object`, some nothing at all. `ask` tries the
 strongest mode first and falls back when the server refuses it (OutputModeError), and remembers per
-server and model what worked, so later calls go straight there. Whatever the mode, the reply is
+server and model what worked, so later calls go straight there (the engine keeps it in the store
+across restarts: `known_modes`, `learn_modes`). Whatever the mode, the reply is
 validated against the pydantic model: one repair re-prompt with the problem stated, then
-LLMResponseError. Every call is counted in the active `CallLog` (model, mode, tokens) for the report.
+LLMResponseError. With `on_text`, the first request is streamed and its raw text passed on as it is
+written (`FieldText` follows one field of it); a repair is not streamed. Every call is counted in the
+active `CallLog` (model, mode, tokens) for the report.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import string
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -21,7 +25,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from rrag.backends.llm import LLM, Completion, Message, OutputMode
+from rrag.backends.llm import LLM, Completion, Message, OutputMode, TextSink
 from rrag.errors import LLMResponseError, OutputModeError
 
 T = TypeVar("T", bound=BaseModel)
@@ -43,6 +47,27 @@ def working_mode(llm: LLM) -> OutputMode | None:
 def _remember(llm: LLM, mode: OutputMode) -> None:
     with _modes_lock:
         _working_mode[(llm.server, llm.model)] = mode
+
+
+def known_modes() -> dict[str, dict[str, str]]:
+    """What was learned, as JSON data to keep: {server: {model: mode}}."""
+    known: dict[str, dict[str, str]] = {}
+    with _modes_lock:
+        for (server, model), mode in _working_mode.items():
+            known.setdefault(server, {})[model] = mode.value
+    return known
+
+
+def learn_modes(kept: Any) -> None:
+    """Take up modes kept from an earlier process (`known_modes`' shape); what this process has learned
+    itself stands, and anything malformed is ignored (the mode is then negotiated again)."""
+    if not isinstance(kept, dict):
+        return
+    with _modes_lock:
+        for server, models in kept.items():
+            for model, mode in (models if isinstance(models, dict) else {}).items():
+                if mode in {m.value for m in OutputMode}:
+                    _working_mode.setdefault((str(server), str(model)), OutputMode(mode))
 
 
 def schema_instruction(reply: type[BaseModel]) -> str:
@@ -107,9 +132,11 @@ def ask(
     kind: str,
     check: Check | None = None,
     fresh: bool = False,
+    on_text: TextSink | None = None,
 ) -> tuple[T, OutputMode]:
     """The reply as a validated `reply` model, and the output mode that produced it. `fresh`: ignore
-    what was remembered for this server (a connection test). Raises OutputModeError when the server
+    what was remembered for this server (a connection test). `on_text`: the first reply's raw text as
+    it is written. Raises OutputModeError when the server
     refuses every mode, LLMResponseError after a second unusable reply; other LLMErrors propagate."""
     modes = list(OutputMode)
     known = None if fresh else working_mode(llm)
@@ -118,7 +145,7 @@ def ask(
     refusals: list[str] = []
     for mode in modes:
         try:
-            return _ask_in(llm, mode, messages, reply, kind, check), mode
+            return _ask_in(llm, mode, messages, reply, kind, check, on_text), mode
         except OutputModeError as exc:
             refusals.append(str(exc))
     raise OutputModeError("; ".join(refusals))
@@ -131,13 +158,20 @@ def _ask_in(
     reply: type[T],
     kind: str,
     check: Check | None,
+    on_text: TextSink | None,
 ) -> T:
     if mode is not OutputMode.JSON_SCHEMA:
         messages = _with_schema(messages, reply)
     max_tokens = llm.limits.reply(kind)
     attempt = list(messages)
     for tries in (1, 2):
-        completion = llm.complete(attempt, max_tokens=max_tokens, mode=mode, schema=reply.model_json_schema())
+        completion = llm.complete(
+            attempt,
+            max_tokens=max_tokens,
+            mode=mode,
+            schema=reply.model_json_schema(),
+            on_text=on_text if tries == 1 else None,
+        )
         _remember(llm, mode)  # the server accepted the mode, whatever the model wrote
         _record(kind, mode, completion)
         value, problem = _validate(completion, reply, max_tokens)
@@ -183,6 +217,82 @@ def _record(kind: str, mode: OutputMode, completion: Completion) -> None:
         log.calls.append(
             Call(kind, mode, completion.model, completion.prompt_tokens, completion.completion_tokens)
         )
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", '"': '"', "\\": "\\", "/": "/"}
+
+
+class FieldText:
+    """One string field of a JSON reply as it is written: fed the reply's raw text piece by piece, it
+    passes on the decoded new part of that field's value (a streamed answer's words, not its JSON)."""
+
+    def __init__(self, name: str, sink: TextSink) -> None:
+        self._key = re.compile(rf'"{re.escape(name)}"\s*:\s*"')
+        self._sink = sink
+        self._raw = ""
+        self._at: int | None = None  # where the value's undecoded rest begins; None: not found yet
+        self._ended = False
+
+    def feed(self, piece: str) -> None:
+        self._raw += piece
+        if self._ended:
+            return
+        if self._at is None:
+            found = self._key.search(self._raw)
+            if found is None:
+                return
+            self._at = found.end()
+        decoded, self._at, self._ended = _decode_string(self._raw, self._at)
+        if decoded:
+            self._sink(decoded)
+
+
+def _decode_string(raw: str, at: int) -> tuple[str, int, bool]:
+    """The JSON string text of `raw` from `at` decoded as far as it is complete: (text, where the rest
+    begins, whether the closing quote was reached)."""
+    out: list[str] = []
+    while at < len(raw):
+        char = raw[at]
+        if char == '"':
+            return "".join(out), at + 1, True
+        if char != "\\":
+            out.append(char)
+            at += 1
+            continue
+        escape = raw[at + 1 : at + 2]
+        if escape == "u":
+            code, step = _code_point(raw, at)
+            if not step:
+                break  # the rest of the escape is still to come
+            out.append(chr(code))
+            at += step
+        elif escape:
+            out.append(_ESCAPES.get(escape, escape))
+            at += 2
+        else:
+            break
+    return "".join(out), at, False
+
+
+def _code_point(raw: str, at: int) -> tuple[int, int]:
+    """The character of the \\uXXXX escape at `at` (a surrogate pair joined; U+FFFD for a broken one)
+    and the escape's length; length 0 while it is incomplete."""
+    code = _hex4(raw, at + 2)
+    if code is None:
+        return (0, 0) if len(raw) < at + 6 else (0xFFFD, 6)
+    if not 0xD800 <= code < 0xDC00:
+        return (0xFFFD if 0xDC00 <= code < 0xE000 else code), 6
+    if len(raw) < at + 12:
+        return 0, 0
+    low = _hex4(raw, at + 8) if raw[at + 6 : at + 8] == "\\u" else None
+    if low is None or not 0xDC00 <= low < 0xE000:
+        return 0xFFFD, 6
+    return 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00), 12
+
+
+def _hex4(raw: str, at: int) -> int | None:
+    digits = raw[at : at + 4]
+    return int(digits, 16) if len(digits) == 4 and all(c in string.hexdigits for c in digits) else None
 
 
 def parse_json(reply: str) -> Any:

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session, defer, selectinload
 from rrag.audit.corrections import as_reviewed
 from rrag.errors import NotFoundError, StoreError, StoreLockedError
 from rrag.redact import looks_secret, redact_urls
-from rrag.settings import Settings
+from rrag.settings import TOKEN_COUNT_FIELDS, Settings
 from rrag.store.bm25 import KeywordMatches
 from rrag.store.engine import WRITE_OPTIONS, create_store_engine, is_locked
 from rrag.store.health import damaged_error, is_damage, named_os_failure, quick_check
@@ -497,8 +497,10 @@ class Store:
 
     def save_app_settings(self, values: Mapping[str, Any]) -> None:
         """Merge `values` into the saved settings. Secret-looking names are refused (keys stay in the env),
-        and URLs are saved without their credentials."""
-        refused = sorted(str(k) for k in values if not (isinstance(k, str) and k.strip()) or looks_secret(k))
+        but for the token counts, which must be whole numbers; URLs are saved without their credentials."""
+        refused = sorted(
+            str(k) for k, v in values.items() if not (isinstance(k, str) and k.strip()) or _secret(k, v)
+        )
         if refused:
             raise StoreError(
                 f"Refused to save settings {refused}: names must be non-empty and secrets (keys, tokens, "
@@ -587,3 +589,11 @@ def _for_summaries(query: Select[SessionRow]) -> Select[SessionRow]:
 
 def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _secret(name: str, value: Any) -> bool:
+    """Whether a setting may hold a credential: a secret-looking name, unless it is a token count
+    holding a number (a string there could be a key)."""
+    if name in TOKEN_COUNT_FIELDS:
+        return not (isinstance(value, int) and not isinstance(value, bool))
+    return looks_secret(name)

@@ -14,7 +14,7 @@ from typing import Any
 
 from rrag.errors import RRAGError, StoreDamagedError
 from rrag.settings import RISK_PRESETS, Settings
-from rrag.tools.progress import ProgressLine
+from rrag.tools.progress import AskProgress, ProgressLine
 from rrag.types import IngestResult, Report
 
 
@@ -184,7 +184,11 @@ def _print_ingest(results: Sequence[IngestResult], as_json: bool) -> None:
 def _cmd_ask(args: argparse.Namespace) -> int:
     rag = _engine(args)
     _warn_about_storage(rag)
-    _print_report(rag.ask(args.question), args.json)
+    shown = AskProgress()  # stderr: stdout holds only the report
+    stream = rag.ask_stream(args.question, progress=shown.stage, on_claim=shown.claim)
+    for piece in stream:
+        shown.text(piece)
+    _print_report(stream.report, args.json)
     return 0
 
 

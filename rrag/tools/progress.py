@@ -68,3 +68,55 @@ def _duration(seconds: float | None) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}h{minutes:02d}m{secs:02d}s" if hours else f"{minutes}m{secs:02d}s"
+
+
+class AskProgress:
+    """One question's progress on stderr: each stage with the time so far, the answer's words as they
+    are written, then the claims verified (redrawn in place on a terminal)."""
+
+    def __init__(self, *, stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream = stream or sys.stderr
+        self._clock = clock
+        self._started = clock()
+        self._in_place = self.stream.isatty()
+        self._mid_line = False
+
+    def stage(self, name: str) -> None:
+        self._line(f"[{self._clock() - self._started:5.1f} s] {STAGE_WORDS.get(name, name)}")
+        if name == "answer":
+            self._write("answer: ")
+            self._mid_line = True
+
+    def text(self, piece: str) -> None:
+        self._write(piece)
+        self._mid_line = True
+
+    def claim(self, done: int, total: int) -> None:
+        line = f"[{self._clock() - self._started:5.1f} s] claims verified {done}/{total}"
+        if self._in_place:
+            self._write(f"\r\x1b[2K{line}")
+            self._mid_line = done < total
+            if not self._mid_line:
+                self._write("\n")
+        else:
+            self._line(line)
+
+    def _line(self, line: str) -> None:
+        if self._mid_line:
+            self._write("\n")
+            self._mid_line = False
+        self._write(line + "\n")
+
+    def _write(self, text: str) -> None:
+        self.stream.write(text)
+        self.stream.flush()
+
+
+STAGE_WORDS = {
+    "retrieve": "retrieving passages",
+    "answer": "writing the answer",
+    "claims": "splitting the answer into claims",
+    "verify": "verifying the claims",
+    "score": "scoring",
+    "save": "saving the session",
+}
