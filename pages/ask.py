@@ -8,7 +8,7 @@ from contextlib import suppress
 
 import streamlit as st
 
-from rrag import RISK_PRESETS, Report, UserEngine
+from rrag import RISK_PRESETS, Permission, Report, UserEngine
 from rrag.errors import NotFoundError
 from rrag.settings import ANSWERERS, VERIFIER_STAGES, Settings
 from rrag.tools.demo import Sample, is_demo_indexed, samples
@@ -304,6 +304,12 @@ def main() -> None:
             verifiers=list(settings.verifiers),
             sample=None,
         )
+        if not rag.identity.may(Permission.ASK):
+            st.info(
+                f"Your role ({rag.identity.role.value}) can read answers in History but not ask questions.",
+                icon=":material/lock:",
+            )
+            return
         options = _render_options(state, settings)
         if not documents():
             st.info("No documents are indexed yet. Add some first, then ask.", icon=":material/description:")

@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from rrag import RISK_PRESETS, UserEngine
+from rrag import RISK_PRESETS, Permission, UserEngine
 from rrag.settings import ANSWERERS, CLAIM_EXTRACTORS, VERIFIER_STAGES, Settings
 from rrag.tools.locations import data_locations
 from ui.app_settings import to_saved
@@ -186,6 +186,13 @@ def main() -> None:
     with engine_errors("Opening the engine"):
         rag = user_engine()
         _render_key_status(rag.settings)
+        if not rag.identity.may(Permission.CONFIGURE):
+            st.info(
+                f"Your role ({rag.identity.role.value}) cannot change settings; ask an admin.",
+                icon=":material/lock:",
+            )
+            _render_locations(rag.settings)
+            return
         pressed, values = _render_form(state, rag.settings)
         if pressed == "save":
             _save(rag, values)
