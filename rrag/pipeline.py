@@ -14,6 +14,7 @@ from typing import Any
 from rrag.access import Identity, UserEngine
 from rrag.answer.answerers import ANSWERERS, Answerer
 from rrag.audit.claims import CLAIM_EXTRACTORS, ClaimExtractor
+from rrag.audit.corrections import reviewed_queue, reviewed_records, reviewed_report, reviewed_sessions
 from rrag.audit.relevance import Relevance, assess, judge
 from rrag.audit.scoring import score
 from rrag.backends.embedding import get_embedder
@@ -278,14 +279,15 @@ class ReliableRAG:
 
     def report(self, session_id: str) -> Report:
         """The saved report as of its latest review (reviewers' corrections are the truth of record)."""
-        return self.store.get_report(session_id)
+        return reviewed_report(self.store, session_id)
 
     def sessions(self, **filters: Any) -> list[SessionSummary]:
-        """Saved sessions, newest first; `filters` as `Store.list_sessions` takes them."""
-        return self.store.list_sessions(**filters)
+        """Saved sessions, newest first, as of their latest review; `filters` as
+        `rrag.audit.corrections.reviewed_sessions` takes them."""
+        return reviewed_sessions(self.store, **filters)
 
     def review_queue(self, *, include_reviewed: bool = False) -> list[SessionSummary]:
-        return self.store.review_queue(include_reviewed=include_reviewed)
+        return reviewed_queue(self.store, include_reviewed=include_reviewed)
 
     def add_review(self, session_id: str, **review: Any) -> ReviewRecord:
         """Record a reviewer's verdict (reviewer, outcome, note, claim_overrides)."""
@@ -322,7 +324,7 @@ class ReliableRAG:
 
     def session_records(self) -> list[SessionSummary]:
         """Every session as the lists show it, for analytics."""
-        return self.store.session_records()
+        return reviewed_records(self.store)
 
     def claim_records(self) -> list[dict[str, Any]]:
         """Every claim with the verifier's status and the status after reviewer overrides, for analytics."""

@@ -245,7 +245,7 @@ def _print_report(report: Report, as_json: bool) -> None:
 
 
 def _cmd_sessions(args: argparse.Namespace) -> int:
-    sessions = _engine(args).store.list_sessions(flagged_only=args.flagged, limit=args.limit)
+    sessions = _engine(args).sessions(flagged_only=args.flagged, limit=args.limit)
     sessions = sorted(sessions, key=lambda s: not s.needs_review)  # stable: newest first within each group
     if args.json:
         print(json.dumps([asdict(s) for s in sessions], indent=2, ensure_ascii=False))
