@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,7 @@ class ReliableRAG:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings.from_env()
         self._running: set[str] = set()  # sessions this process is answering now
+        self._swap = threading.Lock()  # a question takes the stages while configure() cannot swap them
         self._open_storage()
         self._backends = _Backends.build(self.settings, self.index, self.store)
 
@@ -80,14 +82,16 @@ class ReliableRAG:
             self.close()
             self.__dict__.update(replacement.__dict__)
             return
-        self._backends = _Backends.build(settings, self.index, self.store)
+        replaced = _Backends.build(settings, self.index, self.store)
+        with self._swap:
+            replaced, self._backends = self._backends, replaced
         self.settings = settings
         self._ingestor = Ingestor(settings, self.index, self.store)
+        replaced.retire()  # its LLM client closes once the questions still using it are done
 
     def close(self) -> None:
         self.store.close()
-        if self._backends.llm is not None:
-            self._backends.llm.close()
+        self._backends.retire()
 
     # -- documents ---------------------------------------------------------------------------------
 
@@ -166,8 +170,11 @@ class ReliableRAG:
         id to save the report under, chosen by a caller that must find it again after a reload."""
         timer = _StageTimer(progress)
         with self._pending(question, "ask", session_id) as session_id:
-            stages = self._stages(settings)  # after the pending row: building stages may load models
-            with llm_deadline(stages.settings.llm_deadline_s), logging_calls() as calls:
+            with (
+                self._stages(settings) as stages,  # after the pending row: building stages may load models
+                llm_deadline(stages.settings.llm_deadline_s),
+                logging_calls() as calls,
+            ):
                 return self._ask(stages, question, timer, session_id, calls)
 
     def _ask(
@@ -207,8 +214,11 @@ class ReliableRAG:
         """Audit an answer written elsewhere against the indexed documents (the rest as for `ask`)."""
         timer = _StageTimer(progress)
         with self._pending(question, "verify", session_id) as session_id:
-            stages = self._stages(settings)
-            with llm_deadline(stages.settings.llm_deadline_s), logging_calls() as calls:
+            with (
+                self._stages(settings) as stages,
+                llm_deadline(stages.settings.llm_deadline_s),
+                logging_calls() as calls,
+            ):
                 return self._verify(stages, question, answer, timer, session_id, calls)
 
     def _verify(
@@ -355,15 +365,29 @@ class ReliableRAG:
         finally:
             self._running.discard(session_id)
 
-    def _stages(self, settings: Settings | None) -> _Backends:
-        """The stages for one call. Read once, so a `configure` from another thread (the engine is
-        shared by every browser tab) cannot mix two configurations within one question."""
-        current = self._backends
-        if settings is None or settings == current.settings:
-            return current
-        if _other_storage(settings, current.settings):
-            raise ConfigError("a question's settings cannot switch the database or index; use configure()")
-        return _Backends.build(settings, self.index, self.store)
+    @contextmanager
+    def _stages(self, settings: Settings | None) -> Iterator[_Backends]:
+        """The stages for one call. Taken once, so a `configure` from another thread (the engine is
+        shared by every browser tab) cannot mix two configurations within one question; stages built
+        for this call's own `settings` are closed after it."""
+        with self._swap:
+            current = self._backends
+            current.users.enter()
+        try:
+            if settings is None or settings == current.settings:
+                yield current
+                return
+            if _other_storage(settings, current.settings):
+                raise ConfigError(
+                    "a question's settings cannot switch the database or index; use configure()"
+                )
+            own = _Backends.build(settings, self.index, self.store)
+            try:
+                yield own
+            finally:
+                own.retire()
+        finally:
+            current.users.leave()
 
     def _audit(
         self,
@@ -424,9 +448,15 @@ class ReliableRAG:
     def test_llm_connection(self, settings: Settings | None = None) -> ConnectionCheck:
         """Make the pipeline's structured request to the LLM of `settings` (default: the engine's own),
         negotiating the output mode afresh, without changing the engine."""
-        llm = OpenAIChatLLM(settings) if settings is not None else self._backends.llm
-        with llm_deadline((settings or self.settings).llm_deadline_s):
-            return check_connection(require_llm(llm, "Testing the connection"))
+        if settings is None:
+            with self._stages(None) as stages, llm_deadline(self.settings.llm_deadline_s):
+                return check_connection(require_llm(stages.llm, "Testing the connection"))
+        llm = OpenAIChatLLM(settings)
+        try:
+            with llm_deadline(settings.llm_deadline_s):
+                return check_connection(llm)
+        finally:
+            llm.close()
 
 
 @dataclass(frozen=True)
@@ -439,6 +469,11 @@ class _Backends:
     answerer: Answerer
     extractor: ClaimExtractor
     verifier: Verifier
+    users: _Users = field(default_factory=lambda: _Users(), compare=False, repr=False)
+
+    def retire(self) -> None:
+        """No new question takes these stages: close the LLM client once the last one is done."""
+        self.users.retire(self.llm.close if self.llm is not None else lambda: None)
 
     @classmethod
     def build(cls, settings: Settings, index: ChunkIndex, store: Store) -> _Backends:
@@ -451,6 +486,34 @@ class _Backends:
             CLAIM_EXTRACTORS.create(settings.claim_extractor, settings, llm),
             build_verifier(settings, llm),
         )
+
+
+class _Users:
+    """How many calls use one set of stages, and what to do when it is retired and the last is done."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._count = 0
+        self._on_idle: Callable[[], None] | None = None
+
+    def enter(self) -> None:
+        with self._lock:
+            self._count += 1
+
+    def leave(self) -> None:
+        with self._lock:
+            self._count -= 1
+            self._run_if_idle()
+
+    def retire(self, on_idle: Callable[[], None]) -> None:
+        with self._lock:
+            self._on_idle = on_idle
+            self._run_if_idle()
+
+    def _run_if_idle(self) -> None:
+        if self._count == 0 and self._on_idle is not None:
+            on_idle, self._on_idle = self._on_idle, None
+            on_idle()
 
 
 def _other_storage(a: Settings, b: Settings) -> bool:
