@@ -40,10 +40,7 @@ def test_the_samples_answer_trim_and_refuse_in_one_click_each(rag: ReliableRAG) 
     buttons = [at.button(key=f"ask.sample.{n}") for n in range(len(samples()))]
     assert [b.label.split("→")[1].strip() for b in buttons] == ["✔ passed", "✂ trimmed", "⊘ refused"]
     (link,) = at.get("page_link")
-    assert (
-        link.proto.page == "review"
-        and f"{len(rag.review_queue())} flagged answer(s) wait" in link.label
-    )
+    assert link.proto.page == "review" and f"{len(rag.review_queue())} flagged answer(s) wait" in link.label
     for button, sample in zip(buttons, samples(), strict=True):
         button.click().run()
         assert not at.exception and not at.error
