@@ -1,6 +1,6 @@
-"""A lock between the processes of one machine: an exclusive `flock` on a file beside what it guards.
+"""Locks between the processes of one machine: `flock` on a file beside what they guard.
 
-The kernel releases it when its holder exits, even on `kill -9`, so a crash never leaves it stuck.
+The kernel releases them when their holder exits, even on `kill -9`, so a crash never leaves one stuck.
 """
 
 from __future__ import annotations
@@ -21,3 +21,31 @@ def process_lock(path: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+class PresenceLock:
+    """Held shared by every process that has a folder open, from `__init__` to `close`, so one of them
+    can tell whether it is alone (`alone`) before work that no other process may run beside it."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._handle = open(path, "a")  # noqa: SIM115 - held until close()
+        fcntl.flock(self._handle, fcntl.LOCK_SH)  # waits while another process works alone
+
+    @contextmanager
+    def alone(self) -> Iterator[bool]:
+        """True, holding the lock exclusively for the block, when no other process holds it; else False
+        at once (never waits)."""
+        try:
+            fcntl.flock(self._handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fcntl.flock(self._handle, fcntl.LOCK_SH)  # a failed conversion may have dropped the shared lock
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(self._handle, fcntl.LOCK_SH)
+
+    def close(self) -> None:
+        self._handle.close()

@@ -25,6 +25,7 @@ from rrag.backends.structured import CallLog, logging_calls
 from rrag.errors import ConfigError, InputError, LLMError, RRAGError
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect
+from rrag.locks import PresenceLock
 from rrag.private import make_private
 from rrag.registry import require_llm
 from rrag.retrieval.hybrid import HybridRetriever, backfill_keywords
@@ -51,6 +52,7 @@ from rrag.verify.conflicts import flag_conflicts
 
 Progress = Callable[[str], None]
 
+PRESENCE_LOCK = "engine.lock"  # in data_dir: held shared by every process with the folder open
 MAX_QUESTION_CHARS = 2000  # longer is a pasted document, not a question; retrieval would be noise
 # Changing any of these means another database or index: everything is rebuilt.
 _STORAGE_FIELDS = ("data_dir", "database_url", "chroma_host", "chroma_port", "collection")
@@ -71,9 +73,24 @@ class ReliableRAG:
         self.store = Store(self.settings)
         self.index = ChunkIndex(self.settings, get_embedder())
         self._ingestor = Ingestor(self.settings, self.index, self.store)
+        self._presence: PresenceLock | None = None
+        self._repaired_on_open: list[IngestResult] = []
+        if self.store.read_only is not None:
+            return  # nothing can be repaired or written there (rrag/store/health.py)
+        self._presence = PresenceLock(self.settings.data_dir / PRESENCE_LOCK)
         if self.store.damage is None:  # a damaged database is not written to (rrag/store/health.py)
             self._ingestor.repair()  # what a crashed ingest left: see rrag/ingest/journal.py
             backfill_keywords(self.store, self.index)
+            self._repaired_on_open = self._repair_if_alone(self._presence)
+
+    def _repair_if_alone(self, presence: PresenceLock) -> list[IngestResult]:
+        """Re-index the documents the index lacks from their kept originals, where that is safe: the
+        database and the index are this machine's own (no database URL, no Chroma server) and no other
+        process has the data folder open. Otherwise `missing_from_index` reports them."""
+        if self.settings.database_url or self.settings.chroma_host:
+            return []
+        with presence.alone() as alone:
+            return self.repair_index() if alone else []
 
     def configure(self, settings: Settings) -> None:
         """Switch parameters or backends, all or nothing: on error the engine keeps its old settings."""
@@ -92,6 +109,8 @@ class ReliableRAG:
     def close(self) -> None:
         self.store.close()
         self._backends.retire()
+        if self._presence is not None:
+            self._presence.close()
 
     # -- documents ---------------------------------------------------------------------------------
 
@@ -110,7 +129,7 @@ class ReliableRAG:
     def ingest_each(self, paths: Sequence[Path]) -> Iterator[tuple[int, str, IngestResult]]:
         """`ingest`, one file at a time: (files in all, the file's name, its result) as each is done,
         so that a caller can show progress and knows what was done if it stops early."""
-        self.store.require_sound()  # every file would fail alike
+        self.store.require_writable("add documents")  # every file would fail alike
         items = collect([Path(path) for path in paths])
         for item in items:
             if isinstance(item, SourceFile):
@@ -119,7 +138,7 @@ class ReliableRAG:
                 yield len(items), item.source, item
 
     def ingest_bytes(self, name: str, data: bytes) -> IngestResult:
-        self.store.require_sound()
+        self.store.require_writable("add the document")
         return self._ingestor.ingest_bytes(name, data)
 
     def documents(self) -> list[DocumentInfo]:
@@ -251,6 +270,23 @@ class ReliableRAG:
             mode="verify",
             session_id=session_id,
         )
+
+    def storage_notes(self) -> list[str]:
+        """What the checks on open did or found that a user should know, besides damage and documents
+        still missing from the index: a read-only data folder, documents re-indexed on open."""
+        notes = []
+        if self.store.read_only is not None:
+            notes.append(
+                f"The data folder {self.store.read_only} is read-only: documents, answers and reviews "
+                "can be read, nothing can be added or changed."
+            )
+        repaired = [r for r in self._repaired_on_open if r.ok]
+        if repaired:
+            notes.append(
+                f"{len(repaired)} document(s) the index lacked were re-indexed from the kept originals "
+                f"on open ({', '.join(r.source for r in repaired[:5])}{'...' if len(repaired) > 5 else ''})."
+            )
+        return notes
 
     def _index_notes(self) -> list[str]:
         missing = self.missing_from_index()

@@ -25,7 +25,13 @@ from rrag.redact import looks_secret, redact_urls
 from rrag.settings import Settings
 from rrag.store.bm25 import KeywordMatches
 from rrag.store.engine import WRITE_OPTIONS, create_store_engine, is_locked
-from rrag.store.health import damaged_error, is_damage, named_os_failure, quick_check
+from rrag.store.health import (
+    damaged_error,
+    is_damage,
+    named_os_failure,
+    quick_check,
+    read_only_error,
+)
 from rrag.store.keyword_index import documents_without_keywords, match_keywords, replace_keywords
 from rrag.store.migrations import is_behind, migrate
 from rrag.store.records import (
@@ -73,9 +79,12 @@ _WITH_CORRECTIONS = selectinload(SessionRow.reviews).selectinload(ReviewRow.chan
 class Store:
     def __init__(self, settings: Settings, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S) -> None:
         self._busy_timeout_s = busy_timeout_s
-        self._engine, in_memory = create_store_engine(settings.sqlalchemy_url, busy_timeout_s)
-        self._writer = self._engine.execution_options(**WRITE_OPTIONS)
+        # _read_only: the folder, when writes are refused because it is read-only.
+        self._engine, in_memory, self._read_only = create_store_engine(
+            settings.sqlalchemy_url, busy_timeout_s
+        )
         self._path = make_url(settings.sqlalchemy_url).database or ""
+        self._writer = self._engine.execution_options(**WRITE_OPTIONS)
         self._damage: str | None = None  # what quick_check found: writes are refused
         # An in-memory database is one shared connection: transactions from two threads would interleave.
         self._one_at_a_time: AbstractContextManager[Any] = threading.RLock() if in_memory else nullcontext()
@@ -84,6 +93,8 @@ class Store:
                 if self._engine.dialect.name == "sqlite" and not in_memory:
                     self._damage = quick_check(self._engine)
                 if self._damage is None and is_behind(self._engine):
+                    if self._read_only is not None:
+                        raise read_only_error("bring the database up to date", self._read_only)
                     migrate(self._writer)
         except BaseException:
             self._engine.dispose()
@@ -511,14 +522,25 @@ class Store:
         """What the integrity check on open found wrong with the database, or None."""
         return self._damage
 
+    @property
+    def read_only(self) -> str | None:
+        """The data folder, when it is read-only: the data can be read, every write is refused."""
+        return self._read_only
+
     def require_sound(self) -> None:
         """Raise StoreDamagedError, with the recovery hint, if the integrity check on open failed."""
         if self._damage is not None:
             raise damaged_error(self._path, self._damage)
 
+    def require_writable(self, action: str) -> None:
+        """Raise, saying why, if writes are refused: a read-only folder or a damaged database."""
+        if self._read_only is not None:
+            raise read_only_error(action, self._read_only)
+        self.require_sound()
+
     @contextmanager
     def _write(self, action: str) -> Iterator[Session]:
-        self.require_sound()
+        self.require_writable(action)
         with self._transaction(self._writer, action) as session:
             yield session
 

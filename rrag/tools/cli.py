@@ -190,6 +190,8 @@ def _cmd_ask(args: argparse.Namespace) -> int:
 
 def _warn_about_storage(rag: Any) -> None:
     """What the checks on open found: a damaged database, documents the index lacks."""
+    for note in rag.storage_notes():
+        print(f"note: {note}", file=sys.stderr)
     if rag.store.damage is not None:
         print(f"warning: the database is damaged ({rag.store.damage}); writes are refused", file=sys.stderr)
     missing = rag.missing_from_index()
