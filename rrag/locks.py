@@ -6,6 +6,8 @@ The kernel releases them when their holder exits, even on `kill -9`, so a crash 
 from __future__ import annotations
 
 import fcntl
+import os
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,23 +31,22 @@ class PresenceLock:
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._handle = open(path, "a")  # noqa: SIM115 - held until close()
-        fcntl.flock(self._handle, fcntl.LOCK_SH)  # waits while another process works alone
+        self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        # An engine never closed (tests, a crashed page) releases it when collected, without a warning.
+        self.close = weakref.finalize(self, os.close, self._fd)
+        fcntl.flock(self._fd, fcntl.LOCK_SH)  # waits while another process works alone
 
     @contextmanager
     def alone(self) -> Iterator[bool]:
         """True, holding the lock exclusively for the block, when no other process holds it; else False
         at once (never waits)."""
         try:
-            fcntl.flock(self._handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            fcntl.flock(self._handle, fcntl.LOCK_SH)  # a failed conversion may have dropped the shared lock
+            fcntl.flock(self._fd, fcntl.LOCK_SH)  # a failed conversion may have dropped the shared lock
             yield False
             return
         try:
             yield True
         finally:
-            fcntl.flock(self._handle, fcntl.LOCK_SH)
-
-    def close(self) -> None:
-        self._handle.close()
+            fcntl.flock(self._fd, fcntl.LOCK_SH)
