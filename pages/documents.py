@@ -175,6 +175,8 @@ def _render_storage_health(rag: UserEngine, state: PageState) -> None:
     """What the checks on open found: a damaged database (writes refused), documents the index lacks."""
     with engine_errors("Checking the database"):
         rag.require_sound_storage()  # raises with the recovery hint, shown as an error
+    for note in rag.storage_notes():
+        st.info(md_escape(note), icon=":material/info:")
     missing = rag.missing_from_index()
     if not missing:
         return

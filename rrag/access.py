@@ -72,6 +72,7 @@ METHOD_PERMISSIONS: Mapping[str, Permission] = {
     "failed_sessions": Permission.READ,
     "missing_from_index": Permission.READ,
     "require_sound_storage": Permission.READ,
+    "storage_notes": Permission.READ,
     "ask": Permission.ASK,
     "ask_stream": Permission.ASK,
     "verify": Permission.ASK,

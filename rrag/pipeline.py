@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from rrag.access import Identity, UserEngine
 from rrag.answer.answerers import ANSWERERS, Answerer
 from rrag.audit.claims import CLAIM_EXTRACTORS, ClaimExtractor
+from rrag.audit.corrections import reviewed_queue, reviewed_records, reviewed_report, reviewed_sessions
 from rrag.audit.relevance import Relevance, assess, judge
 from rrag.audit.scoring import score
 from rrag.backends.embedding import get_embedder
@@ -23,6 +25,7 @@ from rrag.backends.structured import CallLog, known_modes, learn_modes, logging_
 from rrag.errors import ConfigError, InputError, LLMError, RRAGError
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect
+from rrag.locks import PresenceLock
 from rrag.private import make_private
 from rrag.registry import require_llm
 from rrag.retrieval.hybrid import HybridRetriever, backfill_keywords
@@ -48,6 +51,7 @@ from rrag.verify.base import Verifier
 from rrag.verify.cascade import build_verifier
 from rrag.verify.conflicts import flag_conflicts
 
+PRESENCE_LOCK = "engine.lock"  # in data_dir: held shared by every process with the folder open
 MAX_QUESTION_CHARS = 2000  # longer is a pasted document, not a question; retrieval would be noise
 OUTPUT_MODES_KEY = "llm_output_modes"  # app setting: the output mode each server and model accepted
 # Changing any of these means another database or index: everything is rebuilt.
@@ -61,6 +65,7 @@ class ReliableRAG:
         self.settings = settings or Settings.from_env()
         self._running: set[str] = set()  # sessions this process is answering now
         self._kept_modes: dict[str, dict[str, str]] = {}
+        self._swap = threading.Lock()  # a question takes the stages while configure() cannot swap them
         self._open_storage()
         self._backends = _Backends.build(self.settings, self.index, self.store)
 
@@ -69,10 +74,25 @@ class ReliableRAG:
         self.store = Store(self.settings)
         self.index = ChunkIndex(self.settings, get_embedder())
         self._ingestor = Ingestor(self.settings, self.index, self.store)
+        self._presence: PresenceLock | None = None
+        self._repaired_on_open: list[IngestResult] = []
+        if self.store.read_only is not None:
+            return  # nothing can be repaired or written there (rrag/store/health.py)
+        self._presence = PresenceLock(self.settings.data_dir / PRESENCE_LOCK)
         if self.store.damage is None:  # a damaged database is not written to (rrag/store/health.py)
             self._ingestor.repair()  # what a crashed ingest left: see rrag/ingest/journal.py
             backfill_keywords(self.store, self.index)
             learn_modes(self.store.get_app_settings().get(OUTPUT_MODES_KEY))
+            self._repaired_on_open = self._repair_if_alone(self._presence)
+
+    def _repair_if_alone(self, presence: PresenceLock) -> list[IngestResult]:
+        """Re-index the documents the index lacks from their kept originals, where that is safe: the
+        database and the index are this machine's own (no database URL, no Chroma server) and no other
+        process has the data folder open. Otherwise `missing_from_index` reports them."""
+        if self.settings.database_url or self.settings.chroma_host:
+            return []
+        with presence.alone() as alone:
+            return self.repair_index() if alone else []
 
     def _keep_modes(self) -> None:
         """Keep the output modes learned in the store: a restart need not negotiate them again."""
@@ -89,14 +109,18 @@ class ReliableRAG:
             self.close()
             self.__dict__.update(replacement.__dict__)
             return
-        self._backends = _Backends.build(settings, self.index, self.store)
+        replaced = _Backends.build(settings, self.index, self.store)
+        with self._swap:
+            replaced, self._backends = self._backends, replaced
         self.settings = settings
         self._ingestor = Ingestor(settings, self.index, self.store)
+        replaced.retire()  # its LLM client closes once the questions still using it are done
 
     def close(self) -> None:
         self.store.close()
-        if self._backends.llm is not None:
-            self._backends.llm.close()
+        self._backends.retire()
+        if self._presence is not None:
+            self._presence.close()
 
     # -- documents ---------------------------------------------------------------------------------
 
@@ -115,7 +139,7 @@ class ReliableRAG:
     def ingest_each(self, paths: Sequence[Path]) -> Iterator[tuple[int, str, IngestResult]]:
         """`ingest`, one file at a time: (files in all, the file's name, its result) as each is done,
         so that a caller can show progress and knows what was done if it stops early."""
-        self.store.require_sound()  # every file would fail alike
+        self.store.require_writable("add documents")  # every file would fail alike
         items = collect([Path(path) for path in paths])
         for item in items:
             if isinstance(item, SourceFile):
@@ -124,7 +148,7 @@ class ReliableRAG:
                 yield len(items), item.source, item
 
     def ingest_bytes(self, name: str, data: bytes) -> IngestResult:
-        self.store.require_sound()
+        self.store.require_writable("add the document")
         return self._ingestor.ingest_bytes(name, data)
 
     def documents(self) -> list[DocumentInfo]:
@@ -180,8 +204,11 @@ class ReliableRAG:
         each claim is verified."""
         timer = _StageTimer(progress)
         with self._pending(question, "ask", session_id) as session_id:
-            stages = self._stages(settings)  # after the pending row: building stages may load models
-            with llm_deadline(stages.settings.llm_deadline_s), logging_calls() as calls:
+            with (
+                self._stages(settings) as stages,  # after the pending row: building stages may load models
+                llm_deadline(stages.settings.llm_deadline_s),
+                logging_calls() as calls,
+            ):
                 return self._ask(stages, question, timer, session_id, calls, on_text, on_claim)
 
     def ask_stream(
@@ -259,8 +286,11 @@ class ReliableRAG:
         """Audit an answer written elsewhere against the indexed documents (the rest as for `ask`)."""
         timer = _StageTimer(progress)
         with self._pending(question, "verify", session_id) as session_id:
-            stages = self._stages(settings)
-            with llm_deadline(stages.settings.llm_deadline_s), logging_calls() as calls:
+            with (
+                self._stages(settings) as stages,
+                llm_deadline(stages.settings.llm_deadline_s),
+                logging_calls() as calls,
+            ):
                 return self._verify(stages, question, answer, timer, session_id, calls, on_claim)
 
     def _verify(
@@ -295,6 +325,23 @@ class ReliableRAG:
             session_id=session_id,
             on_claim=on_claim,
         )
+
+    def storage_notes(self) -> list[str]:
+        """What the checks on open did or found that a user should know, besides damage and documents
+        still missing from the index: a read-only data folder, documents re-indexed on open."""
+        notes = []
+        if self.store.read_only is not None:
+            notes.append(
+                f"The data folder {self.store.read_only} is read-only: documents, answers and reviews "
+                "can be read, nothing can be added or changed."
+            )
+        repaired = [r for r in self._repaired_on_open if r.ok]
+        if repaired:
+            notes.append(
+                f"{len(repaired)} document(s) the index lacked were re-indexed from the kept originals "
+                f"on open ({', '.join(r.source for r in repaired[:5])}{'...' if len(repaired) > 5 else ''})."
+            )
+        return notes
 
     def _index_notes(self) -> list[str]:
         missing = self.missing_from_index()
@@ -333,14 +380,15 @@ class ReliableRAG:
 
     def report(self, session_id: str) -> Report:
         """The saved report as of its latest review (reviewers' corrections are the truth of record)."""
-        return self.store.get_report(session_id)
+        return reviewed_report(self.store, session_id)
 
     def sessions(self, **filters: Any) -> list[SessionSummary]:
-        """Saved sessions, newest first; `filters` as `Store.list_sessions` takes them."""
-        return self.store.list_sessions(**filters)
+        """Saved sessions, newest first, as of their latest review; `filters` as
+        `rrag.audit.corrections.reviewed_sessions` takes them."""
+        return reviewed_sessions(self.store, **filters)
 
     def review_queue(self, *, include_reviewed: bool = False) -> list[SessionSummary]:
-        return self.store.review_queue(include_reviewed=include_reviewed)
+        return reviewed_queue(self.store, include_reviewed=include_reviewed)
 
     def add_review(self, session_id: str, **review: Any) -> ReviewRecord:
         """Record a reviewer's verdict (reviewer, outcome, note, claim_overrides)."""
@@ -377,7 +425,7 @@ class ReliableRAG:
 
     def session_records(self) -> list[SessionSummary]:
         """Every session as the lists show it, for analytics."""
-        return self.store.session_records()
+        return reviewed_records(self.store)
 
     def claim_records(self) -> list[dict[str, Any]]:
         """Every claim with the verifier's status and the status after reviewer overrides, for analytics."""
@@ -409,15 +457,29 @@ class ReliableRAG:
             self._running.discard(session_id)
             self._keep_modes()
 
-    def _stages(self, settings: Settings | None) -> _Backends:
-        """The stages for one call. Read once, so a `configure` from another thread (the engine is
-        shared by every browser tab) cannot mix two configurations within one question."""
-        current = self._backends
-        if settings is None or settings == current.settings:
-            return current
-        if _other_storage(settings, current.settings):
-            raise ConfigError("a question's settings cannot switch the database or index; use configure()")
-        return _Backends.build(settings, self.index, self.store)
+    @contextmanager
+    def _stages(self, settings: Settings | None) -> Iterator[_Backends]:
+        """The stages for one call. Taken once, so a `configure` from another thread (the engine is
+        shared by every browser tab) cannot mix two configurations within one question; stages built
+        for this call's own `settings` are closed after it."""
+        with self._swap:
+            current = self._backends
+            current.users.enter()
+        try:
+            if settings is None or settings == current.settings:
+                yield current
+                return
+            if _other_storage(settings, current.settings):
+                raise ConfigError(
+                    "a question's settings cannot switch the database or index; use configure()"
+                )
+            own = _Backends.build(settings, self.index, self.store)
+            try:
+                yield own
+            finally:
+                own.retire()
+        finally:
+            current.users.leave()
 
     def _audit(
         self,
@@ -479,10 +541,16 @@ class ReliableRAG:
     def test_llm_connection(self, settings: Settings | None = None) -> ConnectionCheck:
         """Make the pipeline's structured request to the LLM of `settings` (default: the engine's own),
         negotiating the output mode afresh, without changing the engine."""
-        llm = OpenAIChatLLM(settings) if settings is not None else self._backends.llm
         try:
-            with llm_deadline((settings or self.settings).llm_deadline_s):
-                return check_connection(require_llm(llm, "Testing the connection"))
+            if settings is None:
+                with self._stages(None) as stages, llm_deadline(self.settings.llm_deadline_s):
+                    return check_connection(require_llm(stages.llm, "Testing the connection"))
+            llm = OpenAIChatLLM(settings)
+            try:
+                with llm_deadline(settings.llm_deadline_s):
+                    return check_connection(llm)
+            finally:
+                llm.close()
         finally:
             self._keep_modes()
 
@@ -497,6 +565,11 @@ class _Backends:
     answerer: Answerer
     extractor: ClaimExtractor
     verifier: Verifier
+    users: _Users = field(default_factory=lambda: _Users(), compare=False, repr=False)
+
+    def retire(self) -> None:
+        """No new question takes these stages: close the LLM client once the last one is done."""
+        self.users.retire(self.llm.close if self.llm is not None else lambda: None)
 
     @classmethod
     def build(cls, settings: Settings, index: ChunkIndex, store: Store) -> _Backends:
@@ -509,6 +582,34 @@ class _Backends:
             CLAIM_EXTRACTORS.create(settings.claim_extractor, settings, llm),
             build_verifier(settings, llm),
         )
+
+
+class _Users:
+    """How many calls use one set of stages, and what to do when it is retired and the last is done."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._count = 0
+        self._on_idle: Callable[[], None] | None = None
+
+    def enter(self) -> None:
+        with self._lock:
+            self._count += 1
+
+    def leave(self) -> None:
+        with self._lock:
+            self._count -= 1
+            self._run_if_idle()
+
+    def retire(self, on_idle: Callable[[], None]) -> None:
+        with self._lock:
+            self._on_idle = on_idle
+            self._run_if_idle()
+
+    def _run_if_idle(self) -> None:
+        if self._count == 0 and self._on_idle is not None:
+            on_idle, self._on_idle = self._on_idle, None
+            on_idle()
 
 
 def _other_storage(a: Settings, b: Settings) -> bool:

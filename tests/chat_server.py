@@ -38,7 +38,7 @@ class Reply:
 
 
 class ChatServer:
-    def __init__(self) -> None:
+    def __init__(self, *, keep_alive: bool = False) -> None:
         self._replies: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -49,7 +49,8 @@ class ChatServer:
         self.gets: dict[str, Any] = {}  # path -> the JSON a GET of it answers
         self.got: list[str] = []  # each GET's path
         self.dropped = 0  # requests whose client closed the connection before the reply
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        # keep_alive: HTTP/1.1, connections kept open between requests, as real LLM servers do.
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self, keep_alive))
         self._httpd.daemon_threads = True
         # A short poll interval: shutdown() waits up to one interval, at every test's teardown.
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
@@ -166,8 +167,10 @@ def _chunk(delta: dict[str, Any], finish_reason: str | None) -> dict[str, Any]:
     }
 
 
-def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
+def _handler_for(server: ChatServer, keep_alive: bool) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1" if keep_alive else "HTTP/1.0"
+
         def do_POST(self) -> None:  # noqa: N802 - the http.server naming
             length = int(self.headers.get("content-length", 0))
             body = json.loads(self.rfile.read(length) or b"{}")

@@ -31,7 +31,7 @@ def main() -> None:
                 "contexts": [[rc.chunk.source, rc.vector_score, rc.keyword_score] for rc in report.contexts],
             }
         else:
-            reply = {"session_ids": [s.session_id for s in rag.store.list_sessions()]}
+            reply = {"session_ids": [s.session_id for s in rag.sessions()]}
         print(json.dumps(reply), flush=True)
     rag.close()
 

@@ -226,8 +226,8 @@ def test_an_answer_over_disagreeing_sources_is_flagged_and_saved(rag: ReliableRA
     assert report.level is not Level.HIGH and report.needs_review
     assert any(r.startswith("sources disagree") for r in report.review_reasons)
     assert report.decision is not Decision.REFUSE  # both values are shown, with the disagreement
-    saved = rag.store.get_report(report.session_id)
+    saved = rag.report(report.session_id)
     assert [r.conflict for r in saved.claims] == [r.conflict for r in report.claims]
     assert Report.from_dict(report.to_dict()).source_conflicts == report.source_conflicts
-    [summary] = rag.store.list_sessions()
+    [summary] = rag.sessions()
     assert summary.source_conflicts == report.source_conflicts

@@ -11,7 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from rrag.audit.corrections import REVIEWER, as_reviewed
+from rrag.audit.corrections import (
+    REVIEWER,
+    as_reviewed,
+    reviewed_queue,
+    reviewed_records,
+    reviewed_report,
+    reviewed_sessions,
+)
 from rrag.audit.scoring import score
 from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
@@ -96,12 +103,12 @@ def test_a_correction_changes_status_scores_decision_and_final_answer(store: Sto
     store.save_report(_report("s1", GOOD))  # HIGH, passed as written
     _correct(store, "s1", "Ann", {1: S.CONTRADICTED}, note="the handbook says 25")
 
-    report = store.get_report("s1")
+    report = reviewed_report(store, "s1")
     claim = report.claims[1]
     assert claim.verdict.status is S.CONTRADICTED and claim.verdict.verifier == REVIEWER
     assert claim.verdict.reason.startswith("Corrected by Ann at ")
     assert claim.verdict.reason.endswith(": the handbook says 25")
-    assert claim.verdict.evidence == store.get_report("s1", as_saved=True).claims[1].verdict.evidence
+    assert claim.verdict.evidence == store.get_report("s1").claims[1].verdict.evidence
     correction = claim.correction
     assert correction is not None and (correction.reviewer, correction.status) == ("Ann", S.CONTRADICTED)
     assert datetime.fromisoformat(correction.corrected_at).tzinfo is not None
@@ -120,7 +127,7 @@ def test_a_correction_changes_status_scores_decision_and_final_answer(store: Sto
 
     # Every claim the reviewer left alone keeps the verifier's verdict.
     assert [c.correction for i, c in enumerate(report.claims) if i != 1] == [None] * 3
-    assert store.get_report("s1", as_saved=True).decision is Decision.PASS  # the saved report is intact
+    assert store.get_report("s1").decision is Decision.PASS  # the saved report is intact
 
 
 def test_the_latest_review_wins_and_the_trail_keeps_every_step(store: Store) -> None:
@@ -128,7 +135,7 @@ def test_the_latest_review_wins_and_the_trail_keeps_every_step(store: Store) -> 
     _correct(store, "s1", "Ann", {1: S.CONTRADICTED})
     _correct(store, "s1", "Ben", {1: S.SUPPORTED, 2: S.SUPPORTED})
 
-    report = store.get_report("s1")
+    report = reviewed_report(store, "s1")
     assert [c.verdict.status for c in report.claims] == [S.SUPPORTED] * 3
     assert {c.correction.reviewer for c in report.claims[1:] if c.correction} == {"Ben"}
     assert report.claims[1].correction and report.claims[1].correction.original
@@ -142,7 +149,7 @@ def test_a_correction_back_to_the_verifiers_status_restores_its_verdict(store: S
     store.save_report(_report("s1", GOOD))
     _correct(store, "s1", "Ann", {0: S.UNSUPPORTED})
     _correct(store, "s1", "Ben", {0: S.SUPPORTED})
-    assert store.get_report("s1") == store.get_report("s1", as_saved=True)
+    assert reviewed_report(store, "s1") == store.get_report("s1")
 
 
 def test_unverified_claims_become_verified_and_not_checkable_leaves_the_rates(store: Store) -> None:
@@ -153,12 +160,12 @@ def test_unverified_claims_become_verified_and_not_checkable_leaves_the_rates(st
     )
     store.save_report(saved)
     _correct(store, "s1", "Ann", {2: S.SUPPORTED})
-    report = store.get_report("s1")
+    report = reviewed_report(store, "s1")
     assert report.verified and report.claims[2].verdict.verified
     assert report.status_counts["not_verified"] == 0 and report.hallucination_rate == 0.0
 
     _correct(store, "s1", "Ben", {2: S.NOT_CHECKABLE, 1: S.PARTIAL})
-    report = store.get_report("s1")
+    report = reviewed_report(store, "s1")
     assert not report.claims[2].claim.checkable
     assert report.reliability == pytest.approx(0.75)  # (1 + 0.5) / 2 checkable claims
     assert report.level is Level.MEDIUM
@@ -176,11 +183,11 @@ def test_not_verified_survives_the_store_and_a_review_of_another_claim(store: St
     saved = _timed_out(_report("s1", [S.SUPPORTED, S.SUPPORTED, S.SUPPORTED, S.SUPPORTED]), 3)
     assert (saved.verified, saved.decision) == (False, Decision.TRIM)
     store.save_report(saved)
-    as_saved = store.get_report("s1", as_saved=True)
+    as_saved = store.get_report("s1")
     assert as_saved.claims[3].verdict.status is S.NOT_VERIFIED and as_saved.claims[3].claim.checkable
 
     _correct(store, "s1", "Ann", {0: S.PARTIAL})  # a different claim
-    report = store.get_report("s1")
+    report = reviewed_report(store, "s1")
     assert report.claims[3].verdict.status is S.NOT_VERIFIED and report.claims[3].claim.checkable
     assert not report.verified and "timed out" in report.not_verified_reason
     assert report.decision is not Decision.PASS and report.final_answer != report.answer
@@ -210,7 +217,7 @@ def test_a_report_saved_before_not_verified_existed_reads_it_back(store: Store) 
 def test_threshold_strict_mode_and_citation_mismatches_still_apply(store: Store) -> None:
     store.save_report(_report("strict", GOOD, strict=True, threshold=0.05, citation_mismatches=1))
     _correct(store, "strict", "Ann", {0: S.UNSUPPORTED})
-    report = store.get_report("strict")
+    report = reviewed_report(store, "strict")
     assert report.decision is Decision.REFUSE and "strict mode" in report.final_answer
     assert any("citation" in reason for reason in report.review_reasons)
 
@@ -218,21 +225,21 @@ def test_threshold_strict_mode_and_citation_mismatches_still_apply(store: Store)
 def test_an_answerers_refusal_stays_a_refusal(store: Store) -> None:
     store.save_report(_report("r1", [S.NOT_CHECKABLE], refused=True))
     _correct(store, "r1", "Ann", {0: S.SUPPORTED})
-    report = store.get_report("r1")
+    report = reviewed_report(store, "r1")
     assert report.decision is Decision.REFUSE and report.final_answer == report.answer
 
 
 def test_a_reviewed_report_round_trips_through_json(store: Store) -> None:
     store.save_report(_report("s1", GOOD))
     _correct(store, "s1", "Ann", {2: S.PARTIAL})
-    data = json.loads(json.dumps(store.get_report("s1").to_dict()))
+    data = json.loads(json.dumps(reviewed_report(store, "s1").to_dict()))
     claim = data["claims"][2]
     assert claim["status"] == "partial" and claim["verifier"] == REVIEWER
     assert claim["correction"]["reviewer"] == "Ann"
     assert claim["correction"]["original"]["status"] == "supported"
     assert data["claims"][0]["correction"] is None
     assert Report.from_dict(data).to_dict() == data
-    assert Report.from_dict(data) == store.get_report("s1")
+    assert Report.from_dict(data) == reviewed_report(store, "s1")
 
 
 def test_no_correction_returns_the_report_itself(store: Store) -> None:
@@ -250,7 +257,7 @@ def test_the_engine_delivers_the_corrected_answer(settings: Settings, tmp_path: 
         first = rag.verify("How much annual leave do employees get?", answer)
         assert first.decision is Decision.PASS and first.claims[0].verdict.status is S.SUPPORTED
         _correct(rag.store, first.session_id, "Ann", {0: S.CONTRADICTED})
-        report = rag.store.get_report(first.session_id)
+        report = rag.report(first.session_id)
     assert report.claims[0].verdict.status is S.CONTRADICTED
     assert report.decision is not Decision.PASS and answer not in report.final_answer
     assert report.hallucination_rate == 1.0 and report.needs_review
@@ -262,8 +269,8 @@ def test_lists_queues_and_frames_show_the_scores_as_corrected(store: Store) -> N
     _correct(store, "s1", "Ann", {0: S.CONTRADICTED, 1: S.UNSUPPORTED})  # now LOW
     _correct(store, "s2", "Ben", {1: S.SUPPORTED, 2: S.SUPPORTED})  # now HIGH, passed
 
-    listed = {s.session_id: s for s in store.list_sessions()}
-    reviewed = {sid: store.get_report(sid) for sid in ("s1", "s2")}
+    listed = {s.session_id: s for s in reviewed_sessions(store)}
+    reviewed = {sid: reviewed_report(store, sid) for sid in ("s1", "s2")}
     for sid, summary in listed.items():
         report = reviewed[sid]
         assert summary.decision == report.decision.value
@@ -275,9 +282,9 @@ def test_lists_queues_and_frames_show_the_scores_as_corrected(store: Store) -> N
         assert summary.status_counts == report.status_counts
     assert (listed["s1"].level, listed["s2"].level) == ("LOW", "HIGH")
     # Filters select by the scores as corrected, too.
-    assert [s.session_id for s in store.list_sessions(level="LOW")] == ["s1"]
-    assert [s.session_id for s in store.list_sessions(level="HIGH", decision="pass")] == ["s2"]
-    frame = sessions_frame(store.session_records()).set_index("session_id")
+    assert [s.session_id for s in reviewed_sessions(store, level="LOW")] == ["s1"]
+    assert [s.session_id for s in reviewed_sessions(store, level="HIGH", decision="pass")] == ["s2"]
+    frame = sessions_frame(reviewed_records(store)).set_index("session_id")
     assert frame.loc["s2", "hallucination_rate"] == 0.0 and frame.loc["s1", "level"] == "LOW"
     claims = claims_frame(store.claim_records())
     assert list(claims[claims.session_id == "s1"].effective_status)[:2] == ["contradicted", "unsupported"]
@@ -296,5 +303,37 @@ def test_a_correction_keeps_the_answer_level_flags(store: Store) -> None:
     )
     store.save_report(report)
     _correct(store, "s1", "Ann", {1: S.CONTRADICTED})
-    reasons = " ".join(store.get_report("s1").review_reasons)
+    reasons = " ".join(reviewed_report(store, "s1").review_reasons)
     assert "does not address the question" in reasons and "instruction addressed to an AI" in reasons
+
+
+def test_a_filtered_list_holds_as_many_sessions_as_asked_despite_corrected_ones(store: Store) -> None:
+    for day in (1, 2):
+        store.save_report(replace(_report(f"low-{day}", BAD), created_at=f"2026-11-0{day}T08:00:00+00:00"))
+    for day in (10, 11, 12):  # newer, corrected, and still HIGH: candidates in SQL, dropped after rescoring
+        store.save_report(replace(_report(f"high-{day}", GOOD), created_at=f"2026-11-{day}T08:00:00+00:00"))
+        _correct(store, f"high-{day}", "Ana", {0: S.PARTIAL})
+    assert [s.session_id for s in reviewed_sessions(store, level="LOW", limit=2)] == ["low-2", "low-1"]
+
+
+def test_the_review_queue_shows_the_scores_as_corrected_in_the_order_first_saved(store: Store) -> None:
+    store.save_report(replace(_report("bad", BAD), created_at="2026-11-20T09:00:00+00:00"))
+    store.save_report(replace(_report("strict", GOOD, strict=True, threshold=0.05, citation_mismatches=1)))
+    _correct(store, "bad", "Ann", {1: S.SUPPORTED, 2: S.SUPPORTED}, note="in the handbook")
+    queue = reviewed_queue(store, include_reviewed=True)
+    assert [s.session_id for s in queue] == ["bad", "strict"]  # by severity as first audited
+    assert (queue[0].level, queue[0].decision, queue[0].review_status) == ("HIGH", "pass", "corrected")
+    # Scores as corrected give no reason to flag: the lists still say why it was flagged.
+    assert queue[0].review_reasons == ["reliability level LOW"]
+    assert [s.session_id for s in reviewed_queue(store)] == ["strict"]  # the corrected one was reviewed
+
+
+def test_the_store_keeps_what_was_saved_and_the_reviews(store: Store) -> None:
+    store.save_report(_report("s1", GOOD))
+    _correct(store, "s1", "Ann", {1: S.CONTRADICTED})
+    assert store.get_report("s1").to_dict() == _report("s1", GOOD).to_dict()  # as the verifier wrote it
+    [saved] = store.list_sessions()
+    assert (saved.as_saved.decision, saved.as_saved.level) == ("pass", "HIGH")
+    assert {i: c.status for i, c in saved.corrections.items()} == {1: S.CONTRADICTED}
+    assert saved.report is not None and saved.report.to_dict() == _report("s1", GOOD).to_dict()
+    assert store.corrections("s1")[1].reviewer == "Ann"

@@ -35,10 +35,10 @@ def _verdicts(rag: ReliableRAG, answer: str) -> dict[str, ClaimStatus]:
 
 
 def test_second_run_adds_nothing_and_keeps_the_saved_examples(demo: ReliableRAG) -> None:
-    sessions = len(demo.store.list_sessions())
+    sessions = len(demo.sessions())
     again = set_up_demo(demo)
     assert {r.status for r in again.ingested} == {"unchanged"}
-    assert again.examples == [] and len(demo.store.list_sessions()) == sessions
+    assert again.examples == [] and len(demo.sessions()) == sessions
 
 
 def test_near_duplicate_passage_is_dropped(demo: ReliableRAG) -> None:
@@ -66,9 +66,9 @@ def test_negated_policy_is_contradicted(demo: ReliableRAG) -> None:
 
 
 def test_examples_show_green_and_flagged_answers(demo: ReliableRAG) -> None:
-    sessions = demo.store.list_sessions()
+    sessions = demo.sessions()
     assert any(s.decision == Decision.PASS.value for s in sessions)
-    assert len(demo.store.review_queue()) >= 4  # one per planted hallucination
+    assert len(demo.review_queue()) >= 4  # one per planted hallucination
 
 
 def test_a_value_from_a_table_answers_the_question(demo: ReliableRAG) -> None:

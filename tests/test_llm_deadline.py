@@ -140,7 +140,7 @@ def test_verify_with_a_slow_judge_ends_at_the_deadline_and_supports_nothing(
         assert not result.verdict.verified and result.verdict.status is not ClaimStatus.SUPPORTED
         assert "ran out of time" in result.verdict.reason
     assert not report.verified and report.hallucination_rate is None  # never "no hallucination"
-    saved = rag.store.get_report(report.session_id)
+    saved = rag.report(report.session_id)
     assert [c.verdict for c in saved.claims] == [c.verdict for c in report.claims]
 
 
@@ -153,4 +153,4 @@ def test_an_llm_answer_that_misses_the_deadline_is_a_clear_error(
     with pytest.raises(LLMTimeoutError, match="deadline of 1 s"):
         rag.ask("How long must passwords be?")
     assert time.monotonic() - began < 4
-    assert rag.store.list_sessions() == []
+    assert rag.sessions() == []

@@ -212,7 +212,7 @@ def test_ask_with_the_llm_answerer_streams_then_gives_a_report_or_a_failed_sessi
         f"{time.monotonic() - began:.0f} s, {report.decision}, {report.llm}",
         file=sys.stderr,
     )
-    assert rag.store.get_report("real-llm").llm == report.llm and report.answer_backend == "openai"
+    assert rag.report("real-llm").llm == report.llm and report.answer_backend == "openai"
     _assert_well_formed(report, settings)
 
 
@@ -223,7 +223,7 @@ def test_ask_with_llm_claims_and_judge_records_provenance(rag: ReliableRAG) -> N
         f"\nreal llama.cpp audit: {time.monotonic() - began:.0f} s, {report.decision}, {report.llm}",
         file=sys.stderr,
     )
-    assert rag.store.get_report("real-llm-audit").llm == report.llm
+    assert rag.report("real-llm-audit").llm == report.llm
     assert report.llm["calls"] >= 1 and report.llm["output_modes"] == ["json_object"]  # json_schema refused
     _assert_well_formed(report, rag.settings)
 

@@ -168,7 +168,7 @@ def test_a_bad_question_set_is_refused_with_its_line_and_nothing_runs(rag: Relia
     )
     _click(at, "Run the question set")
     assert "broken.jsonl: line 2 is not JSON" in at.error[0].value.replace("\\", "")  # Markdown escapes
-    assert saved_runs(rag) == [] and rag.store.list_sessions() == []
+    assert saved_runs(rag) == [] and rag.sessions() == []
 
 
 def test_running_without_a_file_asks_for_one(rag: ReliableRAG) -> None:

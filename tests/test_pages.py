@@ -145,7 +145,7 @@ def test_ask_renders_highlighted_claims_evidence_charts_and_exports(rag: Reliabl
     at.text_area(key="ask.question").input(QUESTION)
     _submit(at, "Ask")
     report = at.session_state["ask.report"]
-    saved = rag.store.get_report(report.session_id)
+    saved = rag.report(report.session_id)
     assert saved.claims == report.claims and saved.final_answer == report.final_answer
 
     html_blocks = [h.value for h in at.html]
@@ -347,7 +347,7 @@ def test_reindex_rechunks_from_the_kept_original(rag: ReliableRAG) -> None:
 
 def test_review_records_overrides_and_outcome_as_an_audit_trail(rag: ReliableRAG) -> None:
     session_id = _verify_planted(rag)
-    report = rag.store.get_report(session_id)
+    report = rag.report(session_id)
     at = _page("review")
     assert at.selectbox(key="review.selected").value == session_id
     assert any('class="rrag-answer"' in h.value for h in at.html)
@@ -370,7 +370,7 @@ def test_review_records_overrides_and_outcome_as_an_audit_trail(rag: ReliableRAG
     assert record.changes == [{"claim_index": wrong, "old_status": old, "new_status": new}]
     assert "Recorded" in at.success[0].value
     # corrected answers leave the default queue; they are still there with "include reviewed"
-    assert session_id not in [s.session_id for s in rag.store.review_queue()]
+    assert session_id not in [s.session_id for s in rag.review_queue()]
     at.toggle(key="review.include_reviewed").set_value(True).run()
     at.selectbox(key="review.selected").set_value(session_id).run()
     assert "Dana Reviewer" in _all_text(at)
@@ -439,7 +439,7 @@ def test_history_empty_state(rag: ReliableRAG) -> None:
 def test_insights_charts_come_from_the_saved_sessions(rag: ReliableRAG) -> None:
     session_id = _verify_planted(rag)
     rag.ask(QUESTION)
-    report = rag.store.get_report(session_id)
+    report = rag.report(session_id)
     wrong = next(
         i
         for i, r in enumerate(report.claims)
@@ -590,7 +590,7 @@ def test_demo_corpus_renders_on_every_page(rag: ReliableRAG) -> None:
         at = _page(page)
         assert not at.error, (page, [e.value for e in at.error])
     at = _page("review")
-    assert len(at.dataframe[0].value) == len(rag.store.review_queue())
+    assert len(at.dataframe[0].value) == len(rag.review_queue())
     assert any('class="rrag-claim"' in h.value for h in at.html)
 
 
@@ -603,7 +603,7 @@ def test_an_empty_index_offers_the_demo_and_loads_it(rag: ReliableRAG) -> None:
     at.button(key="documents.demo").click().run()
     assert not at.exception and not at.error
     assert {d.source for d in rag.documents()} == {p.name for p in demo_files()}
-    assert rag.store.review_queue()  # the audited examples came with it
+    assert rag.review_queue()  # the audited examples came with it
     assert f"Indexed documents ({len(demo_files())})" in [h.value for h in at.subheader]
 
 

@@ -38,7 +38,7 @@ def _shows_the_correction(at: AppTest, before: Report, index: int, reviewer: str
 
 def test_a_correction_on_review_changes_what_the_page_shows(rag: ReliableRAG) -> None:
     session_id = _verify_planted(rag)
-    before = rag.store.get_report(session_id)
+    before = rag.report(session_id)
     index = _supported_claim(before)
     at = _page("review")
     at.text_input(key="review.reviewer").input("Dana Reviewer")
@@ -56,7 +56,7 @@ def test_a_correction_on_review_changes_what_the_page_shows(rag: ReliableRAG) ->
 
 def test_history_shows_the_corrected_report(rag: ReliableRAG) -> None:
     session_id = _verify_planted(rag)
-    before = rag.store.get_report(session_id)
+    before = rag.report(session_id)
     index = _supported_claim(before)
     rag.store.add_review(
         session_id, reviewer="Eve", outcome="corrected", claim_overrides={index: ClaimStatus.CONTRADICTED}
@@ -87,7 +87,7 @@ def test_ask_shows_a_correction_made_after_the_answer(rag: ReliableRAG) -> None:
 def test_after_record_review_the_page_stays_on_the_reviewed_answer(rag: ReliableRAG) -> None:
     first, second = _verify_planted(rag), _verify_planted(rag)
     at = _page("review")
-    queue = [s.session_id for s in rag.store.review_queue()]
+    queue = [s.session_id for s in rag.review_queue()]
     reviewed = queue[1]  # not the queue's first: the page used to jump there
     at.selectbox(key="review.selected").set_value(reviewed).run()
     at.text_input(key="review.reviewer").input("Gil")
@@ -95,7 +95,7 @@ def test_after_record_review_the_page_stays_on_the_reviewed_answer(rag: Reliable
     _submit(at, "Record review")
     assert {first, second} == set(queue[:2])
     assert any("approved by Gil" in s.value for s in at.success)
-    assert reviewed not in [s.session_id for s in rag.store.review_queue()]  # it left the queue ...
+    assert reviewed not in [s.session_id for s in rag.review_queue()]  # it left the queue ...
     assert at.get("radio") and at.radio(key=f"review.outcome.{reviewed}")  # ... and is still the one open
     assert "Gil" in _all_text(at)  # its audit trail, with the review just recorded
     _submit(at, "Open the next answer in the queue")
@@ -104,7 +104,7 @@ def test_after_record_review_the_page_stays_on_the_reviewed_answer(rag: Reliable
 
 def test_a_corrected_claim_loses_the_verifiers_failed_line(rag: ReliableRAG) -> None:
     session_id = _verify_planted(rag)
-    before = rag.store.get_report(session_id)
+    before = rag.report(session_id)
     index = next(i for i, r in enumerate(before.claims) if r.verdict.status is ClaimStatus.CONTRADICTED)
 
     def failed_lines(at: AppTest) -> list[str]:

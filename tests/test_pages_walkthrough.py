@@ -40,10 +40,7 @@ def test_the_samples_answer_trim_and_refuse_in_one_click_each(rag: ReliableRAG) 
     buttons = [at.button(key=f"ask.sample.{n}") for n in range(len(samples()))]
     assert [b.label.split("→")[1].strip() for b in buttons] == ["✔ passed", "✂ trimmed", "⊘ refused"]
     (link,) = at.get("page_link")
-    assert (
-        link.proto.page == "review"
-        and f"{len(rag.store.review_queue())} flagged answer(s) wait" in link.label
-    )
+    assert link.proto.page == "review" and f"{len(rag.review_queue())} flagged answer(s) wait" in link.label
     for button, sample in zip(buttons, samples(), strict=True):
         button.click().run()
         assert not at.exception and not at.error
@@ -60,13 +57,13 @@ def test_clicking_a_sample_again_reuses_its_saved_session(rag: ReliableRAG) -> N
     for number, sample in enumerate(samples()):
         at.button(key=f"ask.sample.{number}").click().run()
         first = at.session_state["ask.report"].session_id
-        before = len(rag.store.list_sessions())
-        flagged = len(rag.store.review_queue())
+        before = len(rag.sessions())
+        flagged = len(rag.review_queue())
         for _ in range(2):
             at.button(key=f"ask.sample.{number}").click().run()
             assert not at.exception and not at.error
             assert at.session_state["ask.report"].session_id == first, sample.label
-        assert len(rag.store.list_sessions()) == before and len(rag.store.review_queue()) == flagged
+        assert len(rag.sessions()) == before and len(rag.review_queue()) == flagged
     # The form still asks anew.
     at.button(key="FormSubmitter:ask.form-Ask").click().run()
     assert at.session_state["ask.report"].session_id != first
@@ -119,14 +116,14 @@ def test_the_file_picker_offers_only_supported_types(rag: ReliableRAG) -> None:
 
 
 def test_a_question_over_the_limit_is_refused_with_a_message_and_kept(rag: ReliableRAG) -> None:
-    sessions = len(rag.store.list_sessions())
+    sessions = len(rag.sessions())
     at = _page("ask")
     long_question = "Why? " * (MAX_QUESTION_CHARS // 5 + 1)
     at.text_area(key="ask.question").input(long_question)
     next(b for b in at.button if b.label == "Ask").click().run()
     assert "the limit is 2,000" in at.error[0].value
     assert at.text_area(key="ask.question").value == long_question  # kept as typed
-    assert len(rag.store.list_sessions()) == sessions and at.session_state["ask.report"] is None
+    assert len(rag.sessions()) == sessions and at.session_state["ask.report"] is None
 
 
 def test_an_answer_leaves_no_trace_in_the_url_once_shown(rag: ReliableRAG) -> None:

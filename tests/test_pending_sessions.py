@@ -41,7 +41,7 @@ def test_the_question_is_pending_while_answered_and_gone_once_saved(rag: Reliabl
     assert seen and all(QUESTION in pending for pending in seen)  # on record from the first stage
     assert rag.interrupted_sessions() == []  # it was running, never interrupted
     assert all(p.session_id != report.session_id for p in rag.store.pending_sessions())
-    assert rag.store.get_report(report.session_id).question == QUESTION
+    assert rag.report(report.session_id).question == QUESTION
 
 
 def test_an_answer_stopped_midway_is_kept_as_interrupted(rag: ReliableRAG) -> None:
@@ -53,7 +53,7 @@ def test_an_answer_stopped_midway_is_kept_as_interrupted(rag: ReliableRAG) -> No
         rag.verify("Is leave paid?", "Leave is paid.", progress=reload, session_id="stopped")
     (interrupted,) = [p for p in rag.interrupted_sessions() if p.session_id == "stopped"]
     assert (interrupted.question, interrupted.mode) == ("Is leave paid?", "verify")
-    assert all(s.session_id != "stopped" for s in rag.store.list_sessions())
+    assert all(s.session_id != "stopped" for s in rag.sessions())
 
 
 def test_a_question_the_llm_server_failed_is_kept_as_failed_with_its_reason(rag: ReliableRAG) -> None:
@@ -66,7 +66,7 @@ def test_a_question_the_llm_server_failed_is_kept_as_failed_with_its_reason(rag:
     assert (failed.question, failed.mode) == (QUESTION, "ask")
     assert failed.failure == "cannot reach the LLM server at http://127.0.0.1:9/v1: is it running?"
     assert all(p.session_id != "failed" for p in rag.interrupted_sessions())  # failed, not interrupted
-    assert all(s.session_id != "failed" for s in rag.store.list_sessions())
+    assert all(s.session_id != "failed" for s in rag.sessions())
 
 
 def test_an_error_in_the_request_itself_is_not_kept(rag: ReliableRAG) -> None:
@@ -79,12 +79,12 @@ def test_an_error_in_the_request_itself_is_not_kept(rag: ReliableRAG) -> None:
 
 
 def test_a_question_over_the_limit_is_refused_and_nothing_is_saved(rag: ReliableRAG) -> None:
-    before = (len(rag.store.list_sessions()), len(rag.store.pending_sessions()))
+    before = (len(rag.sessions()), len(rag.store.pending_sessions()))
     with pytest.raises(InputError, match="2,000"):
         rag.ask("x" * (MAX_QUESTION_CHARS + 1))
     with pytest.raises(InputError):
         rag.verify("y" * (MAX_QUESTION_CHARS + 1), "An answer.")
-    assert (len(rag.store.list_sessions()), len(rag.store.pending_sessions())) == before
+    assert (len(rag.sessions()), len(rag.store.pending_sessions())) == before
     assert rag.ask("How much leave? " + "x" * (MAX_QUESTION_CHARS - 20)).question  # at the limit: fine
 
 

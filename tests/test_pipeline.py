@@ -64,7 +64,7 @@ def test_ask_answers_from_the_documents_and_saves_the_report(rag: ReliableRAG) -
     assert report.decision is Decision.PASS and report.level is Level.HIGH
     assert report.hallucination_rate == 0.0
 
-    saved = rag.store.get_report(report.session_id).to_dict()
+    saved = rag.report(report.session_id).to_dict()
     returned = report.to_dict()
     # the saved copy cannot hold the duration of its own save
     assert returned["timings_ms"].pop("save") >= 0 and "save" not in saved.pop("timings_ms")

@@ -3,7 +3,10 @@ client."""
 
 from __future__ import annotations
 
+import gc
+import os
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -64,7 +67,7 @@ def test_claim_extractor_outage_falls_back_to_rules_and_says_so(rag: ReliableRAG
     report = rag.verify("Passwords?", "Passwords must be at least 14 characters long.")
     assert report.claims[0].verdict.status is ClaimStatus.SUPPORTED  # checked offline after the fallback
     assert any("rule-based splitter" in note for note in report.notes)
-    assert rag.store.get_report(report.session_id).notes == report.notes
+    assert rag.report(report.session_id).notes == report.notes
 
 
 def test_truncated_judge_output_is_not_verified_never_supported(rag: ReliableRAG, server: ChatServer) -> None:
@@ -106,7 +109,7 @@ def test_the_report_records_which_model_server_prompt_and_tokens_wrote_it(
         "prompt_tokens": 1,  # the scripted server's usage
         "completion_tokens": 1,
     }
-    assert rag.store.get_report(report.session_id).llm == report.llm
+    assert rag.report(report.session_id).llm == report.llm
     assert rag.verify("Q?", "Passwords must be at least 14 characters long.").llm == {}  # no LLM call
 
 
@@ -141,3 +144,38 @@ def test_the_output_mode_found_is_kept_across_a_restart(
         {"type": "json_object"},
         {"type": "json_object"},  # after the restart: straight to the mode that worked, read from the store
     ]
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_replaced_and_per_question_llm_clients_are_closed(settings: Settings, tmp_path: Path) -> None:
+    """configure(), a question's own settings and a connection test each build an LLM client: each is
+    closed when done with, not left to the garbage collector (a test session used to pass 1,024
+    descriptors). The server keeps connections alive, as real ones do: an unclosed client holds one."""
+    answer = {"answer": "Passwords must be at least 14 characters long.", "refused": False, "citations": []}
+    (tmp_path / "security.txt").write_text(POLICY, encoding="utf-8")
+    with ChatServer(keep_alive=True) as server, closing(ReliableRAG(settings)) as rag:
+        assert rag.ingest([tmp_path / "security.txt"])[0].ok
+        llm = {"llm_base_url": server.base_url, "llm_model": MODEL, "llm_max_retries": 0}
+
+        def cycle(n: int) -> None:
+            rag.configure(rag.settings.replace(**llm, answerer="openai", top_k=4 + n % 2))
+            server.reply_json(answer)
+            rag.ask("How long must passwords be?")
+            server.reply_json(answer)
+            rag.ask("How long must passwords be?", settings=rag.settings.replace(top_k=3))
+            server.reply_json(answer)
+            rag.test_llm_connection(rag.settings.replace(top_k=2))
+
+        gc.collect()
+        gc.disable()  # descriptors must be released by close(), not by a collection that may never come
+        try:
+            cycle(0)  # what the first question opens for good (the verifier model, the index)
+            before = _open_fds()
+            for n in range(1, 11):
+                cycle(n)
+            assert _open_fds() - before < 10  # 3 clients a cycle, 2 descriptors each, when left open
+        finally:
+            gc.enable()

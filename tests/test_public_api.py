@@ -37,3 +37,12 @@ def test_pages_use_the_engine_facade_only() -> None:
         assert ".store." not in source, page.name
         assert "get_engine" not in source, page.name  # user_engine(): every call checked against the role
         assert not re.search(r"^\s*(from|import) (openai|chromadb|sqlalchemy)\b", source, re.M), page.name
+
+
+def test_the_store_only_persists() -> None:
+    # Applying reviewers' corrections is the engine's (rrag.audit.corrections); the store keeps what was
+    # saved and the reviews, and needs nothing above it.
+    above = "('rrag.audit', 'rrag.retrieval', 'rrag.pipeline', 'pandas')"
+    code = f"import sys, rrag.store; print(sorted(m for m in sys.modules if m.startswith({above})))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

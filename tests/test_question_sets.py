@@ -241,7 +241,7 @@ def test_the_sample_set_runs_through_the_pipeline_and_is_saved(demo_rag: Reliabl
     assert gate_failures(s, 0.10) == []
     # every outcome names its saved report, and the run itself is saved whole
     for o in run.outcomes:
-        assert demo_rag.store.get_report(o.session_id).final_answer == o.final_answer  # type: ignore[arg-type]
+        assert demo_rag.report(o.session_id).final_answer == o.final_answer  # type: ignore[arg-type]
     assert saved_runs(demo_rag)[0]["run_id"] == run.run_id
     assert load_run(demo_rag, run.run_id) == run
     assert json.loads(json.dumps(run.to_dict()))["summary"]["questions"] == 10

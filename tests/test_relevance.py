@@ -294,7 +294,7 @@ def test_a_price_not_in_the_documents_is_refused_not_high(rag: ReliableRAG) -> N
     )  # ... which is not what was asked
     assert report.addresses_question is False and "retail price" in report.relevance_reason
     assert report.needs_review
-    assert rag.store.get_report(report.session_id).addresses_question is False
+    assert rag.report(report.session_id).addresses_question is False
     answered = rag.ask("How much does the annual service for the X400 cost?")
     assert answered.decision is Decision.PASS and answered.level is Level.HIGH and answered.addresses_question
 

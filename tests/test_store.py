@@ -14,6 +14,7 @@ from sqlalchemy import Connection, create_engine, inspect
 from sqlalchemy.exc import DBAPIError
 
 import rrag.store
+from rrag.audit.corrections import reviewed_records
 from rrag.errors import ConfigError, NotFoundError, StoreError
 from rrag.settings import Settings
 from rrag.store import Store, migrations
@@ -247,8 +248,8 @@ def test_summary_fields_and_flags(store: Store) -> None:
     store.save_report(_report("mixed", MIXED, created_at="2026-11-20T11:00:00+00:00"))
     store.save_report(_report("contra", CONTRA, created_at="2026-11-20T12:00:00+00:00"))
     store.save_report(_report("cite", GOOD, created_at="2026-11-20T13:00:00+00:00", citation_mismatches=2))
-    by_id = {s.session_id: s for s in store.list_sessions()}
-    assert [s.session_id for s in store.list_sessions()] == [
+    by_id = {s.as_saved.session_id: s.as_saved for s in store.list_sessions()}
+    assert [s.as_saved.session_id for s in store.list_sessions()] == [
         "cite",
         "contra",
         "mixed",
@@ -266,7 +267,8 @@ def test_summary_fields_and_flags(store: Store) -> None:
     assert by_id["contra"].review_reasons == ["contradicted claim"]  # the pipeline's own reasons win
     assert by_id["cite"].review_reasons == ["2 citation(s) not found in the cited chunk"]
     assert by_id["cite"].citation_mismatches == 2
-    assert [s.session_id for s in store.list_sessions(flagged_only=True)] == ["cite", "contra", "mixed"]
+    flagged = store.list_sessions(flagged_only=True)
+    assert [s.as_saved.session_id for s in flagged] == ["cite", "contra", "mixed"]
 
 
 def test_filters_by_level_decision_and_time(store: Store) -> None:
@@ -276,7 +278,7 @@ def test_filters_by_level_decision_and_time(store: Store) -> None:
     store.save_report(_report("bad", BAD, created_at="2026-11-20T10:00:00+02:00"))
 
     def ids(**filters: object) -> list[str]:
-        return [s.session_id for s in store.list_sessions(**filters)]  # type: ignore[arg-type]
+        return [s.as_saved.session_id for s in store.list_sessions(**filters)]  # type: ignore[arg-type]
 
     assert ids(level="LOW") == ["bad"]
     assert ids(level=Level.MEDIUM) == ["mixed"]
@@ -292,15 +294,6 @@ def test_filters_by_level_decision_and_time(store: Store) -> None:
     assert ids(level="LOW", decision="pass") == []
 
 
-def test_a_filtered_list_holds_as_many_sessions_as_asked_despite_corrected_ones(store: Store) -> None:
-    store.save_report(_report("low-1", BAD, created_at="2026-11-01T08:00:00+00:00"))
-    store.save_report(_report("low-2", BAD, created_at="2026-11-02T08:00:00+00:00"))
-    for day in (10, 11, 12):  # newer, corrected, and still HIGH: candidates in SQL, dropped after rescoring
-        store.save_report(_report(f"high-{day}", GOOD, created_at=f"2026-11-{day}T08:00:00+00:00"))
-        store.add_review(f"high-{day}", reviewer="Ana", outcome="corrected", claim_overrides={0: S.PARTIAL})
-    assert [s.session_id for s in store.list_sessions(level="LOW", limit=2)] == ["low-2", "low-1"]
-
-
 def test_search_is_literal_with_percent_underscore_and_quotes(store: Store) -> None:
     store.save_report(_report("pct", GOOD, question="Is the 100% refund policy real?"))
     store.save_report(_report("under", GOOD, question="What is policy_v2 about?"))
@@ -309,7 +302,7 @@ def test_search_is_literal_with_percent_underscore_and_quotes(store: Store) -> N
     store.save_report(_report("space", GOOD, question="What is policy v2 about?"))
 
     def ids(search: str) -> list[str]:
-        return sorted(s.session_id for s in store.list_sessions(search=search))
+        return sorted(s.as_saved.session_id for s in store.list_sessions(search=search))
 
     assert ids("%") == ["pct"]
     assert ids("_") == ["under"]
@@ -333,7 +326,7 @@ def test_review_queue_orders_by_severity(store: Store) -> None:
     # Worse hallucination rate than "mixed" at the same level:
     store.save_report(_report("mixed-worse", [S.SUPPORTED, S.SUPPORTED, S.PARTIAL, S.PARTIAL, S.UNSUPPORTED]))
     store.save_report(_report("cite", GOOD, citation_mismatches=1))
-    queue = [s.session_id for s in store.review_queue()]
+    queue = [s.as_saved.session_id for s in store.review_queue()]
     assert queue == ["contra", "bad", "mixed-worse", "mixed", "cite"]
 
 
@@ -357,20 +350,21 @@ def test_review_audit_trail_and_overrides(store: Store) -> None:
     ]
     assert [r.review_id for r in store.reviews("s1")] == [first.review_id, second.review_id]
     assert store.reviews("s1") == [first, second]
-    assert store.claim_overrides("s1") == {1: S.PARTIAL, 2: S.UNSUPPORTED}
+    assert {i: c.status for i, c in store.corrections("s1").items()} == {1: S.PARTIAL, 2: S.UNSUPPORTED}
+    assert store.corrections("s1")[2].reviewer == "Ben"
     # The saved report keeps the verifier's original verdicts (rrag.audit.corrections applies the reviews).
-    assert [c.verdict.status for c in store.get_report("s1", as_saved=True).claims] == [
+    assert [c.verdict.status for c in store.get_report("s1").claims] == [
         S.SUPPORTED,
         S.UNSUPPORTED,
         S.CONTRADICTED,
     ]
 
-    summary = store.list_sessions()[0]
+    summary = store.list_sessions()[0].as_saved
     assert (summary.review_status, summary.last_reviewer) == ("escalated", "Ben")
-    assert [s.session_id for s in store.review_queue()] == ["s1"]  # escalated still waits
+    assert [s.as_saved.session_id for s in store.review_queue()] == ["s1"]  # escalated still waits
     store.add_review("s1", reviewer="Cleo", outcome="approved")
     assert store.review_queue() == []
-    assert [s.review_status for s in store.review_queue(include_reviewed=True)] == ["approved"]
+    assert [s.as_saved.review_status for s in store.review_queue(include_reviewed=True)] == ["approved"]
     assert len(store.reviews("s1")) == 3
     assert datetime.fromisoformat(store.reviews("s1")[0].created_at).tzinfo is not None
 
@@ -392,9 +386,9 @@ def test_bad_reviews_are_refused_and_record_nothing(store: Store) -> None:
     with pytest.raises(NotFoundError):
         store.reviews("missing")
     with pytest.raises(NotFoundError):
-        store.claim_overrides("missing")
+        store.corrections("missing")
     assert store.reviews("s1") == []
-    assert store.claim_overrides("s1") == {}
+    assert store.corrections("s1") == {}
 
 
 def test_the_audit_trail_cannot_be_rewritten(store: Store, db_settings: Settings) -> None:
@@ -419,11 +413,11 @@ def test_the_audit_trail_cannot_be_rewritten(store: Store, db_settings: Settings
 
 
 def test_sessions_frame(store: Store) -> None:
-    empty = sessions_frame(store.session_records())
+    empty = sessions_frame(reviewed_records(store))
     assert empty.empty and "hallucination_rate" in empty.columns and "review_status" in empty.columns
     store.save_report(_report("late", BAD, created_at="2026-11-21T10:00:00+00:00"))
     store.save_report(_report("early", GOOD, created_at="2026-11-19T10:00:00+00:00"))
-    frame = sessions_frame(store.session_records())
+    frame = sessions_frame(reviewed_records(store))
     assert frame["session_id"].tolist() == ["early", "late"]  # oldest first, for time charts
     assert str(frame["created_at"].dtype).startswith("datetime64") and str(frame["created_at"].dt.tz) == "UTC"
     assert frame["hallucination_rate"].tolist() == [0.0, pytest.approx(2 / 3)]
@@ -564,7 +558,7 @@ def test_schema_is_created_on_open_and_reopen_is_idempotent(db_settings: Setting
     assert _versions(db_settings) == expected
     for _ in range(2):
         with Store(db_settings) as store:
-            assert [s.session_id for s in store.list_sessions()] == ["s1"]
+            assert [s.as_saved.session_id for s in store.list_sessions()] == ["s1"]
     assert _versions(db_settings) == expected
 
 
@@ -616,8 +610,8 @@ def test_sessions_saved_before_source_conflicts_were_counted_read_zero(settings:
         raw.execute("ALTER TABLE sessions DROP COLUMN source_conflicts")
         raw.execute("DELETE FROM schema_version WHERE name = 'm006_sessions_count_source_conflicts'")
     with Store(settings) as store:
-        assert [s.source_conflicts for s in store.list_sessions()] == [0]
-        assert sessions_frame(store.session_records())["source_conflicts"].tolist() == [0]
+        assert [s.as_saved.source_conflicts for s in store.list_sessions()] == [0]
+        assert sessions_frame(reviewed_records(store))["source_conflicts"].tolist() == [0]
     assert (6, "m006_sessions_count_source_conflicts") in _versions(settings)
 
 

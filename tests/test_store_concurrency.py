@@ -102,7 +102,7 @@ def test_two_threads_of_read_then_write_transactions_lose_nothing(
             assert change["old_status"] == status
             assert change["new_status"] != status
             status = change["new_status"]
-        assert first.claim_overrides("shared") == {0: ClaimStatus(status)}
+        assert {i: c.status for i, c in first.corrections("shared").items()} == {0: ClaimStatus(status)}
     finally:
         for store in {id(s): s for s in stores}.values():
             store.close()
@@ -146,12 +146,12 @@ def test_a_locked_database_gives_a_clear_error_and_writes_nothing(db_settings: S
             with pytest.raises(StoreLockedError):
                 store.save_app_settings({"top_k": 3})
             # Readers are not blocked (WAL mode on SQLite).
-            assert [s.session_id for s in store.list_sessions()] == ["before"]
-        assert [s.session_id for s in store.list_sessions()] == ["before"]
+            assert [s.as_saved.session_id for s in store.list_sessions()] == ["before"]
+        assert [s.as_saved.session_id for s in store.list_sessions()] == ["before"]
         assert store.reviews("before") == []
         assert store.get_app_settings() == {}
         store.save_report(_report("after"))  # and the store works again once the lock is gone
-        assert {s.session_id for s in store.list_sessions()} == {"before", "after"}
+        assert {s.as_saved.session_id for s in store.list_sessions()} == {"before", "after"}
 
 
 def test_opening_an_up_to_date_database_does_not_wait_for_a_writer(db_settings: Settings) -> None:
@@ -173,4 +173,4 @@ def test_in_memory_store_serialises_threads(settings: Settings) -> None:
 
         assert _run_in_threads(work) == []
         assert len(store.list_sessions()) == 100
-        assert all(s.review_status == "approved" for s in store.list_sessions())
+        assert all(s.as_saved.review_status == "approved" for s in store.list_sessions())

@@ -15,6 +15,8 @@ import pytest
 from test_pages import _page, rag  # noqa: F401 (fixture)
 
 from rrag.errors import StoreDamagedError, StoreFullError, StoreReadOnlyError
+from rrag.locks import PresenceLock
+from rrag.pipeline import PRESENCE_LOCK
 from rrag.settings import Settings
 from rrag.store import Store
 from rrag.store.health import named_os_failure
@@ -66,19 +68,35 @@ def test_a_malformed_database_refuses_writes_with_a_recovery_hint(tmp_path: Path
             store.save_app_settings({"top_k": 3})
 
 
-def test_a_lost_index_is_reported_and_repaired_from_the_kept_originals(tmp_path: Path) -> None:
+def test_a_lost_index_is_repaired_on_open_from_the_kept_originals(tmp_path: Path) -> None:
     data = tmp_path / "data"
     assert run_cli(data, "ingest", *_docs(tmp_path, 2)).returncode == 0
     shutil.rmtree(data / "chroma")
-    listed = run_cli(data, "documents")
+    listed = run_cli(data, "documents")  # alone with the folder: safe to re-index on open
     assert listed.returncode == 0 and "policy0.txt" in listed.stdout
-    assert "2 listed document(s) are missing from the index" in listed.stderr
-    assert "python -m rrag repair" in listed.stderr
-    asked = run_cli(data, "ask", "How long must passwords be?", "--json")
-    assert "missing from the index" in asked.stdout  # the report's notes say why nothing was found
-    repaired = run_cli(data, "repair")
-    assert repaired.returncode == 0, repaired.stderr
-    assert repaired.stdout.count("replaced") + repaired.stdout.count("added") == 2
+    assert "2 document(s) the index lacked were re-indexed from the kept originals on open" in listed.stderr
+    assert "missing from the index" not in listed.stderr
+    asked = run_cli(data, "ask", "How long must passwords be?")
+    assert "14 characters" in asked.stdout and "missing from the index" not in asked.stdout + asked.stderr
+
+
+def test_a_lost_index_beside_another_process_is_reported_and_repaired_on_demand(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    assert run_cli(data, "ingest", *_docs(tmp_path, 2)).returncode == 0
+    shutil.rmtree(data / "chroma")
+    other = PresenceLock(data / PRESENCE_LOCK)  # another process has the folder open: no repair on open
+    try:
+        listed = run_cli(data, "documents")
+        assert listed.returncode == 0 and "policy0.txt" in listed.stdout
+        assert "2 listed document(s) are missing from the index" in listed.stderr
+        assert "python -m rrag repair" in listed.stderr and "re-indexed" not in listed.stderr
+        asked = run_cli(data, "ask", "How long must passwords be?", "--json")
+        assert "missing from the index" in asked.stdout  # the report's notes say why nothing was found
+        repaired = run_cli(data, "repair")  # asked for: runs beside the other process
+        assert repaired.returncode == 0, repaired.stderr
+        assert repaired.stdout.count("replaced") + repaired.stdout.count("added") == 2
+    finally:
+        other.close()
     asked = run_cli(data, "ask", "How long must passwords be?")
     assert "14 characters" in asked.stdout and "missing from the index" not in asked.stdout + asked.stderr
     assert "nothing to repair" in run_cli(data, "repair").stdout

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from ui_reports import sample_report
 
+from rrag.audit.corrections import reviewed_records
 from rrag.settings import Settings
 from rrag.store import Store
 from rrag.types import ClaimStatus, Decision
@@ -87,7 +88,7 @@ def test_status_counts_in_severity_order_with_status_colours_and_labels() -> Non
 
 def test_hallucination_rate_is_averaged_per_day(store: Store) -> None:
     _fill(store)
-    fig = hallucination_over_time(sessions_frame(store.session_records()))
+    fig = hallucination_over_time(sessions_frame(reviewed_records(store)))
     line = fig.data[0]
     assert list(line.y) == [0.25, 1.0]  # 1 Nov: (0.5 + 0.0) / 2; 5 Nov: 1.0
     assert list(line.customdata) == [2, 1]
@@ -95,7 +96,7 @@ def test_hallucination_rate_is_averaged_per_day(store: Store) -> None:
 
 def test_refusal_and_mismatch_rates(store: Store) -> None:
     _fill(store)
-    refused, mismatch, conflict = rates_over_time(sessions_frame(store.session_records())).data
+    refused, mismatch, conflict = rates_over_time(sessions_frame(reviewed_records(store))).data
     assert list(refused.y) == [0.5, 0.0] and list(mismatch.y) == [0.5, 0.0]
     assert list(conflict.y) == [0.5, 0.0] and conflict.name == "⇄ sources disagree"  # session a
 
@@ -115,12 +116,12 @@ def test_status_distribution_uses_reviewer_overrides(store: Store) -> None:
 
 def test_agreement_between_verifier_and_reviewer(store: Store) -> None:
     _fill(store)
-    fig, share = agreement(claims_frame(store.claim_records()), sessions_frame(store.session_records()))
+    fig, share = agreement(claims_frame(store.claim_records()), sessions_frame(reviewed_records(store)))
     assert share is None and "No reviewed" in fig.layout.annotations[0].text
     store.add_review(
         "a" * 16, reviewer="Ann", outcome="corrected", claim_overrides={1: ClaimStatus.SUPPORTED}
     )
-    fig, share = agreement(claims_frame(store.claim_records()), sessions_frame(store.session_records()))
+    fig, share = agreement(claims_frame(store.claim_records()), sessions_frame(reviewed_records(store)))
     assert share == pytest.approx(4 / 5)  # one of the reviewed session's five claims changed
     heat = fig.data[0]
     cell = heat.z[list(heat.y).index("✖ Contradicted")][list(heat.x).index("✔ Supported")]
@@ -141,7 +142,7 @@ def test_knowledge_gaps_by_question_and_document_escape_labels(store: Store) -> 
 
 
 def test_empty_store_gives_empty_figures_not_errors(store: Store) -> None:
-    sessions, claims = sessions_frame(store.session_records()), claims_frame(store.claim_records())
+    sessions, claims = sessions_frame(reviewed_records(store)), claims_frame(store.claim_records())
     assert isinstance(sessions, pd.DataFrame) and sessions.empty
     for fig in (
         hallucination_over_time(sessions),

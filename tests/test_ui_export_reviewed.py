@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 from ui_reports import sample_report
 
+from rrag.audit.corrections import reviewed_report
 from rrag.settings import Settings
 from rrag.store import Store
 from rrag.types import ClaimStatus, Report
@@ -30,7 +31,7 @@ def reviewed(settings: Settings) -> Iterator[Report]:
             note="the policy changed in 2026",
             claim_overrides={2: ClaimStatus.CONTRADICTED},
         )
-        yield store.get_report("0123456789abcdef")
+        yield reviewed_report(store, "0123456789abcdef")
 
 
 def test_json_export_carries_the_correction_and_the_verifiers_verdict(reviewed: Report) -> None:

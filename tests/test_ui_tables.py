@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from ui_reports import sample_report
 
+from rrag.audit.corrections import reviewed_queue, reviewed_sessions
 from rrag.settings import Settings
 from rrag.store import SessionSummary, Store
 from rrag.types import ClaimStatus, DocumentInfo, IngestResult, Level
@@ -73,7 +74,7 @@ def test_when_formats_utc_and_passes_through_garbage() -> None:
 
 def test_sessions_table_shows_badges_flags_and_review(store: Store) -> None:
     store.add_review("low" + "0" * 13, reviewer="Ann <b>", outcome="escalated", note="ask legal")
-    table = sessions_table(store.list_sessions())
+    table = sessions_table(reviewed_sessions(store))
     assert list(table["Question"]) == [
         "How much <em>leave</em> do we get?",
         "Where is the <b>office</b>?",
@@ -87,7 +88,7 @@ def test_sessions_table_shows_badges_flags_and_review(store: Store) -> None:
 
 
 def test_queue_filters_and_sorts(store: Store) -> None:
-    queue = store.review_queue()
+    queue = reviewed_queue(store)
     assert _ids(filter_and_sort(queue, QueueFilter(), "Most severe first")) == _ids(queue)
     assert _ids(filter_and_sort(queue, QueueFilter(levels=("LOW",)), "Newest first")) == ["low"]
     assert _ids(filter_and_sort(queue, QueueFilter(contradicted_only=True), "Oldest first")) == ["low"]
@@ -146,7 +147,7 @@ def test_ingest_and_documents_tables() -> None:
 
 
 def test_session_label_is_one_line(store: Store) -> None:
-    label = session_label(store.list_sessions()[1])
+    label = session_label(reviewed_sessions(store)[1])
     assert label == "2026-11-21 08:00 UTC · ✂ Trimmed · ■ MEDIUM · Where is the <b>office</b>?"
 
 

@@ -2,14 +2,20 @@
 
 Chroma's default embedding function downloads a model at run time, so every collection is opened
 with our own registered function around an `Embedder`. Every chromadb failure (server down, refused
-write) surfaces as `IndexError_`.
+write) surfaces as `IndexError_`. Embedded Chroma writes to its folder on open, so the index of a
+read-only data folder is opened from a private copy, removed when the process exits (the store refuses
+every write there first: the copy is only read).
 """
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from pathlib import Path
 from typing import Any
 
 import chromadb
@@ -25,6 +31,7 @@ from rrag.errors import IndexError_, RRAGError
 from rrag.locks import process_lock
 from rrag.retrieval.purge import purge_deleted_text
 from rrag.settings import Settings
+from rrag.store.health import read_only_folder
 from rrag.types import Chunk
 
 SPACE = "cosine"
@@ -92,6 +99,10 @@ def _client(settings: Settings, location: str) -> ClientAPI:
                     client = chromadb.HttpClient(
                         host=settings.chroma_host, port=settings.chroma_port, settings=chroma_settings
                     )
+                elif read_only_folder(settings.data_dir):
+                    client = chromadb.PersistentClient(
+                        str(_private_copy(settings.chroma_dir)), settings=chroma_settings
+                    )
                 else:
                     settings.chroma_dir.mkdir(parents=True, exist_ok=True)
                     client = chromadb.PersistentClient(str(settings.chroma_dir), settings=chroma_settings)
@@ -99,10 +110,19 @@ def _client(settings: Settings, location: str) -> ClientAPI:
         return _clients[location]
 
 
+def _private_copy(chroma_dir: Path) -> Path:
+    copy = Path(tempfile.mkdtemp(prefix="rrag-index-")) / "chroma"  # 0700: the documents' text is in it
+    atexit.register(shutil.rmtree, copy.parent, ignore_errors=True)
+    if chroma_dir.is_dir():
+        shutil.copytree(chroma_dir, copy)
+    return copy
+
+
 def _opening(settings: Settings) -> AbstractContextManager[None]:
     """Embedded Chroma creates its own schema on first open and races when several processes open
-    a new folder at once ("table collections already exists"): they open it one at a time."""
-    if settings.chroma_host:
+    a new folder at once ("table collections already exists"): they open it one at a time (not on a
+    read-only folder, where the lock cannot be created and the private copy is this process's own)."""
+    if settings.chroma_host or read_only_folder(settings.data_dir):
         return nullcontext()
     return process_lock(settings.chroma_dir.with_suffix(".lock"))
 

@@ -24,6 +24,7 @@ from sqlalchemy.pool import StaticPool
 
 from rrag.errors import ConfigError, StoreError
 from rrag.redact import redact_urls
+from rrag.store.health import read_only_folder, read_only_url
 
 BEGIN_MODE = "rrag_sqlite_begin"  # execution option read by the `begin` hook
 WRITE_OPTIONS = {BEGIN_MODE: "IMMEDIATE"}
@@ -31,17 +32,22 @@ WRITE_LOCK_KEY = 0x72726167  # "rrag": the advisory lock every PostgreSQL writer
 LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE when lock_timeout runs out
 
 
-def create_store_engine(url_text: str, busy_timeout_s: float) -> tuple[Engine, bool]:
-    """The engine, and whether it is an in-memory SQLite database (one connection shared by all threads)."""
+def create_store_engine(url_text: str, busy_timeout_s: float) -> tuple[Engine, bool, str | None]:
+    """The engine; whether it is an in-memory SQLite database (one connection shared by all threads);
+    and the folder of a SQLite file this process may not write, opened read-only (rrag.store.health)."""
+    read_only: str | None = None
     try:
         url = make_url(url_text)
         if url.get_backend_name() == "postgresql":
-            return _postgresql_engine(url, busy_timeout_s), False
+            return _postgresql_engine(url, busy_timeout_s), False, None
         if url.get_backend_name() != "sqlite":
-            return create_engine(url, pool_pre_ping=True), False
+            return create_engine(url, pool_pre_ping=True), False, None
         in_memory = url.database in (None, "", ":memory:")
         if in_memory:
             engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
+        elif read_only_folder(Path(url.database or "").parent):
+            read_only = str(Path(url.database or "").parent)
+            engine = create_engine(read_only_url(Path(url.database or "")))
         else:
             Path(url.database or "").expanduser().parent.mkdir(parents=True, exist_ok=True)
             engine = create_engine(url)
@@ -65,7 +71,7 @@ def create_store_engine(url_text: str, busy_timeout_s: float) -> tuple[Engine, b
     def _on_begin(conn: Any) -> None:
         conn.exec_driver_sql(f"BEGIN {conn.get_execution_options().get(BEGIN_MODE, 'DEFERRED')}")
 
-    return engine, in_memory
+    return engine, in_memory, read_only
 
 
 def _postgresql_engine(url: URL, busy_timeout_s: float) -> Engine:

@@ -7,12 +7,19 @@ so it runs on each open rather than on a schedule. A database that fails it stay
 readable as far as it goes, but every write is refused with StoreDamagedError and a recovery hint:
 writing into a malformed file spreads the damage. A full disk and a read-only file or folder, which
 SQLite reports as "disk I/O error" or "unable to open database file", are named as such.
+
+A database in a folder this process cannot write (a read-only mount, another user's folder) is opened
+read-only: SQLite cannot open a WAL database for reading where it may not create the -shm file, so it
+is opened `immutable` (nothing can change it while the folder is read-only), or `mode=ro` when a
+non-empty -wal file holds changes not yet in the main file.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 
 from sqlalchemy import Engine
 
@@ -43,6 +50,27 @@ def quick_check(engine: Engine) -> str | None:
         raise
     problems = [str(row[0]) for row in rows]
     return None if problems == ["ok"] else "; ".join(problems)
+
+
+def read_only_folder(folder: Path) -> bool:
+    """Whether `folder` exists and this process may not write in it. Root may write in any folder of a
+    writable file system whatever its mode, so for root only a read-only mount counts."""
+    return folder.is_dir() and not os.access(folder, os.W_OK)
+
+
+def read_only_url(database: Path) -> str:
+    """A SQLAlchemy URL opening the SQLite file `database` for reading only."""
+    wal = database.with_name(database.name + "-wal")
+    mode = "mode=ro" if wal.is_file() and wal.stat().st_size else "immutable=1"
+    return f"sqlite:///file:{quote(str(database))}?{mode}&uri=true"
+
+
+def read_only_error(action: str, folder: str) -> StoreReadOnlyError:
+    return StoreReadOnlyError(
+        f"Could not {action}: the data folder {folder} is read-only (a read-only mount, or a folder this "
+        "user may not write). The data can be read but not changed; open it from a writable folder to "
+        "change it."
+    )
 
 
 def damaged_error(path: str, problem: str) -> StoreDamagedError:

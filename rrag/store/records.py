@@ -1,6 +1,8 @@
 """Conversions between the engine's value types and the store's rows, and the values the store returns.
 
-Also the store's rules about sessions: which are flagged for review, and how severe they are.
+Also the store's rules about sessions: which are flagged for review, and how severe they are. Sessions
+come back as saved, with the reviews beside them: applying reviewers' corrections is the engine's
+(`rrag.audit.corrections`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
-from rrag.audit.corrections import as_reviewed
 from rrag.errors import StoreError
 from rrag.store.schema import (
     ClaimRow,
@@ -64,6 +65,17 @@ class SessionSummary:
     review_status: str  # "open" (flagged, not reviewed), an outcome of the latest review, or "" (not flagged)
     last_reviewer: str | None
     source_conflicts: int  # claims whose retrieved sources disagree on a value
+
+
+@dataclass(frozen=True)
+class SavedSummary:
+    """A session as the store keeps it: its summary with the scores first saved, and the reviewers'
+    corrections with the saved report they apply to (`report` is None when no claim was corrected)."""
+
+    as_saved: SessionSummary
+    corrections: dict[int, Correction]
+    report: Report | None
+    flag_reasons: list[str]  # why the row is flagged, for scores that give no reasons of their own
 
 
 @dataclass(frozen=True)
@@ -177,29 +189,30 @@ def claim_row(index: int, result: ClaimResult) -> ClaimRow:
     )
 
 
-def summary(row: SessionRow) -> SessionSummary:
-    """The session as lists show it, scored as of its latest review (the row keeps the first scores)."""
+def summary(row: SessionRow) -> SavedSummary:
+    """The session as lists show it, with the scores as first saved, and its corrections."""
     last = row.reviews[-1] if row.reviews else None
     corrections = latest_corrections(row)
-    scored: SessionRow | Report = as_reviewed(saved_report(row), corrections) if corrections else row
-    return SessionSummary(
+    reasons = flag_reasons(row)
+    as_saved = SessionSummary(
         session_id=row.session_id,
         created_at=from_db_time(row.created_at),
         question=row.question,
         mode=row.mode,
-        decision=plain(scored.decision),
-        level=None if scored.level is None else plain(scored.level),
-        reliability=scored.reliability,
-        hallucination_rate=scored.hallucination_rate,
-        needs_review=scored.needs_review,
-        review_reasons=list(scored.review_reasons) or flag_reasons(row),
+        decision=row.decision,
+        level=row.level,
+        reliability=row.reliability,
+        hallucination_rate=row.hallucination_rate,
+        needs_review=row.needs_review,
+        review_reasons=list(row.review_reasons) or reasons,
         claims_total=row.claims_total,
-        status_counts=dict(scored.status_counts),
+        status_counts=dict(row.status_counts),
         citation_mismatches=row.citation_mismatches,
         review_status=review_status(row),
         last_reviewer=last.reviewer if last else None,
         source_conflicts=row.source_conflicts,
     )
+    return SavedSummary(as_saved, corrections, saved_report(row) if corrections else None, reasons)
 
 
 def flag_reasons(row: SessionRow) -> list[str]:

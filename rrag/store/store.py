@@ -20,13 +20,18 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, defer, selectinload
 
-from rrag.audit.corrections import as_reviewed
 from rrag.errors import NotFoundError, StoreError, StoreLockedError
 from rrag.redact import looks_secret, redact_urls
 from rrag.settings import TOKEN_COUNT_FIELDS, Settings
 from rrag.store.bm25 import KeywordMatches
 from rrag.store.engine import WRITE_OPTIONS, create_store_engine, is_locked
-from rrag.store.health import damaged_error, is_damage, named_os_failure, quick_check
+from rrag.store.health import (
+    damaged_error,
+    is_damage,
+    named_os_failure,
+    quick_check,
+    read_only_error,
+)
 from rrag.store.keyword_index import documents_without_keywords, match_keywords, replace_keywords
 from rrag.store.migrations import is_behind, migrate
 from rrag.store.records import (
@@ -34,7 +39,7 @@ from rrag.store.records import (
     DocumentState,
     PendingSession,
     ReviewRecord,
-    SessionSummary,
+    SavedSummary,
     claim_records,
     document_info,
     document_state,
@@ -62,7 +67,7 @@ from rrag.store.schema import (
     to_db_time,
     utcnow,
 )
-from rrag.types import Chunk, ClaimStatus, DocumentInfo, Report
+from rrag.types import Chunk, ClaimStatus, Correction, DocumentInfo, Report
 
 DEFAULT_BUSY_TIMEOUT_S = 5.0
 # Escalated answers wait for someone else, so they stay in the default review queue.
@@ -74,9 +79,12 @@ _WITH_CORRECTIONS = selectinload(SessionRow.reviews).selectinload(ReviewRow.chan
 class Store:
     def __init__(self, settings: Settings, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S) -> None:
         self._busy_timeout_s = busy_timeout_s
-        self._engine, in_memory = create_store_engine(settings.sqlalchemy_url, busy_timeout_s)
-        self._writer = self._engine.execution_options(**WRITE_OPTIONS)
+        # _read_only: the folder, when writes are refused because it is read-only.
+        self._engine, in_memory, self._read_only = create_store_engine(
+            settings.sqlalchemy_url, busy_timeout_s
+        )
         self._path = make_url(settings.sqlalchemy_url).database or ""
+        self._writer = self._engine.execution_options(**WRITE_OPTIONS)
         self._damage: str | None = None  # what quick_check found: writes are refused
         # An in-memory database is one shared connection: transactions from two threads would interleave.
         self._one_at_a_time: AbstractContextManager[Any] = threading.RLock() if in_memory else nullcontext()
@@ -85,6 +93,8 @@ class Store:
                 if self._engine.dialect.name == "sqlite" and not in_memory:
                     self._damage = quick_check(self._engine)
                 if self._damage is None and is_behind(self._engine):
+                    if self._read_only is not None:
+                        raise read_only_error("bring the database up to date", self._read_only)
                     migrate(self._writer)
         except BaseException:
             self._engine.dispose()
@@ -292,13 +302,10 @@ class Store:
         with self._read("read the unanswered questions") as s:
             return [pending_session(r) for r in s.scalars(query)]
 
-    def get_report(self, session_id: str, *, as_saved: bool = False) -> Report:
-        """The report as of its latest review: reviewers' corrections are the truth of record, with the
-        verifier's verdicts kept beside them and the scores recomputed (`rrag.audit.corrections`).
-        `as_saved`: exactly as the verifier wrote it."""
+    def get_report(self, session_id: str) -> Report:
+        """The report exactly as the verifier wrote it (reviews are kept beside it: `corrections`)."""
         with self._read("read the report") as s:
-            row = _get(s, SessionRow, session_id, "session", _WITH_CORRECTIONS)
-            return saved_report(row) if as_saved else as_reviewed(saved_report(row), latest_corrections(row))
+            return saved_report(_get(s, SessionRow, session_id, "session"))
 
     def find_session(self, question: str, mode: str, answer: str | None = None) -> str | None:
         """The newest saved session of exactly this question in this mode (and, given, this audited
@@ -318,9 +325,11 @@ class Store:
         since: datetime | None = None,
         until: datetime | None = None,
         flagged_only: bool = False,
-        limit: int = 1000,
-    ) -> list[SessionSummary]:
-        """Newest first. `search` matches question or answer text (case-insensitive, taken literally)."""
+        limit: int | None = 1000,
+    ) -> list[SavedSummary]:
+        """Newest first. `search` matches question or answer text (case-insensitive, taken literally).
+        `level` and `decision` select the sessions saved with them and every session a review corrected,
+        whose scores as corrected are the engine's to compute (`rrag.audit.corrections`)."""
         query = select(SessionRow).order_by(SessionRow.created_at.desc(), SessionRow.session_id)
         if search:
             pattern = f"%{_escape_like(search)}%"
@@ -330,33 +339,23 @@ class Store:
                     SessionRow.answer.ilike(pattern, escape="\\"),
                 )
             )
-        # A correction rescores a session: corrected ones are candidates for any level or decision,
-        # kept below by their scores as corrected.
         corrected = SessionRow.reviews.any(ReviewRow.changes.any())
-        level, decision = level and plain(level).upper(), decision and plain(decision).lower()
         if level:
-            query = query.where(or_(SessionRow.level == level, corrected))
+            query = query.where(or_(SessionRow.level == plain(level).upper(), corrected))
         if decision:
-            query = query.where(or_(SessionRow.decision == decision, corrected))
+            query = query.where(or_(SessionRow.decision == plain(decision).lower(), corrected))
         if since is not None:
             query = query.where(SessionRow.created_at >= to_db_time(since))
         if until is not None:
             query = query.where(SessionRow.created_at <= to_db_time(until))
         if flagged_only:
             query = query.where(SessionRow.flagged)
-        if not (level or decision):
-            query = query.limit(max(limit, 0))  # else a corrected candidate may be dropped below
-        found: list[SessionSummary] = []
+        if limit is not None:
+            query = query.limit(max(limit, 0))
         with self._read("list the sessions") as s:
-            for row in s.scalars(_for_summaries(query)):
-                if len(found) >= limit:
-                    break
-                item = summary(row)
-                if level in (None, "", item.level) and decision in (None, "", item.decision):
-                    found.append(item)
-        return found
+            return [summary(row) for row in s.scalars(_for_summaries(query))]
 
-    def review_queue(self, *, include_reviewed: bool = False) -> list[SessionSummary]:
+    def review_queue(self, *, include_reviewed: bool = False) -> list[SavedSummary]:
         """Flagged sessions, most severe first: contradictions, then LOW, then MEDIUM, then by hallucination
         rate. By default only those still waiting: not reviewed yet, or escalated."""
         query = select(SessionRow).where(SessionRow.flagged).order_by(SessionRow.created_at.desc())
@@ -417,19 +416,18 @@ class Store:
             )
             return [review_record(r) for r in s.scalars(query)]
 
-    def claim_overrides(self, session_id: str) -> dict[int, ClaimStatus]:
-        """The latest reviewer status of each claim a reviewer changed."""
-        with self._read("read the claim overrides") as s:
-            row = _get(s, SessionRow, session_id, "session", _WITH_CORRECTIONS)
-            return {i: c.status for i, c in latest_corrections(row).items()}
+    def corrections(self, session_id: str) -> dict[int, Correction]:
+        """The latest reviewer status of each claim a review changed, by claim index."""
+        with self._read("read the corrections") as s:
+            return latest_corrections(_get(s, SessionRow, session_id, "session", _WITH_CORRECTIONS))
 
     # -- analytics ---------------------------------------------------------------------------------
 
-    def session_records(self) -> list[SessionSummary]:
+    def session_records(self) -> list[SavedSummary]:
         """Every session as the lists show it, oldest first."""
+        query = select(SessionRow).order_by(SessionRow.created_at, SessionRow.session_id)
         with self._read("read the sessions") as s:
-            rows = [summary(r) for r in s.scalars(_for_summaries(select(SessionRow)))]
-        return sorted(rows, key=lambda r: (r.created_at, r.session_id))
+            return [summary(r) for r in s.scalars(_for_summaries(query))]
 
     def claim_records(self) -> list[dict[str, Any]]:
         """One record per claim (CLAIM_COLUMNS), with the verifier's status and the status after reviewer
@@ -526,14 +524,25 @@ class Store:
         """What the integrity check on open found wrong with the database, or None."""
         return self._damage
 
+    @property
+    def read_only(self) -> str | None:
+        """The data folder, when it is read-only: the data can be read, every write is refused."""
+        return self._read_only
+
     def require_sound(self) -> None:
         """Raise StoreDamagedError, with the recovery hint, if the integrity check on open failed."""
         if self._damage is not None:
             raise damaged_error(self._path, self._damage)
 
+    def require_writable(self, action: str) -> None:
+        """Raise, saying why, if writes are refused: a read-only folder or a damaged database."""
+        if self._read_only is not None:
+            raise read_only_error(action, self._read_only)
+        self.require_sound()
+
     @contextmanager
     def _write(self, action: str) -> Iterator[Session]:
-        self.require_sound()
+        self.require_writable(action)
         with self._transaction(self._writer, action) as session:
             yield session
 

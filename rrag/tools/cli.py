@@ -194,6 +194,8 @@ def _cmd_ask(args: argparse.Namespace) -> int:
 
 def _warn_about_storage(rag: Any) -> None:
     """What the checks on open found: a damaged database, documents the index lacks."""
+    for note in rag.storage_notes():
+        print(f"note: {note}", file=sys.stderr)
     if rag.store.damage is not None:
         print(f"warning: the database is damaged ({rag.store.damage}); writes are refused", file=sys.stderr)
     missing = rag.missing_from_index()
@@ -249,7 +251,7 @@ def _print_report(report: Report, as_json: bool) -> None:
 
 
 def _cmd_sessions(args: argparse.Namespace) -> int:
-    sessions = _engine(args).store.list_sessions(flagged_only=args.flagged, limit=args.limit)
+    sessions = _engine(args).sessions(flagged_only=args.flagged, limit=args.limit)
     sessions = sorted(sessions, key=lambda s: not s.needs_review)  # stable: newest first within each group
     if args.json:
         print(json.dumps([asdict(s) for s in sessions], indent=2, ensure_ascii=False))
