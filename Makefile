@@ -54,4 +54,4 @@ bench: $(VENV)/.runtime
 	PYTHONPATH=. $(PY) benchmarks/bench_engine.py
 
 clean:
-	rm -rf $(VENV) data/chroma data/chroma.lock data/rrag.db* data/.demo-ready
+	rm -rf $(VENV) data/chroma data/chroma.lock data/engine.lock data/rrag.db* data/.demo-ready

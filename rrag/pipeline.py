@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 import threading
-import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from rrag.access import Identity, UserEngine
-from rrag.answer.answerers import ANSWERERS, Answerer
-from rrag.audit.claims import CLAIM_EXTRACTORS, ClaimExtractor
 from rrag.audit.corrections import reviewed_queue, reviewed_records, reviewed_report, reviewed_sessions
-from rrag.audit.relevance import Relevance, assess, judge
 from rrag.audit.scoring import score
 from rrag.backends.embedding import get_embedder
-from rrag.backends.llm import LLM, OpenAIChatLLM, TextSink, llm_deadline
+from rrag.backends.llm import OpenAIChatLLM, TextSink, llm_deadline
 from rrag.backends.prompts import PROMPT_VERSION, ConnectionCheck, check_connection
 from rrag.backends.structured import CallLog, known_modes, learn_modes, logging_calls
 from rrag.errors import ConfigError, InputError, LLMError, RRAGError
@@ -28,10 +23,20 @@ from rrag.ingest.sources import SourceFile, collect
 from rrag.locks import PresenceLock
 from rrag.private import make_private
 from rrag.registry import require_llm
-from rrag.retrieval.hybrid import HybridRetriever, backfill_keywords
+from rrag.retrieval.hybrid import backfill_keywords
 from rrag.retrieval.index import ChunkIndex
 from rrag.retrieval.injection import PlantedInstruction, defuse, review_reason
 from rrag.settings import Settings
+from rrag.stages import (
+    Stages,
+    StageTimer,
+    Written,
+    answer_relevance,
+    merge_contexts,
+    not_checkable,
+    other_storage,
+    verify_claims,
+)
 from rrag.store import PendingSession, ReviewRecord, SessionSummary, Store
 from rrag.streaming import AnswerStream, ClaimProgress, Clock, Progress
 from rrag.text import clean
@@ -40,22 +45,16 @@ from rrag.types import (
     Chunk,
     Claim,
     ClaimResult,
-    ClaimStatus,
     DocumentInfo,
     IngestResult,
     Report,
     RetrievedChunk,
-    Verdict,
 )
-from rrag.verify.base import Verifier
-from rrag.verify.cascade import build_verifier
 from rrag.verify.conflicts import flag_conflicts
 
 PRESENCE_LOCK = "engine.lock"  # in data_dir: held shared by every process with the folder open
 MAX_QUESTION_CHARS = 2000  # longer is a pasted document, not a question; retrieval would be noise
 OUTPUT_MODES_KEY = "llm_output_modes"  # app setting: the output mode each server and model accepted
-# Changing any of these means another database or index: everything is rebuilt.
-_STORAGE_FIELDS = ("data_dir", "database_url", "chroma_host", "chroma_port", "collection")
 
 
 class ReliableRAG:
@@ -67,7 +66,7 @@ class ReliableRAG:
         self._kept_modes: dict[str, dict[str, str]] = {}
         self._swap = threading.Lock()  # a question takes the stages while configure() cannot swap them
         self._open_storage()
-        self._backends = _Backends.build(self.settings, self.index, self.store)
+        self._backends = Stages.build(self.settings, self.index, self.store)
 
     def _open_storage(self) -> None:
         make_private(self.settings.data_dir)
@@ -104,12 +103,12 @@ class ReliableRAG:
 
     def configure(self, settings: Settings) -> None:
         """Switch parameters or backends, all or nothing: on error the engine keeps its old settings."""
-        if _other_storage(settings, self.settings):
+        if other_storage(settings, self.settings):
             replacement = ReliableRAG(settings)  # another database or index: open it before closing ours
             self.close()
             self.__dict__.update(replacement.__dict__)
             return
-        replaced = _Backends.build(settings, self.index, self.store)
+        replaced = Stages.build(settings, self.index, self.store)
         with self._swap:
             replaced, self._backends = self._backends, replaced
         self.settings = settings
@@ -202,7 +201,7 @@ class ReliableRAG:
         `on_text`: the answer's words as they are written (an LLM's as it streams them, the extractive
         answer in one piece); the audit always runs on the whole answer. `on_claim(done, total)` after
         each claim is verified."""
-        timer = _StageTimer(progress)
+        timer = StageTimer(progress)
         with self._pending(question, "ask", session_id) as session_id:
             with (
                 self._stages(settings) as stages,  # after the pending row: building stages may load models
@@ -239,9 +238,9 @@ class ReliableRAG:
 
     def _ask(
         self,
-        stages: _Backends,
+        stages: Stages,
         question: str,
-        timer: _StageTimer,
+        timer: StageTimer,
         session_id: str,
         calls: CallLog,
         on_text: TextSink | None,
@@ -252,7 +251,7 @@ class ReliableRAG:
             contexts = stages.retriever.retrieve(question)
         defused = defuse(contexts)  # once: the answerer and the verifiers see the same blanked text
         with timer("answer"):
-            written = _Written(on_text)
+            written = Written(on_text)
             answer = stages.answerer.answer(question, defused[0], written if on_text else None)
             if on_text and not written.any:  # an answer not written over time comes in one piece
                 on_text(answer.text)
@@ -284,7 +283,7 @@ class ReliableRAG:
         on_claim: ClaimProgress | None = None,
     ) -> Report:
         """Audit an answer written elsewhere against the indexed documents (the rest as for `ask`)."""
-        timer = _StageTimer(progress)
+        timer = StageTimer(progress)
         with self._pending(question, "verify", session_id) as session_id:
             with (
                 self._stages(settings) as stages,
@@ -295,10 +294,10 @@ class ReliableRAG:
 
     def _verify(
         self,
-        stages: _Backends,
+        stages: Stages,
         question: str,
         answer: str,
-        timer: _StageTimer,
+        timer: StageTimer,
         session_id: str,
         calls: CallLog,
         on_claim: ClaimProgress | None,
@@ -310,7 +309,7 @@ class ReliableRAG:
             # Each claim retrieves its own evidence too: an external answer may state facts the
             # question alone would not retrieve.
             queries = [question] + [c.text for c in claims if c.checkable]
-            contexts = _merge_contexts(stages.retriever.retrieve_many(queries))
+            contexts = merge_contexts(stages.retriever.retrieve_many(queries))
         return self._audit(
             stages,
             question,
@@ -458,7 +457,7 @@ class ReliableRAG:
             self._keep_modes()
 
     @contextmanager
-    def _stages(self, settings: Settings | None) -> Iterator[_Backends]:
+    def _stages(self, settings: Settings | None) -> Iterator[Stages]:
         """The stages for one call. Taken once, so a `configure` from another thread (the engine is
         shared by every browser tab) cannot mix two configurations within one question; stages built
         for this call's own `settings` are closed after it."""
@@ -469,11 +468,11 @@ class ReliableRAG:
             if settings is None or settings == current.settings:
                 yield current
                 return
-            if _other_storage(settings, current.settings):
+            if other_storage(settings, current.settings):
                 raise ConfigError(
                     "a question's settings cannot switch the database or index; use configure()"
                 )
-            own = _Backends.build(settings, self.index, self.store)
+            own = Stages.build(settings, self.index, self.store)
             try:
                 yield own
             finally:
@@ -483,14 +482,14 @@ class ReliableRAG:
 
     def _audit(
         self,
-        stages: _Backends,
+        stages: Stages,
         question: str,
         answer: Answer,
         claims: list[Claim],
         notes: list[str],
         contexts: list[RetrievedChunk],
         defused: tuple[list[RetrievedChunk], list[PlantedInstruction]],
-        timer: _StageTimer,
+        timer: StageTimer,
         calls: CallLog,
         *,
         mode: str,
@@ -501,12 +500,12 @@ class ReliableRAG:
         safe, planted = defused
         with timer("verify"):
             checkable = [c for c in claims if c.checkable]
-            verdicts = iter(_verify_claims(stages.verifier, checkable, safe, question, on_claim))
-            results = [ClaimResult(c, next(verdicts) if c.checkable else _not_checkable(c)) for c in claims]
+            verdicts = iter(verify_claims(stages.verifier, checkable, safe, question, on_claim))
+            results = [ClaimResult(c, next(verdicts) if c.checkable else not_checkable(c)) for c in claims]
             results = flag_conflicts(results, safe)
         s = stages.settings
         with timer("score"):
-            relevance = _answer_relevance(stages, question, answer, [r for r in results if r.claim.checkable])
+            relevance = answer_relevance(stages, question, answer, [r for r in results if r.claim.checkable])
             scored = score(
                 results,
                 answer,
@@ -553,147 +552,3 @@ class ReliableRAG:
                 llm.close()
         finally:
             self._keep_modes()
-
-
-@dataclass(frozen=True)
-class _Backends:
-    """The stages chosen by the settings; built in one go so a bad choice changes nothing."""
-
-    settings: Settings
-    llm: LLM | None
-    retriever: HybridRetriever
-    answerer: Answerer
-    extractor: ClaimExtractor
-    verifier: Verifier
-    users: _Users = field(default_factory=lambda: _Users(), compare=False, repr=False)
-
-    def retire(self) -> None:
-        """No new question takes these stages: close the LLM client once the last one is done."""
-        self.users.retire(self.llm.close if self.llm is not None else lambda: None)
-
-    @classmethod
-    def build(cls, settings: Settings, index: ChunkIndex, store: Store) -> _Backends:
-        llm = OpenAIChatLLM(settings) if settings.llm_configured else None
-        return cls(
-            settings,
-            llm,
-            HybridRetriever(index, store, settings),
-            ANSWERERS.create(settings.answerer, settings, llm),
-            CLAIM_EXTRACTORS.create(settings.claim_extractor, settings, llm),
-            build_verifier(settings, llm),
-        )
-
-
-class _Users:
-    """How many calls use one set of stages, and what to do when it is retired and the last is done."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._count = 0
-        self._on_idle: Callable[[], None] | None = None
-
-    def enter(self) -> None:
-        with self._lock:
-            self._count += 1
-
-    def leave(self) -> None:
-        with self._lock:
-            self._count -= 1
-            self._run_if_idle()
-
-    def retire(self, on_idle: Callable[[], None]) -> None:
-        with self._lock:
-            self._on_idle = on_idle
-            self._run_if_idle()
-
-    def _run_if_idle(self) -> None:
-        if self._count == 0 and self._on_idle is not None:
-            on_idle, self._on_idle = self._on_idle, None
-            on_idle()
-
-
-def _other_storage(a: Settings, b: Settings) -> bool:
-    return any(getattr(a, f) != getattr(b, f) for f in _STORAGE_FIELDS)
-
-
-def _answer_relevance(
-    stages: _Backends, question: str, answer: Answer, checkable: list[ClaimResult]
-) -> Relevance | None:
-    """Whether the answer addresses the question: by rules, then (with an LLM judge configured) by the
-    LLM, which may only lower the rules' result. None for a refusal or an answer with no verified claim
-    (it is refused or withheld anyway)."""
-    if answer.refused or not any(r.verdict.verified for r in checkable):
-        return None
-    offline = assess(question, [r.claim.text for r in checkable])
-    if stages.llm is not None and "llm" in stages.settings.verifiers:
-        return judge(stages.llm, question, answer.text, offline)
-    return offline
-
-
-def _verify_claims(
-    verifier: Verifier,
-    claims: list[Claim],
-    contexts: list[RetrievedChunk],
-    question: str,
-    on_claim: ClaimProgress | None,
-) -> list[Verdict]:
-    """The claims' verdicts: in one batch, or, for a caller showing progress, one claim at a time
-    (each claim is judged on its own either way; a batch only shares the model's work)."""
-    if on_claim is None:
-        return verifier.verify_many(claims, contexts, question) if claims else []
-    verdicts: list[Verdict] = []
-    on_claim(0, len(claims))
-    for claim in claims:
-        verdicts += verifier.verify_many([claim], contexts, question)
-        on_claim(len(verdicts), len(claims))
-    return verdicts
-
-
-class _Written:
-    """Passes an answer's words on, noting whether any came."""
-
-    def __init__(self, sink: TextSink | None) -> None:
-        self._sink = sink
-        self.any = False
-
-    def __call__(self, text: str) -> None:
-        if text and self._sink:
-            self.any = True
-            self._sink(text)
-
-
-def _not_checkable(claim: Claim) -> Verdict:
-    return Verdict(
-        status=ClaimStatus.NOT_CHECKABLE,
-        confidence=1.0,
-        verifier="claims",
-        reason=claim.reason or "not a factual statement",
-    )
-
-
-def _merge_contexts(batches: Iterable[list[RetrievedChunk]]) -> list[RetrievedChunk]:
-    best: dict[str, RetrievedChunk] = {}
-    for batch in batches:
-        for rc in batch:
-            kept = best.get(rc.chunk.chunk_id)
-            if kept is None or rc.score > kept.score:
-                best[rc.chunk.chunk_id] = rc
-    return sorted(best.values(), key=lambda rc: rc.score, reverse=True)
-
-
-class _StageTimer:
-    """Reports each stage to the progress callback as it starts and records its duration."""
-
-    def __init__(self, progress: Progress | None) -> None:
-        self._progress = progress
-        self.timings_ms: dict[str, float] = {}
-
-    @contextmanager
-    def __call__(self, stage: str) -> Iterator[None]:
-        if self._progress:
-            self._progress(stage)
-        start = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.timings_ms[stage] = self.timings_ms.get(stage, 0.0) + (time.perf_counter() - start) * 1000
