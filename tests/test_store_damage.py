@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import streamlit as st
 from test_pages import _page, rag  # noqa: F401 (fixture)
 
 from rrag.errors import StoreDamagedError, StoreFullError, StoreReadOnlyError
@@ -125,3 +126,19 @@ def test_the_documents_page_reports_a_lost_index_and_repairs_it() -> None:
     assert not at.exception
     assert not [w for w in at.warning if "missing from the index" in w.value]
     assert len(engine.index.chunk_versions(lost.doc_id)) == lost.chunks
+
+
+@pytest.mark.usefixtures("rag")  # the pages' engine, with documents indexed
+def test_the_documents_page_says_what_was_re_indexed_on_open() -> None:
+    engine = get_engine()
+    lost = engine.documents()[0]
+    engine.index.delete_document(lost.doc_id)  # the index lost one document's chunks
+    engine.close()  # the app stops
+    st.cache_resource.clear()
+    at = _page("documents")  # and starts again, alone with its folder: repaired on open
+    (note,) = [
+        i.value.replace("\\", "") for i in at.info if "re-indexed from the kept originals on open" in i.value
+    ]
+    assert note.startswith("1 document(s) the index lacked") and lost.source in note
+    assert not get_engine().missing_from_index()
+    assert not [w for w in at.warning if "missing from the index" in w.value]
