@@ -1,48 +1,29 @@
-"""The Store: the document registry, saved reports, the review audit trail, analytics and app settings.
-
-One engine per Store, shared by threads (Streamlit keeps one in `st.cache_resource`); every public
-method runs in its own short transaction. On SQLite, transactions that read then write start with
-`BEGIN IMMEDIATE`, so two writers queue on the busy timeout instead of failing on lock upgrade.
+"""The Store: the document registry (rrag/store/documents.py), saved reports, the review audit trail,
+analytics and app settings. One engine per Store, shared by threads (Streamlit keeps one in
+`st.cache_resource`); every public method runs in its own short transaction (rrag/store/base.py).
 """
 
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import asdict
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, Select, delete, or_, select, update
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.orm import Session, defer, selectinload
+from sqlalchemy import Select, delete, or_, select, update
+from sqlalchemy.orm import defer, selectinload
 
-from rrag.errors import NotFoundError, StoreError, StoreLockedError
+from rrag.errors import NotFoundError, StoreError
 from rrag.redact import looks_secret, redact_urls
-from rrag.settings import TOKEN_COUNT_FIELDS, Settings
-from rrag.store.bm25 import KeywordMatches
-from rrag.store.engine import WRITE_OPTIONS, create_store_engine, is_locked
-from rrag.store.health import (
-    damaged_error,
-    is_damage,
-    named_os_failure,
-    quick_check,
-    read_only_error,
-)
-from rrag.store.keyword_index import documents_without_keywords, match_keywords, replace_keywords
-from rrag.store.migrations import is_behind, migrate
+from rrag.settings import TOKEN_COUNT_FIELDS
+from rrag.store.base import get_row
+from rrag.store.documents import DocumentStore
 from rrag.store.records import (
     REVIEW_OUTCOMES,
-    DocumentState,
     PendingSession,
     ReviewRecord,
     SavedSummary,
     claim_records,
-    document_info,
-    document_state,
     latest_corrections,
     parse_overrides,
     pending_session,
@@ -57,7 +38,6 @@ from rrag.store.records import (
 from rrag.store.schema import (
     AppSettingRow,
     ClaimRow,
-    DocumentRow,
     PendingRow,
     QuestionSetRunRow,
     ReviewChangeRow,
@@ -67,205 +47,15 @@ from rrag.store.schema import (
     to_db_time,
     utcnow,
 )
-from rrag.types import Chunk, ClaimStatus, Correction, DocumentInfo, Report
+from rrag.types import ClaimStatus, Correction, Report
 
-DEFAULT_BUSY_TIMEOUT_S = 5.0
 # Escalated answers wait for someone else, so they stay in the default review queue.
 _PENDING_REVIEW = ("open", "escalated")
 # Loads what `latest_corrections` reads in two queries, however many reviews a session has.
 _WITH_CORRECTIONS = selectinload(SessionRow.reviews).selectinload(ReviewRow.changes)
 
 
-class Store:
-    def __init__(self, settings: Settings, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S) -> None:
-        self._busy_timeout_s = busy_timeout_s
-        # _read_only: the folder, when writes are refused because it is read-only.
-        self._engine, in_memory, self._read_only = create_store_engine(
-            settings.sqlalchemy_url, busy_timeout_s
-        )
-        self._path = make_url(settings.sqlalchemy_url).database or ""
-        self._writer = self._engine.execution_options(**WRITE_OPTIONS)
-        self._damage: str | None = None  # what quick_check found: writes are refused
-        # An in-memory database is one shared connection: transactions from two threads would interleave.
-        self._one_at_a_time: AbstractContextManager[Any] = threading.RLock() if in_memory else nullcontext()
-        try:
-            with self._one_at_a_time, self._db_errors("open the database"):
-                if self._engine.dialect.name == "sqlite" and not in_memory:
-                    self._damage = quick_check(self._engine)
-                if self._damage is None and is_behind(self._engine):
-                    if self._read_only is not None:
-                        raise read_only_error("bring the database up to date", self._read_only)
-                    migrate(self._writer)
-        except BaseException:
-            self._engine.dispose()
-            raise
-
-    def close(self) -> None:
-        self._engine.dispose()
-
-    def truncate_log(self) -> None:
-        """Empty SQLite's write-ahead log, whose old frames still hold deleted rows (a no-op elsewhere)."""
-        if self._engine.dialect.name != "sqlite":
-            return
-        raw = self._engine.raw_connection()  # autocommit: a checkpoint inside a transaction cannot truncate
-        try:
-            raw.driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # type: ignore[union-attr]
-        except Exception as exc:  # sqlite3.Error; the delete itself is done
-            raise StoreError(f"the deleted text could not be cleared from the database's log: {exc}") from exc
-        finally:
-            raw.close()
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    # -- documents ---------------------------------------------------------------------------------
-
-    def save_document(self, info: DocumentInfo, chunks: Sequence[Chunk] = ()) -> None:
-        """Register a committed document in one step, replacing any other doc_id of the same identity;
-        `chunks` (its indexed chunks) replace its keyword rows in the same transaction. Ingest goes
-        through begin_document / commit_document instead, which guard its chunk writes."""
-        identity = info.identity or info.source
-        with self._write("save the document") as s:
-            replaced = list(
-                s.scalars(
-                    select(DocumentRow.doc_id).where(
-                        DocumentRow.identity == identity, DocumentRow.doc_id != info.doc_id
-                    )
-                )
-            )
-            s.execute(delete(DocumentRow).where(DocumentRow.doc_id.in_(replaced)))
-            s.merge(DocumentRow(**(asdict(info) | {"identity": identity}), state="ready"))
-            replace_keywords(s, [info.doc_id, *replaced], chunks)
-
-    def get_document(self, doc_id: str) -> DocumentInfo:
-        """A listed (committed) document; NotFoundError for an unknown id or one not committed yet."""
-        with self._read("read the document") as s:
-            row = s.get(DocumentRow, doc_id)
-            if row is None or not _listed(row):
-                raise NotFoundError(f"No document with id {doc_id!r}")
-            return document_info(row)
-
-    def get_document_by_identity(self, identity: str) -> DocumentInfo | None:
-        with self._read("read the document") as s:
-            row = s.scalar(select(DocumentRow).where(DocumentRow.identity == identity))
-            return document_info(row) if row is not None and _listed(row) else None
-
-    def list_documents(self) -> list[DocumentInfo]:
-        query = select(DocumentRow).where(DocumentRow.version > 0, DocumentRow.state != "deleting")
-        with self._read("list the documents") as s:
-            return [
-                document_info(r) for r in s.scalars(query.order_by(DocumentRow.source, DocumentRow.identity))
-            ]
-
-    def delete_document(self, doc_id: str) -> None:
-        with self._write("delete the document") as s:
-            s.delete(_get(s, DocumentRow, doc_id, "document"))
-            replace_keywords(s, [doc_id], ())
-
-    def keyword_matches(
-        self, terms: Sequence[str], *, limit: int, also: Sequence[str] = ()
-    ) -> KeywordMatches:
-        """What scaled BM25 needs for one query (rrag.store.bm25), read in one transaction: up to `limit`
-        chunks the database's full-text index ranks best, and the chunks named in `also`."""
-        with self._read("search the keyword index") as s:
-            return match_keywords(s, terms, limit, also)
-
-    def documents_without_keywords(self) -> list[str]:
-        with self._read("list the documents to index for keywords") as s:
-            return documents_without_keywords(s)
-
-    # -- the write-ahead record of ingest (rrag/ingest/journal.py) -----------------------------------
-
-    def document_state(self, doc_id: str) -> DocumentState | None:
-        with self._read("read the document state") as s:
-            row = s.get(DocumentRow, doc_id)
-            return None if row is None else document_state(row)
-
-    def busy_documents(self) -> list[DocumentState]:
-        """Rows an ingest or a delete has not finished with: what the repair pass looks at."""
-        with self._read("list unfinished documents") as s:
-            return [
-                document_state(r) for r in s.scalars(select(DocumentRow).where(DocumentRow.state != "ready"))
-            ]
-
-    def begin_document(self, identity: str, source: str, doc_id: str, writer: str) -> int:
-        """Record that `writer` is about to write a new version of a document; returns its number.
-        Committed before any chunk is written, so a crash leaves a record the repair pass finds."""
-        with self._write("record the new document version") as s:
-            row = s.get(DocumentRow, doc_id)
-            if row is None:
-                row = DocumentRow(
-                    doc_id=doc_id,
-                    identity=identity,
-                    source=source,
-                    sha256="",
-                    size_bytes=0,
-                    chunks=0,
-                    duplicates_dropped=0,
-                    created_at="",
-                    version=0,
-                )
-                s.add(row)
-            elif row.state in ("pending", "deleting"):
-                raise StoreError(
-                    f"{source} is being {'indexed' if row.state == 'pending' else 'deleted'} "
-                    f"by another process ({row.writer}); try again when it is done"
-                )
-            row.pending_version = max(row.version, row.pending_version or 0) + 1
-            _set_state(row, "pending", writer)
-            return row.pending_version
-
-    def commit_document(self, info: DocumentInfo, version: int, chunks: Sequence[Chunk]) -> None:
-        """Make `version` (all its `chunks` written) the listed one and its chunks the keyword index's,
-        in one transaction. Its older chunks may still be in the vector index until finish_document."""
-        with self._write("commit the document") as s:
-            row = _get(s, DocumentRow, info.doc_id, "document")
-            if row.state != "pending" or row.pending_version != version:
-                raise StoreError(f"{info.source}: version {version} is no longer the one being written")
-            for name, value in asdict(info).items():
-                if name not in ("identity", "version"):
-                    setattr(row, name, value)
-            row.version, row.pending_version = version, None
-            _set_state(row, "cleanup", row.writer)
-            replace_keywords(s, [info.doc_id], chunks)
-
-    def abandon_document(self, doc_id: str, version: int) -> None:
-        """Forget pending `version` (its chunks are gone); a document never committed is removed."""
-        with self._write("abandon the document version") as s:
-            row = s.get(DocumentRow, doc_id)
-            if row is None or row.pending_version != version:
-                return
-            if row.version == 0:
-                s.delete(row)
-            else:
-                row.pending_version = None
-                _set_state(row, "cleanup", row.writer)  # chunks of an older cleanup may remain
-
-    def finish_document(self, doc_id: str, version: int) -> None:
-        """Only committed `version` is left in the index: the row is consistent again."""
-        with self._write("finish the document") as s:
-            row = s.get(DocumentRow, doc_id)
-            if row is not None and row.state == "cleanup" and row.version == version:
-                _set_state(row, "ready", None)
-
-    def begin_delete(self, doc_id: str, writer: str) -> DocumentState:
-        """Unlist a document before its chunks are deleted (NotFoundError if it is not listed)."""
-        with self._write("start deleting the document") as s:
-            row = s.get(DocumentRow, doc_id)
-            if row is None or not _listed(row):
-                raise NotFoundError(f"No document with id {doc_id!r}")
-            if row.state == "pending":
-                raise StoreError(
-                    f"{row.source} is being indexed by another process ({row.writer}); "
-                    "try again when it is done"
-                )
-            _set_state(row, "deleting", writer)
-            replace_keywords(s, [doc_id], ())  # unlisted: keyword search stops finding it at once
-            return document_state(row)
-
+class Store(DocumentStore):
     # -- sessions (saved reports) ------------------------------------------------------------------
 
     def save_report(self, report: Report) -> None:
@@ -305,7 +95,7 @@ class Store:
     def get_report(self, session_id: str) -> Report:
         """The report exactly as the verifier wrote it (reviews are kept beside it: `corrections`)."""
         with self._read("read the report") as s:
-            return saved_report(_get(s, SessionRow, session_id, "session"))
+            return saved_report(get_row(s, SessionRow, session_id, "session"))
 
     def find_session(self, question: str, mode: str, answer: str | None = None) -> str | None:
         """The newest saved session of exactly this question in this mode (and, given, this audited
@@ -386,7 +176,7 @@ class Store:
             raise StoreError(f"Review outcome must be one of {REVIEW_OUTCOMES}, not {outcome!r}")
         overrides = parse_overrides(claim_overrides or {})
         with self._write("save the review") as s:
-            session = _get(s, SessionRow, session_id, "session", _WITH_CORRECTIONS)
+            session = get_row(s, SessionRow, session_id, "session", _WITH_CORRECTIONS)
             current = {c.claim_index: c.verdict.status for c in session.claims}
             current |= {index: c.status.value for index, c in latest_corrections(session).items()}
             missing = sorted(set(overrides) - set(current))
@@ -407,7 +197,7 @@ class Store:
     def reviews(self, session_id: str) -> list[ReviewRecord]:
         """The audit trail of one session, oldest first."""
         with self._read("read the reviews") as s:
-            _get(s, SessionRow, session_id, "session")
+            get_row(s, SessionRow, session_id, "session")
             query = (
                 select(ReviewRow)
                 .where(ReviewRow.session_id == session_id)
@@ -419,7 +209,7 @@ class Store:
     def corrections(self, session_id: str) -> dict[int, Correction]:
         """The latest reviewer status of each claim a review changed, by claim index."""
         with self._read("read the corrections") as s:
-            return latest_corrections(_get(s, SessionRow, session_id, "session", _WITH_CORRECTIONS))
+            return latest_corrections(get_row(s, SessionRow, session_id, "session", _WITH_CORRECTIONS))
 
     # -- analytics ---------------------------------------------------------------------------------
 
@@ -478,7 +268,7 @@ class Store:
 
     def get_question_set_run(self, run_id: str) -> dict[str, Any]:
         with self._read("read the question-set run") as s:
-            row = _get(s, QuestionSetRunRow, run_id, "question-set run")
+            row = get_row(s, QuestionSetRunRow, run_id, "question-set run")
             return {
                 "run_id": row.run_id,
                 "name": row.name,
@@ -511,84 +301,6 @@ class Store:
         with self._write("save the app settings") as s:
             for key, value in values.items():
                 s.merge(AppSettingRow(key=key, value=redact_urls(value) if isinstance(value, str) else value))
-
-    # -- transactions and errors -------------------------------------------------------------------
-
-    @contextmanager
-    def _read(self, action: str) -> Iterator[Session]:
-        with self._transaction(self._engine, action) as session:
-            yield session
-
-    @property
-    def damage(self) -> str | None:
-        """What the integrity check on open found wrong with the database, or None."""
-        return self._damage
-
-    @property
-    def read_only(self) -> str | None:
-        """The data folder, when it is read-only: the data can be read, every write is refused."""
-        return self._read_only
-
-    def require_sound(self) -> None:
-        """Raise StoreDamagedError, with the recovery hint, if the integrity check on open failed."""
-        if self._damage is not None:
-            raise damaged_error(self._path, self._damage)
-
-    def require_writable(self, action: str) -> None:
-        """Raise, saying why, if writes are refused: a read-only folder or a damaged database."""
-        if self._read_only is not None:
-            raise read_only_error(action, self._read_only)
-        self.require_sound()
-
-    @contextmanager
-    def _write(self, action: str) -> Iterator[Session]:
-        self.require_writable(action)
-        with self._transaction(self._writer, action) as session:
-            yield session
-
-    @contextmanager
-    def _transaction(self, engine: Engine, action: str) -> Iterator[Session]:
-        with (
-            self._one_at_a_time,
-            self._db_errors(action),
-            Session(engine, expire_on_commit=False) as session,
-            session.begin(),
-        ):
-            yield session
-
-    @contextmanager
-    def _db_errors(self, action: str) -> Iterator[None]:
-        """Turn SQLAlchemy's errors into the engine's; the raw error stays as `__cause__` only."""
-        try:
-            yield
-        except SQLAlchemyError as exc:
-            if is_locked(exc):
-                raise StoreLockedError(
-                    f"Could not {action}: the database is locked by another writer (busy timeout "
-                    f"{self._busy_timeout_s:g} s). Nothing was written; try again."
-                ) from exc
-            if is_damage(exc):
-                raise damaged_error(self._path, str(getattr(exc, "orig", exc))) from exc
-            named = named_os_failure(action, self._path, getattr(exc, "orig", None) or exc)
-            if named is not None:
-                raise named from exc
-            detail = getattr(exc, "orig", None) or type(exc).__name__
-            raise StoreError(f"Could not {action}: {detail}") from exc
-
-
-def _listed(row: DocumentRow) -> bool:
-    return row.version > 0 and row.state != "deleting"
-
-
-def _set_state(row: DocumentRow, state: str, writer: str | None) -> None:
-    row.state, row.writer, row.state_since = state, writer, utcnow()
-
-
-def _get(session: Session, model: type[Any], key: object, what: str, *options: Any) -> Any:
-    row = session.get(model, key, options=options)
-    if row is None:
-        raise NotFoundError(f"No {what} with id {key!r}")
-    return row
 
 
 def _for_summaries(query: Select[SessionRow]) -> Select[SessionRow]:

@@ -1,0 +1,172 @@
+"""The document registry and the write-ahead record of ingest (rrag/ingest/journal.py), with the
+keyword index kept in the same transactions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+
+from sqlalchemy import delete, select
+
+from rrag.errors import NotFoundError, StoreError
+from rrag.store.base import StoreBase, get_row
+from rrag.store.bm25 import KeywordMatches
+from rrag.store.keyword_index import documents_without_keywords, match_keywords, replace_keywords
+from rrag.store.records import DocumentState, document_info, document_state
+from rrag.store.schema import DocumentRow, utcnow
+from rrag.types import Chunk, DocumentInfo
+
+
+class DocumentStore(StoreBase):
+    """Documents as listed, and the states an ingest or a delete passes through."""
+
+    def save_document(self, info: DocumentInfo, chunks: Sequence[Chunk] = ()) -> None:
+        """Register a committed document in one step, replacing any other doc_id of the same identity;
+        `chunks` (its indexed chunks) replace its keyword rows in the same transaction. Ingest goes
+        through begin_document / commit_document instead, which guard its chunk writes."""
+        identity = info.identity or info.source
+        with self._write("save the document") as s:
+            replaced = list(
+                s.scalars(
+                    select(DocumentRow.doc_id).where(
+                        DocumentRow.identity == identity, DocumentRow.doc_id != info.doc_id
+                    )
+                )
+            )
+            s.execute(delete(DocumentRow).where(DocumentRow.doc_id.in_(replaced)))
+            s.merge(DocumentRow(**(asdict(info) | {"identity": identity}), state="ready"))
+            replace_keywords(s, [info.doc_id, *replaced], chunks)
+
+    def get_document(self, doc_id: str) -> DocumentInfo:
+        """A listed (committed) document; NotFoundError for an unknown id or one not committed yet."""
+        with self._read("read the document") as s:
+            row = s.get(DocumentRow, doc_id)
+            if row is None or not _listed(row):
+                raise NotFoundError(f"No document with id {doc_id!r}")
+            return document_info(row)
+
+    def get_document_by_identity(self, identity: str) -> DocumentInfo | None:
+        with self._read("read the document") as s:
+            row = s.scalar(select(DocumentRow).where(DocumentRow.identity == identity))
+            return document_info(row) if row is not None and _listed(row) else None
+
+    def list_documents(self) -> list[DocumentInfo]:
+        query = select(DocumentRow).where(DocumentRow.version > 0, DocumentRow.state != "deleting")
+        with self._read("list the documents") as s:
+            return [
+                document_info(r) for r in s.scalars(query.order_by(DocumentRow.source, DocumentRow.identity))
+            ]
+
+    def delete_document(self, doc_id: str) -> None:
+        with self._write("delete the document") as s:
+            s.delete(get_row(s, DocumentRow, doc_id, "document"))
+            replace_keywords(s, [doc_id], ())
+
+    def keyword_matches(
+        self, terms: Sequence[str], *, limit: int, also: Sequence[str] = ()
+    ) -> KeywordMatches:
+        """What scaled BM25 needs for one query (rrag.store.bm25), read in one transaction: up to `limit`
+        chunks the database's full-text index ranks best, and the chunks named in `also`."""
+        with self._read("search the keyword index") as s:
+            return match_keywords(s, terms, limit, also)
+
+    def documents_without_keywords(self) -> list[str]:
+        with self._read("list the documents to index for keywords") as s:
+            return documents_without_keywords(s)
+
+    # -- the write-ahead record of ingest (rrag/ingest/journal.py) -----------------------------------
+
+    def document_state(self, doc_id: str) -> DocumentState | None:
+        with self._read("read the document state") as s:
+            row = s.get(DocumentRow, doc_id)
+            return None if row is None else document_state(row)
+
+    def busy_documents(self) -> list[DocumentState]:
+        """Rows an ingest or a delete has not finished with: what the repair pass looks at."""
+        with self._read("list unfinished documents") as s:
+            return [
+                document_state(r) for r in s.scalars(select(DocumentRow).where(DocumentRow.state != "ready"))
+            ]
+
+    def begin_document(self, identity: str, source: str, doc_id: str, writer: str) -> int:
+        """Record that `writer` is about to write a new version of a document; returns its number.
+        Committed before any chunk is written, so a crash leaves a record the repair pass finds."""
+        with self._write("record the new document version") as s:
+            row = s.get(DocumentRow, doc_id)
+            if row is None:
+                row = DocumentRow(
+                    doc_id=doc_id,
+                    identity=identity,
+                    source=source,
+                    sha256="",
+                    size_bytes=0,
+                    chunks=0,
+                    duplicates_dropped=0,
+                    created_at="",
+                    version=0,
+                )
+                s.add(row)
+            elif row.state in ("pending", "deleting"):
+                raise StoreError(
+                    f"{source} is being {'indexed' if row.state == 'pending' else 'deleted'} "
+                    f"by another process ({row.writer}); try again when it is done"
+                )
+            row.pending_version = max(row.version, row.pending_version or 0) + 1
+            _set_state(row, "pending", writer)
+            return row.pending_version
+
+    def commit_document(self, info: DocumentInfo, version: int, chunks: Sequence[Chunk]) -> None:
+        """Make `version` (all its `chunks` written) the listed one and its chunks the keyword index's,
+        in one transaction. Its older chunks may still be in the vector index until finish_document."""
+        with self._write("commit the document") as s:
+            row = get_row(s, DocumentRow, info.doc_id, "document")
+            if row.state != "pending" or row.pending_version != version:
+                raise StoreError(f"{info.source}: version {version} is no longer the one being written")
+            for name, value in asdict(info).items():
+                if name not in ("identity", "version"):
+                    setattr(row, name, value)
+            row.version, row.pending_version = version, None
+            _set_state(row, "cleanup", row.writer)
+            replace_keywords(s, [info.doc_id], chunks)
+
+    def abandon_document(self, doc_id: str, version: int) -> None:
+        """Forget pending `version` (its chunks are gone); a document never committed is removed."""
+        with self._write("abandon the document version") as s:
+            row = s.get(DocumentRow, doc_id)
+            if row is None or row.pending_version != version:
+                return
+            if row.version == 0:
+                s.delete(row)
+            else:
+                row.pending_version = None
+                _set_state(row, "cleanup", row.writer)  # chunks of an older cleanup may remain
+
+    def finish_document(self, doc_id: str, version: int) -> None:
+        """Only committed `version` is left in the index: the row is consistent again."""
+        with self._write("finish the document") as s:
+            row = s.get(DocumentRow, doc_id)
+            if row is not None and row.state == "cleanup" and row.version == version:
+                _set_state(row, "ready", None)
+
+    def begin_delete(self, doc_id: str, writer: str) -> DocumentState:
+        """Unlist a document before its chunks are deleted (NotFoundError if it is not listed)."""
+        with self._write("start deleting the document") as s:
+            row = s.get(DocumentRow, doc_id)
+            if row is None or not _listed(row):
+                raise NotFoundError(f"No document with id {doc_id!r}")
+            if row.state == "pending":
+                raise StoreError(
+                    f"{row.source} is being indexed by another process ({row.writer}); "
+                    "try again when it is done"
+                )
+            _set_state(row, "deleting", writer)
+            replace_keywords(s, [doc_id], ())  # unlisted: keyword search stops finding it at once
+            return document_state(row)
+
+
+def _listed(row: DocumentRow) -> bool:
+    return row.version > 0 and row.state != "deleting"
+
+
+def _set_state(row: DocumentRow, state: str, writer: str | None) -> None:
+    row.state, row.writer, row.state_since = state, writer, utcnow()
