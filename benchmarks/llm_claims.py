@@ -8,7 +8,8 @@ often says something true that the reference does not). `--list` prints every cl
 its question, reference, verdict and label, and names the claims the labels file lacks; otherwise the
 table is printed: wrong claims caught (flagged unsupported, contradicted or partial), right claims
 wrongly flagged, answers with a wrong claim passed as written (decision pass), placeholder claims
-("...", "N/A": `rrag.audit.grounding.is_placeholder`), failed questions and seconds per question. The
+checked as claims ("...", "N/A": `rrag.audit.grounding.is_placeholder`; a placeholder answer is
+refused, its one claim not checkable), failed questions and seconds per question. The
 run defaults to the newest in DIR's store.
 """
 
@@ -63,7 +64,7 @@ class Tally:
                 "Answers with a hallucinated claim passed as written",
                 share(self.passed_as_written, self.answers_with_wrong),
             ),
-            ("Placeholder claims", str(self.placeholders)),
+            ("Placeholder claims checked", str(self.placeholders)),
             ("Seconds per answered question (mean, max)", f"{mean}, {most}"),
         ]
 
@@ -76,8 +77,8 @@ def tally(reports: Sequence[Report], failed: int, labels: Mapping[str, str]) -> 
         has_wrong = False
         for result in report.claims:
             text, status = result.claim.text, result.verdict.status
-            if is_placeholder(text):
-                t.placeholders += 1
+            if is_placeholder(text):  # checked as if it stated something; a placeholder answer is refused
+                t.placeholders += result.claim.checkable
                 continue
             label = labels.get(text)
             if label is None:

@@ -24,9 +24,16 @@ LABELS = {
 def test_the_table_counts_caught_missed_flagged_passed_and_placeholders() -> None:
     trimmed = sample_report()
     dots = ClaimResult(Claim("...", 0, 3), Verdict(ClaimStatus.UNSUPPORTED, 0.9, "quote", "nothing"))
+    # A placeholder answer's one claim, not checkable: the answer is refused, nothing was checked.
+    na = ClaimResult(
+        Claim("N/A", 0, 3, checkable=False), Verdict(ClaimStatus.NOT_CHECKABLE, 1.0, "claims", "-")
+    )
     new = ClaimResult(Claim("Pets are welcome.", 4, 21), Verdict(ClaimStatus.SUPPORTED, 0.9, "nli", "found"))
     passed = replace(
-        trimmed, decision=Decision.PASS, claims=[trimmed.claims[0], dots, new], timings_ms={"answer": 3000.0}
+        trimmed,
+        decision=Decision.PASS,
+        claims=[trimmed.claims[0], dots, na, new],
+        timings_ms={"answer": 3000.0},
     )
     t = tally([trimmed, passed], failed=1, labels=LABELS)
     assert (t.questions, t.failed) == (3, 1)
