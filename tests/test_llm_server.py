@@ -22,8 +22,8 @@ import pytest
 
 from rrag.audit.claims import LLMClaimExtractor
 from rrag.backends.llm import OpenAIChatLLM, OutputMode, llm_deadline
-from rrag.backends.prompts import CLAIMS, PROMPT_VERSION
-from rrag.backends.structured import logging_calls, working_mode
+from rrag.backends.prompts import CLAIMS, PROMPT_VERSION, ClaimsReply
+from rrag.backends.structured import logging_calls, parse_json, working_mode
 from rrag.errors import LLMError, LLMResponseError, OutputModeError
 from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
@@ -121,6 +121,18 @@ def test_the_server_refuses_json_schema_in_its_own_words(llm: OpenAIChatLLM) -> 
         )
 
 
+def test_the_schema_beside_json_object_constrains_what_the_model_writes(llm: OpenAIChatLLM) -> None:
+    # The prompt names no schema: the shape can only come from the server's constraint.
+    completion = llm.complete(
+        [{"role": "user", "content": f"List the facts of this text as JSON.\n\n{POLICY}"}],
+        max_tokens=BUDGETS["llm_max_tokens_claims"],
+        mode=OutputMode.JSON_OBJECT_SCHEMA,
+        schema=ClaimsReply.model_json_schema(),
+    )
+    assert not completion.truncated, completion.text
+    ClaimsReply.model_validate(parse_json(completion.text))  # "claims", named nowhere in the prompt
+
+
 def test_max_tokens_is_respected(llm: OpenAIChatLLM) -> None:
     completion = llm.complete(
         [{"role": "user", "content": "Write a long story about a dragon and a knight."}], max_tokens=12
@@ -139,8 +151,9 @@ def test_claim_extraction_negotiates_json_object_and_stays_in_budget(
         except LLMResponseError as exc:  # its JSON did not fit the schema twice: defined, not a crash
             claims, problem = [], str(exc)
             assert "not usable twice" in problem
-    assert working_mode(llm) is OutputMode.JSON_OBJECT  # json_schema refused, json_object accepted
-    assert log.calls and {c.mode for c in log.calls} == {OutputMode.JSON_OBJECT}
+    # json_schema refused; json_object with the schema beside it accepted
+    assert working_mode(llm) is OutputMode.JSON_OBJECT_SCHEMA
+    assert log.calls and {c.mode for c in log.calls} == {OutputMode.JSON_OBJECT_SCHEMA}
     assert all(c.completion_tokens <= llm_settings.llm_max_tokens_claims for c in log.calls)
     assert all(isinstance(c, str) and c for c in claims)
     # Through the extractor: LLM claims placed on the answer, or the rule splitter with a note saying so.
@@ -224,7 +237,7 @@ def test_ask_with_llm_claims_and_judge_records_provenance(rag: ReliableRAG) -> N
         file=sys.stderr,
     )
     assert rag.report("real-llm-audit").llm == report.llm
-    assert report.llm["calls"] >= 1 and report.llm["output_modes"] == ["json_object"]  # json_schema refused
+    assert report.llm["calls"] >= 1 and report.llm["output_modes"] == ["json_object_schema"]
     _assert_well_formed(report, rag.settings)
 
 

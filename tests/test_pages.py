@@ -527,7 +527,7 @@ def test_settings_test_connection_makes_the_pipelines_request_and_names_the_mode
         next(w for w in at.text_input if w.label == "Base URL").input(server.base_url)
         next(w for w in at.text_input if w.label == "Model").input(MODEL)
         _submit(at, "Test LLM connection")
-        assert any("in output mode **json_object**" in s.value for s in at.success), [
+        assert any("in output mode **json_object_schema**" in s.value for s in at.success), [
             e.value for e in at.error
         ]
         assert any(">It opens at 9:00.<" in h.value for h in at.html)

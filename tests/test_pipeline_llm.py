@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rrag.backends import structured
-from rrag.backends.prompts import PROMPT_VERSION
+from rrag.backends.prompts import PROMPT_VERSION, ClaimsReply
 from rrag.errors import LLMError
 from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
@@ -141,8 +141,9 @@ def test_the_output_mode_found_is_kept_across_a_restart(
     again.close()
     assert [r.get("response_format") for r in server.requests] == [
         {"type": "json_schema", "json_schema": server.requests[0]["response_format"]["json_schema"]},
-        {"type": "json_object"},
-        {"type": "json_object"},  # after the restart: straight to the mode that worked, read from the store
+        {"type": "json_object", "schema": ClaimsReply.model_json_schema()},
+        # after the restart: straight to the mode that worked, read from the store
+        {"type": "json_object", "schema": ClaimsReply.model_json_schema()},
     ]
 
 

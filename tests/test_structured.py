@@ -33,7 +33,7 @@ def passage(i: int, text: str) -> RetrievedChunk:
 # -- negotiation --------------------------------------------------------------------------------------
 
 
-def test_a_server_that_refuses_json_schema_is_asked_for_json_object_with_the_schema_in_the_prompt(
+def test_a_server_that_refuses_json_schema_is_asked_for_json_object_with_the_schema_beside_it(
     server: ChatServer, settings: Settings
 ) -> None:
     server.fail(500, LLAMA_CPP_REFUSAL)
@@ -41,25 +41,44 @@ def test_a_server_that_refuses_json_schema_is_asked_for_json_object_with_the_sch
     server.reply_json(CLAIMS_JSON)
     llm = server.llm(settings, llm_max_retries=2)  # a format refusal is not retried as a 500 would be
     value, mode = ask(llm, HELLO, ClaimsReply, kind="claims")
-    assert (value.claims, mode) == (["Leave is 25 days."], OutputMode.JSON_OBJECT)
+    assert (value.claims, mode) == (["Leave is 25 days."], OutputMode.JSON_OBJECT_SCHEMA)
     first, second = server.requests
+    schema = ClaimsReply.model_json_schema()
     assert first["response_format"]["type"] == "json_schema" and "JSON schema" not in str(first["messages"])
-    assert second["response_format"] == {"type": "json_object"}
-    assert (
-        json.dumps(ClaimsReply.model_json_schema(), separators=(",", ":")) in second["messages"][0]["content"]
-    )
-    # Remembered for this server and model: the next call goes straight to json_object.
-    assert working_mode(llm) is OutputMode.JSON_OBJECT
+    # llama.cpp's servers constrain generation to a schema given beside json_object; the prompt holds it
+    # too, for a server that ignores the key.
+    assert second["response_format"] == {"type": "json_object", "schema": schema}
+    assert json.dumps(schema, separators=(",", ":")) in second["messages"][0]["content"]
+    # Remembered for this server and model: the next call goes straight to that mode.
+    assert working_mode(llm) is OutputMode.JSON_OBJECT_SCHEMA
     ask(llm, HELLO, ClaimsReply, kind="claims")
-    assert server.requests[2]["response_format"] == {"type": "json_object"} and server.unexpected == 0
+    assert server.requests[2]["response_format"] == second["response_format"] and server.unexpected == 0
 
 
-def test_a_server_that_refuses_both_formats_is_prompted_for_plain_json() -> None:
-    llm = FakeLLM(refuses=(OutputMode.JSON_SCHEMA, OutputMode.JSON_OBJECT)).reply_json(CLAIMS_JSON)
+def test_a_server_that_refuses_the_schema_beside_json_object_gets_json_object_alone(
+    server: ChatServer, settings: Settings
+) -> None:
+    server.fail(400, LLAMA_CPP_REFUSAL)
+    server.fail(400, "response_format: extra inputs are not permitted ('schema')")
+    server.reply_json(CLAIMS_JSON)
+    llm = server.llm(settings)
+    value, mode = ask(llm, HELLO, ClaimsReply, kind="claims")
+    assert (value.claims, mode) == (["Leave is 25 days."], OutputMode.JSON_OBJECT)
+    assert [r["response_format"] for r in server.requests[1:]] == [
+        {"type": "json_object", "schema": ClaimsReply.model_json_schema()},
+        {"type": "json_object"},
+    ]
+    assert "follows this JSON schema" in server.requests[2]["messages"][0]["content"]
+    assert working_mode(llm) is OutputMode.JSON_OBJECT
+
+
+def test_a_server_that_refuses_every_format_is_prompted_for_plain_json() -> None:
+    llm = FakeLLM(refuses=tuple(m for m in OutputMode if m is not OutputMode.PROMPT)).reply_json(CLAIMS_JSON)
     value, mode = ask(llm, HELLO, ClaimsReply, kind="claims")
     assert mode is OutputMode.PROMPT and value.claims == ["Leave is 25 days."]
     assert [r.mode for r in llm.requests] == [
         OutputMode.JSON_SCHEMA,
+        OutputMode.JSON_OBJECT_SCHEMA,
         OutputMode.JSON_OBJECT,
         OutputMode.PROMPT,
     ]
@@ -68,7 +87,7 @@ def test_a_server_that_refuses_both_formats_is_prompted_for_plain_json() -> None
 
 def test_a_server_that_refuses_every_mode_is_a_defined_failure_naming_its_reasons() -> None:
     llm = FakeLLM(refuses=tuple(OutputMode))
-    with pytest.raises(OutputModeError, match="json_schema .*json_object .*prompt"):
+    with pytest.raises(OutputModeError, match="json_schema .*json_object_schema .*json_object .*prompt"):
         ask(llm, HELLO, ClaimsReply, kind="claims")
 
 
@@ -84,14 +103,15 @@ def test_an_error_that_does_not_name_the_format_is_not_a_fallback(
 def test_the_servers_error_text_reaches_the_user_redacted(server: ChatServer, settings: Settings) -> None:
     secret = "sk-live-0123456789abcdef"
     server.fail(400, f"response_format json_schema is not supported for key {secret}")
+    server.fail(400, f"response_format schema is not supported for key {secret}")
     server.fail(400, f"response_format json_object is not supported for key {secret}")
     server.fail(400, f"context length exceeded for key {secret}")  # plain prompting: a real error
     with pytest.raises(LLMError) as caught:
         ask(server.llm(settings, llm_api_key=secret), HELLO, ClaimsReply, kind="claims")
     message = str(caught.value)
     assert "refused the request (HTTP 400): context length exceeded for key [redacted]" in message
-    assert secret not in message and len(server.requests) == 3
-    assert "response_format" not in server.requests[2]
+    assert secret not in message and len(server.requests) == 4
+    assert "response_format" not in server.requests[3]
 
 
 # -- strict parsing ------------------------------------------------------------------------------------
@@ -105,6 +125,16 @@ def test_a_reply_of_the_wrong_shape_is_repaired_once_with_the_problem_stated() -
     assert repair[-2] == {"role": "assistant", "content": '["a bare list"]'}
     problem = repair[-1]["content"]
     assert problem.startswith("That reply was not usable: the reply: Input should be a valid dictionary")
+
+
+def test_a_raw_line_break_inside_a_string_is_read_as_written_and_the_value_still_validated() -> None:
+    # SmolLM2 under llama.cpp's schema constraint writes real newlines inside its strings.
+    llm = FakeLLM().reply('{"claims": ["Leave is\n25 days.\tPaid."]}')
+    value, _ = ask(llm, HELLO, ClaimsReply, kind="claims")
+    assert value.claims == ["Leave is\n25 days.\tPaid."] and len(llm.requests) == 1
+    llm = FakeLLM().reply('{"claims": "Leave is\n25 days."}').reply('{"claims": [7]}')
+    with pytest.raises(LLMResponseError, match="not usable twice: claims.0: Input should be a valid string"):
+        ask(llm, HELLO, ClaimsReply, kind="claims")
 
 
 def test_a_second_unusable_reply_is_an_llm_response_error_never_a_silent_pass() -> None:
@@ -152,7 +182,7 @@ def test_parse_json_drops_wrapping(reply: str, expected: object) -> None:
     assert parse_json(reply) == expected
 
 
-@pytest.mark.parametrize("reply", ['{"a": [1, 2', "no json at all", '{"a": }'])
+@pytest.mark.parametrize("reply", ['{"a": [1, 2', "no json at all", '{"a": }', '{"a": 1,}', "{'a': 1}"])
 def test_parse_json_rejects_broken_or_truncated_json(reply: str) -> None:
     with pytest.raises(ValueError):
         parse_json(reply)

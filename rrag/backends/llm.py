@@ -42,6 +42,9 @@ class OutputMode(str, Enum):
     """How a JSON reply is asked for, strongest first (`rrag.backends.structured` negotiates)."""
 
     JSON_SCHEMA = "json_schema"  # response_format json_schema: the server enforces the schema
+    # response_format json_object with a "schema" key: llama.cpp's servers then constrain generation to
+    # the schema; the schema is in the prompt too, for a server that ignores the key without a word.
+    JSON_OBJECT_SCHEMA = "json_object_schema"
     JSON_OBJECT = "json_object"  # response_format json_object; the schema is in the prompt
     PROMPT = "prompt"  # no response_format; the schema is in the prompt
 
@@ -96,7 +99,8 @@ class LLM(ABC):
         on_text: TextSink | None = None,
     ) -> Completion:
         """The assistant's reply, at most `max_tokens` long. `mode` JSON_SCHEMA sends `schema` as the
-        response format, JSON_OBJECT asks for any JSON object. `on_text` receives the reply's text as
+        response format, JSON_OBJECT_SCHEMA sends it beside type json_object, JSON_OBJECT asks for any
+        JSON object. `on_text` receives the reply's text as
         it is written (all of it, in one or more pieces). Raises OutputModeError when the server
         refuses the mode, LLMError (or another subclass) on any other failure."""
 
@@ -235,6 +239,8 @@ class OpenAIChatLLM(LLM):
                 "type": "json_schema",
                 "json_schema": {"name": "reply", "schema": schema},
             }
+        elif mode is OutputMode.JSON_OBJECT_SCHEMA:
+            request["response_format"] = {"type": "json_object", "schema": schema}
         elif mode is OutputMode.JSON_OBJECT:
             request["response_format"] = {"type": "json_object"}
         if on_text is not None:

@@ -1,11 +1,13 @@
 """Typed JSON replies from any OpenAI-compatible server: the output mode negotiated, the reply validated.
 
 Servers differ in what structured output they accept: OpenAI, vLLM and Ollama take a JSON schema as
-`response_format`, llama.cpp's Python server only `json_object`, some nothing at all. `ask` tries the
+`response_format`, llama.cpp's Python server only `json_object` (with the schema beside it, which it
+then enforces), some nothing at all. `ask` tries the
 strongest mode first and falls back when the server refuses it (OutputModeError), and remembers per
 server and model what worked, so later calls go straight there (the engine keeps it in the store
 across restarts: `known_modes`, `learn_modes`). Whatever the mode, the reply is
-validated against the pydantic model: one repair re-prompt with the problem stated, then
+validated against the pydantic model (raw control characters inside its strings, which a small
+model writes, are let through; nothing else is): one repair re-prompt with the problem stated, then
 LLMResponseError. With `on_text`, the first request is streamed and its raw text passed on as it is
 written (`FieldText` follows one field of it); a repair is not streamed. Every call is counted in the
 active `CallLog` (model, mode, tokens) for the report.
@@ -304,7 +306,9 @@ def parse_json(reply: str) -> Any:
         raise ValueError("the reply holds no JSON")
     text = text[min(starts) :]
     try:
-        value, _ = json.JSONDecoder().raw_decode(text)
+        # strict=False: a raw newline or tab inside a string (a small model writes them) is taken as
+        # written; the value is still validated against the reply's model.
+        value, _ = json.JSONDecoder(strict=False).raw_decode(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"the JSON is malformed or truncated ({exc.msg} at character {exc.pos})") from None
     return value
