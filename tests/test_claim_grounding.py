@@ -121,7 +121,24 @@ def test_a_short_sentence_with_the_questions_verb_is_no_fragment(question: str, 
     assert [c.text for c in RULES.extract(answer, question)] == [answer]
 
 
-@pytest.mark.parametrize("answer", ["", "   ", "...", "…", "[...]", "N/A", "n/a.", "-", "null"])
+# The last four from SmolLM2-135M under a schema constraint (docs/llm.md): the reply's format, no answer.
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "",
+        "   ",
+        "...",
+        "…",
+        "[...]",
+        "N/A",
+        "n/a.",
+        "-",
+        "null",
+        "true",
+        "} The answer is: {",
+        "</document><document n=",
+    ],
+)
 def test_an_empty_or_placeholder_answer_is_refused(answer: str) -> None:
     assert is_placeholder(answer)
     claims = RULES.extract(answer, QUESTION)
@@ -135,9 +152,25 @@ def test_an_empty_or_placeholder_answer_is_refused(answer: str) -> None:
     assert (scored.decision, scored.final_answer, scored.level) == (Decision.REFUSE, NO_ANSWER_REFUSAL, None)
 
 
-@pytest.mark.parametrize("answer", ["None of them.", "No.", "12", "Yes, 14 characters."])
+@pytest.mark.parametrize(
+    "answer",
+    ["None of them.", "No.", "12", "Yes, 14 characters.", "The answer is: 14 characters.", "<b>14</b>"],
+)
 def test_short_answers_are_not_placeholders(answer: str) -> None:
     assert not is_placeholder(answer)
+
+
+def test_format_debris_and_the_models_own_refusal_among_sentences_are_not_checked() -> None:
+    answer = "Passwords must be at least 14 characters long.\n} The answer is: {"
+    assert spans(answer, RULES.extract(answer, QUESTION)) == [
+        ("Passwords must be at least 14 characters long.",) * 2 + (True,),
+        ("} The answer is: {",) * 2 + (False,),
+    ]
+    for refusal in ("The answer is not available.", "The answer is not in the provided documents."):
+        (claim,) = RULES.extract(refusal, QUESTION)
+        assert (claim.checkable, claim.reason) == (False, "refusal")
+    (fact,) = RULES.extract("The answer is not in dispute: passwords have 14 characters.", QUESTION)
+    assert fact.checkable
 
 
 def _result(text: str, answer: str, status: ClaimStatus, span: str | None = None) -> ClaimResult:

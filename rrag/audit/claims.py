@@ -87,7 +87,8 @@ _NOT_CHECKABLE: list[tuple[str, re.Pattern[str]]] = [
             r"\bi\s+(?:cannot|can'?t|could\s+not|couldn'?t|am\s+unable\s+to|am\s+not\s+able\s+to|do\s+not|don'?t)"
             r"\s+(?:answer|find|know|determine|say|tell|help)\b|^(?:i'?m|i\s+am)\s+sorry[^0-9]*$"
             r"|^(?:there\s+is\s+)?(?:no|not\s+enough)\s+(?:relevant\s+)?information\b|\bnothing\s+relevant\b"
-            rf"|^{_DOCS}\s+(?:do(?:es)?\s+not|don'?t|doesn'?t)\s+(?:say|mention|contain|specify|state|provide)\b",
+            rf"|^{_DOCS}\s+(?:do(?:es)?\s+not|don'?t|doesn'?t)\s+(?:say|mention|contain|specify|state|provide)\b"
+            rf"|^(?:the\s+)?answer\s+(?:is\s+not|isn'?t)\s+(?:available|known|provided|given|stated|in\s+{_DOCS})\b",
             re.IGNORECASE,
         ),
     ),
@@ -143,6 +144,8 @@ class RuleClaimExtractor(ClaimExtractor):
         ]
 
     def _claims_of(self, answer: str, span: Span) -> list[Claim]:
+        if is_placeholder(span.text):  # "} The answer is: {" among real sentences
+            return [Claim(span.text, span.start, span.end, checkable=False, reason=NO_ANSWER)]
         if span.text.rstrip().endswith("?"):
             return [Claim(span.text, span.start, span.end, checkable=False, reason="question")]
         for reason, pattern in _NOT_CHECKABLE:

@@ -18,11 +18,14 @@ MAX_FRAGMENT_WORDS = 8  # "The Chief Financial Officer", "12 hours": longer verb
 # Of an LLM claim's content words, the share found in its sentence of the answer or in the question.
 MIN_GROUNDED_SHARE = 0.6
 
-# "...", "[...]", "N/A", "TBD", "-": text that stands where an answer should be.
+# "...", "[...]", "N/A", "TBD", "-", a bare JSON literal ("true"): text that stands where an answer should be.
 _PLACEHOLDER = re.compile(
-    r"^[\W_]*(?:n/?a|null|tbd|tba|todo|unknown|no answer|placeholder|lorem ipsum|etc)?[\W_]*$",
+    r"^[\W_]*(?:n/?a|null|true|false|tbd|tba|todo|unknown|no answer|placeholder|lorem ipsum|etc)?[\W_]*$",
     re.IGNORECASE,
 )
+# The reply's format without its content: markup echoed from the prompt ("</document><document n="),
+# a JSON frame with a lead-in and nothing after it ("} The answer is: {"). Removed before the test above.
+_FORMAT_DEBRIS = re.compile(r"</?[A-Za-z][^<>]*>?|^[\W_]*(?:the\s+)?answer\s+is\s*:", re.IGNORECASE)
 # A statement about the reply itself ("This is a JSON response to the question."), not about the world.
 _META = re.compile(
     r"\bjson\b|^(?:this|it|here|the\s+(?:answer|response|reply|output))\b.*"
@@ -48,8 +51,9 @@ def has_verb(text: str) -> bool:
 
 
 def is_placeholder(text: str) -> bool:
-    """Whether `text` is no answer at all: empty, punctuation only ("...", "[...]") or a stand-in ("N/A")."""
-    return bool(_PLACEHOLDER.match(text.strip()))
+    """Whether `text` is no answer at all: empty, punctuation only ("...", "[...]"), a stand-in ("N/A")
+    or the reply's format around nothing ("} The answer is: {")."""
+    return bool(_PLACEHOLDER.match(_FORMAT_DEBRIS.sub(" ", text).strip()))
 
 
 def is_fragment(text: str) -> bool:
