@@ -63,7 +63,7 @@ class ReliableRAG:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings.from_env()
         self._running: set[str] = set()  # sessions this process is answering now
-        self._kept_modes: dict[str, dict[str, str]] = {}
+        self._kept_modes: dict[str, Any] = {}
         self._swap = threading.Lock()  # a question takes the stages while configure() cannot swap them
         self._open_storage()
         self._backends = Stages.build(self.settings, self.index, self.store)

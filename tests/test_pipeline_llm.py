@@ -15,6 +15,7 @@ from rrag.backends import structured
 from rrag.backends.prompts import PROMPT_VERSION, ClaimsReply
 from rrag.errors import LLMError
 from rrag.pipeline import ReliableRAG
+from rrag.redact import redact_url
 from rrag.settings import Settings
 from rrag.types import ClaimStatus, Decision
 from tests.chat_server import MODEL, ChatServer
@@ -145,6 +146,26 @@ def test_the_output_mode_found_is_kept_across_a_restart(
         # after the restart: straight to the mode that worked, read from the store
         {"type": "json_object", "schema": ClaimsReply.model_json_schema()},
     ]
+
+
+def test_a_mode_kept_before_other_modes_were_offered_is_negotiated_again(
+    rag: ReliableRAG, server: ChatServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Kept by a version that offered no json_object_schema: the server may take the better mode now.
+    answer = "Security incidents must be reported within 24 hours."
+    old_shape = {redact_url(server.base_url): {MODEL: "json_object"}}
+    rag.save_settings({"llm_output_modes": old_shape})
+    settings = rag.settings.replace(claim_extractor="llm")
+    rag.close()
+    monkeypatch.setattr(structured, "_working_mode", {})
+    again = ReliableRAG(settings)
+    server.fail(500, "Input should be 'text' or 'json_object'")
+    server.reply_json({"claims": [answer]})
+    again.verify("How fast must incidents be reported?", answer)
+    kept = again.saved_settings()["llm_output_modes"]["servers"]
+    assert kept == {redact_url(server.base_url): {MODEL: "json_object_schema"}}
+    again.close()
+    assert [r["response_format"]["type"] for r in server.requests] == ["json_schema", "json_object"]
 
 
 def _open_fds() -> int:

@@ -39,6 +39,7 @@ REPAIR_OVERHEAD_TOKENS = 64  # the repair request's own words and message framin
 
 _working_mode: dict[tuple[str, str], OutputMode] = {}  # (server, model) -> the mode it accepted
 _modes_lock = threading.Lock()
+_OFFERED = [m.value for m in OutputMode]  # strongest first, as negotiated
 
 
 def working_mode(llm: LLM) -> OutputMode | None:
@@ -51,24 +52,27 @@ def _remember(llm: LLM, mode: OutputMode) -> None:
         _working_mode[(llm.server, llm.model)] = mode
 
 
-def known_modes() -> dict[str, dict[str, str]]:
-    """What was learned, as JSON data to keep: {server: {model: mode}}."""
-    known: dict[str, dict[str, str]] = {}
+def known_modes() -> dict[str, Any]:
+    """What was learned, as JSON data to keep: {"offered": the modes negotiated from, "servers":
+    {server: {model: mode}}}."""
+    servers: dict[str, dict[str, str]] = {}
     with _modes_lock:
         for (server, model), mode in _working_mode.items():
-            known.setdefault(server, {})[model] = mode.value
-    return known
+            servers.setdefault(server, {})[model] = mode.value
+    return {"offered": _OFFERED, "servers": servers} if servers else {}
 
 
 def learn_modes(kept: Any) -> None:
     """Take up modes kept from an earlier process (`known_modes`' shape); what this process has learned
-    itself stands, and anything malformed is ignored (the mode is then negotiated again)."""
-    if not isinstance(kept, dict):
+    itself stands. Modes found when other modes were on offer are negotiated again (a mode added since
+    may be the better one), and anything malformed is ignored."""
+    servers = kept.get("servers") if isinstance(kept, dict) and kept.get("offered") == _OFFERED else None
+    if not isinstance(servers, dict):
         return
     with _modes_lock:
-        for server, models in kept.items():
+        for server, models in servers.items():
             for model, mode in (models if isinstance(models, dict) else {}).items():
-                if mode in {m.value for m in OutputMode}:
+                if mode in _OFFERED:
                     _working_mode.setdefault((str(server), str(model)), OutputMode(mode))
 
 
