@@ -21,6 +21,7 @@ from rrag.text.words import NEGATORS
 OPPOSITE, MODALITY, QUANTIFIER, ENTITY, ROLE = "opposite", "modality", "quantifier", "entity", "role"
 ORDER = "order"  # another ordinal, month or weekday in the same slot
 SAME_STATEMENT = 0.75  # share of the claim's other words the evidence sentence must hold
+_PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being)\s+(?:\w+\s+)?\w+(?:ed|en)\b", re.IGNORECASE)
 MIN_OTHER_TERMS = 1  # a claim with nothing but the word it changes states nothing to compare
 
 
@@ -175,10 +176,18 @@ def _opposite(claim: str, c: list[_Token], evidence: str, e: list[_Token]) -> Co
                     (_neighbour(c, end - 1, 1), e_end - 1, 1),
                 )
             )
-            same = rest == {t.stem for t in _content(e)} - leave_out
+            # All else the same words, in the same order, or turned round by a passive on one side
+            # ("blood pressure is increased by X" / "X decreases blood pressure").
+            ours_rest, theirs_rest = _in_order(c, leave_out), _in_order(e, leave_out)
+            turned = bool(_PASSIVE.search(claim)) != bool(_PASSIVE.search(evidence))
+            same = ours_rest == theirs_rest or (turned and sorted(ours_rest) == sorted(theirs_rest))
             if (slot and _same_statement(c, e, leave_out)) or (same and rest):
                 return Contrast(OPPOSITE, _quote(claim, c, start, end), _quote(evidence, e, e_start, e_end))
     return None
+
+
+def _in_order(tokens: list[_Token], leave_out: frozenset[str]) -> list[str]:
+    return [t.stem for t in _content(tokens) if t.stem not in leave_out]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -362,15 +371,20 @@ def _entity(
         if all(t.stem in e_stems or t.stem in retrieved for t in run):
             continue  # named there, if in other words ("Kansas's")
         names = frozenset(t.stem for t in run)
-        if not {t.stem for t in _content(c)} - names <= e_stems or not _same_statement(c, e, names):
+        if not _same_statement(c, e, names):
             continue  # the rest of the claim must be the evidence's own words
+        all_held = {t.stem for t in _content(c)} - names <= e_stems
         before, after = _neighbour(c, start, -1), _neighbour(c, end - 1, 1)
         for e_start, e_end in _names(e):
             other = e[e_start:e_end]
             if not _other_name(run, other, c_stems):
                 continue
-            # The same slot: the same words on each side of both names, in the same clause.
-            if (before, after) == (_neighbour(e, e_start, -1), _neighbour(e, e_end - 1, 1)) != (None, None):
+            # The same slot: the same words on each side of both names, in the same clause; or the
+            # doer, first in an active claim and after "by" in a passive evidence sentence ("Ann
+            # Lee wrote the guide" / "the guide was written by Tom Ray").
+            slot = all_held and (before, after) == (_neighbour(e, e_start, -1), _neighbour(e, e_end - 1, 1))
+            doer = start == 0 and e_start > 0 and e[e_start - 1].word == "by" and e_end == len(e)
+            if (slot and (before, after) != (None, None)) or (doer and _voices_differ(claim, evidence)):
                 return Contrast(
                     ENTITY, claim[run[0].start : run[-1].end], evidence[other[0].start : other[-1].end]
                 )
@@ -415,6 +429,11 @@ def _other_name(ours: list[_Token], theirs: list[_Token], claim: set[str]) -> bo
     return not any(t.stem in claim for t in theirs) and not _alias(ours, theirs)
 
 
+def _voices_differ(claim: str, evidence: str) -> bool:
+    """Whether the evidence is passive and the claim active."""
+    return bool(_PASSIVE.search(evidence)) and not _PASSIVE.search(claim)
+
+
 def _alias(a: list[_Token], b: list[_Token]) -> bool:
     """Whether one name may be the other written short: "US" for "United States", "U" for
     "University", "Ra" for "Ra's"."""
@@ -445,7 +464,6 @@ def _neighbour(tokens: list[_Token], at: int, step: int) -> str | None:
 # Roles: the same words, who does what to whom exchanged.
 
 _SYMMETRIC = re.compile(r"\b(?:by|and|or|with|between|versus|vs|both)\b", re.IGNORECASE)
-_PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being)\s+(?:\w+\s+)?\w+(?:ed|en)\b", re.IGNORECASE)
 _ROLE_EXTRA_WORDS = 2  # content words the evidence sentence may have beyond the claim's
 
 
