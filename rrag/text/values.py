@@ -143,6 +143,11 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
     for children"), and the words before the first value are everyone's. Dates and years are left
     alone: a sentence's years are mostly the span of one thing ("the 1997-98 season")."""
     out = list(found)
+    amounts: dict[str, set[float]] = {}
+    for v in found:
+        amounts.setdefault(v.measure, set()).add(v.amount)
+    if all(len(a) < 2 for a in amounts.values()):
+        return out  # no measure with two values: nothing to tell apart (most texts; sentences cost)
     for sentence in split_sentences(text):
         group: dict[str, list[int]] = {}
         for i, v in enumerate(found):

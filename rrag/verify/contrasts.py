@@ -1,19 +1,22 @@
 """What a claim says against its aligned evidence sentence in the same words, besides values and
-negation: another modality ("may share" where the evidence says "must never share"), another
-quantifier ("some patients" / "none of the patients"), another name in the same slot ("written by
-Jonah Whitfield" / "by Mirela Kovac") and the same words with the roles exchanged ("the seller pays
-the buyer" / "the buyer pays the seller").
+negation: an opposite word ("rose" / "fell"), another modality ("may share" where the evidence says
+"must never share"), another quantifier ("some patients" / "none of the patients"), another name in
+the same slot ("written by Ann Lee" / "by Tom Ray"), the same words with the roles exchanged ("the
+seller pays the buyer" / "the buyer pays the seller"), another ordinal, month or weekday in the same
+slot ("the third floor" / "the second floor").
 
 Each detector asks that the claim is otherwise the evidence's own statement (its other words are
-the evidence's) and names what it found on both sides, so that the verdict can quote them. They
-read one sentence of evidence at a time: in a window of two, a name of one sentence is in no slot
-of the other.
+the evidence's) and names what it found on both sides, so that the verdict can quote them. Each is
+hard evidence (rrag/verify/lexical.py), so each is kept only as precise as the dev data showed it
+(docs/verifier.md). They read one sentence of evidence at a time: in a window of two, a name of one
+sentence is in no slot of the other.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rrag.text import STOPWORDS, split_sentences, stem, word_spans
 from rrag.text.words import NEGATORS
@@ -51,10 +54,12 @@ class _Token:
     after_break: bool  # punctuation between it and the word before it: another clause or list item
 
 
+Tokens = tuple[_Token, ...]
 _BREAK = re.compile(r"[,;:()\[\]{}\"!?]|\.\s")
 
 
-def _tokens(text: str) -> list[_Token]:
+@lru_cache(maxsize=4096)  # the same evidence sentences are read for claim after claim
+def _tokens(text: str) -> Tokens:
     out: list[_Token] = []
     for w in word_spans(text):
         low = w.text.lower().replace("'", "").replace("\u2019", "")
@@ -62,7 +67,12 @@ def _tokens(text: str) -> list[_Token]:
         capital = (w.text[0].isupper() or code) and low not in _CALENDAR_WORDS
         after_break = bool(out) and bool(_BREAK.search(text, out[-1].end, w.start))
         out.append(_Token(low, _stem(low), w.start, w.end, capital, after_break))
-    return out
+    return tuple(out)
+
+
+def clear_caches() -> None:
+    """Forget the tokens of the sentences read (rrag.verify.lexical.clear_caches)."""
+    _tokens.cache_clear()
 
 
 def _stem(word: str) -> str:
@@ -70,8 +80,8 @@ def _stem(word: str) -> str:
     return stem(stem(word))
 
 
-def _content(tokens: list[_Token]) -> list[_Token]:
-    return [t for t in tokens if t.word not in STOPWORDS and t.word not in NEGATORS]
+def _content(tokens: Tokens) -> Tokens:
+    return tuple(t for t in tokens if t.word not in STOPWORDS and t.word not in NEGATORS)
 
 
 def contrast(claim: str, evidence: str, retrieved: frozenset[str] = frozenset()) -> Contrast | None:
@@ -94,7 +104,7 @@ def contrast(claim: str, evidence: str, retrieved: frozenset[str] = frozenset())
     return None
 
 
-def _same_statement(claim: list[_Token], evidence: list[_Token], leave_out: frozenset[str]) -> bool:
+def _same_statement(claim: Tokens, evidence: Tokens, leave_out: frozenset[str]) -> bool:
     """Whether the evidence holds most of the claim's content words other than `leave_out`."""
     terms = {t.stem for t in _content(claim)} - leave_out
     held = terms & {t.stem for t in _content(evidence)}
@@ -145,7 +155,7 @@ _PHRASES = {("at", "least"): "minimum", ("no", "less", "than"): "minimum", ("at"
 _PHRASES |= {("no", "more", "than"): "maximum", ("up", "to"): "maximum", ("prior", "to"): "before"}
 
 
-def _words_of(tokens: list[_Token]) -> list[tuple[str, int, int]]:
+def _words_of(tokens: Tokens) -> list[tuple[str, int, int]]:
     """(stem, first token, after last) of each word and each phrase of `_PHRASES`."""
     out = [(t.stem, i, i + 1) for i, t in enumerate(tokens)]
     words = [t.word for t in tokens]
@@ -158,7 +168,7 @@ def _words_of(tokens: list[_Token]) -> list[tuple[str, int, int]]:
     return out
 
 
-def _opposite(claim: str, c: list[_Token], evidence: str, e: list[_Token]) -> Contrast | None:
+def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     ours, theirs = _words_of(c), _words_of(e)
     our_stems, their_stems = {w for w, _, _ in ours}, {w for w, _, _ in theirs}
     for word, start, end in ours:
@@ -186,7 +196,7 @@ def _opposite(claim: str, c: list[_Token], evidence: str, e: list[_Token]) -> Co
     return None
 
 
-def _in_order(tokens: list[_Token], leave_out: frozenset[str]) -> list[str]:
+def _in_order(tokens: Tokens, leave_out: frozenset[str]) -> list[str]:
     return [t.stem for t in _content(tokens) if t.stem not in leave_out]
 
 
@@ -214,7 +224,7 @@ _MODAL_WORDS = frozenset(
 _SKIPPED_AFTER_MODAL = frozenset({"be", "to", "been", "only", "also", "still", "always", "ever"})
 
 
-def _modal_cues(tokens: list[_Token]) -> list[tuple[str, int, int]]:
+def _modal_cues(tokens: Tokens) -> list[tuple[str, int, int]]:
     """(class, first token, token after the cue) of each modal cue, longest cues first."""
     words = [t.word for t in tokens]
     out: list[tuple[str, int, int]] = []
@@ -231,7 +241,7 @@ def _modal_cues(tokens: list[_Token]) -> list[tuple[str, int, int]]:
     return out
 
 
-def _action(tokens: list[_Token], after: int) -> str | None:
+def _action(tokens: Tokens, after: int) -> str | None:
     """The stem of the first content word after a modal cue: what is allowed or forbidden."""
     for t in tokens[after : after + 4]:
         if t.word in _SKIPPED_AFTER_MODAL or t.word in NEGATORS:
@@ -240,7 +250,7 @@ def _action(tokens: list[_Token], after: int) -> str | None:
     return None
 
 
-def _modality(claim: str, c: list[_Token], evidence: str, e: list[_Token]) -> Contrast | None:
+def _modality(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     if not _same_statement(c, e, _MODAL_WORDS):
         return None
     for c_cls, c_start, c_end in _modal_cues(c):
@@ -275,10 +285,14 @@ _QUANTIFIER_CLASHES = {
 _QUANTIFIER_WORDS = frozenset(
     stem(w) for _, cues in _QUANTIFIER_CUES for cue in cues.split("|") for w in cue.split()
 )
+_QUANTIFIER_STARTING: dict[str, list[tuple[str, list[str]]]] = {}  # first word -> (class, cue words)
+for _cls, _cues in _QUANTIFIER_CUES:
+    for _cue in _cues.split("|"):
+        _QUANTIFIER_STARTING.setdefault(_cue.split()[0], []).append((_cls, _cue.split()))
 _NOT_A_NOUN = frozenset({"longer", "more", "less", "matter", "doubt", "one"})  # "no longer", "no one"
 
 
-def _quantifiers(tokens: list[_Token]) -> list[tuple[str, int, int]]:
+def _quantifiers(tokens: Tokens) -> list[tuple[str, int, int]]:
     """The class of each quantifier of the sentence, and where it is; "some ... not" is partial."""
     words = [t.word for t in tokens]
     out = []
@@ -293,21 +307,19 @@ def _quantifiers(tokens: list[_Token]) -> list[tuple[str, int, int]]:
 
 def _quantifier_at(words: list[str], i: int) -> tuple[str, int, int] | None:
     """The quantifier that starts at word `i`, if one does: (class, i, the word after it)."""
-    for cls, cues in _QUANTIFIER_CUES:
-        for cue in cues.split("|"):
-            parts = cue.split()
-            if words[i : i + len(parts)] != parts:
-                continue
-            after = words[i + len(parts)] if i + len(parts) < len(words) else ""
-            if cls == NONE and parts == ["no"] and (after in _NOT_A_NOUN or after in STOPWORDS or not after):
-                continue  # "no longer", "No, ..."
-            if cls == SOME and any(w in NEGATORS for w in words[i + 1 :]):
-                cls = PARTIAL  # "some dishes are not vegetarian"
-            return cls, i, i + len(parts)
+    for cls, parts in _QUANTIFIER_STARTING.get(words[i], ()):
+        if words[i : i + len(parts)] != parts:
+            continue
+        after = words[i + len(parts)] if i + len(parts) < len(words) else ""
+        if cls == NONE and parts == ["no"] and (after in _NOT_A_NOUN or after in STOPWORDS or not after):
+            continue  # "no longer", "No, ..."
+        if cls == SOME and any(w in NEGATORS for w in words[i + 1 :]):
+            cls = PARTIAL  # "some dishes are not vegetarian"
+        return cls, i, i + len(parts)
     return None
 
 
-def _quantified(tokens: list[_Token], after: int) -> str | None:
+def _quantified(tokens: Tokens, after: int) -> str | None:
     """The stem of the noun a quantifier is about: its first content word that is no number, in its
     clause ("above all, have fun" quantifies nothing)."""
     for t in tokens[after : after + 5]:
@@ -318,7 +330,7 @@ def _quantified(tokens: list[_Token], after: int) -> str | None:
     return None
 
 
-def _quantifier(claim: str, c: list[_Token], evidence: str, e: list[_Token]) -> Contrast | None:
+def _quantifier(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     numbers = frozenset(t.stem for t in c if t.word.isdigit())
     for cls, start, end in _quantifiers(c):
         noun = _quantified(c, end)
@@ -339,7 +351,7 @@ def _quantifier(claim: str, c: list[_Token], evidence: str, e: list[_Token]) -> 
 # Names in the same slot: another person, place or model where the evidence names its own.
 
 
-def _names(tokens: list[_Token]) -> list[tuple[int, int]]:
+def _names(tokens: Tokens) -> list[tuple[int, int]]:
     """Runs of capitalised words or codes, numbers after them ("Orbit 7", "United States", "U.S."):
     (first, after last). A sentence's first word is a name only with another after it or as a code
     (without a tagger, "Lyon is ..." cannot be told from "Keep ...")."""
@@ -359,9 +371,7 @@ def _names(tokens: list[_Token]) -> list[tuple[int, int]]:
     return runs
 
 
-def _entity(
-    claim: str, c: list[_Token], evidence: str, e: list[_Token], retrieved: frozenset[str]
-) -> Contrast | None:
+def _entity(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[str]) -> Contrast | None:
     if claim.isupper():
         return None  # "I WISH I COULD": capitals that name nothing
     e_stems = {t.stem for t in e}
@@ -397,7 +407,7 @@ _ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth el
 _CLOSED_CLASSES = [frozenset(_ORDINALS), _CALENDAR_WORDS - frozenset(_WEEKDAYS), frozenset(_WEEKDAYS)]
 
 
-def _order(claim: str, c: list[_Token], evidence: str, e: list[_Token]) -> Contrast | None:
+def _order(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     claim_words = {t.word for t in c}
     for i, t in enumerate(c):
         kind = next((k for k in _CLOSED_CLASSES if t.word in k), None)
@@ -419,7 +429,7 @@ def _order(claim: str, c: list[_Token], evidence: str, e: list[_Token]) -> Contr
     return None
 
 
-def _other_name(ours: list[_Token], theirs: list[_Token], claim: set[str]) -> bool:
+def _other_name(ours: Tokens, theirs: Tokens, claim: set[str]) -> bool:
     """Whether `theirs` names another thing than `ours`: no word of it in the claim, or, for a model,
     another number ("TX-350" / "TX-200"); and neither is the other written short."""
     shared = {t.stem for t in ours} & {t.stem for t in theirs}
@@ -434,7 +444,7 @@ def _voices_differ(claim: str, evidence: str) -> bool:
     return bool(_PASSIVE.search(evidence)) and not _PASSIVE.search(claim)
 
 
-def _alias(a: list[_Token], b: list[_Token]) -> bool:
+def _alias(a: Tokens, b: Tokens) -> bool:
     """Whether one name may be the other written short: "US" for "United States", "U" for
     "University", "Ra" for "Ra's"."""
     initials = ("".join(t.word[0] for t in a), "".join(t.word[0] for t in b))
@@ -447,7 +457,7 @@ def _alias(a: list[_Token], b: list[_Token]) -> bool:
     )
 
 
-def _neighbour(tokens: list[_Token], at: int, step: int) -> str | None:
+def _neighbour(tokens: Tokens, at: int, step: int) -> str | None:
     """The stem of the nearest content word before (step -1) or after (step 1) token `at` in its
     clause; None at the clause's edge."""
     i = at
@@ -467,7 +477,7 @@ _SYMMETRIC = re.compile(r"\b(?:by|and|or|with|between|versus|vs|both)\b", re.IGN
 _ROLE_EXTRA_WORDS = 2  # content words the evidence sentence may have beyond the claim's
 
 
-def _role(claim: str, c: list[_Token], evidence: str, e: list[_Token]) -> Contrast | None:
+def _role(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     cc, ec = _content(c), _content(e)
     c_seq = [t.stem for t in cc]
     e_seq = [t.stem for t in ec if t.stem in set(c_seq)]
@@ -510,7 +520,7 @@ def _exchange(ours: list[str], theirs: list[str]) -> tuple[int, int] | None:
     return None
 
 
-def _quote(text: str, tokens: list[_Token], start: int, end: int) -> str:
+def _quote(text: str, tokens: Tokens, start: int, end: int) -> str:
     """The words of `text` from token `start` up to (not including) token `end`."""
     end = min(end, len(tokens))
     return text[tokens[start].start : tokens[end - 1].end] if start < end else ""

@@ -3,10 +3,12 @@
 For each claim the chunks' sentences (and pairs of adjacent sentences) are ranked by how much of the
 claim they cover; the best one is the evidence. On it: content-word coverage, values and months
 (another amount of the same measure, for the same thing under the same qualifiers, contradicts; a
-missing one leaves the claim unsupported), negation and a few antonyms (contradiction).
+missing one leaves the claim unsupported), negation, and the contrasts of rrag/verify/contrasts.py
+(opposite words, modality, quantifiers, swapped names, roles and ordinals).
 
-Hard evidence (HARD_EVIDENCE: a value clash, a negated word the other side states plainly) is read
-against the aligned evidence only, so that it can stand against any model (rrag/verify/guarded.py).
+Hard evidence (HARD_EVIDENCE: a value clash, a negated word the other side states plainly, a
+contrast) is read against the aligned evidence only, so that it can stand against any model
+(rrag/verify/guarded.py).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from rrag.text import (
 )
 from rrag.text.values import Value, clashes, misattributed, near_words, values
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
+from rrag.verify import contrasts
 from rrag.verify.base import Verifier
 from rrag.verify.contrasts import ENTITY, MODALITY, OPPOSITE, ORDER, QUANTIFIER, ROLE, contrast
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
@@ -346,6 +349,7 @@ def clear_caches() -> None:
     """Forget the rules' work on chunks and claims (see rrag.verify.nli.clear_caches)."""
     _assessed.cache_clear()
     _chunk_candidates.cache_clear()
+    contrasts.clear_caches()
 
 
 _MONTH_STEMS = frozenset(stem(m) for m in MONTH_NAMES)
