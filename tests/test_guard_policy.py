@@ -61,11 +61,11 @@ def test_hard_evidence_wins_in_any_sentence_of_any_claim_whatever_the_model_says
         assert overrule(sure, [FITTING, (CLASH, VALUE)]) is CLASH
 
 
-def test_an_opposite_word_overrules_a_yes_on_one_sentence_claims_only() -> None:
+def test_an_opposite_word_is_hard_evidence_in_any_sentence_of_any_claim() -> None:
     opposite = rule(ClaimStatus.CONTRADICTED, 0.1)
-    yes = model(ClaimStatus.SUPPORTED, 0.95)
+    yes = model(ClaimStatus.SUPPORTED, 0.99)
     assert overrule(yes, [(opposite, OPPOSITE)]) is opposite
-    assert overrule(yes, [FITTING, (opposite, OPPOSITE)]) is yes
+    assert overrule(yes, [FITTING, (opposite, OPPOSITE)]) is opposite
 
 
 def test_other_hard_evidence_overrules_one_sentence_claims_only() -> None:

@@ -29,18 +29,14 @@ from rrag.tools.verifier_eval import Judgement, Row, context_chunks, dataset_met
 from rrag.types import Claim, ClaimStatus, Verdict
 from rrag.verify.features import claim_sentences
 from rrag.verify.guarded import DEFAULT_GUARD, Guard, overrule
-from rrag.verify.lexical import NEGATED_EVIDENCE, OPPOSITE, UNSTATED, LexicalVerifier
+from rrag.verify.lexical import NEGATED_EVIDENCE, UNSTATED, LexicalVerifier
 from rrag.verify.nli import NLIVerifier
 
 EVAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
 CACHE = Path(__file__).resolve().parent / "cache" / "guard_dev.jsonl"
 FOLDS, SEED = 5, 20261122  # as training/fit_calibrator.py
 NEVER, ALWAYS = -1.0, 1.01  # bounds on P(supported): a veto that never / always applies
-KINDS = (
-    OPPOSITE,
-    UNSTATED,
-    NEGATED_EVIDENCE,
-)  # hard evidence (value, negation) always wins: no part of a guard
+KINDS = (UNSTATED, NEGATED_EVIDENCE)  # hard evidence (lexical.HARD_EVIDENCE) always wins: no part of a guard
 
 
 def score_rows(out: Path) -> None:
@@ -100,7 +96,7 @@ def candidates() -> list[tuple[str, Guard | None]]:
         (NEVER, 0.6, ALWAYS), (0.0, 0.6, 0.7, 0.8), (0.25, 0.3, 1.0), (frozenset(KINDS), frozenset())
     ):
         guard = Guard(
-            {OPPOSITE: ALWAYS, UNSTATED: unstated, NEGATED_EVIDENCE: NEVER},
+            {UNSTATED: unstated, NEGATED_EVIDENCE: NEVER},
             long_kinds,
             sure,
             doubt,

@@ -175,11 +175,23 @@ _NUMBER_WORD = _starting_with(
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
 RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
 _CALENDAR_YEAR = "calendar year"
+_DEGREES = re.compile(r"\s+(celsius|centigrade|fahrenheit|C|F)\b", re.IGNORECASE)
+_TIMES_PER = re.compile(
+    r"\s+(?:a|an|per|every|each)\s+(?:day|week|month|year|hour)\b|\s+(?:daily|weekly)\b", re.I
+)
 _AGE = re.compile(r"[-\s]old\b", re.IGNORECASE)
 # Nouns that number what follows them: "Section 4" and "Section 7" are two different sections.
 _REFERENCE = re.compile(
     r"\b(section|chapter|article|clause|paragraph|appendix|annex|schedule|step|page|part|table|figure"
     r"|room|gate|platform|floor|level|version|stage|phase|tier|zone|route|item|rule)\s+$",
+    re.IGNORECASE,
+)
+
+
+# A table column that names its currency, as a row read as a sentence writes it (rrag/ingest/extract.py:
+# "For Deep clean, the price (GBP) is 65").
+_CURRENCY_HEADER = re.compile(
+    rf"\((?:in\s+)?({'|'.join(_CURRENCY_CODES_WRITTEN)}|[{_CURRENCY_SYMBOLS}])\)\s*(?:is|are|was|were|:)?\s*$",
     re.IGNORECASE,
 )
 
@@ -201,6 +213,9 @@ def quantities(text: str) -> list[Quantity]:
         unit, unit_end = _unit_after(text, m.end())
         if m.group("cur"):
             unit, unit_end = _CURRENCIES[m.group("cur").lower()], -1
+        header = None if unit or m.group("cur") else _CURRENCY_HEADER.search(text, 0, m.start())
+        if header:  # "the price (GBP) is 65": a table column's currency
+            unit = _CURRENCIES[header.group(1).lower()]
         reference = None if unit or m.group("cur") else _REFERENCE.search(text, 0, m.start())
         if reference:  # "Section 4", "step 3": the noun before the number is what it numbers
             unit, start = stem(reference.group(1).lower()), reference.start(1)
@@ -212,6 +227,8 @@ def quantities(text: str) -> list[Quantity]:
     for m in _NUMBER_WORD.finditer(text):
         word = m.group(0).casefold()  # "ſix" matches case-insensitively and is "six"
         unit, unit_end = _unit_after(text, m.end())
+        if word in ("once", "twice") and _TIMES_PER.match(text, m.end()):
+            unit = stem("times")  # "once a day" is one time a day, as "three times a day" is three
         if word in ("once", "half") and not unit:
             continue
         value = sum(_WORD_NUMBERS[part] for part in re.split(r"[-\s]", word))
@@ -285,6 +302,9 @@ def _unit_after(text: str, pos: int) -> tuple[str, int]:
         return "", -1
     if m.group(1):
         return "\u00b0" + word, m.end()  # "8 °C"
+    scale = _DEGREES.match(text, m.end()) if stem(word) == stem("degrees") else None
+    if scale:  # "230 degrees Celsius" is "230 °C"
+        return "\u00b0" + scale.group(1)[0].lower(), scale.end()
     age = _AGE.match(text, m.end())
     if age and stem(word) in ("year", "month", "week"):
         return "age", age.end()  # "a 34-year-old teacher" is no duration

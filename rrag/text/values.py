@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rrag.text.quantities import RANGE_JOIN, Quantity, quantities
+from rrag.text.sentences import split_sentences
 from rrag.text.words import STOPWORDS, content_words, stem
 
 _UNITLESS = ""  # the measure of a bare number: nothing to compare it by
@@ -38,6 +39,10 @@ _RATE_OF |= {"annually": "year", "hourly": "hour"}
 _QUALIFIER_REACH = 28  # characters between a value and a qualifier that still belongs to it
 NEAR_WORDS = 3  # words either side of a value that say what it is the value of
 _CLAUSE_END = re.compile(r"[,;:!?()\[\]\"^]|\.(?!\d)")
+_SPANS = frozenset({"date", "calendar year"})
+_JOINT = re.compile(r"[,;]|\b(?:and|or|but|while|whereas)\b", re.IGNORECASE)
+_UNIT_IN_BRACKETS = re.compile(r"\(([^()\s]{1,4})\)")
+_ROW_NAME = re.compile(r"(?:^|[.!?]\s+)For ([^,.]{1,80}), the ")  # rrag/ingest/extract.py: table_row
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,16 @@ class Value:
     qualifiers: frozenset[tuple[str, str]]  # (axis, what): ("day", "saturday"), ("when", "full")
     qualified: str = ""  # with a qualifier that follows it ("2.9 kg when full")
     bounds: tuple[float, float] | None = None  # the range it is an end of ("20 to 40 minutes")
+    row: frozenset[str] = frozenset()  # the name of its table row, read as a sentence ("For Deep clean, ...")
+    words: frozenset[str] = frozenset()  # the content words of the text it is in
+    # Where its sentence gives several values of its measure, the words that are its alone ("58 mg for
+    # adults and 17 mg for children": 58 has "adult", 17 "children").
+    own: frozenset[str] = frozenset()
+
+    def of_another_row(self, other: Value) -> bool:
+        """Whether `other` is in a table row named for something this value's text does not name
+        ("Deep clean costs £48": the £48 of the carpet shampoo's row is no price of a deep clean)."""
+        return bool(other.row) and not other.row <= self.words
 
     def compatible(self, other: Value) -> bool:
         """Whether the two can be values of the same thing: the same measure, and no axis that both
@@ -92,6 +107,7 @@ def values(text: str, parsed: Sequence[Quantity] | None = None) -> list[Value]:
     read = [q if q.unit else q._replace(unit=header_unit(column_header(text, q))) for q in read]
     found = [q for q in read if q.measure[0] != _UNITLESS]
     qualified = _qualifiers(text, found)
+    words = frozenset(content_words(text))
     out = []
     for q in found:
         measure, amount = q.measure
@@ -106,6 +122,8 @@ def values(text: str, parsed: Sequence[Quantity] | None = None) -> list[Value]:
                 _near(text, q) | _row_words(text, q),
                 frozenset((axis, what) for axis, what, _ in qualifiers),
                 " ".join(text[q.start : end].split()),
+                row=_row(text, q),
+                words=words,
             )
         )
     for i, (low, high) in enumerate(zip(out, out[1:])):
@@ -117,6 +135,72 @@ def values(text: str, parsed: Sequence[Quantity] | None = None) -> list[Value]:
             for at, end_value in ((i, low), (i + 1, high)):
                 span = end_value.quantity._replace(start=start, unit_end=end)
                 out[at] = replace(end_value, quantity=span, bounds=bounds, written=whole, qualified=whole)
+    return _with_own_words(text, out)
+
+
+def _with_own_words(text: str, found: list[Value]) -> list[Value]:
+    """`found`, each value with the words that are its alone among the values of its measure in its
+    sentence. The words between two values go to the first up to a joint ("and", "or", a comma), to
+    the second after it; where a value has words of its own before it ("born in 1950 and died in
+    2010"), each value's words are those before it, else those after it ("58 mg for adults and 17 mg
+    for children"), and the words before the first value are everyone's. Dates and years are left
+    alone: a sentence's years are mostly the span of one thing ("the 1997-98 season")."""
+    out = list(found)
+    amounts: dict[str, set[float]] = {}
+    for v in found:
+        amounts.setdefault(v.measure, set()).add(v.amount)
+    if all(len(a) < 2 for a in amounts.values()):
+        return out  # no measure with two values: nothing to tell apart (most texts; sentences cost)
+    for sentence in split_sentences(text):
+        group: dict[str, list[int]] = {}
+        for i, v in enumerate(found):
+            if sentence.start <= v.quantity.start < sentence.end and not v.bounds:
+                group.setdefault(v.measure, []).append(i)
+        for measure, members in group.items():
+            if len({found[i].amount for i in members}) < 2 or measure in _SPANS:
+                continue
+            ends = [max(found[i].quantity.end, found[i].quantity.unit_end) for i in members]
+            starts = [found[i].quantity.start for i in members]
+            between = [text[end:start] for end, start in zip(ends, starts[1:])]
+            if not all(_JOINT.search(b) for b in between):
+                continue  # "from 23 February to 6 March": one span, not values of several things
+            parts = [_split_at_joint(b) for b in between]
+            before = any(content_words(after) for _, after in parts)
+            if before:  # each value's words come before it (and those after it, up to the joint)
+                words = [text[sentence.start : starts[0]]] + [after for _, after in parts]
+                words = [w + " " + lead for w, (lead, _) in zip(words, parts + [("", "")])]
+            else:
+                words = [lead for lead, _ in parts] + [text[ends[-1] : sentence.end]]
+            owned = [frozenset(content_words(w)) for w in words]
+            for i, mine in zip(members, owned):
+                shared = frozenset().union(*(o for o in owned if o is not mine))
+                out[i] = replace(out[i], own=mine - shared)
+    return out
+
+
+def _split_at_joint(between: str) -> tuple[str, str]:
+    """The words between two values, cut at their last joint: (the first's, the second's)."""
+    joints = list(_JOINT.finditer(between))
+    if not joints:
+        return between, ""
+    return between[: joints[-1].start()], between[joints[-1].end() :]
+
+
+def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tuple[Value, Value]]:
+    """(claim's value, evidence's value) where the claim names the words of one of several values of
+    its measure in an evidence sentence and that value is not the claim's: "Adults take 17 mg"
+    against "58 mg for adults and 17 mg for children" (the 17 mg is the children's). A claim that
+    states the named value itself too restates the sentence."""
+    out = []
+    for c in claimed:
+        named = [o for o in stated if o.own & c.words and c.compatible(o) and not c.of_another_row(o)]
+        if (
+            len(named) == 1
+            and not named[0].holds(c)
+            and not c.holds(named[0])
+            and not any(other.holds(named[0]) for other in claimed)
+        ):
+            out.append((c, named[0]))
     return out
 
 
@@ -158,8 +242,8 @@ def header_unit(header: str) -> str:
 
 def aligned(value: Value, others: Sequence[Value]) -> list[Value]:
     """The values of `others` that can be of what `value` is of, those sharing most of its qualifiers
-    first."""
-    fitting = [o for o in others if value.compatible(o)]
+    first; none of a table row about another thing."""
+    fitting = [o for o in others if value.compatible(o) and not value.of_another_row(o)]
     return sorted(fitting, key=lambda o: -len(value.qualifiers & o.qualifiers))
 
 
@@ -173,8 +257,8 @@ def clashes(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tuple[Val
     out = []
     for c in claimed:
         candidates = aligned(c, stated)
-        if not candidates or any(o.holds(c) for o in candidates):
-            continue
+        if not candidates or any(o.holds(c) or c.holds(o) for o in candidates):
+            continue  # stated, or the claim's range holds the evidence's value ("30-45" / "35")
         unclaimed = [o for o in candidates if not any(o.same_amount(other) for other in claimed)]
         if unclaimed:
             out.append((c, unclaimed[0]))
@@ -207,12 +291,27 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
     return out
 
 
+def near_words(text: str, q: Quantity) -> frozenset[str]:
+    """The words next to any number of `text`, one with no unit too ("Three of the attackers were
+    killed": killed)."""
+    return _near(text, q)
+
+
+def _row(text: str, q: Quantity) -> frozenset[str]:
+    """The content words of the name of the table row `q` is in, if `text` is rows read as sentences."""
+    row = [m for m in _ROW_NAME.finditer(text, 0, q.start)][-1:]
+    return frozenset(content_words(row[0].group(1))) if row else frozenset()
+
+
 def _near(text: str, q: Quantity) -> frozenset[str]:
     """The content words next to a value, within its clause ("Retrieved January 15, 2022. President
-    Trump" puts no president near 2022)."""
+    Trump" puts no president near 2022); in a table row read as a sentence, its row's name too ("For
+    Deep clean, the price (GBP) is 65": the price of a deep clean)."""
+    text = _UNIT_IN_BRACKETS.sub(lambda m: f" {m.group(1)} ", text)  # "(GBP)" ends no clause
+    named = _row(text, q)
     end = max(q.end, q.unit_end)
     clause_start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, q.start)), default=0)
     clause_end = next((m.start() for m in _CLAUSE_END.finditer(text, end)), len(text))
     before = content_words(text[clause_start : q.start])[-NEAR_WORDS:]
     after = content_words(text[end:clause_end])[:NEAR_WORDS]
-    return frozenset(t for t in before + after if not any(ch.isdigit() for ch in t))
+    return frozenset(t for t in (*before, *after, *named) if not any(ch.isdigit() for ch in t))

@@ -88,9 +88,13 @@ _SCOPE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|and|or|although|though|whi
 _CLAUSE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|although|though|while|whereas)\s")
 
 
-# Words that deny as a "not" does: "avoid allowing", "it is unclear if", "failed to", "rather than".
+# Words that deny as a "not" does: "avoid allowing", "it is unclear if", "failed to", "rather than",
+# "excludes" (a policy that excludes a loss does not cover it), "forbidden" (must not), "has stopped"
+# (no longer).
 NEGATIVE_WORDS = frozenset(
-    "avoid unclear unlikely fail failed lack lacks unable refuse refused rather instead".split()
+    """avoid unclear unlikely fail failed lack lacks unable refuse refused rather instead exclude
+    excludes excluded excluding forbid forbids forbidden prohibit prohibits prohibited banned stopped
+    ceased discontinued""".split()
 )
 _DENIAL_BEFORE, _DENIAL_AFTER = 4, 2  # how near a negator a word is too near to be stated plainly
 
@@ -140,6 +144,10 @@ def negations(text: str) -> tuple[Negation, ...]:
             w = _token(nxt.text)
             if w == "only" and not terms:
                 break
+            if w == "longer" and word == "no" and not terms:
+                reach = _NEGATOR_REACH  # "no longer offers X" denies the offering, as "not" would
+                end = nxt.end
+                continue
             if w not in STOPWORDS and w not in NEGATORS:
                 terms.append(stem(w))
             end = nxt.end

@@ -2,12 +2,13 @@
 
 The model reads meaning better than word overlap (mean balanced accuracy 68.7 vs 60.7 on the dev
 sets), but a small cross-encoder still passes some claims whose only fault is one value: a changed
-number, an added amount, a negation. Hard evidence (a value clash or a negation against the aligned
-evidence sentence, `HARD_EVIDENCE`) is decided before the model is asked: such a claim is
-contradicted, with both sides quoted, and the model never scores it, so no combiner or threshold can
-lift it. Softer evidence (an opposite word, a number the evidence never states) overrules the model's
-yes where `Guard` says, and where the model accepts a one-sentence claim without being sure while most
-of its words appear in no retrieved text, the claim is unsupported. The rules read each sentence of a
+number, an added amount, a negation. Hard evidence against the aligned evidence sentence
+(`HARD_EVIDENCE`: a value clash, a negation, an opposite word, another modality or quantifier, a
+swapped name, role or ordinal) is decided before the model is asked: such a claim is contradicted,
+with both sides quoted, and the model never scores it, so no combiner or threshold can lift it.
+Softer evidence (a number the evidence never states) overrules the model's yes where `Guard` says,
+and where the model accepts a one-sentence claim without being sure while most of its words appear
+in no retrieved text, the claim is unsupported. The rules read each sentence of a
 claim on its own, as the model does.
 """
 
@@ -19,7 +20,7 @@ from dataclasses import dataclass, replace
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.features import claim_sentences
-from rrag.verify.lexical import HARD_EVIDENCE, NEGATED_EVIDENCE, OPPOSITE, UNSTATED, LexicalVerifier
+from rrag.verify.lexical import HARD_EVIDENCE, NEGATED_EVIDENCE, UNSTATED, LexicalVerifier
 
 
 @dataclass(frozen=True)
@@ -39,11 +40,11 @@ class Guard:
 
 # Measured on the dev sets with group cross-validation, the combiner refitted in each fold (python -m
 # training.guard_cv; docs/verifier.md). Hard evidence is no part of the guard: it always wins. An
-# opposite word overrules on a one-sentence claim; an unstated number below P = 0.6; the unsure-yes veto
+# unstated number overrules on a one-sentence claim below P = 0.6; the unsure-yes veto
 # catches the demo's invented benefits (tests/test_demo.py); a negation on one side only, about other
 # words, never overrules a yes and only tells a contradiction from an unsupported claim.
 DEFAULT_GUARD = Guard(
-    overrules_below={OPPOSITE: 1.01, UNSTATED: 0.6, NEGATED_EVIDENCE: -1.0},
+    overrules_below={UNSTATED: 0.6, NEGATED_EVIDENCE: -1.0},
     in_long_claims=frozenset(),
     model_sure=0.8,
     rules_doubt=0.25,

@@ -3,10 +3,12 @@
 For each claim the chunks' sentences (and pairs of adjacent sentences) are ranked by how much of the
 claim they cover; the best one is the evidence. On it: content-word coverage, values and months
 (another amount of the same measure, for the same thing under the same qualifiers, contradicts; a
-missing one leaves the claim unsupported), negation and a few antonyms (contradiction).
+missing one leaves the claim unsupported), negation, and the contrasts of rrag/verify/contrasts.py
+(opposite words, modality, quantifiers, swapped names, roles and ordinals).
 
-Hard evidence (HARD_EVIDENCE: a value clash, a negated word the other side states plainly) is read
-against the aligned evidence only, so that it can stand against any model (rrag/verify/guarded.py).
+Hard evidence (HARD_EVIDENCE: a value clash, a negated word the other side states plainly, a
+contrast) is read against the aligned evidence only, so that it can stand against any model
+(rrag/verify/guarded.py).
 """
 
 from __future__ import annotations
@@ -34,9 +36,11 @@ from rrag.text import (
     word_spans,
     words,
 )
-from rrag.text.values import Value, clashes, values
+from rrag.text.values import Value, clashes, misattributed, near_words, values
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
+from rrag.verify import contrasts
 from rrag.verify.base import Verifier
+from rrag.verify.contrasts import ENTITY, MODALITY, OPPOSITE, ORDER, QUANTIFIER, ROLE, contrast
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
 
 SUPPORTED_COVERAGE = 0.8  # share of the claim's (weighted) content words the evidence must hold
@@ -44,6 +48,10 @@ PARTIAL_COVERAGE = 0.6  # below this the evidence is about something else
 CONTRADICTION_COVERAGE = 0.7  # negation and antonyms only contradict evidence about the same thing
 SAME_CLAUSE = 0.6  # share of a negated clause's words the other side must hold for a negation mismatch
 MIN_CLAUSE_TERMS = 3  # "it was not the most violent": too little said to be sure what is denied
+SAME_CLAUSE_BACK = 0.5  # share of the claim's words a negated evidence clause must hold
+# Verbs that deny themselves: "has not stopped them" says they went on.
+_NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
+_NEGATIVE_VERBS = frozenset(stem(w) for w in "stopped prevented failed avoided lacked refused denied".split())
 SAME_TOPIC = 0.7  # share of the claim's non-number words the evidence must hold for a month clash
 # ... for a value clash, where the words next to the two values must also meet ("Backups are taken
 # every 8 hours" against "The backup job runs every 3 hours").
@@ -52,40 +60,10 @@ NUMBER_WEIGHT = 2.0  # a number carries more of a claim's meaning than a word
 TABLE_CELL_SEPARATOR = " | "  # how extracted tables separate cells
 NAME = "lexical"
 # The evidence against a claim that the rules can hold (see LexicalVerifier.assess).
-VALUE, NEGATION, OPPOSITE, UNSTATED = "value", "negation", "opposite", "unstated"
-HARD_EVIDENCE = frozenset({VALUE, NEGATION})  # a contradiction no model may overrule
+VALUE, NEGATION, UNSTATED = "value", "negation", "unstated"
+# A contradiction no model may overrule.
+HARD_EVIDENCE = frozenset({VALUE, NEGATION, OPPOSITE, MODALITY, QUANTIFIER, ENTITY, ROLE, ORDER})
 NEGATED_EVIDENCE = "negated evidence"  # weak: a negation on one side only, not about the same words
-_ANTONYMS = [
-    ("mandatory", "optional"),
-    ("required", "optional"),
-    ("allowed", "prohibited"),
-    ("allowed", "forbidden"),
-    ("permitted", "prohibited"),
-    ("permitted", "forbidden"),
-    ("increase", "decrease"),
-    ("rise", "fall"),
-    ("rises", "falls"),
-    ("rose", "fell"),
-    ("risen", "fallen"),
-    ("rising", "falling"),
-    ("minimum", "maximum"),
-    ("included", "excluded"),
-    ("paid", "unpaid"),
-    ("before", "after"),
-    ("accepted", "rejected"),
-    ("approved", "rejected"),
-    ("internal", "external"),
-    ("public", "private"),
-    ("always", "never"),
-    ("encrypted", "unencrypted"),
-    ("eligible", "ineligible"),
-    ("full", "part"),
-]
-ANTONYMS = frozenset((stem(a), stem(b)) for a, b in _ANTONYMS) | frozenset(
-    (stem(b), stem(a)) for a, b in _ANTONYMS
-)
-
-
 # What states nothing a source could hold: an answer's preamble ("Based on the given passages, ..."),
 # a leading hedge ("I'm not sure, but ...", "No, but ...", "Not really, ...": it negates nothing after
 # it) and words of conversation ("Yes, like good riddance"). A claim is judged on the rest.
@@ -131,9 +109,10 @@ class _Text:
     terms: frozenset[str]  # stemmed content words
     topic: frozenset[str]  # the terms less numbers, their units and months: what the claim is about
     weight: float  # the terms' total weight, the denominator of coverage
-    stems: frozenset[str]  # every word stemmed (antonyms include stopwords such as "before")
+    stems: frozenset[str]  # every word stemmed (a name the claim swaps must be in no retrieved text)
     numbers: tuple[Quantity, ...]
     values: tuple[Value, ...]
+    bare: tuple[tuple[float, frozenset[str]], ...]  # each number with no unit, and the words near it
     months: frozenset[int]
     negations: tuple[Negation, ...]  # each negator with the terms it reaches ("not cover" -> cover)
     denies: bool  # a negator or negative word anywhere
@@ -155,6 +134,7 @@ class _Text:
             stems=frozenset(stem(w) for w in words(text)),
             numbers=numbers,
             values=tuple(values(text, numbers)),
+            bare=tuple((q.value, near_words(text, q)) for q in numbers if not q.unit),
             months=frozenset(months(text)),
             negations=tuple(negated),
             denies=denies(asserted),
@@ -254,9 +234,18 @@ def _by_coverage(text: str, c: _Text, best: _Candidate) -> Verdict:
 
 
 def _stated_elsewhere(value: Value, candidates: Sequence[_Candidate]) -> bool:
-    """Whether the retrieved text states `value` somewhere, in its measure under compatible qualifiers:
-    then another value in the best window (which may be about something else) is no clash."""
-    return any(value.compatible(o) and o.holds(value) for cand in candidates for o in cand.features.values)
+    """Whether the retrieved text states `value` somewhere, in its measure under compatible qualifiers
+    (and not in a table row about another thing), or as a bare number next to a word next to it: then
+    another value in the best window (which may be about something else) is no clash."""
+    return any(
+        value.compatible(o) and o.holds(value) and not value.of_another_row(o)
+        for cand in candidates
+        for o in cand.features.values
+    ) or any(  # "Three of the attackers were killed" states "killed three militants"
+        amount == value.quantity.value and near & value.near
+        for cand in candidates
+        for amount, near in cand.features.bare
+    )
 
 
 def _conflict(
@@ -279,9 +268,16 @@ def _conflict(
     # claim is what the evidence is about.
     topic = _share(c.topic, e.topic)
     about_the_same = topic >= SAME_TOPIC
-    stated = {v.quantity.end for v in c.values if any(o.holds(v) for o in e.values)}  # ranges too
+    stated = {v.quantity.end for v in c.values if any(o.holds(v) or v.holds(o) for o in e.values)}  # ranges
     missing = [q for q in c.numbers if not _has_value(e.numbers, q) and q.end not in stated]
-    aligned = [
+    # A value of the evidence's sentence that the claim gives to another of its qualifiers ("adults
+    # take 17 mg" where 17 mg is for children) is a clash, though the amount is stated there.
+    misplaced = [
+        (said, found)
+        for said, found in misattributed(c.values, e.values)
+        if _same_subject(c, topic, said, found)
+    ]
+    aligned = misplaced or [
         (said, found)
         for said, found in clashes(c.values, e.values)
         if _same_subject(c, topic, said, found)
@@ -315,22 +311,11 @@ def _conflict(
         term = min(denial.terms & (e.plain if c.denies else c.plain))
         reason = f"the evidence says {_phrase(e.text, term)!r} where the claim says {_phrase(text, term)!r}"
         return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, reason), NEGATION
-    opposite = next(
-        (
-            (a, b)
-            for a, b in ANTONYMS
-            if a in c.stems and b in e.stems and b not in c.stems and a not in e.stems
-        ),
-        None,
-    )
-    if coverage >= CONTRADICTION_COVERAGE and opposite:
-        claim_word, evidence_word = _word_with_stem(text, opposite[0]), _word_with_stem(e.text, opposite[1])
-        return verdict(
-            ClaimStatus.CONTRADICTED,
-            0.7,
-            0.1,
-            f"the evidence says {evidence_word!r} where the claim says {claim_word!r}",
-        ), OPPOSITE
+    retrieved = frozenset().union(*(cand.features.stems for cand in candidates))
+    against = contrast(text, e.text, retrieved)
+    if against:
+        reason = f"the evidence says {against.evidence!r} where the claim says {against.claim!r}"
+        return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, reason), against.kind
     if missing or c.months - e.months:
         what = ", ".join(repr(text[q.start : q.end]) for q in missing) or "the month"
         return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, f"the evidence does not state {what}"), UNSTATED
@@ -364,6 +349,7 @@ def clear_caches() -> None:
     """Forget the rules' work on chunks and claims (see rrag.verify.nli.clear_caches)."""
     _assessed.cache_clear()
     _chunk_candidates.cache_clear()
+    contrasts.clear_caches()
 
 
 _MONTH_STEMS = frozenset(stem(m) for m in MONTH_NAMES)
@@ -421,18 +407,32 @@ def _same_subject(c: _Text, topic: float, said: Value, found: Value) -> bool:
 
 def _denial(c: _Text, e: _Text) -> Negation | None:
     """The negation of the side that denies that reaches a word the other side states plainly, in a
-    clause most of whose words the other side has."""
+    clause most of whose words the other side has. The claim must say enough to be sure what it says
+    ("there were negative reviews" is no statement about "I don't understand the negative reviews");
+    where the evidence denies, its clause must hold most of the claim (not a "don't" of the next
+    sentence); where the claim denies, the evidence must state every word it denies ("was not allowed
+    to return" says nothing against "wanted to return"). "Has not stopped" denies nothing."""
     negated, other = (c, e) if c.denies else (e, c)
+    if len(c.terms) < MIN_CLAUSE_TERMS:
+        return None
     return next(
         (
             n
             for n in negated.negations
             if n.terms & other.plain
+            and not n.terms & _NEGATIVE_VERBS
+            and not _negated_by_prefix(n.terms, other.terms)
             and len(n.clause) >= MIN_CLAUSE_TERMS
             and _share(n.clause, other.terms) >= SAME_CLAUSE
+            and (n.terms <= other.plain if c.denies else _share(c.terms, n.clause) >= SAME_CLAUSE_BACK)
         ),
         None,
     )
+
+
+def _negated_by_prefix(terms: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether `other` says "unsuitable" or "disallowed" where a negation says "not suitable"."""
+    return any(prefix + t in other for t in terms for prefix in _NEGATIVE_PREFIXES)
 
 
 def _phrase(text: str, term: str) -> str:
@@ -471,7 +471,3 @@ def _absent_words(text: str, claim: _Text, evidence: _Text) -> str:
     absent = claim.terms - evidence.terms
     shown = list(dict.fromkeys(w for w in words(text) if stem(w) in absent))
     return ", ".join(repr(w) for w in shown[:5])
-
-
-def _word_with_stem(text: str, stemmed: str) -> str:
-    return next((w for w in words(text) if stem(w) == stemmed), stemmed)

@@ -89,13 +89,26 @@ def _stands_alone(text: str, start: int, end: int) -> bool:
 
 
 def _same_facts(claim: str, span: str) -> bool:
-    """A near-exact match may differ in inflection and punctuation, not in a word ("before"/"after")."""
+    """A near-exact match may differ in inflection and punctuation, not in a word ("before"/"after")
+    nor in the order of its words ("the employee reimburses the employer" has the same words as "the
+    employer reimburses the employee")."""
     return (
         _stems(claim) <= _stems(span)
+        and _in_order(_stem_sequence(claim), _stem_sequence(span))
         and sorted(q.value for q in quantities(claim)) == sorted(q.value for q in quantities(span))
         and months(claim) == months(span)
         and negation_count(claim) == negation_count(span)
     )
+
+
+def _stem_sequence(text: str) -> list[str]:
+    return [stem(w) for w in normalize(text, punctuation=False).split()]
+
+
+def _in_order(claim: list[str], span: list[str]) -> bool:
+    """Whether the claim's words occur in the span in the claim's order (other words between them)."""
+    rest = iter(span)
+    return all(word in rest for word in claim)
 
 
 def _stems(text: str) -> frozenset[str]:

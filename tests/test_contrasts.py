@@ -1,0 +1,167 @@
+# ruff: noqa: E501  (tables of sentence pairs: one pair reads best on one line)
+"""Hard evidence beyond values and negation (issue 23): opposite words, modality, quantifiers, swapped
+names, roles and ordinals, values given to another qualifier, prices read from table rows. Each is a
+veto no model can lift, so each has its contradiction, a faithful control of the same sentence, and
+a shape of real sentence seen on the dev data that it must not fire on (written here, not copied).
+
+A model that accepts everything stands in for the shipped one: what is asserted is the rules' part.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from rrag.text import quantities, stem
+from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
+from rrag.verify.base import Verifier
+from rrag.verify.guarded import GuardedVerifier
+from rrag.verify.lexical import HARD_EVIDENCE, LexicalVerifier
+from rrag.verify.quote import QuoteVerifier
+
+
+class SureYes(Verifier):
+    name = "sure-yes"
+
+    def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
+        return Verdict(ClaimStatus.SUPPORTED, 0.99, self.name, "sure", support_score=0.99)
+
+
+def contexts(*texts: str) -> list[RetrievedChunk]:
+    return [
+        RetrievedChunk(Chunk(f"c{i}", f"d{i}", f"doc{i}.txt", t, 0, len(t)), 1.0) for i, t in enumerate(texts)
+    ]
+
+
+def guarded(evidence: str, claim: str, *more: str) -> Verdict:
+    return GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), contexts(evidence, *more))
+
+
+def kind_of(evidence: str, claim: str) -> str | None:
+    [(_, kind)] = LexicalVerifier().assess([Claim(claim, 0, len(claim))], contexts(evidence))
+    return kind
+
+
+# (kind, evidence, claim, what the reason quotes of the evidence, and of the claim)
+CONTRADICTIONS = [
+    ("opposite", "Store the seedlings inside the greenhouse overnight.",
+     "Store the seedlings outside the greenhouse overnight.", "inside", "outside"),
+    ("opposite", "The maximum stay is 3 nights.", "Stays are for at least 3 nights.", "maximum", "at least"),
+    ("modality", "Visitors must sign the register at reception.",
+     "Visitors do not need to sign the register at reception.", "must", "do not need"),
+    ("quantifier", "All guest rooms have a balcony.", "Only some guest rooms have a balcony.", "All", "Only some"),
+    ("quantifier", "Every trail in the park is open to cyclists.",
+     "Only a few trails in the park are open to cyclists.", "Every", "Only a few"),
+    ("entity", "The footbridge was designed by Clara Holm.", "The footbridge was designed by Anton Weiss.",
+     "Clara Holm", "Anton Weiss"),
+    ("entity", "The footbridge was designed by Clara Holm.", "Anton Weiss designed the footbridge.",
+     "Clara Holm", "Anton Weiss"),
+    ("entity", "The charger only works with the Vela 3 scooter.", "The charger only works with the Vela 5 scooter.",
+     "Vela 3", "Vela 5"),
+    ("role", "The landlord pays the letting agent a monthly fee.",
+     "The letting agent pays the landlord a monthly fee.", "landlord pays the letting agent",
+     "letting agent pays the landlord"),
+    ("order", "The bakery is on the third floor.", "The bakery is on the second floor.", "third", "second"),
+    ("order", "The survey ran from March 2019 until June 2020.", "The survey ran from June 2019 until June 2020.",
+     "March", "June"),
+    ("value", "The ferry costs £12 for adults and £5 for children.", "Children travel on the ferry for £12.",
+     "£5", "£12"),
+    ("value", "For Window cleaning, the price (GBP) is 40. For Gutter clearing, the price (GBP) is 75.",
+     "Window cleaning costs £75.", "40", "£75"),
+    ("negation", "The library no longer lends laptops to students.", "The library lends laptops to students.",
+     "no longer lends", "lends laptops"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "evidence", "claim", "theirs", "ours"), CONTRADICTIONS)
+def test_hard_evidence_contradicts_whatever_the_model_says_with_both_sides_quoted(
+    kind: str, evidence: str, claim: str, theirs: str, ours: str
+) -> None:
+    assert kind in HARD_EVIDENCE
+    assert kind_of(evidence, claim) == kind
+    verdict = guarded(evidence, claim)
+    assert verdict.status is ClaimStatus.CONTRADICTED and verdict.verifier == "lexical", verdict.reason
+    assert theirs in verdict.reason and ours in verdict.reason, verdict.reason
+
+
+# The same sentences said faithfully: nothing against them, so the model's yes stands.
+FAITHFUL = [
+    ("Store the seedlings inside the greenhouse overnight.", "Overnight, store the seedlings inside the greenhouse."),
+    ("Remove the filter before rinsing the jug.", "Prior to rinsing the jug, remove the filter."),
+    ("Visitors must sign the register at reception.", "Visitors have to sign the register at reception."),
+    ("None of the guest rooms have a balcony.", "No guest room has a balcony."),
+    ("The footbridge was designed by Clara Holm.", "Clara Holm designed the footbridge."),
+    ("The landlord pays the letting agent a monthly fee.", "The letting agent is paid a monthly fee by the landlord."),
+    ("The bakery is on the third floor.", "You will find the bakery on the third floor."),
+    ("The ferry costs £12 for adults and £5 for children.", "Adults pay £12 for the ferry."),
+    ("For Window cleaning, the price (GBP) is 40. For Gutter clearing, the price (GBP) is 75.",
+     "Window cleaning costs £40."),
+    ("The library no longer lends laptops to students.", "The library has stopped lending laptops to students."),
+    ("The ladder is not suitable for outdoor use.", "The ladder is unsuitable for outdoor use."),
+    ("The warranty does not cover water damage.", "The warranty excludes water damage."),
+    ("The tour lasts 90 minutes.", "The tour lasts between 60 and 120 minutes."),
+    ("Heat the grill to 200°C.", "Heat the grill to 200 degrees Celsius."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("evidence", "claim"), FAITHFUL)
+def test_a_faithful_control_has_nothing_against_it(evidence: str, claim: str) -> None:
+    verdict = guarded(evidence, claim)
+    assert verdict.verifier == "sure-yes", verdict.reason
+
+
+# Shapes of dev sentences each detector first fired on while they were supported: written anew.
+NOT_AGAINST = [
+    # opposite: "before" and "after" of different events, the sentence reordered around them
+    ("The juice is filtered after the pulp is pressed by the machine.",
+     "The machine presses the pulp before the juice is filtered."),
+    # modality: "must" and "may not" of the same verb in two different statements
+    ("Guests may not park on the lawn.", "Guests must park on the gravel drive by the gate."),
+    # quantifier: an idiom quantifies nothing ("above all" / "most of all")
+    ("Most of all, keep the instructions simple.", "Above all, keep the instructions simple."),
+    # entity: a name written short ("US" for "United States"), and a name said elsewhere in the text
+    ("The United States has 63 national parks.", "The US has 63 national parks."),
+    ("The Kessel 2 pump was tested in Oslo.", "The Kessel 2 pump was tested in Norway."),
+    # role: the same two parties joined by "and" ("between A and B" is no role)
+    ("The final was played between Leeds and Hull.", "The final was played between Hull and Leeds."),
+    # order: another month in another slot of the sentence
+    ("Tickets go on sale in April for the festival in June.", "The festival in June has tickets on sale in April."),
+    # values: a claim that restates both ends of the evidence's range
+    ("Revenue is expected between $3.1 billion and $3.3 billion.",
+     "Revenue is expected to be between $3.1 billion and $3.3 billion."),
+    # values: a bare number elsewhere states the claim's ("Three of the ... were rescued")
+    ("Rescuers searched for five climbers on the ridge. Three of the climbers were rescued by helicopter.",
+     "Rescuers rescued three climbers by helicopter."),
+    # negation: a "don't" about other words, a two-word claim, a verb that denies itself
+    ("I can't explain the bad ratings, but the staff were friendly.", "There were bad ratings."),
+    ("The fog has not stopped flights from landing at the airport.", "Flights have been landing at the airport."),
+    # negation: a "don't" in the next sentence of the window
+    ("Do not plant the bulbs in a hurry. The soil should reach 10°C first.",
+     "Wait until the soil reaches 10°C before you plant the bulbs."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("evidence", "claim"), NOT_AGAINST)
+def test_a_real_false_positive_shape_is_no_hard_evidence(evidence: str, claim: str) -> None:
+    extra = ("Norway is where the Kessel 2 pump is made.",) if "Kessel" in evidence else ()
+    verdict = guarded(evidence, claim, *extra)
+    assert verdict.status is not ClaimStatus.CONTRADICTED, verdict.reason
+
+
+def test_a_role_swap_is_not_a_near_exact_quote() -> None:
+    evidence = "The employer reimburses the employee for parking fees."  # similarity 0.96
+    claim = "The employee reimburses the employer for parking fees."
+    verdict = QuoteVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert not verdict.verified, verdict.reason
+
+
+def test_amounts_read_as_their_measure() -> None:
+    [once] = quantities("Apply the gel once a day.")
+    [thrice] = quantities("Apply the gel three times a day.")
+    assert once.unit == thrice.unit == stem("times")
+    [celsius] = quantities("Heat it to 200 degrees Celsius.")
+    [symbol] = quantities("Heat it to 200 °C.")
+    assert celsius.measure == symbol.measure
+    [price] = quantities("For Oven clean, the price (GBP) is 65.")
+    assert (price.unit, price.value) == ("GBP", 65.0)
