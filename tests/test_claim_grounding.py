@@ -97,6 +97,14 @@ def test_a_fragment_answer_is_stated_with_its_question(question: str, fragment: 
     assert (claim.text, claim.start, claim.end, claim.checkable) == (stated, 0, len(fragment), True)
 
 
+def test_a_fragment_answer_read_from_a_file_is_no_heading() -> None:
+    # "12 hours\n" (an answer file's last line) was a heading: not checkable, and the answer passed.
+    [claim] = RULES.extract("12 hours\n", QUESTION)
+    assert (claim.text, claim.checkable) == ("Passwords must be: 12 hours", True)
+    heading, _ = RULES.extract("Leave\nParents get 16 weeks of leave.\n")
+    assert (heading.text, heading.reason) == ("Leave", "heading")
+
+
 def test_fragments_from_the_llm_are_stated_with_the_question_too() -> None:
     claims, _ = LLMClaimExtractor(FakeLLM({"claims": ["12 hours"]})).extract_with_notes("12 hours.", QUESTION)
     assert [(c.text, c.start, c.end) for c in claims] == [("Passwords must be: 12 hours", 0, 8)]

@@ -203,12 +203,15 @@ def _merge_lists(answer: str, spans: list[Span]) -> list[Span]:
 
 
 def _is_heading(answer: str, span: Span) -> bool:
+    """A short verbless line above more text: a heading heads something, so "12 hours\n" as the whole
+    answer (read from a file) is a fragment answer, checked with its question."""
     line_start = answer.rfind("\n", 0, span.start) + 1
     return answer[line_start : span.start].lstrip().startswith("#") or (
         span.text[-1] not in ".!?:"
         and not has_verb(span.text)
         and len(words(span.text)) <= 4
         and answer.startswith("\n", span.end)
+        and bool(answer[span.end :].strip())
         and not is_list_item(answer, span)
     )
 
