@@ -5,7 +5,15 @@ import pytest
 
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify.guarded import DEFAULT_GUARD, overrule
-from rrag.verify.lexical import NEGATED_EVIDENCE, NEGATION, OPPOSITE, UNSTATED, VALUE, LexicalVerifier
+from rrag.verify.lexical import (
+    BORROWED,
+    NEGATED_EVIDENCE,
+    NEGATION,
+    OPPOSITE,
+    UNSTATED,
+    VALUE,
+    LexicalVerifier,
+)
 
 
 def model(status: ClaimStatus, p: float) -> Verdict:
@@ -74,6 +82,13 @@ def test_other_hard_evidence_overrules_one_sentence_claims_only() -> None:
     assert overrule(yes, [(unstated, UNSTATED)]) is unstated
     assert overrule(yes, [FITTING, (unstated, UNSTATED)]) is yes  # a whole response: many such misfire
     assert overrule(model(ClaimStatus.SUPPORTED, 0.9), [(unstated, UNSTATED)]) is not unstated
+
+
+def test_a_borrowed_value_overrules_a_sure_yes_on_a_one_sentence_claim() -> None:
+    borrowed = rule(ClaimStatus.UNSUPPORTED, 0.1)
+    assert overrule(model(ClaimStatus.SUPPORTED, 0.99), [(borrowed, BORROWED)]) is borrowed
+    long_claim = model(ClaimStatus.SUPPORTED, 0.99)
+    assert overrule(long_claim, [FITTING, (borrowed, BORROWED)]) is long_claim
 
 
 def test_hard_evidence_tells_a_contradiction_apart_in_any_claim() -> None:

@@ -81,3 +81,22 @@ def test_a_changed_number_in_a_later_sentence_is_contradicted(verifier: GuardedV
     )
     assert v.status is ClaimStatus.CONTRADICTED and "'25 days'" in v.reason
     assert v.evidence is not None and "25 days" in v.evidence.quote
+
+
+SECURITY = "Passwords must be at least 12 characters long. Sessions expire after 12 hours of inactivity."
+
+
+def test_a_value_borrowed_from_a_sentence_about_something_else_is_unsupported(
+    verifier: GuardedVerifier,
+) -> None:
+    # The two sentences together hold "passwords" and "12 hours", and the model says yes to them.
+    borrowed = _check_in(verifier, SECURITY, "Passwords must be: 12 hours")
+    assert borrowed.status is ClaimStatus.UNSUPPORTED
+    assert "'12 hours' of something else" in borrowed.reason and "Sessions expire" in borrowed.reason
+    for faithful in ("Passwords must be at least 12 characters long.", "Sessions expire after 12 hours."):
+        assert _check_in(verifier, SECURITY, faithful).status is ClaimStatus.SUPPORTED
+    # A sentence that goes on about the claim's subject ("It ...") lends no value of something else.
+    joined = "The X400 was released in 2010. It costs $5."
+    assert (
+        _check_in(verifier, joined, "The X400, released in 2010, costs $5.").status is ClaimStatus.SUPPORTED
+    )

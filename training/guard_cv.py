@@ -28,15 +28,18 @@ from rrag.settings import Settings
 from rrag.tools.verifier_eval import Judgement, Row, context_chunks, dataset_metrics, format_table, load_rows
 from rrag.types import Claim, ClaimStatus, Verdict
 from rrag.verify.features import claim_sentences
-from rrag.verify.guarded import DEFAULT_GUARD, Guard, overrule
-from rrag.verify.lexical import NEGATED_EVIDENCE, UNSTATED, LexicalVerifier
+from rrag.verify.guarded import ALWAYS, DEFAULT_GUARD, NEVER, Guard, overrule
+from rrag.verify.lexical import BORROWED, NEGATED_EVIDENCE, UNSTATED, LexicalVerifier
 from rrag.verify.nli import NLIVerifier
 
 EVAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
 CACHE = Path(__file__).resolve().parent / "cache" / "guard_dev.jsonl"
 FOLDS, SEED = 5, 20261122  # as training/fit_calibrator.py
-NEVER, ALWAYS = -1.0, 1.01  # bounds on P(supported): a veto that never / always applies
-KINDS = (UNSTATED, NEGATED_EVIDENCE)  # hard evidence (lexical.HARD_EVIDENCE) always wins: no part of a guard
+KINDS = (
+    UNSTATED,
+    BORROWED,
+    NEGATED_EVIDENCE,
+)  # hard evidence (lexical.HARD_EVIDENCE) always wins: no part of a guard
 
 
 def score_rows(out: Path) -> None:
@@ -92,16 +95,21 @@ def decide(row: dict, guard: Guard | None) -> Judgement:
 
 def candidates() -> list[tuple[str, Guard | None]]:
     out: list[tuple[str, Guard | None]] = [("model alone", None)]
-    for unstated, sure, doubt, long_kinds in itertools.product(
-        (NEVER, 0.6, ALWAYS), (0.0, 0.6, 0.7, 0.8), (0.25, 0.3, 1.0), (frozenset(KINDS), frozenset())
+    for unstated, borrowed, sure, doubt, long_kinds in itertools.product(
+        (NEVER, 0.6, ALWAYS),
+        (NEVER, ALWAYS),
+        (0.0, 0.6, 0.7, 0.8),
+        (0.25, 0.3, 1.0),
+        (frozenset(KINDS), frozenset()),
     ):
         guard = Guard(
-            {UNSTATED: unstated, NEGATED_EVIDENCE: NEVER},
+            {UNSTATED: unstated, BORROWED: borrowed, NEGATED_EVIDENCE: NEVER},
             long_kinds,
             sure,
             doubt,
         )
-        out.append((f"unstated<{unstated} sure={sure} doubt<{doubt} long={sorted(long_kinds)}", guard))
+        name = f"unstated<{unstated} borrowed<{borrowed} sure={sure} doubt<{doubt} long={sorted(long_kinds)}"
+        out.append((name, guard))
     return out
 
 

@@ -13,6 +13,7 @@ from rrag.backends.prompts import CLAIMS
 from rrag.errors import LLMError
 from rrag.registry import Registry, require_llm
 from rrag.text import (
+    PRONOUNS,
     STOPWORDS,
     Span,
     clean,
@@ -110,7 +111,6 @@ _NOT_CHECKABLE: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
-_PRONOUN_START = frozenset("it they he she this these those that which who its their them".split())
 _CLAUSE_BREAK = re.compile(
     r"\s*;\s+|,\s+(?:and|but|while|whereas|although|though|yet|so)\s+|\s+but\s+", re.IGNORECASE
 )
@@ -228,7 +228,7 @@ def _split_clauses(answer: str, start: int, end: int) -> list[tuple[int, int]]:
             and len(right_words) >= _MIN_CLAUSE_WORDS
             and has_verb(left)
             and has_verb(right)
-            and right_words[0] not in _PRONOUN_START
+            and right_words[0] not in PRONOUNS
         ):
             pieces[-1] = (left_start, m.start())
             pieces.append((m.end(), end))

@@ -16,6 +16,7 @@ from rrag.text.quantities import (
 from rrag.text.sentences import is_list_item, split_sentences
 from rrag.text.words import (
     NEGATORS,
+    PRONOUNS,
     STOPWORDS,
     Negation,
     Span,
@@ -33,6 +34,7 @@ __all__ = [
     "CURRENCY_CODES",
     "MONTH_NAMES",
     "NEGATORS",
+    "PRONOUNS",
     "Negation",
     "STOPWORDS",
     "Quantity",

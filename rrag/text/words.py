@@ -26,6 +26,8 @@ STOPWORDS = frozenset(
     again further once whether while during before after above below between through until against
     according based says said states stated document documents text""".split()
 )
+# Words that open a sentence about what an earlier one named ("It was played in Mexico").
+PRONOUNS = frozenset("it they he she this these those that which who its their them".split())
 NEGATORS = frozenset(
     """not no never none nobody nothing neither nor nowhere cannot without cant dont doesnt didnt
     isnt arent wasnt werent wont wouldnt shouldnt couldnt hasnt havent hadnt mustnt neednt nt""".split()

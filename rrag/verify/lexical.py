@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from rrag.text import (
     MONTH_NAMES,
+    PRONOUNS,
     Negation,
     Quantity,
     content_words,
@@ -63,6 +64,9 @@ NAME = "lexical"
 VALUE, NEGATION, UNSTATED = "value", "negation", "unstated"
 # A contradiction no model may overrule.
 HARD_EVIDENCE = frozenset({VALUE, NEGATION, OPPOSITE, MODALITY, QUANTIFIER, ENTITY, ROLE, ORDER})
+# A value the best window states only in a sentence about other things, while its sentence about the
+# claim's subject gives a value of its own: the claim borrowed a value (see _borrowed).
+BORROWED = "borrowed value"
 NEGATED_EVIDENCE = "negated evidence"  # weak: a negation on one side only, not about the same words
 # What states nothing a source could hold: an answer's preamble ("Based on the given passages, ..."),
 # a leading hedge ("I'm not sure, but ...", "No, but ...", "Not really, ...": it negates nothing after
@@ -148,6 +152,7 @@ class _Candidate:
     start: int
     end: int
     features: _Text
+    sentences: int = 1  # a window of one sentence or of two adjacent ones
 
 
 class LexicalVerifier(Verifier):
@@ -316,9 +321,46 @@ def _conflict(
     if against:
         reason = f"the evidence says {against.evidence!r} where the claim says {against.claim!r}"
         return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, reason), against.kind
+    borrowed = _borrowed(c, best, candidates)
+    if borrowed:
+        said, other = borrowed
+        said_where = _phrase(other.text, said.written.split()[0].lower())
+        reason = f"the evidence gives {said.written!r} of something else: {said_where!r}"
+        return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, reason), BORROWED
     if missing or c.months - e.months:
         what = ", ".join(repr(text[q.start : q.end]) for q in missing) or "the month"
         return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, f"the evidence does not state {what}"), UNSTATED
+    return None
+
+
+def _borrowed(c: _Text, best: _Candidate, candidates: Sequence[_Candidate]) -> tuple[Value, _Text] | None:
+    """(claim's value, the sentence that states it) where the best window is two sentences, the
+    claim's value is stated only in the one that shares none of the claim's topic and names a subject
+    of its own (no "It was played in 1986"), and the other, about the claim's subject, gives a value
+    of its own: "Passwords must be: 12 hours" against "Passwords must be at least 12 characters long.
+    Sessions expire after 12 hours." """
+    if not c.topic:
+        return None
+    if best.sentences != 2:
+        return None
+    sentences = [cand.features for cand in candidates if cand.sentences == 1]
+    halves = [
+        cand.features
+        for cand in candidates
+        if cand.sentences == 1 and cand.chunk is best.chunk and best.start <= cand.start < best.end
+    ]
+
+    def states(sentence: _Text, said: Value) -> bool:
+        return any(said.compatible(o) and o.holds(said) for o in sentence.values)
+
+    for said in c.values:
+        holding = [h for h in halves if states(h, said)]
+        if len(holding) != 1 or _share(c.topic, holding[0].topic) or words(holding[0].text)[0] in PRONOUNS:
+            continue
+        subject = halves[1 - halves.index(holding[0])]
+        of_the_subject = any(states(s, said) and _share(c.topic, s.topic) for s in sentences)
+        if subject.values and _share(c.topic, subject.topic) and not of_the_subject:
+            return said, holding[0]
     return None
 
 
@@ -341,7 +383,7 @@ def _chunk_candidates(chunk: Chunk) -> tuple[_Candidate, ...]:
         out.append(_Candidate(chunk, span.start, span.end, _Text.of(read_as)))
         if i + 1 < len(spans):
             end = spans[i + 1].end
-            out.append(_Candidate(chunk, span.start, end, _Text.of(text[span.start : end])))
+            out.append(_Candidate(chunk, span.start, end, _Text.of(text[span.start : end]), sentences=2))
     return tuple(out)
 
 
