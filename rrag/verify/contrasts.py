@@ -393,7 +393,7 @@ def _entity(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozense
             # doer, first in an active claim and after "by" in a passive evidence sentence ("Ann
             # Lee wrote the guide" / "the guide was written by Tom Ray").
             slot = all_held and (before, after) == (_neighbour(e, e_start, -1), _neighbour(e, e_end - 1, 1))
-            doer = start == 0 and e_start > 0 and e[e_start - 1].word == "by" and e_end == len(e)
+            doer = _opens(c, start) and _after_by(e, e_start) and e_end == len(e)
             if (slot and (before, after) != (None, None)) or (doer and _voices_differ(claim, evidence)):
                 return Contrast(
                     ENTITY, claim[run[0].start : run[-1].end], evidence[other[0].start : other[-1].end]
@@ -437,6 +437,22 @@ def _other_name(ours: Tokens, theirs: Tokens, claim: set[str]) -> bool:
         differing = [t for t in ours + theirs if t.stem not in shared]
         return bool(differing) and all(any(ch.isdigit() for ch in t.word) for t in differing)
     return not any(t.stem in claim for t in theirs) and not _alias(ours, theirs)
+
+
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
+def _opens(tokens: Tokens, start: int) -> bool:
+    """Whether the word at `start` opens the sentence, after an article at most ("The CFO ...")."""
+    return all(t.word in _ARTICLES for t in tokens[:start])
+
+
+def _after_by(tokens: Tokens, start: int) -> bool:
+    """Whether "by" comes before the word at `start`, with an article at most between them."""
+    i = start - 1
+    while i >= 0 and tokens[i].word in _ARTICLES:
+        i -= 1
+    return i >= 0 and tokens[i].word == "by"
 
 
 def _voices_differ(claim: str, evidence: str) -> bool:
