@@ -7,7 +7,8 @@ missing one leaves the claim unsupported), negation, and the contrasts of rrag/v
 (opposite words, modality, quantifiers, swapped names, roles and ordinals).
 
 Hard evidence (HARD_EVIDENCE: a value clash, a negated word the other side states plainly, a
-contrast) is read against the aligned evidence only, so that it can stand against any model
+contrast) is read against the aligned evidence only, and a yes/no fact of a structured record
+(rrag/verify/records.py) against the record, so that it can stand against any model
 (rrag/verify/guarded.py).
 """
 
@@ -39,10 +40,11 @@ from rrag.text import (
 )
 from rrag.text.values import Value, clashes, misattributed, near_words, values
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
-from rrag.verify import contrasts
+from rrag.verify import contrasts, records
 from rrag.verify.base import Verifier
 from rrag.verify.contrasts import ENTITY, MODALITY, OPPOSITE, ORDER, QUANTIFIER, ROLE, contrast
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
+from rrag.verify.records import record_clash
 
 SUPPORTED_COVERAGE = 0.8  # share of the claim's (weighted) content words the evidence must hold
 PARTIAL_COVERAGE = 0.6  # below this the evidence is about something else
@@ -62,8 +64,9 @@ TABLE_CELL_SEPARATOR = " | "  # how extracted tables separate cells
 NAME = "lexical"
 # The evidence against a claim that the rules can hold (see LexicalVerifier.assess).
 VALUE, NEGATION, UNSTATED = "value", "negation", "unstated"
+RECORD = "record"  # a yes/no fact of a structured record the claim says the opposite of (records.py)
 # A contradiction no model may overrule.
-HARD_EVIDENCE = frozenset({VALUE, NEGATION, OPPOSITE, MODALITY, QUANTIFIER, ENTITY, ROLE, ORDER})
+HARD_EVIDENCE = frozenset({VALUE, NEGATION, OPPOSITE, MODALITY, QUANTIFIER, ENTITY, ROLE, ORDER, RECORD})
 # A value the best window states only in a sentence about other things, while its sentence about the
 # claim's subject gives a value of its own: the claim borrowed a value (see _borrowed).
 BORROWED = "borrowed value"
@@ -188,6 +191,14 @@ def _assessed(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, str | None
     c = _Text.of(text)
     if not c.terms:
         return not_verified(NAME, "the claim has no content words to compare"), None
+    record = record_clash(text, tuple(chunk.text for chunk in chunks))
+    if record:
+        chunk, fact = chunks[record.text], record.fact
+        reason = (
+            f"the record says {chunk.text[fact.start : fact.end]!r} where the claim says {record.claim!r}"
+        )
+        evidence = evidence_at(chunk, fact.start, fact.end)
+        return Verdict(ClaimStatus.CONTRADICTED, 0.8, NAME, reason, evidence, support_score=0.05), RECORD
     best = _best(c, candidates)
     conflict = _conflict(text, c, best, candidates)
     if conflict:
@@ -392,6 +403,7 @@ def clear_caches() -> None:
     _assessed.cache_clear()
     _chunk_candidates.cache_clear()
     contrasts.clear_caches()
+    records.clear_caches()
 
 
 _MONTH_STEMS = frozenset(stem(m) for m in MONTH_NAMES)

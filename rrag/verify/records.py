@@ -1,0 +1,163 @@
+"""Yes/no facts of structured records ("OutdoorSeating": false) against what a claim says of them.
+
+A record exported as JSON (a listing, a product sheet) states its facts as keys set to true or false;
+a claim that says "offers outdoor seating" where the record says `"OutdoorSeating": false`, or "does
+not take reservations" where it says `true`, states the opposite. The records are read from the
+retrieved text as it is, a chunk of a record included (no whole-document parse): each `"Key": value`
+with the keys of the objects around it ("BusinessParking": {"valet": false} is valet parking).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rrag.text import NEGATORS, stem, words
+from rrag.text.words import NEGATIVE_WORDS
+
+_TOKEN = re.compile(
+    r'"([A-Za-z][A-Za-z0-9_ ]{0,40})"\s*:\s*(\{|true\b|false\b|"(?:yes|no|free|paid|none)")|(\{)|(\})'
+)
+_CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+# A key's words that name the record's kind, not the fact ("RestaurantsTakeOut" is take-out).
+_KIND_WORDS = frozenset(stem(w) for w in "restaurants business attributes".split())
+_SAYS = {"true": True, '"yes"': True, '"free"': True, '"paid"': True, "false": False, '"no"': False}
+_SAYS['"none"'] = False
+# Other spellings of a key's words ("Ambience": the claim writes "ambiance" or "atmosphere").
+_ALSO = {stem("ambience"): frozenset(stem(w) for w in "ambiance atmosphere vibe".split())}
+# Where one part of a sentence ends and another with its own yes or no starts: a clause ("outdoor
+# seating, but no WiFi"), or a predicate after "and" ("and does not take reservations").
+_PREDICATE = (
+    r"has|have|had|is|are|was|were|does|do|did|doesn't|don't|offers?|provides?|accepts?|takes?|allows?|"
+    r"features?|serves?|lacks?|can|cannot|also|it|its|they|their|there|the|all|a|an"
+)
+_PART_BREAK = re.compile(
+    rf"[;:()]|\b(?:but|while|whereas|although|though|however)\b|\band\s+(?=(?:{_PREDICATE})\b)",
+    re.IGNORECASE,
+)
+_PREDICATE_START = re.compile(rf"\s*(?:{_PREDICATE})\b", re.IGNORECASE)
+_COPULAS = frozenset("is are was were isnt arent wasnt werent".split())
+_LIST_ITEM_WORDS = 4  # a comma's piece this short is an item of the list before it ("garage")
+
+
+@dataclass(frozen=True)
+class Fact:
+    key: str  # as the record writes it, with the keys around it ("BusinessParking.valet")
+    terms: frozenset[str]  # the key's own words, stemmed ("valet"; "take", "out")
+    written: str  # the key's own words as one ("takeout")
+    context: frozenset[str]  # the words of the keys around it ("park"): one must be in the claim
+    holds: bool
+    start: int  # where the text writes it ('"valet": false')
+    end: int
+
+
+@dataclass(frozen=True)
+class RecordClash:
+    claim: str  # the part of the claim that says the opposite
+    fact: Fact
+    text: int  # which of the texts states the fact
+
+
+def _terms(key: str) -> frozenset[str]:
+    return frozenset(stem(w.lower()) for w in _CAMEL.findall(key)) - _KIND_WORDS
+
+
+def _written(key: str) -> str:
+    return "".join(w.lower() for w in _CAMEL.findall(key) if stem(w.lower()) not in _KIND_WORDS)
+
+
+@lru_cache(maxsize=1024)
+def facts(text: str) -> tuple[Fact, ...]:
+    """The yes/no facts of the records in `text`; none where `text` holds no record."""
+    out: list[Fact] = []
+    around: list[str] = []  # the keys of the objects the text is in ("" for one in a list)
+    for m in _TOKEN.finditer(text):
+        key, value, opening, closing = m.groups()
+        if closing:
+            if around:
+                around.pop()
+        elif opening or value == "{":
+            around.append(key or "")
+        elif _terms(key):
+            context = frozenset().union(*(_terms(k) for k in around))
+            where = ".".join([*filter(None, around), key])
+            out.append(Fact(where, _terms(key), _written(key), context, _SAYS[value], *m.span()))
+    return tuple(out)
+
+
+def clear_caches() -> None:
+    """Forget the records read (rrag.verify.lexical.clear_caches)."""
+    facts.cache_clear()
+
+
+def record_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
+    """The first part of `claim` that says the opposite of a yes/no fact that every record of `texts`
+    naming the fact agrees on, and that no free text beside it (a review) mentions."""
+    said: dict[str, set[bool]] = {}
+    named: dict[str, tuple[Fact, int]] = {}
+    for i, text in enumerate(texts):
+        for fact in facts(text):
+            said.setdefault(fact.key, set()).add(fact.holds)
+            named.setdefault(fact.key, (fact, i))
+    if not said:
+        return None
+    free = frozenset(stem(w) for text in texts for w in words(_TOKEN.sub(" ", text)))
+    for part in _parts(claim):
+        tokens = list(words(part))
+        stems = _with_other_spellings([stem(t) for t in tokens])
+        for key, (fact, i) in named.items():
+            at = _position(fact, tokens, stems)
+            if at is None or len(said[key]) != 1 or fact.terms <= free:
+                continue  # not named here; the records disagree; or a review speaks of it too
+            if fact.context and not fact.context & set(stems):
+                continue  # "lot" of "BusinessParking" is a parking lot, not "a lot"
+            if _negated(tokens, at) == fact.holds:
+                return RecordClash(part.strip(" ,"), fact, i)
+    return None
+
+
+def _parts(text: str) -> list[str]:
+    """The parts of a sentence that each say yes or no on their own: clauses, and predicates joined
+    by "and" ("has a classy ambience | and does not take reservations"); a list stays whole ("no
+    valet, garage, or lot parking")."""
+    parts: list[str] = []
+    for clause in _PART_BREAK.split(text):
+        for piece in clause.split(","):
+            ws = words(piece)
+            listed = (len(ws) <= _LIST_ITEM_WORDS or ws[:1] in (("or",), ("and",), ("nor",))) and not (
+                _COPULAS & set(ws) or _PREDICATE_START.match(piece)
+            )
+            if parts and listed:
+                parts[-1] += "," + piece
+            elif ws:
+                parts.append(piece)
+    return parts
+
+
+def _position(fact: Fact, tokens: list[str], stems: list[str]) -> int | None:
+    """Where `tokens` name the fact: its words ("outdoor seating"), or them written as one
+    ("takeout", "take-out")."""
+    if fact.terms <= set(stems):
+        return min(i for i, s in enumerate(stems) if s in fact.terms)
+    for i in range(len(tokens)):
+        if fact.written in (tokens[i], "".join(tokens[i : i + 2])):
+            return i
+    return None
+
+
+def _negated(tokens: list[str], at: int) -> bool:
+    """Whether the fact named at `at` is denied: a negator before it in its part ("does not offer
+    valet parking"), or a negated copula right after it ("WiFi is not available", "is unavailable")."""
+    if any(t in NEGATORS or t in NEGATIVE_WORDS for t in tokens[:at]):
+        return True
+    after = tokens[at + 1 : at + 7]
+    copula = next((i for i, t in enumerate(after[:5]) if t in _COPULAS), None)
+    return copula is not None and any(
+        t in NEGATORS or t.startswith("un") for t in after[copula + 1 : copula + 3]
+    )
+
+
+def _with_other_spellings(stems: list[str]) -> list[str]:
+    return [next((key for key, others in _ALSO.items() if s in others), s) for s in stems]

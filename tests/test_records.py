@@ -1,0 +1,97 @@
+"""Yes/no facts of structured records (issue 23: RAGTruth data-to-text, the lowest dev set): a claim
+that says the opposite of `"OutdoorSeating": false` is contradicted, quoting the record, whatever
+the model says; a claim that says the same, or a fact the reviews beside it speak of, is not."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
+from rrag.verify.guarded import GuardedVerifier
+from rrag.verify.lexical import RECORD, LexicalVerifier
+from rrag.verify.records import facts, record_clash
+from tests.test_contrasts import SureYes
+
+RECORD_TEXT = json.dumps(
+    {
+        "name": "Harbour Grill",
+        "attributes": {
+            "BusinessParking": {"valet": False, "street": True, "lot": False},
+            "RestaurantsReservations": False,
+            "OutdoorSeating": True,
+            "WiFi": "no",
+            "RestaurantsTakeOut": True,
+            "Ambience": {"casual": True, "romantic": False},
+        },
+        "review_info": [{"review_text": "Great fish and chips, friendly staff."}],
+    }
+)
+
+
+def test_the_facts_of_a_record_are_read_with_the_keys_around_them() -> None:
+    read = {f.key: f.holds for f in facts(RECORD_TEXT)}
+    assert read["attributes.BusinessParking.valet"] is False
+    assert read["attributes.WiFi"] is False and read["attributes.OutdoorSeating"] is True
+    assert facts("Refunds are paid within 14 days.") == ()
+    # Objects in a list close without taking the key around them along.
+    listed = '{"Parking": {"spots": [{"n": 1}, {"n": 2}], "valet": false}}'
+    assert [f.key for f in facts(listed)] == ["Parking.valet"]
+    # A chunk that starts inside a record reads the facts it holds.
+    assert {f.key for f in facts(RECORD_TEXT[60:])} >= {"OutdoorSeating", "WiFi"}
+
+
+@pytest.mark.parametrize(
+    ("claim", "part", "written"),
+    [
+        ("The restaurant offers valet parking.", "The restaurant offers valet parking.", '"valet": false'),
+        (
+            "Guests can sit outside, but the restaurant does not offer outdoor seating.",
+            "the restaurant does not offer outdoor seating.",
+            '"OutdoorSeating": true',
+        ),
+        ("Reservations are accepted and WiFi is free.", "Reservations are accepted",
+         '"RestaurantsReservations": false'),
+        ("WiFi is not available, and takeout is not offered.", "and takeout is not offered.",
+         '"RestaurantsTakeOut": true'),
+        ("The ambience is romantic.", "The ambience is romantic.", '"romantic": false'),
+    ],
+)  # fmt: skip
+def test_a_claim_that_says_the_opposite_of_a_fact_is_contradicted_quoting_the_record(
+    claim: str, part: str, written: str
+) -> None:
+    chunk = Chunk("r", "d", "listing.json.txt", RECORD_TEXT, 0, len(RECORD_TEXT))
+    verdict = GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
+    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
+    assert verdict.evidence is not None and verdict.evidence.quote == written
+    assert RECORD_TEXT[verdict.evidence.start : verdict.evidence.end] == written
+    assert written in verdict.reason and part in verdict.reason
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The restaurant has no valet parking, garage or lot parking, but street parking is available.",
+        "It does not take reservations and offers outdoor seating.",
+        "WiFi is not available.",
+        "The ambiance is casual, not romantic.",
+        "They offer takeout.",
+        "There is a lot of seating indoors.",  # "a lot" is no parking lot
+        "The staff are friendly.",
+    ],
+)
+def test_a_claim_that_agrees_with_the_record_or_names_none_of_its_facts_is_left_alone(claim: str) -> None:
+    assert record_clash(claim, [RECORD_TEXT]) is None
+    chunk = Chunk("r", "d", "listing.json.txt", RECORD_TEXT, 0, len(RECORD_TEXT))
+    [(_, kind)] = LexicalVerifier().assess([Claim(claim, 0, len(claim))], [RetrievedChunk(chunk, 1.0)])
+    assert kind != RECORD
+
+
+def test_records_that_disagree_or_reviews_that_speak_of_the_fact_are_no_evidence() -> None:
+    other = RECORD_TEXT.replace('"valet": false', '"valet": true')
+    assert record_clash("The restaurant offers valet parking.", [RECORD_TEXT, other]) is None
+    reviewed = RECORD_TEXT.replace("friendly staff", "they had live music")
+    with_music = reviewed.replace('"WiFi": "no"', '"Music": false')
+    assert record_clash("There is live music.", [with_music]) is None
+    assert record_clash("There is live music.", [RECORD_TEXT.replace('"WiFi": "no"', '"Music": false')])
