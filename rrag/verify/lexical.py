@@ -161,6 +161,11 @@ class _Candidate:
 class LexicalVerifier(Verifier):
     name = NAME
 
+    def __init__(self, read_records: bool = True) -> None:
+        # The judge's features are the rules' reading of the sentence windows it reads; a record's
+        # facts are decided before the judge is asked (guarded.py), so it reads none of them.
+        self.read_records = read_records
+
     def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
         return self.verify_many([claim], contexts, question)[0]
 
@@ -174,11 +179,26 @@ class LexicalVerifier(Verifier):
     ) -> list[tuple[Verdict, str | None]]:
         """Each claim's verdict, and the evidence against the claim it rests on, if any: VALUE (a
         value clash), NEGATION (one side negates what the other states), OPPOSITE (an opposite
-        word), UNSTATED (a number the evidence never states) or NEGATED_EVIDENCE (a negation on one
-        side only, about other words: the verdict stays the words', only a sign). Other verifiers
-        use these as a veto (rrag/verify/guarded.py); HARD_EVIDENCE always wins."""
+        word), RECORD (a fact of a structured record said the other way round), UNSTATED (a number
+        the evidence never states) or NEGATED_EVIDENCE (a negation on one side only, about other
+        words: the verdict stays the words', only a sign). Other verifiers use these as a veto
+        (rrag/verify/guarded.py); HARD_EVIDENCE always wins."""
         chunks = tuple(rc.chunk for rc in contexts)
-        return [_assessed(claim.text, chunks) for claim in claims]
+        return [
+            (self.read_records and _against_record(claim.text, chunks)) or _assessed(claim.text, chunks)
+            for claim in claims
+        ]
+
+
+@lru_cache(maxsize=1024)
+def _against_record(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, str] | None:
+    record = record_clash(text, tuple(chunk.text for chunk in chunks))
+    if record is None:
+        return None
+    chunk, fact = chunks[record.text], record.fact
+    reason = f"the record says {chunk.text[fact.start : fact.end]!r} where the claim says {record.claim!r}"
+    evidence = evidence_at(chunk, fact.start, fact.end)
+    return Verdict(ClaimStatus.CONTRADICTED, 0.8, NAME, reason, evidence, support_score=0.05), RECORD
 
 
 # The model reads the rules' verdict on each claim sentence as a feature and the guard as a veto: the
@@ -191,14 +211,6 @@ def _assessed(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, str | None
     c = _Text.of(text)
     if not c.terms:
         return not_verified(NAME, "the claim has no content words to compare"), None
-    record = record_clash(text, tuple(chunk.text for chunk in chunks))
-    if record:
-        chunk, fact = chunks[record.text], record.fact
-        reason = (
-            f"the record says {chunk.text[fact.start : fact.end]!r} where the claim says {record.claim!r}"
-        )
-        evidence = evidence_at(chunk, fact.start, fact.end)
-        return Verdict(ClaimStatus.CONTRADICTED, 0.8, NAME, reason, evidence, support_score=0.05), RECORD
     best = _best(c, candidates)
     conflict = _conflict(text, c, best, candidates)
     if conflict:
@@ -401,6 +413,7 @@ def _chunk_candidates(chunk: Chunk) -> tuple[_Candidate, ...]:
 def clear_caches() -> None:
     """Forget the rules' work on chunks and claims (see rrag.verify.nli.clear_caches)."""
     _assessed.cache_clear()
+    _against_record.cache_clear()
     _chunk_candidates.cache_clear()
     contrasts.clear_caches()
     records.clear_caches()

@@ -273,7 +273,7 @@ class NLIVerifier(Verifier):
         self.encoder = shared_encoder(model_dir, threads)
         self.calibrator = calibrator or Calibrator.load(model_dir / CALIBRATOR_FILE)
         self.windows_per_sentence = windows_per_sentence
-        self.lexical = LexicalVerifier()
+        self.lexical = LexicalVerifier(read_records=False)
 
     def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
         return self.verify_many([claim], contexts, question)[0]
