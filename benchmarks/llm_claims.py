@@ -124,7 +124,7 @@ def main() -> None:
         raise SystemExit(f"no saved run in {args.data}")
     run = store.get_question_set_run(args.run or runs[0]["run_id"])
     outcomes = run["outcomes"]
-    reports = [store.get_report(o["session_id"], as_saved=True) for o in outcomes if o.get("session_id")]
+    reports = [store.get_report(o["session_id"]) for o in outcomes if o.get("session_id")]
     labels = read_labels(args.labels)
     if args.list:
         _list(reports, outcomes, labels)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from ui_reports import sample_report
 
-from benchmarks.llm_claims import read_labels, tally
+from benchmarks.llm_claims import main, read_labels, tally
+from rrag.settings import Settings
+from rrag.store.store import Store
 from rrag.types import Claim, ClaimResult, ClaimStatus, Decision, Verdict
 
 LABELS = {
@@ -55,3 +59,24 @@ def test_labels_other_than_right_or_wrong_are_refused(tmp_path: Path) -> None:
         read_labels(path)
     path.write_text(json.dumps({"A claim.": "wrong"}), encoding="utf-8")
     assert read_labels(path) == {"A claim.": "wrong"}
+
+
+def test_the_table_is_printed_from_a_run_saved_in_a_real_store(
+    settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = sample_report()
+    store = Store(settings)
+    try:
+        store.save_report(report)
+        outcomes = [{"session_id": report.session_id}, {"error": "the LLM timed out"}]
+        store.save_question_set_run("run1", "handbook", datetime.now(UTC), {}, outcomes)
+    finally:
+        store.close()
+    labels = tmp_path / "labels.json"
+    labels.write_text(json.dumps(LABELS), encoding="utf-8")
+    monkeypatch.setattr(
+        sys, "argv", ["llm_claims", "--data", str(settings.data_dir), "--labels", str(labels)]
+    )
+    main()
+    out = capsys.readouterr().out
+    assert 'Run run1 "handbook"' in out and "| Questions (failed) | 2 (1) |" in out
