@@ -4,12 +4,13 @@ The model reads meaning better than word overlap (mean balanced accuracy 68.7 vs
 sets), but a small cross-encoder still passes some claims whose only fault is one value: a changed
 number, an added amount, a negation. Hard evidence against the aligned evidence sentence
 (`HARD_EVIDENCE`: a value clash, a negation, an opposite word, another modality or quantifier, a
-swapped name, role or ordinal) is decided before the model is asked: such a claim is contradicted,
-with both sides quoted, and the model never scores it, so no combiner or threshold can lift it.
-Softer evidence (a number the evidence never states) overrules the model's yes where `Guard` says,
-and where the model accepts a one-sentence claim without being sure while most of its words appear
-in no retrieved text, the claim is unsupported. The rules read each sentence of a
-claim on its own, as the model does.
+swapped name, role or ordinal; or a yes/no fact of a retrieved record said the other way round) is
+decided before the model is asked: such a claim is contradicted, with both sides quoted, and the
+model never scores it, so no combiner or threshold can lift it. Softer evidence (a number the
+evidence never states, a value it gives only of something else) overrules the model's yes where
+`Guard` says, and where the model accepts a one-sentence claim without being sure while most of its
+words appear in no retrieved text, the claim is unsupported. The rules read each sentence of a claim
+on its own, as the model does.
 """
 
 from __future__ import annotations
