@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from rrag.text import (
     MONTH_NAMES,
@@ -110,43 +110,61 @@ def _is_hedge(clause: str) -> bool:
 
 @dataclass(frozen=True)
 class _Text:
-    """What the verifier compares, computed once per claim and per evidence candidate."""
+    """What the verifier compares, computed once per claim and per evidence candidate. Ranking the
+    candidates needs only the words and numbers; the rest is read on the few candidates that are
+    compared further (most retrieved sentences are never the evidence)."""
 
     text: str
+    asserted: str  # the text less a preamble or leading hedge
     terms: frozenset[str]  # stemmed content words
-    topic: frozenset[str]  # the terms less numbers, their units and months: what the claim is about
     weight: float  # the terms' total weight, the denominator of coverage
-    stems: frozenset[str]  # every word stemmed (a name the claim swaps must be in no retrieved text)
     numbers: tuple[Quantity, ...]
-    values: tuple[Value, ...]
-    bare: tuple[tuple[float, frozenset[str]], ...]  # each number with no unit, and the words near it
-    months: frozenset[int]
-    negations: tuple[Negation, ...]  # each negator with the terms it reaches ("not cover" -> cover)
-    denies: bool  # a negator or negative word anywhere
-    plain: frozenset[str]  # the terms that occur outside any negation
 
     @classmethod
     def of(cls, text: str) -> _Text:
         asserted = _asserted(text)
         terms = frozenset(content_words(asserted)) - _DISCOURSE_WORDS
-        numbers = tuple(quantities(text))
-        # The topic is what the values are of: "12 months" and "2 years" of a warranty are one topic.
-        slots = {stem(w) for q in numbers for w in _PLAIN_WORD.findall(q.written(text).lower())}
-        negated = negations(asserted)
-        return cls(
-            text=text,
-            terms=terms,
-            topic=frozenset(t for t in terms if not _is_slot(t) and t not in slots),
-            weight=sum(_weight(t) for t in terms),
-            stems=frozenset(stem(w) for w in words(text)),
-            numbers=numbers,
-            values=tuple(values(text, numbers)),
-            bare=tuple((q.value, near_words(text, q)) for q in numbers if not q.unit),
-            months=frozenset(months(text)),
-            negations=tuple(negated),
-            denies=denies(asserted),
-            plain=plain_words(asserted),
-        )
+        return cls(text, asserted, terms, sum(_weight(t) for t in terms), tuple(quantities(text)))
+
+    @cached_property
+    def topic(self) -> frozenset[str]:
+        """The terms less numbers, their units and months: what the claim is about ("12 months" and
+        "2 years" of a warranty are one topic)."""
+        slots = {stem(w) for q in self.numbers for w in _PLAIN_WORD.findall(q.written(self.text).lower())}
+        return frozenset(t for t in self.terms if not _is_slot(t) and t not in slots)
+
+    @cached_property
+    def stems(self) -> frozenset[str]:
+        """Every word stemmed (a name the claim swaps must be in no retrieved text)."""
+        return frozenset(stem(w) for w in words(self.text))
+
+    @cached_property
+    def values(self) -> tuple[Value, ...]:
+        return tuple(values(self.text, self.numbers))
+
+    @cached_property
+    def bare(self) -> tuple[tuple[float, frozenset[str]], ...]:
+        """Each number with no unit, and the words near it."""
+        return tuple((q.value, near_words(self.text, q)) for q in self.numbers if not q.unit)
+
+    @cached_property
+    def months(self) -> frozenset[int]:
+        return frozenset(months(self.text))
+
+    @cached_property
+    def negations(self) -> tuple[Negation, ...]:
+        """Each negator with the terms it reaches ("not cover" -> cover)."""
+        return tuple(negations(self.asserted))
+
+    @cached_property
+    def denies(self) -> bool:
+        """A negator or negative word anywhere."""
+        return denies(self.asserted)
+
+    @cached_property
+    def plain(self) -> frozenset[str]:
+        """The terms that occur outside any negation."""
+        return plain_words(self.asserted)
 
 
 @dataclass(frozen=True)
