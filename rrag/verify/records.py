@@ -23,8 +23,15 @@ _TOKEN = re.compile(
 _CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 # A key's words that name the record's kind, not the fact ("RestaurantsTakeOut" is take-out).
 _KIND_WORDS = frozenset(stem(w) for w in "restaurants business attributes".split())
-_SAYS = {"true": True, '"yes"': True, '"free"': True, '"paid"': True, "false": False, '"no"': False}
-_SAYS['"none"'] = False
+_SAYS = {
+    "true": True,
+    '"yes"': True,
+    '"free"': True,  # "WiFi": "free": there is WiFi
+    '"paid"': True,
+    "false": False,
+    '"no"': False,
+    '"none"': False,
+}
 # Other spellings of a key's words ("Ambience": the claim writes "ambiance" or "atmosphere").
 _ALSO = {stem("ambience"): frozenset(stem(w) for w in "ambiance atmosphere vibe".split())}
 # Where one part of a sentence ends and another with its own yes or no starts: a clause ("outdoor
