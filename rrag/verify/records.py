@@ -94,9 +94,16 @@ def facts(text: str) -> tuple[Fact, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=1024)  # read once per retrieved chunk, not once per claim sentence
+def _free_words(text: str) -> frozenset[str]:
+    """The stemmed words of `text` outside its records' keys and values (a review's words)."""
+    return frozenset(stem(w) for w in words(_TOKEN.sub(" ", text)))
+
+
 def clear_caches() -> None:
     """Forget the records read (rrag.verify.lexical.clear_caches)."""
     facts.cache_clear()
+    _free_words.cache_clear()
 
 
 def record_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
@@ -110,7 +117,7 @@ def record_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
             named.setdefault(fact.key, (fact, i))
     if not said:
         return None
-    free = frozenset(stem(w) for text in texts for w in words(_TOKEN.sub(" ", text)))
+    free = frozenset().union(*(_free_words(text) for text in texts))
     for part in _parts(claim):
         tokens = list(words(part))
         stems = _with_other_spellings([stem(t) for t in tokens])
