@@ -59,6 +59,14 @@ CONTRADICTIONS = [
      "Clara Holm", "Anton Weiss"),
     ("entity", "Refunds over $500 are approved by the Chief Financial Officer.",
      "The Operations Director approves refunds.", "Chief Financial Officer", "Operations Director"),
+    # another doer of the same act, though the claim names none, and with an irregular verb
+    ("entity", "Refunds above 200 GBP must be approved by the Operations Director.",
+     "The staff and safety team must approve a refund above 200 GBP before the request is accepted.",
+     "Operations Director", "staff and safety team"),
+    ("entity", "Refunds above 200 GBP must be approved by the Operations Director.",
+     "Refunds above 200 GBP must be approved by the finance team.", "Operations Director", "finance team"),
+    ("entity", "The harbour ballad was written by Ivo Marsh.", "Lena Quist wrote the harbour ballad.",
+     "Ivo Marsh", "Lena Quist"),
     ("entity", "The charger only works with the Vela 3 scooter.", "The charger only works with the Vela 5 scooter.",
      "Vela 3", "Vela 5"),
     ("role", "The landlord pays the letting agent a monthly fee.",
@@ -97,6 +105,9 @@ FAITHFUL = [
     ("Refunds over $500 are approved by the Chief Financial Officer.",
      "The Chief Financial Officer approves refunds over $500."),
     ("The landlord pays the letting agent a monthly fee.", "The letting agent is paid a monthly fee by the landlord."),
+    ("Refunds above 200 GBP must be approved by the Operations Director.",
+     "The Operations Director must approve refunds above 200 GBP."),
+    ("Refunds above 200 GBP must be approved by the Operations Director.", "Refunds above 200 GBP need approval."),
     ("The bakery is on the third floor.", "You will find the bakery on the third floor."),
     ("The ferry costs £12 for adults and £5 for children.", "Adults pay £12 for the ferry."),
     ("For Window cleaning, the price (GBP) is 40. For Gutter clearing, the price (GBP) is 75.",
@@ -129,6 +140,10 @@ NOT_AGAINST = [
     ("The Kessel 2 pump was tested in Oslo.", "The Kessel 2 pump was tested in Norway."),
     # role: the same two parties joined by "and" ("between A and B" is no role)
     ("The final was played between Leeds and Hull.", "The final was played between Hull and Leeds."),
+    # entity: the doer of another act ("approve" / "process"), a doer of "not", a pronoun for the doer
+    ("Refunds must be approved by the Operations Director.", "The finance team processes refunds."),
+    ("Refunds are not approved by the shop staff.", "The Operations Director approves refunds."),
+    ("Refunds above 200 GBP must be approved by the Operations Director.", "We approve refunds above 200 GBP."),
     # order: another month in another slot of the sentence
     ("Tickets go on sale in April for the festival in June.", "The festival in June has tickets on sale in April."),
     # values: a claim that restates both ends of the evidence's range

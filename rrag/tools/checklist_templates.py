@@ -490,6 +490,12 @@ T("entity_swap", "recipes", "The {dish} comes from {region}.",
   ["The {dish} originated in {region}.", "{Region} is where the {dish} comes from."],
   dish=["plum dumpling", "fish stew", "rye loaf"], region=["Bohemia", "Galicia", "Brittany", "Tuscany"],
   region2=other_of("region", ["Bohemia", "Galicia", "Brittany", "Tuscany"]))  # fmt: skip
+T("entity_swap", "policies", "{What} must be approved by the {role}.",
+  ["The {role2} must approve {what}.", "{What} must be approved by the {role2}."],
+  ["The {role} must approve {what}.", "Only the {role} can approve {what}."],
+  what=["refunds above 200 GBP", "overtime requests", "purchases over 500 euros"],
+  role=["operations director", "finance team", "head nurse", "site manager"],
+  role2=other_of("role", ["operations director", "finance team", "head nurse", "site manager"]))  # fmt: skip
 
 # --------------------------------------------------------------------------------------------
 # role swaps: A does something to B vs B to A

@@ -1,7 +1,8 @@
 """What a claim says against its aligned evidence sentence in the same words, besides values and
 negation: an opposite word ("rose" / "fell"), another modality ("may share" where the evidence says
 "must never share"), another quantifier ("some patients" / "none of the patients"), another name in
-the same slot ("written by Ann Lee" / "by Tom Ray"), the same words with the roles exchanged ("the
+the same slot ("written by Ann Lee" / "by Tom Ray"), another doer of the same act ("approved by the
+Operations Director" / "the staff team must approve"), the same words with the roles exchanged ("the
 seller pays the buyer" / "the buyer pays the seller"), another ordinal, month or weekday in the same
 slot ("the third floor" / "the second floor").
 
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rrag.text import STOPWORDS, split_sentences, stem, word_spans
-from rrag.text.words import NEGATORS
+from rrag.text.words import NEGATORS, PRONOUNS
 
 OPPOSITE, MODALITY, QUANTIFIER, ENTITY, ROLE = "opposite", "modality", "quantifier", "entity", "role"
 ORDER = "order"  # another ordinal, month or weekday in the same slot
@@ -75,9 +76,54 @@ def clear_caches() -> None:
     _tokens.cache_clear()
 
 
+# Irregular past forms, so that "Ann Lee wrote the guide" is read against "written by Tom Ray".
+_IRREGULAR = {
+    form: verb
+    for verb, forms in {
+        "write": "wrote written",
+        "pay": "paid",
+        "build": "built",
+        "make": "made",
+        "sell": "sold",
+        "buy": "bought",
+        "hold": "held",
+        "keep": "kept",
+        "send": "sent",
+        "spend": "spent",
+        "teach": "taught",
+        "tell": "told",
+        "find": "found",
+        "give": "gave given",
+        "take": "took taken",
+        "choose": "chose chosen",
+        "draw": "drew drawn",
+        "win": "won",
+        "begin": "began begun",
+        "bring": "brought",
+        "lead": "led",
+        "run": "ran",
+        "sing": "sang sung",
+        "speak": "spoke spoken",
+        "drive": "drove driven",
+        "grow": "grew grown",
+        "know": "knew known",
+        "throw": "threw thrown",
+        "break": "broke broken",
+        "steal": "stole stolen",
+        "fight": "fought",
+        "catch": "caught",
+        "feed": "fed",
+        "leave": "left",
+        "lose": "lost",
+        "meet": "met",
+    }.items()
+    for form in forms.split()
+}
+
+
 def _stem(word: str) -> str:
     """`stem` twice: "bookings" and "booking" are both "book" (once, "booking" and "book")."""
-    return stem(stem(word))
+    return stem(stem(_IRREGULAR.get(word, word)))
 
 
 def _content(tokens: Tokens) -> Tokens:
@@ -96,6 +142,7 @@ def contrast(claim: str, evidence: str, retrieved: frozenset[str] = frozenset())
             or _modality(claim, c, sentence.text, e)
             or _quantifier(claim, c, sentence.text, e)
             or _entity(claim, c, sentence.text, e, retrieved)
+            or _doer(claim, c, sentence.text, e)
             or _order(claim, c, sentence.text, e)
             or _role(claim, c, sentence.text, e)
         )
@@ -399,6 +446,61 @@ def _entity(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozense
                     ENTITY, claim[run[0].start : run[-1].end], evidence[other[0].start : other[-1].end]
                 )
     return None
+
+
+_BE = frozenset("is are was were be been being".split())
+
+
+def _doer(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    """Another doer of the same act: "Refunds above 200 GBP must be approved by the Operations
+    Director" / "The staff team must approve a refund above 200 GBP" (or "... be approved by the
+    staff team"). Unlike `_entity` it needs no name on the claim's side, so it asks for the act
+    itself instead: the evidence's participle with the claim's verb, the evidence's subject within
+    the claim's object, and no word of the claim's doer anywhere in the evidence sentence."""
+    if any(t.word in NEGATORS for t in c + e):
+        return None  # "not approved by X" says nothing of who does approve
+    c_stems, e_stems = {t.stem for t in c}, {t.stem for t in e}
+    for act, done_to, doer in _passive_doers(e):
+        if any(t.stem in c_stems for t in doer):
+            continue  # the claim names the evidence's doer too ("... rescued by helicopter")
+        for i in (i for i, t in enumerate(c) if t.stem == act and i > 0):
+            ours, rest = _claim_doer(c, i)
+            if (
+                ours
+                and not any(t.word in PRONOUNS or t.stem in e_stems for t in ours)
+                and {t.stem for t in done_to} <= {t.stem for t in _content(rest)}
+            ):
+                return Contrast(
+                    ENTITY, claim[ours[0].start : ours[-1].end], evidence[doer[0].start : doer[-1].end]
+                )
+    return None
+
+
+def _passive_doers(e: Tokens) -> list[tuple[str, Tokens, Tokens]]:
+    """(the act's stem, the content words it is done to, its doer) of each passive "... is approved
+    by the X" in `e` whose doer ends the sentence, named or after an article ("by hand" is none)."""
+    found = []
+    for by in range(2, len(e) - 1):
+        if e[by].word != "by" or not any(t.word in _BE for t in e[max(0, by - 3) : by - 1]):
+            continue
+        doer_end = next((k for k in range(by + 2, len(e)) if e[k].after_break), len(e))
+        doer, done_to = _content(e[by + 1 : doer_end]), _content(e[: by - 1])
+        if doer and done_to and doer_end == len(e) and (e[by + 1].word in _ARTICLES or doer[0].capital):
+            found.append((e[by - 1].stem, done_to, doer))
+    return found
+
+
+def _claim_doer(c: Tokens, verb: int) -> tuple[Tokens, Tokens]:
+    """The claim's doer of the verb at `verb` and the words the act is done to: after its "by" in a
+    passive ("... must be approved by the staff team"), or opening the clause in an active one."""
+    if c[verb - 1].word in _BE or (verb > 1 and c[verb - 2].word in _BE):
+        if verb + 1 >= len(c) or c[verb + 1].word != "by":
+            return (), ()
+        end = next((k for k in range(verb + 3, len(c)) if c[k].after_break), len(c))
+        return _content(c[verb + 2 : end]), c[:verb]
+    if any(t.after_break for t in c[1 : verb + 1]):
+        return (), ()
+    return _content(c[:verb]), c[verb + 1 :]
 
 
 # Words of a closed class whose members exclude each other in one slot: "the first floor" is not "the
