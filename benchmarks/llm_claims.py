@@ -2,15 +2,17 @@
 
     python benchmarks/llm_claims.py --data DIR --labels LABELS.json [--run RUN_ID] [--list]
 
-LABELS.json maps each claim's text to "right" or "wrong", written by a person who read the claim
-against the documents (a model's own claims cannot be labelled by the reference answer alone: it
-often says something true that the reference does not). `--list` prints every claim of the run with
-its question, reference, verdict and label, and names the claims the labels file lacks; otherwise the
-table is printed: wrong claims caught (flagged unsupported, contradicted or partial), right claims
-wrongly flagged, answers with a wrong claim passed as written (decision pass), placeholder claims
-checked as claims ("...", "N/A": `rrag.audit.grounding.is_placeholder`; a placeholder answer is
-refused, its one claim not checkable), failed questions and seconds per question. The
-run defaults to the newest in DIR's store.
+LABELS.json maps each claim's text to "right", "wrong" or "conflict", written by a person who read
+the claim against the documents (a model's own claims cannot be labelled by the reference answer
+alone: it often says something true that the reference does not). "conflict": one document states
+the claim and another says otherwise (a question the set marks `expected_conflict`); the right
+verdict is partial, both sources named, so such a claim is neither right nor wrong. `--list` prints
+every claim of the run with its question, reference, verdict and label, and names the claims the
+labels file lacks; otherwise the table is printed: wrong claims caught (flagged unsupported,
+contradicted or partial), right claims wrongly flagged, conflicts found partial, answers with a wrong
+claim passed as written (decision pass), placeholder claims checked as claims ("...", "N/A":
+`rrag.audit.grounding.is_placeholder`; a placeholder answer is refused, its one claim not
+checkable), failed questions and seconds per question. The run defaults to the newest in DIR's store.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from rrag.store.store import Store  # noqa: E402
 from rrag.types import ClaimStatus, Decision, Report  # noqa: E402
 
 FLAGGED = frozenset({ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED, ClaimStatus.PARTIAL})
-LABELS = ("right", "wrong")
+LABELS = ("right", "wrong", "conflict")
 
 
 @dataclass
@@ -42,6 +44,8 @@ class Tally:
     caught: int = 0
     right: int = 0
     right_flagged: int = 0
+    conflicts: int = 0
+    conflicts_partial: int = 0
     answers_with_wrong: int = 0
     passed_as_written: int = 0
     placeholders: int = 0
@@ -60,6 +64,10 @@ class Tally:
             ("Questions (failed)", f"{self.questions} ({self.failed})"),
             ("Hallucinated claims caught", share(self.caught, self.wrong)),
             ("Faithful claims wrongly flagged", share(self.right_flagged, self.right)),
+            (
+                "Claims two documents disagree on, found partial",
+                share(self.conflicts_partial, self.conflicts),
+            ),
             (
                 "Answers with a hallucinated claim passed as written",
                 share(self.passed_as_written, self.answers_with_wrong),
@@ -90,6 +98,9 @@ def tally(reports: Sequence[Report], failed: int, labels: Mapping[str, str]) -> 
                     t.caught += 1
                 else:
                     t.missed.append(f"{status.value}: {text}")
+            elif label == "conflict":
+                t.conflicts += 1
+                t.conflicts_partial += status is ClaimStatus.PARTIAL
             else:
                 t.right += 1
                 if status in FLAGGED:
@@ -101,7 +112,7 @@ def tally(reports: Sequence[Report], failed: int, labels: Mapping[str, str]) -> 
 
 
 def read_labels(path: Path) -> dict[str, str]:
-    """The labels file, checked: every value "right" or "wrong"."""
+    """The labels file, checked: every value one of LABELS."""
     labels = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     if not isinstance(labels, dict):
         raise SystemExit(f"{path}: expected a JSON object of claim text -> label")

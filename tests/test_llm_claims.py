@@ -52,7 +52,21 @@ def test_the_table_counts_caught_missed_flagged_passed_and_placeholders() -> Non
     assert rows["Answers with a hallucinated claim passed as written"] == "1 of 2 (50%)"
 
 
-def test_labels_other_than_right_or_wrong_are_refused(tmp_path: Path) -> None:
+def test_a_claim_two_documents_disagree_on_is_right_only_when_found_partial() -> None:
+    report = sample_report()
+    claim = Claim("The guarantee lasts 60 days.", 0, 28)
+    found = {
+        status: ClaimResult(claim, Verdict(status, 0.9, "conflicts", "sources disagree"))
+        for status in (ClaimStatus.PARTIAL, ClaimStatus.SUPPORTED)
+    }
+    runs = [replace(report, claims=[result]) for result in found.values()]
+    t = tally(runs, failed=0, labels={claim.text: "conflict"})
+    assert (t.conflicts, t.conflicts_partial) == (2, 1)
+    assert (t.right, t.wrong, t.right_flagged) == (0, 0, 0)  # neither right nor wrong
+    assert dict(t.rows())["Claims two documents disagree on, found partial"] == "1 of 2 (50%)"
+
+
+def test_labels_other_than_right_wrong_or_conflict_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "labels.json"
     path.write_text(json.dumps({"A claim.": "right", "Another.": "maybe"}), encoding="utf-8")
     with pytest.raises(SystemExit, match="Another"):
