@@ -79,6 +79,8 @@ def test_a_claim_that_says_the_opposite_of_a_fact_is_contradicted_quoting_the_re
         "They offer takeout.",
         "There is a lot of seating indoors.",  # "a lot" is no parking lot
         "The staff are friendly.",
+        "The outdoor seating is under cover.",  # "under" denies nothing, nor "unlimited"
+        "Takeout is unlimited on weekdays.",
     ],
 )
 def test_a_claim_that_agrees_with_the_record_or_names_none_of_its_facts_is_left_alone(claim: str) -> None:

@@ -168,9 +168,11 @@ def _negated(tokens: list[str], at: int) -> bool:
         return True
     after = tokens[at + 1 : at + 7]
     copula = next((i for i, t in enumerate(after[:5]) if t in _COPULAS), None)
-    return copula is not None and any(
-        t in NEGATORS or t.startswith("un") for t in after[copula + 1 : copula + 3]
-    )
+    return copula is not None and any(t in NEGATORS or t in _ABSENT for t in after[copula + 1 : copula + 3])
+
+
+# Words that deny a fact after its copula; "under review", "unlimited" or "unreliable" deny nothing.
+_ABSENT = frozenset("unavailable unoffered unsupported inaccessible unusable absent".split())
 
 
 def _with_other_spellings(stems: list[str]) -> list[str]:
