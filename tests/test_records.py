@@ -1,6 +1,7 @@
 """Yes/no facts of structured records (issue 23: RAGTruth data-to-text, the lowest dev set): a claim
 that says the opposite of `"OutdoorSeating": false` is contradicted, quoting the record, whatever
-the model says; a claim that says the same, or a fact the reviews beside it speak of, is not."""
+the model says; a claim that says the same, or a fact the reviews beside it speak of, is not. So are
+opening hours at a time no day of the record's "hours" opens or closes at."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
 from rrag.verify.guarded import GuardedVerifier
 from rrag.verify.lexical import RECORD, LexicalVerifier
-from rrag.verify.records import facts, record_clash
+from rrag.verify.records import facts, hours_clash, record_clash
 from tests.test_contrasts import SureYes
 
 RECORD_TEXT = json.dumps(
@@ -97,3 +98,45 @@ def test_records_that_disagree_or_reviews_that_speak_of_the_fact_are_no_evidence
     with_music = reviewed.replace('"WiFi": "no"', '"Music": false')
     assert record_clash("There is live music.", [with_music]) is None
     assert record_clash("There is live music.", [RECORD_TEXT.replace('"WiFi": "no"', '"Music": false')])
+
+
+HOURS_RECORD = json.dumps(
+    {
+        "name": "Harbour Grill",
+        "hours": {"Monday": "5:0-17:0", "Tuesday": "5:0-17:0", "Sunday": "5:0-13:0"},
+        "review_info": [{"review_text": "Great breakfast, and the 7 pm quiz is fun."}],
+    }
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    ["The grill is open from 5 pm to 7 pm.", "It operates every day from 5:00 AM to 9:00 PM."],
+)
+def test_opening_hours_no_day_of_the_record_has_are_contradicted_quoting_the_first_day(claim: str) -> None:
+    chunk = Chunk("r", "d", "listing.json.txt", HOURS_RECORD, 0, len(HOURS_RECORD))
+    verdict = GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
+    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
+    assert verdict.evidence is not None and verdict.evidence.quote == '"Monday": "5:0-17:0"'
+
+
+def test_one_pair_of_hours_for_every_day_is_contradicted_by_the_day_with_others() -> None:
+    claim = "The grill is open daily from 5 am to 5 pm."
+    chunk = Chunk("r", "d", "listing.json.txt", HOURS_RECORD, 0, len(HOURS_RECORD))
+    verdict = GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
+    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
+    assert verdict.evidence is not None and verdict.evidence.quote == '"Sunday": "5:0-13:0"'
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The grill is open from 5 am to 5 pm on weekdays and until 1 pm on Sundays.",
+        "The grill is open daily from 5 am to 5 pm or 1 pm, depending on the day.",
+        "It opens at 5:00 and closes at 17:00.",
+        "Regulars enjoy the 7 pm quiz.",  # a time, but none of opening hours
+    ],
+)
+def test_opening_hours_the_record_has_or_other_times_are_left_alone(claim: str) -> None:
+    assert hours_clash(claim, [HOURS_RECORD]) is None
+    assert hours_clash("The grill is open from 5 pm to 7 pm.", [RECORD_TEXT]) is None  # no hours

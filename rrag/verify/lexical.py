@@ -44,7 +44,7 @@ from rrag.verify import contrasts, records
 from rrag.verify.base import Verifier
 from rrag.verify.contrasts import ENTITY, MODALITY, OPPOSITE, ORDER, QUANTIFIER, ROLE, contrast
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
-from rrag.verify.records import record_clash
+from rrag.verify.records import hours_clash, record_clash
 
 SUPPORTED_COVERAGE = 0.8  # share of the claim's (weighted) content words the evidence must hold
 PARTIAL_COVERAGE = 0.6  # below this the evidence is about something else
@@ -210,12 +210,15 @@ class LexicalVerifier(Verifier):
 
 @lru_cache(maxsize=1024)
 def _against_record(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, str] | None:
-    record = record_clash(text, tuple(chunk.text for chunk in chunks))
+    texts = tuple(chunk.text for chunk in chunks)
+    record = record_clash(text, texts) or hours_clash(text, texts)
     if record is None:
         return None
-    chunk, fact = chunks[record.text], record.fact
-    reason = f"the record says {chunk.text[fact.start : fact.end]!r} where the claim says {record.claim!r}"
-    evidence = evidence_at(chunk, fact.start, fact.end)
+    chunk = chunks[record.text]
+    reason = (
+        f"the record says {chunk.text[record.start : record.end]!r} where the claim says {record.claim!r}"
+    )
+    evidence = evidence_at(chunk, record.start, record.end)
     return Verdict(ClaimStatus.CONTRADICTED, 0.8, NAME, reason, evidence, support_score=0.05), RECORD
 
 

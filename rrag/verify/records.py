@@ -1,10 +1,14 @@
-"""Yes/no facts of structured records ("OutdoorSeating": false) against what a claim says of them.
+"""Yes/no facts and opening hours of structured records ("OutdoorSeating": false, "Monday":
+"5:0-17:0") against what a claim says of them.
 
 A record exported as JSON (a listing, a product sheet) states its facts as keys set to true or false;
 a claim that says "offers outdoor seating" where the record says `"OutdoorSeating": false`, or "does
 not take reservations" where it says `true`, states the opposite. The records are read from the
 retrieved text as it is, a chunk of a record included (no whole-document parse): each `"Key": value`
 with the keys of the objects around it ("BusinessParking": {"valet": false} is valet parking).
+Opening hours ("hours": {"Monday": "5:0-17:0", ...}) are a time each day opens and closes at: a
+claim about when it opens that gives a time no day opens or closes at ("from 5 pm to 7 pm") says
+otherwise.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rrag.text import NEGATORS, stem, words
+from rrag.text import NEGATORS, quantities, stem, words
 from rrag.text.words import NEGATIVE_WORDS
 
 _TOKEN = re.compile(
@@ -63,8 +67,9 @@ class Fact:
 @dataclass(frozen=True)
 class RecordClash:
     claim: str  # the part of the claim that says the opposite
-    fact: Fact
     text: int  # which of the texts states the fact
+    start: int  # where that text writes it ('"valet": false', '"Monday": "5:0-17:0"')
+    end: int
 
 
 def _terms(key: str) -> frozenset[str]:
@@ -128,7 +133,45 @@ def record_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
             if fact.context and not fact.context & set(stems):
                 continue  # "lot" of "BusinessParking" is a parking lot, not "a lot"
             if _negated(tokens, at) == fact.holds:
-                return RecordClash(part.strip(" ,"), fact, i)
+                return RecordClash(part.strip(" ,"), i, fact.start, fact.end)
+    return None
+
+
+_HOURS = re.compile(r'"hours"\s*:\s*\{[^{}]*\}')
+_DAY_HOURS = re.compile(r'"[A-Z][a-z]+day"\s*:\s*"(\d{1,2}):(\d{1,2})-(\d{1,2}):(\d{1,2})"')
+_ABOUT_HOURS = re.compile(r"\b(?:open|opens|opening|operat\w*|hours|closes?|closing)\b", re.IGNORECASE)
+_EVERY_DAY = re.compile(
+    r"\b(?:daily|every day|(?:seven|7) days a week|all week|monday (?:to|through|-) sunday)\b", re.IGNORECASE
+)
+_VARIES = re.compile(r"\b(?:or|either|depending|vary|varies|varying|varied)\b", re.IGNORECASE)
+_TIME = "time"  # the unit `quantities` gives a time of day (17:00, "5 pm"), in hours
+
+
+def hours_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
+    """A claim about opening hours that gives a time at which no day of the records' hours opens or
+    closes ("from 5 pm to 7 pm" where every day is "5:0-17:0"), or one pair of hours for every day
+    ("daily from 9 am to 11 pm"; not "... to 1 am or midnight, depending on the day") where a day
+    has others ("Monday": "9:0-17:0"); against the first day's hours, or the day that differs.
+    "0:0-0:0" (closed, or not known) is no day's hours."""
+    if not _ABOUT_HOURS.search(claim):
+        return None
+    said = [q.value % 24 for q in quantities(claim) if q.unit == _TIME]
+    days = [
+        (i, m, ((int(m[1]) + int(m[2]) / 60) % 24, (int(m[3]) + int(m[4]) / 60) % 24))
+        for i, text in enumerate(texts)
+        for hours in _HOURS.finditer(text)
+        for m in _DAY_HOURS.finditer(text, hours.start(), hours.end())
+    ]
+    days = [day for day in days if day[2] != (0.0, 0.0)]
+    if not said or not days:
+        return None
+    if not set(said) <= {t for _, _, kept in days for t in kept}:
+        i, first, _ = days[0]
+        return RecordClash(claim.strip(" ,"), i, first.start(), first.end())
+    if len(said) == 2 and _EVERY_DAY.search(claim) and not _VARIES.search(claim):
+        other = next(((i, m) for i, m, kept in days if kept != tuple(said)), None)
+        if other is not None:
+            return RecordClash(claim.strip(" ,"), other[0], other[1].start(), other[1].end())
     return None
 
 
