@@ -175,6 +175,7 @@ _NUMBER_WORD = _starting_with(
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
 RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
 _CALENDAR_YEAR = "calendar year"
+TIME_OF_DAY = "time"  # the unit of a time of day ("17:00", "5 pm"), its value in hours
 _DEGREES = re.compile(r"\s+(celsius|centigrade|fahrenheit|C|F)\b", re.IGNORECASE)
 _TIMES_PER = re.compile(
     r"\s+(?:a|an|per|every|each)\s+(?:day|week|month|year|hour)\b|\s+(?:daily|weekly)\b", re.I
@@ -272,7 +273,7 @@ def _time_at(m: re.Match[str]) -> Quantity | None:
         hours += 12
     elif ampm.startswith("a") and hours >= 12:
         hours -= 12
-    return Quantity(hours, "time", m.start(), m.end()) if hours < 24 else None
+    return Quantity(hours, TIME_OF_DAY, m.start(), m.end()) if hours < 24 else None
 
 
 def _parse_number(raw: str) -> float | None:

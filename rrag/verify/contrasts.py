@@ -25,7 +25,8 @@ from rrag.text.words import NEGATORS, PRONOUNS
 OPPOSITE, MODALITY, QUANTIFIER, ENTITY, ROLE = "opposite", "modality", "quantifier", "entity", "role"
 ORDER = "order"  # another ordinal, month or weekday in the same slot
 SAME_STATEMENT = 0.75  # share of the claim's other words the evidence sentence must hold
-_PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being)\s+(?:\w+\s+)?\w+(?:ed|en)\b", re.IGNORECASE)
+_BE = ("is", "are", "was", "were", "be", "been", "being")
+_PASSIVE = re.compile(rf"\b(?:{'|'.join(_BE)})\s+(?:\w+\s+)?\w+(?:ed|en)\b", re.IGNORECASE)
 MIN_OTHER_TERMS = 1  # a claim with nothing but the word it changes states nothing to compare
 
 
@@ -446,9 +447,6 @@ def _entity(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozense
                     ENTITY, claim[run[0].start : run[-1].end], evidence[other[0].start : other[-1].end]
                 )
     return None
-
-
-_BE = frozenset("is are was were be been being".split())
 
 
 def _doer(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rrag.text import NEGATORS, quantities, stem, words
+from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.words import NEGATIVE_WORDS
 
 _TOKEN = re.compile(
@@ -109,6 +110,7 @@ def clear_caches() -> None:
     """Forget the records read (rrag.verify.lexical.clear_caches)."""
     facts.cache_clear()
     _free_words.cache_clear()
+    _opening_hours.cache_clear()
 
 
 def record_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
@@ -144,35 +146,40 @@ _EVERY_DAY = re.compile(
     r"\b(?:daily|every day|(?:seven|7) days a week|all week|monday (?:to|through|-) sunday)\b", re.IGNORECASE
 )
 _VARIES = re.compile(r"\b(?:or|either|depending|vary|varies|varying|varied)\b", re.IGNORECASE)
-_TIME = "time"  # the unit `quantities` gives a time of day (17:00, "5 pm"), in hours
 
 
 def hours_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
     """A claim about opening hours that gives a time at which no day of the records' hours opens or
     closes ("from 5 pm to 7 pm" where every day is "5:0-17:0"), or one pair of hours for every day
     ("daily from 9 am to 11 pm"; not "... to 1 am or midnight, depending on the day") where a day
-    has others ("Monday": "9:0-17:0"); against the first day's hours, or the day that differs.
-    "0:0-0:0" (closed, or not known) is no day's hours."""
+    has others ("Monday": "9:0-17:0"); against the first day's hours, or the day that differs."""
     if not _ABOUT_HOURS.search(claim):
         return None
-    said = [q.value % 24 for q in quantities(claim) if q.unit == _TIME]
-    days = [
-        (i, m, ((int(m[1]) + int(m[2]) / 60) % 24, (int(m[3]) + int(m[4]) / 60) % 24))
-        for i, text in enumerate(texts)
-        for hours in _HOURS.finditer(text)
-        for m in _DAY_HOURS.finditer(text, hours.start(), hours.end())
-    ]
-    days = [day for day in days if day[2] != (0.0, 0.0)]
+    said = [q.value % 24 for q in quantities(claim) if q.unit == TIME_OF_DAY]
+    days = [(i, *day) for i, text in enumerate(texts) for day in _opening_hours(text)]
     if not said or not days:
         return None
-    if not set(said) <= {t for _, _, kept in days for t in kept}:
-        i, first, _ = days[0]
-        return RecordClash(claim.strip(" ,"), i, first.start(), first.end())
+    if not set(said) <= {t for *_, kept in days for t in kept}:
+        i, start, end, _ = days[0]
+        return RecordClash(claim.strip(" ,"), i, start, end)
     if len(said) == 2 and _EVERY_DAY.search(claim) and not _VARIES.search(claim):
-        other = next(((i, m) for i, m, kept in days if kept != tuple(said)), None)
+        other = next((day for day in days if day[3] != tuple(said)), None)
         if other is not None:
-            return RecordClash(claim.strip(" ,"), other[0], other[1].start(), other[1].end())
+            return RecordClash(claim.strip(" ,"), *other[:3])
     return None
+
+
+@lru_cache(maxsize=1024)  # read once per retrieved chunk, not once per claim sentence
+def _opening_hours(text: str) -> tuple[tuple[int, int, tuple[float, float]], ...]:
+    """(start, end, (opens, closes) in hours) of each day of the records' "hours" in `text`; none
+    for "0:0-0:0" (closed, or not known)."""
+    out = []
+    for hours in _HOURS.finditer(text):
+        for m in _DAY_HOURS.finditer(text, hours.start(), hours.end()):
+            kept = ((int(m[1]) + int(m[2]) / 60) % 24, (int(m[3]) + int(m[4]) / 60) % 24)
+            if kept != (0.0, 0.0):
+                out.append((m.start(), m.end(), kept))
+    return tuple(out)
 
 
 def _parts(text: str) -> list[str]:
