@@ -163,6 +163,41 @@ def test_opening_an_up_to_date_database_does_not_wait_for_a_writer(db_settings: 
         assert time.monotonic() - began < 1.5
 
 
+@contextmanager
+def _write_lock_on_a_new_file(settings: Settings, release_after_s: float) -> Iterator[None]:
+    """A database file as another program leaves it before the store's first open (rollback journal,
+    not WAL), whose write lock that program holds for `release_after_s`."""
+    settings.data_dir.mkdir(parents=True)
+    other = sqlite3.connect(settings.data_dir / "rrag.db", isolation_level=None, check_same_thread=False)
+    with closing(other):
+        other.execute("CREATE TABLE other_program (x)")
+        other.execute("BEGIN IMMEDIATE")
+        release = threading.Timer(release_after_s, other.execute, ["COMMIT"])
+        release.start()
+        try:
+            yield
+        finally:
+            release.join()
+
+
+def test_a_new_file_opens_once_another_writer_lets_go(settings: Settings) -> None:
+    # Switching a file to WAL while another connection writes fails at once, without the busy timeout:
+    # the store waits for the writer instead of failing to open (8 processes opening at once met it).
+    with _write_lock_on_a_new_file(settings, release_after_s=0.3):
+        with Store(settings, busy_timeout_s=5.0) as store:
+            store.save_report(_report("first"))
+    with Store(settings) as store:
+        assert [s.as_saved.session_id for s in store.list_sessions()] == ["first"]
+
+
+def test_a_new_file_locked_past_the_busy_timeout_gives_a_clear_error(settings: Settings) -> None:
+    with _write_lock_on_a_new_file(settings, release_after_s=1.0):
+        began = time.monotonic()
+        with pytest.raises(StoreLockedError, match=r"Could not open the database: the database is locked"):
+            Store(settings, busy_timeout_s=0.3)
+        assert time.monotonic() - began >= 0.25  # it waited for the busy timeout first
+
+
 def test_in_memory_store_serialises_threads(settings: Settings) -> None:
     with Store(settings.replace(database_url="sqlite://")) as store:
 

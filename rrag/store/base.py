@@ -8,6 +8,7 @@ upgrade.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -120,10 +121,11 @@ class StoreBase:
 
     @contextmanager
     def _db_errors(self, action: str) -> Iterator[None]:
-        """Turn SQLAlchemy's errors into the engine's; the raw error stays as `__cause__` only."""
+        """Turn SQLAlchemy's errors (and the driver's, raised unwrapped by the connect hook) into the
+        engine's; the raw error stays as `__cause__` only."""
         try:
             yield
-        except SQLAlchemyError as exc:
+        except (SQLAlchemyError, sqlite3.Error) as exc:
             if is_locked(exc):
                 raise StoreLockedError(
                     f"Could not {action}: the database is locked by another writer (busy timeout "

@@ -14,6 +14,7 @@ database migrate it one after the other instead of racing on CREATE TABLE.
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ BEGIN_MODE = "rrag_sqlite_begin"  # execution option read by the `begin` hook
 WRITE_OPTIONS = {BEGIN_MODE: "IMMEDIATE"}
 WRITE_LOCK_KEY = 0x72726167  # "rrag": the advisory lock every PostgreSQL writer takes
 LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE when lock_timeout runs out
+WAL_RETRY_S = 0.01
 
 
 def create_store_engine(url_text: str, busy_timeout_s: float) -> tuple[Engine, bool, str | None]:
@@ -64,7 +66,7 @@ def create_store_engine(url_text: str, busy_timeout_s: float) -> tuple[Engine, b
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.execute("PRAGMA secure_delete = ON")  # deleted text is overwritten, not left in free pages
         if not in_memory:
-            cursor.execute("PRAGMA journal_mode = WAL")
+            _switch_to_wal(cursor, busy_timeout_s)
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -72,6 +74,21 @@ def create_store_engine(url_text: str, busy_timeout_s: float) -> tuple[Engine, b
         conn.exec_driver_sql(f"BEGIN {conn.get_execution_options().get(BEGIN_MODE, 'DEFERRED')}")
 
     return engine, in_memory, read_only
+
+
+def _switch_to_wal(cursor: sqlite3.Cursor, busy_timeout_s: float) -> None:
+    """Put the file in WAL mode (kept in the file). The switch needs the file to itself and SQLite
+    answers "database is locked" at once, without waiting the busy timeout, while another process
+    opens the same new file: so it is retried here until that timeout."""
+    deadline = time.monotonic() + busy_timeout_s
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(WAL_RETRY_S)
 
 
 def _postgresql_engine(url: URL, busy_timeout_s: float) -> Engine:
@@ -86,9 +103,10 @@ def _postgresql_engine(url: URL, busy_timeout_s: float) -> Engine:
     return engine
 
 
-def is_locked(exc: SQLAlchemyError) -> bool:
-    """Whether the database gave up waiting for another connection's lock."""
-    orig = getattr(exc, "orig", None)
+def is_locked(exc: SQLAlchemyError | sqlite3.Error) -> bool:
+    """Whether the database gave up waiting for another connection's lock (SQLAlchemy's error, or the
+    driver's own from the connect hook, which SQLAlchemy does not wrap)."""
+    orig = getattr(exc, "orig", None) or exc
     if getattr(orig, "sqlstate", None) == LOCK_NOT_AVAILABLE:
         return True
     if not isinstance(orig, sqlite3.OperationalError):
