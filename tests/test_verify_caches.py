@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
+from rrag.text import quantities, values
+from rrag.types import Chunk, Claim, ClaimResult, ClaimStatus, RetrievedChunk
 from rrag.verify import lexical
+from rrag.verify.conflicts import flag_conflicts
 from rrag.verify.guarded import GuardedVerifier
 from rrag.verify.nli import NLIVerifier, chunk_windows, clear_caches, shared_encoder
 
@@ -67,3 +69,26 @@ def test_the_guard_reads_the_rules_the_model_already_ran() -> None:
     assert cold[0].status is ClaimStatus.CONTRADICTED  # the rules' value clash (30 vs 25 days) still stands
     clear_caches()
     assert guarded.verify_many(claims, [CONTEXT]) == cold
+
+
+def test_each_text_is_read_for_values_once_and_clear_caches_forgets_it() -> None:
+    """The rules and then the conflict finder read the values of every sentence of every chunk; each
+    text is read once, and `clear_caches` (the benchmark's cold runs) forgets them."""
+    verifier = GuardedVerifier(NLIVerifier())
+    claims = [
+        Claim("Employees receive 30 days of annual leave.", 0, 42),
+        Claim("Leave expires in May.", 43, 64),
+    ]
+
+    def audit() -> list[ClaimResult]:
+        verdicts = verifier.verify_many(claims, [CONTEXT])
+        return flag_conflicts([ClaimResult(c, v) for c, v in zip(claims, verdicts)], [CONTEXT])
+
+    audit()
+    clear_caches()
+    assert quantities.cache_info().currsize == values.cache_info().currsize == 0
+    cold = audit()
+    for cache in (quantities, values):
+        info = cache.cache_info()
+        assert info.misses == info.currsize > 0 and info.hits > 0  # each text read once, then reused
+    assert audit() == cold

@@ -32,6 +32,7 @@ from rrag.text import (
     STOPWORDS,
     Quantity,
     content_words,
+    has_digit,
     labelled_numbers,
     quantities,
     stem,
@@ -196,9 +197,7 @@ def _gives_place(sentence: str) -> bool:
             if after in STOPWORDS:
                 break
             phrase.append(after)
-        if phrase and not any(
-            any(ch.isdigit() for ch in w) or w in MONTH_NAMES or stem(w) in _NOT_PLACES for w in phrase
-        ):
+        if phrase and not any(has_digit(w) or w in MONTH_NAMES or stem(w) in _NOT_PLACES for w in phrase):
             return True
     return False
 

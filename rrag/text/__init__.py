@@ -14,6 +14,7 @@ from rrag.text.quantities import (
     same_amount,
 )
 from rrag.text.sentences import is_list_item, split_sentences
+from rrag.text.values import values
 from rrag.text.words import (
     NEGATORS,
     PRONOUNS,
@@ -22,6 +23,7 @@ from rrag.text.words import (
     Span,
     content_words,
     denies,
+    has_digit,
     negation_count,
     negations,
     plain_words,
@@ -29,6 +31,13 @@ from rrag.text.words import (
     word_spans,
     words,
 )
+
+
+def clear_caches() -> None:
+    """Forget what was read from each text (the benchmark measures verification on cold caches)."""
+    for cache in (normalize_map, words, content_words, denies, plain_words, negations, quantities, values):
+        cache.cache_clear()
+
 
 __all__ = [
     "CURRENCY_CODES",
@@ -41,9 +50,11 @@ __all__ = [
     "Span",
     "clean",
     "clean_map",
+    "clear_caches",
     "content_words",
     "denies",
     "fuzzy_locate",
+    "has_digit",
     "is_list_item",
     "labelled_numbers",
     "locate",
@@ -58,6 +69,7 @@ __all__ = [
     "same_amount",
     "split_sentences",
     "stem",
+    "values",
     "word_spans",
     "words",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import NamedTuple
 
 from rrag.text.words import STOPWORDS, content_words, stem, word_spans, words
@@ -182,6 +183,8 @@ _TIMES_PER = re.compile(
 )
 _AGE = re.compile(r"[-\s]old\b", re.IGNORECASE)
 # Nouns that number what follows them: "Section 4" and "Section 7" are two different sections.
+# Both end where a number starts and are a few words long: searched for in the text just before it.
+LOOKBACK = 80
 _REFERENCE = re.compile(
     r"\b(section|chapter|article|clause|paragraph|appendix|annex|schedule|step|page|part|table|figure"
     r"|room|gate|platform|floor|level|version|stage|phase|tier|zone|route|item|rule)\s+$",
@@ -197,7 +200,8 @@ _CURRENCY_HEADER = re.compile(
 )
 
 
-def quantities(text: str) -> list[Quantity]:
+@lru_cache(maxsize=8192)  # the rules and the conflict finder read each retrieved sentence claim after claim
+def quantities(text: str) -> tuple[Quantity, ...]:
     """Numbers (digits, "five", "$2.5 million", "GBP 49", "15%", "9:30") with the unit they count,
     in text order. The low end of a range takes the unit of the high end ("3-5 days")."""
     found: list[Quantity] = []
@@ -214,10 +218,11 @@ def quantities(text: str) -> list[Quantity]:
         unit, unit_end = _unit_after(text, m.end())
         if m.group("cur"):
             unit, unit_end = _CURRENCIES[m.group("cur").lower()], -1
-        header = None if unit or m.group("cur") else _CURRENCY_HEADER.search(text, 0, m.start())
+        before = max(0, m.start() - LOOKBACK)
+        header = None if unit or m.group("cur") else _CURRENCY_HEADER.search(text, before, m.start())
         if header:  # "the price (GBP) is 65": a table column's currency
             unit = _CURRENCIES[header.group(1).lower()]
-        reference = None if unit or m.group("cur") else _REFERENCE.search(text, 0, m.start())
+        reference = None if unit or m.group("cur") else _REFERENCE.search(text, before, m.start())
         if reference:  # "Section 4", "step 3": the noun before the number is what it numbers
             unit, start = stem(reference.group(1).lower()), reference.start(1)
         elif not unit and re.fullmatch(r"(?:19|20)\d\d", m.group("num")):
@@ -238,7 +243,7 @@ def quantities(text: str) -> list[Quantity]:
     for i, (low, high) in enumerate(zip(found, found[1:])):
         if not low.unit and high.unit and RANGE_JOIN.fullmatch(text, low.end, high.start):
             found[i] = low._replace(unit=high.unit)
-    return found
+    return tuple(found)
 
 
 def labelled_numbers(text: str) -> dict[str, set[float]]:

@@ -14,10 +14,11 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from rrag.text.quantities import RANGE_JOIN, Quantity, quantities
 from rrag.text.sentences import split_sentences
-from rrag.text.words import STOPWORDS, content_words, stem
+from rrag.text.words import STOPWORDS, content_words, has_digit, stem
 
 _UNITLESS = ""  # the measure of a bare number: nothing to compare it by
 _WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
@@ -100,11 +101,11 @@ def _by_axis(qualifiers: frozenset[tuple[str, str]]) -> dict[str, set[str]]:
     return out
 
 
-def values(text: str, parsed: Sequence[Quantity] | None = None) -> list[Value]:
-    """The values of `text` that have a measure, in text order (`parsed`: its `quantities`, if read).
-    A bare number takes the unit its column header names ("the price (GBP) is 25": GBP 25)."""
-    read = quantities(text) if parsed is None else parsed
-    read = [q if q.unit else q._replace(unit=header_unit(column_header(text, q))) for q in read]
+@lru_cache(maxsize=8192)  # the rules and the conflict finder read each retrieved sentence claim after claim
+def values(text: str) -> tuple[Value, ...]:
+    """The values of `text` that have a measure, in text order. A bare number takes the unit its
+    column header names ("the price (GBP) is 25": GBP 25)."""
+    read = [q if q.unit else q._replace(unit=header_unit(column_header(text, q))) for q in quantities(text)]
     found = [q for q in read if q.measure[0] != _UNITLESS]
     qualified = _qualifiers(text, found)
     words = frozenset(content_words(text))
@@ -135,7 +136,7 @@ def values(text: str, parsed: Sequence[Quantity] | None = None) -> list[Value]:
             for at, end_value in ((i, low), (i + 1, high)):
                 span = end_value.quantity._replace(start=start, unit_end=end)
                 out[at] = replace(end_value, quantity=span, bounds=bounds, written=whole, qualified=whole)
-    return _with_own_words(text, out)
+    return tuple(_with_own_words(text, out))
 
 
 def _with_own_words(text: str, found: list[Value]) -> list[Value]:
@@ -227,7 +228,7 @@ def _row_words(text: str, q: Quantity) -> frozenset[str]:
     header = column_header(text, q)
     row = _ROW.search(text, max(0, q.start - _ROW_REACH), q.start) if header else None
     named = f"{row.group('label') if row else ''} {header}"
-    return frozenset(t for t in content_words(named) if not any(ch.isdigit() for ch in t))
+    return frozenset(t for t in content_words(named) if not has_digit(t))
 
 
 def header_unit(header: str) -> str:
@@ -314,4 +315,4 @@ def _near(text: str, q: Quantity) -> frozenset[str]:
     clause_end = next((m.start() for m in _CLAUSE_END.finditer(text, end)), len(text))
     before = content_words(text[clause_start : q.start])[-NEAR_WORDS:]
     after = content_words(text[end:clause_end])[:NEAR_WORDS]
-    return frozenset(t for t in (*before, *after, *named) if not any(ch.isdigit() for ch in t))
+    return frozenset(t for t in (*before, *after, *named) if not has_digit(t))

@@ -62,6 +62,12 @@ def stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=65536)  # asked of every term of every window the rules compare
+def has_digit(word: str) -> bool:
+    """Whether a word has a digit ("12", "hx12", "1980s"): a number or a code, not a plain word."""
+    return any(ch.isdigit() for ch in word)
+
+
 @lru_cache(maxsize=4096)
 def content_words(text: str) -> tuple[str, ...]:
     """Stemmed words that carry meaning: no stopwords, no negators (negation is checked apart)."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rrag.text import STOPWORDS, split_sentences, stem, word_spans
-from rrag.text.words import NEGATORS, PRONOUNS
+from rrag.text.words import NEGATORS, PRONOUNS, has_digit
 
 OPPOSITE, MODALITY, QUANTIFIER, ENTITY, ROLE = "opposite", "modality", "quantifier", "entity", "role"
 ORDER = "order"  # another ordinal, month or weekday in the same slot
@@ -65,7 +65,7 @@ def _tokens(text: str) -> Tokens:
     out: list[_Token] = []
     for w in word_spans(text):
         low = w.text.lower().replace("'", "").replace("\u2019", "")
-        code = w.text[0].isalpha() and any(ch.isdigit() for ch in low)  # "HX12", not "1980s"
+        code = w.text[0].isalpha() and has_digit(low)  # "HX12", not "1980s"
         capital = (w.text[0].isupper() or code) and low not in _CALENDAR_WORDS
         after_break = bool(out) and bool(_BREAK.search(text, out[-1].end, w.start))
         out.append(_Token(low, _stem(low), w.start, w.end, capital, after_break))
@@ -413,7 +413,7 @@ def _names(tokens: Tokens) -> list[tuple[int, int]]:
             j < len(tokens) and not tokens[j].after_break and (tokens[j].capital or tokens[j].word.isdigit())
         ):
             j += 1
-        if i > 0 or j - i > 1 or any(ch.isdigit() for ch in tokens[i].word):
+        if i > 0 or j - i > 1 or has_digit(tokens[i].word):
             runs.append((i, j))
         i = j
     return runs
@@ -535,7 +535,7 @@ def _other_name(ours: Tokens, theirs: Tokens, claim: set[str]) -> bool:
     shared = {t.stem for t in ours} & {t.stem for t in theirs}
     if shared:
         differing = [t for t in ours + theirs if t.stem not in shared]
-        return bool(differing) and all(any(ch.isdigit() for ch in t.word) for t in differing)
+        return bool(differing) and all(has_digit(t.word) for t in differing)
     return not any(t.stem in claim for t in theirs) and not _alias(ours, theirs)
 
 

@@ -26,6 +26,7 @@ from rrag.text import (
     Quantity,
     content_words,
     denies,
+    has_digit,
     month_mentions,
     months,
     negation_count,
@@ -124,7 +125,7 @@ class _Text:
     def of(cls, text: str) -> _Text:
         asserted = _asserted(text)
         terms = frozenset(content_words(asserted)) - _DISCOURSE_WORDS
-        return cls(text, asserted, terms, sum(_weight(t) for t in terms), tuple(quantities(text)))
+        return cls(text, asserted, terms, sum(_weight(t) for t in terms), quantities(text))
 
     @cached_property
     def topic(self) -> frozenset[str]:
@@ -140,7 +141,7 @@ class _Text:
 
     @cached_property
     def values(self) -> tuple[Value, ...]:
-        return tuple(values(self.text, self.numbers))
+        return values(self.text)
 
     @cached_property
     def bare(self) -> tuple[tuple[float, frozenset[str]], ...]:
@@ -448,7 +449,7 @@ _PLAIN_WORD = re.compile(r"[^\W_]+")
 
 
 def _is_slot(term: str) -> bool:
-    return term in _MONTH_STEMS or any(ch.isdigit() for ch in term)
+    return term in _MONTH_STEMS or has_digit(term)
 
 
 def _share(terms: frozenset[str], evidence: frozenset[str]) -> float:
@@ -464,7 +465,7 @@ def _prefixed(word: str, base: str) -> bool:
 
 
 def _weight(term: str) -> float:
-    return NUMBER_WEIGHT if any(ch.isdigit() for ch in term) else 1.0
+    return NUMBER_WEIGHT if has_digit(term) else 1.0
 
 
 def _coverage(claim: _Text, evidence: _Text) -> float:

@@ -29,6 +29,7 @@ import numpy as np
 from rrag.errors import ConfigError
 from rrag.settings import Settings
 from rrag.text import Span, content_words, words
+from rrag.text import clear_caches as clear_text_caches
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify import features as fx
 from rrag.verify import lexical
@@ -222,9 +223,10 @@ def chunk_numbers(text: str) -> frozenset[float]:
 
 def clear_caches() -> None:
     """Forget what was computed per chunk (the benchmark measures cold verification with it)."""
-    for cache in (chunk_windows, chunk_numbers, content_words, words, CrossEncoder._tokens):
+    for cache in (chunk_windows, chunk_numbers, CrossEncoder._tokens):
         cache.cache_clear()
     lexical.clear_caches()
+    clear_text_caches()
 
 
 class _ContextIndex:
