@@ -21,7 +21,7 @@ def test_a_bare_number_takes_the_unit_of_its_column_header_and_the_words_of_its_
     read = {(v.measure, v.amount): v for v in values(row)}
     assert set(read) == {("GBP", 25.0), ("duration", 4 / 24)}
     assert {"deep", "clean", "pric"} <= read["GBP", 25.0].near
-    assert values("For Deep clean, the score is 25.") == []  # a header naming no unit: still bare
+    assert values("For Deep clean, the score is 25.") == ()  # a header naming no unit: still bare
 
 
 def test_a_price_the_table_gives_otherwise_is_contradicted_by_the_value() -> None:
