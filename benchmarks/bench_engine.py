@@ -202,6 +202,8 @@ def bench_retrieval(rag: ReliableRAG, queries: list[str], legacy: bool) -> Legac
 
 # -- 2. auditing answers ------------------------------------------------------------------------------
 
+WHOLE = "whole call"
+
 
 def audit_answers(chunks: Sequence[Chunk], n: int, rng: random.Random) -> list[str]:
     """Five claims from one chunk: three as written, one with a changed number, one with another subject."""
@@ -226,13 +228,13 @@ def bench_audit(rag: ReliableRAG, answers: list[str], old: LegacyHybridRetriever
     runs: dict[str, list[dict[str, float]]] = {"now": [], "previous": [], "now, the same answers again": []}
     for i in range(half):
         rag._backends = current
-        runs["now"].append(rag.verify(question, answers[i]).timings_ms)
+        runs["now"].append(_audited(rag, question, answers[i]))
         if previous:
             clear_caches()
             rag._backends = previous
-            runs["previous"].append(rag.verify(question, answers[half + i]).timings_ms)
+            runs["previous"].append(_audited(rag, question, answers[half + i]))
     rag._backends = current
-    runs["now, the same answers again"] = [rag.verify(question, a).timings_ms for a in answers[:half]]
+    runs["now, the same answers again"] = [_audited(rag, question, a) for a in answers[:half]]
     print(
         f"audit of a 5-claim answer, offline cascade {','.join(rag.settings.verifiers)}, {half} answers each "
         f"(target p50 <= 150 ms)\n    {COMMAND} --chunks {rag.index.count()} --answers {len(answers)}"
@@ -242,17 +244,27 @@ def bench_audit(rag: ReliableRAG, answers: list[str], old: LegacyHybridRetriever
         if not stages:
             continue
         medians[label] = statistics.median(s["claims"] + s["retrieve"] + s["verify"] for s in stages)
-        parts = ", ".join(f"{k} {statistics.median(s[k] for s in stages):.0f}" for k in stages[0])
-        total = statistics.median(sum(s.values()) for s in stages)
+        parts = ", ".join(
+            f"{k} {statistics.median(s[k] for s in stages):.0f}" for k in stages[0] if k != WHOLE
+        )
+        whole = statistics.median(s[WHOLE] for s in stages)
         print(
             f"    {label}: p50 {medians[label]:.0f} ms claims + retrieval + verification ({parts} ms); "
-            f"with scoring and saving {total:.0f} ms"
+            f"the whole call, with scoring, saving and the index check, {whole:.0f} ms"
         )
     if "previous" in medians:
         print(
             f"    now: p50 {ratio(medians['now'], medians['previous'])} (cold), "
             f"{ratio(medians['now, the same answers again'], medians['previous'])} (warm)"
         )
+
+
+def _audited(rag: ReliableRAG, question: str, answer: str) -> dict[str, float]:
+    """The stages' timings of one audit, and the whole call's (what the user waits for)."""
+    start = time.perf_counter()
+    timings = dict(rag.verify(question, answer).timings_ms)
+    timings[WHOLE] = (time.perf_counter() - start) * 1000
+    return timings
 
 
 def _change_number(text: str) -> str:

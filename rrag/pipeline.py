@@ -166,10 +166,13 @@ class ReliableRAG:
     def missing_from_index(self) -> list[DocumentInfo]:
         """Listed documents whose chunks the index lacks, all or some: a lost, replaced or damaged
         index. Answers then miss their text; `repair_index` re-indexes them from the kept originals."""
-        documents = self.store.list_documents()
-        if self.index.count() >= sum(d.chunks for d in documents):
-            return []  # the common case, without a query per document
-        return [d for d in documents if d.chunks and len(self.index.chunk_versions(d.doc_id)) < d.chunks]
+        if self.index.count() >= self.store.listed_chunks():
+            return []  # the common case, asked on every answer: two counts, no list, no query per document
+        return [
+            d
+            for d in self.store.list_documents()
+            if d.chunks and len(self.index.chunk_versions(d.doc_id)) < d.chunks
+        ]
 
     def repair_index(self, *, progress: Callable[[int, int, str], None] | None = None) -> list[IngestResult]:
         """Re-index every document `missing_from_index` names from its kept original."""

@@ -93,6 +93,16 @@ def test_document_by_identity_and_replacement_of_a_changed_file(store: Store) ->
         store.get_document("old")
 
 
+def test_listed_chunks_counts_the_chunks_of_listed_documents_only(store: Store) -> None:
+    assert store.listed_chunks() == 0
+    store.save_document(_doc(chunks=30))
+    store.save_document(_doc("other", source="handbook/it.md", chunks=12))
+    store.begin_document("handbook/new.md", "handbook/new.md", "new", writer="host:1")  # not yet listed
+    assert store.listed_chunks() == 42 == sum(d.chunks for d in store.list_documents())
+    store.begin_delete("other", writer="host:1")  # unlisted while its chunks are deleted
+    assert store.listed_chunks() == 30
+
+
 def test_delete_document(store: Store) -> None:
     store.save_document(_doc())
     store.delete_document("doc-1")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 
 from rrag.errors import NotFoundError, StoreError
 from rrag.store.base import StoreBase, get_row
@@ -51,11 +51,17 @@ class DocumentStore(StoreBase):
             return document_info(row) if row is not None and _listed(row) else None
 
     def list_documents(self) -> list[DocumentInfo]:
-        query = select(DocumentRow).where(DocumentRow.version > 0, DocumentRow.state != "deleting")
+        query = select(DocumentRow).where(*_LISTED)
         with self._read("list the documents") as s:
             return [
                 document_info(r) for r in s.scalars(query.order_by(DocumentRow.source, DocumentRow.identity))
             ]
+
+    def listed_chunks(self) -> int:
+        """How many chunks the listed documents have, in one query (every answer compares it with the
+        index's count)."""
+        with self._read("count the documents' chunks") as s:
+            return s.scalar(select(func.coalesce(func.sum(DocumentRow.chunks), 0)).where(*_LISTED)) or 0
 
     def delete_document(self, doc_id: str) -> None:
         with self._write("delete the document") as s:
@@ -162,6 +168,10 @@ class DocumentStore(StoreBase):
             _set_state(row, "deleting", writer)
             replace_keywords(s, [doc_id], ())  # unlisted: keyword search stops finding it at once
             return document_state(row)
+
+
+# A document is listed once its first version is written, until its deletion starts.
+_LISTED = (DocumentRow.version > 0, DocumentRow.state != "deleting")
 
 
 def _listed(row: DocumentRow) -> bool:
