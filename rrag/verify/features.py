@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from rrag.text import STOPWORDS, Span, content_words, negation_count, quantities, split_sentences
@@ -75,10 +75,19 @@ def weighted_coverage(
     claim_terms: Sequence[str], evidence_terms: frozenset[str] | set[str], weight: TermWeights
 ) -> float:
     """Share of the claim's IDF-weighted content terms found in the evidence; 1.0 for no terms."""
-    total = sum(weight(t) for t in claim_terms)
+    return coverage_of(claim_terms, weight)(evidence_terms)
+
+
+def coverage_of(
+    claim_terms: Sequence[str], weight: TermWeights
+) -> Callable[[frozenset[str] | set[str]], float]:
+    """`weighted_coverage` of the claim's terms in any evidence, their weights computed once (the
+    model's candidate windows are ranked by it, every window of every chunk for each claim)."""
+    weighted = [(t, weight(t)) for t in claim_terms]
+    total = sum(w for _, w in weighted)
     if total == 0:
-        return 1.0
-    return sum(weight(t) for t in claim_terms if t in evidence_terms) / total
+        return lambda evidence_terms: 1.0
+    return lambda evidence_terms: sum(w for t, w in weighted if t in evidence_terms) / total
 
 
 def coverage(items: set[Any], pool: set[Any]) -> float:

@@ -242,10 +242,9 @@ class _ContextIndex:
         self.lower_words: set[str] = set().union(*map(words, texts))
 
     def candidates(self, claim_terms: Sequence[str], k: int) -> list[_Window]:
-        def coverage(window: _Window) -> float:
-            return fx.weighted_coverage(claim_terms, window.terms, self.weight)
-
-        return heapq.nlargest(k, self.windows, key=coverage)  # ties keep the context's order, as sorted() did
+        coverage = fx.coverage_of(claim_terms, self.weight)
+        # Ties keep the context's order, as sorted() did.
+        return heapq.nlargest(k, self.windows, key=lambda window: coverage(window.terms))
 
 
 def _logit(p: float) -> float:
