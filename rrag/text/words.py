@@ -38,7 +38,11 @@ _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
 @lru_cache(maxsize=4096)  # the verifiers read the same sentences and windows several times
 def words(text: str) -> tuple[str, ...]:
     """Lower-case word tokens; contractions keep their apostrophe removed ("don't" -> "dont")."""
-    return tuple(w.replace("'", "").replace("\u2019", "") for w in _WORD.findall(normalize(text)))
+    normalized = normalize(text)
+    found = _WORD.findall(normalized)
+    if "'" not in normalized and "\u2019" not in normalized:
+        return tuple(found)  # most texts: no apostrophe to take out of any word
+    return tuple(w.replace("'", "").replace("\u2019", "") for w in found)
 
 
 @lru_cache(maxsize=65536)  # a corpus has far fewer distinct words than word occurrences

@@ -112,20 +112,24 @@ def _is_hedge(clause: str) -> bool:
 @dataclass(frozen=True)
 class _Text:
     """What the verifier compares, computed once per claim and per evidence candidate. Ranking the
-    candidates needs only the words and numbers; the rest is read on the few candidates that are
-    compared further (most retrieved sentences are never the evidence)."""
+    candidates needs only the words (and the numbers of those whose words can still rank first); the
+    rest is read on the few candidates that are compared further (most retrieved sentences are never
+    the evidence)."""
 
     text: str
     asserted: str  # the text less a preamble or leading hedge
     terms: frozenset[str]  # stemmed content words
     weight: float  # the terms' total weight, the denominator of coverage
-    numbers: tuple[Quantity, ...]
 
     @classmethod
     def of(cls, text: str) -> _Text:
         asserted = _asserted(text)
         terms = frozenset(content_words(asserted)) - _DISCOURSE_WORDS
-        return cls(text, asserted, terms, sum(_weight(t) for t in terms), quantities(text))
+        return cls(text, asserted, terms, sum(_weight(t) for t in terms))
+
+    @cached_property
+    def numbers(self) -> tuple[Quantity, ...]:
+        return quantities(self.text)
 
     @cached_property
     def topic(self) -> frozenset[str]:
