@@ -73,6 +73,9 @@ CONTRADICTIONS = [
      "The letting agent pays the landlord a monthly fee.", "landlord pays the letting agent",
      "letting agent pays the landlord"),
     ("order", "The bakery is on the third floor.", "The bakery is on the second floor.", "third", "second"),
+    # an ordinal of the same noun, the sentence turned round
+    ("order", "Ada Brennan was the seventh president of the Royal Botanical Society.",
+     "The first president of the Royal Botanical Society was Ada Brennan.", "seventh", "first"),
     ("order", "The survey ran from March 2019 until June 2020.", "The survey ran from June 2019 until June 2020.",
      "March", "June"),
     ("value", "The ferry costs £12 for adults and £5 for children.", "Children travel on the ferry for £12.",
@@ -109,6 +112,8 @@ FAITHFUL = [
      "The Operations Director must approve refunds above 200 GBP."),
     ("Refunds above 200 GBP must be approved by the Operations Director.", "Refunds above 200 GBP need approval."),
     ("The bakery is on the third floor.", "You will find the bakery on the third floor."),
+    ("Ada Brennan was the seventh president of the Royal Botanical Society.",
+     "The seventh president of the Royal Botanical Society was Ada Brennan."),
     ("The ferry costs £12 for adults and £5 for children.", "Adults pay £12 for the ferry."),
     ("For Window cleaning, the price (GBP) is 40. For Gutter clearing, the price (GBP) is 75.",
      "Window cleaning costs £40."),
@@ -135,6 +140,9 @@ NOT_AGAINST = [
     ("Guests may not park on the lawn.", "Guests must park on the gravel drive by the gate."),
     # quantifier: an idiom quantifies nothing ("above all" / "most of all")
     ("Most of all, keep the instructions simple.", "Above all, keep the instructions simple."),
+    # order: a sentence of two ordinals of one noun, one of them the claim's
+    ("The first president was Ada Brennan and the seventh president was Tom Ely.",
+     "The first president was Ada Brennan."),
     # entity: a name written short ("US" for "United States"), and a name said elsewhere in the text
     ("The United States has 63 national parks.", "The US has 63 national parks."),
     ("The Kessel 2 pump was tested in Oslo.", "The Kessel 2 pump was tested in Norway."),

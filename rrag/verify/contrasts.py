@@ -503,28 +503,27 @@ def _claim_doer(c: Tokens, verb: int) -> tuple[Tokens, Tokens]:
 
 # Words of a closed class whose members exclude each other in one slot: "the first floor" is not "the
 # fourth floor", "from July 1857" not "from September 1857" (though September comes later in it).
-_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
-_CLOSED_CLASSES = [frozenset(_ORDINALS), _CALENDAR_WORDS - frozenset(_WEEKDAYS), frozenset(_WEEKDAYS)]
+_ORDINALS = frozenset(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+)
+_CLOSED_CLASSES = [_ORDINALS, _CALENDAR_WORDS - frozenset(_WEEKDAYS), frozenset(_WEEKDAYS)]
 
 
 def _order(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
-    claim_words = {t.word for t in c}
+    claim_words, evidence_words = {t.word for t in c}, {u.word for u in e}
     for i, t in enumerate(c):
         kind = next((k for k in _CLOSED_CLASSES if t.word in k), None)
         if kind is None or not _same_statement(c, e, frozenset(x.stem for x in c if x.word in kind)):
             continue
         sides = (_neighbour(c, i, -1), _neighbour(c, i, 1))
         for j, u in enumerate(e):
-            if (
-                u.word in kind
-                and u.word not in claim_words
-                and sides
-                == (
-                    _neighbour(e, j, -1),
-                    _neighbour(e, j, 1),
-                )
-                != (None, None)
-            ):
+            if u.word not in kind or u.word in claim_words:
+                continue
+            theirs = (_neighbour(e, j, -1), _neighbour(e, j, 1))
+            # An ordinal is of the noun after it wherever the sentence puts it ("The first president
+            # ... was Ada" / "Ada was the seventh president"), where the evidence has no claim's ordinal.
+            of_the_same_noun = kind is _ORDINALS and t.word not in evidence_words and sides[1] == theirs[1]
+            if sides == theirs != (None, None) or (of_the_same_noun and theirs[1] is not None):
                 return Contrast(ORDER, claim[t.start : t.end], evidence[u.start : u.end])
     return None
 
