@@ -191,7 +191,7 @@ def test_a_new_file_opens_once_another_writer_lets_go(settings: Settings) -> Non
 
 
 def test_a_new_file_locked_past_the_busy_timeout_gives_a_clear_error(settings: Settings) -> None:
-    with _write_lock_on_a_new_file(settings, release_after_s=1.0):
+    with _write_lock_on_a_new_file(settings, release_after_s=2.0):
         began = time.monotonic()
         with pytest.raises(StoreLockedError, match=r"Could not open the database: the database is locked"):
             Store(settings, busy_timeout_s=0.3)
