@@ -46,6 +46,13 @@ CONTRADICTIONS = [
     ("The backup job runs every 3 hours.", "Backups are taken every 8 hours.", "3 hours", "8 hours"),
     ("Heat the oven to 180°F.", "Preheat to 220°F.", "180°F", "220°F"),
     ("See Section 4.", "Section 7.", "Section 4", "Section 7"),
+    # a reference read by the noun before its number, whatever word follows it ("Step 2 shows")
+    (
+        "Step 2 shows how to pair the remote.",
+        "How to pair the remote is shown in step 6.",
+        "Step 2",
+        "step 6",
+    ),
     ("The library has 42 study rooms.", "The library has 24 study rooms.", "42", "24"),
     (
         "The clinic opens at 07:30 on weekdays and at 09:00 on Saturdays.",

@@ -134,6 +134,10 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         ("ISO27001 and A4 paper", []),
         ("within 24 hours", [(24.0, "hour")]),
         ("the 3rd floor", [(3.0, "floor")]),
+        ("Step 2 shows how", [(2.0, "step")]),  # the noun before a reference's number: no "shows" counted
+        ("Chapter 3 costs 15% more", [(3.0, "chapter"), (15.0, "%")]),
+        ("Section 2 5% off", [(2.0, "section"), (5.0, "%")]),
+        ("see page 12 percent", [(12.0, "%")]),  # a unit of measure after it still wins
         ("GBP 49 or Eur 5", [(49.0, "GBP"), (5.0, "EUR")]),
         ("\u017fix days", [(6.0, "day")]),  # the long s matches "six" case-insensitively: it raised KeyError
         ("\u1042\u1040\u1041\u1048", [(2018.0, "")]),  # any script's digits

@@ -222,9 +222,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         header = None if unit or m.group("cur") else _CURRENCY_HEADER.search(text, before, m.start())
         if header:  # "the price (GBP) is 65": a table column's currency
             unit = _CURRENCIES[header.group(1).lower()]
-        reference = None if unit or m.group("cur") else _REFERENCE.search(text, before, m.start())
-        if reference:  # "Section 4", "step 3": the noun before the number is what it numbers
-            unit, start = stem(reference.group(1).lower()), reference.start(1)
+        reference = None if header or m.group("cur") else _REFERENCE.search(text, before, m.start())
+        if reference and not _is_measure(unit):
+            # "Section 4", "step 3": the noun before the number is what it numbers, whatever word
+            # follows ("Step 2 shows ..." counts no shows); not "table 2 rows" of a measure ("2 %").
+            unit, unit_end, start = stem(reference.group(1).lower()), -1, reference.start(1)
         elif not unit and re.fullmatch(r"(?:19|20)\d\d", m.group("num")):
             unit, start = _CALENDAR_YEAR, m.start()  # "1 January 2026", "in 2025"
         else:
@@ -267,6 +269,15 @@ def labelled_numbers(text: str) -> dict[str, set[float]]:
         if label and not label[0].isdigit():
             labelled.setdefault(label[0], set()).add(n.value)
     return labelled
+
+
+_MEASURES = frozenset({"%", "date", "age"})
+
+
+def _is_measure(unit: str) -> bool:
+    """Whether `unit` is a unit of measure (a percentage, a currency, a duration, degrees, a date or an
+    age), not a word that happens to follow a number."""
+    return unit in _MEASURES or unit in _DAYS_PER or unit in CURRENCY_CODES or unit.startswith("\u00b0")
 
 
 def _time_at(m: re.Match[str]) -> Quantity | None:
