@@ -1,7 +1,8 @@
 """Yes/no facts of structured records (issue 23: RAGTruth data-to-text, the lowest dev set): a claim
 that says the opposite of `"OutdoorSeating": false` is contradicted, quoting the record, whatever
 the model says; a claim that says the same, or a fact the reviews beside it speak of, is not. So are
-opening hours at a time no day of the record's "hours" opens or closes at."""
+opening hours at a time no day of the record's "hours" opens or closes at. A sentence of the record's
+facts said the same way round is stated by the record, which the judge cannot read from JSON."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
 from rrag.verify.guarded import GuardedVerifier
 from rrag.verify.lexical import RECORD, LexicalVerifier
-from rrag.verify.records import facts, hours_clash, record_clash
+from rrag.verify.nli import RECORD_STATED, RECORD_STATED_P, NLIVerifier
+from rrag.verify.records import facts, hours_clash, record_clash, record_support
 from tests.test_contrasts import SureYes
 
 RECORD_TEXT = json.dumps(
@@ -103,7 +105,10 @@ def test_records_that_disagree_or_reviews_that_speak_of_the_fact_are_no_evidence
 HOURS_RECORD = json.dumps(
     {
         "name": "Harbour Grill",
-        "hours": {"Monday": "5:0-17:0", "Tuesday": "5:0-17:0", "Sunday": "5:0-13:0"},
+        "hours": {
+            day: "5:0-17:0" for day in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
+        }
+        | {"Sunday": "5:0-13:0"},
         "review_info": [{"review_text": "Great breakfast, and the 7 pm quiz is fun."}],
     }
 )
@@ -140,3 +145,122 @@ def test_one_pair_of_hours_for_every_day_is_contradicted_by_the_day_with_others(
 def test_opening_hours_the_record_has_or_other_times_are_left_alone(claim: str) -> None:
     assert hours_clash(claim, [HOURS_RECORD]) is None
     assert hours_clash("The grill is open from 5 pm to 7 pm.", [RECORD_TEXT]) is None  # no hours
+
+
+@pytest.mark.parametrize(
+    ("claim", "written"),
+    [
+        ("Harbour Grill offers outdoor seating and takeout options.", '"OutdoorSeating": true'),
+        ("It does not take reservations and offers outdoor seating.", '"RestaurantsReservations": false'),
+        ("WiFi is not available.", '"WiFi": "no"'),
+        ("Street parking is available, but there is no valet parking.", '"street": true'),
+        ("The ambiance is casual, not romantic.", '"casual": true'),
+    ],
+)
+def test_a_sentence_of_the_records_facts_said_the_same_way_round_is_stated_by_them(
+    claim: str, written: str
+) -> None:
+    quote = record_support(claim, ["Some prose first.", RECORD_TEXT])
+    assert quote is not None and quote.text == 1
+    assert RECORD_TEXT[quote.start : quote.end] == written
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Harbour Grill offers outdoor seating with a view of the harbour.",  # more than the record says
+        "It offers outdoor seating and free WiFi.",  # one fact the other way round
+        "The restaurant does not offer parking.",  # street parking is there
+        "The staff are friendly.",  # no fact named
+        "Harbour Grill offers outdoor seating. The fish is fresh.",  # one sentence only, the other unstated
+    ],
+)
+def test_a_sentence_that_says_more_or_otherwise_than_the_records_is_not_stated_by_them(claim: str) -> None:
+    assert record_support(claim, [RECORD_TEXT]) is None
+
+
+def test_records_that_disagree_state_nothing() -> None:
+    other = RECORD_TEXT.replace('"OutdoorSeating": true', '"OutdoorSeating": false')
+    assert record_support("It offers outdoor seating.", [RECORD_TEXT, other]) is None
+    assert record_support("It offers outdoor seating.", ["Outdoor seating is available."]) is None
+
+
+def test_the_judge_supports_what_the_record_states_quoting_the_record() -> None:
+    """The offline judge reads the record's facts through the rules, not from the JSON it cannot read."""
+    claim = "Harbour Grill offers outdoor seating and takeout options."
+    chunk = Chunk("r", "d", "listing.json.txt", RECORD_TEXT, 0, len(RECORD_TEXT))
+    judge = NLIVerifier()
+    [[sentence]] = judge.score_sentences([claim], [RetrievedChunk(chunk, 1.0)])
+    assert sentence.features[RECORD_STATED] == 1.0 and sentence.probability >= RECORD_STATED_P
+    verdict = judge.verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
+    assert verdict.status is ClaimStatus.SUPPORTED, verdict.reason
+    assert verdict.evidence is not None and verdict.evidence.quote == '"OutdoorSeating": true'
+    # A sentence the record does not state stays the judge's alone.
+    [[other]] = judge.score_sentences(
+        ["Harbour Grill has a view of the harbour."], [RetrievedChunk(chunk, 1.0)]
+    )
+    assert other.features[RECORD_STATED] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("claim", "stated"),
+    [
+        ("Harbour Grill is open from 5:00 am to 5:00 pm, Monday to Tuesday.", '"Monday": "5:0-17:0"'),
+        ("On Sundays it opens from 5 am to 1 pm.", '"Sunday": "5:0-13:0"'),
+        ("The grill is open daily from 5 am to 5 pm.", None),  # not on Sundays
+        ("It opens at 5 am on Sundays and closes at 5 pm.", None),  # Sunday closes at 1 pm
+        ("The grill is open from 5 am to 5 pm on Mondays and serves brunch.", None),  # brunch: unstated
+    ],
+)
+def test_opening_hours_are_stated_by_the_days_they_name(claim: str, stated: str | None) -> None:
+    quote = record_support(claim, [HOURS_RECORD])
+    assert (HOURS_RECORD[quote.start : quote.end] if quote else None) == stated
+
+
+def test_a_records_keys_are_no_plain_statement_for_the_negation_rule() -> None:
+    """ "Pool": false states no pool: "does not have a pool" was contradicted by the negation rule,
+    which read the key as a sentence stating "pool"."""
+    record = '{"name": "Hotel Alder", "amenities": {"Pool": false, "Gym": true}}'
+    chunk = Chunk("r", "d", "hotel.json", record, 0, len(record))
+    claim = "Hotel Alder does not have a pool."
+    [(verdict, kind)] = LexicalVerifier().assess([Claim(claim, 0, len(claim))], [RetrievedChunk(chunk, 1.0)])
+    assert verdict.status is not ClaimStatus.CONTRADICTED and kind is None, verdict.reason
+    assert record_support(claim, [record]) is not None
+
+
+WEEKDAYS_RECORD = json.dumps(
+    {
+        "name": "Harbour Grill",
+        "hours": {day: "9:0-17:0" for day in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")},
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "record", "quoted"),
+    [
+        ("The grill is open seven days a week.", WEEKDAYS_RECORD, '"hours": {'),
+        ("It opens Monday to Sunday from 9 am to 5 pm.", WEEKDAYS_RECORD, '"hours": {'),
+        ("The grill is open on Saturdays.", WEEKDAYS_RECORD, '"hours": {'),
+        ("The grill is closed on Mondays.", WEEKDAYS_RECORD, '"Monday": "9:0-17:0"'),
+        ("It is closed on Saturdays and Sundays.", HOURS_RECORD, '"Saturday": "5:0-17:0"'),
+    ],
+)
+def test_days_the_hours_do_not_open_on_or_do_are_contradicted(claim: str, record: str, quoted: str) -> None:
+    chunk = Chunk("r", "d", "listing.json.txt", record, 0, len(record))
+    verdict = GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
+    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
+    assert verdict.evidence is not None and verdict.evidence.quote.startswith(quoted)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The grill is closed on weekends.",
+        "It is open on weekdays from 9 am to 5 pm.",
+        "The grill is open Monday to Friday.",
+        "Closed on Sundays, the grill opens at 9 am on Mondays.",  # "closed" names only Sunday
+    ],
+)
+def test_days_the_hours_bear_out_are_left_alone(claim: str) -> None:
+    assert hours_clash(claim, [WEEKDAYS_RECORD]) is None

@@ -44,6 +44,7 @@ from rrag.verify.nli import (
     Calibrator,
     NLIVerifier,
     aggregate_features,
+    with_records,
 )
 
 EVAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
@@ -205,7 +206,10 @@ def choose_thresholds(
 def fit_all(rows: list[Row], feats: list[list[dict]], index: list[int]) -> tuple:
     """Both models and both thresholds from the rows in `index`; the scores cover every row."""
     sent_model, mean, scale = fit_sentences(rows, feats, index)
-    sentence = [sent_model.predict_proba((matrix(f) - mean) / scale)[:, 1] for f in feats]
+    sentence = [
+        with_records(sent_model.predict_proba((matrix(f) - mean) / scale)[:, 1], [s["features"] for s in f])
+        for f in feats
+    ]
     claim_model = fit_claims(rows, sentence, index)
     sc = score(sentence, claim_model)
     threshold, contra = choose_thresholds(rows, feats, sc, index)

@@ -582,3 +582,25 @@ T("qualifier", "history", "The {tower} was {v[a]} metres tall when built and {v[
   ["The {tower} was {v[b]} metres tall when built.", "After the {year} fire, the {tower} was {v[a]} metres tall."],
   ["When built, the {tower} was {v[a]} metres tall.", "After the {year} fire, the {tower} was {v[b]} metres tall."],
   tower=["bell tower", "mill chimney", "church spire"], v=two_values(20, 90, -1), year=num(1700, 1900))  # fmt: skip
+
+# --------------------------------------------------------------------------------------------
+# facts of structured records (JSON listings and product sheets): said the other way round, or as the
+# record says them (the judge cannot read JSON; the rules read its yes/no keys and opening hours)
+
+CAFES = ["Harbour Lights", "The Copper Kettle", "Millstone Cafe", "Blue Door Deli"]
+T("record", "listings", '{{"name": "{place}", "attributes": {{"OutdoorSeating": true, "DogFriendly": false, "WiFi": "free"}}}}',
+  ["{Place} has no outdoor seating.", "{Place} is dog friendly.", "There is no WiFi at {place}."],
+  ["{Place} offers outdoor seating and WiFi.", "{Place} is not dog friendly.", "Outdoor seating is available at {place}."],
+  place=CAFES)  # fmt: skip
+T("record", "manuals", '{{"name": "{model}", "features": {{"Waterproof": true, "Bluetooth": false, "FastCharging": true}}}}',
+  ["The {model} is not waterproof.", "The {model} has Bluetooth.", "The {model} has no fast charging."],
+  ["The {model} is waterproof.", "The {model} has fast charging but no Bluetooth.", "The {model} does not have Bluetooth."],
+  model=MODELS)  # fmt: skip
+T("record", "prices", '{{"name": "{hotel}", "amenities": {{"Pool": false, "Gym": true, "FreeParking": true}}}}',
+  ["{Hotel} has a pool.", "{Hotel} offers no free parking.", "There is no gym at {hotel}."],
+  ["{Hotel} has a gym and free parking.", "{Hotel} does not have a pool.", "Free parking is available at {hotel}."],
+  hotel=["Hotel Alder", "The Quayside Inn", "Pinewood Lodge"])  # fmt: skip
+T("record", "listings", '{{"name": "{place}", "hours": {{"Monday": "9:0-17:0", "Tuesday": "9:0-17:0", "Saturday": "10:0-14:0"}}}}',
+  ["{Place} is open from 9 am to 5 pm every day.", "{Place} opens at 8 am on Mondays.", "On Saturdays, {place} closes at 6 pm."],
+  ["{Place} is open from 9 am to 5 pm on Mondays and Tuesdays.", "On Saturdays, {place} opens from 10 am to 2 pm."],
+  place=CAFES)  # fmt: skip

@@ -45,7 +45,7 @@ from rrag.verify import contrasts, records
 from rrag.verify.base import Verifier
 from rrag.verify.contrasts import ENTITY, MODALITY, OPPOSITE, ORDER, QUANTIFIER, ROLE, contrast
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
-from rrag.verify.records import hours_clash, record_clash
+from rrag.verify.records import facts, hours_clash, record_clash
 
 SUPPORTED_COVERAGE = 0.8  # share of the claim's (weighted) content words the evidence must hold
 PARTIAL_COVERAGE = 0.6  # below this the evidence is about something else
@@ -245,7 +245,9 @@ def _assessed(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, str | None
     # the words'), but a sign that tells a contradiction from an unsupported claim (guarded.py).
     weak = (
         NEGATED_EVIDENCE
-        if c.denies != best.features.denies and _coverage(c, best.features) >= CONTRADICTION_COVERAGE
+        if c.denies != best.features.denies
+        and _coverage(c, best.features) >= CONTRADICTION_COVERAGE
+        and not facts(best.features.text)  # a record's keys: the record rule reads them
         else None
     )
     return _by_coverage(text, c, best), weak
@@ -359,8 +361,9 @@ def _conflict(
     # One side negates what the other, with no negation of its own, states plainly in the same words
     # ("may not bring food" / "food may be brought"). A "not" about another word, or negations on both
     # sides, is no evidence: of 52 dev claims the rules contradicted for a "not" in the evidence, 36
-    # were supported.
-    denial = _denial(c, e) if c.denies != e.denies else None
+    # were supported. A record's keys are no plain statements ("Pool": false states no pool): the
+    # record rule reads them.
+    denial = _denial(c, e) if c.denies != e.denies and not facts(e.text) else None
     if coverage >= CONTRADICTION_COVERAGE and denial:
         term = min(denial.terms & (e.plain if c.denies else c.plain))
         reason = f"the evidence says {_phrase(e.text, term)!r} where the claim says {_phrase(text, term)!r}"
