@@ -112,6 +112,20 @@ def test_a_value_of_another_thing_is_not_a_clash() -> None:
     assert verdict.status is not ClaimStatus.CONTRADICTED
 
 
+def test_the_claims_value_stated_of_another_thing_elsewhere_does_not_hide_the_clash() -> None:
+    """ "Three people" rescued is no statement of "three people" killed."""
+    evidence = "The mine collapse killed at least two people and left more than 50 missing."
+    rescue = "On Thursday, rescuers brought out three people from the rubble."
+    claim = "The mine collapse killed at least three people."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence, rescue))
+    assert verdict.status is ClaimStatus.CONTRADICTED and verdict.clash is not None, verdict.reason
+    assert (verdict.clash.claim_value, verdict.clash.evidence_value) == ("three people", "two people")
+    # Stated elsewhere of the same thing, the value is no clash with the best window's other one.
+    evidence = "Two people were killed on Monday. By Friday the collapse had killed three people."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert verdict.status is not ClaimStatus.CONTRADICTED, verdict.reason
+
+
 def test_value_clashes_is_reusable_on_parsed_values() -> None:
     policy, faq = values("a 12 month warranty"), values("a 2-year warranty and 30 days to return it")
     assert [(a.written, b.written) for a, b in clashes(policy, faq)] == [("12 month", "2-year")]

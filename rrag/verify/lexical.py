@@ -291,10 +291,11 @@ def _by_coverage(text: str, c: _Text, best: _Candidate) -> Verdict:
 
 def _stated_elsewhere(value: Value, candidates: Sequence[_Candidate]) -> bool:
     """Whether the retrieved text states `value` somewhere, in its measure under compatible qualifiers
-    (and not in a table row about another thing), or as a bare number next to a word next to it: then
-    another value in the best window (which may be about something else) is no clash."""
+    (and not in a table row about another thing) with a word next to it that is next to the claim's
+    (not "three people" rescued for "three people" killed), or as a bare number next to such a word:
+    then another value in the best window (which may be about something else) is no clash."""
     return any(
-        value.compatible(o) and o.holds(value) and not value.of_another_row(o)
+        value.compatible(o) and o.holds(value) and not value.of_another_row(o) and o.near & value.near
         for cand in candidates
         for o in cand.features.values
     ) or any(  # "Three of the attackers were killed" states "killed three militants"
