@@ -125,6 +125,23 @@ def test_opening_hours_no_day_of_the_record_has_are_contradicted_quoting_the_fir
     assert verdict.evidence is not None and verdict.evidence.quote == '"Monday": "5:0-17:0"'
 
 
+def test_a_time_the_days_named_do_not_have_is_contradicted_quoting_the_day() -> None:
+    """Sundays close at 1 pm, Tuesdays do not."""
+    claim = "On Tuesdays the grill closes at 1 pm."
+    chunk = Chunk("r", "d", "listing.json.txt", HOURS_RECORD, 0, len(HOURS_RECORD))
+    verdict = GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
+    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
+    assert verdict.evidence is not None and verdict.evidence.quote == '"Tuesday": "5:0-17:0"'
+    assert hours_clash("On Sundays the grill closes at 1 pm.", [HOURS_RECORD]) is None
+
+
+def test_midnight_and_noon_are_times_of_the_hours() -> None:
+    late = json.dumps({"name": "Night Owl", "hours": {"Friday": "11:0-0:0", "Saturday": "11:0-0:0"}})
+    assert hours_clash("Night Owl opens at noon on Fridays.", [late]) is not None
+    stated = "Night Owl is open from 11 am to midnight on Fridays."
+    assert hours_clash(stated, [late]) is None and record_support(stated, [late]) is not None
+
+
 def test_one_pair_of_hours_for_every_day_is_contradicted_by_the_day_with_others() -> None:
     claim = "The grill is open daily from 5 am to 5 pm."
     chunk = Chunk("r", "d", "listing.json.txt", HOURS_RECORD, 0, len(HOURS_RECORD))

@@ -73,6 +73,18 @@ CLASHES = [
     ("Daily stand-ups start at 9:30.", "Daily stand-ups start at 10:30.", "10:30", "9:30"),
     ("The help desk closes at 5 p.m.", "The help desk closes at 6 p.m.", "6 p.m.", "5 p.m."),
     (
+        "The pharmacy closes at midnight on Fridays.",
+        "The pharmacy closes at 10 pm on Fridays.",
+        "10 pm",
+        "midnight",
+    ),
+    (
+        "Three of the stranded climbers were rescued by helicopter.",
+        "Five stranded climbers were rescued by helicopter.",
+        "Five stranded",
+        "Three of the stranded",
+    ),
+    (
         "Orders ship within 3-5 business days.",
         "Orders ship within 5-7 business days.",
         "5-7 business days",
@@ -98,6 +110,10 @@ def test_a_changed_value_is_contradicted_with_both_values(
         ("Requests are answered within 5 working days.", "Requests are answered within five working days."),
         ("The plan costs GBP 49 per year.", "The plan costs £49 per year."),
         ("Core hours are 10:00 to 15:00.", "Core hours are 10:00 to 3 p.m."),
+        ("The pharmacy closes at midnight.", "The pharmacy closes at 12 am."),
+        ("Three of the stranded climbers were rescued.", "Three stranded climbers were rescued."),
+        # "of them" names no count: the number stays bare, as does the part of "the five patients"
+        ("Two of the five patients recovered.", "Two patients recovered."),
     ],
 )
 def test_the_same_amount_written_differently_is_not_a_clash(evidence: str, claim: str) -> None:

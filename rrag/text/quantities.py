@@ -182,6 +182,11 @@ _TIMES_PER = re.compile(
     r"\s+(?:a|an|per|every|each)\s+(?:day|week|month|year|hour)\b|\s+(?:daily|weekly)\b", re.I
 )
 _AGE = re.compile(r"[-\s]old\b", re.IGNORECASE)
+# "three of the alleged attackers" counts what "four alleged attackers" does ("of them" counts nothing
+# named, and "two of the five patients" leaves the count to "five patients").
+_PARTITIVE = re.compile(r"\s+of\s+(?:the|these|those|its|their|our|his|her|your|my)\b", re.IGNORECASE)
+# Times of day said in words: "from 10:30 am to midnight".
+_NAMED_TIME = re.compile(r"\b(?:(midnight)|noon|midday)\b", re.IGNORECASE)
 # Nouns that number what follows them: "Section 4" and "Section 7" are two different sections.
 # Both end where a number starts and are a few words long: searched for in the text just before it.
 LOOKBACK = 80
@@ -206,6 +211,9 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     in text order. The low end of a range takes the unit of the high end ("3-5 days")."""
     found: list[Quantity] = []
     times = [q for q in (_time_at(m) for m in _TIME.finditer(text)) if q is not None]
+    times += [
+        Quantity(0.0 if m[1] else 12.0, TIME_OF_DAY, m.start(), m.end()) for m in _NAMED_TIME.finditer(text)
+    ]
     for m in _NUMBER.finditer(text):
         if m.start() > 0 and (text[m.start() - 1].isalpha() or text[m.start() - 1] == "_"):
             continue  # part of an identifier such as "A4" or "ISO27001"
@@ -234,7 +242,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         found.append(Quantity(value, unit, start, m.end(), unit_end))
     for m in _NUMBER_WORD.finditer(text):
         word = m.group(0).casefold()  # "ſix" matches case-insensitively and is "six"
-        unit, unit_end = _unit_after(text, m.end())
+        # "one of the best" counts nothing
+        unit, unit_end = _unit_after(text, m.end(), partitive=word != "one")
         if word in ("once", "twice") and _TIMES_PER.match(text, m.end()):
             unit = stem("times")  # "once a day" is one time a day, as "three times a day" is three
         if word in ("once", "half") and not unit:
@@ -246,6 +255,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if not low.unit and high.unit and RANGE_JOIN.fullmatch(text, low.end, high.start):
             found[i] = low._replace(unit=high.unit)
     return tuple(found)
+
+
+def is_partitive(text: str, q: Quantity) -> bool:
+    """Whether `q` counts part of something ("three of the attackers"), which a claim may name otherwise."""
+    return bool(q.unit) and _PARTITIVE.match(text, q.end) is not None
 
 
 def labelled_numbers(text: str) -> dict[str, set[float]]:
@@ -302,11 +316,18 @@ def _parse_number(raw: str) -> float | None:
         return None
 
 
-def _unit_after(text: str, pos: int) -> tuple[str, int]:
-    """What the number ending at `pos` counts (stemmed), and where the unit's words end."""
+def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:
+    """What the number ending at `pos` counts (stemmed), and where the unit's words end; with
+    `partitive`, what it counts of ("3 of the rooms")."""
     percent = _PERCENT.match(text, pos)
     if percent:
         return "%", percent.end()
+    of = _PARTITIVE.match(text, pos) if partitive else None
+    if of:
+        counted = _UNIT_WORD.match(text, of.end())
+        if counted is None or counted.group(1) or counted.group(2).lower() in _WORD_NUMBERS:
+            return "", -1
+        return _unit_after(text, of.end(), partitive=False)
     m = _UNIT_WORD.match(text, pos)
     if m and m.group(2).lower() in _QUALIFIERS:
         m = _UNIT_WORD.match(text, m.end()) or m

@@ -236,6 +236,10 @@ T("count", "recipes", "This recipe makes {n} {item}.",
   ["This recipe makes {m} {item}.", "You get {m} {item} from this recipe."],
   ["You get {n} {item} from this recipe.", "The recipe yields {n} {item}."],
   item=["scones", "pancakes", "dumplings", "flapjacks"], n=num(6, 30), m=other("n", 6, 40))  # fmt: skip
+T("count", "history", "{W} of the {crew} were rescued by the lifeboat.",
+  ["{Mw} {crew} were rescued by the lifeboat.", "The lifeboat rescued {m} of the {crew}."],
+  ["The lifeboat rescued {n} of the {crew}.", "{W} {crew} were rescued by the lifeboat."],
+  crew=["fishermen", "passengers", "climbers", "deckhands"], n=num(3, 9), m=other("n", 2, 12), w=word("n"), mw=word("m"))  # fmt: skip
 T("count", "medicine", "Each pack of {drug} contains {n} tablets.",
   ["Each pack of {drug} contains {m} tablets.", "A pack of {drug} holds {m} tablets."],
   ["There are {n} tablets in each pack of {drug}.", "A pack of {drug} holds {n} tablets."],
@@ -603,4 +607,8 @@ T("record", "prices", '{{"name": "{hotel}", "amenities": {{"Pool": false, "Gym":
 T("record", "listings", '{{"name": "{place}", "hours": {{"Monday": "9:0-17:0", "Tuesday": "9:0-17:0", "Saturday": "10:0-14:0"}}}}',
   ["{Place} is open from 9 am to 5 pm every day.", "{Place} opens at 8 am on Mondays.", "On Saturdays, {place} closes at 6 pm."],
   ["{Place} is open from 9 am to 5 pm on Mondays and Tuesdays.", "On Saturdays, {place} opens from 10 am to 2 pm."],
+  place=CAFES)  # fmt: skip
+T("record", "listings", '{{"name": "{place}", "hours": {{"Friday": "11:0-0:0", "Saturday": "11:0-0:0", "Sunday": "12:0-18:0"}}}}',
+  ["{Place} is open until midnight every day.", "On Sundays, {place} closes at midnight.", "{Place} opens at noon on Fridays."],
+  ["{Place} is open from 11 am to midnight on Fridays and Saturdays.", "On Sundays, {place} opens at noon and closes at 6 pm."],
   place=CAFES)  # fmt: skip

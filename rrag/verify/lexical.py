@@ -27,6 +27,7 @@ from rrag.text import (
     content_words,
     denies,
     has_digit,
+    is_partitive,
     month_mentions,
     months,
     negation_count,
@@ -148,9 +149,15 @@ class _Text:
         return values(self.text)
 
     @cached_property
+    def loose(self) -> tuple[Quantity, ...]:
+        """The numbers that name what they count loosely, if at all: with no unit ("Of 2,117
+        passengers, 95 have ..." states "95 passengers"), or a part ("three of the attackers")."""
+        return tuple(q for q in self.numbers if not q.unit or is_partitive(self.text, q))
+
+    @cached_property
     def bare(self) -> tuple[tuple[float, frozenset[str]], ...]:
-        """Each number with no unit, and the words near it."""
-        return tuple((q.value, near_words(self.text, q)) for q in self.numbers if not q.unit)
+        """Each loose number, and the words near it."""
+        return tuple((q.value, near_words(self.text, q)) for q in self.loose)
 
     @cached_property
     def months(self) -> frozenset[int]:
@@ -338,7 +345,7 @@ def _conflict(
         (said, found)
         for said, found in clashes(c.values, e.values)
         if _same_subject(c, topic, said, found)
-        and not _has_value(_bare(e.numbers), said.quantity)
+        and not _has_value(e.loose, said.quantity)
         and not _stated_elsewhere(said, candidates)
     ]
 
@@ -561,11 +568,6 @@ def _end_of(text: str, written: str, start: int) -> int:
     """Where `written` (spaces normalised) ends in `text` from `start`; `start` if it is not there."""
     at = text.find(written, start)
     return at + len(written) if at == start else start
-
-
-def _bare(numbers: Sequence[Quantity]) -> list[Quantity]:
-    """The numbers without a unit: "Of 2,117 passengers, 95 have ..." states "95 passengers"."""
-    return [n for n in numbers if not n.unit]
 
 
 def _has_value(numbers: Sequence[Quantity], q: Quantity) -> bool:

@@ -253,11 +253,12 @@ _VARIES = re.compile(r"\b(?:or|either|depending|vary|varies|varying|varied)\b", 
 
 
 def hours_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
-    """A claim about opening hours that gives a time at which no day of the records' hours opens or
-    closes ("from 5 pm to 7 pm" where every day is "5:0-17:0"), or one pair of hours for every day
-    ("daily from 9 am to 11 pm"; not "... to 1 am or midnight, depending on the day") where a day
-    has others ("Monday": "9:0-17:0"); against the first day's hours, or the day that differs. Or a
-    claim of the days it opens that the hours do not bear out (`_days_clash`)."""
+    """A claim about opening hours that gives a time at which no day of the records' hours (of the
+    days it names, if any) opens or closes ("from 5 pm to 7 pm" where every day is "5:0-17:0"), or
+    one pair of hours for every day ("daily from 9 am to 11 pm"; not "... to 1 am or midnight,
+    depending on the day") where a day has others ("Monday": "9:0-17:0"); against the first such
+    day's hours, or the day that differs. Or a claim of the days it opens that the hours do not bear
+    out (`_days_clash`)."""
     return _times_clash(claim, texts) or _days_clash(claim, texts)
 
 
@@ -268,8 +269,10 @@ def _times_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
     days = [(i, *day) for i, text in enumerate(texts) for day in _opening_hours(text)]
     if not said or not days:
         return None
-    if not set(said) <= {t for _, _, _, kept, _ in days for t in kept}:
-        i, start, end, _, _ = days[0]
+    named = _days_named(claim)  # "closes at midnight on Sundays" is of Sundays' hours
+    of_the_days = [day for day in days if day[4] in named] or days
+    if not set(said) <= {t for _, _, _, kept, _ in of_the_days for t in kept}:
+        i, start, end, _, _ = of_the_days[0]
         return RecordClash(claim.strip(" ,"), i, start, end)
     if len(said) == 2 and _EVERY_DAY.search(claim) and not _VARIES.search(claim):
         other = next((day for day in days if day[3] != tuple(said)), None)
@@ -335,7 +338,7 @@ _HOURS_WORDS = (
     frozenset(
         stem(w)
         for w in """open opens opening operate operates operating hour close closes closing daily every day
-    week all am pm seven""".split()
+    week all am pm seven midnight noon midday""".split()
     )
     | frozenset(_WEEK)
     | {stem(d) for d in _WEEK}
