@@ -300,15 +300,17 @@ def _stated_elsewhere(value: Value, candidates: Sequence[_Candidate]) -> bool:
     """Whether the retrieved text states `value` somewhere, in its measure under compatible qualifiers
     (and not in a table row about another thing) with a word next to it that is next to the claim's
     (not "three people" rescued for "three people" killed), or as a bare number next to such a word:
-    then another value in the best window (which may be about something else) is no clash."""
+    then another value in the best window (which may be about something else) is no clash. Read in
+    single sentences: a window of two states what its sentences do, and is not parsed again."""
+    sentences = _single(candidates)
     return any(
         value.compatible(o) and o.holds(value) and not value.of_another_row(o) and o.near & value.near
-        for cand in candidates
-        for o in cand.features.values
+        for sentence in sentences
+        for o in sentence.values
     ) or any(  # "Three of the attackers were killed" states "killed three militants"
         amount == value.quantity.value and near & value.near
-        for cand in candidates
-        for amount, near in cand.features.bare
+        for sentence in sentences
+        for amount, near in sentence.bare
     )
 
 
@@ -359,7 +361,7 @@ def _conflict(
         end = max(said.quantity.end, said.quantity.unit_end, _end_of(text, ours, start))
         return clashing(ValueClash(ours, theirs, start, end), 0.8)
     month_clash = about_the_same and c.months - e.months and e.months - c.months
-    if month_clash and not c.months <= frozenset().union(*(cand.features.months for cand in candidates)):
+    if month_clash and not c.months <= frozenset().union(*(s.months for s in _single(candidates))):
         said_month = next(m for m in month_mentions(text) if m[0] not in e.months)
         found_month = next(m for m in month_mentions(e.text) if m[0] not in c.months)
         _, start, end = said_month
@@ -376,7 +378,7 @@ def _conflict(
         term = min(denial.terms & (e.plain if c.denies else c.plain))
         reason = f"the evidence says {_phrase(e.text, term)!r} where the claim says {_phrase(text, term)!r}"
         return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, reason), NEGATION
-    retrieved = frozenset().union(*(cand.features.stems for cand in candidates))
+    retrieved = frozenset().union(*(s.stems for s in _single(candidates)))
     against = contrast(text, e.text, retrieved)
     if against:
         reason = f"the evidence says {against.evidence!r} where the claim says {against.claim!r}"
@@ -403,7 +405,7 @@ def _borrowed(c: _Text, best: _Candidate, candidates: Sequence[_Candidate]) -> t
         return None
     if best.sentences != 2:
         return None
-    sentences = [cand.features for cand in candidates if cand.sentences == 1]
+    sentences = _single(candidates)
     halves = [
         cand.features
         for cand in candidates
@@ -422,6 +424,11 @@ def _borrowed(c: _Text, best: _Candidate, candidates: Sequence[_Candidate]) -> t
         if subject.values and _share(c.topic, subject.topic) and not of_the_subject:
             return said, holding[0]
     return None
+
+
+def _single(candidates: Sequence[_Candidate]) -> list[_Text]:
+    """The candidates' single sentences: what the retrieved text states, each sentence read once."""
+    return [cand.features for cand in candidates if cand.sentences == 1]
 
 
 def _best(c: _Text, candidates: list[_Candidate]) -> _Candidate:
