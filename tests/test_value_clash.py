@@ -72,6 +72,7 @@ CLASHES = [
     ),
     ("Daily stand-ups start at 9:30.", "Daily stand-ups start at 10:30.", "10:30", "9:30"),
     ("The help desk closes at 5 p.m.", "The help desk closes at 6 p.m.", "6 p.m.", "5 p.m."),
+    ("The shop closes at 5 pm.", "The shop closes at 6 pm.", "6 pm", "5 pm"),  # not the full stop
     (
         "The pharmacy closes at midnight on Fridays.",
         "The pharmacy closes at 10 pm on Fridays.",

@@ -164,7 +164,7 @@ _NUMBER = _starting_with(
     r"(?:\s?(?P<scale>thousand|million|billion|bn|mn|k|m)\b)?",
 )
 # "9:30", "17:00", "5 p.m.", "9am": a time of day, in hours since midnight.
-_TIME = _starting_with(r"\d", r"\b(?P<h>\d{1,2})(?::(?P<m>\d{2}))?(?:\s?(?P<ampm>[ap]\.?m\b\.?))?")
+_TIME = _starting_with(r"\d", r"\b(?P<h>\d{1,2})(?::(?P<m>\d{2}))?(?:\s?(?P<ampm>[ap](?:\.m\.|\.?m\b)))?")
 _PERCENT = re.compile(r"\s?%|\s(?:percent|per cent)\b", re.IGNORECASE)
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 _UNITS_AND_ORDINALS = "one|two|three|four|five|six|seven|eight|nine|" + "|".join(_ORDINAL_UNITS)
