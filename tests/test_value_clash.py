@@ -122,6 +122,13 @@ def test_the_same_amount_written_differently_is_not_a_clash(evidence: str, claim
     assert verdict.status is not ClaimStatus.CONTRADICTED and verdict.clash is None
 
 
+def test_a_share_of_a_count_is_no_count() -> None:
+    evidence = "The hotel has 40 rooms, and half of them have a sea view."
+    claim = "Half of the rooms have a sea view."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert verdict.status is ClaimStatus.SUPPORTED, verdict.reason
+
+
 def test_a_value_of_another_thing_is_not_a_clash() -> None:
     evidence = "Parking costs EUR 5 per day. The canteen serves lunch from 12:00."
     claim = "The annual membership costs EUR 80."

@@ -242,8 +242,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         found.append(Quantity(value, unit, start, m.end(), unit_end))
     for m in _NUMBER_WORD.finditer(text):
         word = m.group(0).casefold()  # "ſix" matches case-insensitively and is "six"
-        # "one of the best" counts nothing
-        unit, unit_end = _unit_after(text, m.end(), partitive=word != "one")
+        # "one of the best" counts nothing, "half of the rooms" is a share
+        unit, unit_end = _unit_after(text, m.end(), partitive=word not in ("one", "half"))
         if word in ("once", "twice") and _TIMES_PER.match(text, m.end()):
             unit = stem("times")  # "once a day" is one time a day, as "three times a day" is three
         if word in ("once", "half") and not unit:
