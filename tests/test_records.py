@@ -115,24 +115,24 @@ HOURS_RECORD = json.dumps(
 
 
 @pytest.mark.parametrize(
-    "claim",
-    ["The grill is open from 5 pm to 7 pm.", "It operates every day from 5:00 AM to 9:00 PM."],
+    ("claim", "quoted"),
+    [
+        # a time no day has: the first day quoted
+        ("The grill is open from 5 pm to 7 pm.", '"Monday": "5:0-17:0"'),
+        ("It operates every day from 5:00 AM to 9:00 PM.", '"Monday": "5:0-17:0"'),
+        # one pair of hours for every day: the day with others
+        ("The grill is open daily from 5 am to 5 pm.", '"Sunday": "5:0-13:0"'),
+        # a time of another day than the one named (Sundays close at 1 pm): the day named
+        ("On Tuesdays the grill closes at 1 pm.", '"Tuesday": "5:0-17:0"'),
+    ],
 )
-def test_opening_hours_no_day_of_the_record_has_are_contradicted_quoting_the_first_day(claim: str) -> None:
+def test_opening_hours_the_record_does_not_have_are_contradicted_quoting_the_day(
+    claim: str, quoted: str
+) -> None:
     chunk = Chunk("r", "d", "listing.json.txt", HOURS_RECORD, 0, len(HOURS_RECORD))
     verdict = GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
     assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
-    assert verdict.evidence is not None and verdict.evidence.quote == '"Monday": "5:0-17:0"'
-
-
-def test_a_time_the_days_named_do_not_have_is_contradicted_quoting_the_day() -> None:
-    """Sundays close at 1 pm, Tuesdays do not."""
-    claim = "On Tuesdays the grill closes at 1 pm."
-    chunk = Chunk("r", "d", "listing.json.txt", HOURS_RECORD, 0, len(HOURS_RECORD))
-    verdict = GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
-    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
-    assert verdict.evidence is not None and verdict.evidence.quote == '"Tuesday": "5:0-17:0"'
-    assert hours_clash("On Sundays the grill closes at 1 pm.", [HOURS_RECORD]) is None
+    assert verdict.evidence is not None and verdict.evidence.quote == quoted
 
 
 def test_midnight_and_noon_are_times_of_the_hours() -> None:
@@ -142,14 +142,6 @@ def test_midnight_and_noon_are_times_of_the_hours() -> None:
     assert hours_clash(stated, [late]) is None and record_support(stated, [late]) is not None
 
 
-def test_one_pair_of_hours_for_every_day_is_contradicted_by_the_day_with_others() -> None:
-    claim = "The grill is open daily from 5 am to 5 pm."
-    chunk = Chunk("r", "d", "listing.json.txt", HOURS_RECORD, 0, len(HOURS_RECORD))
-    verdict = GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
-    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
-    assert verdict.evidence is not None and verdict.evidence.quote == '"Sunday": "5:0-13:0"'
-
-
 @pytest.mark.parametrize(
     "claim",
     [
@@ -157,6 +149,7 @@ def test_one_pair_of_hours_for_every_day_is_contradicted_by_the_day_with_others(
         "The grill is open daily from 5 am to 5 pm or 1 pm, depending on the day.",
         "It opens at 5:00 and closes at 17:00.",
         "Regulars enjoy the 7 pm quiz.",  # a time, but none of opening hours
+        "On Sundays the grill closes at 1 pm.",
     ],
 )
 def test_opening_hours_the_record_has_or_other_times_are_left_alone(claim: str) -> None:

@@ -299,7 +299,7 @@ def _by_coverage(text: str, c: _Text, best: _Candidate) -> Verdict:
 def _stated_elsewhere(value: Value, candidates: Sequence[_Candidate]) -> bool:
     """Whether the retrieved text states `value` somewhere, in its measure under compatible qualifiers
     (and not in a table row about another thing) with a word next to it that is next to the claim's
-    (not "three people" rescued for "three people" killed), or as a bare number next to such a word:
+    (not "three people" rescued for "three people" killed), or as a loose number next to such a word:
     then another value in the best window (which may be about something else) is no clash. Read in
     single sentences: a window of two states what its sentences do, and is not parsed again."""
     sentences = _single(candidates)
