@@ -14,7 +14,7 @@ from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
 from rrag.verify.guarded import GuardedVerifier
 from rrag.verify.lexical import RECORD, LexicalVerifier
 from rrag.verify.nli import RECORD_STATED, RECORD_STATED_P, NLIVerifier
-from rrag.verify.records import facts, hours_clash, record_clash, record_support
+from rrag.verify.records import facts, hours_clash, rating_clash, record_clash, record_support
 from tests.test_contrasts import SureYes
 
 RECORD_TEXT = json.dumps(
@@ -133,6 +133,47 @@ def test_opening_hours_the_record_does_not_have_are_contradicted_quoting_the_day
     verdict = GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
     assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
     assert verdict.evidence is not None and verdict.evidence.quote == quoted
+
+
+RATED = json.dumps(
+    {
+        "name": "Copper Kettle",
+        "business_stars": 3.5,
+        "review_info": [
+            {"review_stars": 2.0, "review_text": "Slow."},
+            {"review_stars": 5.0, "review_text": "Lovely."},
+        ],
+    }
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Copper Kettle has an average rating of 4.2 stars.",
+        "It is rated 4 out of 5 stars by its customers.",
+        "Customers call it a 4-star cafe.",
+    ],
+)
+def test_a_rating_no_rating_of_the_record_has_is_contradicted_quoting_the_overall_one(claim: str) -> None:
+    chunk = Chunk("r", "d", "listing.json.txt", RATED, 0, len(RATED))
+    verdict = GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
+    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
+    assert verdict.evidence is not None and verdict.evidence.quote == '"business_stars": 3.5'
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Copper Kettle has a rating of 3.5 out of 5.0 stars.",
+        "One reviewer gave it 5 stars, another 2.",
+        "It has 3.5 stars from 2 reviews.",
+        "It is rated 90% positive.",  # no rating in stars
+    ],
+)
+def test_a_rating_the_record_or_a_review_gives_is_left_alone(claim: str) -> None:
+    assert rating_clash(claim, [RATED]) is None
+    assert rating_clash("It has 4 stars.", [RECORD_TEXT]) is None  # no ratings in the record
 
 
 def test_midnight_and_noon_are_times_of_the_hours() -> None:

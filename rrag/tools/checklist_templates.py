@@ -608,6 +608,10 @@ T("record", "listings", '{{"name": "{place}", "hours": {{"Monday": "9:0-17:0", "
   ["{Place} is open from 9 am to 5 pm every day.", "{Place} opens at 8 am on Mondays.", "On Saturdays, {place} closes at 6 pm."],
   ["{Place} is open from 9 am to 5 pm on Mondays and Tuesdays.", "On Saturdays, {place} opens from 10 am to 2 pm."],
   place=CAFES)  # fmt: skip
+T("record", "prices", '{{"name": "{model}", "rating": {r}, "reviews": [{{"rating": 5, "text": "Works well."}}, {{"rating": 3, "text": "Weak battery."}}]}}',
+  ["The {model} has an average rating of {x} stars.", "Buyers rate the {model} {x} out of 5 stars."],
+  ["The {model} is rated {r} out of 5 stars.", "One buyer gave the {model} 3 stars."],
+  model=MODELS, r=["3.5", "4.2", "4.6"], x=other_of("r", ["2.8", "3.9", "4.4", "4.8"]))  # fmt: skip
 T("record", "listings", '{{"name": "{place}", "hours": {{"Friday": "11:0-0:0", "Saturday": "11:0-0:0", "Sunday": "12:0-18:0"}}}}',
   ["{Place} is open until midnight every day.", "On Sundays, {place} closes at midnight.", "{Place} opens at noon on Fridays."],
   ["{Place} is open from 11 am to midnight on Fridays and Saturdays.", "On Sundays, {place} opens at noon and closes at 6 pm."],

@@ -46,7 +46,7 @@ from rrag.verify import contrasts, records
 from rrag.verify.base import Verifier
 from rrag.verify.contrasts import ENTITY, MODALITY, OPPOSITE, ORDER, QUANTIFIER, ROLE, contrast
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
-from rrag.verify.records import facts, hours_clash, record_clash
+from rrag.verify.records import facts, hours_clash, rating_clash, record_clash
 
 SUPPORTED_COVERAGE = 0.8  # share of the claim's (weighted) content words the evidence must hold
 PARTIAL_COVERAGE = 0.6  # below this the evidence is about something else
@@ -223,7 +223,7 @@ class LexicalVerifier(Verifier):
 @lru_cache(maxsize=1024)
 def _against_record(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, str] | None:
     texts = tuple(chunk.text for chunk in chunks)
-    record = record_clash(text, texts) or hours_clash(text, texts)
+    record = record_clash(text, texts) or hours_clash(text, texts) or rating_clash(text, texts)
     if record is None:
         return None
     chunk = chunks[record.text]

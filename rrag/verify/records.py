@@ -142,6 +142,32 @@ def record_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
     return None
 
 
+# A record's ratings ("business_stars": 4.0, "review_stars": 5.0, "rating": 4.5), and a claim's
+# ("a rating of 4.5 stars", "rated 4", "3.5 out of 5 stars", "a 4-star place"; not the 5 of "out of
+# 5 stars"); digits only.
+_RATING_KEY = re.compile(r'"(?:\w*_)?(?:stars|rating)"\s*:\s*(\d+(?:\.\d+)?)\b', re.IGNORECASE)
+_RATING_SAID = re.compile(
+    r"\brat(?:ing|ed)\s+(?:of\s+)?(\d(?:\.\d+)?)\b(?!\s*%)"
+    r"|(?<!of )(?<![\d.])\b(\d(?:\.\d+)?)(?:\s*-?\s*stars?\b|\s+out\s+of\s+(?:5|five)\b)",
+    re.IGNORECASE,
+)
+
+
+def rating_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
+    """A rating the claim gives that no rating of the records has (not the overall one, nor any
+    review's), against the first rating the records give: "an average rating of 2.4 stars" where
+    the record says `"business_stars": 3.0` and its reviews 1, 2 and 3."""
+    said = [float(a or b) for a, b in _RATING_SAID.findall(claim)]
+    ratings = [(i, m) for i, text in enumerate(texts) for m in _RATING_KEY.finditer(text)]
+    if not said or not ratings:
+        return None
+    given = {float(m[1]) for _, m in ratings}
+    if all(any(abs(value - rating) < 1e-9 for rating in given) for value in said):
+        return None
+    i, first = ratings[0]
+    return RecordClash(claim.strip(" ,"), i, first.start(), first.end())
+
+
 @dataclass(frozen=True)
 class RecordQuote:
     text: int  # which of the texts states the fact
