@@ -296,13 +296,13 @@ def _by_coverage(text: str, c: _Text, best: _Candidate) -> Verdict:
     )
 
 
-def _stated_elsewhere(value: Value, candidates: Sequence[_Candidate]) -> bool:
+def _stated_elsewhere(value: Value, sentences: Sequence[_Text]) -> bool:
     """Whether the retrieved text states `value` somewhere, in its measure under compatible qualifiers
     (and not in a table row about another thing) with a word next to it that is next to the claim's
     (not "three people" rescued for "three people" killed), or as a loose number next to such a word:
     then another value in the best window (which may be about something else) is no clash. Read in
-    single sentences: a window of two states what its sentences do, and is not parsed again."""
-    sentences = _single(candidates)
+    single sentences (`_single`): a window of two states what its sentences do, and is not parsed
+    again."""
     return any(
         value.compatible(o) and o.holds(value) and not value.of_another_row(o) and o.near & value.near
         for sentence in sentences
@@ -319,6 +319,7 @@ def _conflict(
 ) -> tuple[Verdict, str] | None:
     e = best.features
     coverage = _coverage(c, e)
+    single = _single(candidates)  # what the retrieved text states elsewhere
 
     def verdict(
         status: ClaimStatus, confidence: float, support: float, reason: str, clash: ValueClash | None = None
@@ -348,7 +349,7 @@ def _conflict(
         for said, found in clashes(c.values, e.values)
         if _same_subject(c, topic, said, found)
         and not _has_value(e.loose, said.quantity)
-        and not _stated_elsewhere(said, candidates)
+        and not _stated_elsewhere(said, single)
     ]
 
     if aligned:
@@ -361,7 +362,7 @@ def _conflict(
         end = max(said.quantity.end, said.quantity.unit_end, _end_of(text, ours, start))
         return clashing(ValueClash(ours, theirs, start, end), 0.8)
     month_clash = about_the_same and c.months - e.months and e.months - c.months
-    if month_clash and not c.months <= frozenset().union(*(s.months for s in _single(candidates))):
+    if month_clash and not c.months <= frozenset().union(*(s.months for s in single)):
         said_month = next(m for m in month_mentions(text) if m[0] not in e.months)
         found_month = next(m for m in month_mentions(e.text) if m[0] not in c.months)
         _, start, end = said_month
@@ -378,7 +379,7 @@ def _conflict(
         term = min(denial.terms & (e.plain if c.denies else c.plain))
         reason = f"the evidence says {_phrase(e.text, term)!r} where the claim says {_phrase(text, term)!r}"
         return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, reason), NEGATION
-    retrieved = frozenset().union(*(s.stems for s in _single(candidates)))
+    retrieved = frozenset().union(*(s.stems for s in single))
     against = contrast(text, e.text, retrieved)
     if against:
         reason = f"the evidence says {against.evidence!r} where the claim says {against.claim!r}"

@@ -158,8 +158,10 @@ def rating_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
     review's), against the first rating the records give: "an average rating of 2.4 stars" where
     the record says `"business_stars": 3.0` and its reviews 1, 2 and 3."""
     said = [float(a or b) for a, b in _RATING_SAID.findall(claim)]
+    if not said:
+        return None
     ratings = [(i, m) for i, text in enumerate(texts) for m in _RATING_KEY.finditer(text)]
-    if not said or not ratings:
+    if not ratings:
         return None
     given = {float(m[1]) for _, m in ratings}
     if all(any(abs(value - rating) < 1e-9 for rating in given) for value in said):
@@ -291,7 +293,7 @@ def hours_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
 def _times_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
     if not _ABOUT_HOURS.search(claim):
         return None
-    said = [q.value % 24 for q in quantities(claim) if q.unit == TIME_OF_DAY]
+    said = _times_said(claim)
     days = [(i, *day) for i, text in enumerate(texts) for day in _opening_hours(text)]
     if not said or not days:
         return None
@@ -307,23 +309,28 @@ def _times_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
     return None
 
 
+def _times_said(claim: str) -> list[float]:
+    """The times of day a claim gives, in hours since midnight (midnight is 0)."""
+    return [q.value % 24 for q in quantities(claim) if q.unit == TIME_OF_DAY]
+
+
 def _days_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
     """A day the claim says it is closed ("closed on Sundays") that the records' hours open on, quoting
     that day; or a day the claim names as open, by name or as every day ("Monday to Sunday", "seven
     days a week"), that the records' hours do not list, quoting the hours (not "weekdays", which
     claims use loosely)."""
+    closed = _CLOSED_ON.search(claim)
+    if not closed and not _ABOUT_HOURS.search(claim):
+        return None
     hours = [(i, m) for i, text in enumerate(texts) for m in _HOURS.finditer(text)]
     if not hours:
         return None
     opened = {
         day: (i, start, end) for i, text in enumerate(texts) for start, end, _, day in _opening_hours(text)
     }
-    closed = _CLOSED_ON.search(claim)
     if closed:
         day = next((d for d in _WEEK if d in _days_named(closed.group(1)) and d in opened), None)
         return None if day is None else RecordClash(claim.strip(" ,"), *opened[day])
-    if not _ABOUT_HOURS.search(claim):
-        return None
     listed = {m[1].lower() for i, h in hours for m in _DAY_HOURS.finditer(texts[i], h.start(), h.end())}
     named = _days_named(claim, loosely=False) | (set(_WEEK) if _EVERY_DAY.search(claim) else set())
     if named - listed:  # "0:0-0:0" (closed, or not known) is listed
@@ -336,7 +343,7 @@ def _hours_stated(claim: str, texts: Sequence[str]) -> RecordQuote | None:
     """Where the records' hours state what a claim says of opening hours: one pair of hours (opens,
     closes) that each day it names has ("Monday through Friday", "on weekends"), or every day where
     it names none; the first such day is the quote."""
-    said = [q.value % 24 for q in quantities(claim) if q.unit == TIME_OF_DAY]
+    said = _times_said(claim)
     if not _ABOUT_HOURS.search(claim) or len(said) != 2:
         return None
     days = {
