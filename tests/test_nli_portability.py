@@ -45,3 +45,11 @@ def test_a_model_folder_without_the_probe_runs_its_one_model(tmp_path: Path) -> 
             shutil.copy(item, tmp_path / item.name)
     assert model_file_for_this_cpu(tmp_path) == MODEL_FILE
     assert CrossEncoder(tmp_path, threads=1).predict(PAIRS[:1]).shape == (1, 3)
+
+
+def test_pairs_run_side_by_side_keep_their_order_and_their_probabilities() -> None:
+    one_at_a_time = CrossEncoder(threads=1)
+    alone = np.vstack([one_at_a_time.predict([pair]) for pair in PAIRS])
+    side_by_side = CrossEncoder(threads=2).predict(PAIRS * 3)
+    assert np.array_equal(side_by_side, np.vstack([alone] * 3))
+    assert len({tuple(row) for row in alone}) == len(PAIRS)  # distinct pairs: an order mix-up would show
