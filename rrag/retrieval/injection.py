@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from rrag.text import split_sentences
+from rrag.text import chunk_sentences
 from rrag.types import RetrievedChunk
 
 _AI = (
@@ -42,7 +42,7 @@ class PlantedInstruction:
 
 def planted_spans(text: str) -> list[tuple[int, int]]:
     """The sentences of `text` that give an AI instructions."""
-    return [(s.start, s.end) for s in split_sentences(text) if _PLANTED.search(s.text)]
+    return [(s.start, s.end) for s in chunk_sentences(text) if _PLANTED.search(s.text)]
 
 
 def defuse(contexts: Sequence[RetrievedChunk]) -> tuple[list[RetrievedChunk], list[PlantedInstruction]]:

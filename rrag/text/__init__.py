@@ -14,7 +14,7 @@ from rrag.text.quantities import (
     quantities,
     same_amount,
 )
-from rrag.text.sentences import is_list_item, split_sentences
+from rrag.text.sentences import chunk_sentences, is_list_item, split_sentences
 from rrag.text.values import values
 from rrag.text.words import (
     NEGATORS,
@@ -36,7 +36,17 @@ from rrag.text.words import (
 
 def clear_caches() -> None:
     """Forget what was read from each text (the benchmark measures verification on cold caches)."""
-    for cache in (normalize_map, words, content_words, denies, plain_words, negations, quantities, values):
+    for cache in (
+        chunk_sentences,
+        normalize_map,
+        words,
+        content_words,
+        denies,
+        plain_words,
+        negations,
+        quantities,
+        values,
+    ):
         cache.cache_clear()
 
 
@@ -49,6 +59,7 @@ __all__ = [
     "STOPWORDS",
     "Quantity",
     "Span",
+    "chunk_sentences",
     "clean",
     "clean_map",
     "clear_caches",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from rrag.text.words import STOPWORDS, Span, words
 
@@ -41,6 +42,13 @@ _TERMINAL = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]]*(?=\s)")
 _LINE_BREAK = re.compile(r"\n")
 _INDENT = re.compile(r"[ \t]*")
 _NEXT_VISIBLE = re.compile(r"\s*(\S)")
+
+
+@lru_cache(maxsize=4096)
+def chunk_sentences(text: str) -> tuple[Span, ...]:
+    """`split_sentences` of a retrieved chunk, read once: the injection check, the rules, the judge's
+    windows and the conflict finder each read every chunk's sentences, claim after claim."""
+    return tuple(split_sentences(text))
 
 
 def split_sentences(text: str) -> list[Span]:

@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from rrag.text import content_words, split_sentences
+from rrag.text import chunk_sentences, content_words
 from rrag.text.values import Value, values
 from rrag.types import ClaimResult, ClaimStatus, RetrievedChunk, Verdict
 
@@ -58,7 +58,7 @@ def _sentences(contexts: Sequence[RetrievedChunk]) -> list[_Sentence]:
     """The retrieved sentences that state a value, read once for all the claims of an answer."""
     out = []
     for rank, rc in enumerate(contexts):
-        for sentence in split_sentences(rc.chunk.text):
+        for sentence in chunk_sentences(rc.chunk.text):
             stated = tuple(
                 Stated(rc.chunk.source, rank, v) for v in values(sentence.text) if v.measure not in _NO_SLOT
             )

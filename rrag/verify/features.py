@@ -13,7 +13,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from rrag.text import STOPWORDS, Span, content_words, negation_count, quantities, split_sentences
+from rrag.text import (
+    STOPWORDS,
+    Span,
+    chunk_sentences,
+    content_words,
+    negation_count,
+    quantities,
+    split_sentences,
+)
 
 MAX_WINDOW_WORDS = 56  # evidence windows of about 80 tokens: short pairs keep the judge fast
 
@@ -32,7 +40,7 @@ def claim_sentences(text: str) -> list[Span]:
 def windows(text: str, max_words: int = MAX_WINDOW_WORDS) -> list[Span]:
     """Each sentence of `text` alone and joined with the next one (when short enough), so that a
     fact spread over two sentences is seen together; long sentences become overlapping slices."""
-    sentences = split_sentences(text)
+    sentences = chunk_sentences(text)
     out: list[Span] = []
     for i, sentence in enumerate(sentences):
         out.extend(_slices(sentence, max_words))

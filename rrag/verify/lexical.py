@@ -24,6 +24,7 @@ from rrag.text import (
     PRONOUNS,
     Negation,
     Quantity,
+    chunk_sentences,
     content_words,
     denies,
     has_digit,
@@ -35,7 +36,6 @@ from rrag.text import (
     plain_words,
     quantities,
     same_amount,
-    split_sentences,
     stem,
     word_spans,
     words,
@@ -433,12 +433,19 @@ def _single(candidates: Sequence[_Candidate]) -> list[_Text]:
 
 
 def _best(c: _Text, candidates: list[_Candidate]) -> _Candidate:
-    # A rank is the coverage plus at most the two bonuses: only candidates within them of the best
-    # coverage can rank first (the same one as ranking them all, at a fraction of the cost).
-    covered = [(_coverage(c, cand.features), cand) for cand in candidates]
-    floor = max(coverage for coverage, _ in covered) - AGREEING_BONUS - SAME_SLOT_BONUS - 1e-6
-    contenders = [cand for coverage, cand in covered if coverage >= floor]
-    return max(contenders, key=lambda cand: _rank(c, cand.features))
+    """The candidate of the highest `_rank`, the first of them in the retrieved order. A rank is the
+    coverage plus at most the two bonuses: candidates are ranked from the best coverage down, and
+    those that could not reach the best rank so far even with both bonuses are never read for their
+    numbers (the same one as ranking them all, at a fraction of the cost)."""
+    covered = sorted(
+        ((_coverage(c, cand.features), i) for i, cand in enumerate(candidates)), key=lambda ci: -ci[0]
+    )
+    ranked: list[tuple[tuple[float, float], int]] = []
+    for coverage, i in covered:
+        if ranked and coverage + AGREEING_BONUS + SAME_SLOT_BONUS < max(ranked)[0][0] - 1e-6:
+            break
+        ranked.append((_rank(c, candidates[i].features), -i))
+    return candidates[-max(ranked)[1]]
 
 
 @lru_cache(maxsize=1024)  # the same chunks come back for question after question
@@ -447,7 +454,7 @@ def _chunk_candidates(chunk: Chunk) -> tuple[_Candidate, ...]:
     table row ("Berlin | €48") is read with its table's header row, though the evidence is the row."""
     out = []
     text = chunk.text
-    spans = split_sentences(text)
+    spans = chunk_sentences(text)
     header: str | None = None
     for i, span in enumerate(spans):
         is_row = TABLE_CELL_SEPARATOR in span.text

@@ -20,7 +20,7 @@ from __future__ import annotations
 import heapq
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
@@ -96,9 +96,20 @@ class CrossEncoder:
         and their padding would move a pair's probabilities (by up to 0.19), and a claim's verdict
         must not depend on the claims checked beside it. Batching buys no speed here: the model's
         time grows with the tokens either way."""
+        return self.start(pairs)()
+
+    def start(self, pairs: Sequence[tuple[str, str]]) -> Callable[[], np.ndarray]:
+        """`predict`, begun on the encoder's threads while the caller goes on (their onnxruntime runs
+        release the interpreter); calling the result waits for the probabilities."""
         tokens = [self.pair_tokens(evidence, claim) for evidence, claim in pairs]
-        rows = self._pool.map(self._probabilities, tokens) if self._pool else map(self._probabilities, tokens)
-        return np.array(list(rows), dtype=np.float32).reshape(len(pairs), 3)
+        if self._pool is None:
+            return lambda: self._stacked(map(self._probabilities, tokens), len(pairs))
+        futures = [self._pool.submit(self._probabilities, t) for t in tokens]
+        return lambda: self._stacked((f.result() for f in futures), len(pairs))
+
+    @staticmethod
+    def _stacked(rows: Iterable[np.ndarray], n: int) -> np.ndarray:
+        return np.array(list(rows), dtype=np.float32).reshape(n, 3)
 
     def _probabilities(self, tokens: tuple[list[int], list[int]]) -> np.ndarray:
         ids, type_ids = tokens
@@ -328,10 +339,12 @@ class NLIVerifier(Verifier):
                 pairs.extend((w.span.text, span.text) for w in found)
                 sentences.append(score)
             result.append(sentences)
-        probs = self.encoder.predict(pairs)
+        # The judge runs on the other threads while the rules, plain Python, read the same sentences.
+        judged = self.encoder.start(pairs)
         sentence_claims = [Claim(s.span.text, s.span.start, s.span.end) for s, _, _ in plan]
         texts = [rc.chunk.text for rc in contexts]
         rules = self.lexical.verify_many(sentence_claims, contexts)
+        probs = judged()
         row = 0
         for (score, found, terms), rule in zip(plan, rules):
             p = probs[row : row + len(found)]
