@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from rapidfuzz import fuzz
@@ -78,7 +78,7 @@ def normalize(text: str, *, punctuation: bool = True) -> str:
     and dashes unified, whitespace collapsed; see `normalize_map`."""
     if punctuation and text.isascii():  # the common case, without building an offset map
         return " ".join(text.split()).lower()
-    return normalize_map(text, punctuation=punctuation)[0]
+    return " ".join(piece for piece, _, _ in _normalized_runs(text, punctuation))
 
 
 @lru_cache(maxsize=1024)  # verifiers look up many claims in the same few chunks
@@ -90,6 +90,18 @@ def normalize_map(text: str, *, punctuation: bool = True) -> tuple[str, tuple[in
     """
     out: list[str] = []
     index: list[int] = []
+    for piece, start, positions in _normalized_runs(text, punctuation):
+        if out:  # one space for whatever separated this run from the previous one
+            out.append(" ")
+            index.append(start - 1)
+        out.append(piece)
+        index.extend(positions)
+    return "".join(out), tuple(index)
+
+
+def _normalized_runs(text: str, punctuation: bool) -> Iterator[tuple[str, int, Sequence[int]]]:
+    """Each run of `text` that normalises to something: normalised, where the run starts in `text`,
+    and the index in `text` of each of its characters."""
     cited = [] if punctuation else [m.span() for m in _CITATION_MARK.finditer(text)]
     for m in (_VISIBLE_RUN if punctuation else _PLAIN_RUN).finditer(text):
         start, end = m.span()
@@ -100,14 +112,8 @@ def normalize_map(text: str, *, punctuation: bool = True) -> tuple[str, tuple[in
             piece, positions = m.group().lower(), range(start, end)
         else:
             piece, positions = _normalize_chars(text, start, end, punctuation)
-        if not piece:
-            continue
-        if out:  # one space for whatever separated this run from the previous one
-            out.append(" ")
-            index.append(start - 1)
-        out.append(piece)
-        index.extend(positions)
-    return "".join(out), tuple(index)
+        if piece:
+            yield piece, start, positions
 
 
 def _normalize_chars(text: str, start: int, end: int, punctuation: bool) -> tuple[str, list[int]]:
