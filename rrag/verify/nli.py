@@ -23,7 +23,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -264,16 +264,27 @@ def clear_caches() -> None:
 
 
 class _ContextIndex:
-    """Sentence windows of every chunk, with the term statistics the cheap signals need."""
+    """Sentence windows of every chunk, with the term statistics the cheap signals need. The windows
+    and their weights pick the judge's pairs; the rest is read while the judge runs, and the
+    numbers only for a claim that has some."""
 
     def __init__(self, contexts: Sequence[RetrievedChunk]) -> None:
         self.windows = [window for rc in contexts for window in chunk_windows(rc.chunk)]
         self.weight = fx.TermWeights(w.terms for w in self.windows)
-        # Unions of what each chunk holds (cached per chunk text), not one pass over all of them joined.
-        texts = [rc.chunk.text for rc in contexts]
-        self.terms: set[str] = set().union(*map(content_words, texts))
-        self.numbers: set[float] = set().union(*map(chunk_numbers, texts))
-        self.lower_words: set[str] = set().union(*map(words, texts))
+        self._texts = [rc.chunk.text for rc in contexts]
+
+    # Unions of what each chunk holds (cached per chunk text), not one pass over all of them joined.
+    @cached_property
+    def terms(self) -> set[str]:
+        return set().union(*map(content_words, self._texts))
+
+    @cached_property
+    def numbers(self) -> set[float]:
+        return set().union(*map(chunk_numbers, self._texts))
+
+    @cached_property
+    def lower_words(self) -> set[str]:
+        return set().union(*map(words, self._texts))
 
     def candidates(self, claim_terms: Sequence[str], k: int) -> list[_Window]:
         coverage = fx.coverage_of(claim_terms, self.weight)
@@ -374,6 +385,7 @@ class NLIVerifier(Verifier):
         contra_max = float(p[:, 2].max()) if len(found) else 0.0
         claim_numbers = fx.number_values(text)
         evidence_numbers = {n for w in found for n in fx.number_values(w.span.text)}
+        context_numbers = index.numbers if claim_numbers else set()  # read only where it tells something
         entities = fx.capitalised(text)
         return {
             "entail_logit": _logit(entail),
@@ -381,9 +393,9 @@ class NLIVerifier(Verifier):
             "neutral_at_best": float(p[best, 1]) if len(found) else 1.0,
             "cover_context": fx.weighted_coverage(terms, index.terms, index.weight),
             "cover_window": fx.weighted_coverage(terms, found[0].terms, index.weight) if found else 0.0,
-            "numbers": fx.coverage(claim_numbers, index.numbers),
+            "numbers": fx.coverage(claim_numbers, context_numbers),
             # A number the context never mentions: 19% of such dev sentences are supported, 64% of the rest.
-            "missing_number": float(bool(claim_numbers - index.numbers)),
+            "missing_number": float(bool(claim_numbers - context_numbers)),
             # ... and one the evidence windows do not state (the number may sit in an unrelated passage).
             "evidence_missing_number": float(bool(claim_numbers - evidence_numbers)),
             "has_numbers": float(bool(claim_numbers)),
