@@ -137,6 +137,9 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         ("Step 2 shows how", [(2.0, "step")]),  # the noun before a reference's number: no "shows" counted
         ("Chapter 3 costs 15% more", [(3.0, "chapter"), (15.0, "%")]),
         ("Section 2 5% off", [(2.0, "section"), (5.0, "%")]),
+        ("Room\u00a012 is free", [(12.0, "room")]),  # any space between the noun and its number
+        ("subsection 9 applies", [(9.0, "apply")]),  # no reference noun: a word ending in one
+        ("the price (GBP) is 65", [(65.0, "GBP")]),  # a table column's currency
         ("see page 12 percent", [(12.0, "%")]),  # a unit of measure after it still wins
         ("GBP 49 or Eur 5", [(49.0, "GBP"), (5.0, "EUR")]),
         ("\u017fix days", [(6.0, "day")]),  # the long s matches "six" case-insensitively: it raised KeyError

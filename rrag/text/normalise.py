@@ -76,8 +76,11 @@ def clean(text: str) -> str:
 def normalize(text: str, *, punctuation: bool = True) -> str:
     """Case-folded, NFKC, invisible characters dropped, digits and spaces as in `plain_char`, quotes
     and dashes unified, whitespace collapsed; see `normalize_map`."""
-    if punctuation and text.isascii():  # the common case, without building an offset map
-        return " ".join(text.split()).lower()
+    if text.isascii():  # the common cases, without building an offset map
+        if punctuation:
+            return " ".join(text.split()).lower()
+        if "[" not in text:  # no citation mark to drop
+            return " ".join(_PLAIN_RUN.findall(text)).lower()
     return " ".join(piece for piece, _, _ in _normalized_runs(text, punctuation))
 
 

@@ -6,6 +6,7 @@ import math
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from string import ascii_letters
 from typing import NamedTuple
 
 from rrag.text.words import STOPWORDS, content_words, stem, word_spans, words
@@ -190,11 +191,25 @@ _NAMED_TIME = re.compile(r"\b(?:(midnight)|noon|midday)\b", re.IGNORECASE)
 # Nouns that number what follows them: "Section 4" and "Section 7" are two different sections.
 # Both end where a number starts and are a few words long: searched for in the text just before it.
 LOOKBACK = 80
-_REFERENCE = re.compile(
-    r"\b(section|chapter|article|clause|paragraph|appendix|annex|schedule|step|page|part|table|figure"
-    r"|room|gate|platform|floor|level|version|stage|phase|tier|zone|route|item|rule)\s+$",
-    re.IGNORECASE,
-)
+_REFERENCE_NOUNS = (
+    "section chapter article clause paragraph appendix annex schedule step page part table figure "
+    "room gate platform floor level version stage phase tier zone route item rule"
+).split()
+_REFERENCE = re.compile(rf"\b({'|'.join(_REFERENCE_NOUNS)})\s+$", re.IGNORECASE)
+_REFERENCE_NOUN_SET = frozenset(_REFERENCE_NOUNS)
+
+
+def _reference_before(text: str, start: int, end: int) -> re.Match[str] | None:
+    """`_REFERENCE` in text[start:end], searched only where the word before the spaces is one of its
+    nouns (the search tries every position; most numbers follow no such noun)."""
+    words = text[start:end]
+    if not words[-1:].isspace():
+        return None
+    last = words.split()[-1] if words.strip() else ""
+    noun = last[len(last.rstrip(ascii_letters)) :].lower()
+    if last.isascii() and noun not in _REFERENCE_NOUN_SET:
+        return None
+    return _REFERENCE.search(text, start, end)
 
 
 # A table column that names its currency, as a row read as a sentence writes it (rrag/ingest/extract.py:
@@ -227,10 +242,12 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if m.group("cur"):
             unit, unit_end = _CURRENCIES[m.group("cur").lower()], -1
         before = max(0, m.start() - LOOKBACK)
-        header = None if unit or m.group("cur") else _CURRENCY_HEADER.search(text, before, m.start())
+        header = None
+        if not unit and not m.group("cur") and text.find(")", before, m.start()) != -1:
+            header = _CURRENCY_HEADER.search(text, before, m.start())
         if header:  # "the price (GBP) is 65": a table column's currency
             unit = _CURRENCIES[header.group(1).lower()]
-        reference = None if header or m.group("cur") else _REFERENCE.search(text, before, m.start())
+        reference = None if header or m.group("cur") else _reference_before(text, before, m.start())
         if reference and not _is_measure(unit):
             # "Section 4", "step 3": the noun before the number is what it numbers, whatever word
             # follows ("Step 2 shows ..." counts no shows); not "table 2 rows" of a measure ("2 %").
