@@ -120,13 +120,15 @@ class _Text:
     text: str
     asserted: str  # the text less a preamble or leading hedge
     terms: frozenset[str]  # stemmed content words
+    numeric: frozenset[str]  # the terms with a digit, which weigh NUMBER_WEIGHT
     weight: float  # the terms' total weight, the denominator of coverage
 
     @classmethod
     def of(cls, text: str) -> _Text:
         asserted = _asserted(text)
         terms = frozenset(content_words(asserted)) - _DISCOURSE_WORDS
-        return cls(text, asserted, terms, sum(_weight(t) for t in terms))
+        numeric = frozenset(t for t in terms if has_digit(t))
+        return cls(text, asserted, terms, numeric, len(terms) + (NUMBER_WEIGHT - 1) * len(numeric))
 
     @cached_property
     def numbers(self) -> tuple[Quantity, ...]:
@@ -499,12 +501,12 @@ def _prefixed(word: str, base: str) -> bool:
     return len(base) >= MIN_PREFIXED_BASE and word.endswith(base) and word[: -len(base)] in _PREFIXES
 
 
-def _weight(term: str) -> float:
-    return NUMBER_WEIGHT if has_digit(term) else 1.0
-
-
 def _coverage(claim: _Text, evidence: _Text) -> float:
-    return sum(_weight(t) for t in claim.terms & evidence.terms) / claim.weight if claim.weight else 0.0
+    """The weighted share of the claim's terms the evidence has (asked of every retrieved sentence)."""
+    if not claim.weight:
+        return 0.0
+    shared = claim.terms & evidence.terms
+    return (len(shared) + (NUMBER_WEIGHT - 1) * len(shared & claim.numeric)) / claim.weight
 
 
 AGREEING_BONUS, SAME_SLOT_BONUS = 0.1, 0.05  # at most, added to the coverage by `_rank`
