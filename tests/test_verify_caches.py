@@ -92,3 +92,13 @@ def test_each_text_is_read_for_values_once_and_clear_caches_forgets_it() -> None
         info = cache.cache_info()
         assert info.misses == info.currsize > 0 and info.hits > 0  # each text read once, then reused
     assert audit() == cold
+
+
+def test_an_answer_that_states_no_value_leaves_the_retrieved_sentences_unread() -> None:
+    """The conflict finder compares values: where no claim states one, it reads no chunk for them."""
+    claims = [Claim("Managers approve leave requests.", 0, 32)]
+    verdicts = GuardedVerifier(NLIVerifier()).verify_many(claims, [CONTEXT])
+    results = [ClaimResult(c, v) for c, v in zip(claims, verdicts)]
+    clear_caches()
+    assert flag_conflicts(results, [CONTEXT]) == results
+    assert values.cache_info().currsize == 1  # the claim's own, and no sentence of the chunk

@@ -73,6 +73,10 @@ def disagreement(claim: str, contexts: Sequence[RetrievedChunk]) -> str:
     return _disagreement(claim, _sentences(contexts))
 
 
+def _states_a_value(claim: str) -> bool:
+    return any(v.measure not in _NO_SLOT for v in values(claim))
+
+
 def _disagreement(claim: str, sentences: list[_Sentence]) -> str:
     claimed = [v for v in values(claim) if v.measure not in _NO_SLOT]
     topic = _topic(claim)
@@ -104,14 +108,13 @@ def _disagreement(claim: str, sentences: list[_Sentence]) -> str:
 
 def flag_conflicts(results: Sequence[ClaimResult], contexts: Sequence[RetrievedChunk]) -> list[ClaimResult]:
     """`results` with each disagreement recorded on its claim; a supported claim becomes partial."""
+    checked = [r.claim.checkable and r.verdict.verified and _states_a_value(r.claim.text) for r in results]
+    if not any(checked):
+        return list(results)  # no value to disagree about: the retrieved sentences are not read
     sentences = _sentences(contexts)
     flagged = []
-    for result in results:
-        found = (
-            _disagreement(result.claim.text, sentences)
-            if result.claim.checkable and result.verdict.verified
-            else ""
-        )
+    for result, check in zip(results, checked):
+        found = _disagreement(result.claim.text, sentences) if check else ""
         if found:
             result = replace(result, conflict=found, verdict=_at_most_partial(result.verdict, found))
         flagged.append(result)
