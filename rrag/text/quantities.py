@@ -202,10 +202,10 @@ _REFERENCE_NOUN_SET = frozenset(_REFERENCE_NOUNS)
 def _reference_before(text: str, start: int, end: int) -> re.Match[str] | None:
     """`_REFERENCE` in text[start:end], searched only where the word before the spaces is one of its
     nouns (the search tries every position; most numbers follow no such noun)."""
-    words = text[start:end]
-    if not words[-1:].isspace():
+    before = text[start:end]
+    if not before[-1:].isspace():
         return None
-    last = words.split()[-1] if words.strip() else ""
+    last = (before.split() or [""])[-1]
     noun = last[len(last.rstrip(ascii_letters)) :].lower()
     if last.isascii() and noun not in _REFERENCE_NOUN_SET:
         return None

@@ -73,12 +73,13 @@ def disagreement(claim: str, contexts: Sequence[RetrievedChunk]) -> str:
     return _disagreement(claim, _sentences(contexts))
 
 
-def _states_a_value(claim: str) -> bool:
-    return any(v.measure not in _NO_SLOT for v in values(claim))
+def _claimed(claim: str) -> list[Value]:
+    """The values a claim states that sources can disagree about."""
+    return [v for v in values(claim) if v.measure not in _NO_SLOT]
 
 
 def _disagreement(claim: str, sentences: list[_Sentence]) -> str:
-    claimed = [v for v in values(claim) if v.measure not in _NO_SLOT]
+    claimed = _claimed(claim)
     topic = _topic(claim)
     if not claimed or not topic:
         return ""
@@ -108,7 +109,7 @@ def _disagreement(claim: str, sentences: list[_Sentence]) -> str:
 
 def flag_conflicts(results: Sequence[ClaimResult], contexts: Sequence[RetrievedChunk]) -> list[ClaimResult]:
     """`results` with each disagreement recorded on its claim; a supported claim becomes partial."""
-    checked = [r.claim.checkable and r.verdict.verified and _states_a_value(r.claim.text) for r in results]
+    checked = [r.claim.checkable and r.verdict.verified and bool(_claimed(r.claim.text)) for r in results]
     if not any(checked):
         return list(results)  # no value to disagree about: the retrieved sentences are not read
     sentences = _sentences(contexts)

@@ -442,12 +442,13 @@ def _best(c: _Text, candidates: list[_Candidate]) -> _Candidate:
     covered = sorted(
         ((_coverage(c, cand.features), i) for i, cand in enumerate(candidates)), key=lambda ci: -ci[0]
     )
-    ranked: list[tuple[tuple[float, float], int]] = []
-    for coverage, i in covered:
-        if ranked and coverage + AGREEING_BONUS + SAME_SLOT_BONUS < max(ranked)[0][0] - 1e-6:
+    first = covered[0][1]
+    best = (_rank(c, candidates[first].features), -first)  # (rank, -position): ties go to the first
+    for coverage, i in covered[1:]:
+        if coverage + AGREEING_BONUS + SAME_SLOT_BONUS < best[0][0] - 1e-6:
             break
-        ranked.append((_rank(c, candidates[i].features), -i))
-    return candidates[-max(ranked)[1]]
+        best = max(best, (_rank(c, candidates[i].features), -i))
+    return candidates[-best[1]]
 
 
 @lru_cache(maxsize=1024)  # the same chunks come back for question after question

@@ -361,7 +361,7 @@ class NLIVerifier(Verifier):
                 pairs.extend((w.span.text, span.text) for w in found)
                 sentences.append(score)
             result.append(sentences)
-        # The judge runs on the other threads while the rules, plain Python, read the same sentences.
+        # Several pairs run on the judge's threads while the rules' verdicts are read for the features.
         judged = self.encoder.start(pairs)
         sentence_claims = [Claim(s.span.text, s.span.start, s.span.end) for s, _, _ in plan]
         texts = [rc.chunk.text for rc in contexts]
