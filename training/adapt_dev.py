@@ -39,7 +39,7 @@ import rrag.verify.nli
 from rrag.tools.verifier_eval import Row, format_table
 from rrag.verify.nli import MODEL_DIR
 from training.data import BASE_MODEL_DIR, load_mix
-from training.export_onnx import export, load_model
+from training.export_onnx import export
 from training.fit_calibrator import (
     CACHE,
     FOLDS,
@@ -50,7 +50,7 @@ from training.fit_calibrator import (
     model_hash,
     sentence_labels,
 )
-from training.model import CrossEncoderModel
+from training.model import CrossEncoderModel, load_model
 from training.synthetic import perturbations
 from training.train_nli import DEFAULT_MIX, DEVICE, Trainer, plan_batches
 

@@ -20,7 +20,7 @@ from transformers import AutoTokenizer
 
 from rrag.verify.nli import MODEL_DIR, MODEL_FILE, TOKENIZER_FILE, CrossEncoder
 from training.data import BASE_MODEL_DIR
-from training.model import CrossEncoderModel
+from training.model import CrossEncoderModel, load_model
 from training.portable_int8 import write_portable
 
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
@@ -29,12 +29,6 @@ CHECK_PAIRS = [
     ("The Eiffel Tower is in Paris and opened in 1889.", "The Eiffel Tower opened in 1925."),
     ("The company reported revenue of 3 million dollars.", "The company has 40 employees."),
 ]
-
-
-def load_model(checkpoint: Path) -> CrossEncoderModel:
-    model = CrossEncoderModel(BASE_MODEL_DIR)
-    model.load_state_dict(torch.load(checkpoint, map_location="cpu", weights_only=False)["model"])
-    return model.eval()
 
 
 def export(model: CrossEncoderModel, out: Path) -> None:

@@ -17,13 +17,15 @@ import torch
 from transformers import AutoTokenizer
 
 from training.data import BASE_MODEL_DIR, heldout_rows
-from training.export_onnx import load_model
+from training.model import load_model
+from training.train_nli import DEVICE
 
 LABELS = ("entailment", "neutral", "contradiction")
 
 
 @torch.no_grad()
 def predict(model, tokenizer, rows: list[dict], batch: int = 64, max_len: int = 128) -> list[str]:
+    device = next(model.parameters()).device
     out: list[str] = []
     for i in range(0, len(rows), batch):
         part = rows[i : i + batch]
@@ -34,7 +36,7 @@ def predict(model, tokenizer, rows: list[dict], batch: int = 64, max_len: int = 
             max_length=max_len,
             padding=True,
             return_tensors="pt",
-        )
+        ).to(device)
         out.extend(LABELS[j] for j in model(**enc).argmax(dim=-1).tolist())
     return out
 
@@ -43,12 +45,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--checkpoint", type=Path, required=True)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument(
+        "--max-len", type=int, default=128, help="pair tokens; the app reads up to 512 (nli.MAX_PAIR_TOKENS)"
+    )
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     rows = heldout_rows()
-    predicted = predict(
-        load_model(args.checkpoint).eval(), AutoTokenizer.from_pretrained(BASE_MODEL_DIR), rows
-    )
+    model = load_model(args.checkpoint).to(DEVICE)
+    predicted = predict(model, AutoTokenizer.from_pretrained(BASE_MODEL_DIR), rows, max_len=args.max_len)
     right, total = Counter(), Counter()
     for row, label in zip(rows, predicted):
         total[row["dataset"]] += 1

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from rrag.tools.verifier_eval import format_table
 from training.adapt_dev import features_of
-from training.export_onnx import load_model
 from training.fit_calibrator import cross_validate, load_dev
+from training.model import load_model
 
 
 def main() -> None:

@@ -11,11 +11,14 @@ from pathlib import Path
 import torch
 from transformers import AutoModel
 
+from training.data import BASE_MODEL_DIR
+
 
 class CrossEncoderModel(torch.nn.Module):
     def __init__(self, base: Path, num_labels: int = 3, dropout: float = 0.1) -> None:
         super().__init__()
-        self.encoder = AutoModel.from_pretrained(base, add_pooling_layer=False)
+        # float32 also from half-precision weights (the copy carried to a GPU machine)
+        self.encoder = AutoModel.from_pretrained(base, add_pooling_layer=False, dtype=torch.float32)
         self.dropout = torch.nn.Dropout(dropout)
         self.head = torch.nn.Linear(self.encoder.config.hidden_size, num_labels)
 
@@ -28,3 +31,10 @@ class CrossEncoderModel(torch.nn.Module):
         mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
         pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
         return self.head(self.dropout(pooled))
+
+
+def load_model(checkpoint: Path) -> CrossEncoderModel:
+    """The model of a state.pt written by train_nli, adapt_dev or `training.gpu join`, on the CPU."""
+    model = CrossEncoderModel(BASE_MODEL_DIR)
+    model.load_state_dict(torch.load(checkpoint, map_location="cpu", weights_only=False)["model"])
+    return model.eval()

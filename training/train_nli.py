@@ -22,10 +22,11 @@ from transformers import AutoTokenizer, get_linear_schedule_with_warmup
 
 from training.data import BASE_MODEL_DIR, EVAL_DIR, LABEL_MASKS, load_mix, read_jsonl
 from training.model import CrossEncoderModel
-from training.synthetic import context_minimal_pairs, near_misses
 
-# Training runs on a GPU where torch sees one (a CUDA build of torch), else on the CPU.
+# Training runs on a GPU where torch sees one (a CUDA build of torch), in bfloat16 autocast, else on
+# the CPU in float32.
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+AUTOCAST = torch.autocast(DEVICE.type, dtype=torch.bfloat16, enabled=DEVICE.type == "cuda")
 
 DEFAULT_MIX = {
     # file (under shared/train) -> rows sampled; caption-style SNLI kept small on purpose.
@@ -69,10 +70,18 @@ def batches(rows: list[dict], batch_size: int, seed: int) -> list[list[dict]]:
 class Trainer:
     """AdamW with linear warm-up and decay over `steps` batches; one call to step() per batch."""
 
-    def __init__(self, model: CrossEncoderModel, tokenizer, lr: float, steps: int, max_len: int) -> None:
+    def __init__(
+        self,
+        model: CrossEncoderModel,
+        tokenizer,
+        lr: float,
+        steps: int,
+        max_len: int,
+        train_embeddings: bool = False,
+    ) -> None:
         self.model, self.tokenizer, self.max_len = model, tokenizer, max_len
         # The word-embedding matrix is half the parameters; freezing it makes a CPU step much cheaper.
-        model.encoder.embeddings.word_embeddings.weight.requires_grad_(False)
+        model.encoder.embeddings.word_embeddings.weight.requires_grad_(train_embeddings)
         self.trainable = [p for p in model.parameters() if p.requires_grad]
         self.optimizer = torch.optim.AdamW(self.trainable, lr=lr, weight_decay=0.01)
         self.scheduler = get_linear_schedule_with_warmup(self.optimizer, int(0.06 * steps), steps)
@@ -87,7 +96,9 @@ class Trainer:
             return_tensors="pt",
         ).to(DEVICE)
         masks = torch.tensor([LABEL_MASKS[r["label"]] for r in batch], device=DEVICE)
-        loss = partial_label_loss(self.model(**enc), masks)
+        with AUTOCAST:
+            logits = self.model(**enc)
+        loss = partial_label_loss(logits.float(), masks)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(self.trainable, 1.0)
         self.optimizer.step()
@@ -102,6 +113,19 @@ def plan_batches(rows: list[dict], batch_size: int, epochs: float, seed: int) ->
     for epoch in range(math.ceil(epochs)):
         plan.extend(batches(rows, batch_size, seed + epoch))
     return plan[: int(len(rows) * epochs / batch_size)]
+
+
+def synthetic_rows(rows: list[dict], near_misses: int, context_pairs: int, seed: int) -> list[dict]:
+    """About `near_misses` near-miss pairs made from `rows`, then about `context_pairs` minimal pairs
+    made from the dev contexts' sentences (their wording, never their labels)."""
+    # Imported here: it needs rrag's text tools, which a GPU machine given these pairs ready-made lacks.
+    from training import synthetic
+
+    out = synthetic.near_misses(rows, near_misses, random.Random(seed))
+    if context_pairs:
+        contexts = [r["context"] for path in sorted(EVAL_DIR.glob("*.jsonl")) for r in read_jsonl(path)]
+        out += synthetic.context_minimal_pairs(contexts, context_pairs, random.Random(seed))
+    return out
 
 
 def main() -> None:
@@ -130,16 +154,17 @@ def main() -> None:
     ap.add_argument("--max-len", type=int, default=128)
     ap.add_argument("--save-every", type=int, default=100)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument(
+        "--train-embeddings", action="store_true", help="also train the word embeddings (cheap on a GPU)"
+    )
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     mix = json.loads(args.mix.read_text()) if args.mix else DEFAULT_MIX
     rows = load_mix(mix, args.seed, extra=args.extra)
-    rows += near_misses(rows, args.near_misses, random.Random(args.seed))
-    if args.context_pairs:
-        contexts = [r["context"] for path in sorted(EVAL_DIR.glob("*.jsonl")) for r in read_jsonl(path)]
-        rows += context_minimal_pairs(contexts, args.context_pairs, random.Random(args.seed))
+    if args.near_misses or args.context_pairs:
+        rows += synthetic_rows(rows, args.near_misses, args.context_pairs, args.seed)
     plan = plan_batches(rows, args.batch, args.epochs, args.seed)
     print(f"{len(rows)} rows, {len(plan)} steps", flush=True)
 
@@ -150,7 +175,7 @@ def main() -> None:
     if args.init != BASE_MODEL_DIR:
         model.load_state_dict(torch.load(args.init, map_location="cpu", weights_only=False)["model"])
     model.to(DEVICE)
-    trainer = Trainer(model, tokenizer, args.lr, len(plan), args.max_len)
+    trainer = Trainer(model, tokenizer, args.lr, len(plan), args.max_len, args.train_embeddings)
     optimizer, scheduler = trainer.optimizer, trainer.scheduler
     step = 0
     if state_file.exists():

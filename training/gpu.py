@@ -1,0 +1,132 @@
+"""Train the judge on a lent GPU machine (the `device` tool of this workplace).
+
+That machine has torch and transformers but no internet, no ../shared, none of rrag's dependencies
+and not the base-weights package, and at most 64 MiB travel with the working tree. So the base
+weights travel in half precision (45 MB), the training data compressed (5 MB) with the dev
+contexts' minimal pairs made here, and the trained weights come back in half precision, in parts
+under the 16 MiB a returned file may have. The shipped ONNX files (46 MB) must not travel with them:
+untrack and exclude them for the call, and restore them after.
+
+    # here
+    python -m training.gpu bundle .gpu --context-pairs 20000
+    # there, with .gpu carried
+    python3 -m training.gpu unpack .gpu /tmp/gpu
+    RRAG_SHARED_DIR=/tmp/gpu/shared RRAG_BASE_MODEL=/tmp/gpu/base python3 -m training.train_nli \\
+        --out /tmp/nli --mix training/mix_full.json --extra /tmp/gpu/shared/context_pairs.jsonl ...
+    python3 -m training.gpu weights /tmp/nli/state.pt $OUT
+    # here again
+    python -m training.gpu join FILES_AT ~/rrag-train/gpu/state.pt
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import shutil
+import tarfile
+from pathlib import Path
+
+import torch
+
+# What a tokenizer and a BertModel load from; the rest of the package is sentence-transformers' own.
+BASE_FILES = (
+    "config.json",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "vocab.txt",
+)
+DATA_ARCHIVE = "shared.tar.xz"
+PART_BYTES = 15 * 2**20
+PART_PREFIX = "judge-fp16.pt.part"
+
+
+def bundle(out: Path, context_pairs: int, seed: int) -> None:
+    """Write out/base (the half-precision base model) and out/shared.tar.xz (train/ and the pairs)."""
+    from safetensors.torch import load_file, save_file
+
+    from training.data import BASE_MODEL_DIR, TRAIN_DIR
+    from training.train_nli import synthetic_rows
+
+    base = out / "base"
+    base.mkdir(parents=True, exist_ok=True)
+    for name in BASE_FILES:
+        shutil.copy(BASE_MODEL_DIR / name, base / name)
+    weights = load_file(BASE_MODEL_DIR / "model.safetensors")
+    save_file({k: v.half() for k, v in weights.items()}, base / "model.safetensors")
+    pairs = synthetic_rows([], 0, context_pairs, seed)
+    text = "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in pairs).encode()
+    with tarfile.open(out / DATA_ARCHIVE, "w:xz", preset=9) as tar:
+        tar.add(TRAIN_DIR, arcname="train")
+        info = tarfile.TarInfo("context_pairs.jsonl")
+        info.size = len(text)
+        tar.addfile(info, io.BytesIO(text))
+    size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+    print(f"{len(pairs)} context pairs; {out} holds {size / 2**20:.1f} MiB")
+
+
+def unpack(bundle_dir: Path, out: Path) -> None:
+    """out/shared (train/ and context_pairs.jsonl) and out/base, where RRAG_* point the training."""
+    with tarfile.open(bundle_dir / DATA_ARCHIVE, "r:xz") as tar:
+        tar.extractall(out / "shared", filter="data")
+    shutil.copytree(bundle_dir / "base", out / "base", dirs_exist_ok=True)
+
+
+def weights(state_file: Path, out: Path) -> None:
+    """The checkpoint's model weights in half precision, split into parts a returned file may hold."""
+    state = torch.load(state_file, map_location="cpu", weights_only=False)
+    buffer = io.BytesIO()
+    torch.save(
+        {
+            "model": {k: v.half() for k, v in state["model"].items()},
+            "step": state["step"],
+            "args": {k: str(v) for k, v in state["args"].items()},
+        },
+        buffer,
+    )
+    data = buffer.getvalue()
+    out.mkdir(parents=True, exist_ok=True)
+    for i, start in enumerate(range(0, len(data), PART_BYTES)):
+        (out / f"{PART_PREFIX}{i}").write_bytes(data[start : start + PART_BYTES])
+
+
+def join(parts_dir: Path, state_file: Path) -> None:
+    """A state.pt (float32 model, step, args) that export_onnx, heldout_nli and measure read."""
+    parts = sorted(parts_dir.glob(f"{PART_PREFIX}*"), key=lambda p: int(p.name.removeprefix(PART_PREFIX)))
+    state = torch.load(io.BytesIO(b"".join(p.read_bytes() for p in parts)), weights_only=False)
+    state["model"] = {k: v.float() for k, v in state["model"].items()}
+    state_file.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(state, state_file)
+    print(f"step {state['step']}, {len(state['model'])} tensors -> {state_file}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("bundle")
+    b.add_argument("out", type=Path)
+    b.add_argument("--context-pairs", type=int, default=20000)
+    b.add_argument("--seed", type=int, default=20261122)
+    u = sub.add_parser("unpack")
+    u.add_argument("bundle", type=Path)
+    u.add_argument("out", type=Path)
+    w = sub.add_parser("weights")
+    w.add_argument("state", type=Path)
+    w.add_argument("out", type=Path)
+    j = sub.add_parser("join")
+    j.add_argument("parts", type=Path)
+    j.add_argument("state", type=Path)
+    args = ap.parse_args()
+    if args.command == "bundle":
+        bundle(args.out, args.context_pairs, args.seed)
+    elif args.command == "unpack":
+        unpack(args.bundle, args.out)
+    elif args.command == "weights":
+        weights(args.state, args.out)
+    else:
+        join(args.parts, args.state)
+
+
+if __name__ == "__main__":
+    main()
