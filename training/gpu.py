@@ -7,14 +7,12 @@ contexts' minimal pairs made here, and the trained weights come back in half pre
 under the 16 MiB a returned file may have. The shipped ONNX files (46 MB) must not travel with them:
 untrack and exclude them for the call, and restore them after.
 
-    # here
+    # here: write .gpu/ (listed in .git/info/exclude), then keep the ONNX files home
     python -m training.gpu bundle .gpu --context-pairs 20000
-    # there, with .gpu carried
-    python3 -m training.gpu unpack .gpu /tmp/gpu
-    RRAG_SHARED_DIR=/tmp/gpu/shared RRAG_BASE_MODEL=/tmp/gpu/base python3 -m training.train_nli \\
-        --out /tmp/nli --mix training/mix_full.json --extra /tmp/gpu/shared/context_pairs.jsonl ...
-    python3 -m training.gpu weights /tmp/nli/state.pt $OUT
-    # here again
+    git rm --cached -q rrag/verify/models/nli-minilm-l6-*int8.onnx   # and list them in the exclude
+    # there (device run, carry [".gpu"]): unpack, train, held-out accuracy, weights to $OUT
+    bash training/gpu_train.sh 3
+    # here again: git reset the two files and drop their exclude lines, then
     python -m training.gpu join FILES_AT ~/rrag-train/gpu/state.pt
 """
 
