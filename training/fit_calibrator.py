@@ -46,8 +46,8 @@ from rrag.verify.nli import (
     aggregate_features,
     with_records,
 )
+from training.data import EVAL_DIR
 
-EVAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
 CACHE = Path(__file__).resolve().parent / "cache" / "dev_features.json"
 FEATURES = (
     "entail_logit",

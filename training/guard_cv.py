@@ -31,8 +31,8 @@ from rrag.verify.features import claim_sentences
 from rrag.verify.guarded import ALWAYS, DEFAULT_GUARD, NEVER, Guard, overrule
 from rrag.verify.lexical import BORROWED, NEGATED_EVIDENCE, UNSTATED, LexicalVerifier
 from rrag.verify.nli import NLIVerifier
+from training.data import EVAL_DIR
 
-EVAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
 CACHE = Path(__file__).resolve().parent / "cache" / "guard_dev.jsonl"
 FOLDS, SEED = 5, 20261122  # as training/fit_calibrator.py
 KINDS = (
