@@ -1,10 +1,10 @@
-"""3-way accuracy of a judge checkpoint on the held-out MNLI and FEVER-NLI slice (training.data).
+"""3-way accuracy of a judge on the held-out MNLI and FEVER-NLI slice (training.data).
 
-    python -m training.heldout_nli --checkpoint CHECKPOINT/state.pt
+    python -m training.heldout_nli --checkpoint CHECKPOINT/state.pt   # a torch checkpoint
+    python -m training.heldout_nli --onnx rrag/verify/models         # the int8 judge the app runs
 
 No training set of this folder ever holds a pair whose premise is in that slice, so the figure is
-the judge's accuracy on NLI it never saw. A two-label judge (the shipped ONNX export) is not read
-here: the checkpoint keeps all three classes.
+the judge's accuracy on NLI it never saw.
 """
 
 from __future__ import annotations
@@ -41,9 +41,24 @@ def predict(model, tokenizer, rows: list[dict], batch: int = 64, max_len: int = 
     return out
 
 
+def predict_onnx(model_dir: Path, rows: list[dict], batch: int = 32) -> list[str]:
+    """The labels the app's own judge gives (int8 ONNX, pairs up to nli.MAX_PAIR_TOKENS)."""
+    # Imported here: a GPU machine, which runs the checkpoint path, lacks rrag's dependencies.
+    from rrag.verify.nli import CrossEncoder
+
+    judge = CrossEncoder(model_dir)
+    out: list[str] = []
+    for i in range(0, len(rows), batch):
+        probabilities = judge.predict([(r["premise"], r["hypothesis"]) for r in rows[i : i + batch]])
+        out.extend(LABELS[j] for j in probabilities.argmax(axis=1).tolist())
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--checkpoint", type=Path, required=True)
+    judge = ap.add_mutually_exclusive_group(required=True)
+    judge.add_argument("--checkpoint", type=Path, help="a state.pt")
+    judge.add_argument("--onnx", type=Path, help="a folder the app loads its judge from")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument(
         "--max-len", type=int, default=128, help="pair tokens; the app reads up to 512 (nli.MAX_PAIR_TOKENS)"
@@ -51,8 +66,11 @@ def main() -> None:
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     rows = heldout_rows()
-    model = load_model(args.checkpoint).to(DEVICE)
-    predicted = predict(model, AutoTokenizer.from_pretrained(BASE_MODEL_DIR), rows, max_len=args.max_len)
+    if args.onnx:
+        predicted = predict_onnx(args.onnx, rows)
+    else:
+        model = load_model(args.checkpoint).to(DEVICE)
+        predicted = predict(model, AutoTokenizer.from_pretrained(BASE_MODEL_DIR), rows, max_len=args.max_len)
     right, total = Counter(), Counter()
     for row, label in zip(rows, predicted):
         total[row["dataset"]] += 1
