@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
 from rrag.store import Store
-from rrag.store.bm25 import keyword_terms
-from rrag.types import Chunk, RetrievedChunk
+from rrag.store.bm25 import KeywordMatches, keyword_terms
+from rrag.types import RetrievedChunk
 
 # Fusion weights. The embedding carries meaning across paraphrases ("vacation" ~ "annual leave");
 # BM25 rewards the exact terms (names, codes, numbers) the embedding blurs.
@@ -43,29 +43,38 @@ class HybridRetriever:
         return self.retrieve_many([query], top_k)[0]
 
     def retrieve_many(self, queries: Sequence[str], top_k: int | None = None) -> list[list[RetrievedChunk]]:
-        """`retrieve` for each query, with one vector search and one read of chunks for them all."""
+        """`retrieve` for each query, with one vector search, one read of the keyword index and one
+        read of chunks for them all."""
         k = top_k or self.settings.top_k
         n_candidates = max(k * CANDIDATE_FACTOR, MIN_CANDIDATES)
-        chunks: dict[str, Chunk] = {}
-        ranked = []
-        for query, vector_hits in zip(queries, self.index.query_many(queries, n_candidates)):
-            chunks.update((chunk.chunk_id, chunk) for chunk, _ in vector_hits)
-            ranked.append(self._fuse(query, vector_hits, n_candidates, k) if vector_hits else [])
-        # Chunks found by keyword only are read from the index (a row the index lacks is left out).
-        wanted = {i for best in ranked for _, i, _, _ in best if i not in chunks}
-        chunks.update((c.chunk_id, c) for c in self.index.get(sorted(wanted)))
+        hits = self.index.nearest_many(queries, n_candidates)
+        searched = [i for i, vector_hits in enumerate(hits) if vector_hits]  # none: blank, or an empty index
+        terms = {i: keyword_terms(queries[i]) for i in searched}
+        matches = dict(
+            zip(
+                searched,
+                self.store.keyword_matches_many(
+                    [(terms[i], [chunk_id for chunk_id, _ in hits[i]]) for i in searched], limit=n_candidates
+                ),
+            )
+        )
+        ranked = [
+            self._fuse(terms[i], hits[i], matches[i], k) if i in matches else [] for i in range(len(hits))
+        ]
+        # Only the chunks that made a query's best are read (a row the index lacks is left out).
+        chunks = {
+            c.chunk_id: c for c in self.index.get(sorted({i for best in ranked for _, i, _, _ in best}))
+        }
         return [
             [RetrievedChunk(chunks[i], score, v, kw) for score, i, v, kw in best if i in chunks]
             for best in ranked
         ]
 
     def _fuse(
-        self, query: str, vector_hits: list[tuple[Chunk, float]], n_candidates: int, k: int
+        self, terms: list[str], vector_hits: list[tuple[str, float]], matches: KeywordMatches, k: int
     ) -> list[tuple[float, str, float, float]]:
         """(fused score, chunk id, vector score, keyword score) of the best `k` above the floor."""
-        vector_scores = {chunk.chunk_id: max(similarity, 0.0) for chunk, similarity in vector_hits}
-        terms = keyword_terms(query)
-        matches = self.store.keyword_matches(terms, limit=n_candidates, also=list(vector_scores))
+        vector_scores = {chunk_id: max(similarity, 0.0) for chunk_id, similarity in vector_hits}
         keyword_scores = matches.scores(terms)
         fused = []
         for i in {*vector_scores, *matches.candidates}:

@@ -241,25 +241,29 @@ class ChunkIndex:
 
     def query(self, text: str, k: int) -> list[tuple[Chunk, float]]:
         """The `k` nearest chunks to `text` with their cosine similarity, best first."""
-        return self.query_many([text], k)[0]
+        result = self._search([text], k, include=["documents", "metadatas", "distances"])
+        if result is None:
+            return []
+        found = {key: result[key][0] for key in ("ids", "documents", "metadatas")}
+        return [(chunk, 1.0 - float(d)) for chunk, d in zip(_chunks(found), result["distances"][0])]
 
-    def query_many(self, texts: Sequence[str], k: int) -> list[list[tuple[Chunk, float]]]:
-        """`query` for several texts in one call: one embedding batch, one search."""
+    def nearest_many(self, texts: Sequence[str], k: int) -> list[list[tuple[str, float]]]:
+        """The ids of the `k` nearest chunks to each text, with their cosine similarity, best first: one
+        embedding batch and one search for them all, and no chunk read (most candidates are not kept)."""
         asked = [i for i, text in enumerate(texts) if text.strip()]
-        out: list[list[tuple[Chunk, float]]] = [[] for _ in texts]
-        if k < 1 or not asked:
-            return out
-        with _chroma_errors("search"):
-            result = self._collection.query(
-                query_texts=[texts[i] for i in asked],
-                n_results=k,
-                include=["documents", "metadatas", "distances"],
-            )
-        for row, i in enumerate(asked):
-            found = {key: result[key][row] for key in ("ids", "documents", "metadatas")}  # type: ignore[index]
-            distances = result["distances"][row]  # type: ignore[index]
-            out[i] = [(chunk, 1.0 - float(d)) for chunk, d in zip(_chunks(found), distances)]
+        out: list[list[tuple[str, float]]] = [[] for _ in texts]
+        result = self._search([texts[i] for i in asked], k, include=["distances"])
+        for row, i in enumerate(asked if result is not None else []):
+            ids, distances = result["ids"][row], result["distances"][row]
+            out[i] = [(chunk_id, 1.0 - float(d)) for chunk_id, d in zip(ids, distances)]
         return out
+
+    def _search(self, texts: Sequence[str], k: int, include: list[str]) -> Any:
+        """Chroma's query result for `texts`; None when there is nothing to search (k < 1, or only blanks)."""
+        if k < 1 or not any(text.strip() for text in texts):
+            return None
+        with _chroma_errors("search"):
+            return self._collection.query(query_texts=list(texts), n_results=k, include=include)  # type: ignore[arg-type]
 
     def _touch(self) -> None:
         with _lock:

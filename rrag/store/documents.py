@@ -73,8 +73,16 @@ class DocumentStore(StoreBase):
     ) -> KeywordMatches:
         """What scaled BM25 needs for one query (rrag.store.bm25), read in one transaction: up to `limit`
         chunks the database's full-text index ranks best, and the chunks named in `also`."""
+        return self.keyword_matches_many([(terms, also)], limit=limit)[0]
+
+    def keyword_matches_many(
+        self, queries: Sequence[tuple[Sequence[str], Sequence[str]]], *, limit: int
+    ) -> list[KeywordMatches]:
+        """`keyword_matches` of each (terms, also), all read in one transaction."""
+        if not queries:
+            return []
         with self._read("search the keyword index") as s:
-            return match_keywords(s, terms, limit, also)
+            return match_keywords(s, queries, limit)
 
     def documents_without_keywords(self) -> list[str]:
         with self._read("list the documents to index for keywords") as s:

@@ -158,42 +158,62 @@ def _add_document_frequencies(session: Session, changes: Counter[str]) -> None:
     )
 
 
-def match_keywords(session: Session, terms: Sequence[str], limit: int, also: Sequence[str]) -> KeywordMatches:
-    """The statistics and candidates for one query: up to `limit` chunks the database ranks best on
-    the query's selective terms, plus the chunks `also` names (the vector search's candidates)."""
+def match_keywords(
+    session: Session, queries: Sequence[tuple[Sequence[str], Sequence[str]]], limit: int
+) -> list[KeywordMatches]:
+    """The statistics and candidates for each (terms, also) query: up to `limit` chunks the database
+    ranks best on the query's selective terms, plus the chunks `also` names (the vector search's
+    candidates). The statistics, the document frequencies and the asked-for chunks are read once for
+    all the queries (an answer's claims are retrieved together)."""
     chunks, length = session.execute(select(keyword_stats.c.chunks, keyword_stats.c.length)).one()
-    distinct = sorted(set(terms))
     df: dict[str, int] = dict(
         session.execute(
             select(keyword_terms_table.c.term, keyword_terms_table.c.df).where(
-                keyword_terms_table.c.term.in_(distinct), keyword_terms_table.c.df > 0
+                keyword_terms_table.c.term.in_(sorted({t for terms, _ in queries for t in terms})),
+                keyword_terms_table.c.df > 0,
             )
         ).all()
     )
-    selective = [
-        t for t in distinct if t in df and df[t] <= max(SELECTIVE_MIN_CHUNKS, chunks * SELECTIVE_SHARE)
-    ]
-    chunk_terms: dict[str, list[str]] = {}
-    if selective and limit > 0:
-        # Terms are letters and digits only (keyword_terms), so quoting them is all the escaping needed.
-        sqlite = session.get_bind().dialect.name == "sqlite"
-        query = (
-            " OR ".join(f'"{t}"' for t in selective) if sqlite else " | ".join(f"'{t}'" for t in selective)
-        )
-        rows = session.execute(
-            _SQLITE_MATCH if sqlite else _POSTGRESQL_MATCH, {"query": query, "limit": limit}
-        )
-        chunk_terms = {chunk_id: body.split() for chunk_id, body in rows}
-    candidates = list(chunk_terms)
-    missing = [chunk_id for chunk_id in also if chunk_id not in chunk_terms]
+    ceiling = max(SELECTIVE_MIN_CHUNKS, chunks * SELECTIVE_SHARE)
+    sqlite = session.get_bind().dialect.name == "sqlite"
+    bodies: dict[str, list[str]] = {}
+    candidates = []
+    for terms, _ in queries:
+        selective = [t for t in sorted(set(terms)) if t in df and df[t] <= ceiling]
+        ranked: list[str] = []
+        if selective and limit > 0:
+            # Terms are letters and digits only (keyword_terms), so quoting them is all the escaping needed.
+            query = (
+                " OR ".join(f'"{t}"' for t in selective)
+                if sqlite
+                else " | ".join(f"'{t}'" for t in selective)
+            )
+            rows = session.execute(
+                _SQLITE_MATCH if sqlite else _POSTGRESQL_MATCH, {"query": query, "limit": limit}
+            )
+            for chunk_id, body in rows:
+                ranked.append(chunk_id)
+                bodies.setdefault(chunk_id, body.split())
+        candidates.append(ranked)
+    missing = sorted({chunk_id for _, also in queries for chunk_id in also} - bodies.keys())
     if missing:
         rows = session.execute(
             select(keyword_chunks.c.chunk_id, keyword_chunks.c.body).where(
                 keyword_chunks.c.chunk_id.in_(missing)
             )
         )
-        chunk_terms.update((chunk_id, body.split()) for chunk_id, body in rows)
-    return KeywordMatches(chunks, length / chunks if chunks else 0.0, df, candidates, chunk_terms)
+        bodies.update((chunk_id, body.split()) for chunk_id, body in rows)
+    mean_length = length / chunks if chunks else 0.0
+    return [
+        KeywordMatches(
+            chunks,
+            mean_length,
+            {t: df[t] for t in terms if t in df},
+            ranked,
+            {i: bodies[i] for i in (*ranked, *also) if i in bodies},
+        )
+        for (terms, also), ranked in zip(queries, candidates)
+    ]
 
 
 def documents_without_keywords(session: Session) -> list[str]:
