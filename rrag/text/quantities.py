@@ -187,7 +187,7 @@ _AGE = re.compile(r"[-\s]old\b", re.IGNORECASE)
 # named, and "two of the five patients" leaves the count to "five patients").
 _PARTITIVE = re.compile(r"\s+of\s+(?:the|these|those|its|their|our|his|her|your|my)\b", re.IGNORECASE)
 # Times of day said in words: "from 10:30 am to midnight".
-_NAMED_TIME = re.compile(r"\b(?:(midnight)|noon|midday)\b", re.IGNORECASE)
+_NAMED_TIME = _starting_with("mn", r"\b(?:(midnight)|noon|midday)\b")
 # Nouns that number what follows them: "Section 4" and "Section 7" are two different sections.
 # Both end where a number starts and are a few words long: searched for in the text just before it.
 LOOKBACK = 80

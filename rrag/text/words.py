@@ -72,10 +72,13 @@ def has_digit(word: str) -> bool:
     return any(ch.isdigit() for ch in word)
 
 
+_NOT_CONTENT = STOPWORDS | NEGATORS
+
+
 @lru_cache(maxsize=4096)
 def content_words(text: str) -> tuple[str, ...]:
     """Stemmed words that carry meaning: no stopwords, no negators (negation is checked apart)."""
-    return tuple(stem(w) for w in words(text) if w not in STOPWORDS and w not in NEGATORS)
+    return tuple([stem(w) for w in words(text) if w not in _NOT_CONTENT])
 
 
 def negation_count(text: str) -> int:

@@ -52,9 +52,9 @@ def windows(text: str, max_words: int = MAX_WINDOW_WORDS) -> list[Span]:
 
 
 def _slices(sentence: Span, max_words: int) -> list[Span]:
-    tokens = list(re.finditer(r"\S+", sentence.text))
-    if len(tokens) <= max_words:
+    if len(sentence.text.split()) <= max_words:  # most sentences: counted without building matches
         return [sentence]
+    tokens = list(re.finditer(r"\S+", sentence.text))
     step = max_words // 2
     out = []
     for first in range(0, len(tokens) - step, step):
