@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rrag.backends.onnx import cpu_session
 from rrag.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -67,7 +68,6 @@ class MiniLMEmbedder(Embedder):
     dim = MINILM_DIM
 
     def __init__(self, *, batch_size: int = DEFAULT_BATCH_SIZE, max_tokens: int = MINILM_MAX_TOKENS) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         model_path, tokenizer_path = _minilm_files()
@@ -78,12 +78,7 @@ class MiniLMEmbedder(Embedder):
         self._tokenizer.no_padding()
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         self._tokenizer.enable_truncation(max_length=max_tokens)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = ONNX_THREADS
-        options.inter_op_num_threads = 1
-        self._session = ort.InferenceSession(
-            str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
-        )
+        self._session = cpu_session(model_path, ONNX_THREADS)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)

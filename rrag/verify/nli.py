@@ -25,10 +25,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rrag.backends.onnx import cpu_session
 from rrag.errors import ConfigError
 from rrag.settings import Settings
 from rrag.text import Span, chunk_sentences, content_words, words
@@ -40,9 +40,6 @@ from rrag.verify.base import Verifier
 from rrag.verify.evidence import evidence_at, nothing_retrieved
 from rrag.verify.lexical import LexicalVerifier
 from rrag.verify.records import record_support
-
-if TYPE_CHECKING:
-    from onnxruntime import InferenceSession
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 MODEL_FILE = "nli-minilm-l6-int8.onnx"
@@ -87,7 +84,7 @@ class CrossEncoder:
         # by side, one core each (about 1.6x as fast as one after another on both: a pair of a hundred
         # tokens keeps a second intra-op thread mostly waiting). The probabilities are the same
         # either way: the int8 products are exact.
-        self._sessions = {n: _session(model_path, n) for n in {1, threads}}
+        self._sessions = {n: cpu_session(model_path, n) for n in {1, threads}}
         self._pool = ThreadPoolExecutor(threads, thread_name_prefix="nli") if threads > 1 else None
         self._threads = threads
 
@@ -140,15 +137,6 @@ class CrossEncoder:
     @lru_cache(maxsize=8 * CHUNK_CACHE_SIZE)  # noqa: B019 (encoders are few and shared: shared_encoder)
     def _tokens(self, text: str) -> tuple[int, ...]:
         return tuple(self._tokenizer.encode(text, add_special_tokens=False).ids)
-
-
-def _session(model_path: Path, threads: int) -> InferenceSession:
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    return ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
 
 
 def model_file_for_this_cpu(model_dir: Path = MODEL_DIR) -> str:
