@@ -105,6 +105,17 @@ def test_query_on_an_empty_index_or_blank_text_is_empty(index: ChunkIndex) -> No
     assert index.query("   ", k=5) == []
 
 
+def test_nearest_many_gives_each_texts_ids_and_similarities_without_reading_chunks(index: ChunkIndex) -> None:
+    index.add(_chunks("hr", [LEAVE, MONGOLIA, "Passwords must be at least 14 characters long."]))
+    nearest = index.nearest_many([VACATION, "  ", "capital of Mongolia"], k=2)
+    assert nearest[1] == [] and [len(n) for n in nearest] == [2, 0, 2]
+    for text, found in zip([VACATION, "capital of Mongolia"], [nearest[0], nearest[2]]):
+        expected = [(chunk.chunk_id, similarity) for chunk, similarity in index.query(text, k=2)]
+        assert [i for i, _ in found] == [i for i, _ in expected]
+        assert [s for _, s in found] == pytest.approx([s for _, s in expected], abs=1e-6)
+    assert index.nearest_many([VACATION], k=0) == [[]]
+
+
 def test_upsert_by_id_never_duplicates(index: ChunkIndex) -> None:
     index.add(_chunks("hr", [LEAVE, MONGOLIA]))
     index.add(_chunks("hr", ["Replaced text.", MONGOLIA]))

@@ -73,6 +73,25 @@ def test_bm25_scores_are_scaled_to_the_query(store: Store) -> None:
     assert matches.scores(keyword_terms("cost euros night"))["d:2"] == 0.0  # asked for, scored, no match
 
 
+def test_several_queries_read_at_once_match_each_read_alone(store: Store) -> None:
+    _save(
+        store,
+        "d",
+        ["Hotels cost 150 euros per night.", "Meals cost 45 euros per day.", "Passwords need 14 characters."],
+    )
+    queries = [
+        (keyword_terms("cost euros night"), ["d:2"]),
+        (keyword_terms("passwords"), ["d:0", "d:1"]),
+        (keyword_terms("capital of Mongolia"), ["d:1"]),  # no term the corpus has: the asked-for only
+        ([], []),
+    ]
+    together = store.keyword_matches_many(queries, limit=2)
+    for (terms, also), matches in zip(queries, together):
+        alone = store.keyword_matches(terms, limit=2, also=also)
+        assert matches == alone and matches.scores(terms) == alone.scores(terms)
+    assert store.keyword_matches_many([], limit=2) == []
+
+
 def _recount(store: Store) -> int:
     """The number of keyword rows, after checking the statistics kept as rows come and go against a
     count from scratch."""

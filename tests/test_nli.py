@@ -12,7 +12,7 @@ from rrag.errors import ConfigError
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
 from rrag.verify import features as fx
 from rrag.verify.base import Verifier
-from rrag.verify.nli import CALIBRATOR_FILE, MODEL_DIR, NLIVerifier
+from rrag.verify.nli import CALIBRATOR_FILE, MODEL_DIR, NLIVerifier, chunk_numbers
 
 CONTEXT = (
     "The Harbour Museum opened in 1931 in the old customs house. It holds 4,200 maritime objects, "
@@ -134,3 +134,8 @@ def test_a_claims_score_does_not_depend_on_the_claims_checked_beside_it(verifier
     alone = verifier.verify(claim, [_ctx(CONTEXT)])
     together = verifier.verify_many([beside, claim], [_ctx(CONTEXT)])[1]
     assert together.support_score == alone.support_score
+
+
+def test_a_chunks_numbers_read_by_sentence_are_those_of_the_whole_text() -> None:
+    text = "Steps:\n1. Submit the form within five days.\n2. Wait 3 days.\n- item 7 costs $2.5 million"
+    assert chunk_numbers(text) == fx.number_values(text) == {1.0, 2.0, 3.0, 5.0, 7.0, 2.5e6}

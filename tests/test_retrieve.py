@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from fixtures_docs import RELATED_QUESTIONS, UNRELATED_QUESTIONS, write_handbook
+from sqlalchemy import Connection, event
 
 from rrag.backends.embedding import get_embedder
 from rrag.ingest.service import Ingestor
@@ -110,3 +111,19 @@ def test_many_queries_at_once_retrieve_what_each_alone_does(retriever: HybridRet
         alone = retriever.retrieve(query)
         assert [r.chunk for r in found] == [r.chunk for r in alone], query
         assert [r.score for r in found] == pytest.approx([r.score for r in alone], abs=1e-6)
+
+
+def test_an_answers_queries_read_the_keyword_index_in_one_transaction(
+    handbook: tuple[Settings, ChunkIndex, Store],
+) -> None:
+    settings, index, store = handbook
+    retriever = HybridRetriever(index, store, settings)
+    queries = list(RELATED_QUESTIONS)[:5]
+    transactions: list[Connection] = []
+    began = transactions.append
+    event.listen(store._engine, "begin", began)
+    try:
+        found = retriever.retrieve_many(queries)
+    finally:
+        event.remove(store._engine, "begin", began)
+    assert all(found) and len(transactions) == 1
