@@ -43,7 +43,7 @@ def _save(store: Store, doc_id: str, texts: list[str]) -> list[Chunk]:
 
 def _scores(store: Store, query: str) -> dict[str, float]:
     terms = keyword_terms(query)
-    return store.keyword_matches(terms, limit=10).scores(terms)
+    return store.keyword_matches([(terms, [])], limit=10)[0].scores(terms)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -68,7 +68,7 @@ def test_bm25_scores_are_scaled_to_the_query(store: Store) -> None:
     # Words the corpus lacks pull the score down: the query is mostly about something else.
     assert _scores(store, "hotel night Mongolia Ulaanbaatar")["d:0"] < hotels["d:0"] / 1.5
     assert _scores(store, "capital of Mongolia") == {}
-    matches = store.keyword_matches(keyword_terms("cost euros night"), limit=1, also=["d:2"])
+    [matches] = store.keyword_matches([(keyword_terms("cost euros night"), ["d:2"])], limit=1)
     assert matches.candidates == ["d:0"]  # the database's best, up to the limit
     assert matches.scores(keyword_terms("cost euros night"))["d:2"] == 0.0  # asked for, scored, no match
 
@@ -85,11 +85,11 @@ def test_several_queries_read_at_once_match_each_read_alone(store: Store) -> Non
         (keyword_terms("capital of Mongolia"), ["d:1"]),  # no term the corpus has: the asked-for only
         ([], []),
     ]
-    together = store.keyword_matches_many(queries, limit=2)
-    for (terms, also), matches in zip(queries, together):
-        alone = store.keyword_matches(terms, limit=2, also=also)
-        assert matches == alone and matches.scores(terms) == alone.scores(terms)
-    assert store.keyword_matches_many([], limit=2) == []
+    together = store.keyword_matches(queries, limit=2)
+    for query, matches in zip(queries, together):
+        [alone] = store.keyword_matches([query], limit=2)
+        assert matches == alone and matches.scores(query[0]) == alone.scores(query[0])
+    assert store.keyword_matches([], limit=2) == []
 
 
 def _recount(store: Store) -> int:

@@ -53,7 +53,7 @@ class HybridRetriever:
         matches = dict(
             zip(
                 searched,
-                self.store.keyword_matches_many(
+                self.store.keyword_matches(
                     [(terms[i], [chunk_id for chunk_id, _ in hits[i]]) for i in searched], limit=n_candidates
                 ),
             )

@@ -69,16 +69,11 @@ class DocumentStore(StoreBase):
             replace_keywords(s, [doc_id], ())
 
     def keyword_matches(
-        self, terms: Sequence[str], *, limit: int, also: Sequence[str] = ()
-    ) -> KeywordMatches:
-        """What scaled BM25 needs for one query (rrag.store.bm25), read in one transaction: up to `limit`
-        chunks the database's full-text index ranks best, and the chunks named in `also`."""
-        return self.keyword_matches_many([(terms, also)], limit=limit)[0]
-
-    def keyword_matches_many(
         self, queries: Sequence[tuple[Sequence[str], Sequence[str]]], *, limit: int
     ) -> list[KeywordMatches]:
-        """`keyword_matches` of each (terms, also), all read in one transaction."""
+        """What scaled BM25 needs (rrag.store.bm25) for each (terms, also) query, all read in one
+        transaction: up to `limit` chunks the database's full-text index ranks best on the terms, and
+        the chunks named in `also`."""
         if not queries:
             return []
         with self._read("search the keyword index") as s:
