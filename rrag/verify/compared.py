@@ -1,0 +1,148 @@
+"""What the rules of rrag/verify/lexical.py compare: a claim or an evidence window read once (`_Text`),
+the windows of a chunk (`_Candidate`), and the share of a claim's words a text covers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from rrag.text import (
+    MONTH_NAMES,
+    Negation,
+    Quantity,
+    content_words,
+    denies,
+    has_digit,
+    is_partitive,
+    months,
+    negations,
+    plain_words,
+    quantities,
+    same_amount,
+    stem,
+    words,
+)
+from rrag.text.values import Value, near_words, values
+from rrag.types import Chunk
+from rrag.verify.asserted import _DISCOURSE_WORDS, _asserted
+
+NUMBER_WEIGHT = 2.0  # a number carries more of a claim's meaning than a word
+_MONTH_STEMS = frozenset(stem(m) for m in MONTH_NAMES)
+_PREFIXES = frozenset({"pre", "re", "sub", "over", "under", "co"})
+MIN_PREFIXED_BASE = 4
+_PLAIN_WORD = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True)
+class _Text:
+    """What the verifier compares, computed once per claim and per evidence candidate. Ranking the
+    candidates needs only the words (and the numbers of those whose words can still rank first); the
+    rest is read on the few candidates that are compared further (most retrieved sentences are never
+    the evidence)."""
+
+    text: str
+    asserted: str  # the text less a preamble or leading hedge
+    terms: frozenset[str]  # stemmed content words
+    numeric: frozenset[str]  # the terms with a digit, which weigh NUMBER_WEIGHT
+    weight: float  # the terms' total weight, the denominator of coverage
+
+    @classmethod
+    def of(cls, text: str) -> _Text:
+        asserted = _asserted(text)
+        terms = frozenset(content_words(asserted)) - _DISCOURSE_WORDS
+        numeric = frozenset(t for t in terms if has_digit(t))
+        return cls(text, asserted, terms, numeric, len(terms) + (NUMBER_WEIGHT - 1) * len(numeric))
+
+    @cached_property
+    def numbers(self) -> tuple[Quantity, ...]:
+        return quantities(self.text)
+
+    @cached_property
+    def topic(self) -> frozenset[str]:
+        """The terms less numbers, their units and months: what the claim is about ("12 months" and
+        "2 years" of a warranty are one topic)."""
+        slots = {stem(w) for q in self.numbers for w in _PLAIN_WORD.findall(q.written(self.text).lower())}
+        return frozenset(t for t in self.terms if not _is_slot(t) and t not in slots)
+
+    @cached_property
+    def stems(self) -> frozenset[str]:
+        """Every word stemmed (a name the claim swaps must be in no retrieved text)."""
+        return frozenset(stem(w) for w in words(self.text))
+
+    @cached_property
+    def values(self) -> tuple[Value, ...]:
+        return values(self.text)
+
+    @cached_property
+    def loose(self) -> tuple[Quantity, ...]:
+        """The numbers that name what they count loosely, if at all: with no unit ("Of 2,117
+        passengers, 95 have ..." states "95 passengers"), or a part ("three of the attackers")."""
+        return tuple(q for q in self.numbers if not q.unit or is_partitive(self.text, q))
+
+    @cached_property
+    def bare(self) -> tuple[tuple[float, frozenset[str]], ...]:
+        """Each loose number, and the words near it."""
+        return tuple((q.value, near_words(self.text, q)) for q in self.loose)
+
+    @cached_property
+    def months(self) -> frozenset[int]:
+        return frozenset(months(self.text))
+
+    @cached_property
+    def negations(self) -> tuple[Negation, ...]:
+        """Each negator with the terms it reaches ("not cover" -> cover)."""
+        return tuple(negations(self.asserted))
+
+    @cached_property
+    def denies(self) -> bool:
+        """A negator or negative word anywhere."""
+        return denies(self.asserted)
+
+    @cached_property
+    def plain(self) -> frozenset[str]:
+        """The terms that occur outside any negation."""
+        return plain_words(self.asserted)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    chunk: Chunk
+    start: int
+    end: int
+    features: _Text
+    sentences: int = 1  # a window of one sentence or of two adjacent ones
+
+
+def _single(candidates: Sequence[_Candidate]) -> list[_Text]:
+    """The candidates' single sentences: what the retrieved text states, each sentence read once."""
+    return [cand.features for cand in candidates if cand.sentences == 1]
+
+
+def _is_slot(term: str) -> bool:
+    return term in _MONTH_STEMS or has_digit(term)
+
+
+def _share(terms: frozenset[str], evidence: frozenset[str]) -> float:
+    """Share of `terms` in `evidence`, a word matching the same word with a prefix ("preheat")."""
+    unmatched = terms - evidence
+    found = len(terms) - len(unmatched)
+    found += sum(any(_prefixed(t, e) or _prefixed(e, t) for e in evidence) for t in unmatched)
+    return found / len(terms) if terms else 0.0
+
+
+def _prefixed(word: str, base: str) -> bool:
+    return len(base) >= MIN_PREFIXED_BASE and word.endswith(base) and word[: -len(base)] in _PREFIXES
+
+
+def _coverage(claim: _Text, evidence: _Text) -> float:
+    """The weighted share of the claim's terms the evidence has (asked of every retrieved sentence)."""
+    if not claim.weight:
+        return 0.0
+    shared = claim.terms & evidence.terms
+    return (len(shared) + (NUMBER_WEIGHT - 1) * len(shared & claim.numeric)) / claim.weight
+
+
+def _has_value(numbers: Sequence[Quantity], q: Quantity) -> bool:
+    return any(same_amount(q, n) for n in numbers)

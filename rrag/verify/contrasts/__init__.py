@@ -1,0 +1,64 @@
+"""What a claim says against its aligned evidence sentence in the same words, besides values and
+negation: an opposite word ("rose" / "fell"), another modality ("may share" where the evidence says
+"must never share"), another quantifier ("some patients" / "none of the patients"), another name in
+the same slot ("written by Ann Lee" / "by Tom Ray"), another doer of the same act ("approved by the
+Operations Director" / "the staff team must approve"), the same words with the roles exchanged ("the
+seller pays the buyer" / "the buyer pays the seller"), another ordinal, month or weekday in the same
+slot ("the third floor" / "the second floor").
+
+Each detector asks that the claim is otherwise the evidence's own statement (its other words are
+the evidence's) and names what it found on both sides, so that the verdict can quote them. Each is
+hard evidence (rrag/verify/lexical.py), so each is kept only as precise as the dev data showed it
+(docs/verifier.md). They read one sentence of evidence at a time: in a window of two, a name of one
+sentence is in no slot of the other.
+"""
+
+from __future__ import annotations
+
+from rrag.text import split_sentences, stem
+from rrag.verify.contrasts.base import (
+    ENTITY,
+    MODALITY,
+    OPPOSITE,
+    ORDER,
+    QUANTIFIER,
+    ROLE,
+    Contrast,
+    _tokens,
+    clear_caches,
+)
+from rrag.verify.contrasts.names import _doer, _entity, _order, _role
+from rrag.verify.contrasts.words import _modality, _opposite, _quantifier
+
+__all__ = [
+    "ENTITY",
+    "MODALITY",
+    "OPPOSITE",
+    "ORDER",
+    "QUANTIFIER",
+    "ROLE",
+    "Contrast",
+    "clear_caches",
+    "contrast",
+]
+
+
+def contrast(claim: str, evidence: str, retrieved: frozenset[str] = frozenset()) -> Contrast | None:
+    """The first contrast between `claim` and a sentence of `evidence`, if any. `retrieved`: the
+    stems of every retrieved text (a name stated anywhere there is no swapped name)."""
+    c = _tokens(claim)
+    retrieved = frozenset(stem(s) for s in retrieved)  # as `_stem` writes them
+    for sentence in split_sentences(evidence):
+        e = _tokens(sentence.text)
+        found = (
+            _opposite(claim, c, sentence.text, e)
+            or _modality(claim, c, sentence.text, e)
+            or _quantifier(claim, c, sentence.text, e)
+            or _entity(claim, c, sentence.text, e, retrieved)
+            or _doer(claim, c, sentence.text, e)
+            or _order(claim, c, sentence.text, e)
+            or _role(claim, c, sentence.text, e)
+        )
+        if found:
+            return found
+    return None

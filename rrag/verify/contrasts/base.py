@@ -1,0 +1,140 @@
+"""What every detector of rrag.verify.contrasts shares: the kinds of contrast and the `Contrast` each
+finds, a sentence read as tokens (stems that read irregular past forms as their verb), and what each
+asks of a claim against an evidence sentence (that it is otherwise the same statement)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rrag.text import STOPWORDS, stem, word_spans
+from rrag.text.words import NEGATORS, has_digit
+
+OPPOSITE, MODALITY, QUANTIFIER, ENTITY, ROLE = "opposite", "modality", "quantifier", "entity", "role"
+ORDER = "order"  # another ordinal, month or weekday in the same slot
+SAME_STATEMENT = 0.75  # share of the claim's other words the evidence sentence must hold
+_BE = ("is", "are", "was", "were", "be", "been", "being")
+_PASSIVE = re.compile(rf"\b(?:{'|'.join(_BE)})\s+(?:\w+\s+)?\w+(?:ed|en)\b", re.IGNORECASE)
+MIN_OTHER_TERMS = 1  # a claim with nothing but the word it changes states nothing to compare
+
+
+# Months and days are dates (values and `_order`), not names.
+_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+_CALENDAR_WORDS = frozenset(
+    "january february march april june july august september october november december".split() + _WEEKDAYS
+)
+
+
+@dataclass(frozen=True)
+class Contrast:
+    """One detector's finding: its kind, and the words of each side that say it."""
+
+    kind: str
+    claim: str
+    evidence: str
+
+
+@dataclass(frozen=True)
+class _Token:
+    word: str  # lower case, apostrophes removed ("don't" -> "dont")
+    stem: str
+    start: int
+    end: int
+    capital: bool  # written with a capital letter, or letters and digits: part of a name ("HX12")
+    after_break: bool  # punctuation between it and the word before it: another clause or list item
+
+
+Tokens = tuple[_Token, ...]
+_BREAK = re.compile(r"[,;:()\[\]{}\"!?]|\.\s")
+
+
+@lru_cache(maxsize=4096)  # the same evidence sentences are read for claim after claim
+def _tokens(text: str) -> Tokens:
+    out: list[_Token] = []
+    for w in word_spans(text):
+        low = w.text.lower().replace("'", "").replace("\u2019", "")
+        code = w.text[0].isalpha() and has_digit(low)  # "HX12", not "1980s"
+        capital = (w.text[0].isupper() or code) and low not in _CALENDAR_WORDS
+        after_break = bool(out) and bool(_BREAK.search(text, out[-1].end, w.start))
+        out.append(_Token(low, _stem(low), w.start, w.end, capital, after_break))
+    return tuple(out)
+
+
+def clear_caches() -> None:
+    """Forget the tokens of the sentences read (rrag.verify.lexical.clear_caches)."""
+    _tokens.cache_clear()
+
+
+# Irregular past forms, so that "Ann Lee wrote the guide" is read against "written by Tom Ray".
+_IRREGULAR = {
+    form: verb
+    for verb, forms in {
+        "write": "wrote written",
+        "pay": "paid",
+        "build": "built",
+        "make": "made",
+        "sell": "sold",
+        "buy": "bought",
+        "hold": "held",
+        "keep": "kept",
+        "send": "sent",
+        "spend": "spent",
+        "teach": "taught",
+        "tell": "told",
+        "find": "found",
+        "give": "gave given",
+        "take": "took taken",
+        "choose": "chose chosen",
+        "draw": "drew drawn",
+        "win": "won",
+        "begin": "began begun",
+        "bring": "brought",
+        "lead": "led",
+        "run": "ran",
+        "sing": "sang sung",
+        "speak": "spoke spoken",
+        "drive": "drove driven",
+        "grow": "grew grown",
+        "know": "knew known",
+        "throw": "threw thrown",
+        "break": "broke broken",
+        "steal": "stole stolen",
+        "fight": "fought",
+        "catch": "caught",
+        "feed": "fed",
+        "leave": "left",
+        "lose": "lost",
+        "meet": "met",
+    }.items()
+    for form in forms.split()
+}
+
+
+def _stem(word: str) -> str:
+    """`stem` twice: "bookings" and "booking" are both "book" (once, "booking" and "book")."""
+    return stem(stem(_IRREGULAR.get(word, word)))
+
+
+def _content(tokens: Tokens) -> Tokens:
+    return tuple(t for t in tokens if t.word not in STOPWORDS and t.word not in NEGATORS)
+
+
+def _same_statement(claim: Tokens, evidence: Tokens, leave_out: frozenset[str]) -> bool:
+    """Whether the evidence holds most of the claim's content words other than `leave_out`."""
+    terms = {t.stem for t in _content(claim)} - leave_out
+    held = terms & {t.stem for t in _content(evidence)}
+    return len(terms) >= MIN_OTHER_TERMS and len(held) >= SAME_STATEMENT * len(terms)
+
+
+def _neighbour(tokens: Tokens, at: int, step: int) -> str | None:
+    """The stem of the nearest content word before (step -1) or after (step 1) token `at` in its
+    clause; None at the clause's edge."""
+    i = at
+    while 0 <= i + step < len(tokens):
+        if (tokens[i + 1] if step > 0 else tokens[i]).after_break:
+            return None
+        i += step
+        if tokens[i].word not in STOPWORDS and tokens[i].word not in NEGATORS:
+            return tokens[i].stem
+    return None

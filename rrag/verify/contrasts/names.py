@@ -1,0 +1,249 @@
+"""Contrasts of who and which: another name in the same slot, another doer of the same act, another
+ordinal, month or weekday in the same slot, the same words with the roles exchanged."""
+
+from __future__ import annotations
+
+import re
+
+from rrag.text import STOPWORDS
+from rrag.text.words import NEGATORS, PRONOUNS, has_digit
+from rrag.verify.contrasts.base import (
+    _BE,
+    _CALENDAR_WORDS,
+    _PASSIVE,
+    _WEEKDAYS,
+    ENTITY,
+    ORDER,
+    ROLE,
+    Contrast,
+    Tokens,
+    _content,
+    _neighbour,
+    _same_statement,
+)
+
+# ------------------------------------------------------------------------------------------------
+# Names in the same slot: another person, place or model where the evidence names its own.
+
+
+def _names(tokens: Tokens) -> list[tuple[int, int]]:
+    """Runs of capitalised words or codes, numbers after them ("Orbit 7", "United States", "U.S."):
+    (first, after last). A sentence's first word is a name only with another after it or as a code
+    (without a tagger, "Lyon is ..." cannot be told from "Keep ...")."""
+    runs, i = [], 0
+    while i < len(tokens):
+        if not (tokens[i].capital and tokens[i].word not in STOPWORDS):
+            i += 1
+            continue
+        j = i + 1
+        while (
+            j < len(tokens) and not tokens[j].after_break and (tokens[j].capital or tokens[j].word.isdigit())
+        ):
+            j += 1
+        if i > 0 or j - i > 1 or has_digit(tokens[i].word):
+            runs.append((i, j))
+        i = j
+    return runs
+
+
+def _entity(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[str]) -> Contrast | None:
+    if claim.isupper():
+        return None  # "I WISH I COULD": capitals that name nothing
+    e_stems = {t.stem for t in e}
+    c_stems = {t.stem for t in c}
+    for start, end in _names(c):
+        run = c[start:end]
+        if all(t.stem in e_stems or t.stem in retrieved for t in run):
+            continue  # named there, if in other words ("Kansas's")
+        names = frozenset(t.stem for t in run)
+        if not _same_statement(c, e, names):
+            continue  # the rest of the claim must be the evidence's own words
+        all_held = {t.stem for t in _content(c)} - names <= e_stems
+        before, after = _neighbour(c, start, -1), _neighbour(c, end - 1, 1)
+        for e_start, e_end in _names(e):
+            other = e[e_start:e_end]
+            if not _other_name(run, other, c_stems):
+                continue
+            # The same slot: the same words on each side of both names, in the same clause; or the
+            # doer, first in an active claim and after "by" in a passive evidence sentence ("Ann
+            # Lee wrote the guide" / "the guide was written by Tom Ray").
+            slot = all_held and (before, after) == (_neighbour(e, e_start, -1), _neighbour(e, e_end - 1, 1))
+            doer = _opens(c, start) and _after_by(e, e_start) and e_end == len(e)
+            if (slot and (before, after) != (None, None)) or (doer and _voices_differ(claim, evidence)):
+                return Contrast(
+                    ENTITY, claim[run[0].start : run[-1].end], evidence[other[0].start : other[-1].end]
+                )
+    return None
+
+
+def _doer(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    """Another doer of the same act: "Refunds above 200 GBP must be approved by the Operations
+    Director" / "The staff team must approve a refund above 200 GBP" (or "... be approved by the
+    staff team"). Unlike `_entity` it needs no name on the claim's side, so it asks for the act
+    itself instead: the evidence's participle with the claim's verb, the evidence's subject within
+    the claim's object, and no word of the claim's doer anywhere in the evidence sentence."""
+    if any(t.word in NEGATORS for t in c + e):
+        return None  # "not approved by X" says nothing of who does approve
+    c_stems, e_stems = {t.stem for t in c}, {t.stem for t in e}
+    for act, done_to, doer in _passive_doers(e):
+        if any(t.stem in c_stems for t in doer):
+            continue  # the claim names the evidence's doer too ("... rescued by helicopter")
+        for i in (i for i, t in enumerate(c) if t.stem == act and i > 0):
+            ours, rest = _claim_doer(c, i)
+            if (
+                ours
+                and not any(t.word in PRONOUNS or t.stem in e_stems for t in ours)
+                and {t.stem for t in done_to} <= {t.stem for t in _content(rest)}
+            ):
+                return Contrast(
+                    ENTITY, claim[ours[0].start : ours[-1].end], evidence[doer[0].start : doer[-1].end]
+                )
+    return None
+
+
+def _passive_doers(e: Tokens) -> list[tuple[str, Tokens, Tokens]]:
+    """(the act's stem, the content words it is done to, its doer) of each passive "... is approved
+    by the X" in `e` whose doer ends the sentence, named or after an article ("by hand" is none)."""
+    found = []
+    for by in range(2, len(e) - 1):
+        if e[by].word != "by" or not any(t.word in _BE for t in e[max(0, by - 3) : by - 1]):
+            continue
+        doer_end = next((k for k in range(by + 2, len(e)) if e[k].after_break), len(e))
+        doer, done_to = _content(e[by + 1 : doer_end]), _content(e[: by - 1])
+        if doer and done_to and doer_end == len(e) and (e[by + 1].word in _ARTICLES or doer[0].capital):
+            found.append((e[by - 1].stem, done_to, doer))
+    return found
+
+
+def _claim_doer(c: Tokens, verb: int) -> tuple[Tokens, Tokens]:
+    """The claim's doer of the verb at `verb` and the words the act is done to: after its "by" in a
+    passive ("... must be approved by the staff team"), or opening the clause in an active one."""
+    if c[verb - 1].word in _BE or (verb > 1 and c[verb - 2].word in _BE):
+        if verb + 1 >= len(c) or c[verb + 1].word != "by":
+            return (), ()
+        end = next((k for k in range(verb + 3, len(c)) if c[k].after_break), len(c))
+        return _content(c[verb + 2 : end]), c[:verb]
+    if any(t.after_break for t in c[1 : verb + 1]):
+        return (), ()
+    return _content(c[:verb]), c[verb + 1 :]
+
+
+# Words of a closed class whose members exclude each other in one slot: "the first floor" is not "the
+# fourth floor", "from July 1857" not "from September 1857" (though September comes later in it).
+_ORDINALS = frozenset(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+)
+_CLOSED_CLASSES = [_ORDINALS, _CALENDAR_WORDS - frozenset(_WEEKDAYS), frozenset(_WEEKDAYS)]
+
+
+def _order(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    claim_words, evidence_words = {t.word for t in c}, {u.word for u in e}
+    for i, t in enumerate(c):
+        kind = next((k for k in _CLOSED_CLASSES if t.word in k), None)
+        if kind is None or not _same_statement(c, e, frozenset(x.stem for x in c if x.word in kind)):
+            continue
+        sides = (_neighbour(c, i, -1), _neighbour(c, i, 1))
+        for j, u in enumerate(e):
+            if u.word not in kind or u.word in claim_words:
+                continue
+            theirs = (_neighbour(e, j, -1), _neighbour(e, j, 1))
+            # An ordinal is of the noun after it wherever the sentence puts it ("The first president
+            # ... was Ada" / "Ada was the seventh president"), where the evidence has no claim's ordinal.
+            of_the_same_noun = kind is _ORDINALS and t.word not in evidence_words and sides[1] == theirs[1]
+            if sides == theirs != (None, None) or (of_the_same_noun and theirs[1] is not None):
+                return Contrast(ORDER, claim[t.start : t.end], evidence[u.start : u.end])
+    return None
+
+
+def _other_name(ours: Tokens, theirs: Tokens, claim: set[str]) -> bool:
+    """Whether `theirs` names another thing than `ours`: no word of it in the claim, or, for a model,
+    another number ("TX-350" / "TX-200"); and neither is the other written short."""
+    shared = {t.stem for t in ours} & {t.stem for t in theirs}
+    if shared:
+        differing = [t for t in ours + theirs if t.stem not in shared]
+        return bool(differing) and all(has_digit(t.word) for t in differing)
+    return not any(t.stem in claim for t in theirs) and not _alias(ours, theirs)
+
+
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
+def _opens(tokens: Tokens, start: int) -> bool:
+    """Whether the word at `start` opens the sentence, after an article at most ("The CFO ...")."""
+    return all(t.word in _ARTICLES for t in tokens[:start])
+
+
+def _after_by(tokens: Tokens, start: int) -> bool:
+    """Whether "by" comes before the word at `start`, with an article at most between them."""
+    i = start - 1
+    while i >= 0 and tokens[i].word in _ARTICLES:
+        i -= 1
+    return i >= 0 and tokens[i].word == "by"
+
+
+def _voices_differ(claim: str, evidence: str) -> bool:
+    """Whether the evidence is passive and the claim active."""
+    return bool(_PASSIVE.search(evidence)) and not _PASSIVE.search(claim)
+
+
+def _alias(a: Tokens, b: Tokens) -> bool:
+    """Whether one name may be the other written short: "US" for "United States", "U" for
+    "University", "Ra" for "Ra's"."""
+    initials = ("".join(t.word[0] for t in a), "".join(t.word[0] for t in b))
+    joined = ("".join(t.word for t in a), "".join(t.word for t in b))
+    return (
+        joined[0] == initials[1]
+        or joined[1] == initials[0]
+        or joined[0].startswith(joined[1])
+        or joined[1].startswith(joined[0])
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# Roles: the same words, who does what to whom exchanged.
+
+_SYMMETRIC = re.compile(r"\b(?:by|and|or|with|between|versus|vs|both)\b", re.IGNORECASE)
+_ROLE_EXTRA_WORDS = 2  # content words the evidence sentence may have beyond the claim's
+
+
+def _role(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    cc, ec = _content(c), _content(e)
+    c_seq = [t.stem for t in cc]
+    e_seq = [t.stem for t in ec if t.stem in set(c_seq)]
+    if len(set(c_seq)) != len(c_seq) or set(e_seq) != set(c_seq) or len(e_seq) != len(c_seq):
+        return None  # each word once on each side: the order is then who does what
+    if len(ec) > len(cc) + _ROLE_EXTRA_WORDS:
+        return None  # the evidence says more than the claim: not the same statement
+    exchanged = _exchange(c_seq, e_seq)
+    if exchanged is None:
+        return None
+    first, last = exchanged
+    c_span = claim[cc[first].start : cc[last].end]
+    e_start = next(t for t in ec if t.stem == e_seq[first]).start
+    e_span = evidence[e_start : next(t for t in ec if t.stem == e_seq[last]).end]
+    # "A and B met", "between A and B": no roles; a passive ("B is paid by A", "roaming is not
+    # included in any plan") or a clause put first ("Before X, do Y") says the same thing.
+    if _SYMMETRIC.search(c_span) or _SYMMETRIC.search(e_span):
+        return None
+    if bool(_PASSIVE.search(claim)) != bool(_PASSIVE.search(evidence)) or "," in c_span + e_span:
+        return None
+    return Contrast(ROLE, c_span, e_span)
+
+
+def _exchange(ours: list[str], theirs: list[str]) -> tuple[int, int] | None:
+    """Where `theirs` is `ours` with two runs of words exchanged around at least one word between
+    them ("ward doctor inform nurse" / "nurse inform ward doctor"): the first and last word moved."""
+    differ = [i for i, (x, y) in enumerate(zip(ours, theirs)) if x != y]
+    if not differ:
+        return None
+    first, last = differ[0], differ[-1]
+    for a in range(1, last - first):
+        for b in range(1, last - first - a + 1):
+            middle = ours[first + a : last + 1 - b]
+            if (
+                middle
+                and theirs[first : last + 1]
+                == ours[last + 1 - b : last + 1] + middle + ours[first : first + a]
+            ):
+                return first, last
+    return None

@@ -1,0 +1,260 @@
+"""Contrasts of one word or phrase in the same statement: an opposite word, another modality, another
+quantifier."""
+
+from __future__ import annotations
+
+from rrag.text import STOPWORDS, stem
+from rrag.text.words import NEGATORS
+from rrag.verify.contrasts.base import (
+    _PASSIVE,
+    MODALITY,
+    OPPOSITE,
+    QUANTIFIER,
+    Contrast,
+    Tokens,
+    _content,
+    _neighbour,
+    _same_statement,
+    _stem,
+)
+
+# ------------------------------------------------------------------------------------------------
+# Opposite words: "rose" / "fell", "before" / "after", "at most" / "minimum".
+
+_ANTONYMS = [
+    ("mandatory", "optional"),
+    ("required", "optional"),
+    ("required", "forbidden"),
+    ("allowed", "prohibited"),
+    ("allowed", "forbidden"),
+    ("permitted", "prohibited"),
+    ("permitted", "forbidden"),
+    ("increase", "decrease"),
+    ("increased", "decreased"),
+    ("increases", "decreases"),
+    ("raise", "lower"),
+    ("rise", "fall"),
+    ("rises", "falls"),
+    ("rose", "fell"),
+    ("risen", "fallen"),
+    ("rising", "falling"),
+    ("minimum", "maximum"),
+    ("included", "excluded"),
+    ("paid", "unpaid"),
+    ("before", "after"),
+    ("inside", "outside"),
+    ("indoors", "outdoors"),
+    ("accepted", "rejected"),
+    ("approved", "rejected"),
+    ("internal", "external"),
+    ("public", "private"),
+    ("always", "never"),
+    ("encrypted", "unencrypted"),
+    ("eligible", "ineligible"),
+    ("full", "part"),
+]
+OPPOSITES: dict[str, set[str]] = {}
+for _a, _b in _ANTONYMS:
+    OPPOSITES.setdefault(_stem(_a), set()).add(_stem(_b))
+    OPPOSITES.setdefault(_stem(_b), set()).add(_stem(_a))
+# Phrases read as the word they mean: "at least 6 nights" is a minimum of 6.
+_PHRASES = {("at", "least"): "minimum", ("no", "less", "than"): "minimum", ("at", "most"): "maximum"}
+_PHRASES |= {("no", "more", "than"): "maximum", ("up", "to"): "maximum", ("prior", "to"): "before"}
+
+
+def _words_of(tokens: Tokens) -> list[tuple[str, int, int]]:
+    """(stem, first token, after last) of each word and each phrase of `_PHRASES`."""
+    out = [(t.stem, i, i + 1) for i, t in enumerate(tokens)]
+    words = [t.word for t in tokens]
+    for phrase, meaning in _PHRASES.items():
+        out += [
+            (_stem(meaning), i, i + len(phrase))
+            for i in range(len(words))
+            if tuple(words[i : i + len(phrase)]) == phrase
+        ]
+    return out
+
+
+def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    ours, theirs = _words_of(c), _words_of(e)
+    our_stems, their_stems = {w for w, _, _ in ours}, {w for w, _, _ in theirs}
+    for word, start, end in ours:
+        for w, e_start, e_end in theirs:
+            if w not in OPPOSITES.get(word, ()) or w in our_stems or word in their_stems:
+                continue
+            # The two words, and the phrases that say them ("at least").
+            leave_out = frozenset({word, w} | {t.stem for t in c[start:end] + e[e_start:e_end]})
+            rest = {t.stem for t in _content(c)} - leave_out
+            # In the same place ("prices rose by" / "prices fell by"), or all else equal.
+            slot = any(
+                mine is not None and mine == _neighbour(e, at, step)
+                for mine, at, step in (
+                    (_neighbour(c, start, -1), e_start, -1),
+                    (_neighbour(c, end - 1, 1), e_end - 1, 1),
+                )
+            )
+            # All else the same words, in the same order, or turned round by a passive on one side
+            # ("blood pressure is increased by X" / "X decreases blood pressure").
+            ours_rest, theirs_rest = _in_order(c, leave_out), _in_order(e, leave_out)
+            turned = bool(_PASSIVE.search(claim)) != bool(_PASSIVE.search(evidence))
+            same = ours_rest == theirs_rest or (turned and sorted(ours_rest) == sorted(theirs_rest))
+            if (slot and _same_statement(c, e, leave_out)) or (same and rest):
+                return Contrast(OPPOSITE, _quote(claim, c, start, end), _quote(evidence, e, e_start, e_end))
+    return None
+
+
+def _in_order(tokens: Tokens, leave_out: frozenset[str]) -> list[str]:
+    return [t.stem for t in _content(tokens) if t.stem not in leave_out]
+
+
+# ------------------------------------------------------------------------------------------------
+# Modality: what must, may, must not or need not be done.
+
+FORBIDDEN, OBLIGED, ALLOWED, NOT_REQUIRED = "forbidden", "obliged", "allowed", "not required"
+_MODAL_CLASHES = {
+    frozenset({FORBIDDEN, ALLOWED}),
+    frozenset({FORBIDDEN, OBLIGED}),
+    frozenset({OBLIGED, NOT_REQUIRED}),
+}
+# Longest first: "must not" before "must". Each cue is a run of lower-case words.
+_MODAL_CUES = [
+    (FORBIDDEN, "must never|must not|mustnt|may not|may never|cannot|cant|can not|shall not|are not allowed"
+     "|is not allowed|not allowed|never allowed|not permitted|never permitted|forbidden|prohibited|banned"),
+    (NOT_REQUIRED, "do not need|does not need|did not need|dont need|doesnt need|didnt need|need not|neednt"
+     "|do not have|does not have|dont have|doesnt have|not required|not necessary|not obliged|optional"),
+    (OBLIGED, "must|have to|has to|had to|need to|needs to|required|mandatory|obliged|compulsory"),
+    (ALLOWED, "may|can|could|allowed|permitted|free to"),
+]  # fmt: skip
+_MODAL_WORDS = frozenset(
+    stem(w) for _, cues in _MODAL_CUES for cue in cues.split("|") for w in cue.split()
+) | frozenset(stem(w) for w in ("need", "needs", "necessary", "allow", "permit", "require"))
+_SKIPPED_AFTER_MODAL = frozenset({"be", "to", "been", "only", "also", "still", "always", "ever"})
+
+
+def _modal_cues(tokens: Tokens) -> list[tuple[str, int, int]]:
+    """(class, first token, token after the cue) of each modal cue, longest cues first."""
+    words = [t.word for t in tokens]
+    out: list[tuple[str, int, int]] = []
+    taken: set[int] = set()
+    for cls, cues in _MODAL_CUES:
+        for cue in sorted(cues.split("|"), key=lambda c: -len(c.split())):
+            parts = cue.split()
+            for i in range(len(words) - len(parts) + 1):
+                if words[i : i + len(parts)] == parts and not taken & set(range(i, i + len(parts))):
+                    if parts == ["may"] and tokens[i].capital and i > 0:
+                        continue  # "in May 2020"
+                    out.append((cls, i, i + len(parts)))
+                    taken |= set(range(i, i + len(parts)))
+    return out
+
+
+def _action(tokens: Tokens, after: int) -> str | None:
+    """The stem of the first content word after a modal cue: what is allowed or forbidden."""
+    for t in tokens[after : after + 4]:
+        if t.word in _SKIPPED_AFTER_MODAL or t.word in NEGATORS:
+            continue
+        return t.stem if t.word not in STOPWORDS else None
+    return None
+
+
+def _modality(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    if not _same_statement(c, e, _MODAL_WORDS):
+        return None
+    for c_cls, c_start, c_end in _modal_cues(c):
+        action = _action(c, c_end)
+        for e_cls, e_start, e_end in _modal_cues(e):
+            if frozenset({c_cls, e_cls}) in _MODAL_CLASHES and action and action == _action(e, e_end):
+                return Contrast(
+                    MODALITY, _quote(claim, c, c_start, c_end + 1), _quote(evidence, e, e_start, e_end + 1)
+                )
+    return None
+
+
+# ------------------------------------------------------------------------------------------------
+# Quantifiers: all, some, none, only.
+
+ALL, NONE, SOME, PARTIAL, ONLY = "all", "none", "some", "partial", "only"
+_QUANTIFIER_CUES = [
+    (PARTIAL, "only some|only a few|not all|not every|a few|few|most"),
+    (NONE, "none|no|nobody|nothing|not any"),
+    (ONLY, "only the|the only"),
+    (ALL, "all|every|each|whole|entire"),
+    (SOME, "some|several|many"),
+]
+# claim's quantifier -> the evidence's quantifiers it contradicts
+_QUANTIFIER_CLASHES = {
+    ALL: {NONE, PARTIAL, ONLY},
+    NONE: {ALL, SOME, PARTIAL},
+    SOME: {NONE},
+    PARTIAL: {ALL, NONE},
+    ONLY: {ALL},
+}
+_QUANTIFIER_WORDS = frozenset(
+    stem(w) for _, cues in _QUANTIFIER_CUES for cue in cues.split("|") for w in cue.split()
+)
+_QUANTIFIER_STARTING: dict[str, list[tuple[str, list[str]]]] = {}  # first word -> (class, cue words)
+for _cls, _cues in _QUANTIFIER_CUES:
+    for _cue in _cues.split("|"):
+        _QUANTIFIER_STARTING.setdefault(_cue.split()[0], []).append((_cls, _cue.split()))
+_NOT_A_NOUN = frozenset({"longer", "more", "less", "matter", "doubt", "one"})  # "no longer", "no one"
+
+
+def _quantifiers(tokens: Tokens) -> list[tuple[str, int, int]]:
+    """The class of each quantifier of the sentence, and where it is; "some ... not" is partial."""
+    words = [t.word for t in tokens]
+    out = []
+    i = 0
+    while i < len(words):
+        found = _quantifier_at(words, i)
+        if found:
+            out.append(found)
+        i = found[2] if found else i + 1
+    return out
+
+
+def _quantifier_at(words: list[str], i: int) -> tuple[str, int, int] | None:
+    """The quantifier that starts at word `i`, if one does: (class, i, the word after it)."""
+    for cls, parts in _QUANTIFIER_STARTING.get(words[i], ()):
+        if words[i : i + len(parts)] != parts:
+            continue
+        after = words[i + len(parts)] if i + len(parts) < len(words) else ""
+        if cls == NONE and parts == ["no"] and (after in _NOT_A_NOUN or after in STOPWORDS or not after):
+            continue  # "no longer", "No, ..."
+        if cls == SOME and any(w in NEGATORS for w in words[i + 1 :]):
+            cls = PARTIAL  # "some dishes are not vegetarian"
+        return cls, i, i + len(parts)
+    return None
+
+
+def _quantified(tokens: Tokens, after: int) -> str | None:
+    """The stem of the noun a quantifier is about: its first content word that is no number, in its
+    clause ("above all, have fun" quantifies nothing)."""
+    for t in tokens[after : after + 5]:
+        if t.after_break:
+            return None
+        if t.word not in STOPWORDS and t.word not in NEGATORS and not t.word.isdigit():
+            return t.stem
+    return None
+
+
+def _quantifier(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    numbers = frozenset(t.stem for t in c if t.word.isdigit())
+    for cls, start, end in _quantifiers(c):
+        noun = _quantified(c, end)
+        for e_cls, e_start, e_end in _quantifiers(e):
+            # Of the same thing ("all rooms" / "none of the rooms"); "only the lid" / "all parts" of
+            # the parts there are, whatever it calls them.
+            either = {cls, e_cls} == {ALL, ONLY}
+            same = (noun is not None and noun == _quantified(e, e_end)) or either
+            leave_out = _QUANTIFIER_WORDS | numbers | ({noun} if either and noun else set())
+            if e_cls in _QUANTIFIER_CLASHES[cls] and same and _same_statement(c, e, frozenset(leave_out)):
+                return Contrast(
+                    QUANTIFIER, _quote(claim, c, start, end + 1), _quote(evidence, e, e_start, e_end + 1)
+                )
+    return None
+
+
+def _quote(text: str, tokens: Tokens, start: int, end: int) -> str:
+    """The words of `text` from token `start` up to (not including) token `end`."""
+    end = min(end, len(tokens))
+    return text[tokens[start].start : tokens[end - 1].end] if start < end else ""

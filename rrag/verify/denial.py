@@ -1,0 +1,61 @@
+"""A negation on one side of a claim and its evidence that the other side states plainly (NEGATION in
+rrag/verify/lexical.py), and what of each side a reason quotes."""
+
+from __future__ import annotations
+
+from rrag.text import Negation, negations, stem, word_spans
+from rrag.verify.compared import _share, _Text
+
+SAME_CLAUSE = 0.6  # share of a negated clause's words the other side must hold for a negation mismatch
+MIN_CLAUSE_TERMS = 3  # "it was not the most violent": too little said to be sure what is denied
+SAME_CLAUSE_BACK = 0.5  # share of the claim's words a negated evidence clause must hold
+# Verbs that deny themselves: "has not stopped them" says they went on.
+_NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
+_NEGATIVE_VERBS = frozenset(stem(w) for w in "stopped prevented failed avoided lacked refused denied".split())
+QUOTED_WORDS = 12  # a reason quotes a claim or evidence sentence up to this long, else the words around
+
+
+def _denial(c: _Text, e: _Text) -> Negation | None:
+    """The negation of the side that denies that reaches a word the other side states plainly, in a
+    clause most of whose words the other side has. The claim must say enough to be sure what it says
+    ("there were negative reviews" is no statement about "I don't understand the negative reviews");
+    where the evidence denies, its clause must hold most of the claim (not a "don't" of the next
+    sentence); where the claim denies, the evidence must state every word it denies ("was not allowed
+    to return" says nothing against "wanted to return"). "Has not stopped" denies nothing."""
+    negated, other = (c, e) if c.denies else (e, c)
+    if len(c.terms) < MIN_CLAUSE_TERMS:
+        return None
+    return next(
+        (
+            n
+            for n in negated.negations
+            if n.terms & other.plain
+            and not n.terms & _NEGATIVE_VERBS
+            and not _negated_by_prefix(n.terms, other.terms)
+            and len(n.clause) >= MIN_CLAUSE_TERMS
+            and _share(n.clause, other.terms) >= SAME_CLAUSE
+            and (n.terms <= other.plain if c.denies else _share(c.terms, n.clause) >= SAME_CLAUSE_BACK)
+        ),
+        None,
+    )
+
+
+def _negated_by_prefix(terms: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether `other` says "unsuitable" or "disallowed" where a negation says "not suitable"."""
+    return any(prefix + t in other for t in terms for prefix in _NEGATIVE_PREFIXES)
+
+
+def _phrase(text: str, term: str) -> str:
+    """What a reader needs to see of one side of a negation: the negation with the word before it and
+    the words it reaches ("does not cover theft"), else the sentence that states `term` plainly (its
+    words around `term` where it is long)."""
+    spans = word_spans(text)
+    for n in negations(text):
+        if term in n.terms:
+            before = [w for w in spans if w.end <= n.start][-1:]
+            return text[before[0].start if before else n.start : n.end]
+    if len(spans) <= QUOTED_WORDS:
+        return text[spans[0].start : spans[-1].end] if spans else text
+    at = next((i for i, w in enumerate(spans) if stem(w.text.lower().replace("'", "")) == term), 0)
+    first = max(0, min(at - QUOTED_WORDS // 2, len(spans) - QUOTED_WORDS))
+    return text[spans[first].start : spans[first + QUOTED_WORDS - 1].end]
