@@ -66,6 +66,32 @@ CONTRADICTIONS = [
         "2.9 kg when full",
         "1.2 kg when full",
     ),
+    # the year of a date ("2 March 1874") and a year before 1900 are values
+    (
+        "The lighthouse was first lit on 2 March 1874.",
+        "The lighthouse was first lit on 2 March 1879.",
+        "1874",
+        "1879",
+    ),
+    (
+        "The abbey was founded in 1132 by monks from Yorkshire.",
+        "The abbey was founded in 1152 by monks.",
+        "1132",
+        "1152",
+    ),
+    # the same subject in other words: "taken" is "take", "delivery" is "deliver"
+    (
+        "Take two capsules every 8 hours.",
+        "Two capsules should be taken every 12 hours.",
+        "8 hours",
+        "12 hours",
+    ),
+    (
+        "Parcels are delivered within 3 working days.",
+        "Delivery of parcels takes 9 working days.",
+        "3 working days",
+        "9 working days",
+    ),
 ]
 
 
@@ -104,6 +130,8 @@ def test_the_weight_when_full_is_compared_with_the_weight_when_full() -> None:
             "The kettle weighs 1.2 kg when empty and 2.9 kg when full.",
             "The kettle weighs 2.9 kg when full.",
         ),
+        ("The lighthouse was first lit on 2 March 1874.", "The lighthouse was first lit in March 1874."),
+        ("The abbey was founded in 1132 and rebuilt in 1540.", "The abbey was rebuilt in 1540."),
     ],
 )
 def test_a_faithful_control_is_supported(default_stage: GuardedVerifier, evidence: str, claim: str) -> None:

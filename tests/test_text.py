@@ -144,6 +144,8 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         ("GBP 49 or Eur 5", [(49.0, "GBP"), (5.0, "EUR")]),
         ("\u017fix days", [(6.0, "day")]),  # the long s matches "six" case-insensitively: it raised KeyError
         ("\u1042\u1040\u1041\u1048", [(2018.0, "")]),  # any script's digits
+        ("founded in 1132", [(1132.0, "calendar year")]),  # a year of any century since 1000
+        ("opened on 23 December 1888", [(23.0, "date"), (1888.0, "calendar year")]),  # a date's year
     ],
 )
 def test_quantities(text: str, expected: list[tuple[float, str]]) -> None:

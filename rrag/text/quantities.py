@@ -177,6 +177,7 @@ _NUMBER_WORD = _starting_with(
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
 RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
 _CALENDAR_YEAR = "calendar year"
+_YEAR = re.compile(r"1[0-9]\d\d|20\d\d")  # a four-digit number with no unit: a year ("in 1066", "1888")
 TIME_OF_DAY = "time"  # the unit of a time of day ("17:00", "5 pm"), its value in hours
 _DEGREES = re.compile(r"\s+(celsius|centigrade|fahrenheit|C|F)\b", re.IGNORECASE)
 _TIMES_PER = re.compile(
@@ -252,8 +253,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             # "Section 4", "step 3": the noun before the number is what it numbers, whatever word
             # follows ("Step 2 shows ..." counts no shows); not "table 2 rows" of a measure ("2 %").
             unit, unit_end, start = stem(reference.group(1).lower()), -1, reference.start(1)
-        elif not unit and re.fullmatch(r"(?:19|20)\d\d", m.group("num")):
-            unit, start = _CALENDAR_YEAR, m.start()  # "1 January 2026", "in 2025"
+        elif not unit and _YEAR.fullmatch(m.group("num")):
+            unit, start = _CALENDAR_YEAR, m.start()  # "1 January 2026", "in 2025", "23 December 1888"
         else:
             start = m.start()
         found.append(Quantity(value, unit, start, m.end(), unit_end))

@@ -183,3 +183,49 @@ def negations(text: str) -> tuple[Negation, ...]:
 def word_spans(text: str) -> list[Span]:
     """The word tokens of `words(text)`, in the original text with offsets."""
     return [Span(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+# Irregular past forms and their verb: "Ann Lee wrote the guide" is read against "written by Tom Ray",
+# "should be taken" against "take".
+IRREGULAR_FORMS = {
+    form: verb
+    for verb, forms in {
+        "write": "wrote written",
+        "pay": "paid",
+        "build": "built",
+        "make": "made",
+        "sell": "sold",
+        "buy": "bought",
+        "hold": "held",
+        "keep": "kept",
+        "send": "sent",
+        "spend": "spent",
+        "teach": "taught",
+        "tell": "told",
+        "find": "found",
+        "give": "gave given",
+        "take": "took taken",
+        "choose": "chose chosen",
+        "draw": "drew drawn",
+        "win": "won",
+        "begin": "began begun",
+        "bring": "brought",
+        "lead": "led",
+        "run": "ran",
+        "sing": "sang sung",
+        "speak": "spoke spoken",
+        "drive": "drove driven",
+        "grow": "grew grown",
+        "know": "knew known",
+        "throw": "threw thrown",
+        "break": "broke broken",
+        "steal": "stole stolen",
+        "fight": "fought",
+        "catch": "caught",
+        "feed": "fed",
+        "leave": "left",
+        "lose": "lost",
+        "meet": "met",
+    }.items()
+    for form in forms.split()
+}

@@ -25,6 +25,7 @@ from rrag.text import (
     words,
 )
 from rrag.text.values import Value, near_words, values
+from rrag.text.words import IRREGULAR_FORMS
 from rrag.types import Chunk
 from rrag.verify.asserted import _DISCOURSE_WORDS, _asserted
 
@@ -32,6 +33,12 @@ NUMBER_WEIGHT = 2.0  # a number carries more of a claim's meaning than a word
 _MONTH_STEMS = frozenset(stem(m) for m in MONTH_NAMES)
 _PREFIXES = frozenset({"pre", "re", "sub", "over", "under", "co"})
 MIN_PREFIXED_BASE = 4
+# A word is its base with one of these ("delivery" is "deliver"), for a base long enough to tell
+# ("nomination" is no "nominee").
+_SUFFIXES = frozenset({"y", "ion", "ation", "ment", "al", "er", "or"})
+MIN_SUFFIXED_BASE = 6
+# The topic's verbs by their base form: "should be taken" is about what "take" is.
+_VERB_OF = {stem(form): stem(verb) for form, verb in IRREGULAR_FORMS.items()}
 _PLAIN_WORD = re.compile(r"[^\W_]+")
 
 
@@ -64,7 +71,7 @@ class _Text:
         """The terms less numbers, their units and months: what the claim is about ("12 months" and
         "2 years" of a warranty are one topic)."""
         slots = {stem(w) for q in self.numbers for w in _PLAIN_WORD.findall(q.written(self.text).lower())}
-        return frozenset(t for t in self.terms if not _is_slot(t) and t not in slots)
+        return frozenset(_VERB_OF.get(t, t) for t in self.terms if not _is_slot(t) and t not in slots)
 
     @cached_property
     def stems(self) -> frozenset[str]:
@@ -125,15 +132,18 @@ def _is_slot(term: str) -> bool:
 
 
 def _share(terms: frozenset[str], evidence: frozenset[str]) -> float:
-    """Share of `terms` in `evidence`, a word matching the same word with a prefix ("preheat")."""
+    """Share of `terms` in `evidence`, a word matching the same word with a prefix ("preheat") or a
+    suffix ("delivery")."""
     unmatched = terms - evidence
     found = len(terms) - len(unmatched)
-    found += sum(any(_prefixed(t, e) or _prefixed(e, t) for e in evidence) for t in unmatched)
+    found += sum(any(_affixed(t, e) or _affixed(e, t) for e in evidence) for t in unmatched)
     return found / len(terms) if terms else 0.0
 
 
-def _prefixed(word: str, base: str) -> bool:
-    return len(base) >= MIN_PREFIXED_BASE and word.endswith(base) and word[: -len(base)] in _PREFIXES
+def _affixed(word: str, base: str) -> bool:
+    if word.endswith(base) and word[: -len(base)] in _PREFIXES:
+        return len(base) >= MIN_PREFIXED_BASE
+    return len(base) >= MIN_SUFFIXED_BASE and word.startswith(base) and word[len(base) :] in _SUFFIXES
 
 
 def _coverage(claim: _Text, evidence: _Text) -> float:

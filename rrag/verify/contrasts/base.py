@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rrag.text import STOPWORDS, stem, word_spans
-from rrag.text.words import NEGATORS, has_digit
+from rrag.text.words import IRREGULAR_FORMS, NEGATORS, has_digit
 
 OPPOSITE, MODALITY, QUANTIFIER, ENTITY, ROLE = "opposite", "modality", "quantifier", "entity", "role"
 ORDER = "order"  # another ordinal, month or weekday in the same slot
@@ -66,54 +66,10 @@ def clear_caches() -> None:
     _tokens.cache_clear()
 
 
-# Irregular past forms, so that "Ann Lee wrote the guide" is read against "written by Tom Ray".
-_IRREGULAR = {
-    form: verb
-    for verb, forms in {
-        "write": "wrote written",
-        "pay": "paid",
-        "build": "built",
-        "make": "made",
-        "sell": "sold",
-        "buy": "bought",
-        "hold": "held",
-        "keep": "kept",
-        "send": "sent",
-        "spend": "spent",
-        "teach": "taught",
-        "tell": "told",
-        "find": "found",
-        "give": "gave given",
-        "take": "took taken",
-        "choose": "chose chosen",
-        "draw": "drew drawn",
-        "win": "won",
-        "begin": "began begun",
-        "bring": "brought",
-        "lead": "led",
-        "run": "ran",
-        "sing": "sang sung",
-        "speak": "spoke spoken",
-        "drive": "drove driven",
-        "grow": "grew grown",
-        "know": "knew known",
-        "throw": "threw thrown",
-        "break": "broke broken",
-        "steal": "stole stolen",
-        "fight": "fought",
-        "catch": "caught",
-        "feed": "fed",
-        "leave": "left",
-        "lose": "lost",
-        "meet": "met",
-    }.items()
-    for form in forms.split()
-}
-
-
 def _stem(word: str) -> str:
-    """`stem` twice: "bookings" and "booking" are both "book" (once, "booking" and "book")."""
-    return stem(stem(_IRREGULAR.get(word, word)))
+    """`stem` twice: "bookings" and "booking" are both "book" (once, "booking" and "book"); an
+    irregular form is its verb's."""
+    return stem(stem(IRREGULAR_FORMS.get(word, word)))
 
 
 def _content(tokens: Tokens) -> Tokens:
