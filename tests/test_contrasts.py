@@ -48,6 +48,10 @@ CONTRADICTIONS = [
     ("opposite", "Store the seedlings inside the greenhouse overnight.",
      "Store the seedlings outside the greenhouse overnight.", "inside", "outside"),
     ("opposite", "The maximum stay is 3 nights.", "Stays are for at least 3 nights.", "maximum", "at least"),
+    ("opposite", "The rooftop bar is closed on Tuesdays.", "The rooftop bar is open on Tuesdays.", "closed", "open"),
+    ("opposite", "Guest wifi is enabled in the lobby.", "Guest wifi is disabled in the lobby.", "enabled", "disabled"),
+    # an opposite negated on both sides is still an opposite
+    ("opposite", "Cycling is not permitted on the pier.", "Cycling is not prohibited on the pier.", "permitted", "prohibited"),
     ("modality", "Visitors must sign the register at reception.",
      "Visitors do not need to sign the register at reception.", "must", "do not need"),
     ("quantifier", "All guest rooms have a balcony.", "Only some guest rooms have a balcony.", "All", "Only some"),
@@ -122,6 +126,13 @@ FAITHFUL = [
     ("The warranty does not cover water damage.", "The warranty excludes water damage."),
     ("The tour lasts 90 minutes.", "The tour lasts between 60 and 120 minutes."),
     ("Heat the grill to 200°C.", "Heat the grill to 200 degrees Celsius."),
+    # an opposite word negated on one side says the same ("not permitted" is "prohibited")
+    ("Cycling is prohibited on the pier.", "Cycling is not permitted on the pier."),
+    ("The service fee is excluded from the price.", "The service fee is not included in the price."),
+    ("The rooftop bar is closed on Tuesdays.", "The rooftop bar is not open on Tuesdays."),
+    # opening hours said from the other end
+    ("The rooftop bar is open until 11 pm.", "The rooftop bar closes at 11 pm."),
+    ("The rooftop bar is open from 5 pm to 11 pm.", "The rooftop bar is closed from 11 pm to 5 pm."),
 ]  # fmt: skip
 
 

@@ -3,7 +3,8 @@ quantifier."""
 
 from __future__ import annotations
 
-from rrag.text import STOPWORDS, stem
+from rrag.text import STOPWORDS, negations, quantities, stem
+from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.words import NEGATORS
 from rrag.verify.contrasts.base import (
     _PASSIVE,
@@ -16,6 +17,7 @@ from rrag.verify.contrasts.base import (
     _neighbour,
     _same_statement,
     _stem,
+    _Token,
 )
 
 # ------------------------------------------------------------------------------------------------
@@ -52,7 +54,20 @@ _ANTONYMS = [
     ("encrypted", "unencrypted"),
     ("eligible", "ineligible"),
     ("full", "part"),
+    ("open", "closed"),
+    ("legal", "illegal"),
+    ("available", "unavailable"),
+    ("enabled", "disabled"),
+    ("safe", "unsafe"),
+    ("highest", "lowest"),
+    ("largest", "smallest"),
+    ("true", "false"),
+    ("succeeded", "failed"),
 ]
+# Opening hours say the same either way round ("open until 5 pm" is "closes at 5 pm", "open from 9am to
+# 5pm" is "closed from 5pm to 9am"): open and closed are opposites only where no time is given.
+_OPEN_CLOSED = frozenset({_stem("open"), _stem("closed")})
+_UNTIL = frozenset({"until", "till", "til"})
 OPPOSITES: dict[str, set[str]] = {}
 for _a, _b in _ANTONYMS:
     OPPOSITES.setdefault(_stem(_a), set()).add(_stem(_b))
@@ -82,6 +97,10 @@ def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | Non
         for w, e_start, e_end in theirs:
             if w not in OPPOSITES.get(word, ()) or w in our_stems or word in their_stems:
                 continue
+            if {word, w} == _OPEN_CLOSED and (_gives_hours(claim, c) or _gives_hours(evidence, e)):
+                continue
+            if _negated(claim, c[start]) != _negated(evidence, e[e_start]):
+                continue  # "not permitted" is "prohibited"
             # The two words, and the phrases that say them ("at least").
             leave_out = frozenset({word, w} | {t.stem for t in c[start:end] + e[e_start:e_end]})
             rest = {t.stem for t in _content(c)} - leave_out
@@ -101,6 +120,14 @@ def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | Non
             if (slot and _same_statement(c, e, leave_out)) or (same and rest):
                 return Contrast(OPPOSITE, _quote(claim, c, start, end), _quote(evidence, e, e_start, e_end))
     return None
+
+
+def _negated(text: str, token: _Token) -> bool:
+    return any(n.start < token.start < n.end for n in negations(text))
+
+
+def _gives_hours(text: str, tokens: Tokens) -> bool:
+    return any(t.word in _UNTIL for t in tokens) or any(q.unit == TIME_OF_DAY for q in quantities(text))
 
 
 def _in_order(tokens: Tokens, leave_out: frozenset[str]) -> list[str]:
