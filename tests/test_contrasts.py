@@ -88,6 +88,11 @@ CONTRADICTIONS = [
      "Window cleaning costs £75.", "40", "£75"),
     ("negation", "The library no longer lends laptops to students.", "The library lends laptops to students.",
      "no longer lends", "lends laptops"),
+    # a negation of the same rule in other words ("not allowed" against "permitted")
+    ("negation", "Photography is permitted in the main hall.", "Photography is not allowed in the main hall.",
+     "permitted", "not allowed"),
+    ("negation", "Photography is not allowed in the main hall.", "Photography is permitted in the main hall.",
+     "not allowed", "permitted"),
 ]  # fmt: skip
 
 

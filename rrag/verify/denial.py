@@ -12,6 +12,13 @@ SAME_CLAUSE_BACK = 0.5  # share of the claim's words a negated evidence clause m
 # Verbs that deny themselves: "has not stopped them" says they went on.
 _NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
 _NEGATIVE_VERBS = frozenset(stem(w) for w in "stopped prevented failed avoided lacked refused denied".split())
+# Words that say the same in rules and policies: "not allowed" denies what "permitted" states.
+_SYNONYMS = [
+    ("allowed", "permitted"),
+    ("forbidden", "prohibited", "banned"),
+    ("required", "mandatory", "compulsory"),
+]
+_SAME_AS = {stem(word): stem(group[0]) for group in _SYNONYMS for word in group}
 QUOTED_WORDS = 12  # a reason quotes a claim or evidence sentence up to this long, else the words around
 
 
@@ -25,19 +32,24 @@ def _denial(c: _Text, e: _Text) -> Negation | None:
     negated, other = (c, e) if c.denies else (e, c)
     if len(c.terms) < MIN_CLAUSE_TERMS:
         return None
+    plain = _canonical(other.plain)
     return next(
         (
             n
             for n in negated.negations
-            if n.terms & other.plain
+            if _canonical(n.terms) & plain
             and not n.terms & _NEGATIVE_VERBS
             and not _negated_by_prefix(n.terms, other.terms)
             and len(n.clause) >= MIN_CLAUSE_TERMS
-            and _share(n.clause, other.terms) >= SAME_CLAUSE
-            and (n.terms <= other.plain if c.denies else _share(c.terms, n.clause) >= SAME_CLAUSE_BACK)
+            and _share(_canonical(n.clause), _canonical(other.terms)) >= SAME_CLAUSE
+            and (_canonical(n.terms) <= plain if c.denies else _share(c.terms, n.clause) >= SAME_CLAUSE_BACK)
         ),
         None,
     )
+
+
+def _canonical(terms: frozenset[str]) -> frozenset[str]:
+    return frozenset(_SAME_AS.get(t, t) for t in terms)
 
 
 def _negated_by_prefix(terms: frozenset[str], other: frozenset[str]) -> bool:
