@@ -93,6 +93,9 @@ CONTRADICTIONS = [
      "permitted", "not allowed"),
     ("negation", "Photography is not allowed in the main hall.", "Photography is permitted in the main hall.",
      "not allowed", "permitted"),
+    # the denied word only in other words on the other side (this one raised ValueError)
+    ("negation", "Smoking in the inner courtyard is allowed.", "Smoking in the inner courtyard is not permitted.",
+     "allowed", "not permitted"),
 ]  # fmt: skip
 
 

@@ -52,6 +52,14 @@ def _canonical(terms: frozenset[str]) -> frozenset[str]:
     return frozenset(_SAME_AS.get(t, t) for t in terms)
 
 
+def _denied_word(n: Negation, plain: frozenset[str]) -> tuple[str, str]:
+    """A word `n` denies that the other side states plainly, as each side writes it (stemmed): the
+    same word, or its synonym ("allow" where the other side says "permitt")."""
+    stated = {_SAME_AS.get(t, t): t for t in plain}
+    denied = min(t for t in n.terms if _SAME_AS.get(t, t) in stated)
+    return denied, stated[_SAME_AS.get(denied, denied)]
+
+
 def _negated_by_prefix(terms: frozenset[str], other: frozenset[str]) -> bool:
     """Whether `other` says "unsuitable" or "disallowed" where a negation says "not suitable"."""
     return any(prefix + t in other for t in terms for prefix in _NEGATIVE_PREFIXES)

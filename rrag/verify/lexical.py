@@ -27,7 +27,7 @@ from rrag.verify import contrasts, records
 from rrag.verify.base import Verifier
 from rrag.verify.compared import _Candidate, _coverage, _has_value, _share, _single, _Text
 from rrag.verify.contrasts import ENTITY, MODALITY, OPPOSITE, ORDER, QUANTIFIER, ROLE, contrast
-from rrag.verify.denial import _denial, _phrase
+from rrag.verify.denial import _denial, _denied_word, _phrase
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
 from rrag.verify.records import facts, hours_clash, rating_clash, record_clash
 from rrag.verify.values_clash import SAME_TOPIC, _borrowed, _end_of, _same_subject, _stated_elsewhere
@@ -218,8 +218,10 @@ def _conflict(
     # record rule reads them.
     denial = _denial(c, e) if c.denies != e.denies and not facts(e.text) else None
     if coverage >= CONTRADICTION_COVERAGE and denial:
-        term = min(denial.terms & (e.plain if c.denies else c.plain))
-        reason = f"the evidence says {_phrase(e.text, term)!r} where the claim says {_phrase(text, term)!r}"
+        denied, plain = _denied_word(denial, e.plain if c.denies else c.plain)
+        ours, theirs = (denied, plain) if c.denies else (plain, denied)
+        quoted = _phrase(e.text, theirs), _phrase(text, ours)
+        reason = "the evidence says {!r} where the claim says {!r}".format(*quoted)
         return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, reason), NEGATION
     retrieved = frozenset().union(*(s.stems for s in single))
     against = contrast(text, e.text, retrieved)
