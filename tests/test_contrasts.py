@@ -96,6 +96,9 @@ CONTRADICTIONS = [
     # the denied word only in other words on the other side (this one raised ValueError)
     ("negation", "Smoking in the inner courtyard is allowed.", "Smoking in the inner courtyard is not permitted.",
      "allowed", "not permitted"),
+    # ... where the synonym is a third of what the claim says
+    ("negation", "Smoking is allowed in the courtyard.", "Smoking is not permitted in the courtyard.",
+     "allowed", "not permitted"),
 ]  # fmt: skip
 
 

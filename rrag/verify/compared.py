@@ -148,10 +148,14 @@ def _affixed(word: str, base: str) -> bool:
 
 def _coverage(claim: _Text, evidence: _Text) -> float:
     """The weighted share of the claim's terms the evidence has (asked of every retrieved sentence)."""
+    return _weighted(claim, claim.terms & evidence.terms)
+
+
+def _weighted(claim: _Text, found: frozenset[str]) -> float:
+    """The share of the claim's weight that `found`, some of its terms, carries."""
     if not claim.weight:
         return 0.0
-    shared = claim.terms & evidence.terms
-    return (len(shared) + (NUMBER_WEIGHT - 1) * len(shared & claim.numeric)) / claim.weight
+    return (len(found) + (NUMBER_WEIGHT - 1) * len(found & claim.numeric)) / claim.weight
 
 
 def _has_value(numbers: Sequence[Quantity], q: Quantity) -> bool:

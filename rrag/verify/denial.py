@@ -4,8 +4,9 @@ rrag/verify/lexical.py), and what of each side a reason quotes."""
 from __future__ import annotations
 
 from rrag.text import Negation, negations, stem, word_spans
-from rrag.verify.compared import _share, _Text
+from rrag.verify.compared import _share, _Text, _weighted
 
+CONTRADICTION_COVERAGE = 0.7  # negation and antonyms only contradict evidence about the same thing
 SAME_CLAUSE = 0.6  # share of a negated clause's words the other side must hold for a negation mismatch
 MIN_CLAUSE_TERMS = 3  # "it was not the most violent": too little said to be sure what is denied
 SAME_CLAUSE_BACK = 0.5  # share of the claim's words a negated evidence clause must hold
@@ -30,7 +31,7 @@ def _denial(c: _Text, e: _Text) -> Negation | None:
     sentence); where the claim denies, the evidence must state every word it denies ("was not allowed
     to return" says nothing against "wanted to return"). "Has not stopped" denies nothing."""
     negated, other = (c, e) if c.denies else (e, c)
-    if len(c.terms) < MIN_CLAUSE_TERMS:
+    if len(c.terms) < MIN_CLAUSE_TERMS or _covered(c, e) < CONTRADICTION_COVERAGE:
         return None
     plain = _canonical(other.plain)
     return next(
@@ -46,6 +47,13 @@ def _denial(c: _Text, e: _Text) -> Negation | None:
         ),
         None,
     )
+
+
+def _covered(c: _Text, e: _Text) -> float:
+    """The weighted share of the claim's terms the evidence has (`compared._coverage`), a synonym
+    counting as the word: what the two sides are about, whichever word each uses for the rule."""
+    same = _canonical(e.terms)
+    return _weighted(c, frozenset(t for t in c.terms if _SAME_AS.get(t, t) in same))
 
 
 def _canonical(terms: frozenset[str]) -> frozenset[str]:

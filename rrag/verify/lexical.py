@@ -27,14 +27,13 @@ from rrag.verify import contrasts, records
 from rrag.verify.base import Verifier
 from rrag.verify.compared import _Candidate, _coverage, _has_value, _share, _single, _Text
 from rrag.verify.contrasts import ENTITY, MODALITY, OPPOSITE, ORDER, QUANTIFIER, ROLE, contrast
-from rrag.verify.denial import _denial, _denied_word, _phrase
+from rrag.verify.denial import CONTRADICTION_COVERAGE, _denial, _denied_word, _phrase
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
 from rrag.verify.records import facts, hours_clash, rating_clash, record_clash
 from rrag.verify.values_clash import SAME_TOPIC, _borrowed, _end_of, _same_subject, _stated_elsewhere
 
 SUPPORTED_COVERAGE = 0.8  # share of the claim's (weighted) content words the evidence must hold
 PARTIAL_COVERAGE = 0.6  # below this the evidence is about something else
-CONTRADICTION_COVERAGE = 0.7  # negation and antonyms only contradict evidence about the same thing
 TABLE_CELL_SEPARATOR = " | "  # how extracted tables separate cells
 NAME = "lexical"
 # The evidence against a claim that the rules can hold (see LexicalVerifier.assess).
@@ -160,7 +159,6 @@ def _conflict(
     text: str, c: _Text, best: _Candidate, candidates: Sequence[_Candidate] = ()
 ) -> tuple[Verdict, str] | None:
     e = best.features
-    coverage = _coverage(c, e)
     single = _single(candidates)  # what the retrieved text states elsewhere
 
     def verdict(
@@ -217,7 +215,7 @@ def _conflict(
     # were supported. A record's keys are no plain statements ("Pool": false states no pool): the
     # record rule reads them.
     denial = _denial(c, e) if c.denies != e.denies and not facts(e.text) else None
-    if coverage >= CONTRADICTION_COVERAGE and denial:
+    if denial:
         denied, plain = _denied_word(denial, e.plain if c.denies else c.plain)
         ours, theirs = (denied, plain) if c.denies else (plain, denied)
         quoted = _phrase(e.text, theirs), _phrase(text, ours)
