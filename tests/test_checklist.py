@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from rrag.settings import Settings
+from rrag.tools import checklist
 from rrag.tools.checklist import (
     CONTRADICTION,
     FAITHFUL,
@@ -26,6 +27,7 @@ from rrag.tools.checklist import (
     meets_targets,
     summarise,
 )
+from rrag.tools.checklist_templates import Template
 
 DEV = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "dev"
 
@@ -73,6 +75,18 @@ def test_the_same_seed_gives_the_same_pairs_and_another_seed_others() -> None:
     assert generate(seed=7) == generate(seed=7)
     assert generate(seed=7) != generate(seed=8)
     assert [p.id for p in generate(seed=7)] == [p.id for p in generate(seed=8)]  # same templates, other fills
+
+
+def test_a_new_template_leaves_the_other_templates_pairs_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    def sentences(pairs: list[Pair]) -> list[tuple[str, str, str]]:
+        return [(p.evidence, p.claim, p.distractor) for p in pairs]
+
+    before = sentences(generate())
+    added = Template("negation", "manuals", "The {part} is not {state}.", ("The {part} is {state}.",), (),
+                     {"part": ["lid", "hose"], "state": ["washable", "included"]})  # fmt: skip
+    monkeypatch.setattr(checklist, "TEMPLATES", [added, *checklist.TEMPLATES])
+    after = sentences(generate())
+    assert after[len(after) - len(before) :] == before and len(after) > len(before)
 
 
 @pytest.mark.skipif(not DEV.is_dir(), reason="../shared/eval/dev is not present in this checkout")
