@@ -96,6 +96,8 @@ CONTRADICTIONS = [
     # the denied word only in other words on the other side (this one raised ValueError)
     ("negation", "Smoking in the inner courtyard is allowed.", "Smoking in the inner courtyard is not permitted.",
      "allowed", "not permitted"),
+    ("negation", "A helmet is required on the trail.", "A helmet is not compulsory on the trail.",
+     "required", "not compulsory"),
     # ... where the synonym is a third of what the claim says
     ("negation", "Smoking is allowed in the courtyard.", "Smoking is not permitted in the courtyard.",
      "allowed", "not permitted"),

@@ -13,12 +13,9 @@ SAME_CLAUSE_BACK = 0.5  # share of the claim's words a negated evidence clause m
 # Verbs that deny themselves: "has not stopped them" says they went on.
 _NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
 _NEGATIVE_VERBS = frozenset(stem(w) for w in "stopped prevented failed avoided lacked refused denied".split())
-# Words that say the same in rules and policies: "not allowed" denies what "permitted" states.
-_SYNONYMS = [
-    ("allowed", "permitted"),
-    ("forbidden", "prohibited", "banned"),
-    ("required", "mandatory", "compulsory"),
-]
+# Words that say the same in rules and policies: "not allowed" denies what "permitted" states. ("Forbidden"
+# and its like deny by themselves: NEGATIVE_WORDS.)
+_SYNONYMS = [("allowed", "permitted"), ("required", "mandatory", "compulsory")]
 _SAME_AS = {stem(word): stem(group[0]) for group in _SYNONYMS for word in group}
 QUOTED_WORDS = 12  # a reason quotes a claim or evidence sentence up to this long, else the words around
 
