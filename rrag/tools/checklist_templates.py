@@ -183,6 +183,12 @@ T("negation", "policies", "Guests may not bring {item} into the {area}.",
   ["Guests may bring {item} into the {area}.", "{Item} may be brought into the {area} by guests."],
   ["{Item} may not be brought into the {area} by guests.", "Guests are not allowed to bring {item} into the {area}."],
   item=["glass bottles", "pets", "folding chairs", "hot drinks"], area=["spa", "reading room", "pool area"])  # fmt: skip
+T("negation", "policies", "{Act} is {rule[0]} in the {place}.",
+  ["{Act} is {rule[1]} in the {place}.", "{Act} in the {place} is {rule[1]}."],
+  ["{Act} is {rule[2]} in the {place}.", "{Act} in the {place} is {rule[0]}."],
+  act=["photography", "camping", "cycling", "smoking"], place=["courtyard", "main hall", "east wing"],
+  rule=[("permitted", "not allowed", "allowed"), ("allowed", "not permitted", "permitted"),
+        ("prohibited", "not forbidden", "not permitted")])  # fmt: skip
 T("negation", "manuals", "None of the {u[0]} in the {kit} contain {stuff}.",
   ["The {u[0]} in the {kit} contain {stuff}.", "Some of the {u[0]} in the {kit} contain {stuff}."],
   ["No {u[1]} in the {kit} contains {stuff}.", "The {u[0]} in the {kit} contain no {stuff}."],
@@ -457,6 +463,15 @@ T("antonym", "recipes", "Keep the {food} {where[0]} the fridge.",
   ["Keep the {food} {where[1]} the fridge.", "The {food} should be kept {where[1]} the fridge."],
   ["The {food} should be kept {where[0]} the fridge.", "Store the {food} {where[0]} the fridge."],
   food=["tomatoes", "bread", "fresh pasta", "cream cheese"], where=[("inside", "outside"), ("outside", "inside")])  # fmt: skip
+T("antonym", "policies", "The {venue} is closed on {day}s.",
+  ["The {venue} is open on {day}s.", "On {day}s the {venue} is open."],
+  ["The {venue} is not open on {day}s.", "On {day}s the {venue} is closed."],
+  venue=["pool", "gallery", "visitor centre", "library"], day=["Monday", "Tuesday", "Sunday"])  # fmt: skip
+T("antonym", "policies", "The {venue} is open until {n} pm on {day}s.",
+  ["The {venue} closes at {m} pm on {day}s.", "On {day}s the {venue} is open until {m} pm."],
+  ["The {venue} closes at {n} pm on {day}s.", "On {day}s the {venue} closes at {n} pm."],
+  venue=["pool", "gallery", "visitor centre", "library"], day=["Saturday", "Sunday"], n=num(5, 9),
+  m=other("n", 4, 10))  # fmt: skip
 T("antonym", "history", "The {building} was built {when[0]} the war.",
   ["The {building} was built {when[1]} the war.", "{When[1]} the war, the {building} was built."],
   ["The {building} was built {when[2]} the war.", "{When[3]} the war, the {building} was built."],
