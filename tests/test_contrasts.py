@@ -98,6 +98,9 @@ CONTRADICTIONS = [
      "allowed", "not permitted"),
     ("negation", "A helmet is required on the trail.", "A helmet is not compulsory on the trail.",
      "required", "not compulsory"),
+    # ... after a phrase the claim puts first (its comma ends no clause)
+    ("negation", "Camping is permitted in the east wing.", "In the east wing, camping is not allowed.",
+     "permitted", "not allowed"),
     # ... where the synonym is a third of what the claim says
     ("negation", "Smoking is allowed in the courtyard.", "Smoking is not permitted in the courtyard.",
      "allowed", "not permitted"),

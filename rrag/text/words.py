@@ -101,6 +101,11 @@ _DETERMINERS = frozenset({"no", "none", "without", "nobody", "nothing", "nowhere
 _DETERMINER_REACH, _NEGATOR_REACH = 1, 2
 _SCOPE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|and|or|although|though|while)\s")
 _CLAUSE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|although|though|while|whereas)\s")
+# A phrase before the clause it belongs to ("In the east wing, camping is not allowed"): its comma
+# ends no clause.
+_FRONTED = re.compile(
+    r"^\s*(?:in|on|at|for|during|from|after|before|within|under|inside|outside)\b[^,;:.!?]{0,40},", re.I
+)
 
 
 # Words that deny as a "not" does: "avoid allowing", "it is unclear if", "failed to", "rather than",
@@ -167,7 +172,11 @@ def negations(text: str) -> tuple[Negation, ...]:
                 terms.append(stem(w))
             end = nxt.end
         if terms:
-            breaks = [0] + [m.end() for m in _CLAUSE_BREAK.finditer(text)] + [len(text)]
+            fronted = _FRONTED.match(text)
+            phrase_end = fronted.end() if fronted else -1
+            breaks = (
+                [0] + [m.end() for m in _CLAUSE_BREAK.finditer(text) if m.end() != phrase_end] + [len(text)]
+            )
             start = max(b for b in breaks if b <= token.start)
             stop = min(b for b in breaks if b >= end)
             out.append(
