@@ -101,6 +101,14 @@ CONTRADICTIONS = [
     # ... after a phrase the claim puts first (its comma ends no clause)
     ("negation", "Camping is permitted in the east wing.", "In the east wing, camping is not allowed.",
      "permitted", "not allowed"),
+    # a word that denies by itself, turned round by a negator ("not prohibited" says it is allowed)
+    ("negation", "Smoking is prohibited in the reading room.", "Smoking is not prohibited in the reading room.",
+     "prohibited", "not prohibited"),
+    ("negation", "Smoking is prohibited in the reading room.", "Smoking is not forbidden in the reading room.",
+     "prohibited", "not forbidden"),
+    ("negation", "The ladder failed the load test.", "The ladder did not fail the load test.", "failed", "not fail"),
+    ("negation", "The service charge is not excluded from the total price.",
+     "The service charge is excluded from the total price.", "not excluded", "excluded"),
     # ... where the synonym is a third of what the claim says
     ("negation", "Smoking is allowed in the courtyard.", "Smoking is not permitted in the courtyard.",
      "allowed", "not permitted"),
@@ -190,6 +198,8 @@ NOT_AGAINST = [
     # negation: a "don't" about other words, a two-word claim, a verb that denies itself
     ("I can't explain the bad ratings, but the staff were friendly.", "There were bad ratings."),
     ("The fog has not stopped flights from landing at the airport.", "Flights have been landing at the airport."),
+    # a word of denial both sides negate, one of them beyond the negation's reach
+    ("The boxer has never been knocked out or stopped by strikes.", "The boxer has never been stopped by strikes."),
     # negation: a "don't" in the next sentence of the window
     ("Do not plant the bulbs in a hurry. The soil should reach 10°C first.",
      "Wait until the soil reaches 10°C before you plant the bulbs."),

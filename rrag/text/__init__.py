@@ -17,6 +17,7 @@ from rrag.text.quantities import (
 from rrag.text.sentences import chunk_sentences, is_list_item, split_sentences
 from rrag.text.values import values
 from rrag.text.words import (
+    NEGATIVE_WORDS,
     NEGATORS,
     PRONOUNS,
     STOPWORDS,
@@ -53,6 +54,7 @@ def clear_caches() -> None:
 __all__ = [
     "CURRENCY_CODES",
     "MONTH_NAMES",
+    "NEGATIVE_WORDS",
     "NEGATORS",
     "PRONOUNS",
     "Negation",

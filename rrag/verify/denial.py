@@ -3,7 +3,7 @@ rrag/verify/lexical.py), and what of each side a reason quotes."""
 
 from __future__ import annotations
 
-from rrag.text import Negation, negations, stem, word_spans
+from rrag.text import NEGATIVE_WORDS, NEGATORS, Negation, negations, stem, word_spans, words
 from rrag.verify.compared import _share, _Text, _weighted
 
 CONTRADICTION_COVERAGE = 0.7  # negation and antonyms only contradict evidence about the same thing
@@ -13,11 +13,60 @@ SAME_CLAUSE_BACK = 0.5  # share of the claim's words a negated evidence clause m
 # Verbs that deny themselves: "has not stopped them" says they went on.
 _NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
 _NEGATIVE_VERBS = frozenset(stem(w) for w in "stopped prevented failed avoided lacked refused denied".split())
-# Words that say the same in rules and policies: "not allowed" denies what "permitted" states. ("Forbidden"
-# and its like deny by themselves: NEGATIVE_WORDS.)
-_SYNONYMS = [("allowed", "permitted"), ("required", "mandatory", "compulsory")]
+# Words that say the same in rules and policies: "not allowed" denies what "permitted" states, "not
+# forbidden" what "prohibited" does.
+_SYNONYMS = [
+    ("allowed", "permitted"),
+    ("required", "mandatory", "compulsory"),
+    ("forbidden", "prohibited", "banned"),
+]
 _SAME_AS = {stem(word): stem(group[0]) for group in _SYNONYMS for word in group}
+# Words of denial a negator turns round: "not prohibited" says it is allowed. ("Not unlikely", "not
+# rather" say something else.)
+_FLIPPED = NEGATIVE_WORDS - frozenset({"rather", "instead", "unclear", "unlikely", "unable"})
 QUOTED_WORDS = 12  # a reason quotes a claim or evidence sentence up to this long, else the words around
+
+
+def denied_words(c: _Text, e: _Text) -> tuple[str, str] | None:
+    """A word one side denies and the other states, as (the claim's word, the evidence's word), stemmed:
+    a negation on one side only (`_denial`), or a negator on one side of a word that itself denies,
+    which the other side says with no negator (`_negated_denial`)."""
+    if c.denies == e.denies:
+        return _negated_denial(c, e)
+    negation = _denial(c, e)
+    if negation is None:
+        return None
+    denied, plain = _denied_word(negation, e.plain if c.denies else c.plain)
+    return (denied, plain) if c.denies else (plain, denied)
+
+
+def _negated_denial(c: _Text, e: _Text) -> tuple[str, str] | None:
+    """ "Not prohibited" against "prohibited", "did not fail" against "failed": both sides deny, one of
+    them the other's word of denial. As in `_denial`, the claim must say enough and be about what the
+    evidence is about."""
+    if len(c.terms) < MIN_CLAUSE_TERMS or _covered(c, e) < CONTRADICTION_COVERAGE:
+        return None
+    for negated, other in ((c, e), (e, c)):
+        said = {_SAME_AS.get(t, t): t for t in _unnegated_denials(other)}
+        for n in negated.negations:
+            hit = sorted(t for t in n.terms if _SAME_AS.get(t, t) in said)
+            if (
+                hit
+                and len(n.clause) >= MIN_CLAUSE_TERMS
+                and _share(_canonical(n.clause), _canonical(other.terms)) >= SAME_CLAUSE
+            ):
+                theirs = said[_SAME_AS.get(hit[0], hit[0])]
+                return (hit[0], theirs) if negated is c else (theirs, hit[0])
+    return None
+
+
+def _unnegated_denials(t: _Text) -> frozenset[str]:
+    """The words of denial ("prohibited", "failed") `t` says with no negator anywhere before them: a
+    negation's reach is no sure guide here ("it can't, realistically, be stopped", "never been
+    knocked out or stopped")."""
+    tokens = words(t.asserted)
+    first_negator = next((i for i, w in enumerate(tokens) if w in NEGATORS), len(tokens))
+    return frozenset(stem(w) for w in tokens[:first_negator] if w in _FLIPPED)
 
 
 def _denial(c: _Text, e: _Text) -> Negation | None:

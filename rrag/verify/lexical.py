@@ -27,7 +27,7 @@ from rrag.verify import contrasts, records
 from rrag.verify.base import Verifier
 from rrag.verify.compared import _Candidate, _coverage, _has_value, _share, _single, _Text
 from rrag.verify.contrasts import ENTITY, MODALITY, OPPOSITE, ORDER, QUANTIFIER, ROLE, contrast
-from rrag.verify.denial import CONTRADICTION_COVERAGE, _denial, _denied_word, _phrase
+from rrag.verify.denial import CONTRADICTION_COVERAGE, _phrase, denied_words
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
 from rrag.verify.records import facts, hours_clash, rating_clash, record_clash
 from rrag.verify.values_clash import SAME_TOPIC, _borrowed, _end_of, _same_subject, _stated_elsewhere
@@ -214,10 +214,9 @@ def _conflict(
     # sides, is no evidence: of 52 dev claims the rules contradicted for a "not" in the evidence, 36
     # were supported. A record's keys are no plain statements ("Pool": false states no pool): the
     # record rule reads them.
-    denial = _denial(c, e) if c.denies != e.denies and not facts(e.text) else None
-    if denial:
-        denied, plain = _denied_word(denial, e.plain if c.denies else c.plain)
-        ours, theirs = (denied, plain) if c.denies else (plain, denied)
+    denied = None if facts(e.text) else denied_words(c, e)
+    if denied:
+        ours, theirs = denied
         quoted = _phrase(e.text, theirs), _phrase(text, ours)
         reason = "the evidence says {!r} where the claim says {!r}".format(*quoted)
         return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, reason), NEGATION
