@@ -189,6 +189,11 @@ T("negation", "policies", "{Act} is {rule[0]} in the {place}.",
   act=["photography", "camping", "cycling", "smoking"], place=["courtyard", "main hall", "east wing"],
   rule=[("permitted", "not allowed", "allowed"), ("allowed", "not permitted", "permitted"),
         ("prohibited", "not forbidden", "not permitted")])  # fmt: skip
+T("negation", "policies", "{Thing} is {deny} in the {area}.",
+  ["{Thing} is not {deny} in the {area}.", "In the {area}, {thing} is not {deny}."],
+  ["In the {area}, {thing} is {deny}.", "{Thing} in the {area} is {deny}."],
+  thing=["glass", "fishing", "open fire", "drone flying"], area=["picnic area", "nature reserve", "harbour"],
+  deny=["prohibited", "banned", "forbidden"])  # fmt: skip
 T("negation", "manuals", "None of the {u[0]} in the {kit} contain {stuff}.",
   ["The {u[0]} in the {kit} contain {stuff}.", "Some of the {u[0]} in the {kit} contain {stuff}."],
   ["No {u[1]} in the {kit} contains {stuff}.", "The {u[0]} in the {kit} contain no {stuff}."],
