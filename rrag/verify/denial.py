@@ -32,7 +32,7 @@ def denied_words(c: _Text, e: _Text) -> tuple[str, str] | None:
     a negation on one side only (`_denial`), or a negator on one side of a word that itself denies,
     which the other side says with no negator (`_negated_denial`)."""
     if c.denies == e.denies:
-        return _negated_denial(c, e)
+        return _negated_denial(c, e) if c.denies else None
     negation = _denial(c, e)
     if negation is None:
         return None
