@@ -31,8 +31,13 @@ def denied_words(c: _Text, e: _Text) -> tuple[str, str] | None:
     """A word one side denies and the other states, as (the claim's word, the evidence's word), stemmed:
     a negation on one side only (`_denial`), or a negator on one side of a word that itself denies,
     which the other side says with no negator (`_negated_denial`)."""
+    if not (c.denies or e.denies):
+        return None
+    # The claim must say enough, and be about what the evidence is about (in either word of a rule).
+    if len(c.terms) < MIN_CLAUSE_TERMS or _covered(c, e) < CONTRADICTION_COVERAGE:
+        return None
     if c.denies == e.denies:
-        return _negated_denial(c, e) if c.denies else None
+        return _negated_denial(c, e)
     negation = _denial(c, e)
     if negation is None:
         return None
@@ -42,19 +47,13 @@ def denied_words(c: _Text, e: _Text) -> tuple[str, str] | None:
 
 def _negated_denial(c: _Text, e: _Text) -> tuple[str, str] | None:
     """ "Not prohibited" against "prohibited", "did not fail" against "failed": both sides deny, one of
-    them the other's word of denial. As in `_denial`, the claim must say enough and be about what the
-    evidence is about."""
-    if len(c.terms) < MIN_CLAUSE_TERMS or _covered(c, e) < CONTRADICTION_COVERAGE:
-        return None
+    them the other's word of denial."""
     for negated, other in ((c, e), (e, c)):
         said = {_SAME_AS.get(t, t): t for t in _unnegated_denials(other)}
+        other_terms = _canonical(other.terms)
         for n in negated.negations:
             hit = sorted(t for t in n.terms if _SAME_AS.get(t, t) in said)
-            if (
-                hit
-                and len(n.clause) >= MIN_CLAUSE_TERMS
-                and _share(_canonical(n.clause), _canonical(other.terms)) >= SAME_CLAUSE
-            ):
+            if hit and _in_clause_of(n, other_terms):
                 theirs = said[_SAME_AS.get(hit[0], hit[0])]
                 return (hit[0], theirs) if negated is c else (theirs, hit[0])
     return None
@@ -77,9 +76,7 @@ def _denial(c: _Text, e: _Text) -> Negation | None:
     sentence); where the claim denies, the evidence must state every word it denies ("was not allowed
     to return" says nothing against "wanted to return"). "Has not stopped" denies nothing."""
     negated, other = (c, e) if c.denies else (e, c)
-    if len(c.terms) < MIN_CLAUSE_TERMS or _covered(c, e) < CONTRADICTION_COVERAGE:
-        return None
-    plain = _canonical(other.plain)
+    plain, other_terms = _canonical(other.plain), _canonical(other.terms)
     return next(
         (
             n
@@ -87,12 +84,17 @@ def _denial(c: _Text, e: _Text) -> Negation | None:
             if _canonical(n.terms) & plain
             and not n.terms & _NEGATIVE_VERBS
             and not _negated_by_prefix(n.terms, other.terms)
-            and len(n.clause) >= MIN_CLAUSE_TERMS
-            and _share(_canonical(n.clause), _canonical(other.terms)) >= SAME_CLAUSE
+            and _in_clause_of(n, other_terms)
             and (_canonical(n.terms) <= plain if c.denies else _share(c.terms, n.clause) >= SAME_CLAUSE_BACK)
         ),
         None,
     )
+
+
+def _in_clause_of(n: Negation, other_terms: frozenset[str]) -> bool:
+    """Whether the clause `n` is in says enough, most of it in the other side's words (`other_terms`,
+    read by `_canonical`)."""
+    return len(n.clause) >= MIN_CLAUSE_TERMS and _share(_canonical(n.clause), other_terms) >= SAME_CLAUSE
 
 
 def _covered(c: _Text, e: _Text) -> float:
