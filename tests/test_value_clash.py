@@ -261,3 +261,31 @@ def test_a_value_the_claim_states_itself_contradicts_none_of_its_others() -> Non
     changed = "There is a 42% chance of rain at 6pm."
     ((verdict, kind),) = LexicalVerifier().assess([Claim(changed, 0, len(changed))], contexts(evidence))
     assert verdict.status is ClaimStatus.CONTRADICTED and kind == "value"
+
+
+DEPARTS_AND_ARRIVES = "The night bus leaves the station at 23:10 and reaches the airport at 00:05."
+
+
+@pytest.mark.parametrize(
+    "evidence, claim, said, found",
+    [
+        ("The train departs at 8:15 and arrives at 10:40.", "The train arrives at 8:15.", "8:15", "10:40"),
+        (DEPARTS_AND_ARRIVES, "The night bus reaches the airport at 23:10.", "23:10", "00:05"),
+        (DEPARTS_AND_ARRIVES, "The night bus leaves the station at 00:05.", "00:05", "23:10"),
+    ],
+)
+def test_a_time_given_to_the_other_act_of_the_same_subject_is_contradicted(
+    evidence: str, claim: str, said: str, found: str
+) -> None:
+    # The subject before the first time ("The train") is both times' subject, not the first's alone.
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
+    assert verdict.reason == f"the evidence says {found!r} where the claim says {said!r}"
+
+
+@pytest.mark.parametrize(
+    "claim", ["The night bus reaches the airport at 00:05.", "The night bus leaves the station at 23:10."]
+)
+def test_each_act_keeps_its_own_time(claim: str) -> None:
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(DEPARTS_AND_ARRIVES))
+    assert verdict.status is ClaimStatus.SUPPORTED, verdict.reason

@@ -144,7 +144,7 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
     sentence. The words between two values go to the first up to a joint ("and", "or", a comma), to
     the second after it; where a value has words of its own before it ("born in 1950 and died in
     2010"), each value's words are those before it, else those after it ("58 mg for adults and 17 mg
-    for children"), and the words before the first value are everyone's. Dates and years are left
+    for children"), and the words before the first value's own are everyone's. Dates and years are left
     alone: a sentence's years are mostly the span of one thing ("the 1997-98 season")."""
     out = list(found)
     amounts: dict[str, set[float]] = {}
@@ -166,13 +166,17 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
             if not all(_JOINT.search(b) for b in between):
                 continue  # "from 23 February to 6 March": one span, not values of several things
             parts = [_split_at_joint(b) for b in between]
-            before = any(content_words(after) for _, after in parts)
-            if before:  # each value's words come before it (and those after it, up to the joint)
-                words = [text[sentence.start : starts[0]]] + [after for _, after in parts]
-                words = [w + " " + lead for w, (lead, _) in zip(words, parts + [("", "")])]
+            leading = [content_words(after) for _, after in parts]
+            if any(leading):  # each value's words come before it (and those after it, up to the joint)
+                # The first value's are as many words before it as the others have: the subject before
+                # them is everyone's ("The train departs at 8:15 and arrives at 10:40": the train's).
+                reach = max(len(w) for w in leading)
+                words = [content_words(text[sentence.start : starts[0]])[-reach:], *leading]
+                words = [w + content_words(lead) for w, (lead, _) in zip(words, parts + [("", "")])]
             else:
-                words = [lead for lead, _ in parts] + [text[ends[-1] : sentence.end]]
-            owned = [frozenset(content_words(w)) for w in words]
+                words = [content_words(lead) for lead, _ in parts]
+                words.append(content_words(text[ends[-1] : sentence.end]))
+            owned = [frozenset(w) for w in words]
             for i, mine in zip(members, owned):
                 shared = frozenset().union(*(o for o in owned if o is not mine))
                 out[i] = replace(out[i], own=mine - shared)

@@ -606,6 +606,10 @@ T("qualifier", "history", "The {tower} was {v[a]} metres tall when built and {v[
   ["The {tower} was {v[b]} metres tall when built.", "After the {year} fire, the {tower} was {v[a]} metres tall."],
   ["When built, the {tower} was {v[a]} metres tall.", "After the {year} fire, the {tower} was {v[b]} metres tall."],
   tower=["bell tower", "mill chimney", "church spire"], v=two_values(20, 90, -1), year=num(1700, 1900))  # fmt: skip
+T("qualifier", "timetables", "The {vehicle} leaves {cities[0]} at {h[t1]} and arrives in {cities[1]} at {h[t2]}.",
+  ["The {vehicle} arrives in {cities[1]} at {h[t1]}.", "The {vehicle} leaves {cities[0]} at {h[t2]}."],
+  ["The {vehicle} arrives in {cities[1]} at {h[t2]}.", "At {h[t1]}, the {vehicle} leaves {cities[0]}."],
+  vehicle=["morning train", "night bus", "express coach"], cities=lambda rng, v: tuple(rng.sample(CITIES, 2)), h=clock)  # fmt: skip
 
 # --------------------------------------------------------------------------------------------
 # facts of structured records (JSON listings and product sheets): said the other way round, or as the
