@@ -112,6 +112,9 @@ CONTRADICTIONS = [
     # ... where the synonym is a third of what the claim says
     ("negation", "Smoking is allowed in the courtyard.", "Smoking is not permitted in the courtyard.",
      "allowed", "not permitted"),
+    # what may be done without doing something says that something is not required
+    ("modality", "The glaze must dry for at least an hour.", "The glaze can be fired without drying.",
+     "must dry", "can be fired without drying"),
 ]  # fmt: skip
 
 
@@ -131,6 +134,7 @@ FAITHFUL = [
     ("Store the seedlings inside the greenhouse overnight.", "Overnight, store the seedlings inside the greenhouse."),
     ("Remove the filter before rinsing the jug.", "Prior to rinsing the jug, remove the filter."),
     ("Visitors must sign the register at reception.", "Visitors have to sign the register at reception."),
+    ("Members can use the sauna without booking.", "Members do not need to book the sauna."),
     ("None of the guest rooms have a balcony.", "No guest room has a balcony."),
     ("The footbridge was designed by Clara Holm.", "Clara Holm designed the footbridge."),
     ("Refunds over $500 are approved by the Chief Financial Officer.",

@@ -221,6 +221,10 @@ T("modality", "recipes", "The dough must rest for at least {n} minutes.",
   ["The dough does not need to rest.", "The dough can be baked without resting."],
   ["Let the dough rest for no less than {n} minutes.", "The dough has to rest for {n} minutes or more."],
   n=num(20, 60, 10))  # fmt: skip
+T("modality", "policies", "Visitors must book a slot before entering the {place}.",
+  ["Visitors can enter the {place} without booking a slot.", "Visitors do not have to book a slot before entering the {place}."],
+  ["Visitors have to book a slot before they enter the {place}.", "Before entering the {place}, visitors must book a slot."],
+  place=["gallery", "crypt", "roof terrace", "reading room"])  # fmt: skip
 T("modality", "history", "Under the {year} charter, guild members were required to {duty}.",
   ["Under the {year} charter, guild members were forbidden to {duty}."],
   ["The {year} charter required guild members to {duty}.", "Guild members had to {duty} under the {year} charter."],

@@ -3,6 +3,8 @@ quantifier."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from rrag.text import STOPWORDS, negations, quantities, stem
 from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.words import NEGATORS
@@ -184,16 +186,52 @@ def _action(tokens: Tokens, after: int) -> str | None:
     return None
 
 
+class _Reading(NamedTuple):
+    modality: str
+    start: int  # the cue's first token
+    end: int  # the token after the words quoted for it
+    action: str | None  # the stem of what is allowed, forbidden, required
+    done: str | None = None  # what may be done without the action ("baked", without resting)
+
+
+def _modal_readings(tokens: Tokens) -> list[_Reading]:
+    """What each modal cue says. What may be done without doing something says that something is not
+    required: "The dough can be baked without resting" says resting is not required, too."""
+    out = []
+    for cls, start, end in _modal_cues(tokens):
+        action = _action(tokens, end)
+        out.append(_Reading(cls, start, end + 1, action))
+        gerund = _done_without(tokens, end) if cls == ALLOWED else None
+        if gerund is not None:
+            out.append(_Reading(NOT_REQUIRED, start, gerund + 1, tokens[gerund].stem, action))
+    return out
+
+
+def _done_without(tokens: Tokens, after: int) -> int | None:
+    """The token of the "-ing" word just after "without" in the clause from token `after` on."""
+    for i in range(after, len(tokens) - 1):
+        if tokens[i + 1].after_break:
+            return None
+        if tokens[i].word == "without" and tokens[i + 1].word.endswith("ing"):
+            return i + 1
+    return None
+
+
 def _modality(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
-    if not _same_statement(c, e, _MODAL_WORDS):
+    ours, theirs = _modal_readings(c), _modal_readings(e)
+    # What is done without the action is no word of the statement compared ("baked", "must rest").
+    done = frozenset(r.done for r in ours + theirs if r.done)
+    if not _same_statement(c, e, _MODAL_WORDS | done):
         return None
-    for c_cls, c_start, c_end in _modal_cues(c):
-        action = _action(c, c_end)
-        for e_cls, e_start, e_end in _modal_cues(e):
-            if frozenset({c_cls, e_cls}) in _MODAL_CLASHES and action and action == _action(e, e_end):
-                return Contrast(
-                    MODALITY, _quote(claim, c, c_start, c_end + 1), _quote(evidence, e, e_start, e_end + 1)
+    for mine in ours:
+        for other in theirs:
+            clash = frozenset({mine.modality, other.modality}) in _MODAL_CLASHES
+            if clash and mine.action and mine.action == other.action:
+                ours_quoted, theirs_quoted = (
+                    _quote(claim, c, mine.start, mine.end),
+                    _quote(evidence, e, other.start, other.end),
                 )
+                return Contrast(MODALITY, ours_quoted, theirs_quoted)
     return None
 
 
