@@ -92,6 +92,8 @@ CONTRADICTIONS = [
         "3 working days",
         "9 working days",
     ),
+    # "applied" is "apply"
+    ("Apply the cream once a day.", "The cream should be applied four times daily.", "once", "four times"),
 ]
 
 

@@ -167,5 +167,6 @@ def test_words_stems_and_negation() -> None:
         "leav",
     )
     assert stem("requires") == stem("required") == stem("require")
+    assert stem("applied") == stem("applies") == stem("apply")  # "-ied" is "-y"
     assert negation_count("Employees don't get no leave") == 2
     assert negation_count("Employees get leave") == 0

@@ -52,6 +52,7 @@ def stem(word: str) -> str:
         return word
     for suffix, repl, min_len in (
         ("ies", "y", 5),
+        ("ied", "y", 5),  # "applied" is "apply"
         ("sses", "ss", 5),
         ("ing", "", 6),
         ("ed", "", 5),
