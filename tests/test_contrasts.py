@@ -112,6 +112,8 @@ CONTRADICTIONS = [
     # ... where the synonym is a third of what the claim says
     ("negation", "Smoking is allowed in the courtyard.", "Smoking is not permitted in the courtyard.",
      "allowed", "not permitted"),
+    # a fee waived is not paid
+    ("opposite", "The booking fee is waived for students.", "Students must pay the booking fee.", "waived", "pay"),
     # what may be done without doing something says that something is not required
     ("modality", "The glaze must dry for at least an hour.", "The glaze can be fired without drying.",
      "must dry", "can be fired without drying"),

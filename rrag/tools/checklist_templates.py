@@ -452,6 +452,10 @@ T("antonym", "prices", "{What} {mv[0]} by {p}% in {month}.",
   ["{What} {mv[1]} by {p}% in {month}.", "In {month}, {what} {mv[1]} by {p}%."],
   ["In {month}, {what} {mv[0]} by {p}%.", "{What} {mv[2]} by {p} per cent in {month}."],
   what=["prices", "rents", "energy bills", "bus fares"], mv=MOVES, p=num(2, 12), month=MONTHS)  # fmt: skip
+T("antonym", "prices", "The {fee} is waived for {who}.",
+  ["{Who} must pay the {fee}.", "The {fee} is charged to {who}."],
+  ["{Who} do not pay the {fee}.", "For {who}, the {fee} is waived."],
+  fee=["booking fee", "entry fee", "delivery fee"], who=["students", "members", "pensioners"])  # fmt: skip
 T("antonym", "manuals", "Remove the battery {when[0]} {task}.",
   ["Remove the battery {when[1]} {task}.", "The battery should be removed {when[1]} {task}."],
   ["{When[0]} {task}, remove the battery.", "The battery should be removed {when[0]} {task}."],
