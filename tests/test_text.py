@@ -168,5 +168,8 @@ def test_words_stems_and_negation() -> None:
     )
     assert stem("requires") == stem("required") == stem("require")
     assert stem("applied") == stem("applies") == stem("apply")  # "-ied" is "-y"
+    in_words, in_digits = content_words("two eggs, six weeks"), content_words("2 eggs, 6 weeks")
+    assert in_words == in_digits == ("2", "egg", "6", "week")
+    assert content_words("one of them") == ("one",)  # also a pronoun: left a word
     assert negation_count("Employees don't get no leave") == 2
     assert negation_count("Employees get leave") == 0

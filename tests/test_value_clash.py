@@ -122,6 +122,19 @@ def test_the_same_amount_written_differently_is_not_a_clash(evidence: str, claim
     assert verdict.status is not ClaimStatus.CONTRADICTED and verdict.clash is None
 
 
+@pytest.mark.parametrize(
+    "evidence, claim",
+    [
+        ("The recipe calls for two eggs.", "The recipe needs 2 eggs."),
+        ("The course runs for six weeks.", "The course lasts 6 weeks."),
+    ],
+)
+def test_a_number_in_words_is_found_as_its_digits(evidence: str, claim: str) -> None:
+    # The words the rules look for: "2" was "not found" where the evidence wrote "two".
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert verdict.status is not ClaimStatus.UNSUPPORTED, verdict.reason
+
+
 def test_a_share_of_a_count_is_no_count() -> None:
     evidence = "The hotel has 40 rooms, and half of them have a sea view."
     claim = "Half of the rooms have a sea view."

@@ -9,7 +9,7 @@ from functools import lru_cache
 from string import ascii_letters
 from typing import NamedTuple
 
-from rrag.text.words import STOPWORDS, content_words, stem, word_spans, words
+from rrag.text.words import CARDINALS, STOPWORDS, content_words, stem, word_spans, words
 
 
 class Quantity(NamedTuple):
@@ -35,20 +35,7 @@ class Quantity(NamedTuple):
         return self.unit, self.value
 
 
-_WORD_NUMBERS = {
-    w: n
-    for n, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-        "sixteen seventeen eighteen nineteen twenty".split()
-    )
-} | {
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
+_WORD_NUMBERS: dict[str, float] = CARDINALS | {
     "hundred": 100,
     "dozen": 12,
     "half": 0.5,

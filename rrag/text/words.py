@@ -74,12 +74,22 @@ def has_digit(word: str) -> bool:
 
 
 _NOT_CONTENT = STOPWORDS | NEGATORS
+CARDINALS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen twenty".split()
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+# A number in words is its digits ("two eggs" says what "2 eggs" does); not "one", also a pronoun.
+_AS_DIGITS = {w: str(n) for w, n in CARDINALS.items() if n != 1}
 
 
 @lru_cache(maxsize=4096)
 def content_words(text: str) -> tuple[str, ...]:
-    """Stemmed words that carry meaning: no stopwords, no negators (negation is checked apart)."""
-    return tuple([stem(w) for w in words(text) if w not in _NOT_CONTENT])
+    """Stemmed words that carry meaning, a number in words as its digits: no stopwords, no negators
+    (negation is checked apart)."""
+    return tuple([_AS_DIGITS.get(w) or stem(w) for w in words(text) if w not in _NOT_CONTENT])
 
 
 def negation_count(text: str) -> int:
