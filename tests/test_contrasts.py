@@ -112,6 +112,10 @@ CONTRADICTIONS = [
     # ... where the synonym is a third of what the claim says
     ("negation", "Smoking is allowed in the courtyard.", "Smoking is not permitted in the courtyard.",
      "allowed", "not permitted"),
+    ("opposite", "Interest rates were cut by 0.25 percentage points.",
+     "Interest rates were raised by 0.25 percentage points.", "cut", "raised"),
+    ("opposite", "The soup is served cold.", "The soup is served hot.", "cold", "hot"),
+    ("opposite", "The licence permits commercial use.", "The licence prohibits commercial use.", "permits", "prohibits"),
     # a fee waived is not paid
     ("opposite", "The booking fee is waived for students.", "Students must pay the booking fee.", "waived", "pay"),
     # what may be done without doing something says that something is not required

@@ -67,6 +67,11 @@ _ANTONYMS = [
     ("succeeded", "failed"),
     ("waived", "pay"),
     ("waived", "charged"),
+    ("permits", "prohibits"),
+    ("permits", "forbids"),
+    ("cut", "raise"),
+    ("cut", "increase"),
+    ("hot", "cold"),
 ]
 # Opening hours say the same either way round ("open until 5 pm" is "closes at 5 pm", "open from 9am to
 # 5pm" is "closed from 5pm to 9am"): open and closed are opposites only where no time is given.
