@@ -76,6 +76,9 @@ CONTRADICTIONS = [
     ("role", "The landlord pays the letting agent a monthly fee.",
      "The letting agent pays the landlord a monthly fee.", "landlord pays the letting agent",
      "letting agent pays the landlord"),
+    # the two ends of a way exchanged, one word each
+    ("role", "The ferry sails from Dover to Calais.", "The ferry sails from Calais to Dover.", "Dover to Calais",
+     "Calais to Dover"),
     ("order", "The bakery is on the third floor.", "The bakery is on the second floor.", "third", "second"),
     # an ordinal of the same noun, the sentence turned round
     ("order", "Ada Brennan was the seventh president of the Royal Botanical Society.",
@@ -193,6 +196,9 @@ NOT_AGAINST = [
     ("The Kessel 2 pump was tested in Oslo.", "The Kessel 2 pump was tested in Norway."),
     # role: the same two parties joined by "and" ("between A and B" is no role)
     ("The final was played between Leeds and Hull.", "The final was played between Hull and Leeds."),
+    # ... and the ends of a way said the other way round, or a list of two
+    ("The ferry sails from Dover to Calais.", "The ferry sails to Calais from Dover."),
+    ("The ferry sails on Monday and Friday.", "The ferry sails on Friday and Monday."),
     # entity: the doer of another act ("approve" / "process"), a doer of "not", a pronoun for the doer
     ("Refunds must be approved by the Operations Director.", "The finance team processes refunds."),
     ("Refunds are not approved by the shop staff.", "The Operations Director approves refunds."),

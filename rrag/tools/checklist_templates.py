@@ -552,6 +552,11 @@ T("role_swap", "history", "{A} defeated {b} at the battle of {place}.",
   ["{B} was defeated by {a} at the battle of {place}.", "At the battle of {place}, {a} defeated {b}."],
   a=["the Duke of Arlen", "Count Ferris", "the northern army"], b=["the rebel fleet", "Lord Haskett", "the city militia"],
   place=["Harrow Ford", "Kesby", "Minton Hill"])  # fmt: skip
+T("role_swap", "timetables", "The {event} was moved from {days[0]} to {days[1]}.",
+  ["The {event} was moved from {days[1]} to {days[0]}."],
+  ["The {event} was moved to {days[1]} from {days[0]}.", "The {event} now takes place on {days[1]} instead of {days[0]}."],
+  event=["staff meeting", "fire drill", "book club"],
+  days=lambda rng, v: tuple(rng.sample(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"], 2)))  # fmt: skip
 T("role_swap", "manuals", "The {r[0]} sends {data} to the {r[1]}.",
   ["The {r[1]} sends {data} to the {r[0]}."],
   ["{Data} are sent to the {r[1]} by the {r[0]}.", "The {r[1]} receives {data} from the {r[0]}."],

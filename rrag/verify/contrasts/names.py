@@ -204,6 +204,10 @@ def _alias(a: Tokens, b: Tokens) -> bool:
 
 _SYMMETRIC = re.compile(r"\b(?:by|and|or|with|between|versus|vs|both)\b", re.IGNORECASE)
 _ROLE_EXTRA_WORDS = 2  # content words the evidence sentence may have beyond the claim's
+# Two words exchanged with no word between them name roles only as the ends of a way: "moved from
+# Monday to Wednesday" / "from Wednesday to Monday" ("red blue" or "Monday, Wednesday" name none).
+_FROM = re.compile(r"\bfrom\s+(?:the\s+)?$", re.IGNORECASE)
+_TO = re.compile(r"^\s+(?:to|until|till|into)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
 def _role(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
@@ -214,7 +218,7 @@ def _role(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
         return None  # each word once on each side: the order is then who does what
     if len(ec) > len(cc) + _ROLE_EXTRA_WORDS:
         return None  # the evidence says more than the claim: not the same statement
-    exchanged = _exchange(c_seq, e_seq)
+    exchanged = _exchange(c_seq, e_seq) or _ends_exchanged(claim, cc, c_seq, e_seq)
     if exchanged is None:
         return None
     first, last = exchanged
@@ -230,18 +234,30 @@ def _role(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     return Contrast(ROLE, c_span, e_span)
 
 
-def _exchange(ours: list[str], theirs: list[str]) -> tuple[int, int] | None:
-    """Where `theirs` is `ours` with two runs of words exchanged around at least one word between
-    them ("ward doctor inform nurse" / "nurse inform ward doctor"): the first and last word moved."""
+def _ends_exchanged(text: str, tokens: Tokens, ours: list[str], theirs: list[str]) -> tuple[int, int] | None:
+    """Where `theirs` is `ours` with the two ends of a way the claim names, one word each, exchanged:
+    "moved from Monday to Wednesday" / "from Wednesday to Monday"."""
+    for i, (a, b) in enumerate(zip(tokens, tokens[1:])):
+        ends = _FROM.search(text, 0, a.start) and _TO.match(text[a.end : b.start])
+        if ends and _exchange(ours, theirs, between=0) == (i, i + 1):
+            return i, i + 1
+    return None
+
+
+def _exchange(ours: list[str], theirs: list[str], between: int = 1) -> tuple[int, int] | None:
+    """Where `theirs` is `ours` with two runs of words exchanged around at least `between` words
+    between them ("ward doctor inform nurse" / "nurse inform ward doctor"): the first and last word
+    moved."""
     differ = [i for i, (x, y) in enumerate(zip(ours, theirs)) if x != y]
     if not differ:
         return None
     first, last = differ[0], differ[-1]
-    for a in range(1, last - first):
-        for b in range(1, last - first - a + 1):
+    for a in range(1, last - first + 1):
+        for b in range(1, last - first - a + 2):
             middle = ours[first + a : last + 1 - b]
             if (
-                middle
+                len(middle) >= between
+                and first + a <= last + 1 - b
                 and theirs[first : last + 1]
                 == ours[last + 1 - b : last + 1] + middle + ours[first : first + a]
             ):
