@@ -91,6 +91,14 @@ CLASHES = [
         "5-7 business days",
         "3-5 business days",
     ),
+    # the same amount per another time is another rate
+    (
+        "Employees are entitled to 10 sick days per year.",
+        "Employees are entitled to 10 sick days per month.",
+        "10 sick days per month",
+        "10 sick days per year",
+    ),
+    ("Take 2 tablets per day.", "Take 2 tablets per week.", "2 tablets per week", "2 tablets per day"),
 ]
 
 
@@ -110,6 +118,8 @@ def test_a_changed_value_is_contradicted_with_both_values(
         ("The warranty lasts 24 months.", "The warranty lasts 2 years."),
         ("Requests are answered within 5 working days.", "Requests are answered within five working days."),
         ("The plan costs GBP 49 per year.", "The plan costs £49 per year."),
+        ("The plan costs £120 per year.", "The plan costs £10 per month."),
+        ("The pump moves 60 litres per minute.", "The pump moves 3,600 litres per hour."),
         ("Core hours are 10:00 to 15:00.", "Core hours are 10:00 to 3 p.m."),
         ("The pharmacy closes at midnight.", "The pharmacy closes at 12 am."),
         ("Three of the stranded climbers were rescued.", "Three stranded climbers were rescued."),

@@ -37,6 +37,18 @@ _RATE = re.compile(
 _MODEL = re.compile(r"\b(?:for|on|of|with)\s+(?:the\s+)?([A-Z][A-Za-z]*[-\s]?\d[\w-]*)")
 _RATE_OF = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year"}
 _RATE_OF |= {"annually": "year", "hourly": "hour"}
+# The times an amount can be per, in days: "£10 per month" is "£120 per year".
+_DAYS_IN = {
+    stem(time): days
+    for time, days in (
+        ("minute", 1 / 1440),
+        ("hour", 1 / 24),
+        ("day", 1),
+        ("week", 7),
+        ("month", 30.44),
+        ("year", 365.25),
+    )
+}
 _QUALIFIER_REACH = 28  # characters between a value and a qualifier that still belongs to it
 NEAR_WORDS = 3  # words either side of a value that say what it is the value of
 _CLAUSE_END = re.compile(r"[,;:!?()\[\]\"^]|\.(?!\d)")
@@ -71,15 +83,23 @@ class Value:
 
     def compatible(self, other: Value) -> bool:
         """Whether the two can be values of the same thing: the same measure, and no axis that both
-        qualify on which they differ (a qualifier only one of them names leaves the question open)."""
+        qualify on which they differ (a qualifier only one of them names leaves the question open).
+        Two amounts each per a time are amounts of one rate ("10 days per year", "per month")."""
         if self.measure != other.measure:
             return False
         mine, theirs = _by_axis(self.qualifiers), _by_axis(other.qualifiers)
-        return all(mine[axis] & theirs[axis] for axis in mine.keys() & theirs.keys())
+        if self._per_time() and other._per_time():
+            mine["per"] -= _DAYS_IN.keys()
+            theirs["per"] -= _DAYS_IN.keys()
+        return all(
+            mine[axis] & theirs[axis] for axis in mine.keys() & theirs.keys() if mine[axis] and theirs[axis]
+        )
 
     def same_amount(self, other: Value) -> bool:
-        tolerance = 0.02 if self.measure == "duration" else 1e-9  # "24 months" is "2 years"
-        return math.isclose(self.amount, other.amount, rel_tol=tolerance)
+        scale = self._scale(other)
+        # "24 months" is "2 years"; "£120 per year" is "£10 per month"
+        tolerance = 0.02 if self.measure == "duration" or scale != 1 else 1e-9
+        return math.isclose(self.amount, other.amount * scale, rel_tol=tolerance)
 
     def holds(self, other: Value) -> bool:
         """Whether this value states `other`'s amount: the same amount, a range that holds it ("20 to
@@ -89,9 +109,21 @@ class Value:
             return True
         if not self.bounds:
             return False
+        scale = self._scale(other)
         if not other.bounds:
-            return self.bounds[0] <= other.amount <= self.bounds[1]
-        return max(self.bounds[0], other.bounds[0]) < min(self.bounds[1], other.bounds[1])
+            return self.bounds[0] <= other.amount * scale <= self.bounds[1]
+        return max(self.bounds[0], other.bounds[0] * scale) < min(self.bounds[1], other.bounds[1] * scale)
+
+    def _per_time(self) -> float | None:
+        """The days in the time its amount is per ("10 days per year": 365.25), if it is per one."""
+        times = [_DAYS_IN[what] for axis, what in self.qualifiers if axis == "per" and what in _DAYS_IN]
+        return times[0] if len(times) == 1 else None
+
+    def _scale(self, other: Value) -> float:
+        """What puts `other`'s amount per this value's time: 12 for "£10 per month" against "£120 per
+        year"; 1 unless both are per a time."""
+        mine, theirs = self._per_time(), other._per_time()
+        return mine / theirs if mine and theirs else 1.0
 
 
 def _by_axis(qualifiers: frozenset[tuple[str, str]]) -> dict[str, set[str]]:

@@ -304,6 +304,14 @@ T("frequency", "policies", "Fire drills are held every {n} months.",
   ["Fire drills are held every {m} months.", "A fire drill takes place every {m} months."],
   ["Every {n} months a fire drill is held.", "A fire drill takes place every {n} months."],
   n=num(2, 6), m=other("n", 1, 12))  # fmt: skip
+T("frequency", "policies", "Staff are entitled to {n} days of {leave} per year.",
+  ["Staff are entitled to {n} days of {leave} per month.", "Each week, staff are entitled to {n} days of {leave}."],
+  ["Staff are entitled to {n} days of {leave} a year.", "Each year, staff are entitled to {n} days of {leave}."],
+  n=num(5, 30), leave=["paid sick leave", "study leave", "volunteering leave"])  # fmt: skip
+T("frequency", "manuals", "The pump moves {n} litres of water per minute.",
+  ["The pump moves {n} litres of water per hour.", "The pump moves {n} litres of water a day."],
+  ["The pump moves {n} litres of water a minute.", "Every minute, the pump moves {n} litres of water."],
+  n=num(10, 90, 5))  # fmt: skip
 T("frequency", "recipes", "Stir the {dish} every {n} minutes.",
   ["Stir the {dish} every {m} minutes.", "Give the {dish} a stir every {m} minutes."],
   ["Give the {dish} a stir every {n} minutes.", "Every {n} minutes, stir the {dish}."],

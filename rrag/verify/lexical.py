@@ -195,8 +195,10 @@ def _conflict(
     if aligned:
         said, found = aligned[0]
         # Quoted with their qualifiers where those told the evidence's values apart ("2.9 kg when full",
-        # not the "1.2 kg when empty" beside it).
-        told_apart = any(o.measure == found.measure and o.qualifiers != found.qualifiers for o in e.values)
+        # not the "1.2 kg when empty" beside it), or the two ("10 days per year" / "10 days per month").
+        told_apart = said.qualifiers != found.qualifiers or any(
+            o.measure == found.measure and o.qualifiers != found.qualifiers for o in e.values
+        )
         ours, theirs = (said.qualified, found.qualified) if told_apart else (said.written, found.written)
         start = said.quantity.start
         end = max(said.quantity.end, said.quantity.unit_end, _end_of(text, ours, start))
