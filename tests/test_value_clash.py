@@ -99,7 +99,11 @@ CLASHES = [
         "10 sick days per year",
     ),
     ("Take 2 tablets per day.", "Take 2 tablets per week.", "2 tablets per week", "2 tablets per day"),
-]
+    # the same number of another unit of the same measure
+    ("The tower is 150 metres tall.", "The tower is 150 feet tall.", "150 feet", "150 metres"),
+    ("The printer prints 20 pages per minute.", "The printer prints 20 pages per second.",
+     "20 pages per second", "20 pages per minute"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("evidence, claim, said, found", CLASHES)
@@ -120,6 +124,9 @@ def test_a_changed_value_is_contradicted_with_both_values(
         ("The plan costs GBP 49 per year.", "The plan costs £49 per year."),
         ("The plan costs £120 per year.", "The plan costs £10 per month."),
         ("The pump moves 60 litres per minute.", "The pump moves 3,600 litres per hour."),
+        ("The laptop weighs 1.4 kg.", "The laptop weighs 1,400 grams."),
+        ("The bottle holds 500 ml.", "The bottle holds 0.5 litres."),
+        ("The trail is 5 miles long.", "The trail is 8 km long."),
         ("Core hours are 10:00 to 15:00.", "Core hours are 10:00 to 3 p.m."),
         ("The pharmacy closes at midnight.", "The pharmacy closes at 12 am."),
         ("Three of the stranded climbers were rescued.", "Three stranded climbers were rescued."),

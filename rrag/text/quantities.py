@@ -32,6 +32,9 @@ class Quantity(NamedTuple):
         "24 months" and "2 years" state the same amount; ("", value) when the unit is unknown."""
         if self.unit in _DAYS_PER:
             return "duration", self.value * _DAYS_PER[self.unit]
+        if self.unit in _IN_BASE_UNIT:
+            measure, factor = _IN_BASE_UNIT[self.unit]
+            return measure, self.value * factor
         return self.unit, self.value
 
 
@@ -127,6 +130,26 @@ _DAYS_PER = {
     "yr": 365.25,
     "decad": 3652.5,
 }
+# Lengths in metres, masses in grams, volumes in litres, by the (stemmed) unit: "1.4 kg" is "1,400
+# grams", and "150 feet" is no "150 metres". Not "pound" (money, `_CURRENCIES`) nor "m" (million).
+_IN_BASE_UNIT = {
+    unit: (measure, factor)
+    for measure, units in {
+        "length": {
+            "metr": 1, "meter": 1, "km": 1e3, "kilometr": 1e3, "kilometer": 1e3, "cm": 1e-2,
+            "centimetr": 1e-2, "centimeter": 1e-2, "mm": 1e-3, "millimetr": 1e-3, "millimeter": 1e-3,
+            "mile": 1609.344, "mil": 1609.344, "feet": 0.3048, "foot": 0.3048, "ft": 0.3048, "inch": 0.0254,
+            "yard": 0.9144,
+        },
+        "mass": {
+            "gram": 1, "kg": 1e3, "kilogram": 1e3, "kilo": 1e3, "mg": 1e-3, "milligram": 1e-3, "tonn": 1e6,
+            "lb": 453.592, "lbs": 453.592, "oz": 28.3495, "ounc": 28.3495,
+        },
+        "volume": {"litr": 1, "liter": 1, "ml": 1e-3, "millilitr": 1e-3, "milliliter": 1e-3, "cl": 1e-2},
+    }.items()
+    for unit, factor in units.items()
+}  # fmt: skip
+CONVERTED_MEASURES = frozenset({"duration", "length", "mass", "volume"})  # compared with a tolerance
 # Words between a number and what it counts: "5 working days" counts days.
 _QUALIFIERS = frozenset(
     "working business calendar consecutive full whole clear additional extra further".split()
@@ -150,6 +173,9 @@ _NUMBER = _starting_with(
     rf"{_CURRENCY_SYMBOLS}\d{_initials(_CURRENCY_CODES_WRITTEN)}",
     rf"(?:(?P<cur>[{_CURRENCY_SYMBOLS}]|\b(?:{'|'.join(_CURRENCY_CODES_WRITTEN)})\b)\s?)?(?P<num>\d+(?:[.,]\d+)*)(?:st|nd|rd|th)?"
     r"(?:\s?(?P<scale>thousand|million|billion|bn|mn|k|m)\b)?",
+)
+_METRES_AFTER = re.compile(
+    r"\s+(?:tall|high|long|wide|deep|away|above|below|in (?:length|height|depth|diameter))\b"
 )
 # "9:30", "17:00", "5 p.m.", "9am": a time of day, in hours since midnight.
 _TIME = _starting_with(r"\d", r"\b(?P<h>\d{1,2})(?::(?P<m>\d{2}))?(?:\s?(?P<ampm>[ap](?:\.m\.|\.?m\b)))?")
@@ -225,8 +251,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         value = _parse_number(m.group("num"))
         if value is None:
             continue
-        value *= _SCALES.get((m.group("scale") or "").lower(), 1.0)
         unit, unit_end = _unit_after(text, m.end())
+        if m.group("scale") == "m" and not m.group("cur") and _METRES_AFTER.match(text, m.end()):
+            unit, unit_end = stem("metres"), m.end()  # "85 m tall" is metres, "$5m" a million
+        else:
+            value *= _SCALES.get((m.group("scale") or "").lower(), 1.0)
         if m.group("cur"):
             unit, unit_end = _CURRENCIES[m.group("cur").lower()], -1
         before = max(0, m.start() - LOOKBACK)

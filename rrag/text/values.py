@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from rrag.text.quantities import RANGE_JOIN, Quantity, quantities
+from rrag.text.quantities import CONVERTED_MEASURES, RANGE_JOIN, Quantity, quantities
 from rrag.text.sentences import split_sentences
 from rrag.text.words import STOPWORDS, content_words, has_digit, stem
 
@@ -28,7 +28,8 @@ _DAY = re.compile(
     re.IGNORECASE,
 )
 _STATE = re.compile(r"\b(?:when|if|while)\s+(?:it\s+is\s+|fully\s+|completely\s+)?([^\W\d_]+)", re.IGNORECASE)
-_PER_WHAT = "day|week|month|year|hour|minute|use|wash|cycle|load|dose|session|visit|person|guest|night|order"
+_PER_WHAT = "day|week|month|year|hour|minute|second|use|wash|cycle|load|dose|session|visit|person|guest|night"
+_PER_WHAT += "|order"
 _RATE = re.compile(
     rf"\bper\s+(?:calendar\s+|working\s+|business\s+)?([^\W\d_]+)|\b(?:a|an|each|every)\s+({_PER_WHAT})\b"
     r"|\b(daily|weekly|monthly|yearly|annual|annually|hourly)\b",
@@ -41,14 +42,10 @@ _RATE_OF |= {"annually": "year", "hourly": "hour"}
 _DAYS_IN = {
     stem(time): days
     for time, days in (
-        ("minute", 1 / 1440),
-        ("hour", 1 / 24),
-        ("day", 1),
-        ("week", 7),
-        ("month", 30.44),
-        ("year", 365.25),
+        ("second", 1 / 86400), ("minute", 1 / 1440), ("hour", 1 / 24), ("day", 1), ("week", 7),
+        ("month", 30.44), ("year", 365.25),
     )
-}
+}  # fmt: skip
 _QUALIFIER_REACH = 28  # characters between a value and a qualifier that still belongs to it
 NEAR_WORDS = 3  # words either side of a value that say what it is the value of
 _CLAUSE_END = re.compile(r"[,;:!?()\[\]\"^]|\.(?!\d)")
@@ -98,7 +95,7 @@ class Value:
     def same_amount(self, other: Value) -> bool:
         scale = self._scale(other)
         # "24 months" is "2 years"; "£120 per year" is "£10 per month"
-        tolerance = 0.02 if self.measure == "duration" or scale != 1 else 1e-9
+        tolerance = 0.02 if self.measure in CONVERTED_MEASURES or scale != 1 else 1e-9
         return math.isclose(self.amount, other.amount * scale, rel_tol=tolerance)
 
     def holds(self, other: Value) -> bool:

@@ -286,6 +286,28 @@ T("temperature", "history", "On {date[d]} {date[month]} {date[year]}, the temper
   date=date, city=CITIES, t=num(90, 110), u=other("t", 70, 115))  # fmt: skip
 
 # --------------------------------------------------------------------------------------------
+# the same number in another unit of the same measure, and the same amount in another unit
+
+
+def grams(rng: Random, v: Mapping[str, str]) -> dict[str, str]:
+    kg = rng.choice(["1.2", "1.5", "2.4", "3.6"])
+    return {"kg": kg, "g": f"{round(float(kg) * 1000):,}"}
+
+
+T("unit", "manuals", "The {device} weighs {w[kg]} kg.",
+  ["The {device} weighs {w[kg]} grams.", "The {device} has a weight of {w[kg]} tonnes."],
+  ["The {device} weighs {w[g]} grams.", "The {device} has a weight of {w[kg]} kilograms."],
+  device=["laptop", "drill", "tent", "kettle"], w=grams)  # fmt: skip
+T("unit", "history", "The {tower} is {n} metres tall.",
+  ["The {tower} is {n} feet tall.", "The {tower} rises {n} feet above the square."],
+  ["The {tower} is {n} m tall.", "The {tower} has a height of {n} metres."],
+  tower=["clock tower", "lighthouse", "cathedral spire"], n=num(40, 120, 5))  # fmt: skip
+T("unit", "recipes", "Add {n} ml of {liquid} to the {dish}.",
+  ["Add {n} litres of {liquid} to the {dish}.", "The {dish} needs {n} litres of {liquid}."],
+  ["Add {n} millilitres of {liquid} to the {dish}.", "The {dish} needs {n} ml of {liquid}."],
+  liquid=["milk", "stock", "cream"], dish=["sauce", "soup", "batter"], n=num(100, 400, 50))  # fmt: skip
+
+# --------------------------------------------------------------------------------------------
 # frequencies
 
 T("frequency", "manuals", "The backup job runs every {n} hours.",
