@@ -119,6 +119,10 @@ CONTRADICTIONS = [
      "Interest rates were raised by 0.25 percentage points.", "cut", "raised"),
     ("opposite", "The soup is served cold.", "The soup is served hot.", "cold", "hot"),
     ("opposite", "The licence permits commercial use.", "The licence prohibits commercial use.", "permits", "prohibits"),
+    ("opposite", "The drug reduces blood pressure.", "The drug increases blood pressure.", "reduces", "increases"),
+    ("opposite", "The deadline was extended by two weeks.", "The deadline was shortened by two weeks.", "extended",
+     "shortened"),
+    ("opposite", "The water should be changed weekly.", "The water should be changed monthly.", "weekly", "monthly"),
     # a fee waived is not paid
     ("opposite", "The booking fee is waived for students.", "Students must pay the booking fee.", "waived", "pay"),
     # what may be done without doing something says that something is not required
@@ -196,6 +200,8 @@ NOT_AGAINST = [
     ("The Kessel 2 pump was tested in Oslo.", "The Kessel 2 pump was tested in Norway."),
     # role: the same two parties joined by "and" ("between A and B" is no role)
     ("The final was played between Leeds and Hull.", "The final was played between Hull and Leeds."),
+    # how often, at the same rate in other words
+    ("Take 2 tablets daily.", "Take 14 tablets weekly."),
     # ... and the ends of a way said the other way round, or a list of two
     ("The ferry sails from Dover to Calais.", "The ferry sails to Calais from Dover."),
     ("The ferry sails on Monday and Friday.", "The ferry sails on Friday and Monday."),

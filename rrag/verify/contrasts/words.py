@@ -3,6 +3,7 @@ quantifier."""
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import NamedTuple
 
 from rrag.text import STOPWORDS, negations, quantities, stem
@@ -72,7 +73,14 @@ _ANTONYMS = [
     ("cut", "raise"),
     ("cut", "increase"),
     ("hot", "cold"),
+    ("increase", "reduce"),  # and every form of each: "increased", "reduces"
+    ("extended", "shortened"),
+    ("lengthened", "shortened"),
 ]
+# How often, each against every other: "changed weekly" / "changed monthly".
+_HOW_OFTEN: list[tuple[str, ...]] = [("hourly",), ("daily",), ("weekly",), ("fortnightly",), ("monthly",), ("quarterly",)]
+_HOW_OFTEN += [("yearly", "annually", "annual")]
+_ANTONYMS += [(a, b) for one, other in combinations(_HOW_OFTEN, 2) for a in one for b in other]
 # Opening hours say the same either way round ("open until 5 pm" is "closes at 5 pm", "open from 9am to
 # 5pm" is "closed from 5pm to 9am"): open and closed are opposites only where no time is given.
 _OPEN_CLOSED = frozenset({_stem("open"), _stem("closed")})
