@@ -78,9 +78,10 @@ _ANTONYMS = [
     ("lengthened", "shortened"),
 ]
 # How often, each against every other: "changed weekly" / "changed monthly".
-_HOW_OFTEN: list[tuple[str, ...]] = [("hourly",), ("daily",), ("weekly",), ("fortnightly",), ("monthly",), ("quarterly",)]
-_HOW_OFTEN += [("yearly", "annually", "annual")]
-_ANTONYMS += [(a, b) for one, other in combinations(_HOW_OFTEN, 2) for a in one for b in other]
+_HOW_OFTEN = "hourly daily weekly fortnightly monthly quarterly yearly|annually|annual".split()
+_ANTONYMS += [
+    (a, b) for one, other in combinations(_HOW_OFTEN, 2) for a in one.split("|") for b in other.split("|")
+]
 # Opening hours say the same either way round ("open until 5 pm" is "closes at 5 pm", "open from 9am to
 # 5pm" is "closed from 5pm to 9am"): open and closed are opposites only where no time is given.
 _OPEN_CLOSED = frozenset({_stem("open"), _stem("closed")})
