@@ -104,6 +104,9 @@ CONTRADICTIONS = [
     # ... after a phrase the claim puts first (its comma ends no clause)
     ("negation", "Camping is permitted in the east wing.", "In the east wing, camping is not allowed.",
      "permitted", "not allowed"),
+    # "but not X": the clause before gives the negator its verb
+    ("negation", "The warranty covers parts but not labour.", "The warranty covers labour.", "but not labour",
+     "The warranty covers labour"),
     # a word that denies by itself, turned round by a negator ("not prohibited" says it is allowed)
     ("negation", "Smoking is prohibited in the reading room.", "Smoking is not prohibited in the reading room.",
      "prohibited", "not prohibited"),
@@ -200,6 +203,10 @@ NOT_AGAINST = [
     ("The Kessel 2 pump was tested in Oslo.", "The Kessel 2 pump was tested in Norway."),
     # role: the same two parties joined by "and" ("between A and B" is no role)
     ("The final was played between Leeds and Hull.", "The final was played between Hull and Leeds."),
+    # "but not X" says nothing against the clause before; "but no X" with a verb of its own neither
+    ("The plan covers flights but not hotels.", "The plan covers flights."),
+    ("He sold the film rights to the studio, but no remake has been produced.",
+     "He sold the film rights to the studio."),
     # how often, at the same rate in other words
     ("Take 2 tablets daily.", "Take 14 tablets weekly."),
     # ... and the ends of a way said the other way round, or a list of two

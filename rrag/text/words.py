@@ -111,6 +111,11 @@ class Negation(NamedTuple):
 _DETERMINERS = frozenset({"no", "none", "without", "nobody", "nothing", "nowhere"})
 _DETERMINER_REACH, _NEGATOR_REACH = 1, 2
 _SCOPE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|and|or|although|though|while)\s")
+_BUT = re.compile(r"\sbut\s+$", re.IGNORECASE)
+_ELIDED_WORDS = 2
+_AUXILIARY = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|will|would|can|could)\b", re.I
+)
 _CLAUSE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|although|though|while|whereas)\s")
 # A phrase before the clause it belongs to ("In the east wing, camping is not allowed"): its comma
 # ends no clause.
@@ -149,6 +154,16 @@ def plain_words(text: str) -> frozenset[str]:
         and w not in NEGATORS
         and not any(-_DENIAL_AFTER <= i - d <= _DENIAL_BEFORE for d in denials)
     )
+
+
+def _elided(text: str, clause_start: int, negator: int, clause_end: int) -> bool:
+    """Whether a negator opens a "but not X" or "but no X" of a word or two with no verb of its own,
+    whose verb is then the clause's before ("covers parts but not labour", "a pool but no gym"; not
+    "but no remake has been produced")."""
+    if text[clause_start:negator].strip() or not _BUT.search(text, 0, negator):
+        return False
+    rest = text[negator:clause_end]
+    return len(content_words(rest)) <= _ELIDED_WORDS and not _AUXILIARY.search(rest)
 
 
 def _token(word: str) -> str:
@@ -190,6 +205,8 @@ def negations(text: str) -> tuple[Negation, ...]:
             )
             start = max(b for b in breaks if b <= token.start)
             stop = min(b for b in breaks if b >= end)
+            if _elided(text, start, token.start, stop):
+                start = max(b for b in breaks if b < start - 1)
             out.append(
                 Negation(token.start, end, frozenset(terms), frozenset(content_words(text[start:stop])))
             )
