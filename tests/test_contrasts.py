@@ -107,6 +107,10 @@ CONTRADICTIONS = [
     # "but not X": the clause before gives the negator its verb
     ("negation", "The warranty covers parts but not labour.", "The warranty covers labour.", "but not labour",
      "The warranty covers labour"),
+    # a short claim that is the whole clause the evidence denies
+    ("negation", "Dogs are welcome, but cats are not allowed.", "Cats are allowed.", "are not allowed",
+     "Cats are allowed"),
+    ("negation", "The hotel has a pool but no gym.", "The hotel has a gym.", "but no gym", "The hotel has a gym"),
     # a word that denies by itself, turned round by a negator ("not prohibited" says it is allowed)
     ("negation", "Smoking is prohibited in the reading room.", "Smoking is not prohibited in the reading room.",
      "prohibited", "not prohibited"),
@@ -207,6 +211,9 @@ NOT_AGAINST = [
     ("The plan covers flights but not hotels.", "The plan covers flights."),
     ("He sold the film rights to the studio, but no remake has been produced.",
      "He sold the film rights to the studio."),
+    # ... but not a short claim against a conditional or a double negation
+    ("If the office is not open, parcels go to the depot.", "The office is open."),
+    ("Reviewers did not say the results were not robust.", "The results were robust."),
     # how often, at the same rate in other words
     ("Take 2 tablets daily.", "Take 14 tablets weekly."),
     # ... and the ends of a way said the other way round, or a list of two

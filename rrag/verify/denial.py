@@ -3,12 +3,15 @@ rrag/verify/lexical.py), and what of each side a reason quotes."""
 
 from __future__ import annotations
 
+import re
+
 from rrag.text import NEGATIVE_WORDS, NEGATORS, Negation, negations, stem, word_spans, words
 from rrag.verify.compared import _share, _Text, _weighted
 
 CONTRADICTION_COVERAGE = 0.7  # negation and antonyms only contradict evidence about the same thing
 SAME_CLAUSE = 0.6  # share of a negated clause's words the other side must hold for a negation mismatch
 MIN_CLAUSE_TERMS = 3  # "it was not the most violent": too little said to be sure what is denied
+MIN_SHORT_TERMS = 2  # ... unless the claim is the whole clause denied ("Cats are allowed")
 SAME_CLAUSE_BACK = 0.5  # share of the claim's words a negated evidence clause must hold
 # Verbs that deny themselves: "has not stopped them" says they went on.
 _NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
@@ -24,6 +27,7 @@ _SAME_AS = {stem(word): stem(group[0]) for group in _SYNONYMS for word in group}
 # Words of denial a negator turns round: "not prohibited" says it is allowed. ("Not unlikely", "not
 # rather" say something else.)
 _FLIPPED = NEGATIVE_WORDS - frozenset({"rather", "instead", "unclear", "unlikely", "unable"})
+_CONDITIONAL = re.compile(r"\b(?:if|unless|whether|in other cases|otherwise)\b", re.IGNORECASE)
 QUOTED_WORDS = 12  # a reason quotes a claim or evidence sentence up to this long, else the words around
 
 
@@ -33,8 +37,10 @@ def denied_words(c: _Text, e: _Text) -> tuple[str, str] | None:
     which the other side says with no negator (`_negated_denial`)."""
     if not (c.denies or e.denies):
         return None
+    if len(c.terms) < MIN_CLAUSE_TERMS:
+        return _clause_denied(c, e)
     # The claim must say enough, and be about what the evidence is about (in either word of a rule).
-    if len(c.terms) < MIN_CLAUSE_TERMS or _covered(c, e) < CONTRADICTION_COVERAGE:
+    if _covered(c, e) < CONTRADICTION_COVERAGE:
         return None
     if c.denies == e.denies:
         return _negated_denial(c, e)
@@ -43,6 +49,17 @@ def denied_words(c: _Text, e: _Text) -> tuple[str, str] | None:
         return None
     denied, plain = _denied_word(negation, e.plain if c.denies else c.plain)
     return (denied, plain) if c.denies else (plain, denied)
+
+
+def _clause_denied(c: _Text, e: _Text) -> tuple[str, str] | None:
+    """A short claim, stated plainly, that is a clause the evidence denies, every word the negation
+    reaches among the claim's: "Cats are allowed" against "Dogs are welcome, but cats are not allowed"
+    (not "There were negative reviews" against "I don't understand the negative reviews")."""
+    # One negation in a plain statement: not "not saying she's not beautiful", "if Nancy is not a pirate".
+    if c.denies or len(c.terms) < MIN_SHORT_TERMS or len(e.negations) != 1 or _CONDITIONAL.search(e.text):
+        return None
+    (n,) = e.negations
+    return (word := min(n.terms), word) if n.terms <= c.plain and c.terms <= n.clause else None
 
 
 def _negated_denial(c: _Text, e: _Text) -> tuple[str, str] | None:
