@@ -127,6 +127,8 @@ CONTRADICTIONS = [
     ("opposite", "The soup is served cold.", "The soup is served hot.", "cold", "hot"),
     ("opposite", "The licence permits commercial use.", "The licence prohibits commercial use.", "permits", "prohibits"),
     ("opposite", "The drug reduces blood pressure.", "The drug increases blood pressure.", "reduces", "increases"),
+    ("opposite", "Patients over 65 should receive a lower dose.", "Patients over 65 should receive a higher dose.",
+     "lower", "higher"),
     ("opposite", "The deadline was extended by two weeks.", "The deadline was shortened by two weeks.", "extended",
      "shortened"),
     ("opposite", "The water should be changed weekly.", "The water should be changed monthly.", "weekly", "monthly"),
@@ -214,6 +216,8 @@ NOT_AGAINST = [
     # ... but not a short claim against a conditional or a double negation
     ("If the office is not open, parcels go to the depot.", "The office is open."),
     ("Reviewers did not say the results were not robust.", "The results were robust."),
+    # a comparison turned round by "than"
+    ("The east tower is taller than the west tower.", "The west tower is shorter than the east tower."),
     # how often, at the same rate in other words
     ("Take 2 tablets daily.", "Take 14 tablets weekly."),
     # ... and the ends of a way said the other way round, or a list of two

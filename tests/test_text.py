@@ -147,6 +147,7 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         ("founded in 1132", [(1132.0, "calendar year")]),  # a year of any century since 1000
         ("opened on 23 December 1888", [(23.0, "date"), (1888.0, "calendar year")]),  # a date's year
         ("The tower is 85 m tall", [(85.0, "metr")]),  # metres, not 85 million
+        ("two million visitors", [(2_000_000.0, "visitor")]),  # a number in words takes its scale
         ("Revenue was $5m", [(5_000_000.0, "USD")]),
     ],
 )

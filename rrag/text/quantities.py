@@ -74,6 +74,7 @@ MONTH_NAMES = frozenset(
     "jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9}
+_SCALE_WORD = re.compile(r"\s+(thousand|million|billion)\b", re.IGNORECASE)
 _MONTHS = {
     m: i + 1
     for i, names in enumerate(
@@ -276,14 +277,17 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         found.append(Quantity(value, unit, start, m.end(), unit_end))
     for m in _NUMBER_WORD.finditer(text):
         word = m.group(0).casefold()  # "ſix" matches case-insensitively and is "six"
+        value = sum(_WORD_NUMBERS[part] for part in re.split(r"[-\s]", word))
+        scaled = _SCALE_WORD.match(text, m.end())  # "two million visitors" counts visitors
+        end = scaled.end() if scaled else m.end()
         # "one of the best" counts nothing, "half of the rooms" is a share
-        unit, unit_end = _unit_after(text, m.end(), partitive=word not in ("one", "half"))
+        unit, unit_end = _unit_after(text, end, partitive=word not in ("one", "half"))
         if word in ("once", "twice") and _TIMES_PER.match(text, m.end()):
             unit = stem("times")  # "once a day" is one time a day, as "three times a day" is three
         if word in ("once", "half") and not unit:
             continue
-        value = sum(_WORD_NUMBERS[part] for part in re.split(r"[-\s]", word))
-        found.append(Quantity(float(value), unit, m.start(), m.end(), unit_end))
+        value *= _SCALES[scaled.group(1).lower()] if scaled else 1
+        found.append(Quantity(float(value), unit, m.start(), end, unit_end))
     found = sorted(found + times, key=lambda q: q.start)
     for i, (low, high) in enumerate(zip(found, found[1:])):
         if not low.unit and high.unit and RANGE_JOIN.fullmatch(text, low.end, high.start):

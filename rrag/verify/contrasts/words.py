@@ -78,6 +78,12 @@ _ANTONYMS = [
     ("lengthened", "shortened"),
 ]
 # How often, each against every other: "changed weekly" / "changed monthly".
+# Comparatives, which "than" turns round ("A is higher than B" is "B is lower than A"): opposites only
+# where neither side compares with "than" ("a lower dose" / "a higher dose").
+_COMPARATIVES = [("higher", "lower"), ("earlier", "later"), ("longer", "shorter"), ("older", "younger")]
+_COMPARATIVES += [("faster", "slower"), ("larger", "smaller"), ("bigger", "smaller"), ("heavier", "lighter")]
+_ANTONYMS += _COMPARATIVES
+_COMPARED = frozenset(_stem(word) for pair in _COMPARATIVES for word in pair)
 _HOW_OFTEN = "hourly daily weekly fortnightly monthly quarterly yearly|annually|annual".split()
 _ANTONYMS += [
     (a, b) for one, other in combinations(_HOW_OFTEN, 2) for a in one.split("|") for b in other.split("|")
@@ -116,6 +122,8 @@ def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | Non
             if w not in OPPOSITES.get(word, ()) or w in our_stems or word in their_stems:
                 continue
             if {word, w} == _OPEN_CLOSED and (_gives_hours(claim, c) or _gives_hours(evidence, e)):
+                continue
+            if {word, w} <= _COMPARED and any(t.word == "than" for t in c + e):
                 continue
             if _negated(claim, c[start]) != _negated(evidence, e[e_start]):
                 continue  # "not permitted" is "prohibited"
