@@ -129,6 +129,8 @@ CONTRADICTIONS = [
     ("opposite", "The drug reduces blood pressure.", "The drug increases blood pressure.", "reduces", "increases"),
     ("opposite", "Patients over 65 should receive a lower dose.", "Patients over 65 should receive a higher dose.",
      "lower", "higher"),
+    # a bound of a measured value turned round
+    ("opposite", "Store the vaccine below 25 °C.", "Store the vaccine above 25 °C.", "below", "above"),
     ("opposite", "The deadline was extended by two weeks.", "The deadline was shortened by two weeks.", "extended",
      "shortened"),
     ("opposite", "The water should be changed weekly.", "The water should be changed monthly.", "weekly", "monthly"),
@@ -216,6 +218,8 @@ NOT_AGAINST = [
     # ... but not a short claim against a conditional or a double negation
     ("If the office is not open, parcels go to the depot.", "The office is open."),
     ("Reviewers did not say the results were not robust.", "The results were robust."),
+    # "over" and "under" of an age or a count are no bounds of a measure
+    ("Children under 12 travel free on the ferry.", "Children over 12 travel free on the ferry."),
     # a comparison turned round by "than"
     ("The east tower is taller than the west tower.", "The west tower is shorter than the east tower."),
     # how often, at the same rate in other words

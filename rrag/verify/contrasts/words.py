@@ -6,8 +6,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import NamedTuple
 
-from rrag.text import STOPWORDS, negations, quantities, stem
-from rrag.text.quantities import TIME_OF_DAY
+from rrag.text import CURRENCY_CODES, STOPWORDS, Quantity, negations, quantities, stem
+from rrag.text.quantities import CONVERTED_MEASURES, TIME_OF_DAY
 from rrag.text.words import NEGATORS
 from rrag.verify.contrasts.base import (
     _PASSIVE,
@@ -99,10 +99,14 @@ for _a, _b in _ANTONYMS:
 # Phrases read as the word they mean: "at least 6 nights" is a minimum of 6.
 _PHRASES = {("at", "least"): "minimum", ("no", "less", "than"): "minimum", ("at", "most"): "maximum"}
 _PHRASES |= {("no", "more", "than"): "maximum", ("up", "to"): "maximum", ("prior", "to"): "before"}
+# A bound of a measured value: "stored below 25 °C" is a maximum, "above 25 °C" a minimum (not "over
+# 65", an age, nor "under 12 rooms", a count).
+_BOUNDS = {"above": "minimum", "over": "minimum", "below": "maximum", "under": "maximum"}
 
 
-def _words_of(tokens: Tokens) -> list[tuple[str, int, int]]:
-    """(stem, first token, after last) of each word and each phrase of `_PHRASES`."""
+def _words_of(text: str, tokens: Tokens) -> list[tuple[str, int, int]]:
+    """(stem, first token, after last) of each word, each phrase of `_PHRASES`, and each bound of a
+    measured value (`_BOUNDS`)."""
     out = [(t.stem, i, i + 1) for i, t in enumerate(tokens)]
     words = [t.word for t in tokens]
     for phrase, meaning in _PHRASES.items():
@@ -111,11 +115,30 @@ def _words_of(tokens: Tokens) -> list[tuple[str, int, int]]:
             for i in range(len(words))
             if tuple(words[i : i + len(phrase)]) == phrase
         ]
+    bounds = [i for i, w in enumerate(words[:-1]) if w in _BOUNDS and words[i + 1][0].isdigit()]
+    if bounds:
+        measured = [q for q in quantities(text) if _is_measured(q)]
+        out += [
+            (_stem(_BOUNDS[words[i]]), i, i + 1)
+            for i in bounds
+            if any(q.start <= tokens[i + 1].start < q.end for q in measured)
+        ]
     return out
 
 
+def _is_measured(q: Quantity) -> bool:
+    """Whether `q` is an amount of a measure (a temperature, a share, money, a length, a weight, a time),
+    not a count or an age."""
+    return (
+        q.unit.startswith("\u00b0")
+        or q.unit == "%"
+        or q.unit in CURRENCY_CODES
+        or q.measure[0] in CONVERTED_MEASURES
+    )
+
+
 def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
-    ours, theirs = _words_of(c), _words_of(e)
+    ours, theirs = _words_of(claim, c), _words_of(evidence, e)
     our_stems, their_stems = {w for w, _, _ in ours}, {w for w, _, _ in theirs}
     for word, start, end in ours:
         for w, e_start, e_end in theirs:
