@@ -85,6 +85,7 @@ CONTRADICTIONS = [
      "The first president of the Royal Botanical Society was Ada Brennan.", "seventh", "first"),
     ("order", "The survey ran from March 2019 until June 2020.", "The survey ran from June 2019 until June 2020.",
      "March", "June"),
+    ("order", "The footbridge opened in spring 2019.", "The footbridge opened in autumn 2019.", "spring", "autumn"),
     ("value", "The ferry costs £12 for adults and £5 for children.", "Children travel on the ferry for £12.",
      "£5", "£12"),
     ("value", "For Window cleaning, the price (GBP) is 40. For Gutter clearing, the price (GBP) is 75.",
@@ -220,6 +221,8 @@ NOT_AGAINST = [
     ("Reviewers did not say the results were not robust.", "The results were robust."),
     # "over" and "under" of an age or a count are no bounds of a measure
     ("Children under 12 travel free on the ferry.", "Children over 12 travel free on the ferry."),
+    # a season that names a thing, not a time
+    ("The shop is having a sale on winter coats.", "The shop is having a sale on summer coats."),
     # a comparison turned round by "than"
     ("The east tower is taller than the west tower.", "The west tower is shorter than the east tower."),
     # how often, at the same rate in other words

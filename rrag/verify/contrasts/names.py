@@ -129,11 +129,17 @@ def _claim_doer(c: Tokens, verb: int) -> tuple[Tokens, Tokens]:
 
 
 # Words of a closed class whose members exclude each other in one slot: "the first floor" is not "the
-# fourth floor", "from July 1857" not "from September 1857" (though September comes later in it).
+# fourth floor", "from July 1857" not "from September 1857" (though September comes later in it),
+# "in spring 2019" not "in autumn 2019".
 _ORDINALS = frozenset(
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
 )
-_CLOSED_CLASSES = [_ORDINALS, _CALENDAR_WORDS - frozenset(_WEEKDAYS), frozenset(_WEEKDAYS)]
+_SEASONS = frozenset({"spring", "summer", "autumn", "winter"})  # not "fall", also a verb
+# A season is a time only after one of these ("in spring 2019"; the Summer Olympics are no time).
+_BEFORE_A_TIME = frozenset(
+    {"in", "during", "by", "until", "since", "from", "this", "last", "next", "early", "late"}
+)
+_CLOSED_CLASSES = [_ORDINALS, _CALENDAR_WORDS - frozenset(_WEEKDAYS), frozenset(_WEEKDAYS), _SEASONS]
 
 
 def _order(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
@@ -142,9 +148,11 @@ def _order(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
         kind = next((k for k in _CLOSED_CLASSES if t.word in k), None)
         if kind is None or not _same_statement(c, e, frozenset(x.stem for x in c if x.word in kind)):
             continue
+        if kind is _SEASONS and not _a_time(c, i):
+            continue
         sides = (_neighbour(c, i, -1), _neighbour(c, i, 1))
         for j, u in enumerate(e):
-            if u.word not in kind or u.word in claim_words:
+            if u.word not in kind or u.word in claim_words or (kind is _SEASONS and not _a_time(e, j)):
                 continue
             theirs = (_neighbour(e, j, -1), _neighbour(e, j, 1))
             # An ordinal is of the noun after it wherever the sentence puts it ("The first president
@@ -153,6 +161,10 @@ def _order(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
             if sides == theirs != (None, None) or (of_the_same_noun and theirs[1] is not None):
                 return Contrast(ORDER, claim[t.start : t.end], evidence[u.start : u.end])
     return None
+
+
+def _a_time(tokens: Tokens, at: int) -> bool:
+    return at > 0 and tokens[at - 1].word in _BEFORE_A_TIME
 
 
 def _other_name(ours: Tokens, theirs: Tokens, claim: set[str]) -> bool:
