@@ -265,10 +265,13 @@ def _done_without(tokens: Tokens, after: int) -> int | None:
 
 
 def _modality(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    without = any(t.word == "without" for t in c + e)
+    if not without and not _same_statement(c, e, _MODAL_WORDS):
+        return None  # most sentence pairs: no statement of each other, and no cue read
     ours, theirs = _modal_readings(c), _modal_readings(e)
     # What is done without the action is no word of the statement compared ("baked", "must rest").
     done = frozenset(r.done for r in ours + theirs if r.done)
-    if not _same_statement(c, e, _MODAL_WORDS | done):
+    if without and not _same_statement(c, e, _MODAL_WORDS | done):
         return None
     for mine in ours:
         for other in theirs:
