@@ -130,6 +130,10 @@ CONTRADICTIONS = [
     ("opposite", "The drug reduces blood pressure.", "The drug increases blood pressure.", "reduces", "increases"),
     ("opposite", "Patients over 65 should receive a lower dose.", "Patients over 65 should receive a higher dose.",
      "lower", "higher"),
+    # what a thing is made with and without, whatever verb says so
+    ("opposite", "The curry is cooked without chilli.", "The curry contains chilli.", "without chilli",
+     "contains chilli"),
+    ("opposite", "The bread is gluten-free.", "The bread contains gluten.", "gluten-free", "contains gluten"),
     # a bound of a measured value turned round
     ("opposite", "Store the vaccine below 25 °C.", "Store the vaccine above 25 °C.", "below", "above"),
     ("opposite", "The deadline was extended by two weeks.", "The deadline was shortened by two weeks.", "extended",
@@ -223,6 +227,9 @@ NOT_AGAINST = [
     ("Children under 12 travel free on the ferry.", "Children over 12 travel free on the ferry."),
     # a season that names a thing, not a time
     ("The shop is having a sale on winter coats.", "The shop is having a sale on summer coats."),
+    # with or without: both; "has no" is "without"
+    ("Tea is served with or without milk.", "Tea is served without milk."),
+    ("The cabin has no windows.", "The cabin is without windows."),
     # a comparison turned round by "than"
     ("The east tower is taller than the west tower.", "The west tower is shorter than the east tower."),
     # how often, at the same rate in other words

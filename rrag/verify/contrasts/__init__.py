@@ -28,7 +28,7 @@ from rrag.verify.contrasts.base import (
     clear_caches,
 )
 from rrag.verify.contrasts.names import _doer, _entity, _order, _role
-from rrag.verify.contrasts.words import _modality, _opposite, _quantifier
+from rrag.verify.contrasts.words import _modality, _opposite, _quantifier, _with_and_without
 
 __all__ = [
     "ENTITY",
@@ -52,6 +52,7 @@ def contrast(claim: str, evidence: str, retrieved: frozenset[str] = frozenset())
         e = _tokens(sentence.text)
         found = (
             _opposite(claim, c, sentence.text, e)
+            or _with_and_without(claim, c, sentence.text, e)
             or _modality(claim, c, sentence.text, e)
             or _quantifier(claim, c, sentence.text, e)
             or _entity(claim, c, sentence.text, e, retrieved)

@@ -183,6 +183,66 @@ def _in_order(tokens: Tokens, leave_out: frozenset[str]) -> list[str]:
     return [t.stem for t in _content(tokens) if t.stem not in leave_out]
 
 
+# What a thing is made with and without: "contains garlic" / "made without garlic", "free of gluten",
+# "gluten-free". The verbs that say so differ ("contains" / "made"), so they are no words compared.
+_HAVING = frozenset({"contain", "contains", "containing", "include", "includes", "including", "with", "has"})
+_SAID_WITH = frozenset(
+    _stem(w) for w in "contains includes has made make makes come comes served cooked prepared free".split()
+)
+
+
+def _with_and_without(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    """A thing one side says is in something and the other says it is without; not where a side says
+    both ("with or without sugar")."""
+    ours = _had(c), _lacked(claim, c)
+    theirs = _had(e), _lacked(evidence, e)
+    for has, lacks in ((0, 1), (1, 0)):
+        for thing in ours[has].keys() & theirs[lacks].keys():
+            if thing in ours[lacks] or thing in theirs[has]:
+                continue  # "with or without sugar"
+            if _same_statement(c, e, _SAID_WITH | {thing}):
+                return Contrast(
+                    OPPOSITE, _quote(claim, c, *ours[has][thing]), _quote(evidence, e, *theirs[lacks][thing])
+                )
+    return None
+
+
+def _had(tokens: Tokens) -> dict[str, tuple[int, int]]:
+    """The thing after each word of having ("contains garlic"), and the tokens that say it; not "has
+    no glasses", "with no rope"."""
+    out = {}
+    for i, t in enumerate(tokens):
+        if t.word in _HAVING:
+            thing = _next_content(tokens, i + 1)
+            if thing is not None and not any(u.word in NEGATORS for u in tokens[i + 1 : thing]):
+                out[tokens[thing].stem] = (i, thing + 1)
+    return out
+
+
+def _lacked(text: str, tokens: Tokens) -> dict[str, tuple[int, int]]:
+    """The thing after "without" or "free of", or before "-free" ("gluten-free"), and its tokens."""
+    out = {}
+    for i, t in enumerate(tokens):
+        after = i + 2 if t.word == "free" and i + 1 < len(tokens) and tokens[i + 1].word == "of" else i + 1
+        if t.word == "without" or after == i + 2:
+            thing = _next_content(tokens, after)
+            if thing is not None:
+                out[tokens[thing].stem] = (i, thing + 1)
+        elif t.word == "free" and i > 0 and text[tokens[i - 1].end : t.start] == "-":
+            out[tokens[i - 1].stem] = (i - 1, i + 1)
+    return out
+
+
+def _next_content(tokens: Tokens, start: int) -> int | None:
+    """The first content word from token `start` on, in its clause."""
+    for i in range(start, min(start + 3, len(tokens))):
+        if i > start and tokens[i].after_break:
+            return None
+        if tokens[i].word not in STOPWORDS and tokens[i].word not in NEGATORS:
+            return i
+    return None
+
+
 # ------------------------------------------------------------------------------------------------
 # Modality: what must, may, must not or need not be done.
 
