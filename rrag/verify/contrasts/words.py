@@ -194,8 +194,10 @@ _SAID_WITH = frozenset(
 def _with_and_without(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     """A thing one side says is in something and the other says it is without; not where a side says
     both ("with or without sugar")."""
-    ours = _had(c), _lacked(claim, c)
-    theirs = _had(e), _lacked(evidence, e)
+    ours_lacked, theirs_lacked = _lacked(claim, c), _lacked(evidence, e)
+    if not (ours_lacked or theirs_lacked):
+        return None  # most sentence pairs
+    ours, theirs = (_had(c), ours_lacked), (_had(e), theirs_lacked)
     for has, lacks in ((0, 1), (1, 0)):
         for thing in ours[has].keys() & theirs[lacks].keys():
             if thing in ours[lacks] or thing in theirs[has]:
