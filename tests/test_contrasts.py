@@ -73,6 +73,8 @@ CONTRADICTIONS = [
      "Ivo Marsh", "Lena Quist"),
     ("entity", "The charger only works with the Vela 3 scooter.", "The charger only works with the Vela 5 scooter.",
      "Vela 3", "Vela 5"),
+    # a name written in camel case ("iPhone") is a name
+    ("entity", "The case only fits the iVolt 3.", "The case only fits the iVolt 5.", "iVolt 3", "iVolt 5"),
     ("role", "The landlord pays the letting agent a monthly fee.",
      "The letting agent pays the landlord a monthly fee.", "landlord pays the letting agent",
      "letting agent pays the landlord"),

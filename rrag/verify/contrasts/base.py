@@ -55,7 +55,8 @@ def _tokens(text: str) -> Tokens:
     for w in word_spans(text):
         low = w.text.lower().replace("'", "").replace("\u2019", "")
         code = w.text[0].isalpha() and has_digit(low)  # "HX12", not "1980s"
-        capital = (w.text[0].isupper() or code) and low not in _CALENDAR_WORDS
+        camel = w.text[0].islower() and any(ch.isupper() for ch in w.text[1:])  # "iPhone", "eBay"
+        capital = (w.text[0].isupper() or code or camel) and low not in _CALENDAR_WORDS
         after_break = bool(out) and bool(_BREAK.search(text, out[-1].end, w.start))
         out.append(_Token(low, _stem(low), w.start, w.end, capital, after_break))
     return tuple(out)
