@@ -30,8 +30,6 @@ class Quantity(NamedTuple):
     def measure(self) -> tuple[str, float]:
         """(what it measures, its value in that measure's base unit): durations in days, so that
         "24 months" and "2 years" state the same amount; ("", value) when the unit is unknown."""
-        if self.unit in _DAYS_PER:
-            return "duration", self.value * _DAYS_PER[self.unit]
         if self.unit in _IN_BASE_UNIT:
             measure, factor = _IN_BASE_UNIT[self.unit]
             return measure, self.value * factor
@@ -115,7 +113,7 @@ _CURRENCIES = {
     "aud": "AUD",
 }
 CURRENCY_CODES = frozenset(_CURRENCIES.values())  # the unit of every amount of money
-_DAYS_PER = {
+DAYS_PER = {  # the days in a unit of time (stemmed)
     "second": 1 / 86400,
     "sec": 1 / 86400,
     "minut": 1 / 1440,
@@ -131,26 +129,27 @@ _DAYS_PER = {
     "yr": 365.25,
     "decad": 3652.5,
 }
-# Lengths in metres, masses in grams, volumes in litres, by the (stemmed) unit: "1.4 kg" is "1,400
-# grams", and "150 feet" is no "150 metres". Not "pound" (money, `_CURRENCIES`) nor "m" (million).
-_IN_BASE_UNIT = {
-    unit: (measure, factor)
-    for measure, units in {
-        "length": {
-            "metr": 1, "meter": 1, "km": 1e3, "kilometr": 1e3, "kilometer": 1e3, "cm": 1e-2,
-            "centimetr": 1e-2, "centimeter": 1e-2, "mm": 1e-3, "millimetr": 1e-3, "millimeter": 1e-3,
-            "mile": 1609.344, "mil": 1609.344, "feet": 0.3048, "foot": 0.3048, "ft": 0.3048, "inch": 0.0254,
-            "yard": 0.9144,
-        },
-        "mass": {
-            "gram": 1, "kg": 1e3, "kilogram": 1e3, "kilo": 1e3, "mg": 1e-3, "milligram": 1e-3, "tonn": 1e6,
-            "lb": 453.592, "lbs": 453.592, "oz": 28.3495, "ounc": 28.3495,
-        },
-        "volume": {"litr": 1, "liter": 1, "ml": 1e-3, "millilitr": 1e-3, "milliliter": 1e-3, "cl": 1e-2},
-    }.items()
-    for unit, factor in units.items()
+# Durations in days, lengths in metres, masses in grams, volumes in litres, by the (stemmed) unit:
+# "1.4 kg" is "1,400 grams", and "150 feet" is no "150 metres". Not "pound" (money, `_CURRENCIES`)
+# nor "m" (million).
+_BASE_UNITS = {
+    "duration": DAYS_PER,
+    "length": {
+        "metr": 1, "meter": 1, "km": 1e3, "kilometr": 1e3, "kilometer": 1e3, "cm": 1e-2,
+        "centimetr": 1e-2, "centimeter": 1e-2, "mm": 1e-3, "millimetr": 1e-3, "millimeter": 1e-3,
+        "mile": 1609.344, "mil": 1609.344, "feet": 0.3048, "foot": 0.3048, "ft": 0.3048, "inch": 0.0254,
+        "yard": 0.9144,
+    },
+    "mass": {
+        "gram": 1, "kg": 1e3, "kilogram": 1e3, "kilo": 1e3, "mg": 1e-3, "milligram": 1e-3, "tonn": 1e6,
+        "lb": 453.592, "lbs": 453.592, "oz": 28.3495, "ounc": 28.3495,
+    },
+    "volume": {"litr": 1, "liter": 1, "ml": 1e-3, "millilitr": 1e-3, "milliliter": 1e-3, "cl": 1e-2},
 }  # fmt: skip
-CONVERTED_MEASURES = frozenset({"duration", "length", "mass", "volume"})  # compared with a tolerance
+_IN_BASE_UNIT = {
+    unit: (measure, factor) for measure, units in _BASE_UNITS.items() for unit, factor in units.items()
+}
+CONVERTED_MEASURES = frozenset(_BASE_UNITS)  # compared with a tolerance
 # Words between a number and what it counts: "5 working days" counts days.
 _QUALIFIERS = frozenset(
     "working business calendar consecutive full whole clear additional extra further".split()
@@ -329,7 +328,7 @@ _MEASURES = frozenset({"%", "date", "age"})
 def _is_measure(unit: str) -> bool:
     """Whether `unit` is a unit of measure (a percentage, a currency, a duration, degrees, a date or an
     age), not a word that happens to follow a number."""
-    return unit in _MEASURES or unit in _DAYS_PER or unit in CURRENCY_CODES or unit.startswith("\u00b0")
+    return unit in _MEASURES or unit in DAYS_PER or unit in CURRENCY_CODES or unit.startswith("\u00b0")
 
 
 def _time_at(m: re.Match[str]) -> Quantity | None:

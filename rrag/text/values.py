@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from rrag.text.quantities import CONVERTED_MEASURES, RANGE_JOIN, Quantity, quantities
+from rrag.text.quantities import CONVERTED_MEASURES, DAYS_PER, RANGE_JOIN, Quantity, quantities
 from rrag.text.sentences import split_sentences
 from rrag.text.words import STOPWORDS, content_words, has_digit, stem
 
@@ -28,8 +28,9 @@ _DAY = re.compile(
     re.IGNORECASE,
 )
 _STATE = re.compile(r"\b(?:when|if|while)\s+(?:it\s+is\s+|fully\s+|completely\s+)?([^\W\d_]+)", re.IGNORECASE)
-_PER_WHAT = "day|week|month|year|hour|minute|second|use|wash|cycle|load|dose|session|visit|person|guest|night"
-_PER_WHAT += "|order"
+_PER_WHAT = (
+    "day|week|month|year|hour|minute|second|use|wash|cycle|load|dose|session|visit|person|guest|night|order"
+)
 _RATE = re.compile(
     rf"\bper\s+(?:calendar\s+|working\s+|business\s+)?([^\W\d_]+)|\b(?:a|an|each|every)\s+({_PER_WHAT})\b"
     r"|\b(daily|weekly|monthly|yearly|annual|annually|hourly)\b",
@@ -38,14 +39,6 @@ _RATE = re.compile(
 _MODEL = re.compile(r"\b(?:for|on|of|with)\s+(?:the\s+)?([A-Z][A-Za-z]*[-\s]?\d[\w-]*)")
 _RATE_OF = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year"}
 _RATE_OF |= {"annually": "year", "hourly": "hour"}
-# The times an amount can be per, in days: "£10 per month" is "£120 per year".
-_DAYS_IN = {
-    stem(time): days
-    for time, days in (
-        ("second", 1 / 86400), ("minute", 1 / 1440), ("hour", 1 / 24), ("day", 1), ("week", 7),
-        ("month", 30.44), ("year", 365.25),
-    )
-}  # fmt: skip
 _QUALIFIER_REACH = 28  # characters between a value and a qualifier that still belongs to it
 NEAR_WORDS = 3  # words either side of a value that say what it is the value of
 _CLAUSE_END = re.compile(r"[,;:!?()\[\]\"^]|\.(?!\d)")
@@ -86,8 +79,8 @@ class Value:
             return False
         mine, theirs = _by_axis(self.qualifiers), _by_axis(other.qualifiers)
         if self._per_time() and other._per_time():
-            mine["per"] -= _DAYS_IN.keys()
-            theirs["per"] -= _DAYS_IN.keys()
+            mine["per"] -= DAYS_PER.keys()
+            theirs["per"] -= DAYS_PER.keys()
         return all(
             mine[axis] & theirs[axis] for axis in mine.keys() & theirs.keys() if mine[axis] and theirs[axis]
         )
@@ -113,7 +106,7 @@ class Value:
 
     def _per_time(self) -> float | None:
         """The days in the time its amount is per ("10 days per year": 365.25), if it is per one."""
-        times = [_DAYS_IN[what] for axis, what in self.qualifiers if axis == "per" and what in _DAYS_IN]
+        times = [DAYS_PER[what] for axis, what in self.qualifiers if axis == "per" and what in DAYS_PER]
         return times[0] if len(times) == 1 else None
 
     def _scale(self, other: Value) -> float:

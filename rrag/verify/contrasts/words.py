@@ -77,13 +77,13 @@ _ANTONYMS = [
     ("extended", "shortened"),
     ("lengthened", "shortened"),
 ]
-# How often, each against every other: "changed weekly" / "changed monthly".
 # Comparatives, which "than" turns round ("A is higher than B" is "B is lower than A"): opposites only
 # where neither side compares with "than" ("a lower dose" / "a higher dose").
 _COMPARATIVES = [("higher", "lower"), ("earlier", "later"), ("longer", "shorter"), ("older", "younger")]
 _COMPARATIVES += [("faster", "slower"), ("larger", "smaller"), ("bigger", "smaller"), ("heavier", "lighter")]
 _ANTONYMS += _COMPARATIVES
 _COMPARED = frozenset(_stem(word) for pair in _COMPARATIVES for word in pair)
+# How often, each against every other: "changed weekly" / "changed monthly".
 _HOW_OFTEN = "hourly daily weekly fortnightly monthly quarterly yearly|annually|annual".split()
 _ANTONYMS += [
     (a, b) for one, other in combinations(_HOW_OFTEN, 2) for a in one.split("|") for b in other.split("|")
@@ -225,9 +225,9 @@ def _lacked(text: str, tokens: Tokens) -> dict[str, tuple[int, int]]:
     """The thing after "without" or "free of", or before "-free" ("gluten-free"), and its tokens."""
     out = {}
     for i, t in enumerate(tokens):
-        after = i + 2 if t.word == "free" and i + 1 < len(tokens) and tokens[i + 1].word == "of" else i + 1
-        if t.word == "without" or after == i + 2:
-            thing = _next_content(tokens, after)
+        free_of = t.word == "free" and i + 1 < len(tokens) and tokens[i + 1].word == "of"
+        if t.word == "without" or free_of:
+            thing = _next_content(tokens, i + 2 if free_of else i + 1)
             if thing is not None:
                 out[tokens[thing].stem] = (i, thing + 1)
         elif t.word == "free" and i > 0 and text[tokens[i - 1].end : t.start] == "-":
