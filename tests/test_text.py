@@ -8,7 +8,9 @@ from rrag.text import (
     content_words,
     fuzzy_locate,
     locate,
+    month_ranges,
     months,
+    months_inside,
     negation_count,
     normalize,
     normalize_map,
@@ -158,6 +160,23 @@ def test_quantities(text: str, expected: list[tuple[float, str]]) -> None:
 def test_months_tell_the_month_from_the_verb() -> None:
     assert months("Days expire on 31 March. You may go.") == {3}
     assert months("Starts in May 2024, ends 1 Sept") == {5, 9}
+
+
+def test_a_range_of_months_holds_the_months_between_its_ends() -> None:
+    assert month_ranges("Frozen from December to March; open June-August.") == [(12, 3), (6, 8)]
+    assert months_inside([(12, 3), (6, 8)]) == {1, 2, 7}
+    assert month_ranges("Closed between June and August") == [(6, 8)]
+    # months of two years, and two months that make no range
+    assert month_ranges("Shot from September 1994 to August 1995, released in May and June") == []
+
+
+def test_units_of_speed_and_pounds_by_what_they_weigh() -> None:
+    speeds = [q.measure for q in quantities("40 km/h, 25 mph, 60 miles per hour")]
+    assert [(measure, round(km_per_hour)) for measure, km_per_hour in speeds] == [
+        ("speed", n) for n in (40, 40, 97)
+    ]
+    assert quantities("The bag weighs 5 pounds")[0].unit == "lb"
+    assert quantities("The bag costs 5 pounds")[0].unit == "GBP"
 
 
 def test_words_stems_and_negation() -> None:

@@ -103,6 +103,18 @@ CLASHES = [
     ("The tower is 150 metres tall.", "The tower is 150 feet tall.", "150 feet", "150 metres"),
     ("The printer prints 20 pages per minute.", "The printer prints 20 pages per second.",
      "20 pages per second", "20 pages per minute"),
+    # a speed in other units; a weight in pounds, which elsewhere are money
+    ("The speed limit on the bridge is 40 km/h.", "The speed limit on the bridge is 40 mph.", "40 mph",
+     "40 km/h"),
+    ("The speed limit is 40 km per hour.", "The speed limit is 40 miles per hour.", "40 miles per hour",
+     "40 km per hour"),
+    ("The package weighs 5 pounds.", "The package weighs 5 kilograms.", "5 kilograms", "5 pounds"),
+    # a month outside the range of months the evidence names, or a range with other ends
+    ("The lake is frozen from December to March.", "The lake is frozen in July.", "July", "December"),
+    ("The lake is frozen from December to March.", "The lake is frozen from December to February.",
+     "February", "March"),
+    ("Filming ran from September 1994 to August 1995.", "Filming ran from January 1994.", "January",
+     "September"),
 ]  # fmt: skip
 
 
@@ -127,6 +139,11 @@ def test_a_changed_value_is_contradicted_with_both_values(
         ("The laptop weighs 1.4 kg.", "The laptop weighs 1,400 grams."),
         ("The bottle holds 500 ml.", "The bottle holds 0.5 litres."),
         ("The trail is 5 miles long.", "The trail is 8 km long."),
+        ("The speed limit is 40 km/h.", "The speed limit is 25 mph."),
+        ("The parcel weighs 2 kg.", "The parcel weighs 4.4 pounds."),
+        # a month inside the range of months the evidence names
+        ("The lake is frozen from December to March.", "The lake is frozen in January."),
+        ("The site is closed between June and August.", "The site is closed in July."),
         ("Core hours are 10:00 to 15:00.", "Core hours are 10:00 to 3 p.m."),
         ("The pharmacy closes at midnight.", "The pharmacy closes at 12 am."),
         ("Three of the stranded climbers were rescued.", "Three stranded climbers were rescued."),
@@ -178,6 +195,19 @@ def test_the_claims_value_stated_of_another_thing_elsewhere_does_not_hide_the_cl
     evidence = "Two people were killed on Monday. By Friday the collapse had killed three people."
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
     assert verdict.status is not ClaimStatus.CONTRADICTED, verdict.reason
+
+
+@pytest.mark.parametrize(
+    "evidence, claim",
+    [
+        ("The ticket costs 5 pounds.", "The ticket costs 5 euros."),
+        # "1 pm" is 13 hours, "8 mph" 12.9 km/h: no conversion makes one the other
+        ("3pm: 64 degrees with 8 mph winds.", "At 1 pm it is 64 degrees with 8 mph winds."),
+    ],
+)
+def test_the_same_number_of_another_measure_is_not_stated(evidence: str, claim: str) -> None:
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert verdict.status is ClaimStatus.UNSUPPORTED, verdict.reason
 
 
 def test_value_clashes_is_reusable_on_parsed_values() -> None:

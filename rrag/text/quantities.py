@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from string import ascii_letters
 from typing import NamedTuple
@@ -130,8 +130,8 @@ DAYS_PER = {  # the days in a unit of time (stemmed)
     "decad": 3652.5,
 }
 # Durations in days, lengths in metres, masses in grams, volumes in litres, by the (stemmed) unit:
-# "1.4 kg" is "1,400 grams", and "150 feet" is no "150 metres". Not "pound" (money, `_CURRENCIES`)
-# nor "m" (million).
+# "1.4 kg" is "1,400 grams", and "150 feet" is no "150 metres". Not "pound" (money, `_CURRENCIES`,
+# unless weighed: `_WEIGHED`) nor "m" (million).
 _BASE_UNITS = {
     "duration": DAYS_PER,
     "length": {
@@ -146,6 +146,10 @@ _BASE_UNITS = {
     },
     "volume": {"litr": 1, "liter": 1, "ml": 1e-3, "millilitr": 1e-3, "milliliter": 1e-3, "cl": 1e-2},
 }  # fmt: skip
+# Speeds in km/h: "40 km/h", "25 mph", "60 miles per hour" (a length an hour, `_PER_HOUR`).
+_BASE_UNITS["speed"] = {"mph": 1.609344, "kph": 1.0, "knot": 1.852} | {
+    f"{unit}/h": metres / 1e3 for unit, metres in _BASE_UNITS["length"].items()
+}
 _IN_BASE_UNIT = {
     unit: (measure, factor) for measure, units in _BASE_UNITS.items() for unit, factor in units.items()
 }
@@ -174,6 +178,8 @@ _NUMBER = _starting_with(
     rf"(?:(?P<cur>[{_CURRENCY_SYMBOLS}]|\b(?:{'|'.join(_CURRENCY_CODES_WRITTEN)})\b)\s?)?(?P<num>\d+(?:[.,]\d+)*)(?:st|nd|rd|th)?"
     r"(?:\s?(?P<scale>thousand|million|billion|bn|mn|k|m)\b)?",
 )
+_PER_HOUR = re.compile(r"\s*(?:/\s*h(?:r|our)?\b|per\s+hour\b|an\s+hour\b)", re.IGNORECASE)
+_WEIGHED = re.compile(r"\b(?:weigh\w*|heav\w*)\b", re.IGNORECASE)
 _METRES_AFTER = re.compile(
     r"\s+(?:tall|high|long|wide|deep|away|above|below|in (?:length|height|depth|diameter))\b"
 )
@@ -383,21 +389,80 @@ def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:
     age = _AGE.match(text, m.end())
     if age and stem(word) in ("year", "month", "week"):
         return "age", age.end()  # "a 34-year-old teacher" is no duration
-    return _CURRENCIES.get(stem(word), stem(word)), m.end()
+    unit = stem(word)
+    hourly = _PER_HOUR.match(text, m.end()) if unit in _BASE_UNITS["length"] else None
+    if hourly:
+        return f"{unit}/h", hourly.end()
+    if unit == "pound" and _WEIGHED.search(text, max(0, pos - LOOKBACK), pos):
+        return "lb", m.end()  # "weighs 5 pounds" is a mass, "costs 5 pounds" money
+    return _CURRENCIES.get(unit, unit), m.end()
 
 
 def same_amount(a: Quantity, b: Quantity) -> bool:
     """Whether two quantities state the same amount: the same value, or, in the same measure, the
-    same value in its base unit ("24 months" and "2 years")."""
+    same value in its base unit ("24 months" and "2 years"); never in two currencies or two measures
+    ("5 pounds" is no "5 euros", "40 km/h" no "40 mph")."""
+    if other_measures(a, b):
+        return False
     (kind_a, base_a), (kind_b, base_b) = a.measure, b.measure
     if kind_a and kind_a == kind_b and kind_a != a.unit:
         return math.isclose(base_a, base_b, rel_tol=0.02)
     return math.isclose(a.value, b.value, rel_tol=1e-9)
 
 
+_MONEY = "money"
+
+
+def _kind(unit: str) -> str:
+    """What a unit measures, where two units of it can be told apart: money, or a measure of
+    `_BASE_UNITS`; "" for a unit that counts a thing ("rooms")."""
+    return _MONEY if unit in CURRENCY_CODES else _IN_BASE_UNIT.get(unit, ("", 0.0))[0]
+
+
+def other_measures(a: Quantity, b: Quantity) -> bool:
+    """Whether `a` and `b` are amounts of two measures told apart by their units: two currencies, or
+    a mass and a length; not a count of rooms and one of floors (a unit of a thing may be written
+    otherwise: "rooms" and "study rooms")."""
+    kind_a, kind_b = _kind(a.unit), _kind(b.unit)
+    return bool(kind_a and kind_b) and (kind_a != kind_b or (kind_a == _MONEY and a.unit != b.unit))
+
+
 def months(text: str) -> set[int]:
     """Calendar months named in `text` (1-12); "may" only when it looks like a date."""
     return {month for month, _, _ in month_mentions(text)}
+
+
+# What joins the two ends of a range of months: "from December to March", "June-August".
+_MONTH_RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|through|until|till)\s*", re.IGNORECASE)
+_BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
+_YEAR_AFTER = re.compile(r"\s*\d{4}\b")
+
+
+def month_ranges(text: str) -> list[tuple[int, int]]:
+    """(first, last) of each range of months named in `text` ("from December to March": (12, 3);
+    "between June and August"). Not one with a year ("September 1994 to August 1995"): its months
+    are of two years, which the values compare."""
+    found = []
+    named = month_mentions(text)
+    for (first, first_start, first_end), (last, last_start, last_end) in zip(named, named[1:]):
+        joined = _MONTH_RANGE_JOIN.fullmatch(text, first_end, last_start) or (
+            _BETWEEN.search(text, 0, first_start) and re.fullmatch(r"\s+and\s+", text[first_end:last_start])
+        )
+        if joined and not _YEAR_AFTER.match(text, last_end):
+            found.append((first, last))
+    return found
+
+
+def months_inside(ranges: Sequence[tuple[int, int]]) -> set[int]:
+    """The months strictly between the ends of each range, over the turn of the year: January and
+    February in (12, 3)."""
+    inside = set()
+    for first, last in ranges:
+        month = first % 12 + 1
+        while month != last and month != first:
+            inside.add(month)
+            month = month % 12 + 1
+    return inside
 
 
 def month_mentions(text: str) -> list[tuple[int, int, int]]:

@@ -16,7 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from rrag.text.quantities import CONVERTED_MEASURES, DAYS_PER, RANGE_JOIN, Quantity, quantities
+from rrag.text.quantities import (
+    CONVERTED_MEASURES,
+    DAYS_PER,
+    RANGE_JOIN,
+    Quantity,
+    other_measures,
+    quantities,
+)
 from rrag.text.sentences import split_sentences
 from rrag.text.words import STOPWORDS, content_words, has_digit, stem
 
@@ -86,9 +93,13 @@ class Value:
         )
 
     def same_amount(self, other: Value) -> bool:
+        if other_measures(self.quantity, other.quantity):
+            return False  # "5 pounds" is no "5 euros"
         scale = self._scale(other)
-        # "24 months" is "2 years"; "£120 per year" is "£10 per month"
-        tolerance = 0.02 if self.measure in CONVERTED_MEASURES or scale != 1 else 1e-9
+        # "24 months" is "2 years"; "£120 per year" is "£10 per month"; not across measures ("1 pm"
+        # is no "8 mph", 12.9 km/h)
+        converted = self.measure == other.measure and (self.measure in CONVERTED_MEASURES or scale != 1)
+        tolerance = 0.02 if converted else 1e-9
         return math.isclose(self.amount, other.amount * scale, rel_tol=tolerance)
 
     def holds(self, other: Value) -> bool:

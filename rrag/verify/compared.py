@@ -16,7 +16,9 @@ from rrag.text import (
     denies,
     has_digit,
     is_partitive,
+    month_ranges,
     months,
+    months_inside,
     negations,
     plain_words,
     quantities,
@@ -96,6 +98,13 @@ class _Text:
     @cached_property
     def months(self) -> frozenset[int]:
         return frozenset(months(self.text))
+
+    def months_unstated_by(self, e: _Text) -> frozenset[int]:
+        """This claim's months that evidence `e` does not name, less those inside a range it names
+        ("frozen from December to March" states January); a claim that names a range of its own
+        is compared by its ends ("from December to February")."""
+        unstated = self.months - e.months
+        return unstated if month_ranges(self.text) else unstated - months_inside(month_ranges(e.text))
 
     @cached_property
     def negations(self) -> tuple[Negation, ...]:

@@ -203,9 +203,10 @@ def _conflict(
         start = said.quantity.start
         end = max(said.quantity.end, said.quantity.unit_end, _end_of(text, ours, start))
         return clashing(ValueClash(ours, theirs, start, end), 0.8)
-    month_clash = about_the_same and c.months - e.months and e.months - c.months
+    unstated_months = c.months_unstated_by(e)
+    month_clash = about_the_same and unstated_months and e.months - c.months
     if month_clash and not c.months <= frozenset().union(*(s.months for s in single)):
-        said_month = next(m for m in month_mentions(text) if m[0] not in e.months)
+        said_month = next(m for m in month_mentions(text) if m[0] in unstated_months)
         found_month = next(m for m in month_mentions(e.text) if m[0] not in c.months)
         _, start, end = said_month
         return clashing(
@@ -233,7 +234,7 @@ def _conflict(
         said_where = _phrase(other.text, said.written.split()[0].lower())
         reason = f"the evidence gives {said.written!r} of something else: {said_where!r}"
         return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, reason), BORROWED
-    if missing or c.months - e.months:
+    if missing or unstated_months:
         what = ", ".join(repr(text[q.start : q.end]) for q in missing) or "the month"
         return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, f"the evidence does not state {what}"), UNSTATED
     return None
