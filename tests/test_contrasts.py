@@ -143,6 +143,20 @@ CONTRADICTIONS = [
     ("opposite", "The water should be changed weekly.", "The water should be changed monthly.", "weekly", "monthly"),
     # a fee waived is not paid
     ("opposite", "The booking fee is waived for students.", "Students must pay the booking fee.", "waived", "pay"),
+    ("opposite", "The bill was passed by the Senate in March.", "The bill was rejected by the Senate in March.",
+     "passed", "rejected"),
+    # an opposite of the same noun, with words of its own between ("fixed interest rate" / "variable rate")
+    ("opposite", "The mortgage has a fixed interest rate of 3%.", "A variable rate of 3% applies to the mortgage.",
+     "fixed", "variable"),
+    # phrases read as the word they mean
+    ("opposite", "The 8:15 train to Leeds was on time.", "The 8:15 train to Leeds was delayed.", "on time",
+     "delayed"),
+    ("opposite", "The course is taught online.", "The course is taught in person.", "online", "in person"),
+    ("opposite", "The meeting was postponed.", "The meeting was brought forward.", "postponed", "brought forward"),
+    # a season after "every"; a rank of the same superlative
+    ("order", "The river floods every spring.", "The river floods every autumn.", "spring", "autumn"),
+    ("order", "The Nile is the longest river in Africa.", "The Nile is the second longest river in Africa.",
+     "longest", "second longest"),
     # what may be done without doing something says that something is not required
     ("modality", "The glaze must dry for at least an hour.", "The glaze can be fired without drying.",
      "must dry", "can be fired without drying"),
@@ -232,6 +246,10 @@ NOT_AGAINST = [
     # with or without: both; "has no" is "without"
     ("Tea is served with or without milk.", "Tea is served without milk."),
     ("The cabin has no windows.", "The cabin is without windows."),
+    # a rank the evidence gives beside the same superlative unranked, or of another noun
+    ("It is the highest-grossing animated film and the third-highest-grossing film in Japan.",
+     "It is the highest-grossing animated film."),
+    ("The Nile is the longest river in Africa.", "The Nile carries the second longest name in Africa."),
     # a comparison turned round by "than"
     ("The east tower is taller than the west tower.", "The west tower is shorter than the east tower."),
     # how often, at the same rate in other words

@@ -486,6 +486,21 @@ T("antonym", "prices", "The {fee} is waived for {who}.",
   ["{Who} must pay the {fee}.", "The {fee} is charged to {who}."],
   ["{Who} do not pay the {fee}.", "For {who}, the {fee} is waived."],
   fee=["booking fee", "entry fee", "delivery fee"], who=["students", "members", "pensioners"])  # fmt: skip
+T("antonym", "history", "The {bill} was {v[0]} by the {house} in {year}.",
+  ["The {bill} was {v[1]} by the {house} in {year}.", "In {year}, the {house} {v[1]} the {bill}."],
+  ["In {year}, the {house} {v[0]} the {bill}.", "The {house} {v[0]} the {bill} in {year}."],
+  bill=["reform bill", "budget bill", "housing act"], house=["Senate", "parliament", "assembly"],
+  v=[("passed", "rejected"), ("rejected", "passed")], year=num(1950, 2020))  # fmt: skip
+T("antonym", "prices", "The {loan} has a {r[0]} interest rate of {p}%.",
+  ["The {loan} has a {r[1]} interest rate of {p}%.", "A {r[1]} rate of {p}% applies to the {loan}."],
+  ["A {r[0]} rate of {p}% applies to the {loan}.", "The interest rate of the {loan} is {r[0]} at {p}%."],
+  loan=["mortgage", "car loan", "student loan"], r=[("fixed", "variable"), ("variable", "fixed")],
+  p=num(2, 9))  # fmt: skip
+T("antonym", "timetables", "The {t} {vehicle} to {city} was {s[0]}.",
+  ["The {t} {vehicle} to {city} was {s[1]}.", "The {vehicle} to {city} at {t} was {s[1]}."],
+  ["The {vehicle} to {city} at {t} was {s[0]}.", "The {vehicle} that left for {city} at {t} was {s[0]}."],
+  t=["8:15", "9:40", "17:05"], vehicle=["train", "bus", "ferry"], city=CITIES,
+  s=[("on time", "delayed"), ("delayed", "on time")])  # fmt: skip
 T("antonym", "manuals", "Remove the battery {when[0]} {task}.",
   ["Remove the battery {when[1]} {task}.", "The battery should be removed {when[1]} {task}."],
   ["{When[0]} {task}, remove the battery.", "The battery should be removed {when[0]} {task}."],

@@ -137,12 +137,15 @@ _ORDINALS = frozenset(
 _SEASONS = frozenset({"spring", "summer", "autumn", "winter"})  # not "fall", also a verb
 # A season is a time only after one of these ("in spring 2019"; the Summer Olympics are no time).
 _BEFORE_A_TIME = frozenset(
-    {"in", "during", "by", "until", "since", "from", "this", "last", "next", "early", "late"}
+    {"in", "during", "by", "until", "since", "from", "this", "last", "next", "early", "late", "every", "each"}
 )
 _CLOSED_CLASSES = [_ORDINALS, _CALENDAR_WORDS - frozenset(_WEEKDAYS), frozenset(_WEEKDAYS), _SEASONS]
 
 
 def _order(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    ranked = _ranked(claim, c, evidence, e)
+    if ranked:
+        return ranked
     claim_words, evidence_words = {t.word for t in c}, {u.word for u in e}
     for i, t in enumerate(c):
         kind = next((k for k in _CLOSED_CLASSES if t.word in k), None)
@@ -160,6 +163,40 @@ def _order(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
             of_the_same_noun = kind is _ORDINALS and t.word not in evidence_words and sides[1] == theirs[1]
             if sides == theirs != (None, None) or (of_the_same_noun and theirs[1] is not None):
                 return Contrast(ORDER, claim[t.start : t.end], evidence[u.start : u.end])
+    return None
+
+
+# Superlatives a rank can precede ("the second longest river"); "-est" words that are none.
+_NOT_SUPERLATIVE = frozenset(
+    "interest forest request guest honest modest harvest protest contest test west rest nest chest quest "
+    "suggest digest invest arrest manifest conquest".split()
+)
+
+
+def _superlative(word: str) -> bool:
+    return len(word) > 5 and word.endswith("est") and word not in _NOT_SUPERLATIVE
+
+
+def _ranked(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    """A rank one side gives a superlative of a noun and the other does not: "the second longest
+    river" / "the longest river", either way round."""
+    sides = ((claim, c), (evidence, e))
+    for (ranked_text, ranked), (plain_text, plain) in (sides, sides[::-1]):
+        for i in range(len(ranked) - 1):
+            rank, word = ranked[i], ranked[i + 1]
+            if rank.word not in _ORDINALS or not _superlative(word.word):
+                continue
+            if any(t.word == "the" and u.word == word.word for t, u in zip(ranked, ranked[1:])):
+                continue  # it gives that superlative unranked too ("the highest ..., the third-highest ...")
+            noun = _neighbour(ranked, i + 1, 1)
+            for j, u in enumerate(plain):
+                plain_superlative = j > 0 and plain[j - 1].word == "the" and u.word == word.word
+                if not (plain_superlative and noun is not None and _neighbour(plain, j, 1) == noun):
+                    continue
+                if not _same_statement(c, e, frozenset({rank.stem})):
+                    return None
+                quotes = (ranked_text[rank.start : word.end], plain_text[u.start : u.end])
+                return Contrast(ORDER, *(quotes if ranked is c else quotes[::-1]))
     return None
 
 

@@ -76,6 +76,13 @@ _ANTONYMS = [
     ("increase", "reduce"),  # and every form of each: "increased", "reduces"
     ("extended", "shortened"),
     ("lengthened", "shortened"),
+    ("passed", "rejected"),  # a bill, a motion
+    ("passed", "failed"),  # an exam, an inspection
+    ("fixed", "variable"),  # a rate
+    ("personal", "commercial"),  # a use, a licence
+    ("online", "offline"),  # and "in person" (`_PHRASES`)
+    ("punctual", "delayed"),  # "on time" (`_PHRASES`)
+    ("postponed", "advanced"),  # "brought forward" (`_PHRASES`)
 ]
 # Comparatives, which "than" turns round ("A is higher than B" is "B is lower than A"): opposites only
 # where neither side compares with "than" ("a lower dose" / "a higher dose").
@@ -99,6 +106,7 @@ for _a, _b in _ANTONYMS:
 # Phrases read as the word they mean: "at least 6 nights" is a minimum of 6.
 _PHRASES = {("at", "least"): "minimum", ("no", "less", "than"): "minimum", ("at", "most"): "maximum"}
 _PHRASES |= {("no", "more", "than"): "maximum", ("up", "to"): "maximum", ("prior", "to"): "before"}
+_PHRASES |= {("in", "person"): "offline", ("on", "time"): "punctual", ("brought", "forward"): "advanced"}
 # A bound of a measured value: "stored below 25 °C" is a maximum, "above 25 °C" a minimum (not "over
 # 65", an age, nor "under 12 rooms", a count).
 _BOUNDS = {"above": "minimum", "over": "minimum", "below": "maximum", "under": "maximum"}
@@ -153,12 +161,14 @@ def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | Non
             # The two words, and the phrases that say them ("at least").
             leave_out = frozenset({word, w} | {t.stem for t in c[start:end] + e[e_start:e_end]})
             rest = {t.stem for t in _content(c)} - leave_out
-            # In the same place ("prices rose by" / "prices fell by"), or all else equal.
+            # In the same place ("prices rose by" / "prices fell by"; "a variable rate" / "a fixed
+            # interest rate", of the same head), or all else equal.
             slot = any(
-                mine is not None and mine == _neighbour(e, at, step)
-                for mine, at, step in (
-                    (_neighbour(c, start, -1), e_start, -1),
-                    (_neighbour(c, end - 1, 1), e_end - 1, 1),
+                mine is not None and mine == theirs
+                for mine, theirs in (
+                    (_neighbour(c, start, -1), _neighbour(e, e_start, -1)),
+                    (_neighbour(c, end - 1, 1), _neighbour(e, e_end - 1, 1)),
+                    (_head_after(c, end), _head_after(e, e_end)),
                 )
             )
             # All else the same words, in the same order, or turned round by a passive on one side
@@ -169,6 +179,15 @@ def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | Non
             if (slot and _same_statement(c, e, leave_out)) or (same and rest):
                 return Contrast(OPPOSITE, _quote(claim, c, start, end), _quote(evidence, e, e_start, e_end))
     return None
+
+
+def _head_after(tokens: Tokens, at: int) -> str | None:
+    """The stem of the last of the content words that follow token `at` with no break or other word
+    between them: the noun an adjective is of ("interest rate" of "fixed interest rate")."""
+    head = None
+    while at < len(tokens) and not tokens[at].after_break and tokens[at].word not in STOPWORDS:
+        head, at = tokens[at].stem, at + 1
+    return head
 
 
 def _negated(text: str, token: _Token) -> bool:
