@@ -160,6 +160,9 @@ def test_quantities(text: str, expected: list[tuple[float, str]]) -> None:
 def test_months_tell_the_month_from_the_verb() -> None:
     assert months("Days expire on 31 March. You may go.") == {3}
     assert months("Starts in May 2024, ends 1 Sept") == {5, 9}
+    # a word of time before it makes it a month; the verb that opens a question is none
+    assert months("The terminal is closed in May.") == {5}
+    assert months("May I bring a guest? Guests may stay.") == set()
 
 
 def test_a_range_of_months_holds_the_months_between_its_ends() -> None:

@@ -115,6 +115,8 @@ CLASHES = [
      "February", "March"),
     ("Filming ran from September 1994 to August 1995.", "Filming ran from January 1994.", "January",
      "September"),
+    ("The terminal is closed from November to February.", "The terminal is closed in May.", "May",
+     "November"),
 ]  # fmt: skip
 
 

@@ -473,11 +473,19 @@ def month_mentions(text: str) -> list[tuple[int, int, int]]:
         month = _MONTHS.get(word.lower())
         if month is None:
             continue
-        if word.lower() in ("may", "mar") and not (word[0].isupper() and _near_digit(text, m)):
+        if word.lower() in ("may", "mar") and not (word[0].isupper() and _a_date(text, m)):
             continue  # "may" the verb, "mar" the verb
         found.append((month, m.start(1), m.end(1)))
     return found
 
 
-def _near_digit(text: str, m: re.Match[str]) -> bool:
-    return bool(re.search(r"\d", text[max(0, m.start() - 4) : m.end() + 6]))
+_BEFORE_A_MONTH = re.compile(
+    r"\b(?:in|from|to|until|till|since|during|of|by|early|late|mid|next|last)[\s-]+$"
+)
+
+
+def _a_date(text: str, m: re.Match[str]) -> bool:
+    """Whether "May" (or "Mar") at `m` is a month: a digit near it ("3 May"), or a word of time
+    before it ("closed in May"), not the verb that opens a question ("May I ...")."""
+    near_digit = re.search(r"\d", text[max(0, m.start() - 4) : m.end() + 6])
+    return bool(near_digit or _BEFORE_A_MONTH.search(text[max(0, m.start() - 8) : m.start()]))

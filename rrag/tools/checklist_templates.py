@@ -302,6 +302,14 @@ T("unit", "history", "The {tower} is {n} metres tall.",
   ["The {tower} is {n} feet tall.", "The {tower} rises {n} feet above the square."],
   ["The {tower} is {n} m tall.", "The {tower} has a height of {n} metres."],
   tower=["clock tower", "lighthouse", "cathedral spire"], n=num(40, 120, 5))  # fmt: skip
+T("unit", "timetables", "The speed limit on the {road} is {n} km/h.",
+  ["The speed limit on the {road} is {n} mph.", "On the {road}, drivers may do {n} miles per hour."],
+  ["On the {road}, the speed limit is {n} km/h.", "The {road} has a speed limit of {n} kilometres per hour."],
+  road=["bridge", "ring road", "coast road"], n=num(30, 90, 10))  # fmt: skip
+T("unit", "prices", "The {parcel} weighs {n} pounds.",
+  ["The {parcel} weighs {n} kilograms.", "The {parcel} weighs {n} kg."],
+  ["The {parcel} weighs {n} lb.", "The {parcel} has a weight of {n} pounds."],
+  parcel=["parcel", "suitcase", "crate"], n=num(3, 40))  # fmt: skip
 T("unit", "recipes", "Add {n} ml of {liquid} to the {dish}.",
   ["Add {n} litres of {liquid} to the {dish}.", "The {dish} needs {n} litres of {liquid}."],
   ["Add {n} millilitres of {liquid} to the {dish}.", "The {dish} needs {n} ml of {liquid}."],
@@ -420,6 +428,12 @@ T("percentage", "recipes", "The {choc} contains {p}% cocoa solids.",
 # --------------------------------------------------------------------------------------------
 # dates
 
+T("date", "policies", "The {venue} is closed from {m[0]} to {m[1]}.",
+  ["The {venue} is closed in {m[3]}.", "The {venue} is closed from {m[0]} to {m[3]}."],
+  ["The {venue} is closed in {m[2]}.", "From {m[0]} to {m[1]}, the {venue} is closed."],
+  venue=["campsite", "ice rink", "ferry terminal"],
+  m=[("December", "March", "January", "July"), ("June", "August", "July", "October"),
+     ("November", "February", "December", "May")])  # fmt: skip
 T("date", "history", "The {bridge} opened on {dt[d]} {dt[month]} {dt[year]}.",
   ["The {bridge} opened on {dt[d]} {dt[month2]} {dt[year]}.", "The {bridge} opened on {dt[d]} {dt[month]} {dt[year2]}."],
   ["On {dt[d]} {dt[month]} {dt[year]}, the {bridge} opened.", "The {bridge} was opened on {dt[month]} {dt[d]}, {dt[year]}."],
