@@ -153,6 +153,9 @@ CONTRADICTIONS = [
      "delayed"),
     ("opposite", "The course is taught online.", "The course is taught in person.", "online", "in person"),
     ("opposite", "The meeting was postponed.", "The meeting was brought forward.", "postponed", "brought forward"),
+    # a name of as many words with another last word
+    ("entity", "The contract was signed by Anna Borg.", "The contract was signed by Anna Berg.", "Anna Borg",
+     "Anna Berg"),
     # a season after "every"; a rank of the same superlative
     ("order", "The river floods every spring.", "The river floods every autumn.", "spring", "autumn"),
     ("order", "The Nile is the longest river in Africa.", "The Nile is the second longest river in Africa.",
@@ -246,6 +249,9 @@ NOT_AGAINST = [
     # with or without: both; "has no" is "without"
     ("Tea is served with or without milk.", "Tea is served without milk."),
     ("The cabin has no windows.", "The cabin is without windows."),
+    # a last word that names the kind of a thing, or writes it short
+    ("The shop is on Baker Street.", "The shop is on Baker St."),
+    ("The parts are made by Acme Corp.", "The parts are made by Acme Inc."),
     # a rank the evidence gives beside the same superlative unranked, or of another noun
     ("It is the highest-grossing animated film and the third-highest-grossing film in Japan.",
      "It is the highest-grossing animated film."),

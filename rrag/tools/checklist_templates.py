@@ -563,6 +563,11 @@ T("entity_swap", "history", "The {work} was written by {person}.",
   ["{Person} wrote the {work}.", "{Person} is the author of the {work}."],
   work=["town chronicle", "first guidebook to the valley", "harbour ballad"], person=PEOPLE,
   person2=other_of("person", PEOPLE))  # fmt: skip
+T("entity_swap", "policies", "The lease was signed by {p[0]} on behalf of the {org}.",
+  ["The lease was signed by {p[1]} on behalf of the {org}.", "{P[1]} signed the lease on behalf of the {org}."],
+  ["{P[0]} signed the lease on behalf of the {org}.", "On behalf of the {org}, the lease was signed by {p[0]}."],
+  p=[("Anna Borg", "Anna Berg"), ("Tomas Reyes", "Tomas Ruiz"), ("Priya Raman", "Priya Menon")],
+  org=["housing trust", "sailing club", "school board"])  # fmt: skip
 T("entity_swap", "policies", "The company's head office is in {city}.",
   ["The company's head office is in {city2}."],
   ["The company has its head office in {city}.", "{City} is where the company's head office is."],

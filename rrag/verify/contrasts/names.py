@@ -210,8 +210,26 @@ def _other_name(ours: Tokens, theirs: Tokens, claim: set[str]) -> bool:
     shared = {t.stem for t in ours} & {t.stem for t in theirs}
     if shared:
         differing = [t for t in ours + theirs if t.stem not in shared]
-        return bool(differing) and all(has_digit(t.word) for t in differing)
+        return bool(differing) and (all(has_digit(t.word) for t in differing) or _last_differs(ours, theirs))
     return not any(t.stem in claim for t in theirs) and not _alias(ours, theirs)
+
+
+# Last words that name the kind of a thing, not which one: "Acme Corp" is "Acme Inc".
+_KIND_WORDS = frozenset(
+    "inc corp corporation co company ltd limited llc plc gmbh ag sa group holdings street st road rd "
+    "avenue ave lane ln square sq".split()
+)
+
+
+def _last_differs(ours: Tokens, theirs: Tokens) -> bool:
+    """Whether two names of as many words differ in their last word alone, and it names which one:
+    "Anna Borg" / "Anna Berg", "New York" / "New Jersey"; not "Baker Street" / "Baker St"."""
+    if len(ours) != len(theirs) or len(ours) < 2:
+        return False
+    if any(a.stem != b.stem for a, b in zip(ours[:-1], theirs[:-1])):
+        return False
+    last = (ours[-1].word, theirs[-1].word)
+    return not (set(last) & _KIND_WORDS) and not _alias(ours[-1:], theirs[-1:])
 
 
 _ARTICLES = frozenset({"the", "a", "an"})
