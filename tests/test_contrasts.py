@@ -151,7 +151,7 @@ CONTRADICTIONS = [
     # phrases read as the word they mean
     ("opposite", "The 8:15 train to Leeds was on time.", "The 8:15 train to Leeds was delayed.", "on time",
      "delayed"),
-    ("opposite", "The course is taught online.", "The course is taught in person.", "online", "in person"),
+    ("opposite", "The course is taught entirely online.", "The course is taught in person.", "online", "in person"),
     ("opposite", "The meeting was postponed.", "The meeting was brought forward.", "postponed", "brought forward"),
     # a name of as many words with another last word
     ("entity", "The contract was signed by Anna Borg.", "The contract was signed by Anna Berg.", "Anna Borg",
@@ -249,6 +249,8 @@ NOT_AGAINST = [
     # with or without: both; "has no" is "without"
     ("Tea is served with or without milk.", "Tea is served without milk."),
     ("The cabin has no windows.", "The cabin is without windows."),
+    # an open question states neither side
+    ("I wonder whether the store is open today.", "I wonder whether the store is closed today."),
     # a last word that names the kind of a thing, or writes it short
     ("The shop is on Baker Street.", "The shop is on Baker St."),
     ("The parts are made by Acme Corp.", "The parts are made by Acme Inc."),

@@ -84,14 +84,18 @@ def _same_statement(claim: Tokens, evidence: Tokens, leave_out: frozenset[str]) 
     return len(terms) >= MIN_OTHER_TERMS and len(held) >= SAME_STATEMENT * len(terms)
 
 
-def _neighbour(tokens: Tokens, at: int, step: int) -> str | None:
+def _neighbour(tokens: Tokens, at: int, step: int, past_adverbs: bool = False) -> str | None:
     """The stem of the nearest content word before (step -1) or after (step 1) token `at` in its
-    clause; None at the clause's edge."""
+    clause; None at the clause's edge. With `past_adverbs`, an adverb in "-ly" is passed over
+    ("taught entirely online" / "taught in person")."""
     i = at
     while 0 <= i + step < len(tokens):
         if (tokens[i + 1] if step > 0 else tokens[i]).after_break:
             return None
         i += step
-        if tokens[i].word not in STOPWORDS and tokens[i].word not in NEGATORS:
+        word = tokens[i].word
+        if past_adverbs and len(word) > 4 and word.endswith("ly"):
+            continue
+        if word not in STOPWORDS and word not in NEGATORS:
             return tokens[i].stem
     return None

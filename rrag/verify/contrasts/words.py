@@ -145,7 +145,13 @@ def _is_measured(q: Quantity) -> bool:
     )
 
 
+# An open question states neither side: "I wonder if the store is open" / "... is closed".
+_OPEN_QUESTION = frozenset({"whether", "wonder", "wondering", "wondered"})
+
+
 def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    if any(t.word in _OPEN_QUESTION for t in c + e):
+        return None
     ours, theirs = _words_of(claim, c), _words_of(evidence, e)
     our_stems, their_stems = {w for w, _, _ in ours}, {w for w, _, _ in theirs}
     for word, start, end in ours:
@@ -166,8 +172,8 @@ def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | Non
             slot = any(
                 mine is not None and mine == theirs
                 for mine, theirs in (
-                    (_neighbour(c, start, -1), _neighbour(e, e_start, -1)),
-                    (_neighbour(c, end - 1, 1), _neighbour(e, e_end - 1, 1)),
+                    (_neighbour(c, start, -1, True), _neighbour(e, e_start, -1, True)),
+                    (_neighbour(c, end - 1, 1, True), _neighbour(e, e_end - 1, 1, True)),
                     (_head_after(c, end), _head_after(e, e_end)),
                 )
             )
