@@ -62,7 +62,8 @@ def stem(word: str) -> str:
         if word.endswith(suffix) and len(word) >= min_len and not (suffix == "s" and word.endswith("ss")):
             word = word[: len(word) - len(suffix)] + repl
             break
-    while word.endswith("e") and len(word) > 4:  # "employee", "employees" -> "employ"
+    # "employee", "employees" -> "employ"; "dose", "doses" -> "dos"
+    while word.endswith("e") and len(word) > 3:
         word = word[:-1]
     return word
 
