@@ -156,6 +156,16 @@ CONTRADICTIONS = [
     # a name of as many words with another last word
     ("entity", "The contract was signed by Anna Borg.", "The contract was signed by Anna Berg.", "Anna Borg",
      "Anna Berg"),
+    ("opposite", "Smoking is banned on all platforms.", "Smoking is allowed on all platforms.", "banned", "allowed"),
+    ("opposite", "The subscription renews automatically.", "The subscription renews manually.", "automatically",
+     "manually"),
+    ("opposite", "Store the medicine in a cool place.", "Store the medicine in a warm place.", "cool", "warm"),
+    # how often, in two words
+    ("opposite", "The subscription renews every month.", "The subscription renews every year.", "every month",
+     "every year"),
+    # a season after "in the"
+    ("order", "The report was published in the spring.", "The report was published in the autumn.", "spring",
+     "autumn"),
     # a season after "every"; a rank of the same superlative
     ("order", "The river floods every spring.", "The river floods every autumn.", "spring", "autumn"),
     ("order", "The Nile is the longest river in Africa.", "The Nile is the second longest river in Africa.",
@@ -245,6 +255,7 @@ NOT_AGAINST = [
     # "over" and "under" of an age or a count are no bounds of a measure
     ("Children under 12 travel free on the ferry.", "Children over 12 travel free on the ferry."),
     # a season that names a thing, not a time
+    ("Guam took part in the Winter Olympics.", "Guam took part in the Summer Olympics."),
     ("The shop is having a sale on winter coats.", "The shop is having a sale on summer coats."),
     # with or without: both; "has no" is "without"
     ("Tea is served with or without milk.", "Tea is served without milk."),

@@ -201,7 +201,10 @@ def _ranked(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
 
 
 def _a_time(tokens: Tokens, at: int) -> bool:
-    return at > 0 and tokens[at - 1].word in _BEFORE_A_TIME
+    """Whether a word of time comes before token `at`, or before "the" before it ("in the spring"),
+    and it is written small (the Summer Olympics are no time)."""
+    before = at - 1 if at > 1 and tokens[at - 1].word == "the" else at
+    return before > 0 and tokens[before - 1].word in _BEFORE_A_TIME and not tokens[at].capital
 
 
 def _other_name(ours: Tokens, theirs: Tokens, claim: set[str]) -> bool:

@@ -83,6 +83,11 @@ _ANTONYMS = [
     ("online", "offline"),  # and "in person" (`_PHRASES`)
     ("punctual", "delayed"),  # "on time" (`_PHRASES`)
     ("postponed", "advanced"),  # "brought forward" (`_PHRASES`)
+    ("allowed", "banned"),
+    ("permitted", "banned"),
+    ("cool", "warm"),
+    ("automatically", "manually"),
+    ("automatic", "manual"),
 ]
 # Comparatives, which "than" turns round ("A is higher than B" is "B is lower than A"): opposites only
 # where neither side compares with "than" ("a lower dose" / "a higher dose").
@@ -107,6 +112,18 @@ for _a, _b in _ANTONYMS:
 _PHRASES = {("at", "least"): "minimum", ("no", "less", "than"): "minimum", ("at", "most"): "maximum"}
 _PHRASES |= {("no", "more", "than"): "maximum", ("up", "to"): "maximum", ("prior", "to"): "before"}
 _PHRASES |= {("in", "person"): "offline", ("on", "time"): "punctual", ("brought", "forward"): "advanced"}
+# "every month" is monthly (`_HOW_OFTEN`)
+_PHRASES |= {
+    (each, unit): often
+    for each in ("every", "each")
+    for unit, often in (
+        ("hour", "hourly"),
+        ("day", "daily"),
+        ("week", "weekly"),
+        ("month", "monthly"),
+        ("year", "yearly"),
+    )
+}
 # A bound of a measured value: "stored below 25 °C" is a maximum, "above 25 °C" a minimum (not "over
 # 65", an age, nor "under 12 rooms", a count).
 _BOUNDS = {"above": "minimum", "over": "minimum", "below": "maximum", "under": "maximum"}
