@@ -134,7 +134,10 @@ def _words_of(text: str, tokens: Tokens) -> list[tuple[str, int, int]]:
     measured value (`_BOUNDS`)."""
     out = [(t.stem, i, i + 1) for i, t in enumerate(tokens)]
     words = [t.word for t in tokens]
+    present = set(words)
     for phrase, meaning in _PHRASES.items():
+        if phrase[0] not in present:
+            continue  # most phrases: the sentence is not read for them word by word
         out += [
             (_stem(meaning), i, i + len(phrase))
             for i in range(len(words))
