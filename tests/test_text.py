@@ -182,22 +182,6 @@ def test_units_of_speed_and_pounds_by_what_they_weigh() -> None:
     assert quantities("The bag costs 5 pounds")[0].unit == "GBP"
 
 
-def test_a_short_word_in_e_and_its_plural_share_a_stem() -> None:
-    # "doses" lost its "es" and "dose" kept its "e": one dose and two doses were of two units
-    assert [stem(w) for w in ("dose", "doses", "rule", "rules", "size", "sizes")] == [
-        "dos",
-        "dos",
-        "rul",
-        "rul",
-        "siz",
-        "siz",
-    ]
-    assert [(q.value, q.unit) for q in quantities("one dose, not two doses")] == [
-        (1.0, "dos"),
-        (2.0, "dos"),
-    ]
-
-
 def test_words_stems_and_negation() -> None:
     assert content_words("Employees don't receive the required 25 days of leave") == (
         "employ",

@@ -103,7 +103,6 @@ CLASHES = [
     ("The tower is 150 metres tall.", "The tower is 150 feet tall.", "150 feet", "150 metres"),
     ("The printer prints 20 pages per minute.", "The printer prints 20 pages per second.",
      "20 pages per second", "20 pages per minute"),
-    ("The vaccine is given in two doses.", "The vaccine is given in one dose.", "one dose", "two doses"),
     # a speed in other units; a weight in pounds, which elsewhere are money
     ("The speed limit on the bridge is 40 km/h.", "The speed limit on the bridge is 40 mph.", "40 mph",
      "40 km/h"),

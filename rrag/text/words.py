@@ -62,8 +62,7 @@ def stem(word: str) -> str:
         if word.endswith(suffix) and len(word) >= min_len and not (suffix == "s" and word.endswith("ss")):
             word = word[: len(word) - len(suffix)] + repl
             break
-    # "employee", "employees" -> "employ"; "dose", "doses" -> "dos"
-    while word.endswith("e") and len(word) > 3:
+    while word.endswith("e") and len(word) > 4:  # "employee", "employees" -> "employ"
         word = word[:-1]
     return word
 
