@@ -212,6 +212,12 @@ def test_the_same_number_of_another_measure_is_not_stated(evidence: str, claim: 
     assert verdict.status is ClaimStatus.UNSUPPORTED, verdict.reason
 
 
+def test_an_amount_not_stated_is_quoted_with_its_unit() -> None:
+    claim = "The ticket costs 5 euros."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts("The ticket costs 5 pounds."))
+    assert verdict.reason == "the evidence does not state '5 euros'"
+
+
 def test_value_clashes_is_reusable_on_parsed_values() -> None:
     policy, faq = values("a 12 month warranty"), values("a 2-year warranty and 30 days to return it")
     assert [(a.written, b.written) for a, b in clashes(policy, faq)] == [("12 month", "2-year")]

@@ -419,6 +419,12 @@ def _kind(unit: str) -> str:
     return _MONEY if unit in CURRENCY_CODES else _IN_BASE_UNIT.get(unit, ("", 0.0))[0]
 
 
+def is_measured(q: Quantity) -> bool:
+    """Whether `q` is an amount of a measure (a temperature, a share, money, a length, a weight, a
+    time, a speed), not a count or an age."""
+    return q.unit.startswith("\u00b0") or q.unit == "%" or bool(_kind(q.unit))
+
+
 def other_measures(a: Quantity, b: Quantity) -> bool:
     """Whether `a` and `b` are amounts of two measures told apart by their units: two currencies, or
     a mass and a length; not a count of rooms and one of floors (a unit of a thing may be written

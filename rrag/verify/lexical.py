@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from rrag.text import chunk_sentences, month_mentions, stem, words
+from rrag.text.quantities import is_measured
 from rrag.text.values import clashes, misattributed
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify import contrasts, records
@@ -235,7 +236,10 @@ def _conflict(
         reason = f"the evidence gives {said.written!r} of something else: {said_where!r}"
         return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, reason), BORROWED
     if missing or unstated_months:
-        what = ", ".join(repr(text[q.start : q.end]) for q in missing) or "the month"
+        # An amount quoted with its unit ("5 euros"), a count as its number (a count's "unit" may be
+        # any next word: "27 German")
+        what = ", ".join(repr(q.written(text) if is_measured(q) else text[q.start : q.end]) for q in missing)
+        what = what or "the month"
         return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, f"the evidence does not state {what}"), UNSTATED
     return None
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import NamedTuple
 
-from rrag.text import CURRENCY_CODES, STOPWORDS, Quantity, negations, quantities, stem
-from rrag.text.quantities import CONVERTED_MEASURES, TIME_OF_DAY
+from rrag.text import STOPWORDS, negations, quantities, stem
+from rrag.text.quantities import TIME_OF_DAY, is_measured
 from rrag.text.words import NEGATORS
 from rrag.verify.contrasts.base import (
     _PASSIVE,
@@ -145,24 +145,13 @@ def _words_of(text: str, tokens: Tokens) -> list[tuple[str, int, int]]:
         ]
     bounds = [i for i, w in enumerate(words[:-1]) if w in _BOUNDS and words[i + 1][0].isdigit()]
     if bounds:
-        measured = [q for q in quantities(text) if _is_measured(q)]
+        measured = [q for q in quantities(text) if is_measured(q)]
         out += [
             (_stem(_BOUNDS[words[i]]), i, i + 1)
             for i in bounds
             if any(q.start <= tokens[i + 1].start < q.end for q in measured)
         ]
     return out
-
-
-def _is_measured(q: Quantity) -> bool:
-    """Whether `q` is an amount of a measure (a temperature, a share, money, a length, a weight, a time),
-    not a count or an age."""
-    return (
-        q.unit.startswith("\u00b0")
-        or q.unit == "%"
-        or q.unit in CURRENCY_CODES
-        or q.measure[0] in CONVERTED_MEASURES
-    )
 
 
 # An open question states neither side: "I wonder if the store is open" / "... is closed".
