@@ -2,7 +2,8 @@
 """The checklist's templates: one evidence sentence per template, claims that contradict it, and
 faithful controls of the same sentence (synonyms, reordering, passive voice, a number in words, a range
 that contains the value, one of two facts restated). Slots are filled from the small vocabularies
-beside each template; written for this checklist, never taken from evaluation data.
+beside each template (the textbook pairs at the end are written out whole); written for this checklist,
+never taken from evaluation data.
 
 A slot is a list of choices (strings, or tuples read as `{slot[0]}`) or a function of the random
 generator and the values filled so far (returning a string, or a dict read as `{slot[key]}`).
@@ -717,3 +718,210 @@ T("record", "listings", '{{"name": "{place}", "hours": {{"Friday": "11:0-0:0", "
   ["{Place} is open until midnight every day.", "On Sundays, {place} closes at midnight.", "{Place} opens at noon on Fridays."],
   ["{Place} is open from 11 am to midnight on Fridays and Saturdays.", "On Sundays, {place} opens at noon and closes at 6 pm."],
   place=CAFES)  # fmt: skip
+
+# --------------------------------------------------------------------------------------------
+# textbook: pairs a new user writes first, by hand and without slots (a hotel's parking, a vaccine's
+# doses, a bill, a loan's rate, a speed limit, a season's closure). Written to probe the verifier; the
+# rules of 2026-11-27 were then written for many of them, so they guard those rules as much as they
+# measure: the judge's misses (a near-synonym, a swapped noun) are among them.
+T("textbook", "prices", "The hotel offers free parking for guests.",
+  ["The hotel charges guests for parking."],
+  ["Guests can park at the hotel at no cost."])  # fmt: skip
+T("textbook", "policies", "The course is taught entirely online.",
+  ["The course is taught in person."],
+  [])  # fmt: skip
+T("textbook", "medicine", "The vaccine is given in two doses, four weeks apart.",
+  ["The vaccine is given in a single dose.", "The vaccine is given in two doses, six weeks apart."],
+  ["Two doses of the vaccine are given a month apart."])  # fmt: skip
+T("textbook", "prices", "The package weighs 5 pounds.",
+  ["The package weighs 5 kilograms."],
+  [])  # fmt: skip
+T("textbook", "prices", "The printer supports double-sided printing.",
+  ["The printer does not support double-sided printing."],
+  ["The printer can print on both sides of the page."])  # fmt: skip
+T("textbook", "prices", "Tickets must be bought in advance.",
+  ["Tickets can be bought at the door."],
+  [])  # fmt: skip
+T("textbook", "policies", "Most of the staff work remotely.",
+  ["All of the staff work remotely."],
+  [])  # fmt: skip
+T("textbook", "policies", "Half of the respondents agreed.",
+  ["Most respondents agreed."],
+  [])  # fmt: skip
+T("textbook", "policies", "A third of the budget goes to salaries.",
+  ["Two thirds of the budget goes to salaries."],
+  [])  # fmt: skip
+T("textbook", "history", "The Nile is the longest river in Africa.",
+  ["The Nile is the second longest river in Africa."],
+  [])  # fmt: skip
+T("textbook", "history", "The contract was signed by Anna Borg.",
+  ["The contract was signed by Anna Berg."],
+  [])  # fmt: skip
+T("textbook", "policies", "The inspection is carried out every year.",
+  ["The inspection is carried out every two years."],
+  ["The inspection is carried out annually."])  # fmt: skip
+T("textbook", "timetables", "The meeting was moved to Thursday.",
+  ["The meeting was moved to Tuesday."],
+  [])  # fmt: skip
+T("textbook", "timetables", "The meeting was postponed.",
+  ["The meeting was brought forward."],
+  [])  # fmt: skip
+T("textbook", "policies", "The application was rejected.",
+  ["The application was approved."],
+  [])  # fmt: skip
+T("textbook", "timetables", "The flight was on time.",
+  ["The flight was delayed."],
+  [])  # fmt: skip
+T("textbook", "policies", "The app works on Windows and macOS.",
+  [],
+  ["The app runs on macOS."])  # fmt: skip
+T("textbook", "policies", "Employees may work from home two days a week.",
+  ["Employees may work from home three days a week."],
+  ["Staff can work remotely for two days each week."])  # fmt: skip
+T("textbook", "medicine", "The tablet should be swallowed whole.",
+  ["The tablet should be chewed."],
+  [])  # fmt: skip
+T("textbook", "timetables", "The river floods every spring.",
+  ["The river floods every autumn."],
+  [])  # fmt: skip
+T("textbook", "policies", "The building has 12 floors.",
+  ["The building has 21 floors."],
+  ["The building has twelve storeys."])  # fmt: skip
+T("textbook", "timetables", "The store closes at 6 pm on Saturdays.",
+  ["The store closes at 8 pm on Saturdays."],
+  ["On Saturdays the store shuts at 6 in the evening."])  # fmt: skip
+T("textbook", "history", "The bill was passed by the Senate in March.",
+  ["The bill was rejected by the Senate in March."],
+  [])  # fmt: skip
+T("textbook", "policies", "Children under 5 travel free.",
+  ["Children under 5 must buy a ticket.", "Children under 10 travel free."],
+  [])  # fmt: skip
+T("textbook", "history", "The engine was designed by Rolls-Royce.",
+  ["The engine was designed by Pratt & Whitney."],
+  [])  # fmt: skip
+T("textbook", "timetables", "The lake is frozen from December to March.",
+  ["The lake is frozen from December to February."],
+  ["The lake is frozen in January."])  # fmt: skip
+T("textbook", "prices", "The software is free for personal use.",
+  ["The software is free for commercial use."],
+  [])  # fmt: skip
+T("textbook", "medicine", "Patients should fast for 8 hours before the test.",
+  ["Patients should fast for 12 hours before the test."],
+  ["Patients must not eat for eight hours before the test."])  # fmt: skip
+T("textbook", "timetables", "The speed limit on the bridge is 40 km/h.",
+  ["The speed limit on the bridge is 60 km/h.", "The speed limit on the bridge is 40 mph."],
+  [])  # fmt: skip
+T("textbook", "history", "The castle was built in the 12th century.",
+  ["The castle was built in the 14th century."],
+  ["The castle dates from the twelfth century."])  # fmt: skip
+T("textbook", "prices", "The parcel will arrive within 3 working days.",
+  ["The parcel will arrive within 3 weeks."],
+  [])  # fmt: skip
+T("textbook", "policies", "The museum is wheelchair accessible.",
+  ["The museum is not accessible to wheelchair users."],
+  [])  # fmt: skip
+T("textbook", "recipes", "The plant needs full sun.",
+  ["The plant needs full shade."],
+  ["The plant grows best in direct sunlight."])  # fmt: skip
+T("textbook", "prices", "The loan has a fixed interest rate.",
+  ["The loan has a variable interest rate."],
+  [])  # fmt: skip
+T("textbook", "prices", "The account has no monthly fee.",
+  ["The account charges a monthly fee."],
+  [])  # fmt: skip
+T("textbook", "prices", "Interest is paid quarterly.",
+  ["Interest is paid monthly."],
+  [])  # fmt: skip
+T("textbook", "prices", "The laptop has 16 GB of RAM.",
+  ["The laptop has 16 GB of storage."],
+  [])  # fmt: skip
+T("textbook", "prices", "The laptop has 16 GB of RAM and a 512 GB SSD.",
+  ["The laptop has 512 GB of RAM."],
+  [])  # fmt: skip
+T("textbook", "history", "The film won the award for best director.",
+  ["The film won the award for best actor."],
+  [])  # fmt: skip
+T("textbook", "prices", "The product is made in Germany.",
+  ["The product is made in China."],
+  [])  # fmt: skip
+T("textbook", "timetables", "The tour lasts about 90 minutes.",
+  ["The tour lasts about two hours."],
+  ["The tour lasts about an hour and a half."])  # fmt: skip
+T("textbook", "policies", "Entry is free on the first Sunday of each month.",
+  ["Entry is free every Sunday."],
+  [])  # fmt: skip
+T("textbook", "history", "The survey was conducted among 2,000 adults.",
+  ["The survey was conducted among 200 adults."],
+  ["Two thousand adults took part in the survey."])  # fmt: skip
+T("textbook", "timetables", "The gym is open 24 hours a day.",
+  ["The gym closes at midnight."],
+  [])  # fmt: skip
+T("textbook", "timetables", "The ferry to the island runs twice a day.",
+  ["The ferry to the island runs three times a day."],
+  ["There are two ferries to the island each day."])  # fmt: skip
+T("textbook", "prices", "Parking is free after 6 pm.",
+  ["Parking is free before 6 pm."],
+  [])  # fmt: skip
+T("textbook", "timetables", "The exhibition ends on 30 June.",
+  ["The exhibition ends on 30 July."],
+  ["The exhibition runs until the end of June."])  # fmt: skip
+T("textbook", "prices", "The dishwasher uses 9 litres of water per cycle.",
+  ["The dishwasher uses 19 litres of water per cycle."],
+  ["Each cycle of the dishwasher uses nine litres of water."])  # fmt: skip
+T("textbook", "policies", "The hotel does not accept pets.",
+  ["The hotel welcomes pets."],
+  ["Pets are not accepted at the hotel."])  # fmt: skip
+T("textbook", "recipes", "The bakery sells gluten-free bread.",
+  ["The bakery does not sell gluten-free bread."],
+  [])  # fmt: skip
+T("textbook", "prices", "The fund invests mainly in European shares.",
+  ["The fund invests mainly in Asian shares.", "The fund invests mainly in European bonds."],
+  [])  # fmt: skip
+T("textbook", "prices", "The phone has a 6.1-inch screen.",
+  ["The phone has a 6.7-inch screen."],
+  ["The phone's screen measures 6.1 inches."])  # fmt: skip
+T("textbook", "prices", "Refunds take up to 10 business days.",
+  ["Refunds take up to 10 weeks."],
+  [])  # fmt: skip
+T("textbook", "history", "The symphony was composed by Dvorak in 1893.",
+  ["The symphony was composed by Dvorak in 1883.", "The symphony was composed by Smetana in 1893."],
+  ["Dvorak wrote the symphony in 1893."])  # fmt: skip
+T("textbook", "timetables", "The lift is out of service until Friday.",
+  ["The lift is working normally."],
+  [])  # fmt: skip
+T("textbook", "medicine", "The medicine should be stored in a cool, dry place.",
+  ["The medicine should be stored in a warm, humid place."],
+  ["Keep the medicine somewhere cool and dry."])  # fmt: skip
+T("textbook", "policies", "The office is on the third floor.",
+  ["The office is on the fifth floor."],
+  [])  # fmt: skip
+T("textbook", "policies", "Applicants must be at least 18 years old.",
+  ["Applicants must be at least 21 years old.", "Applicants under 18 are accepted."],
+  ["The minimum age for applicants is 18."])  # fmt: skip
+T("textbook", "policies", "The river is 120 km long.",
+  ["The river is 120 miles long."],
+  [])  # fmt: skip
+T("textbook", "timetables", "The concert starts at 8 pm.",
+  ["The concert starts at 8 am."],
+  ["The concert begins at 20:00."])  # fmt: skip
+T("textbook", "history", "The report was published in the spring.",
+  ["The report was published in the autumn."],
+  [])  # fmt: skip
+T("textbook", "policies", "Smoking is banned on all platforms.",
+  ["Smoking is allowed on some platforms."],
+  [])  # fmt: skip
+T("textbook", "prices", "The subscription renews automatically every month.",
+  ["The subscription renews automatically every year.", "The subscription has to be renewed manually."],
+  [])  # fmt: skip
+T("textbook", "policies", "The company employs 3,500 people.",
+  ["The company employs 35,000 people."],
+  ["The company has a workforce of 3,500."])  # fmt: skip
+T("textbook", "history", "The bridge is made of steel.",
+  ["The bridge is made of wood."],
+  [])  # fmt: skip
+T("textbook", "policies", "Tap water in the city is safe to drink.",
+  ["Tap water in the city is unsafe to drink.", "Tap water in the city should not be drunk."],
+  [])  # fmt: skip
+T("textbook", "medicine", "The trial included 400 patients over two years.",
+  ["The trial included 400 patients over three years."],
+  ["The trial ran for two years with 400 patients."])  # fmt: skip
