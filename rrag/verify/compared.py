@@ -104,7 +104,9 @@ class _Text:
         ("frozen from December to March" states January); a claim that names a range of its own
         is compared by its ends ("from December to February")."""
         unstated = self.months - e.months
-        return unstated if month_ranges(self.text) else unstated - months_inside(month_ranges(e.text))
+        if not unstated or month_ranges(self.text):
+            return unstated  # most claims name no month: neither text is read for ranges
+        return unstated - months_inside(month_ranges(e.text))
 
     @cached_property
     def negations(self) -> tuple[Negation, ...]:
