@@ -212,6 +212,41 @@ def test_the_same_number_of_another_measure_is_not_stated(evidence: str, claim: 
     assert verdict.status is ClaimStatus.UNSUPPORTED, verdict.reason
 
 
+@pytest.mark.parametrize(
+    "evidence, claim, given",
+    [
+        ("The kettle weighs 1.2 kg when empty.", "The kettle weighs 1.2 kg when full.", "1.2 kg when empty"),
+        ("The laptop has 16 GB of RAM.", "The laptop has 16 GB of storage.", "16 GB of RAM"),
+        ("The clinic opens at 09:00 on Saturdays.", "It opens at 09:00 on weekdays.", "09:00 on Saturdays"),
+    ],
+)
+def test_an_amount_the_evidence_gives_only_of_something_else_is_not_stated(
+    evidence: str, claim: str, given: str
+) -> None:
+    """The default stage says so whatever the model makes of the near-copy."""
+    from rrag.verify.nli import NLIVerifier
+
+    verdict = GuardedVerifier(NLIVerifier()).verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert verdict.status is ClaimStatus.UNSUPPORTED
+    assert f"only as {given!r}" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    "evidence, claim",
+    [
+        ("Add 500 ml of milk.", "Add 500 ml of whole milk."),  # the same thing, named more closely
+        ("The tent weighs 2.4 kg.", "The tent weighs 2.4 kg when packed."),  # a qualifier on one side
+        ("Two people sit near the water while drinking.", "Two people sit by the water while talking."),
+        ("The card holds 2 GB of photos.", "The card holds 2,000 MB of photos."),
+    ],
+)
+def test_an_amount_of_the_same_thing_or_a_count_is_not_given_of_something_else(
+    evidence: str, claim: str
+) -> None:
+    ((verdict, kind),) = LexicalVerifier().assess([Claim(claim, 0, len(claim))], contexts(evidence))
+    assert kind is None, verdict.reason
+
+
 def test_an_amount_not_stated_is_quoted_with_its_unit() -> None:
     claim = "The ticket costs 5 euros."
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts("The ticket costs 5 pounds."))

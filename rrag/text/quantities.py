@@ -145,6 +145,10 @@ _BASE_UNITS = {
         "lb": 453.592, "lbs": 453.592, "oz": 28.3495, "ounc": 28.3495,
     },
     "volume": {"litr": 1, "liter": 1, "ml": 1e-3, "millilitr": 1e-3, "milliliter": 1e-3, "cl": 1e-2},
+    "data": {
+        "kb": 1e-6, "mb": 1e-3, "gb": 1, "tb": 1e3, "kbyt": 1e-6, "mbyt": 1e-3, "gbyt": 1, "tbyt": 1e3,
+        "kilobyt": 1e-6, "megabyt": 1e-3, "gigabyt": 1, "terabyt": 1e3,
+    },
 }  # fmt: skip
 # Speeds in km/h: "40 km/h", "25 mph", "60 miles per hour" (a length an hour, `_PER_HOUR`).
 _BASE_UNITS["speed"] = {"mph": 1.609344, "kph": 1.0, "knot": 1.852} | {

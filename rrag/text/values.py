@@ -21,6 +21,7 @@ from rrag.text.quantities import (
     DAYS_PER,
     RANGE_JOIN,
     Quantity,
+    is_measured,
     other_measures,
     quantities,
 )
@@ -43,6 +44,14 @@ _RATE = re.compile(
     r"|\b(daily|weekly|monthly|yearly|annual|annually|hourly)\b",
     re.IGNORECASE,
 )
+# What an amount of a substance or of data is of, just after its unit: "16 GB of RAM" is no "16 GB of
+# storage". Not shares, money or times ("40% of voters", "£5 million of funding" name loosely).
+_OF = re.compile(
+    r"\s+of\s+(?:(?:the|a|an)\s+)?([^\W\d_]+(?:\s+(?!(?:and|or|but|when|while|with|for|in|on|at|to|by|from)\b)"
+    r"[^\W\d_]+){0,2})",
+    re.IGNORECASE,
+)
+_AMOUNTS_OF = frozenset({"mass", "volume", "length", "data"})
 _MODEL = re.compile(r"\b(?:for|on|of|with)\s+(?:the\s+)?([A-Z][A-Za-z]*[-\s]?\d[\w-]*)")
 _RATE_OF = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year"}
 _RATE_OF |= {"annually": "year", "hourly": "hour"}
@@ -278,6 +287,21 @@ def header_unit(header: str) -> str:
     return ""
 
 
+def of_something_else(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tuple[Value, Value]]:
+    """(claim's value, evidence's value) where the evidence gives the claim's amount (a measure's or a
+    time), but only under another qualifier on an axis both name: "1.2 kg when full" against "1.2 kg
+    when empty", "16 GB of storage" against "16 GB of RAM", "09:00 on weekdays" against "09:00 on
+    Saturdays"."""
+    out = []
+    for c in claimed:
+        if not is_measured(c.quantity) and c.measure != "time":
+            continue  # a count's or a year's qualifiers are loose ("Two people sit ... while talking")
+        same = [o for o in stated if o.measure == c.measure and o.holds(c) and not c.of_another_row(o)]
+        if same and not any(c.compatible(o) for o in same):
+            out.append((c, same[0]))
+    return out
+
+
 def aligned(value: Value, others: Sequence[Value]) -> list[Value]:
     """The values of `others` that can be of what `value` is of, those sharing most of its qualifiers
     first; none of a table row about another thing."""
@@ -326,6 +350,10 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
             nearest = min(found, key=distance)
             if distance(nearest)[0] <= _QUALIFIER_REACH:
                 out.setdefault(nearest, []).append((axis, what, m.end()))
+    for q in found:
+        of = _OF.match(text, max(q.end, q.unit_end)) if q.measure[0] in _AMOUNTS_OF else None
+        if of:
+            out.setdefault(q, []).extend(("of", what, of.end()) for what in content_words(of.group(1)))
     return out
 
 

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from rrag.text import chunk_sentences, month_mentions, stem, words
 from rrag.text.quantities import is_measured
-from rrag.text.values import clashes, misattributed
+from rrag.text.values import clashes, misattributed, of_something_else
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify import contrasts, records
 from rrag.verify.base import Verifier
@@ -42,8 +42,9 @@ VALUE, NEGATION, UNSTATED = "value", "negation", "unstated"
 RECORD = "record"  # a yes/no fact of a structured record the claim says the opposite of (records.py)
 # A contradiction no model may overrule.
 HARD_EVIDENCE = frozenset({VALUE, NEGATION, OPPOSITE, MODALITY, QUANTIFIER, ENTITY, ROLE, ORDER, RECORD})
-# A value the best window states only in a sentence about other things, while its sentence about the
-# claim's subject gives a value of its own: the claim borrowed a value (see _borrowed).
+# A value the best window states only of other things: under another qualifier ("1.2 kg when empty"
+# for "1.2 kg when full"), or in a sentence about something else while its sentence about the claim's
+# subject gives a value of its own (see _borrowed). The claim borrowed a value.
 BORROWED = "borrowed value"
 NEGATED_EVIDENCE = "negated evidence"  # weak: a negation on one side only, not about the same words
 
@@ -229,6 +230,15 @@ def _conflict(
     if against:
         reason = f"the evidence says {against.evidence!r} where the claim says {against.claim!r}"
         return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, reason), against.kind
+    qualified_otherwise = [
+        (said, found)
+        for said, found in of_something_else(c.values, e.values)
+        if _same_subject(c, topic, said, found) and not _stated_elsewhere(said, single)
+    ]
+    if qualified_otherwise:
+        said, found = qualified_otherwise[0]
+        reason = f"the evidence gives {said.written!r} only as {found.qualified!r}, not {said.qualified!r}"
+        return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, reason), BORROWED
     borrowed = _borrowed(c, best, candidates)
     if borrowed:
         said, other = borrowed
