@@ -57,6 +57,8 @@ CONTRADICTIONS = [
     ("quantifier", "All guest rooms have a balcony.", "Only some guest rooms have a balcony.", "All", "Only some"),
     ("quantifier", "Every trail in the park is open to cyclists.",
      "Only a few trails in the park are open to cyclists.", "Every", "Only a few"),
+    ("quantifier", "Half of the respondents agreed with the plan.", "Most respondents agreed with the plan.",
+     "Half", "Most"),
     ("entity", "The footbridge was designed by Clara Holm.", "The footbridge was designed by Anton Weiss.",
      "Clara Holm", "Anton Weiss"),
     ("entity", "The footbridge was designed by Clara Holm.", "Anton Weiss designed the footbridge.",
@@ -193,6 +195,7 @@ FAITHFUL = [
     ("Remove the filter before rinsing the jug.", "Prior to rinsing the jug, remove the filter."),
     ("Visitors must sign the register at reception.", "Visitors have to sign the register at reception."),
     ("Members can use the sauna without booking.", "Members do not need to book the sauna."),
+    ("Half of the respondents agreed with the plan.", "Half the respondents agreed with the plan."),
     ("None of the guest rooms have a balcony.", "No guest room has a balcony."),
     ("The footbridge was designed by Clara Holm.", "Clara Holm designed the footbridge."),
     ("Refunds over $500 are approved by the Chief Financial Officer.",
@@ -237,6 +240,8 @@ NOT_AGAINST = [
     ("Guests may not park on the lawn.", "Guests must park on the gravel drive by the gate."),
     # quantifier: an idiom quantifies nothing ("above all" / "most of all")
     ("Most of all, keep the instructions simple.", "Above all, keep the instructions simple."),
+    # ... nor does "all" after "half of"
+    ("Nearly half of all voters back the plan.", "About half of all voters back the plan."),
     # order: a sentence of two ordinals of one noun, one of them the claim's
     ("The first president was Ada Brennan and the seventh president was Tom Ely.",
      "The first president was Ada Brennan."),

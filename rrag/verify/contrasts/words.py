@@ -385,8 +385,11 @@ def _modality(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | Non
 # Quantifiers: all, some, none, only.
 
 ALL, NONE, SOME, PARTIAL, ONLY = "all", "none", "some", "partial", "only"
+MOST, HALF = "most", "half"  # partial too, and more than half / half: "most" is no "half"
 _QUANTIFIER_CUES = [
-    (PARTIAL, "only some|only a few|not all|not every|a few|few|most"),
+    (PARTIAL, "only some|only a few|not all|not every|a few|few"),
+    (MOST, "most"),
+    (HALF, "half"),
     (NONE, "none|no|nobody|nothing|not any"),
     (ONLY, "only the|the only"),
     (ALL, "all|every|each|whole|entire"),
@@ -394,10 +397,12 @@ _QUANTIFIER_CUES = [
 ]
 # claim's quantifier -> the evidence's quantifiers it contradicts
 _QUANTIFIER_CLASHES = {
-    ALL: {NONE, PARTIAL, ONLY},
-    NONE: {ALL, SOME, PARTIAL},
+    ALL: {NONE, PARTIAL, MOST, HALF, ONLY},
+    NONE: {ALL, SOME, PARTIAL, MOST, HALF},
     SOME: {NONE},
     PARTIAL: {ALL, NONE},
+    MOST: {ALL, NONE, HALF},
+    HALF: {ALL, NONE, MOST},
     ONLY: {ALL},
 }
 _QUANTIFIER_WORDS = frozenset(
@@ -431,6 +436,8 @@ def _quantifier_at(words: list[str], i: int) -> tuple[str, int, int] | None:
         after = words[i + len(parts)] if i + len(parts) < len(words) else ""
         if cls == NONE and parts == ["no"] and (after in _NOT_A_NOUN or after in STOPWORDS or not after):
             continue  # "no longer", "No, ..."
+        if parts == ["all"] and i and words[i - 1] == "of":
+            continue  # "half of all students", "of all tests": no universal of its own
         if cls == SOME and any(w in NEGATORS for w in words[i + 1 :]):
             cls = PARTIAL  # "some dishes are not vegetarian"
         return cls, i, i + len(parts)
