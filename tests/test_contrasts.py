@@ -57,6 +57,8 @@ CONTRADICTIONS = [
     ("quantifier", "All guest rooms have a balcony.", "Only some guest rooms have a balcony.", "All", "Only some"),
     ("quantifier", "Every trail in the park is open to cyclists.",
      "Only a few trails in the park are open to cyclists.", "Every", "Only a few"),
+    ("opposite", "Entry to the gallery is free on the first Sunday of each month.",
+     "Entry to the gallery is free every Sunday.", "first Sunday of each month", "every Sunday"),
     ("quantifier", "Half of the respondents agreed with the plan.", "Most respondents agreed with the plan.",
      "Half", "Most"),
     ("entity", "The footbridge was designed by Clara Holm.", "The footbridge was designed by Anton Weiss.",
@@ -196,6 +198,7 @@ FAITHFUL = [
     ("Visitors must sign the register at reception.", "Visitors have to sign the register at reception."),
     ("Members can use the sauna without booking.", "Members do not need to book the sauna."),
     ("Half of the respondents agreed with the plan.", "Half the respondents agreed with the plan."),
+    ("The farmers' market is held every Saturday.", "The farmers' market is held on Saturdays."),
     ("None of the guest rooms have a balcony.", "No guest room has a balcony."),
     ("The footbridge was designed by Clara Holm.", "Clara Holm designed the footbridge."),
     ("Refunds over $500 are approved by the Chief Financial Officer.",
@@ -276,6 +279,8 @@ NOT_AGAINST = [
     ("The Nile is the longest river in Africa.", "The Nile carries the second longest name in Africa."),
     # a comparison turned round by "than"
     ("The east tower is taller than the west tower.", "The west tower is shorter than the east tower."),
+    # a day of each month is one of the days "every Sunday" names
+    ("Entry to the gallery is free every Sunday.", "Entry to the gallery is free on the last Sunday of the month."),
     # how often, at the same rate in other words
     ("Take 2 tablets daily.", "Take 14 tablets weekly."),
     # ... and the ends of a way said the other way round, or a list of two

@@ -100,6 +100,10 @@ _HOW_OFTEN = "hourly daily weekly fortnightly monthly quarterly yearly|annually|
 _ANTONYMS += [
     (a, b) for one, other in combinations(_HOW_OFTEN, 2) for a in one.split("|") for b in other.split("|")
 ]
+# "The first Sunday of each month" (`_PHRASES`) is as often as "monthly", and on one of the days "every
+# Sunday" names: a claim of it is no contradiction of evidence of "every Sunday" (`_opposite`).
+_DAY_A_MONTH, _WEEKLY = "dayamonth", _stem("weekly")
+_ANTONYMS += [(_DAY_A_MONTH, w) for often in _HOW_OFTEN if often != "monthly" for w in often.split("|")]
 # Opening hours say the same either way round ("open until 5 pm" is "closes at 5 pm", "open from 9am to
 # 5pm" is "closed from 5pm to 9am"): open and closed are opposites only where no time is given.
 _OPEN_CLOSED = frozenset({_stem("open"), _stem("closed")})
@@ -112,7 +116,8 @@ for _a, _b in _ANTONYMS:
 _PHRASES = {("at", "least"): "minimum", ("no", "less", "than"): "minimum", ("at", "most"): "maximum"}
 _PHRASES |= {("no", "more", "than"): "maximum", ("up", "to"): "maximum", ("prior", "to"): "before"}
 _PHRASES |= {("in", "person"): "offline", ("on", "time"): "punctual", ("brought", "forward"): "advanced"}
-# "every month" is monthly (`_HOW_OFTEN`)
+# "every month" is monthly, "every Sunday" weekly (`_HOW_OFTEN`)
+_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
 _PHRASES |= {
     (each, unit): often
     for each in ("every", "each")
@@ -122,7 +127,15 @@ _PHRASES |= {
         ("week", "weekly"),
         ("month", "monthly"),
         ("year", "yearly"),
+        *((day, "weekly") for day in _WEEKDAYS),
     )
+}
+# ... and "the first Sunday of each month" monthly, on one of the days "every Sunday" names
+_PHRASES |= {
+    (nth, day, "of", each, "month"): _DAY_A_MONTH
+    for nth in ("first", "second", "third", "fourth", "last")
+    for day in _WEEKDAYS
+    for each in ("each", "every", "the")
 }
 # A bound of a measured value: "stored below 25 °C" is a maximum, "above 25 °C" a minimum (not "over
 # 65", an age, nor "under 12 rooms", a count).
@@ -171,6 +184,8 @@ def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | Non
                 continue
             if {word, w} <= _COMPARED and any(t.word == "than" for t in c + e):
                 continue
+            if word == _DAY_A_MONTH and w == _WEEKLY:
+                continue  # "the first Sunday of each month" is one of "every Sunday"
             if _negated(claim, c[start]) != _negated(evidence, e[e_start]):
                 continue  # "not permitted" is "prohibited"
             # The two words, and the phrases that say them ("at least").
