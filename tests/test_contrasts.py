@@ -99,6 +99,9 @@ CONTRADICTIONS = [
     ("negation", "The library no longer lends laptops to students.", "The library lends laptops to students.",
      "no longer lends", "lends laptops"),
     # a negation of the same rule in other words ("not allowed" against "permitted")
+    # a verb denied in its irregular form
+    ("negation", "Tap water in the old town is safe to drink.", "Tap water in the old town should not be drunk.",
+     "safe to drink", "should not be drunk"),
     ("negation", "Photography is permitted in the main hall.", "Photography is not allowed in the main hall.",
      "permitted", "not allowed"),
     ("negation", "Photography is not allowed in the main hall.", "Photography is permitted in the main hall.",
@@ -301,6 +304,9 @@ NOT_AGAINST = [
     # negation: a "don't" about other words, a two-word claim, a verb that denies itself
     ("I can't explain the bad ratings, but the staff were friendly.", "There were bad ratings."),
     ("The fog has not stopped flights from landing at the airport.", "Flights have been landing at the airport."),
+    # "did not know" denies nothing of what is known
+    ("The coach is known as the only coach with a losing record at the club.",
+     "I didn't know he was the only coach with a losing record at the club."),
     # a word of denial both sides negate, one of them beyond the negation's reach
     ("The boxer has never been knocked out or stopped by strikes.", "The boxer has never been stopped by strikes."),
     # negation: a "don't" in the next sentence of the window

@@ -263,6 +263,20 @@ IRREGULAR_FORMS = {
         "leave": "left",
         "lose": "lost",
         "meet": "met",
+        "drink": "drank drunk",
+        "eat": "ate eaten",
+        "freeze": "froze frozen",
+        "wear": "wore worn",
+        "ride": "rode ridden",
+        "hide": "hid hidden",
+        "forget": "forgot forgotten",
+        "shake": "shook shaken",
+        "swim": "swam swum",
+        "fly": "flew flown",
+        "sleep": "slept",
+        "hear": "heard",
+        "stand": "stood",
+        "understand": "understood",
     }.items()
     for form in forms.split()
 }

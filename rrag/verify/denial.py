@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from rrag.text import NEGATIVE_WORDS, NEGATORS, Negation, negations, stem, word_spans, words
-from rrag.verify.compared import _share, _Text, _weighted
+from rrag.verify.compared import _VERB_OF, _share, _Text, _weighted
 
 CONTRADICTION_COVERAGE = 0.7  # negation and antonyms only contradict evidence about the same thing
 SAME_CLAUSE = 0.6  # share of a negated clause's words the other side must hold for a negation mismatch
@@ -24,6 +24,9 @@ _SYNONYMS = [
     ("forbidden", "prohibited", "banned"),
 ]
 _SAME_AS = {stem(word): stem(group[0]) for group in _SYNONYMS for word in group}
+# An irregular form is its verb: "should not be drunk" denies "safe to drink". Not "know": "I didn't know
+# he was called X" denies no "known as X".
+_SAME_AS |= {form: verb for form, verb in _VERB_OF.items() if verb != stem("know")}
 # Words of denial a negator turns round: "not prohibited" says it is allowed. ("Not unlikely", "not
 # rather" say something else.)
 _FLIPPED = NEGATIVE_WORDS - frozenset({"rather", "instead", "unclear", "unlikely", "unable"})
