@@ -63,6 +63,8 @@ CONTRADICTIONS = [
      "Half", "Most"),
     ("entity", "The footbridge was designed by Clara Holm.", "The footbridge was designed by Anton Weiss.",
      "Clara Holm", "Anton Weiss"),
+    ("entity", "The lease was signed by Tomas Reyes on behalf of the school board.",
+     "Tomas Ruiz signed the lease on behalf of the school board.", "Tomas Reyes", "Tomas Ruiz"),
     ("entity", "The footbridge was designed by Clara Holm.", "Anton Weiss designed the footbridge.",
      "Clara Holm", "Anton Weiss"),
     ("entity", "Refunds over $500 are approved by the Chief Financial Officer.",
@@ -204,6 +206,8 @@ FAITHFUL = [
     ("The farmers' market is held every Saturday.", "The farmers' market is held on Saturdays."),
     ("None of the guest rooms have a balcony.", "No guest room has a balcony."),
     ("The footbridge was designed by Clara Holm.", "Clara Holm designed the footbridge."),
+    ("The lease was signed by Tomas Reyes on behalf of the school board.",
+     "Tomas Reyes signed the lease on behalf of the school board."),
     ("Refunds over $500 are approved by the Chief Financial Officer.",
      "The Chief Financial Officer approves refunds over $500."),
     ("The landlord pays the letting agent a monthly fee.", "The letting agent is paid a monthly fee by the landlord."),
@@ -273,6 +277,8 @@ NOT_AGAINST = [
     ("The cabin has no windows.", "The cabin is without windows."),
     # an open question states neither side
     ("I wonder whether the store is open today.", "I wonder whether the store is closed today."),
+    # a doer followed by more words, the claim's name there too
+    ("The lease was signed by Anna Berg in the presence of Anna Borg.", "Anna Borg signed the lease."),
     # a last word that names the kind of a thing, or writes it short
     ("The shop is on Baker Street.", "The shop is on Baker St."),
     ("The parts are made by Acme Corp.", "The parts are made by Acme Inc."),

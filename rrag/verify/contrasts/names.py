@@ -68,7 +68,12 @@ def _entity(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozense
             # doer, first in an active claim and after "by" in a passive evidence sentence ("Ann
             # Lee wrote the guide" / "the guide was written by Tom Ray").
             slot = all_held and (before, after) == (_neighbour(e, e_start, -1), _neighbour(e, e_end - 1, 1))
-            doer = _opens(c, start) and _after_by(e, e_start) and e_end == len(e)
+            # ... a doer that ends the sentence, or one followed by more words where the two names
+            # differ in their last word ("Tomas Ruiz signed the lease on behalf of ..." / "... signed
+            # by Tomas Reyes on behalf of ...")
+            doer = (
+                _opens(c, start) and _after_by(e, e_start) and (e_end == len(e) or _last_differs(run, other))
+            )
             if (slot and (before, after) != (None, None)) or (doer and _voices_differ(claim, evidence)):
                 return Contrast(
                     ENTITY, claim[run[0].start : run[-1].end], evidence[other[0].start : other[-1].end]
