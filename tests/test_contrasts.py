@@ -177,6 +177,7 @@ CONTRADICTIONS = [
      "autumn"),
     # a season after "every"; a rank of the same superlative
     ("order", "The river floods every spring.", "The river floods every autumn.", "spring", "autumn"),
+    ("order", "The footbridge is made of steel.", "The footbridge is made of wood.", "steel", "wood"),
     ("order", "The Nile is the longest river in Africa.", "The Nile is the second longest river in Africa.",
      "longest", "second longest"),
     # what may be done without doing something says that something is not required
@@ -206,6 +207,7 @@ FAITHFUL = [
     ("The farmers' market is held every Saturday.", "The farmers' market is held on Saturdays."),
     ("None of the guest rooms have a balcony.", "No guest room has a balcony."),
     ("The footbridge was designed by Clara Holm.", "Clara Holm designed the footbridge."),
+    ("The footbridge is made of steel and glass.", "The footbridge is made of glass and steel."),
     ("The lease was signed by Tomas Reyes on behalf of the school board.",
      "Tomas Reyes signed the lease on behalf of the school board."),
     ("Refunds over $500 are approved by the Chief Financial Officer.",

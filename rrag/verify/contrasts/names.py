@@ -144,7 +144,19 @@ _SEASONS = frozenset({"spring", "summer", "autumn", "winter"})  # not "fall", al
 _BEFORE_A_TIME = frozenset(
     {"in", "during", "by", "until", "since", "from", "this", "last", "next", "early", "late", "every", "each"}
 )
-_CLOSED_CLASSES = [_ORDINALS, _CALENDAR_WORDS - frozenset(_WEEKDAYS), frozenset(_WEEKDAYS), _SEASONS]
+# What a thing is made of ("a steel bridge" is no "wooden bridge").
+_MATERIALS = frozenset(
+    "steel wood wooden timber plastic glass aluminium aluminum iron copper brass bronze concrete stone "
+    "brick leather cotton wool woollen silk linen paper cardboard ceramic porcelain rubber marble "
+    "titanium nylon polyester oak pine bamboo".split()
+)
+_CLOSED_CLASSES = [
+    _ORDINALS,
+    _CALENDAR_WORDS - frozenset(_WEEKDAYS),
+    frozenset(_WEEKDAYS),
+    _SEASONS,
+    _MATERIALS,
+]
 
 
 def _order(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
