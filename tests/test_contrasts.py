@@ -178,6 +178,7 @@ CONTRADICTIONS = [
     # a season after "every"; a rank of the same superlative
     ("order", "The river floods every spring.", "The river floods every autumn.", "spring", "autumn"),
     ("order", "The footbridge is made of steel.", "The footbridge is made of wood.", "steel", "wood"),
+    ("order", "Recycling goes in the blue bin.", "Recycling goes in the green bin.", "blue", "green"),
     ("order", "The Nile is the longest river in Africa.", "The Nile is the second longest river in Africa.",
      "longest", "second longest"),
     # what may be done without doing something says that something is not required
@@ -281,6 +282,8 @@ NOT_AGAINST = [
     ("I wonder whether the store is open today.", "I wonder whether the store is closed today."),
     # a doer followed by more words, the claim's name there too
     ("The lease was signed by Anna Berg in the presence of Anna Borg.", "Anna Borg signed the lease."),
+    # a colour the evidence gives too, beside another one
+    ("The player wearing red blocks a kick from the player wearing blue.", "A player is wearing red."),
     # a last word that names the kind of a thing, or writes it short
     ("The shop is on Baker Street.", "The shop is on Baker St."),
     ("The parts are made by Acme Corp.", "The parts are made by Acme Inc."),

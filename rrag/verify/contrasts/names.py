@@ -150,12 +150,15 @@ _MATERIALS = frozenset(
     "brick leather cotton wool woollen silk linen paper cardboard ceramic porcelain rubber marble "
     "titanium nylon polyester oak pine bamboo".split()
 )
+_COLOURS = frozenset("red blue green yellow black white orange purple pink brown grey".split())
+_PROPERTIES = (_MATERIALS, _COLOURS)  # of things, several of them in a sentence, each of its own thing
 _CLOSED_CLASSES = [
     _ORDINALS,
     _CALENDAR_WORDS - frozenset(_WEEKDAYS),
     frozenset(_WEEKDAYS),
     _SEASONS,
     _MATERIALS,
+    _COLOURS,
 ]
 
 
@@ -166,7 +169,9 @@ def _order(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     claim_words, evidence_words = {t.word for t in c}, {u.word for u in e}
     for i, t in enumerate(c):
         kind = next((k for k in _CLOSED_CLASSES if t.word in k), None)
-        if kind is None or not _same_statement(c, e, frozenset(x.stem for x in c if x.word in kind)):
+        if kind is None or (kind in _PROPERTIES and t.word in evidence_words):
+            continue  # a colour the evidence gives too ("the woman wearing red ... the other in blue")
+        if not _same_statement(c, e, frozenset(x.stem for x in c if x.word in kind)):
             continue
         if kind is _SEASONS and not _a_time(c, i):
             continue
