@@ -101,6 +101,9 @@ CONTRADICTIONS = [
     ("negation", "The library no longer lends laptops to students.", "The library lends laptops to students.",
      "no longer lends", "lends laptops"),
     # a negation of the same rule in other words ("not allowed" against "permitted")
+    # a short claim that denies what the evidence says and little else
+    ("negation", "The coat is waterproof.", "The coat is not waterproof.",
+     "The coat is waterproof", "is not waterproof"),
     # a verb denied in its irregular form
     ("negation", "Tap water in the old town is safe to drink.", "Tap water in the old town should not be drunk.",
      "safe to drink", "should not be drunk"),
@@ -315,6 +318,8 @@ NOT_AGAINST = [
     # negation: a "don't" about other words, a two-word claim, a verb that denies itself
     ("I can't explain the bad ratings, but the staff were friendly.", "There were bad ratings."),
     ("The fog has not stopped flights from landing at the airport.", "Flights have been landing at the airport."),
+    # ... not what the evidence says someone argues
+    ("Some economists argue that the country is already in a recession.", "The country is not in a recession."),
     # "did not know" denies nothing of what is known
     ("The coach is known as the only coach with a losing record at the club.",
      "I didn't know he was the only coach with a losing record at the club."),

@@ -59,7 +59,17 @@ def _clause_denied(c: _Text, e: _Text) -> tuple[str, str] | None:
     reaches among the claim's: "Cats are allowed" against "Dogs are welcome, but cats are not allowed"
     (not "There were negative reviews" against "I don't understand the negative reviews")."""
     # One negation in a plain statement: not "not saying she's not beautiful", "if Nancy is not a pirate".
-    if c.denies or len(c.terms) < MIN_SHORT_TERMS or len(e.negations) != 1 or _CONDITIONAL.search(e.text):
+    if len(c.terms) < MIN_SHORT_TERMS or _CONDITIONAL.search(c.text + " " + e.text):
+        return None
+    if c.denies:  # ... and the other way round: "The coat is not waterproof" / "The coat is waterproof"
+        if len(c.negations) != 1 or e.denies:
+            return None
+        (n,) = c.negations
+        said = (
+            n.terms and n.terms <= e.plain and c.terms <= e.terms and _share(e.terms, c.terms) >= SAME_CLAUSE
+        )
+        return (word := min(n.terms), word) if said else None  # the evidence says that, and little else
+    if len(e.negations) != 1:
         return None
     (n,) = e.negations
     return (word := min(n.terms), word) if n.terms <= c.plain and c.terms <= n.clause else None
