@@ -15,7 +15,6 @@ from typing import Any
 
 from rrag.text import (
     STOPWORDS,
-    Quantity,
     Span,
     chunk_sentences,
     content_words,
@@ -23,7 +22,6 @@ from rrag.text import (
     quantities,
     split_sentences,
 )
-from rrag.text.quantities import CONVERTED_MEASURES
 
 MAX_WINDOW_WORDS = 56  # evidence windows of about 80 tokens: short pairs keep the judge fast
 
@@ -106,26 +104,7 @@ def coverage(items: set[Any], pool: set[Any]) -> float:
 
 
 def number_values(text: str) -> set[float]:
-    """Each number of `text` as written, and each amount of a converted measure in its base unit as
-    well ("1.2 kg" is 1200 grams too): what a claim's numbers are looked up in."""
-    return {n for q in quantities(text) for n in _readings(q)}
-
-
-def claim_numbers(text: str) -> set[frozenset[float]]:
-    """Each number of a claim by its readings (`number_values`): stated where any of them is."""
-    return {_readings(q) for q in quantities(text)}
-
-
-def numbers_stated(claimed: set[frozenset[float]], pool: set[float]) -> float:
-    """Share of the claim's numbers (`claim_numbers`) that `pool` states; 1.0 when it has none."""
-    return 1.0 if not claimed else sum(bool(n & pool) for n in claimed) / len(claimed)
-
-
-def _readings(q: Quantity) -> frozenset[float]:
-    measure, base = q.measure
-    return frozenset(
-        {round(q.value, 6), round(base, 6)} if measure in CONVERTED_MEASURES else {round(q.value, 6)}
-    )
+    return {round(q.value, 6) for q in quantities(text)}
 
 
 def capitalised(text: str) -> set[str]:

@@ -391,10 +391,9 @@ class NLIVerifier(Verifier):
         best = int(p[:, 0].argmax()) if len(found) else -1
         entail = float(p[best, 0]) if len(found) else 0.0
         contra_max = float(p[:, 2].max()) if len(found) else 0.0
-        claim_numbers = fx.claim_numbers(text)
+        claim_numbers = fx.number_values(text)
         evidence_numbers = {n for w in found for n in fx.number_values(w.span.text)}
         context_numbers = index.numbers if claim_numbers else set()  # read only where it tells something
-        stated = fx.numbers_stated(claim_numbers, context_numbers)
         entities = fx.capitalised(text)
         return {
             "entail_logit": _logit(entail),
@@ -402,11 +401,11 @@ class NLIVerifier(Verifier):
             "neutral_at_best": float(p[best, 1]) if len(found) else 1.0,
             "cover_context": fx.weighted_coverage(terms, index.terms, index.weight),
             "cover_window": fx.weighted_coverage(terms, found[0].terms, index.weight) if found else 0.0,
-            "numbers": stated,
+            "numbers": fx.coverage(claim_numbers, context_numbers),
             # A number the context never mentions: 19% of such dev sentences are supported, 64% of the rest.
-            "missing_number": float(stated < 1),
+            "missing_number": float(bool(claim_numbers - context_numbers)),
             # ... and one the evidence windows do not state (the number may sit in an unrelated passage).
-            "evidence_missing_number": float(fx.numbers_stated(claim_numbers, evidence_numbers) < 1),
+            "evidence_missing_number": float(bool(claim_numbers - evidence_numbers)),
             "has_numbers": float(bool(claim_numbers)),
             "entities": fx.coverage(entities, index.lower_words),
             "negation": fx.negation_mismatch(text, found[best].span.text) if found else 0.0,
