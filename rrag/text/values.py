@@ -24,7 +24,6 @@ from rrag.text.quantities import (
     is_measured,
     other_measures,
     quantities,
-    same_amount,
 )
 from rrag.text.sentences import split_sentences
 from rrag.text.words import STOPWORDS, content_words, has_digit, stem
@@ -286,26 +285,6 @@ def header_unit(header: str) -> str:
         if unit:
             return unit
     return ""
-
-
-def in_words_of(evidence: str, claim: str) -> str:
-    """`claim` with each amount that `evidence` states in other words written as the evidence writes it:
-    "The kettle weighs 1,200 grams" as "... 1.2 kg" against "The kettle weighs 1.2 kg", "20:00" as
-    "8 pm". The judge reads words, not conversions. Ranges, and amounts the evidence does not state
-    of the same thing, are left as they are."""
-    stated = [o for o in values(evidence) if not o.bounds]
-    parts, at = [], 0
-    for c in values(claim) if stated else ():
-        same = next(
-            (o for o in stated if not c.bounds and c.compatible(o) and same_amount(c.quantity, o.quantity)),
-            None,
-        )
-        if same is None or same.written.lower() == c.written.lower():
-            continue
-        start, end = c.quantity.start, max(c.quantity.end, c.quantity.unit_end)
-        parts += [claim[at:start], same.written]
-        at = end
-    return "".join(parts) + claim[at:] if parts else claim
 
 
 def of_something_else(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tuple[Value, Value]]:

@@ -33,7 +33,6 @@ from rrag.errors import ConfigError
 from rrag.settings import Settings
 from rrag.text import Span, chunk_sentences, content_words, words
 from rrag.text import clear_caches as clear_text_caches
-from rrag.text.values import in_words_of
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify import features as fx
 from rrag.verify import lexical
@@ -354,8 +353,7 @@ class NLIVerifier(Verifier):
                 found = index.candidates(terms + question_terms, self.windows_per_sentence)
                 score = SentenceScore(span, {}, None, None)
                 plan.append((score, found, terms))
-                # Amounts in the window's own words: the judge reads "1.2 kg", not that 1,200 grams is it.
-                pairs.extend((w.span.text, in_words_of(w.span.text, span.text)) for w in found)
+                pairs.extend((w.span.text, span.text) for w in found)
                 sentences.append(score)
             result.append(sentences)
         # Several pairs run on the judge's threads while the rules' verdicts are read for the features.
