@@ -182,6 +182,10 @@ CONTRADICTIONS = [
     ("order", "The river floods every spring.", "The river floods every autumn.", "spring", "autumn"),
     ("order", "The footbridge is made of steel.", "The footbridge is made of wood.", "steel", "wood"),
     ("order", "Recycling goes in the blue bin.", "Recycling goes in the green bin.", "blue", "green"),
+    ("opposite", "The water in the lake is too cold for swimming.",
+     "The water in the lake is warm enough for swimming.", "cold", "warm"),
+    ("role", "The bus stops at the station before the hospital.", "The bus stops at the hospital before the station.",
+     "station before the hospital", "hospital before the station"),
     ("order", "The Nile is the longest river in Africa.", "The Nile is the second longest river in Africa.",
      "longest", "second longest"),
     # what may be done without doing something says that something is not required
@@ -209,6 +213,7 @@ FAITHFUL = [
     ("Members can use the sauna without booking.", "Members do not need to book the sauna."),
     ("Half of the respondents agreed with the plan.", "Half the respondents agreed with the plan."),
     ("The farmers' market is held every Saturday.", "The farmers' market is held on Saturdays."),
+    ("The bus stops at the station before the hospital.", "Before the hospital, the bus stops at the station."),
     ("None of the guest rooms have a balcony.", "No guest room has a balcony."),
     ("The footbridge was designed by Clara Holm.", "Clara Holm designed the footbridge."),
     ("The footbridge is made of steel and glass.", "The footbridge is made of glass and steel."),

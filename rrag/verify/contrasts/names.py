@@ -300,6 +300,8 @@ _ROLE_EXTRA_WORDS = 2  # content words the evidence sentence may have beyond the
 # Monday to Wednesday" / "from Wednesday to Monday" ("red blue" or "Monday, Wednesday" name none).
 _FROM = re.compile(r"\bfrom\s+(?:the\s+)?$", re.IGNORECASE)
 _TO = re.compile(r"^\s+(?:to|until|till|into)\s+(?:the\s+)?$", re.IGNORECASE)
+# ... or the two sides of an order or a comparison: "at the station before the hospital", "taller than".
+_ORDERED = re.compile(r"^\s+(?:the\s+)?(?:before|after|than)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
 def _role(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
@@ -330,7 +332,8 @@ def _ends_exchanged(text: str, tokens: Tokens, ours: list[str], theirs: list[str
     """Where `theirs` is `ours` with the two ends of a way the claim names, one word each, exchanged:
     "moved from Monday to Wednesday" / "from Wednesday to Monday"."""
     for i, (a, b) in enumerate(zip(tokens, tokens[1:])):
-        ends = _FROM.search(text, 0, a.start) and _TO.match(text[a.end : b.start])
+        between = text[a.end : b.start]
+        ends = (_FROM.search(text, 0, a.start) and _TO.match(between)) or _ORDERED.match(between)
         if ends and _exchange(ours, theirs, between=0) == (i, i + 1):
             return i, i + 1
     return None

@@ -86,6 +86,7 @@ _ANTONYMS = [
     ("allowed", "banned"),
     ("permitted", "banned"),
     ("cool", "warm"),
+    ("cold", "warm"),
     ("automatically", "manually"),
     ("automatic", "manual"),
 ]
