@@ -11,6 +11,7 @@ from rrag.text.quantities import TIME_OF_DAY, is_measured
 from rrag.text.words import NEGATORS
 from rrag.verify.contrasts.base import (
     _PASSIVE,
+    _WEEKDAYS,
     MODALITY,
     OPPOSITE,
     QUANTIFIER,
@@ -118,7 +119,6 @@ _PHRASES = {("at", "least"): "minimum", ("no", "less", "than"): "minimum", ("at"
 _PHRASES |= {("no", "more", "than"): "maximum", ("up", "to"): "maximum", ("prior", "to"): "before"}
 _PHRASES |= {("in", "person"): "offline", ("on", "time"): "punctual", ("brought", "forward"): "advanced"}
 # "every month" is monthly, "every Sunday" weekly (`_HOW_OFTEN`)
-_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
 _PHRASES |= {
     (each, unit): often
     for each in ("every", "each")
