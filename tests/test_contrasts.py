@@ -184,6 +184,13 @@ CONTRADICTIONS = [
     ("order", "Recycling goes in the blue bin.", "Recycling goes in the green bin.", "blue", "green"),
     ("opposite", "The water in the lake is too cold for swimming.",
      "The water in the lake is warm enough for swimming.", "cold", "warm"),
+    # a word a prefix denies, either way round, and "non-" of its own
+    ("opposite", "The storage room is kept locked at night.", "The storage room is kept unlocked at night.",
+     "locked", "unlocked"),
+    ("opposite", "The results were inconsistent across the trials.", "The results were consistent across the trials.",
+     "inconsistent", "consistent"),
+    ("opposite", "The board agreed with the proposal.", "The board disagreed with the proposal.", "agreed", "disagreed"),
+    ("opposite", "Day tickets are refundable.", "Day tickets are non-refundable.", "refundable", "non-refundable"),
     ("role", "The bus stops at the station before the hospital.", "The bus stops at the hospital before the station.",
      "station before the hospital", "hospital before the station"),
     ("order", "The Nile is the longest river in Africa.", "The Nile is the second longest river in Africa.",
@@ -233,6 +240,7 @@ FAITHFUL = [
      "Window cleaning costs £40."),
     ("The library no longer lends laptops to students.", "The library has stopped lending laptops to students."),
     ("The ladder is not suitable for outdoor use.", "The ladder is unsuitable for outdoor use."),
+    ("The water from this tap is undrinkable.", "The water from this tap is not drinkable."),
     ("The warranty does not cover water damage.", "The warranty excludes water damage."),
     ("The tour lasts 90 minutes.", "The tour lasts between 60 and 120 minutes."),
     ("Heat the grill to 200°C.", "Heat the grill to 200 degrees Celsius."),
@@ -330,6 +338,9 @@ NOT_AGAINST = [
      "I didn't know he was the only coach with a losing record at the club."),
     # a word of denial both sides negate, one of them beyond the negation's reach
     ("The boxer has never been knocked out or stopped by strikes.", "The boxer has never been stopped by strikes."),
+    # a word that only starts like a denial: "improve" is no "not prove", "discover" no "not cover"
+    ("The new layout should prove its worth.", "The new layout should improve its worth."),
+    ("The inspector will discover the cause.", "The inspector will cover the cause."),
     # negation: a "don't" in the next sentence of the window
     ("Do not plant the bulbs in a hurry. The soil should reach 10°C first.",
      "Wait until the soil reaches 10°C before you plant the bulbs."),

@@ -551,6 +551,26 @@ T("antonym", "history", "The {building} was built {when[0]} the war.",
   building=["town hall", "lighthouse", "grain store", "chapel"],
   when=[("before", "after", "prior to", "Before"), ("after", "before", "following", "After")])  # fmt: skip
 
+# ... and a word a prefix denies: locked / unlocked, refundable / non-refundable
+T("antonym", "policies", "The {door} must be kept {l[0]} at night.",
+  ["The {door} must be kept {l[1]} at night.", "At night the {door} must be kept {l[1]}."],
+  ["At night the {door} must be kept {l[0]}.", "The {door} has to be kept {l[0]} at night."],
+  door=["side gate", "store room", "server room", "fire exit"], l=[("locked", "unlocked"), ("unlocked", "locked")])  # fmt: skip
+T("antonym", "prices", "{T[1]} are {r[0]}.",
+  ["{T[1]} are {r[1]}.", "A {t[0]} is {r[1]}."],
+  ["A {t[0]} is {r[0]}.", "Every {t[0]} is {r[0]}."],
+  t=[("saver fare", "saver fares"), ("season ticket", "season tickets"), ("festival pass", "festival passes")], r=[("refundable", "non-refundable"), ("non-refundable", "refundable")])  # fmt: skip
+T("antonym", "manuals", "The {device} is {a[0]} with {system}.",
+  ["The {device} is {a[1]} with {system}.", "With {system}, the {device} is {a[1]}."],
+  ["With {system}, the {device} is {a[0]}.", "The {device} is {a[0]} with {system}, the manual says."],
+  device=["charger", "docking station", "card reader"], system=["the Orbit 5", "the HX10", "the TX-200"],
+  a=[("compatible", "incompatible"), ("incompatible", "compatible")])  # fmt: skip
+T("antonym", "history", "The {body} {v[0]} with the {plan} in {year}.",
+  ["The {body} {v[1]} with the {plan} in {year}.", "In {year}, the {body} {v[1]} with the {plan}."],
+  ["In {year}, the {body} {v[0]} with the {plan}.", "The {body} {v[0]} with the {plan} in the year {year}."],
+  body=["council", "committee", "board"], plan=["harbour plan", "road scheme", "merger"],
+  v=[("agreed", "disagreed"), ("disagreed", "agreed")], year=num(1950, 2020))  # fmt: skip
+
 # --------------------------------------------------------------------------------------------
 # entity and product swaps: model names, people, places
 

@@ -25,10 +25,9 @@ from rrag.verify.contrasts.base import (
     ROLE,
     Contrast,
     _tokens,
-    clear_caches,
 )
 from rrag.verify.contrasts.names import _doer, _entity, _order, _role
-from rrag.verify.contrasts.words import _modality, _opposite, _quantifier, _with_and_without
+from rrag.verify.contrasts.words import _modality, _opposite, _quantifier, _with_and_without, _words_of
 
 __all__ = [
     "ENTITY",
@@ -41,6 +40,12 @@ __all__ = [
     "clear_caches",
     "contrast",
 ]
+
+
+def clear_caches() -> None:
+    """Forget the sentences read (rrag.verify.lexical.clear_caches)."""
+    _tokens.cache_clear()
+    _words_of.cache_clear()
 
 
 def contrast(claim: str, evidence: str, retrieved: frozenset[str] = frozenset()) -> Contrast | None:

@@ -62,11 +62,6 @@ def _tokens(text: str) -> Tokens:
     return tuple(out)
 
 
-def clear_caches() -> None:
-    """Forget the tokens of the sentences read (rrag.verify.lexical.clear_caches)."""
-    _tokens.cache_clear()
-
-
 def _stem(word: str) -> str:
     """`stem` twice: "bookings" and "booking" are both "book" (once, "booking" and "book"); an
     irregular form is its verb's."""

@@ -3,6 +3,7 @@ quantifier."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -22,6 +23,7 @@ from rrag.verify.contrasts.base import (
     _same_statement,
     _stem,
     _Token,
+    _tokens,
 )
 
 # ------------------------------------------------------------------------------------------------
@@ -46,7 +48,6 @@ _ANTONYMS = [
     ("rising", "falling"),
     ("minimum", "maximum"),
     ("included", "excluded"),
-    ("paid", "unpaid"),
     ("before", "after"),
     ("inside", "outside"),
     ("indoors", "outdoors"),
@@ -55,14 +56,9 @@ _ANTONYMS = [
     ("internal", "external"),
     ("public", "private"),
     ("always", "never"),
-    ("encrypted", "unencrypted"),
-    ("eligible", "ineligible"),
     ("full", "part"),
     ("open", "closed"),
-    ("legal", "illegal"),
-    ("available", "unavailable"),
     ("enabled", "disabled"),
-    ("safe", "unsafe"),
     ("highest", "lowest"),
     ("largest", "smallest"),
     ("true", "false"),
@@ -138,15 +134,38 @@ _PHRASES |= {
     for day in _WEEKDAYS
     for each in ("each", "every", "the")
 }
+# A word a prefix denies is the opposite of the word: "unlocked" / "locked", "inconsistent" /
+# "consistent", "non-refundable" / "refundable" (`_denied_roots`).
+_DENYING_PREFIXES = ("non", "dis", "un", "in", "im", "il", "ir")
+_MIN_ROOT = 4  # letters of the word denied: not "under" / "der"
+# Words that start like a denial and are none: "improve" says no "not prove".
+_NOT_DENIED = frozenset(
+    _stem(w)
+    for w in """nonsense unless unlike unrest undead disappoint discharge disclose discount discourse discover
+    disfigure dismiss disorder dispatch displace display dispose disposition dissolution distribute disregard
+    disinformation dissent disgust distill distress discuss disarray discard disband disease dispense income
+    incoming indian indiana indies infront infield inform information informer informant inside insight
+    install intend intent invest invoice inmate inland indoor indoors injury infamous infringe infusion
+    intuition incorporate incorporation inbound insect inspector intake inline inroad increase indeed
+    instance intact intern inhabit indent inflow infuse insure inward incline include invent inspire
+    inscribe intrude intone image imaging immigrate immigration impair impart impeach implant import impose
+    imposition impress imprint improve impulse irrespective""".split()
+)
+_DENIED = "not "  # marks the root a prefix denies, as `_words_of` writes it; no stem has a space
 # A bound of a measured value: "stored below 25 °C" is a maximum, "above 25 °C" a minimum (not "over
 # 65", an age, nor "under 12 rooms", a count).
 _BOUNDS = {"above": "minimum", "over": "minimum", "below": "maximum", "under": "maximum"}
 
 
-def _words_of(text: str, tokens: Tokens) -> list[tuple[str, int, int]]:
-    """(stem, first token, after last) of each word, each phrase of `_PHRASES`, and each bound of a
-    measured value (`_BOUNDS`)."""
-    out = [(t.stem, i, i + 1) for i, t in enumerate(tokens)]
+@lru_cache(maxsize=4096)  # the same evidence sentences are read for claim after claim
+def _words_of(text: str) -> tuple[tuple[str, int, int], ...]:
+    """(stem, first token, after last) of each word of `text` (`_tokens`), each phrase of `_PHRASES`,
+    each word a prefix denies (`_denied_roots`) and each bound of a measured value (`_BOUNDS`)."""
+    tokens = _tokens(text)
+    denied = _denied_roots(text, tokens)
+    # The root of "non-refundable" is no word of its own
+    roots = {start + 1 for _, start, end in denied if end - start == 2}
+    out = [(t.stem, i, i + 1) for i, t in enumerate(tokens) if i not in roots] + denied
     words = [t.word for t in tokens]
     present = set(words)
     for phrase, meaning in _PHRASES.items():
@@ -165,7 +184,29 @@ def _words_of(text: str, tokens: Tokens) -> list[tuple[str, int, int]]:
             for i in bounds
             if any(q.start <= tokens[i + 1].start < q.end for q in measured)
         ]
+    return tuple(out)
+
+
+def _denied_roots(text: str, tokens: Tokens) -> list[tuple[str, int, int]]:
+    """(`_DENIED` and the stem of the root, first token, after last) of each word a prefix denies:
+    "unlocked", and "non-refundable" (two tokens, or "non - refundable")."""
+    out = []
+    for i, t in enumerate(tokens):
+        if t.word == "non" and i + 1 < len(tokens) and text[t.end : tokens[i + 1].start].strip() == "-":
+            out.append((_DENIED + tokens[i + 1].stem, i, i + 2))
+            continue
+        prefix = next((p for p in _DENYING_PREFIXES if t.word.startswith(p)), None)
+        root = t.word[len(prefix) :] if prefix else ""
+        if len(root) >= _MIN_ROOT and root.isalpha() and root not in STOPWORDS and t.stem not in _NOT_DENIED:
+            out.append((_DENIED + _stem(root), i, i + 1))
     return out
+
+
+def _opposites_of(word: str) -> set[str]:
+    """The stems of `_words_of` that say the opposite of `word`, one of them: its pairs of `OPPOSITES`,
+    and the word with its root denied ("unlocked" of "locked", "locked" of "unlocked")."""
+    root = word.removeprefix(_DENIED)
+    return OPPOSITES.get(word, set()) | {root if root != word else _DENIED + word}
 
 
 # An open question states neither side: "I wonder if the store is open" / "... is closed".
@@ -175,11 +216,12 @@ _OPEN_QUESTION = frozenset({"whether", "wonder", "wondering", "wondered"})
 def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     if any(t.word in _OPEN_QUESTION for t in c + e):
         return None
-    ours, theirs = _words_of(claim, c), _words_of(evidence, e)
+    ours, theirs = _words_of(claim), _words_of(evidence)
     our_stems, their_stems = {w for w, _, _ in ours}, {w for w, _, _ in theirs}
     for word, start, end in ours:
+        opposed = _opposites_of(word)
         for w, e_start, e_end in theirs:
-            if w not in OPPOSITES.get(word, ()) or w in our_stems or word in their_stems:
+            if w not in opposed or w in our_stems or word in their_stems:
                 continue
             if {word, w} == _OPEN_CLOSED and (_gives_hours(claim, c) or _gives_hours(evidence, e)):
                 continue
