@@ -184,6 +184,13 @@ CONTRADICTIONS = [
     ("order", "Recycling goes in the blue bin.", "Recycling goes in the green bin.", "blue", "green"),
     ("opposite", "The water in the lake is too cold for swimming.",
      "The water in the lake is warm enough for swimming.", "cold", "warm"),
+    # opposites of WordNet
+    ("opposite", "The bridge was widened in 2019.", "The bridge was narrowed in 2019.", "widened", "narrowed"),
+    ("opposite", "The home team won the final.", "The home team lost the final.", "won", "lost"),
+    ("opposite", "The clinic is staffed by two male nurses.", "The clinic is staffed by two female nurses.",
+     "male", "female"),
+    ("opposite", "The show starts at 8 pm.", "The show ends at 8 pm.", "starts", "ends"),
+    ("opposite", "The kettle weighs 1.2 kg when empty.", "The kettle weighs 1.2 kg when full.", "empty", "full"),
     # a word a prefix denies, either way round, and "non-" of its own
     ("opposite", "The storage room is kept locked at night.", "The storage room is kept unlocked at night.",
      "locked", "unlocked"),
@@ -241,6 +248,7 @@ FAITHFUL = [
     ("The library no longer lends laptops to students.", "The library has stopped lending laptops to students."),
     ("The ladder is not suitable for outdoor use.", "The ladder is unsuitable for outdoor use."),
     ("The water from this tap is undrinkable.", "The water from this tap is not drinkable."),
+    ("The home team won the final.", "The final was won by the home team."),
     ("The warranty does not cover water damage.", "The warranty excludes water damage."),
     ("The tour lasts 90 minutes.", "The tour lasts between 60 and 120 minutes."),
     ("Heat the grill to 200°C.", "Heat the grill to 200 degrees Celsius."),
@@ -338,6 +346,9 @@ NOT_AGAINST = [
      "I didn't know he was the only coach with a losing record at the club."),
     # a word of denial both sides negate, one of them beyond the negation's reach
     ("The boxer has never been knocked out or stopped by strikes.", "The boxer has never been stopped by strikes."),
+    # opposites of WordNet that turn round with their arguments, or are steps of one process
+    ("The museum sold the painting to the city.", "The city bought the painting from the museum."),
+    ("Click Apply to finish the sync.", "Click Apply to start the sync."),
     # a word that only starts like a denial: "improve" is no "not prove", "discover" no "not cover"
     ("The new layout should prove its worth.", "The new layout should improve its worth."),
     ("The inspector will discover the cause.", "The inspector will cover the cause."),

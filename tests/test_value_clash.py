@@ -215,7 +215,7 @@ def test_the_same_number_of_another_measure_is_not_stated(evidence: str, claim: 
 @pytest.mark.parametrize(
     "evidence, claim, given",
     [
-        ("The kettle weighs 1.2 kg when empty.", "The kettle weighs 1.2 kg when full.", "1.2 kg when empty"),
+        ("The tank holds 40 litres of diesel.", "The tank holds 40 litres of water.", "40 litres of diesel"),
         ("The laptop has 16 GB of RAM.", "The laptop has 16 GB of storage.", "16 GB of RAM"),
         ("The clinic opens at 09:00 on Saturdays.", "It opens at 09:00 on weekdays.", "09:00 on Saturdays"),
     ],

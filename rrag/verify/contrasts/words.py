@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
+from pathlib import Path
 from typing import NamedTuple
 
 from rrag.text import STOPWORDS, negations, quantities, stem
@@ -86,6 +87,7 @@ _ANTONYMS = [
     ("cold", "warm"),
     ("automatically", "manually"),
     ("automatic", "manual"),
+    ("start", "end"),
 ]
 # Comparatives, which "than" turns round ("A is higher than B" is "B is lower than A"): opposites only
 # where neither side compares with "than" ("a lower dose" / "a higher dose").
@@ -106,6 +108,23 @@ _ANTONYMS += [(_DAY_A_MONTH, w) for often in _HOW_OFTEN if often != "monthly" fo
 # 5pm" is "closed from 5pm to 9am"): open and closed are opposites only where no time is given.
 _OPEN_CLOSED = frozenset({_stem("open"), _stem("closed")})
 _UNTIL = frozenset({"until", "till", "til"})
+# ... and the single-word antonyms of WordNet 3.0 (antonyms.tsv, written by training/antonyms.py), but
+# for words of `STOPWORDS` ("all" / "some" is a quantifier) and pairs that name no contradiction in
+# the training pairs (`_NOT_OPPOSED`): relations that turn round with their arguments ("A lies north of
+# B", "sold to" is "bought by"), steps of one process ("start" / "finish" syncing), and senses
+# apart ("a civilian target" / "a military one").
+_NOT_OPPOSED = {
+    frozenset(pair.split("/"))
+    for pair in """come/go buy/sell north/south east/west northern/southern eastern/western start/finish
+    moving/still flat/sharp civilian/military artificial/natural praise/criticize general/local""".split()
+}
+_ANTONYMS += [
+    (a, b)
+    for a, b in (
+        line.split("\t") for line in Path(__file__).with_name("antonyms.tsv").read_text().splitlines()
+    )
+    if a not in STOPWORDS and b not in STOPWORDS and {a, b} not in _NOT_OPPOSED
+]
 OPPOSITES: dict[str, set[str]] = {}
 for _a, _b in _ANTONYMS:
     OPPOSITES.setdefault(_stem(_a), set()).add(_stem(_b))
