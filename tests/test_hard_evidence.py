@@ -5,6 +5,9 @@ the app's default offline stage, the shipped model guarded by the rules."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Sequence
 
 import pytest
@@ -192,3 +195,31 @@ def test_a_not_about_another_word_is_no_contradiction() -> None:
     evidence = "Winter is the coldest season in polar zones (winter does not occur in the tropics)."
     verdict = check(GuardedVerifier(SureYes()), evidence, "Winter is the coldest season in polar zones.")
     assert verdict.status is ClaimStatus.SUPPORTED, verdict.reason
+
+
+def test_a_reason_quotes_the_same_words_on_every_run() -> None:
+    """Python orders a set of strings anew in each process: of two forms of the denied verb in the
+    evidence ("drink", "drank"), the quote once took either."""
+    evidence = (
+        "In the survey of first-year students at the college last spring, those who said they drink at "
+        "parties also had many friends who drank."
+    )
+    claim = "Students who said they drink at parties had friends who did not drink."
+    script = (
+        "import sys; from tests.test_hard_evidence import contexts; from rrag.types import Claim;"
+        "from rrag.verify.lexical import LexicalVerifier;"
+        "claim = Claim(sys.argv[2], 0, len(sys.argv[2]));"
+        "print(LexicalVerifier().verify(claim, contexts(sys.argv[1])).reason)"
+    )
+    reasons = {
+        subprocess.run(
+            [sys.executable, "-c", script, evidence, claim],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(4)
+    }
+    assert len(reasons) == 1, reasons
+    assert "they drink at parties" in reasons.pop()

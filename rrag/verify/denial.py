@@ -79,7 +79,7 @@ def _negated_denial(c: _Text, e: _Text) -> tuple[str, str] | None:
     """ "Not prohibited" against "prohibited", "did not fail" against "failed": both sides deny, one of
     them the other's word of denial."""
     for negated, other in ((c, e), (e, c)):
-        said = {_SAME_AS.get(t, t): t for t in _unnegated_denials(other)}
+        said = _by_canonical(_unnegated_denials(other))
         other_terms = _canonical(other.terms)
         for n in negated.negations:
             hit = sorted(t for t in n.terms if _SAME_AS.get(t, t) in said)
@@ -141,9 +141,18 @@ def _canonical(terms: frozenset[str]) -> frozenset[str]:
 def _denied_word(n: Negation, plain: frozenset[str]) -> tuple[str, str]:
     """A word `n` denies that the other side states plainly, as each side writes it (stemmed): the
     same word, or its synonym ("allow" where the other side says "permitt")."""
-    stated = {_SAME_AS.get(t, t): t for t in plain}
+    stated = _by_canonical(plain)
     denied = min(t for t in n.terms if _SAME_AS.get(t, t) in stated)
-    return denied, stated[_SAME_AS.get(denied, denied)]
+    return denied, denied if denied in plain else stated[_SAME_AS.get(denied, denied)]
+
+
+def _by_canonical(terms: frozenset[str]) -> dict[str, str]:
+    """Each term of `terms` under its `_canonical` form; of two with one form ("drink", "drank"), the
+    first in alphabetical order, so that a reason quotes the same word on every run."""
+    out: dict[str, str] = {}
+    for t in sorted(terms):
+        out.setdefault(_SAME_AS.get(t, t), t)
+    return out
 
 
 def _negated_by_prefix(terms: frozenset[str], other: frozenset[str]) -> bool:
