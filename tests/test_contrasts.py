@@ -104,6 +104,9 @@ CONTRADICTIONS = [
     # a short claim that denies what the evidence says and little else
     ("negation", "The coat is waterproof.", "The coat is not waterproof.",
      "The coat is waterproof", "is not waterproof"),
+    # ... and the evidence gives no more than an amount besides
+    ("negation", "The watch is waterproof to 50 metres.", "The watch is not waterproof.",
+     "The watch is waterproof to 50 metres", "is not waterproof"),
     # a verb denied in its irregular form
     ("negation", "Tap water in the old town is safe to drink.", "Tap water in the old town should not be drunk.",
      "safe to drink", "should not be drunk"),

@@ -65,10 +65,10 @@ def _clause_denied(c: _Text, e: _Text) -> tuple[str, str] | None:
         if len(c.negations) != 1 or e.denies:
             return None
         (n,) = c.negations
-        said = (
-            n.terms and n.terms <= e.plain and c.terms <= e.terms and _share(e.terms, c.terms) >= SAME_CLAUSE
-        )
-        return (word := min(n.terms), word) if said else None  # the evidence says that, and little else
+        # The evidence says that, and little else but an amount ("waterproof to 50 metres")
+        rest = e.topic | (e.terms & c.terms)
+        said = n.terms and n.terms <= e.plain and c.terms <= e.terms and _share(rest, c.terms) >= SAME_CLAUSE
+        return (word := min(n.terms), word) if said else None
     if len(e.negations) != 1:
         return None
     (n,) = e.negations
