@@ -19,7 +19,7 @@ from rrag.pipeline import ReliableRAG
 from rrag.retrieval.hybrid import HybridRetriever
 from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
-from rrag.store import Store
+from rrag.store import Store, keyword_index, migrations
 from rrag.store.bm25 import keyword_terms
 from rrag.store.keyword_index import keyword_chunks, keyword_stats, keyword_terms_table
 from rrag.store.migrations import MIGRATIONS
@@ -171,5 +171,39 @@ def test_documents_registered_before_keyword_search_are_indexed_on_open(tmp_path
         assert rag.store.documents_without_keywords() == []
         hits = rag._backends.retriever.retrieve("Which form is QX-7731?")
         assert hits and hits[0].chunk.chunk_id == "forms:0" and hits[0].keyword_score > 0.3
+    finally:
+        rag.close()
+
+
+def test_terms_indexed_by_an_older_stemmer_are_indexed_anew_on_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = Settings(data_dir=tmp_path / "data")
+    settings.data_dir.mkdir(parents=True)
+    text = "The single fare is 3 euros."
+    # A database of the release before migration 11, whose stemmer kept "fare" apart from "fares".
+    engine = create_engine(settings.sqlalchemy_url)
+    with engine.begin() as conn:
+        SchemaVersion.__table__.create(conn)
+        for version, migration in enumerate(MIGRATIONS[:10], start=1):
+            migration(conn)
+            conn.execute(
+                insert(SchemaVersion).values(version=version, name=migration.__name__, applied_at=utcnow())
+            )
+    engine.dispose()
+    with monkeypatch.context() as patch:
+        patch.setattr(migrations, "MIGRATIONS", MIGRATIONS[:10])
+        patch.setattr(keyword_index, "keyword_terms", lambda _: ["singl", "fare", "3", "euro"])
+        with Store(settings) as old:
+            _save(old, "fares", [text])
+    ChunkIndex(settings, get_embedder()).add([_chunk("fares", 0, text)])
+
+    rag = ReliableRAG(settings)
+    try:
+        with rag.store._engine.connect() as conn:
+            assert list(conn.scalars(select(keyword_chunks.c.body))) == [" ".join(keyword_terms(text))]
+        assert _recount(rag.store) == 1
+        hits = rag._backends.retriever.retrieve("How much are single fares?")
+        assert hits and hits[0].chunk.chunk_id == "fares:0" and hits[0].keyword_score > 0.3
     finally:
         rag.close()

@@ -193,6 +193,9 @@ def test_words_stems_and_negation() -> None:
     )
     assert stem("requires") == stem("required") == stem("require")
     assert stem("applied") == stem("applies") == stem("apply")  # "-ied" is "-y"
+    # a 4-letter singular in "e" is its plural's word
+    for singular in ("fare", "rate", "time", "take", "dose", "date"):
+        assert stem(singular) == stem(singular + "s"), singular
     in_words, in_digits = content_words("two eggs, six weeks"), content_words("2 eggs, 6 weeks")
     assert in_words == in_digits == ("2", "egg", "6", "week")
     assert content_words("one of them") == ("one",)  # also a pronoun: left a word

@@ -105,6 +105,14 @@ def create_keyword_index(conn: Connection) -> None:
     conn.execute(insert(keyword_stats).values(id=1, chunks=0, length=0))
 
 
+def clear_keyword_index(conn: Connection) -> None:
+    """Empty the index (a migration, when the terms of a text change): the engine fills it again from
+    the vector index on open (rrag.retrieval.hybrid.backfill_keywords)."""
+    conn.execute(delete(keyword_chunks))  # SQLite's triggers take each row out of keyword_fts too
+    conn.execute(delete(keyword_terms_table))
+    conn.execute(update(keyword_stats).where(keyword_stats.c.id == 1).values(chunks=0, length=0))
+
+
 def replace_keywords(session: Session, doc_ids: Sequence[str], chunks: Sequence[Chunk]) -> None:
     """Remove the keyword rows of `doc_ids` and add those of `chunks`, in the caller's transaction."""
     old = session.execute(

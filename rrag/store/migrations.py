@@ -13,7 +13,7 @@ from typing import cast
 from sqlalchemy import Connection, Engine, Table, insert, inspect, select, text
 
 from rrag.errors import StoreError
-from rrag.store.keyword_index import create_keyword_index
+from rrag.store.keyword_index import clear_keyword_index, create_keyword_index
 from rrag.store.schema import Base, DocumentRow, PendingRow, QuestionSetRunRow, SchemaVersion, utcnow
 
 Migration = Callable[[Connection], None]
@@ -106,6 +106,12 @@ def _m010_pending_sessions_keep_failures(conn: Connection) -> None:
         conn.exec_driver_sql("ALTER TABLE pending_sessions ADD COLUMN failure TEXT")
 
 
+def _m011_keyword_terms_stemmed_anew(conn: Connection) -> None:
+    # The stemmer now reads a 4-letter singular as its plural ("fare" and "fares" are one term): terms
+    # indexed before would miss such words. Emptied, the index is filled again on open, as after m005.
+    clear_keyword_index(conn)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m001_initial_schema,
     _m002_audit_trail_is_append_only,
@@ -117,6 +123,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _m008_question_set_runs,
     _m009_not_verified_is_its_own_status,
     _m010_pending_sessions_keep_failures,
+    _m011_keyword_terms_stemmed_anew,
 )
 
 

@@ -62,7 +62,7 @@ def stem(word: str) -> str:
         if word.endswith(suffix) and len(word) >= min_len and not (suffix == "s" and word.endswith("ss")):
             word = word[: len(word) - len(suffix)] + repl
             break
-    while word.endswith("e") and len(word) > 4:  # "employee", "employees" -> "employ"
+    while word.endswith("e") and len(word) > 3:  # "employee(s)" -> "employ"; "fare(s)" -> "far", one word
         word = word[:-1]
     return word
 
