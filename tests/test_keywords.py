@@ -182,15 +182,6 @@ def test_terms_indexed_by_an_older_stemmer_are_indexed_anew_on_open(
     settings.data_dir.mkdir(parents=True)
     text = "The single fare is 3 euros."
     # A database of the release before migration 11, whose stemmer kept "fare" apart from "fares".
-    engine = create_engine(settings.sqlalchemy_url)
-    with engine.begin() as conn:
-        SchemaVersion.__table__.create(conn)
-        for version, migration in enumerate(MIGRATIONS[:10], start=1):
-            migration(conn)
-            conn.execute(
-                insert(SchemaVersion).values(version=version, name=migration.__name__, applied_at=utcnow())
-            )
-    engine.dispose()
     with monkeypatch.context() as patch:
         patch.setattr(migrations, "MIGRATIONS", MIGRATIONS[:10])
         patch.setattr(keyword_index, "keyword_terms", lambda _: ["singl", "fare", "3", "euro"])

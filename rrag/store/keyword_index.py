@@ -3,9 +3,9 @@
 `keyword_chunks` holds each indexed chunk's BM25 terms (rrag.store.bm25.keyword_terms, space-joined)
 and is written in the transaction that registers its document, so keyword search never drifts from
 the registry. Where the terms of a text change (migration 11: the stemmer), a migration empties it and
-the engine fills it again from the vector index on open. The database's full-text index over it proposes candidates;
-`keyword_terms` (document frequency per term) and `keyword_stats` (chunk count, total terms) let
-rrag.store.bm25 score them with the same scaled BM25 on every backend.
+the engine fills it again from the vector index on open. The database's full-text index over it
+proposes candidates; `keyword_terms` (document frequency per term) and `keyword_stats` (chunk count,
+total terms) let rrag.store.bm25 score them with the same scaled BM25 on every backend.
 """
 
 from __future__ import annotations
