@@ -19,6 +19,7 @@ from rrag.text.quantities import (
 from rrag.text.sentences import chunk_sentences, is_list_item, split_sentences
 from rrag.text.values import values
 from rrag.text.words import (
+    NEGATIVE_PREFIXES,
     NEGATIVE_WORDS,
     NEGATORS,
     PRONOUNS,
@@ -56,6 +57,7 @@ def clear_caches() -> None:
 __all__ = [
     "CURRENCY_CODES",
     "MONTH_NAMES",
+    "NEGATIVE_PREFIXES",
     "NEGATIVE_WORDS",
     "NEGATORS",
     "PRONOUNS",

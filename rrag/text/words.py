@@ -132,6 +132,8 @@ NEGATIVE_WORDS = frozenset(
     excludes excluded excluding forbid forbids forbidden prohibit prohibits prohibited banned stopped
     ceased discontinued""".split()
 )
+# Prefixes that deny the word they start: "unsuitable", "non-refundable" (none is the start of another).
+NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
 _DENIAL_BEFORE, _DENIAL_AFTER = 4, 2  # how near a negator a word is too near to be stated plainly
 
 

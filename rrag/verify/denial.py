@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import re
 
-from rrag.text import NEGATIVE_WORDS, NEGATORS, Negation, negations, stem, word_spans, words
+from rrag.text import (
+    NEGATIVE_PREFIXES,
+    NEGATIVE_WORDS,
+    NEGATORS,
+    Negation,
+    negations,
+    stem,
+    word_spans,
+    words,
+)
 from rrag.verify.compared import _VERB_OF, _share, _Text, _weighted
 
 CONTRADICTION_COVERAGE = 0.7  # negation and antonyms only contradict evidence about the same thing
@@ -14,7 +23,6 @@ MIN_CLAUSE_TERMS = 3  # "it was not the most violent": too little said to be sur
 MIN_SHORT_TERMS = 2  # ... unless the claim is the whole clause denied ("Cats are allowed")
 SAME_CLAUSE_BACK = 0.5  # share of the claim's words a negated evidence clause must hold
 # Verbs that deny themselves: "has not stopped them" says they went on.
-_NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
 _NEGATIVE_VERBS = frozenset(stem(w) for w in "stopped prevented failed avoided lacked refused denied".split())
 # Words that say the same in rules and policies: "not allowed" denies what "permitted" states, "not
 # forbidden" what "prohibited" does.
@@ -157,7 +165,7 @@ def _by_canonical(terms: frozenset[str]) -> dict[str, str]:
 
 def _negated_by_prefix(terms: frozenset[str], other: frozenset[str]) -> bool:
     """Whether `other` says "unsuitable" or "disallowed" where a negation says "not suitable"."""
-    return any(prefix + t in other for t in terms for prefix in _NEGATIVE_PREFIXES)
+    return any(prefix + t in other for t in terms for prefix in NEGATIVE_PREFIXES)
 
 
 def _phrase(text: str, term: str) -> str:

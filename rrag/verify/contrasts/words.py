@@ -8,7 +8,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import NamedTuple
 
-from rrag.text import STOPWORDS, negations, quantities, stem
+from rrag.text import NEGATIVE_PREFIXES, STOPWORDS, negations, quantities, stem
 from rrag.text.quantities import TIME_OF_DAY, is_measured
 from rrag.text.words import NEGATORS
 from rrag.verify.contrasts.base import (
@@ -141,7 +141,6 @@ _PHRASES |= {
 }
 # A word a prefix denies is the opposite of the word: "unlocked" / "locked", "inconsistent" /
 # "consistent", "non-refundable" / "refundable" (`_denied_roots`).
-_DENYING_PREFIXES = ("non", "dis", "un", "in", "im", "il", "ir")
 _MIN_ROOT = 4  # letters of the word denied: not "under" / "der"
 # Words that start like a denial and are none: "improve" says no "not prove".
 _NOT_DENIED = frozenset(
@@ -200,7 +199,7 @@ def _denied_roots(text: str, tokens: Tokens) -> list[tuple[str, int, int]]:
         if t.word == "non" and i + 1 < len(tokens) and text[t.end : tokens[i + 1].start].strip() == "-":
             out.append((_DENIED + tokens[i + 1].stem, i, i + 2))
             continue
-        prefix = next((p for p in _DENYING_PREFIXES if t.word.startswith(p)), None)
+        prefix = next((p for p in NEGATIVE_PREFIXES if t.word.startswith(p)), None)
         root = t.word[len(prefix) :] if prefix else ""
         if len(root) >= _MIN_ROOT and root.isalpha() and root not in STOPWORDS and t.stem not in _NOT_DENIED:
             out.append((_DENIED + _stem(root), i, i + 1))
