@@ -159,6 +159,22 @@ def test_the_same_amount_written_differently_is_not_a_clash(evidence: str, claim
 
 
 @pytest.mark.parametrize(
+    "evidence, claim, value_words",
+    [
+        ("The kettle weighs 1.2 kg.", "The kettle weighs 1,200 grams.", "grams"),
+        ("Preheat the oven to 240°C.", "Preheat the oven to 240 degrees Celsius.", "Celsius"),
+        ("The concert starts at 8 pm.", "The concert starts at 20:00.", "00"),
+    ],
+)
+def test_the_words_of_a_value_stated_in_other_units_are_found(
+    evidence: str, claim: str, value_words: str
+) -> None:
+    # The value is the evidence's: its unit's words are no words the evidence lacks.
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert verdict.status is ClaimStatus.SUPPORTED and value_words not in verdict.reason, verdict.reason
+
+
+@pytest.mark.parametrize(
     "evidence, claim",
     [
         ("The recipe calls for two eggs.", "The recipe needs 2 eggs."),

@@ -26,6 +26,7 @@ from rrag.text import (
     stem,
     words,
 )
+from rrag.text.quantities import TIME_OF_DAY, is_measured
 from rrag.text.values import Value, near_words, values
 from rrag.text.words import IRREGULAR_FORMS
 from rrag.types import Chunk
@@ -160,6 +161,19 @@ def _affixed(word: str, base: str) -> bool:
 def _coverage(claim: _Text, evidence: _Text) -> float:
     """The weighted share of the claim's terms the evidence has (asked of every retrieved sentence)."""
     return _weighted(claim, claim.terms & evidence.terms)
+
+
+def _stated(claim: _Text, evidence: _Text) -> frozenset[str]:
+    """The claim's terms the evidence states: its own words, and the words of a value the evidence
+    gives as the same amount in other words ("1,200 grams" for "1.2 kg", "20:00" for "8 pm")."""
+    same_values = frozenset(
+        t
+        for q in claim.numbers
+        if (is_measured(q) or q.unit == TIME_OF_DAY)  # a count's "unit" may be any next word
+        and _has_value(evidence.numbers, q)
+        for t in content_words(q.written(claim.text))
+    )
+    return claim.terms & (evidence.terms | same_values)
 
 
 def _weighted(claim: _Text, found: frozenset[str]) -> float:

@@ -26,7 +26,7 @@ from rrag.text.values import clashes, misattributed, of_something_else
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify import contrasts, records
 from rrag.verify.base import Verifier
-from rrag.verify.compared import _Candidate, _coverage, _has_value, _share, _single, _Text
+from rrag.verify.compared import _Candidate, _coverage, _has_value, _share, _single, _stated, _Text, _weighted
 from rrag.verify.contrasts import ENTITY, MODALITY, OPPOSITE, ORDER, QUANTIFIER, ROLE, contrast
 from rrag.verify.denial import CONTRADICTION_COVERAGE, _phrase, denied_words
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
@@ -123,9 +123,10 @@ def _assessed(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, str | None
 
 def _by_coverage(text: str, c: _Text, best: _Candidate) -> Verdict:
     e = best.features
-    coverage = _coverage(c, e)
+    stated = _stated(c, e)
+    coverage = _weighted(c, stated)
     evidence = evidence_at(best.chunk, best.start, best.end)
-    absent = _absent_words(text, c, e)
+    absent = _absent_words(text, c.terms - stated)
     if coverage >= SUPPORTED_COVERAGE:
         confidence = 0.6 + 0.35 * (coverage - SUPPORTED_COVERAGE) / (1 - SUPPORTED_COVERAGE)
         extra = f"; not in it: {absent}" if absent else ""
@@ -315,8 +316,7 @@ def _rank(claim: _Text, evidence: _Text) -> tuple[float, float]:
     return round(rank, 6), -len(evidence.text)
 
 
-def _absent_words(text: str, claim: _Text, evidence: _Text) -> str:
-    """The claim's own words (not stems) that the evidence lacks, for the reason a user reads."""
-    absent = claim.terms - evidence.terms
+def _absent_words(text: str, absent: frozenset[str]) -> str:
+    """The claim's own words (not stems) of the `absent` terms, for the reason a user reads."""
     shown = list(dict.fromkeys(w for w in words(text) if stem(w) in absent))
     return ", ".join(repr(w) for w in shown[:5])
