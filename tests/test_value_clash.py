@@ -117,6 +117,9 @@ CLASHES = [
      "September"),
     ("The terminal is closed from November to February.", "The terminal is closed in May.", "May",
      "November"),
+    # one unit, however written: no rounding to allow for ("743 ft" is no "744 ft")
+    ("The building is 743 ft tall.", "The building is 744 feet tall.", "744 feet", "743 ft"),
+    ("The peninsula is 110 km long.", "The peninsula is 111 km long.", "111 km", "110 km"),
 ]  # fmt: skip
 
 

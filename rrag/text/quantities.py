@@ -157,7 +157,7 @@ _BASE_UNITS["speed"] = {"mph": 1.609344, "kph": 1.0, "knot": 1.852} | {
 _IN_BASE_UNIT = {
     unit: (measure, factor) for measure, units in _BASE_UNITS.items() for unit, factor in units.items()
 }
-CONVERTED_MEASURES = frozenset(_BASE_UNITS)  # compared with a tolerance
+CONVERTED_MEASURES = frozenset(_BASE_UNITS)  # compared with a tolerance across units (converted_tolerance)
 # Words between a number and what it counts: "5 working days" counts days.
 _QUALIFIERS = frozenset(
     "working business calendar consecutive full whole clear additional extra further".split()
@@ -410,11 +410,18 @@ def same_amount(a: Quantity, b: Quantity) -> bool:
         return False
     (kind_a, base_a), (kind_b, base_b) = a.measure, b.measure
     if kind_a and kind_a == kind_b and kind_a != a.unit:
-        return math.isclose(base_a, base_b, rel_tol=0.02)
+        return math.isclose(base_a, base_b, rel_tol=converted_tolerance(a.unit, b.unit))
     return math.isclose(a.value, b.value, rel_tol=1e-9)
 
 
 _MONEY = "money"
+
+
+def converted_tolerance(unit_a: str, unit_b: str) -> float:
+    """How far two amounts of a measure may differ and still be one: an amount converted to another
+    unit is rounded ("554 ft", "169 m"); in one unit, however written ("ft", "feet"), none."""
+    same_unit = _IN_BASE_UNIT.get(unit_a, ("", 1.0))[1] == _IN_BASE_UNIT.get(unit_b, ("", 1.0))[1]
+    return 1e-9 if same_unit else 0.02
 
 
 def _kind(unit: str) -> str:

@@ -21,6 +21,7 @@ from rrag.text.quantities import (
     DAYS_PER,
     RANGE_JOIN,
     Quantity,
+    converted_tolerance,
     is_measured,
     other_measures,
     quantities,
@@ -107,8 +108,12 @@ class Value:
         scale = self._scale(other)
         # "24 months" is "2 years"; "£120 per year" is "£10 per month"; not across measures ("1 pm"
         # is no "8 mph", 12.9 km/h)
-        converted = self.measure == other.measure and (self.measure in CONVERTED_MEASURES or scale != 1)
-        tolerance = 0.02 if converted else 1e-9
+        if self.measure == other.measure and scale != 1:
+            tolerance = 0.02
+        elif self.measure == other.measure and self.measure in CONVERTED_MEASURES:
+            tolerance = converted_tolerance(self.quantity.unit, other.quantity.unit)
+        else:
+            tolerance = 1e-9
         return math.isclose(self.amount, other.amount * scale, rel_tol=tolerance)
 
     def holds(self, other: Value) -> bool:
