@@ -75,7 +75,16 @@ WARRANTY = contexts(
                 ("policy.txt", "Passwords must be at least 14 characters long."),
                 ("wiki.md", "Passwords need at least twelve characters."),
             ),
-            "sources disagree: 14 characters (policy.txt) vs twelve characters (wiki.md)",
+            "sources disagree: at least 14 characters (policy.txt) vs at least twelve characters (wiki.md)",
+        ),
+        # the same amount as opposite bounds
+        (
+            "Cabin bags may weigh up to 7 kg.",
+            contexts(
+                ("baggage.md", "Cabin bags may weigh up to 7 kg."),
+                ("faq.html", "Cabin bags must weigh at least 7 kg."),
+            ),
+            "sources disagree: up to 7 kg (baggage.md) vs at least 7 kg (faq.html)",
         ),
     ],
 )

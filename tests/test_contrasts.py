@@ -151,8 +151,8 @@ CONTRADICTIONS = [
     ("opposite", "The curry is cooked without chilli.", "The curry contains chilli.", "without chilli",
      "contains chilli"),
     ("opposite", "The bread is gluten-free.", "The bread contains gluten.", "gluten-free", "contains gluten"),
-    # a bound of a measured value turned round
-    ("opposite", "Store the vaccine below 25 °C.", "Store the vaccine above 25 °C.", "below", "above"),
+    # a bound of a measured value turned round (rrag.text.values)
+    ("value", "Store the vaccine below 25 °C.", "Store the vaccine above 25 °C.", "below 25 °C", "above 25 °C"),
     ("opposite", "The deadline was extended by two weeks.", "The deadline was shortened by two weeks.", "extended",
      "shortened"),
     ("opposite", "The water should be changed weekly.", "The water should be changed monthly.", "weekly", "monthly"),

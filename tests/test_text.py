@@ -12,6 +12,7 @@ from rrag.text import (
     months,
     months_inside,
     negation_count,
+    negations,
     normalize,
     normalize_map,
     quantities,
@@ -180,6 +181,30 @@ def test_units_of_speed_and_pounds_by_what_they_weigh() -> None:
     ]
     assert quantities("The bag weighs 5 pounds")[0].unit == "lb"
     assert quantities("The bag costs 5 pounds")[0].unit == "GBP"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bring no more than 3 bags.",
+        "Submit the form no later than Friday.",
+        "The deposit is not less than £200.",
+        "George weighs not under 70 kg.",
+    ],
+)
+def test_the_no_or_not_of_a_bound_is_no_negation(text: str) -> None:
+    assert negation_count(text) == 0 and not negations(text)
+
+
+def test_a_not_that_reaches_a_bound_negates_no_word() -> None:
+    # "do not take more than 4" is "take at most 4": the bound is the value's (rrag.text.values)
+    assert not negations("Do not take more than four tablets in 24 hours.")
+
+
+def test_a_denial_is_still_a_denial() -> None:
+    assert negation_count("The shop no longer sells bread.") == 1
+    assert [sorted(n.terms) for n in negations("Visitors may not bring food.")] == [["bring", "food"]]
+    assert negations("The courier does not deliver more parcels than vans.")  # no number: no bound
 
 
 def test_words_stems_and_negation() -> None:

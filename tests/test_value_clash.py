@@ -120,6 +120,19 @@ CLASHES = [
     # one unit, however written: no rounding to allow for ("743 ft" is no "744 ft")
     ("The building is 743 ft tall.", "The building is 744 feet tall.", "744 feet", "743 ft"),
     ("The peninsula is 110 km long.", "The peninsula is 111 km long.", "111 km", "110 km"),
+    # the same amount given as the other bound, quoted with the bounds' words
+    ("Applicants must be at least 18 years old.", "Applicants under 18 years old are accepted.",
+     "under 18 years old", "at least 18 years old"),
+    ("Hand luggage may weigh up to 7 kg.", "Hand luggage must weigh at least 7 kg.", "at least 7 kg",
+     "up to 7 kg"),
+    ("The album sold over 1.6 million copies.", "The album sold less than 1.6 million copies.",
+     "less than 1.6 million copies", "over 1.6 million copies"),
+    ("Bring no more than 3 bags.", "Bring more than 3 bags.", "more than 3 bags", "no more than 3 bags"),
+    ("The battery lasts 10 hours or more.", "The battery lasts 10 hours or less.", "10 hours or less",
+     "10 hours or more"),
+    ("Do not take more than four tablets in 24 hours.", "Take more than four tablets in 24 hours.",
+     "more than four tablets", "not take more than four tablets"),
+    ("The case is not under 5 kg.", "The case is under 5 kg.", "under 5 kg", "not under 5 kg"),
 ]  # fmt: skip
 
 
@@ -159,6 +172,24 @@ def test_a_changed_value_is_contradicted_with_both_values(
 def test_the_same_amount_written_differently_is_not_a_clash(evidence: str, claim: str) -> None:
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
     assert verdict.status is not ClaimStatus.CONTRADICTED and verdict.clash is None
+
+
+@pytest.mark.parametrize(
+    "evidence, claim",
+    [
+        ("The battery lasts more than 10 hours.", "The battery lasts over 10 hours."),
+        ("The battery lasts more than 10 hours.", "The battery lasts 10 hours or more."),
+        ("The tour lasts up to 40 minutes.", "The tour lasts 40 minutes at most."),
+        # a bound a "not" denies is the other bound
+        ("Do not take more than four tablets in 24 hours.", "Take at most four tablets in 24 hours."),
+        ("George weighs not less than 70 kg.", "George weighs not under 70 kg."),
+        # "over" and "under" of a count or an age name two groups ("Children under 12 travel free")
+        ("Children under 12 travel free.", "Children over 12 travel free."),
+    ],
+)
+def test_the_same_bound_in_other_words_is_not_a_clash(evidence: str, claim: str) -> None:
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert verdict.clash is None, verdict.reason
 
 
 @pytest.mark.parametrize(

@@ -63,6 +63,32 @@ _SPANS = frozenset({"date", "calendar year"})
 _JOINT = re.compile(r"[,;]|\b(?:and|or|but|while|whereas)\b", re.IGNORECASE)
 _UNIT_IN_BRACKETS = re.compile(r"\(([^()\s]{1,4})\)")
 _ROW_NAME = re.compile(r"(?:^|[.!?]\s+)For ([^,.]{1,80}), the ")  # rrag/ingest/extract.py: table_row
+# The bound an amount is given as: "at least 18 years", "more than 3 million copies", "up to 40
+# minutes", "5 days or more". Alternatives that start further left win a search, so "no more than"
+# is read before "more than".
+_BOUND_BEFORE = re.compile(
+    r"\b(?:(?P<upper>no more than|not more than|not exceeding|less than|fewer than|at most|up to|under|below"
+    r"|a maximum of|maximum of)|(?P<lower>no less than|not less than|no fewer than|more than|greater than"
+    r"|at least|over|above|upwards of|a minimum of|minimum of))\s+$",
+    re.IGNORECASE,
+)
+_BOUND_AFTER = re.compile(
+    r"\s+(?:(?P<upper>or (?:less|fewer|younger|under|below)|at most|at the most)"
+    r"|(?P<lower>or (?:more|over|older|above)|and (?:over|above)|at least))\b",
+    re.IGNORECASE,
+)
+_BOUND_REACH = 20  # characters before a value that can hold its bound
+# A bound a verb's "not" denies is the other bound ("do not take more than 4 tablets": at most 4); one
+# further from its "not", or under a "no", is no bound a value can be compared by ("does not visit the
+# gym at least once a day", "no one under 18 is admitted").
+_DENIED_BOUND = re.compile(r"(?:\b(?:not|never|cannot|nor)|\b\w+n't)\s+(?:[\w']+\s+)?$", re.IGNORECASE)
+_NO_BOUND = re.compile(
+    r"(?:\b(?:no|none|without|not|never|cannot|neither|nor)|n't)(?:\s+[\w']+){0,3}\s*$", re.IGNORECASE
+)
+_OTHER_BOUND = {"lower": "upper", "upper": "lower"}
+# "Children under 12", "people over 65": a bound that names a group, not an amount said of it. Two
+# groups of a count or an age on either side of one number are no contradiction.
+_GROUP_BOUNDS = frozenset({"under", "over", "above", "below"})
 
 
 @dataclass(frozen=True)
@@ -82,6 +108,13 @@ class Value:
     # Where its sentence gives several values of its measure, the words that are its alone ("58 mg for
     # adults and 17 mg for children": 58 has "adult", 17 "children").
     own: frozenset[str] = frozenset()
+    bound: str = ""  # "lower" or "upper" where the text gives it as a bound ("at least 18 years")
+    bounded: str = ""  # the value with its bound's words, as its text writes them
+    bounded_at: int = -1  # where `bounded` starts in its text
+
+    def bounded_otherwise(self, other: Value) -> bool:
+        """Whether the two are given as opposite bounds ("at least 18 years" / "under 18 years")."""
+        return bool(self.bound and other.bound) and self.bound != other.bound
 
     def of_another_row(self, other: Value) -> bool:
         """Whether `other` is in a table row named for something this value's text does not name
@@ -161,6 +194,7 @@ def values(text: str) -> tuple[Value, ...]:
         measure, amount = q.measure
         qualifiers = qualified.get(q, [])
         end = max([q.end, q.unit_end] + [e for _, _, e in qualifiers if e > q.end])
+        bound, (bound_start, bound_end) = _bound(text, q)
         out.append(
             Value(
                 q,
@@ -172,6 +206,9 @@ def values(text: str) -> tuple[Value, ...]:
                 " ".join(text[q.start : end].split()),
                 row=_row(text, q),
                 words=words,
+                bound=bound,
+                bounded=text[bound_start:bound_end] if bound else "",
+                bounded_at=bound_start if bound else -1,
             )
         )
     for i, (low, high) in enumerate(zip(out, out[1:])):
@@ -184,6 +221,24 @@ def values(text: str) -> tuple[Value, ...]:
                 span = end_value.quantity._replace(start=start, unit_end=end)
                 out[at] = replace(end_value, quantity=span, bounds=bounds, written=whole, qualified=whole)
     return tuple(_with_own_words(text, out))
+
+
+def _bound(text: str, q: Quantity) -> tuple[str, tuple[int, int]]:
+    """Which bound `text` gives `q` as ("" for none), and the span of the value with the bound's words
+    (and the "not" that turns it round)."""
+    end = max(q.end, q.unit_end)
+    before = _BOUND_BEFORE.search(text, max(0, q.start - _BOUND_REACH), q.start)
+    if before:
+        bound = "upper" if before.group("upper") else "lower"
+        denied = _DENIED_BOUND.search(text, 0, before.start())
+        if denied:
+            return _OTHER_BOUND[bound], (denied.start(), end)
+        if not _NO_BOUND.search(text, 0, before.start()):
+            return bound, (before.start(), end)
+    after = _BOUND_AFTER.match(text, end)
+    if after:
+        return ("upper" if after.group("upper") else "lower"), (q.start, after.end())
+    return "", (q.start, end)
 
 
 def _with_own_words(text: str, found: list[Value]) -> list[Value]:
@@ -305,6 +360,26 @@ def of_something_else(claimed: Sequence[Value], stated: Sequence[Value]) -> list
         if same and not any(c.compatible(o) for o in same):
             out.append((c, same[0]))
     return out
+
+
+def reversed_bounds(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tuple[Value, Value]]:
+    """(claim's value, evidence's value) where the evidence gives the claim's amount of the same thing
+    only as the other bound: "less than 1.6 million copies" against "over 1.6 million copies", "up to
+    40 minutes" against "at least 40 minutes". Two groups of a count or an age ("children under 12",
+    "over 12") are not."""
+    out = []
+    for c in claimed:
+        if not c.bound or c.bounds:
+            continue
+        same = [o for o in stated if c.compatible(o) and c.same_amount(o) and not c.of_another_row(o)]
+        groups = not is_measured(c.quantity) and c.measure != "time" and _names_group(c)
+        if same and all(c.bounded_otherwise(o) and not (groups and _names_group(o)) for o in same):
+            out.append((c, same[0]))
+    return out
+
+
+def _names_group(value: Value) -> bool:
+    return value.bounded.split()[0].lower() in _GROUP_BOUNDS
 
 
 def aligned(value: Value, others: Sequence[Value]) -> list[Value]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -94,7 +95,30 @@ def content_words(text: str) -> tuple[str, ...]:
 
 def negation_count(text: str) -> int:
     """How many negation cues `text` has; contractions count ("don't" is "dont" after `words`)."""
-    return sum(1 for w in words(text) if w in NEGATORS)
+    tokens = words(text)
+    return sum(1 for i in range(len(tokens)) if negates(tokens, i))
+
+
+# "no more than 3 bags" and "not less than 18" state a bound, not a denial.
+_BOUND_WORDS = frozenset({"under", "over", "above", "below"})
+_COMPARATIVES = frozenset("more less fewer greater higher lower later earlier longer shorter sooner".split())
+
+
+def negates(tokens: Sequence[str], i: int) -> bool:
+    """Whether token `i` of `tokens` (as `words` writes them) is a negator, not the "no" or "not" of
+    a bound."""
+    return tokens[i] in NEGATORS and not (tokens[i] in ("no", "not") and _is_bound(tokens, i + 1))
+
+
+def _is_bound(tokens: Sequence[str], i: int) -> bool:
+    """Whether a bound starts at token `i`: a comparative and "than" ("more than", "no later than"),
+    or "under", "over", "above" or "below" a number ("not under 70 kg")."""
+    if i + 1 >= len(tokens):
+        return False
+    after = tokens[i + 1]
+    return (tokens[i] in _COMPARATIVES and after == "than") or (
+        tokens[i] in _BOUND_WORDS and (after[0].isdigit() or after in CARDINALS)
+    )
 
 
 class Negation(NamedTuple):
@@ -140,7 +164,8 @@ _DENIAL_BEFORE, _DENIAL_AFTER = 4, 2  # how near a negator a word is too near to
 @lru_cache(maxsize=4096)  # the rules read each evidence sentence for every claim
 def denies(text: str) -> bool:
     """Whether `text` has a negator or a negative word ("avoid", "unclear") anywhere."""
-    return any(_token(t.text) in NEGATORS or _token(t.text) in NEGATIVE_WORDS for t in word_spans(text))
+    tokens = [_token(t.text) for t in word_spans(text)]
+    return any(negates(tokens, i) or w in NEGATIVE_WORDS for i, w in enumerate(tokens))
 
 
 @lru_cache(maxsize=4096)
@@ -148,7 +173,7 @@ def plain_words(text: str) -> frozenset[str]:
     """The stemmed content words of `text` that it states plainly: with no negator or negative word
     ("avoid", "unclear") within a few words of them ("WiFi: no", "don't allow the soil to dry")."""
     tokens = [_token(t.text) for t in word_spans(text)]
-    denials = [i for i, w in enumerate(tokens) if w in NEGATORS or w in NEGATIVE_WORDS]
+    denials = [i for i, w in enumerate(tokens) if negates(tokens, i) or w in NEGATIVE_WORDS]
     return frozenset(
         stem(w)
         for i, w in enumerate(tokens)
@@ -178,19 +203,21 @@ def negations(text: str) -> tuple[Negation, ...]:
     """Each negator of `text` ("not", "never", "no", "cannot", "doesn't", "without") with the content
     words it negates: the next one or two, within its clause. "not only" negates nothing."""
     tokens = word_spans(text)
+    written = [_token(t.text) for t in tokens]
     out = []
     for i, token in enumerate(tokens):
-        word = _token(token.text)
-        if word not in NEGATORS:
+        word = written[i]
+        if not negates(written, i):
             continue
         reach = _DETERMINER_REACH if word in _DETERMINERS else _NEGATOR_REACH
         terms: list[str] = []
         end = token.end
-        for nxt in tokens[i + 1 :]:
+        for j, nxt in enumerate(tokens[i + 1 :], i + 1):
             if len(terms) == reach or _SCOPE_BREAK.search(text, end, nxt.start):
                 break
-            w = _token(nxt.text)
-            if w == "only" and not terms:
+            w = written[j]
+            if (w == "only" and not terms) or _is_bound(written, j):
+                terms = []  # "not only" negates nothing, "do not take more than 4" a bound (text.values)
                 break
             if w == "longer" and word == "no" and not terms:
                 reach = _NEGATOR_REACH  # "no longer offers X" denies the offering, as "not" would

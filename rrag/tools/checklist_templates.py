@@ -401,6 +401,34 @@ T("range", "policies", "Orders are delivered in {r[a]}-{r[b]} working days.",
   r=span(2, 5, 3))  # fmt: skip
 
 # --------------------------------------------------------------------------------------------
+# bounds: the same amount as the other bound ("under 18" for "at least 18")
+
+T("bound", "policies", "Applicants must be at least {n} years old.",
+  ["Applicants under {n} years old are accepted.", "Applicants must be under {n} years old."],
+  ["Applicants must be {n} years old or older.", "Applicants must be no younger than {n} years old."],
+  n=["16", "18", "21", "25"])  # fmt: skip
+T("bound", "policies", "Cabin bags may weigh up to {n} kg.",
+  ["Cabin bags must weigh at least {n} kg.", "Cabin bags may weigh more than {n} kg."],
+  ["Cabin bags may weigh no more than {n} kg.", "A cabin bag may weigh {n} kg at most."],
+  n=num(7, 12))  # fmt: skip
+T("bound", "manuals", "On a full charge the {device} runs for more than {n} hours.",
+  ["On a full charge the {device} runs for less than {n} hours.", "On a full charge the {device} runs for at most {n} hours."],
+  ["On a full charge the {device} runs for over {n} hours.", "The {device} runs for more than {n} hours on a full charge."],
+  device=["drill", "speaker", "lantern", "vacuum cleaner"], n=num(3, 12))  # fmt: skip
+T("bound", "medicine", "Do not take more than {n} tablets in 24 hours.",
+  ["You may take at least {n} tablets in 24 hours.", "Take more than {n} tablets in 24 hours."],
+  ["Take no more than {n} tablets in 24 hours.", "Take at most {n} tablets in 24 hours."],
+  n=["four", "six", "eight"])  # fmt: skip
+T("bound", "prices", "Delivery is free on orders over £{n}.",
+  ["Delivery is free on orders under £{n}.", "Delivery is free on orders of less than £{n}."],
+  ["Orders over £{n} are delivered free.", "Delivery is free on orders of more than £{n}."],
+  n=num(20, 80, 10))  # fmt: skip
+T("bound", "recipes", "Bake the {bread} for at least {n} minutes.",
+  ["Bake the {bread} for at most {n} minutes.", "Bake the {bread} for less than {n} minutes."],
+  ["Bake the {bread} for {n} minutes or more.", "The {bread} should bake for at least {n} minutes."],
+  bread=["sourdough loaf", "rye bread", "focaccia"], n=num(25, 50, 5))  # fmt: skip
+
+# --------------------------------------------------------------------------------------------
 # percentages
 
 T("percentage", "prices", "Members get a {p}% discount on {item}.",

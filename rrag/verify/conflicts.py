@@ -86,9 +86,9 @@ def _disagreement(claim: str, sentences: list[_Sentence]) -> str:
     about = [v for sentence in sentences if _same_thing(topic, sentence.topic) for v in sentence.values]
     for said in claimed:
         of_it = [v for v in about if said.compatible(v.value)]
-        backing = [v for v in of_it if v.value.same_amount(said)]
+        backing = [v for v in of_it if _states(v.value, said)]
         backed_by = {v.source for v in backing}
-        other = [v for v in of_it if v.source not in backed_by and not v.value.same_amount(said)]
+        other = [v for v in of_it if v.source not in backed_by and not _states(v.value, said)]
         pair = next(
             (
                 (a, b)
@@ -101,10 +101,16 @@ def _disagreement(claim: str, sentences: list[_Sentence]) -> str:
         if pair:
             first, second = sorted(pair, key=lambda v: v.rank)
             return (
-                f"sources disagree: {first.value.written} ({first.source}) vs "
-                f"{second.value.written} ({second.source})"
+                f"sources disagree: {first.value.bounded or first.value.written} ({first.source}) vs "
+                f"{second.value.bounded or second.value.written} ({second.source})"
             )
     return ""
+
+
+def _states(value: Value, said: Value) -> bool:
+    """Whether `value` gives the amount `said` does, as the same bound if either is one ("up to 7 kg"
+    does not state "at least 7 kg")."""
+    return value.same_amount(said) and not value.bounded_otherwise(said)
 
 
 def flag_conflicts(results: Sequence[ClaimResult], contexts: Sequence[RetrievedChunk]) -> list[ClaimResult]:

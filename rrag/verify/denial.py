@@ -8,8 +8,8 @@ import re
 from rrag.text import (
     NEGATIVE_PREFIXES,
     NEGATIVE_WORDS,
-    NEGATORS,
     Negation,
+    negates,
     negations,
     stem,
     word_spans,
@@ -102,7 +102,7 @@ def _unnegated_denials(t: _Text) -> frozenset[str]:
     negation's reach is no sure guide here ("it can't, realistically, be stopped", "never been
     knocked out or stopped")."""
     tokens = words(t.asserted)
-    first_negator = next((i for i, w in enumerate(tokens) if w in NEGATORS), len(tokens))
+    first_negator = next((i for i in range(len(tokens)) if negates(tokens, i)), len(tokens))
     return frozenset(stem(w) for w in tokens[:first_negator] if w in _FLIPPED)
 
 

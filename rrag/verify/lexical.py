@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from rrag.text import chunk_sentences, month_mentions, stem, words
 from rrag.text.quantities import is_measured
-from rrag.text.values import clashes, misattributed, of_something_else
+from rrag.text.values import clashes, misattributed, of_something_else, reversed_bounds
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify import contrasts, records
 from rrag.verify.base import Verifier
@@ -195,6 +195,17 @@ def _conflict(
         and not _stated_elsewhere(said, single)
     ]
 
+    # The same amount of the same thing, bounded the other way: "under 18" where the evidence says
+    # "at least 18".
+    flipped = [
+        (said, found)
+        for said, found in reversed_bounds(c.values, e.values)
+        if _same_subject(c, topic, said, found)
+    ]
+    if flipped:
+        said, found = flipped[0]
+        start = said.bounded_at
+        return clashing(ValueClash(said.bounded, found.bounded, start, start + len(said.bounded)), 0.8)
     if aligned:
         said, found = aligned[0]
         # Quoted with their qualifiers where those told the evidence's values apart ("2.9 kg when full",

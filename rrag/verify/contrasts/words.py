@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from rrag.text import NEGATIVE_PREFIXES, STOPWORDS, negations, quantities, stem
-from rrag.text.quantities import TIME_OF_DAY, is_measured
+from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.words import NEGATORS
 from rrag.verify.contrasts.base import (
     _PASSIVE,
@@ -156,15 +156,13 @@ _NOT_DENIED = frozenset(
     imposition impress imprint improve impulse irrespective""".split()
 )
 _DENIED = "not "  # marks the root a prefix denies, as `_words_of` writes it; no stem has a space
-# A bound of a measured value: "stored below 25 °C" is a maximum, "above 25 °C" a minimum (not "over
-# 65", an age, nor "under 12 rooms", a count).
-_BOUNDS = {"above": "minimum", "over": "minimum", "below": "maximum", "under": "maximum"}
 
 
 @lru_cache(maxsize=4096)  # the same evidence sentences are read for claim after claim
 def _words_of(text: str) -> tuple[tuple[str, int, int], ...]:
     """(stem, first token, after last) of each word of `text` (`_tokens`), each phrase of `_PHRASES`,
-    each word a prefix denies (`_denied_roots`) and each bound of a measured value (`_BOUNDS`)."""
+    and each word a prefix denies (`_denied_roots`). A bound of a value ("below 25 °C") is a value's
+    (rrag.text.values)."""
     tokens = _tokens(text)
     denied = _denied_roots(text, tokens)
     # The root of "non-refundable" is no word of its own
@@ -179,14 +177,6 @@ def _words_of(text: str) -> tuple[tuple[str, int, int], ...]:
             (_stem(meaning), i, i + len(phrase))
             for i in range(len(words))
             if tuple(words[i : i + len(phrase)]) == phrase
-        ]
-    bounds = [i for i, w in enumerate(words[:-1]) if w in _BOUNDS and words[i + 1][0].isdigit()]
-    if bounds:
-        measured = [q for q in quantities(text) if is_measured(q)]
-        out += [
-            (_stem(_BOUNDS[words[i]]), i, i + 1)
-            for i in bounds
-            if any(q.start <= tokens[i + 1].start < q.end for q in measured)
         ]
     return tuple(out)
 
