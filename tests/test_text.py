@@ -207,6 +207,23 @@ def test_a_denial_is_still_a_denial() -> None:
     assert negations("The courier does not deliver more parcels than vans.")  # no number: no bound
 
 
+@pytest.mark.parametrize(
+    ("text", "shares"),
+    [
+        ("Two thirds of the budget goes to salaries.", [2 / 3]),
+        ("A quarter of the tickets are sold.", [0.25]),
+        ("Half of the staff left in the first half of the year.", [0.5]),
+        ("The third floor is closed.", []),  # an ordinal
+        ("A third visit is free.", []),
+        ("The tour takes an hour and a half.", []),
+        ("Rest the joint for a quarter of an hour.", []),
+    ],
+)
+def test_a_fraction_is_a_share(text: str, shares: list[float]) -> None:
+    found = [q.value for q in quantities(text) if q.unit == "fraction"]
+    assert found == pytest.approx(shares)
+
+
 def test_words_stems_and_negation() -> None:
     assert content_words("Employees don't receive the required 25 days of leave") == (
         "employ",

@@ -133,6 +133,11 @@ CLASHES = [
     ("Do not take more than four tablets in 24 hours.", "Take more than four tablets in 24 hours.",
      "more than four tablets", "not take more than four tablets"),
     ("The case is not under 5 kg.", "The case is under 5 kg.", "under 5 kg", "not under 5 kg"),
+    # a fraction of the same thing
+    ("Half of the tickets are reserved for students.", "A quarter of the tickets are reserved for students.",
+     "A quarter", "Half"),
+    ("A third of the budget goes to salaries.", "Two thirds of the budget goes to salaries.", "Two thirds",
+     "A third"),
 ]  # fmt: skip
 
 
@@ -164,6 +169,9 @@ def test_a_changed_value_is_contradicted_with_both_values(
         ("The site is closed between June and August.", "The site is closed in July."),
         ("Core hours are 10:00 to 15:00.", "Core hours are 10:00 to 3 p.m."),
         ("The pharmacy closes at midnight.", "The pharmacy closes at 12 am."),
+        ("The hotel is 200 metres from the beach.", "The beach is 200 m from the hotel."),
+        ("33% of the budget goes to salaries.", "A third of the budget goes to salaries."),
+        ("Half of the seats are taken.", "50% of the seats are taken."),
         ("Three of the stranded climbers were rescued.", "Three stranded climbers were rescued."),
         # "of them" names no count: the number stays bare, as does the part of "the five patients"
         ("Two of the five patients recovered.", "Two patients recovered."),

@@ -185,7 +185,7 @@ _NUMBER = _starting_with(
 _PER_HOUR = re.compile(r"\s*(?:/\s*h(?:r|our)?\b|per\s+hour\b|an\s+hour\b)", re.IGNORECASE)
 _WEIGHED = re.compile(r"\b(?:weigh\w*|heav\w*)\b", re.IGNORECASE)
 _METRES_AFTER = re.compile(
-    r"\s+(?:tall|high|long|wide|deep|away|above|below|in (?:length|height|depth|diameter))\b"
+    r"\s+(?:tall|high|long|wide|deep|away|from|above|below|in (?:length|height|depth|diameter))\b"
 )
 # "9:30", "17:00", "5 p.m.", "9am": a time of day, in hours since midnight.
 _TIME = _starting_with(r"\d", r"\b(?P<h>\d{1,2})(?::(?P<m>\d{2}))?(?:\s?(?P<ampm>[ap](?:\.m\.|\.?m\b)))?")
@@ -207,6 +207,26 @@ _TIMES_PER = re.compile(
     r"\s+(?:a|an|per|every|each)\s+(?:day|week|month|year|hour)\b|\s+(?:daily|weekly)\b", re.I
 )
 _AGE = re.compile(r"[-\s]old\b", re.IGNORECASE)
+# A fraction of something, its value the share (0.25 for "a quarter of the tickets"): "two thirds",
+# "a third of the budget", "half of the seats"; not "a third visit" (an ordinal), "an hour and a half"
+# or "a quarter of an hour" (a duration).
+FRACTION = "fraction"
+_NO_SHARE_BEFORE = re.compile(r"\b(?:the|first|second|latter|other|last|a|an|and)\s+$", re.IGNORECASE)
+_DENOMINATORS = {
+    "half": 2,
+    "halve": 2,
+    "third": 3,
+    "quarter": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "eighth": 8,
+    "tenth": 10,
+}
+_FRACTION = re.compile(
+    r"(?<!\band )\b(?:(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine)[\s-]+)?"
+    r"(?P<d>halves|half|thirds?|quarters?|fifths?|sixths?|eighths?|tenths?)\b(?P<of>\s+of\b(?!\s+an?\b))?",
+    re.IGNORECASE,
+)
 # "three of the alleged attackers" counts what "four alleged attackers" does ("of them" counts nothing
 # named, and "two of the five patients" leaves the count to "five patients").
 _PARTITIVE = re.compile(r"\s+of\s+(?:the|these|those|its|their|our|his|her|your|my)\b", re.IGNORECASE)
@@ -284,7 +304,10 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         else:
             start = m.start()
         found.append(Quantity(value, unit, start, m.end(), unit_end))
+    fractions = _fractions(text)
     for m in _NUMBER_WORD.finditer(text):
+        if any(f.start <= m.start() < f.end for f in fractions):
+            continue
         word = m.group(0).casefold()  # "ſix" matches case-insensitively and is "six"
         value = sum(_WORD_NUMBERS[part] for part in re.split(r"[-\s]", word))
         scaled = _SCALE_WORD.match(text, m.end())  # "two million visitors" counts visitors
@@ -297,11 +320,28 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             continue
         value *= _SCALES[scaled.group(1).lower()] if scaled else 1
         found.append(Quantity(float(value), unit, m.start(), end, unit_end))
-    found = sorted(found + times, key=lambda q: q.start)
+    found = sorted(found + times + fractions, key=lambda q: q.start)
     for i, (low, high) in enumerate(zip(found, found[1:])):
         if not low.unit and high.unit and RANGE_JOIN.fullmatch(text, low.end, high.start):
             found[i] = low._replace(unit=high.unit)
     return tuple(found)
+
+
+def _fractions(text: str) -> list[Quantity]:
+    """The fractions of `text`: a plural one ("two thirds"), or a singular one of something ("a
+    quarter of the tickets", "half of the seats")."""
+    out = []
+    for m in _FRACTION.finditer(text):
+        count, denominator = (m.group("n") or "").lower(), m.group("d").lower()
+        if not (count and denominator.endswith("s")) and not (
+            m.group("of") and count in ("", "a", "an", "one")
+        ):
+            continue
+        if not count and (denominator != "half" or _NO_SHARE_BEFORE.search(text, 0, m.start())):
+            continue  # "third of the budget" without its "a" is an ordinal's; "the first half" a period
+        share = CARDINALS.get(count, 1) / _DENOMINATORS[denominator.rstrip("s")]
+        out.append(Quantity(share, FRACTION, m.start(), m.end("d")))
+    return out
 
 
 def is_partitive(text: str, q: Quantity) -> bool:
@@ -408,6 +448,9 @@ def same_amount(a: Quantity, b: Quantity) -> bool:
     ("5 pounds" is no "5 euros", "40 km/h" no "40 mph")."""
     if other_measures(a, b):
         return False
+    if {a.unit, b.unit} == {FRACTION, "%"}:  # "a third" is "33%", rounded
+        share, percent = (a.value, b.value) if a.unit == FRACTION else (b.value, a.value)
+        return abs(share * 100 - percent) < 1
     (kind_a, base_a), (kind_b, base_b) = a.measure, b.measure
     if kind_a and kind_a == kind_b and kind_a != a.unit:
         return math.isclose(base_a, base_b, rel_tol=converted_tolerance(a.unit, b.unit))

@@ -26,7 +26,7 @@ from rrag.text import (
     stem,
     words,
 )
-from rrag.text.quantities import TIME_OF_DAY, is_measured
+from rrag.text.quantities import FRACTION, TIME_OF_DAY, is_measured
 from rrag.text.values import Value, near_words, values
 from rrag.text.words import IRREGULAR_FORMS
 from rrag.types import Chunk
@@ -165,13 +165,15 @@ def _coverage(claim: _Text, evidence: _Text) -> float:
 
 def _stated(claim: _Text, evidence: _Text) -> frozenset[str]:
     """The claim's terms the evidence states: its own words, and the words of a value the evidence
-    gives as the same amount in other words ("1,200 grams" for "1.2 kg", "20:00" for "8 pm")."""
+    gives as the same amount of the same thing in other words ("the kettle weighs 1,200 grams" for
+    "1.2 kg", "starts at 20:00" for "8 pm"; not "a bonus of one month's salary" for "30 days' notice")."""
+    # Not a count's: its "unit" may be any next word ("One customer").
     same_values = frozenset(
         t
-        for q in claim.numbers
-        if (is_measured(q) or q.unit == TIME_OF_DAY)  # a count's "unit" may be any next word
-        and _has_value(evidence.numbers, q)
-        for t in content_words(q.written(claim.text))
+        for v in claim.values
+        if (is_measured(v.quantity) or v.quantity.unit in (TIME_OF_DAY, FRACTION))
+        and any(o.same_amount(v) and _share(v.near, o.near) > 0 for o in evidence.values)
+        for t in content_words(v.written)
     )
     return claim.terms & (evidence.terms | same_values)
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from rrag.text import chunk_sentences, month_mentions, stem, words
-from rrag.text.quantities import is_measured
+from rrag.text.quantities import FRACTION, is_measured
 from rrag.text.values import clashes, misattributed, of_something_else, reversed_bounds
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify import contrasts, records
@@ -179,7 +179,11 @@ def _conflict(
     topic = _share(c.topic, e.topic)
     about_the_same = topic >= SAME_TOPIC
     stated = {v.quantity.end for v in c.values if any(o.holds(v) or v.holds(o) for o in e.values)}  # ranges
-    missing = [q for q in c.numbers if not _has_value(e.numbers, q) and q.end not in stated]
+    # A fraction is mostly a rough share ("over half", "nearly a third"): one the evidence does not
+    # give is no unstated number, though another one of the same thing clashes.
+    missing = [
+        q for q in c.numbers if not _has_value(e.numbers, q) and q.end not in stated and q.unit != FRACTION
+    ]
     # A value of the evidence's sentence that the claim gives to another of its qualifiers ("adults
     # take 17 mg" where 17 mg is for children) is a clash, though the amount is stated there.
     misplaced = [
