@@ -1,6 +1,6 @@
 """Values read by what they measure: each number of a sentence with its measure, its amount in that
-measure's base unit, the words about it and its qualifiers ("when full", "per wash", "on Saturdays",
-"for the X400").
+measure's base unit, the words about it, its qualifiers ("when full", "per wash", "on Saturdays",
+"for the X400") and the bound it is given as ("at least 18 years", "up to 7 kg").
 
 Two values are comparable only where they measure the same thing under compatible qualifiers: "1.2 kg
 when empty" is no evidence about the weight "when full", opening hours "on weekdays" say nothing of
