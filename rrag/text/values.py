@@ -27,7 +27,7 @@ from rrag.text.quantities import (
     quantities,
 )
 from rrag.text.sentences import split_sentences
-from rrag.text.words import STOPWORDS, content_words, has_digit, stem
+from rrag.text.words import BOUND_PREPOSITIONS, STOPWORDS, content_words, has_digit, stem
 
 _UNITLESS = ""  # the measure of a bare number: nothing to compare it by
 _WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
@@ -86,9 +86,6 @@ _NO_BOUND = re.compile(
     r"(?:\b(?:no|none|without|not|never|cannot|neither|nor)|n't)(?:\s+[\w']+){0,3}\s*$", re.IGNORECASE
 )
 _OTHER_BOUND = {"lower": "upper", "upper": "lower"}
-# "Children under 12", "people over 65": a bound that names a group, not an amount said of it. Two
-# groups of a count or an age on either side of one number are no contradiction.
-_GROUP_BOUNDS = frozenset({"under", "over", "above", "below"})
 
 
 @dataclass(frozen=True)
@@ -379,7 +376,9 @@ def reversed_bounds(claimed: Sequence[Value], stated: Sequence[Value]) -> list[t
 
 
 def _names_group(value: Value) -> bool:
-    return value.bounded.split()[0].lower() in _GROUP_BOUNDS
+    """Whether a bound names a group rather than an amount said of it ("children under 12", "people
+    over 65"): two groups of a count or an age either side of one number are no contradiction."""
+    return value.bounded.split()[0].lower() in BOUND_PREPOSITIONS
 
 
 def aligned(value: Value, others: Sequence[Value]) -> list[Value]:

@@ -99,8 +99,8 @@ def negation_count(text: str) -> int:
     return sum(1 for i in range(len(tokens)) if negates(tokens, i))
 
 
-# "no more than 3 bags" and "not less than 18" state a bound, not a denial.
-_BOUND_WORDS = frozenset({"under", "over", "above", "below"})
+# "no more than 3 bags" and "not less than 18" state a bound, not a denial; so does "not under 70 kg".
+BOUND_PREPOSITIONS = frozenset({"under", "over", "above", "below"})
 _COMPARATIVES = frozenset("more less fewer greater higher lower later earlier longer shorter sooner".split())
 
 
@@ -117,7 +117,7 @@ def _is_bound(tokens: Sequence[str], i: int) -> bool:
         return False
     after = tokens[i + 1]
     return (tokens[i] in _COMPARATIVES and after == "than") or (
-        tokens[i] in _BOUND_WORDS and (after[0].isdigit() or after in CARDINALS)
+        tokens[i] in BOUND_PREPOSITIONS and (after[0].isdigit() or after in CARDINALS)
     )
 
 

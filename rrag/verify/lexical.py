@@ -178,6 +178,17 @@ def _conflict(
     # claim is what the evidence is about.
     topic = _share(c.topic, e.topic)
     about_the_same = topic >= SAME_TOPIC
+    # The same amount of the same thing, bounded the other way: "under 18" where the evidence says
+    # "at least 18".
+    flipped = [
+        (said, found)
+        for said, found in reversed_bounds(c.values, e.values)
+        if _same_subject(c, topic, said, found)
+    ]
+    if flipped:
+        said, found = flipped[0]
+        start = said.bounded_at
+        return clashing(ValueClash(said.bounded, found.bounded, start, start + len(said.bounded)), 0.8)
     stated = {v.quantity.end for v in c.values if any(o.holds(v) or v.holds(o) for o in e.values)}  # ranges
     # A fraction is mostly a rough share ("over half", "nearly a third"): one the evidence does not
     # give is no unstated number, though another one of the same thing clashes.
@@ -199,17 +210,6 @@ def _conflict(
         and not _stated_elsewhere(said, single)
     ]
 
-    # The same amount of the same thing, bounded the other way: "under 18" where the evidence says
-    # "at least 18".
-    flipped = [
-        (said, found)
-        for said, found in reversed_bounds(c.values, e.values)
-        if _same_subject(c, topic, said, found)
-    ]
-    if flipped:
-        said, found = flipped[0]
-        start = said.bounded_at
-        return clashing(ValueClash(said.bounded, found.bounded, start, start + len(said.bounded)), 0.8)
     if aligned:
         said, found = aligned[0]
         # Quoted with their qualifiers where those told the evidence's values apart ("2.9 kg when full",
