@@ -107,6 +107,9 @@ CONTRADICTIONS = [
     # ... and the evidence gives no more than an amount besides
     ("negation", "The watch is waterproof to 50 metres.", "The watch is not waterproof.",
      "The watch is waterproof to 50 metres", "is not waterproof"),
+    # ... or a condition
+    ("negation", "Returns are accepted within 30 days of purchase.", "Returns are not accepted.",
+     "Returns are accepted within 30 days of purchase", "are not accepted"),
     # a verb denied in its irregular form
     ("negation", "Tap water in the old town is safe to drink.", "Tap water in the old town should not be drunk.",
      "safe to drink", "should not be drunk"),

@@ -138,6 +138,16 @@ CLASHES = [
      "A quarter", "Half"),
     ("A third of the budget goes to salaries.", "Two thirds of the budget goes to salaries.", "Two thirds",
      "A third"),
+    # hours of the day are no rough amount: the other end of a span of them clashes
+    ("The store is open from 9 am to 5 pm.", "The store is open from 9 am to 9 pm.", "9 am to 9 pm",
+     "9 am to 5 pm"),
+    # ... and a qualifier of either end is the span's
+    ("The store is open from 9 am to 5 pm on weekdays and 10 am to 4 pm on Saturdays.",
+     "The store is open from 10 am to 4 pm on weekdays.", "10 am to 4 pm on weekdays",
+     "9 am to 5 pm on weekdays"),
+    # "a single dose" is one dose
+    ("The vaccine is given in two doses.", "The vaccine is given in a single dose.", "single dose",
+     "two doses"),
 ]  # fmt: skip
 
 
@@ -175,6 +185,13 @@ def test_a_changed_value_is_contradicted_with_both_values(
         ("Three of the stranded climbers were rescued.", "Three stranded climbers were rescued."),
         # "of them" names no count: the number stays bare, as does the part of "the five patients"
         ("Two of the five patients recovered.", "Two patients recovered."),
+        ("The store is open from 9 am to 5 pm.", "The store is open from 9:00 to 17:00."),
+        # "a second floor" is no rate per second
+        (
+            "A second floor addition can run $100-$300 a square foot.",
+            "A second floor addition costs $100 to $300 per square foot.",
+        ),
+        ("The hotel has two single rooms.", "The hotel has two single rooms and a suite."),
     ],
 )
 def test_the_same_amount_written_differently_is_not_a_clash(evidence: str, claim: str) -> None:
@@ -303,6 +320,21 @@ def test_an_amount_of_the_same_thing_or_a_count_is_not_given_of_something_else(
 ) -> None:
     ((verdict, kind),) = LexicalVerifier().assess([Claim(claim, 0, len(claim))], contexts(evidence))
     assert kind is None, verdict.reason
+
+
+@pytest.mark.parametrize(
+    "evidence, claim",
+    [
+        # "a week" says one week
+        ("Ballet dancers can go through 4 pairs of pointe shoes a week.",
+         "Ballet dancers go through 4 pairs of pointe shoes in one week."),
+        ("Ballet dancers can go through 4 pairs of pointe shoes a week.",
+         "Ballet dancers go through 4 pairs of pointe shoes in a single week."),
+    ],
+)  # fmt: skip
+def test_one_of_what_the_evidence_names_is_stated(evidence: str, claim: str) -> None:
+    verdict, kind = LexicalVerifier().assess([Claim(claim, 0, len(claim))], contexts(evidence))[0]
+    assert verdict.status is ClaimStatus.SUPPORTED and kind is None, verdict.reason
 
 
 def test_an_amount_not_stated_is_quoted_with_its_unit() -> None:

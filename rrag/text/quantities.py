@@ -42,6 +42,7 @@ _WORD_NUMBERS: dict[str, float] = CARDINALS | {
     "half": 0.5,
     "twice": 2,
     "once": 1,
+    "single": 1,  # only as "a single dose" (see `_A_SINGLE`)
 }
 # Ordinals, as "3rd" is read: "the third most distributed channel", "the sixteenth century". Not
 # "first" (in most sentences it counts nothing) nor "second" (also a unit of time).
@@ -197,6 +198,7 @@ _NUMBER_WORD = _starting_with(
     rf"\b(?:(?:{_TENS})[-\s](?:{_UNITS_AND_ORDINALS})"  # "twenty-five" is one number
     r"|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\b",
 )
+_A_SINGLE = re.compile(r"a\s(?=single\s)", re.IGNORECASE)  # "a single dose" is one dose
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
 RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
 _CALENDAR_YEAR = "calendar year"
@@ -309,6 +311,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if any(f.start <= m.start() < f.end for f in fractions):
             continue
         word = m.group(0).casefold()  # "ſix" matches case-insensitively and is "six"
+        if word == "single" and not _A_SINGLE.match(text, max(0, m.start() - 2)):
+            continue  # "single rooms", "single-use" count nothing
         value = sum(_WORD_NUMBERS[part] for part in re.split(r"[-\s]", word))
         scaled = _SCALE_WORD.match(text, m.end())  # "two million visitors" counts visitors
         end = scaled.end() if scaled else m.end()

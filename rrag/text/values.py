@@ -20,6 +20,7 @@ from rrag.text.quantities import (
     CONVERTED_MEASURES,
     DAYS_PER,
     RANGE_JOIN,
+    TIME_OF_DAY,
     Quantity,
     converted_tolerance,
     is_measured,
@@ -37,9 +38,8 @@ _DAY = re.compile(
     re.IGNORECASE,
 )
 _STATE = re.compile(r"\b(?:when|if|while)\s+(?:it\s+is\s+|fully\s+|completely\s+)?([^\W\d_]+)", re.IGNORECASE)
-_PER_WHAT = (
-    "day|week|month|year|hour|minute|second|use|wash|cycle|load|dose|session|visit|person|guest|night|order"
-)
+# Not "second": "a second floor", "every second week" are ordinals ("per second" is still a rate).
+_PER_WHAT = "day|week|month|year|hour|minute|use|wash|cycle|load|dose|session|visit|person|guest|night|order"
 _RATE = re.compile(
     rf"\bper\s+(?:calendar\s+|working\s+|business\s+)?([^\W\d_]+)|\b(?:a|an|each|every)\s+({_PER_WHAT})\b"
     r"|\b(daily|weekly|monthly|yearly|annual|annually|hourly)\b",
@@ -149,7 +149,8 @@ class Value:
     def holds(self, other: Value) -> bool:
         """Whether this value states `other`'s amount: the same amount, a range that holds it ("20 to
         40 minutes" holds "30 minutes", not the other way round), or a range that overlaps another
-        ("50-70%" and "50-75%": no evidence against it; "3-5 days" and "5-7 days" only touch)."""
+        ("50-70%" and "50-75%": no evidence against it; "3-5 days" and "5-7 days" only touch). Hours of
+        the day are no rough amount: "9 am to 9 pm" states hours that "9 am to 5 pm" does not."""
         if self.same_amount(other):
             return True
         if not self.bounds:
@@ -157,6 +158,8 @@ class Value:
         scale = self._scale(other)
         if not other.bounds:
             return self.bounds[0] <= other.amount * scale <= self.bounds[1]
+        if self.measure == TIME_OF_DAY:
+            return self.bounds == other.bounds
         return max(self.bounds[0], other.bounds[0] * scale) < min(self.bounds[1], other.bounds[1] * scale)
 
     def _per_time(self) -> float | None:
@@ -186,11 +189,12 @@ def values(text: str) -> tuple[Value, ...]:
     found = [q for q in read if q.measure[0] != _UNITLESS]
     qualified = _qualifiers(text, found)
     words = frozenset(content_words(text))
-    out = []
+    out, qualified_ends = [], []
     for q in found:
         measure, amount = q.measure
         qualifiers = qualified.get(q, [])
         end = max([q.end, q.unit_end] + [e for _, _, e in qualifiers if e > q.end])
+        qualified_ends.append(end)
         bound, (bound_start, bound_end) = _bound(text, q)
         out.append(
             Value(
@@ -211,12 +215,22 @@ def values(text: str) -> tuple[Value, ...]:
     for i, (low, high) in enumerate(zip(out, out[1:])):
         joined = RANGE_JOIN.fullmatch(text, low.quantity.end, high.quantity.start)
         if joined and low.measure == high.measure and low.amount < high.amount:
-            # Both ends are the range: "3-5 business days", from its first character to its unit's last.
+            # Both ends are the range: "3-5 business days", from its first character to its unit's last,
+            # and a qualifier of either end is the range's ("9 am to 5 pm on weekdays").
             start, end = low.quantity.start, max(high.quantity.end, high.quantity.unit_end)
             whole, bounds = " ".join(text[start:end].split()), (low.amount, high.amount)
+            of_both = low.qualifiers | high.qualifiers
+            with_them = " ".join(text[start : max(end, qualified_ends[i + 1])].split())
             for at, end_value in ((i, low), (i + 1, high)):
                 span = end_value.quantity._replace(start=start, unit_end=end)
-                out[at] = replace(end_value, quantity=span, bounds=bounds, written=whole, qualified=whole)
+                out[at] = replace(
+                    end_value,
+                    quantity=span,
+                    bounds=bounds,
+                    written=whole,
+                    qualifiers=of_both,
+                    qualified=with_them,
+                )
     return tuple(_with_own_words(text, out))
 
 

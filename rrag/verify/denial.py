@@ -21,6 +21,7 @@ CONTRADICTION_COVERAGE = 0.7  # negation and antonyms only contradict evidence a
 SAME_CLAUSE = 0.6  # share of a negated clause's words the other side must hold for a negation mismatch
 MIN_CLAUSE_TERMS = 3  # "it was not the most violent": too little said to be sure what is denied
 MIN_SHORT_TERMS = 2  # ... unless the claim is the whole clause denied ("Cats are allowed")
+SHORT_DENIED = 0.5  # share of the evidence's words (less amounts) a short claim must deny to contradict it
 SAME_CLAUSE_BACK = 0.5  # share of the claim's words a negated evidence clause must hold
 # Verbs that deny themselves: "has not stopped them" says they went on.
 _NEGATIVE_VERBS = frozenset(stem(w) for w in "stopped prevented failed avoided lacked refused denied".split())
@@ -73,9 +74,10 @@ def _clause_denied(c: _Text, e: _Text) -> tuple[str, str] | None:
         if len(c.negations) != 1 or e.denies:
             return None
         (n,) = c.negations
-        # The evidence says that, and little else but an amount ("waterproof to 50 metres")
+        # The evidence says that, and little else but an amount ("waterproof to 50 metres") or a
+        # condition ("Returns are accepted within 30 days of purchase")
         rest = e.topic | (e.terms & c.terms)
-        said = n.terms and n.terms <= e.plain and c.terms <= e.terms and _share(rest, c.terms) >= SAME_CLAUSE
+        said = n.terms and n.terms <= e.plain and c.terms <= e.terms and _share(rest, c.terms) >= SHORT_DENIED
         return (word := min(n.terms), word) if said else None
     if len(e.negations) != 1:
         return None

@@ -191,9 +191,15 @@ def _conflict(
         return clashing(ValueClash(said.bounded, found.bounded, start, start + len(said.bounded)), 0.8)
     stated = {v.quantity.end for v in c.values if any(o.holds(v) or v.holds(o) for o in e.values)}  # ranges
     # A fraction is mostly a rough share ("over half", "nearly a third"): one the evidence does not
-    # give is no unstated number, though another one of the same thing clashes.
+    # give is no unstated number, though another one of the same thing clashes. Nor is one of a thing
+    # the evidence names: its "a week" says "one week", "a single week".
     missing = [
-        q for q in c.numbers if not _has_value(e.numbers, q) and q.end not in stated and q.unit != FRACTION
+        q
+        for q in c.numbers
+        if not _has_value(e.numbers, q)
+        and q.end not in stated
+        and q.unit != FRACTION
+        and not (q.value == 1 and q.unit in e.terms)
     ]
     # A value of the evidence's sentence that the claim gives to another of its qualifiers ("adults
     # take 17 mg" where 17 mg is for children) is a clash, though the amount is stated there.
