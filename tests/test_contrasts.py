@@ -211,6 +211,15 @@ CONTRADICTIONS = [
     # what may be done without doing something says that something is not required
     ("modality", "The glaze must dry for at least an hour.", "The glaze can be fired without drying.",
      "must dry", "can be fired without drying"),
+    # a direction, and a direction of the same relation
+    ("opposite", "The river flows north into the lake.", "The river flows south into the lake.", "north", "south"),
+    ("opposite", "The village lies north of the river.", "The village lies south of the river.", "north", "south"),
+    # something else where the evidence says "only"
+    ("quantifier", "The drug is approved for adults only.", "The drug is approved for children.", "adults only",
+     "children"),
+    ("quantifier", "The app supports Android only.", "The app supports iPhone and Android.", "Android only",
+     "iPhone"),
+    ("quantifier", "Only cash is accepted at the kiosk.", "Cards are accepted at the kiosk.", "Only cash", "Cards"),
 ]  # fmt: skip
 
 
@@ -265,6 +274,9 @@ FAITHFUL = [
     # opening hours said from the other end
     ("The rooftop bar is open until 11 pm.", "The rooftop bar closes at 11 pm."),
     ("The rooftop bar is open from 5 pm to 11 pm.", "The rooftop bar is closed from 11 pm to 5 pm."),
+    # a relation turned round with its arguments
+    ("The village lies north of the river.", "The river lies south of the village."),
+    ("Only cash is accepted at the kiosk.", "Cash is accepted at the kiosk."),
 ]  # fmt: skip
 
 
@@ -358,6 +370,10 @@ NOT_AGAINST = [
     # a word that only starts like a denial: "improve" is no "not prove", "discover" no "not cover"
     ("The new layout should prove its worth.", "The new layout should improve its worth."),
     ("The inspector will discover the cause.", "The inspector will cover the cause."),
+    # "only" of a condition, of the one there is, or with the claim's word a kind of what it limits
+    ("Refunds are given only if the item is unused.", "Refunds are given if the box is unopened."),
+    ("He was the only losing coach that season.", "He was a terrible coach that season."),
+    ("The museum is open to members only.", "The museum is open to paying members."),
     # negation: a "don't" in the next sentence of the window
     ("Do not plant the bulbs in a hurry. The soil should reach 10°C first.",
      "Wait until the soil reaches 10°C before you plant the bulbs."),

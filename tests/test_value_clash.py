@@ -145,6 +145,11 @@ CLASHES = [
     ("The store is open from 9 am to 5 pm on weekdays and 10 am to 4 pm on Saturdays.",
      "The store is open from 10 am to 4 pm on weekdays.", "10 am to 4 pm on weekdays",
      "9 am to 5 pm on weekdays"),
+    # a bare number after "and" is of the unit before it
+    ("The ferry costs £12 for adults and 5 for children.", "Children travel on the ferry for £12.", "£12",
+     "5"),
+    ("The clinic sees 40 patients on Mondays and 25 on Fridays.", "The clinic sees 40 patients on Fridays.",
+     "40 patients on Fridays", "25 on Fridays"),
     # "a single dose" is one dose
     ("The vaccine is given in two doses.", "The vaccine is given in a single dose.", "single dose",
      "two doses"),
@@ -192,6 +197,8 @@ def test_a_changed_value_is_contradicted_with_both_values(
             "A second floor addition costs $100 to $300 per square foot.",
         ),
         ("The hotel has two single rooms.", "The hotel has two single rooms and a suite."),
+        # ... but not after a comma: "one" of the two
+        ("Two men, one with a dog, are standing in the ring.", "Two men are standing in the ring."),
     ],
 )
 def test_the_same_amount_written_differently_is_not_a_clash(evidence: str, claim: str) -> None:

@@ -198,6 +198,11 @@ _NUMBER_WORD = _starting_with(
     rf"\b(?:(?:{_TENS})[-\s](?:{_UNITS_AND_ORDINALS})"  # "twenty-five" is one number
     r"|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\b",
 )
+# A bare number after a list joint, of the unit of the value before it: "30 pages per minute in black
+# and 20 in colour", "£12 for adults and 5 for children".
+# Not after a comma: "Two men, one with a dog" is one of them.
+_ELLIPSIS = re.compile(r"(?:\s+[^\W\d]+){0,5}?\s+(?:and|or|but|while)\s+(?:only\s+)?")
+_ELLIPSIS_AFTER = re.compile(r"\s+(?:in|for|on|at|with|when|during|per|a|an)\b", re.IGNORECASE)
 _A_SINGLE = re.compile(r"a\s(?=single\s)", re.IGNORECASE)  # "a single dose" is one dose
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
 RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
@@ -328,6 +333,14 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     for i, (low, high) in enumerate(zip(found, found[1:])):
         if not low.unit and high.unit and RANGE_JOIN.fullmatch(text, low.end, high.start):
             found[i] = low._replace(unit=high.unit)
+    for i, (first, then) in enumerate(zip(found, found[1:])):
+        if (
+            first.unit
+            and not then.unit
+            and _ELLIPSIS.fullmatch(text, max(first.end, first.unit_end), then.start)
+            and _ELLIPSIS_AFTER.match(text, then.end)
+        ):
+            found[i + 1] = then._replace(unit=first.unit)
     return tuple(found)
 
 

@@ -399,6 +399,12 @@ T("range", "policies", "Orders are delivered in {r[a]}-{r[b]} working days.",
   ["Orders are delivered in {r[c]} working days.", "Delivery takes {r[c]} working days."],
   ["Delivery takes {r[a]} to {r[b]} working days.", "Orders arrive within {r[a]}-{r[b]} working days."],
   r=span(2, 5, 3))  # fmt: skip
+# ... and hours of the day, which are no rough amount: another end of the span is another span
+T("range", "timetables", "The {office} is open from {t[0]} to {t[1]}.",
+  ["The {office} is open from {t[0]} to {t[2]}.", "The {office} is open between {t[0]} and {t[2]}."],
+  ["The {office} is open between {t[0]} and {t[1]}.", "The {office} closes at {t[1]}."],
+  office=["ticket office", "library", "pharmacy"],
+  t=[("9 am", "5 pm", "9 pm"), ("8:00", "18:00", "20:00"), ("10 am", "4 pm", "6 pm")])  # fmt: skip
 
 # --------------------------------------------------------------------------------------------
 # bounds: the same amount as the other bound ("under 18" for "at least 18")
@@ -578,6 +584,11 @@ T("antonym", "history", "The {building} was built {when[0]} the war.",
   ["The {building} was built {when[2]} the war.", "{When[3]} the war, the {building} was built."],
   building=["town hall", "lighthouse", "grain store", "chapel"],
   when=[("before", "after", "prior to", "Before"), ("after", "before", "following", "After")])  # fmt: skip
+T("antonym", "history", "In {year} the {army} marched {d[0]} towards {city}.",
+  ["In {year} the {army} marched {d[1]} towards {city}.", "The {army} marched {d[1]} towards {city} in {year}."],
+  ["The {army} marched {d[0]} towards {city} in {year}.", "In {year}, the {army} marched {d[0]} towards {city}."],
+  year=num(1450, 1850), army=["rebel army", "royal army", "militia"], city=CITIES,
+  d=[("north", "south"), ("south", "north"), ("east", "west"), ("west", "east")])  # fmt: skip
 
 # ... and a word a prefix denies: locked / unlocked, refundable / non-refundable
 T("antonym", "policies", "The {door} must be kept {l[0]} at night.",
@@ -704,6 +715,11 @@ T("quantifier", "history", "All {n} crew members survived the {event}.",
   ["None of the crew survived the {event}.", "Only some of the crew survived the {event}."],
   ["Every member of the crew survived the {event}.", "The whole crew of {n} survived the {event}."],
   n=num(8, 40), event=["shipwreck", "storm of 1887", "mine flood"])  # fmt: skip
+T("quantifier", "medicine", "The {drug} is licensed for {g[0]} only.",
+  ["The {drug} is licensed for {g[1]}.", "The {drug} is licensed for {g[1]} and {g[0]}."],
+  ["The {drug} is licensed only for {g[0]}.", "The {drug} is licensed for use in {g[0]} only."],
+  drug=["nasal spray", "vaccine", "skin cream"],
+  g=[("adults", "children"), ("adults", "teenagers"), ("children", "adults")])  # fmt: skip
 
 # --------------------------------------------------------------------------------------------
 # values attached to the wrong qualifier

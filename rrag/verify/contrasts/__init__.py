@@ -27,7 +27,14 @@ from rrag.verify.contrasts.base import (
     _tokens,
 )
 from rrag.verify.contrasts.names import _doer, _entity, _order, _role
-from rrag.verify.contrasts.words import _modality, _opposite, _quantifier, _with_and_without, _words_of
+from rrag.verify.contrasts.words import (
+    _modality,
+    _opposite,
+    _other_than_only,
+    _quantifier,
+    _with_and_without,
+    _words_of,
+)
 
 __all__ = [
     "ENTITY",
@@ -60,6 +67,7 @@ def contrast(claim: str, evidence: str, retrieved: frozenset[str] = frozenset())
             or _with_and_without(claim, c, sentence.text, e)
             or _modality(claim, c, sentence.text, e)
             or _quantifier(claim, c, sentence.text, e)
+            or _other_than_only(claim, c, sentence.text, e, retrieved)
             or _entity(claim, c, sentence.text, e, retrieved)
             or _doer(claim, c, sentence.text, e)
             or _order(claim, c, sentence.text, e)

@@ -96,14 +96,15 @@ _OPEN_CLOSED = frozenset({_stem("open"), _stem("closed")})
 _UNTIL = frozenset({"until", "till", "til"})
 # ... and the single-word antonyms of WordNet 3.0 (antonyms.tsv, written by training/antonyms.py), but
 # for words of `STOPWORDS` ("all" / "some" is a quantifier) and pairs that name no contradiction in
-# the training pairs (`_NOT_OPPOSED`): relations that turn round with their arguments ("A lies north of
-# B", "sold to" is "bought by"), steps of one process ("start" / "finish" syncing), and senses
-# apart ("a civilian target" / "a military one").
+# the training pairs (`_NOT_OPPOSED`): relations that turn round with their arguments ("sold to" is
+# "bought by"), steps of one process ("start" / "finish" syncing), and senses apart ("a civilian
+# target" / "a military one"). A direction turns round only as a relation ("A lies north of B").
 _NOT_OPPOSED = {
     frozenset(pair.split("/"))
-    for pair in """come/go buy/sell north/south east/west northern/southern eastern/western start/finish
+    for pair in """come/go buy/sell start/finish
     moving/still flat/sharp civilian/military artificial/natural praise/criticize general/local""".split()
 }
+_DIRECTIONS = frozenset(_stem(w) for w in "north south east west".split())
 _ANTONYMS += [
     (a, b)
     for a, b in (
@@ -243,9 +244,18 @@ def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | Non
             ours_rest, theirs_rest = _in_order(c, leave_out), _in_order(e, leave_out)
             turned = bool(_PASSIVE.search(claim)) != bool(_PASSIVE.search(evidence))
             same = ours_rest == theirs_rest or (turned and sorted(ours_rest) == sorted(theirs_rest))
-            if (slot and _same_statement(c, e, leave_out)) or (same and rest):
+            if word in _DIRECTIONS and (_of_after(c, end) or _of_after(e, e_end)):
+                # A relation turns round with its arguments: "A lies north of B" is "B lies south of A"
+                opposed_here = ours_rest == theirs_rest and bool(rest)
+            else:
+                opposed_here = (slot and _same_statement(c, e, leave_out)) or (same and bool(rest))
+            if opposed_here:
                 return Contrast(OPPOSITE, _quote(claim, c, start, end), _quote(evidence, e, e_start, e_end))
     return None
+
+
+def _of_after(tokens: Tokens, at: int) -> bool:
+    return at < len(tokens) and tokens[at].word == "of"
 
 
 def _head_after(tokens: Tokens, at: int) -> str | None:
@@ -521,6 +531,65 @@ def _quantifier(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | N
                 return Contrast(
                     QUANTIFIER, _quote(claim, c, start, end + 1), _quote(evidence, e, e_start, e_end + 1)
                 )
+    return None
+
+
+# "only if", "only when": a condition, no limit on a thing; "not only", "the only coach": no limit
+_ONLY_A_CONDITION = frozenset({"if", "when", "whether", "after", "once", "until", "while", "as"})
+_NO_LIMIT = frozenset({"not", "if", "the", "a", "an", "his", "her", "its", "their", "our", "my", "your"})
+
+
+def _other_than_only(
+    claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[str]
+) -> Contrast | None:
+    """Something the retrieved text never names, in the place of what the evidence limits with "only":
+    "approved for children" where it says "approved for adults only", "supports iPhone and Android"
+    where it says "supports Android only". Not where the claim limits too."""
+    if any(t.word == "only" for t in c):
+        return None
+    their_stems = {t.stem for t in e}
+    for i, token in enumerate(e):
+        limited = _limited_by(e, i) if token.word == "only" else None
+        if limited is None:
+            continue
+        # its place: the word before it, or after it where it starts its clause ("Only cash is accepted")
+        step = -1 if _neighbour(e, limited, -1) else 1
+        place = _neighbour(e, limited, step)
+        if place is None:
+            continue
+        for k, other in enumerate(c):
+            if (
+                other.word in STOPWORDS
+                or not other.word.isalpha()
+                or other.stem in their_stems
+                or other.stem in retrieved
+                or (k + 1 < len(c) and c[k + 1].stem == e[limited].stem)  # "paying members" are members
+                or _neighbour(c, k, step) != place
+            ):
+                continue
+            # all else the same words in the same order
+            leave_out = frozenset({other.stem, e[limited].stem})
+            if _in_order(c, leave_out) == _in_order(e, leave_out):
+                span = (i, limited + 1) if i < limited else (limited, i + 1)
+                return Contrast(QUANTIFIER, _quote(claim, c, k, k + 1), _quote(evidence, e, *span))
+    return None
+
+
+def _limited_by(e: Tokens, only: int) -> int | None:
+    """The token "only" at `only` limits: the content word after it in its clause ("only adults",
+    "only for adults"), or the one before it where it ends its clause ("for adults only")."""
+    if only and e[only - 1].word in _NO_LIMIT:
+        return None
+    if only + 1 == len(e) or e[only + 1].after_break:
+        before = only - 1
+        return before if before >= 0 and e[before].word not in STOPWORDS else None
+    if e[only + 1].word in _ONLY_A_CONDITION:
+        return None
+    for j in range(only + 1, min(only + 4, len(e))):
+        if j > only + 1 and e[j].after_break:
+            return None
+        if e[j].word not in STOPWORDS:
+            return j
     return None
 
 
