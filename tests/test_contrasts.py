@@ -220,6 +220,23 @@ CONTRADICTIONS = [
     ("quantifier", "The app supports Android only.", "The app supports iPhone and Android.", "Android only",
      "iPhone"),
     ("quantifier", "Only cash is accepted at the kiosk.", "Cards are accepted at the kiosk.", "Only cash", "Cards"),
+    ("quantifier", "All staff received the bonus.", "Only managers received the bonus.", "All staff",
+     "Only managers"),
+    # "all" of what the evidence states of some
+    ("quantifier", "Shipping is free on orders over £50.", "Shipping is free on all orders.", "orders over £50",
+     "all orders"),
+    ("quantifier", "Bags over 7 kg must be checked in.", "All bags must be checked in.", "Bags over 7 kg",
+     "All bags"),
+    ("quantifier", "Shipping is free on international orders.", "Shipping is free on all orders.",
+     "international orders", "all orders"),
+    # free, and a price
+    ("opposite", "Parking is free after 6 pm.", "Parking costs £2 after 6 pm.", "free", "£2"),
+    ("opposite", "Entry costs £5.", "Entry costs nothing.", "£5", "costs nothing"),
+    # a vote for or against, and who was defeated
+    ("opposite", "Most of the staff voted against the proposal.", "Most of the staff voted for the proposal.",
+     "voted against", "voted for"),
+    ("opposite", "Napoleon was defeated at Waterloo in 1815.", "Napoleon won the battle of Waterloo in 1815.",
+     "was defeated", "won"),
 ]  # fmt: skip
 
 
@@ -277,6 +294,8 @@ FAITHFUL = [
     # a relation turned round with its arguments
     ("The village lies north of the river.", "The river lies south of the village."),
     ("Only cash is accepted at the kiosk.", "Cash is accepted at the kiosk."),
+    # "costs nothing" says free: no "not" of what follows it
+    ("Delivery is free on orders above £35.", "Delivery costs nothing on orders above £35."),
 ]  # fmt: skip
 
 
@@ -374,6 +393,12 @@ NOT_AGAINST = [
     ("Refunds are given only if the item is unused.", "Refunds are given if the box is unopened."),
     ("He was the only losing coach that season.", "He was a terrible coach that season."),
     ("The museum is open to members only.", "The museum is open to paying members."),
+    # "all staff" leaves open whether others had it too
+    ("All staff received the bonus.", "Only staff received the bonus."),
+    ("Shipping is free on orders.", "Shipping is free on all orders."),
+    # "free" of another word, or the price of another thing
+    ("The bread is gluten-free and costs £3.", "The bread costs £3."),
+    ("Children travel free; adults pay £12.", "Adults pay £12."),
     # negation: a "don't" in the next sentence of the window
     ("Do not plant the bulbs in a hurry. The soil should reach 10°C first.",
      "Wait until the soil reaches 10°C before you plant the bulbs."),

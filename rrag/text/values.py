@@ -292,7 +292,9 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
             owned = [frozenset(w) for w in words]
             for i, mine in zip(members, owned):
                 shared = frozenset().union(*(o for o in owned if o is not mine))
-                out[i] = replace(out[i], own=mine - shared)
+                # what a rate is per is its unit, not what it is of ("30 pages per minute in black")
+                per = {what for axis, what in out[i].qualifiers if axis == "per"}
+                out[i] = replace(out[i], own=mine - shared - per)
     return out
 
 

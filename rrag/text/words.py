@@ -106,8 +106,13 @@ _COMPARATIVES = frozenset("more less fewer greater higher lower later earlier lo
 
 def negates(tokens: Sequence[str], i: int) -> bool:
     """Whether token `i` of `tokens` (as `words` writes them) is a negator, not the "no" or "not" of
-    a bound."""
+    a bound, nor the "nothing" of a price ("costs nothing" says free, rrag.verify.contrasts reads it)."""
+    if tokens[i] == "nothing" and i and tokens[i - 1] in PRICED:
+        return False
     return tokens[i] in NEGATORS and not (tokens[i] in ("no", "not") and _is_bound(tokens, i + 1))
+
+
+PRICED = frozenset("cost costs costing charge charges charged pay pays paying paid".split())
 
 
 def _is_bound(tokens: Sequence[str], i: int) -> bool:

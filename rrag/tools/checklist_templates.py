@@ -590,6 +590,13 @@ T("antonym", "history", "In {year} the {army} marched {d[0]} towards {city}.",
   year=num(1450, 1850), army=["rebel army", "royal army", "militia"], city=CITIES,
   d=[("north", "south"), ("south", "north"), ("east", "west"), ("west", "east")])  # fmt: skip
 
+# ... free, and a price
+T("antonym", "prices", "{Thing} is free {when}.",
+  ["{Thing} costs £{n} {when}.", "{Thing} is charged at £{n} {when}."],
+  ["{Thing} costs nothing {when}.", "{Thing} is free of charge {when}."],
+  thing=["parking", "entry to the museum", "the shuttle bus"], when=["after 6 pm", "on Sundays", "for members"],
+  n=num(2, 9))  # fmt: skip
+
 # ... and a word a prefix denies: locked / unlocked, refundable / non-refundable
 T("antonym", "policies", "The {door} must be kept {l[0]} at night.",
   ["The {door} must be kept {l[1]} at night.", "At night the {door} must be kept {l[1]}."],
@@ -715,6 +722,10 @@ T("quantifier", "history", "All {n} crew members survived the {event}.",
   ["None of the crew survived the {event}.", "Only some of the crew survived the {event}."],
   ["Every member of the crew survived the {event}.", "The whole crew of {n} survived the {event}."],
   n=num(8, 40), event=["shipwreck", "storm of 1887", "mine flood"])  # fmt: skip
+T("quantifier", "prices", "Delivery is free on orders {b} £{n}.",
+  ["Delivery is free on all orders.", "Delivery is free on every order."],
+  ["Orders {b} £{n} are delivered free.", "Delivery costs nothing on orders {b} £{n}."],
+  b=["over", "above"], n=num(20, 80, 5))  # fmt: skip
 T("quantifier", "medicine", "The {drug} is licensed for {g[0]} only.",
   ["The {drug} is licensed for {g[1]}.", "The {drug} is licensed for {g[1]} and {g[0]}."],
   ["The {drug} is licensed only for {g[0]}.", "The {drug} is licensed for use in {g[0]} only."],

@@ -28,6 +28,8 @@ from rrag.verify.contrasts.base import (
 )
 from rrag.verify.contrasts.names import _doer, _entity, _order, _role
 from rrag.verify.contrasts.words import (
+    _all_of_some,
+    _free_or_priced,
     _modality,
     _opposite,
     _other_than_only,
@@ -68,6 +70,8 @@ def contrast(claim: str, evidence: str, retrieved: frozenset[str] = frozenset())
             or _modality(claim, c, sentence.text, e)
             or _quantifier(claim, c, sentence.text, e)
             or _other_than_only(claim, c, sentence.text, e, retrieved)
+            or _all_of_some(claim, c, sentence.text, e)
+            or _free_or_priced(claim, c, sentence.text, e)
             or _entity(claim, c, sentence.text, e, retrieved)
             or _doer(claim, c, sentence.text, e)
             or _order(claim, c, sentence.text, e)

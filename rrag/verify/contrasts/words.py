@@ -3,14 +3,15 @@ quantifier."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import NamedTuple
 
 from rrag.text import NEGATIVE_PREFIXES, STOPWORDS, negations, quantities, stem
-from rrag.text.quantities import TIME_OF_DAY
-from rrag.text.words import NEGATORS
+from rrag.text.quantities import CURRENCY_CODES, TIME_OF_DAY
+from rrag.text.words import NEGATORS, PRICED
 from rrag.verify.contrasts.base import (
     _PASSIVE,
     _WEEKDAYS,
@@ -117,9 +118,13 @@ for _a, _b in _ANTONYMS:
     OPPOSITES.setdefault(_stem(_a), set()).add(_stem(_b))
     OPPOSITES.setdefault(_stem(_b), set()).add(_stem(_a))
 # Phrases read as the word they mean: "at least 6 nights" is a minimum of 6.
+_VOTED = (("for", "approved"), ("against", "rejected"))
 _PHRASES = {("at", "least"): "minimum", ("no", "less", "than"): "minimum", ("at", "most"): "maximum"}
 _PHRASES |= {("no", "more", "than"): "maximum", ("up", "to"): "maximum", ("prior", "to"): "before"}
 _PHRASES |= {("in", "person"): "offline", ("on", "time"): "punctual", ("brought", "forward"): "advanced"}
+# "voted against the plan" rejected it; "Napoleon was defeated" lost
+_PHRASES |= {(vote, side): said for vote in ("vote", "voted", "votes") for side, said in _VOTED}
+_PHRASES |= {(be, "defeated"): "lost" for be in ("was", "were", "is", "are", "been")}
 # "every month" is monthly, "every Sunday" weekly (`_HOW_OFTEN`)
 _PHRASES |= {
     (each, unit): often
@@ -453,7 +458,7 @@ _QUANTIFIER_CUES = [
     (MOST, "most"),
     (HALF, "half"),
     (NONE, "none|no|nobody|nothing|not any"),
-    (ONLY, "only the|the only"),
+    (ONLY, "only the|the only|only"),
     (ALL, "all|every|each|whole|entire"),
     (SOME, "some|several|many"),
 ]
@@ -500,6 +505,8 @@ def _quantifier_at(words: list[str], i: int) -> tuple[str, int, int] | None:
             continue  # "no longer", "No, ..."
         if parts == ["all"] and i and words[i - 1] == "of":
             continue  # "half of all students", "of all tests": no universal of its own
+        if parts == ["only"] and (i or after in STOPWORDS or after.endswith("ly")):
+            continue  # only "Only managers ...": "only recently", "is only for" limit no thing said
         if cls == SOME and any(w in NEGATORS for w in words[i + 1 :]):
             cls = PARTIAL  # "some dishes are not vegetarian"
         return cls, i, i + len(parts)
@@ -524,14 +531,91 @@ def _quantifier(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | N
         for e_cls, e_start, e_end in _quantifiers(e):
             # Of the same thing ("all rooms" / "none of the rooms"); "only the lid" / "all parts" of
             # the parts there are, whatever it calls them.
+            # ("only staff" / "all staff" is no clash: others may have it too)
             either = {cls, e_cls} == {ALL, ONLY}
-            same = (noun is not None and noun == _quantified(e, e_end)) or either
+            theirs = _quantified(e, e_end)
+            same = noun is not None and noun == theirs if not either else noun != theirs
             leave_out = _QUANTIFIER_WORDS | numbers | ({noun} if either and noun else set())
             if e_cls in _QUANTIFIER_CLASHES[cls] and same and _same_statement(c, e, frozenset(leave_out)):
                 return Contrast(
                     QUANTIFIER, _quote(claim, c, start, end + 1), _quote(evidence, e, e_start, e_end + 1)
                 )
     return None
+
+
+# Free, and a price: "Parking is free after 6 pm" / "Parking costs £2 after 6 pm". Not "gluten-free",
+# "free to choose" or "feel free".
+_FREE = re.compile(
+    rf"(?<![-\w])free(?! to\b)(?:\s+of\s+charge)?\b|\b(?:{'|'.join(PRICED)})\s+nothing\b"
+    r"|\b(?:no|without)\s+(?:extra\s+)?(?:charge|cost|fee)\b|\bcomplimentary\b",
+    re.IGNORECASE,
+)
+_NOT_FREE_BEFORE = re.compile(r"\b(?:feel|set|break|broke|go|went|walk|walked|duty|tax)\s+$", re.IGNORECASE)
+
+
+def _free_or_priced(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    """One side says a thing is free, the other gives its price, all else the same."""
+    for free, f, priced, p, ours in ((claim, c, evidence, e, True), (evidence, e, claim, c, False)):
+        said = _free(free)
+        prices = [q for q in quantities(priced) if q.unit in CURRENCY_CODES and q.value > 0]
+        if said is None or not prices or _free(priced):
+            continue
+        leave_out = {t.stem for t in f if said.start() <= t.start < said.end()} | {
+            _stem("cost"),
+            _stem("price"),
+        }
+        price = prices[0]
+        leave_out |= {t.stem for t in p if price.start <= t.start < max(price.end, price.unit_end)}
+        if _same_statement(c, e, frozenset(leave_out)) and _same_statement(e, c, frozenset(leave_out)):
+            free_words, price_words = said.group(0), price.written(priced)
+            return Contrast(OPPOSITE, *((free_words, price_words) if ours else (price_words, free_words)))
+    return None
+
+
+def _free(text: str) -> re.Match[str] | None:
+    return next((m for m in _FREE.finditer(text) if not _NOT_FREE_BEFORE.search(text, 0, m.start())), None)
+
+
+# Words that give a bound of an amount just after a noun: "orders over £50", "bags of more than 7 kg"
+_NOT_CONTENT = STOPWORDS | NEGATORS
+_BOUND_WORDS = frozenset({"over", "above", "under", "below", "exceeding", "more", "less", "least", "up"})
+
+
+def _all_of_some(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    """ "All" of a thing the evidence states only of some of it, all else the same: "free on all
+    orders" where it says "free on orders over £50" or "on international orders"."""
+    if _quantifiers(e):
+        return None
+    claimed = {t.stem for t in c}
+    for cls, start, end in _quantifiers(c):
+        noun = _quantified(c, end) if cls == ALL else None
+        for j, t in enumerate(e):
+            span = _restricted(e, j, claimed) if t.stem == noun else None
+            if span is None:
+                continue
+            leave_out = _QUANTIFIER_WORDS | {u.stem for u in e[span[0] : span[1]] if u.stem != noun}
+            if _in_order(c, leave_out) == _in_order(e, leave_out):
+                return Contrast(QUANTIFIER, _quote(claim, c, start, end + 1), _quote(evidence, e, *span))
+    return None
+
+
+def _restricted(e: Tokens, noun: int, claimed: set[str]) -> tuple[int, int] | None:
+    """The tokens of the noun at `noun` and what restricts it, where a word the claim does not have
+    does: one before it ("international orders"), or a bound of an amount after it ("orders over
+    £50")."""
+    before = e[noun - 1] if noun and not e[noun].after_break else None
+    if before and before.word.isalpha() and before.word not in _NOT_CONTENT and before.stem not in claimed:
+        return noun - 1, noun + 1
+    after = e[noun + 1 : noun + 5]
+    if not (after and after[0].word in _BOUND_WORDS and not after[0].after_break):
+        return None
+    number = next((k for k, u in enumerate(after) if u.word.isdigit() and not u.after_break), None)
+    if number is None:
+        return None
+    end = noun + 2 + number
+    while end < min(len(e), noun + 4 + number) and e[end].word.isalpha() and e[end].stem not in claimed:
+        end += 1  # the amount's unit ("bags over 7 kg")
+    return noun, end
 
 
 # "only if", "only when": a condition, no limit on a thing; "not only", "the only coach": no limit
