@@ -229,6 +229,10 @@ CONTRADICTIONS = [
      "All bags"),
     ("quantifier", "Shipping is free on international orders.", "Shipping is free on all orders.",
      "international orders", "all orders"),
+    ("opposite", "Late fees are waived for the first offence.", "Late fees apply from the first offence.", "waived",
+     "apply"),
+    ("opposite", "The warranty is void if the seal is broken.", "The warranty remains valid if the seal is broken.",
+     "void", "valid"),
     # free, and a price
     ("opposite", "Parking is free after 6 pm.", "Parking costs £2 after 6 pm.", "free", "£2"),
     ("opposite", "Entry costs £5.", "Entry costs nothing.", "£5", "costs nothing"),

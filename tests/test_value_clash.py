@@ -150,6 +150,14 @@ CLASHES = [
      "5"),
     ("The clinic sees 40 patients on Mondays and 25 on Fridays.", "The clinic sees 40 patients on Fridays.",
      "40 patients on Fridays", "25 on Fridays"),
+    # "a week" is one week
+    ("The lab results are ready within 48 hours.", "The lab results are ready within a week.", "a week",
+     "48 hours"),
+    # a bound that another value of the sentence meets is no bound the evidence's amount meets
+    ("The film grossed $181,674 worldwide on a budget of $160 million.",
+     "The film grossed more than $1 million worldwide.", "$1 million", "$181,674"),
+    # "shot up to" gives an amount, no bound
+    ("The job rating fell from 60 to 55 points.", "The job rating shot up to 90 points.", "90 points", "60"),
     # "a single dose" is one dose
     ("The vaccine is given in two doses.", "The vaccine is given in a single dose.", "single dose",
      "two doses"),
@@ -197,6 +205,13 @@ def test_a_changed_value_is_contradicted_with_both_values(
             "A second floor addition costs $100 to $300 per square foot.",
         ),
         ("The hotel has two single rooms.", "The hotel has two single rooms and a suite."),
+        # a bound the evidence's amount meets
+        (
+            "The takeover began within 30 minutes of takeoff.",
+            "The takeover began less than an hour after takeoff.",
+        ),
+        ("The battery lasts 12 hours.", "The battery lasts more than 10 hours."),
+        ("The battery lasts up to 12 hours.", "The battery lasts more than 10 hours."),
         # ... but not after a comma: "one" of the two
         ("Two men, one with a dog, are standing in the ring.", "Two men are standing in the ring."),
     ],

@@ -203,6 +203,13 @@ _NUMBER_WORD = _starting_with(
 # Not after a comma: "Two men, one with a dog" is one of them.
 _ELLIPSIS = re.compile(r"(?:\s+[^\W\d]+){0,5}?\s+(?:and|or|but|while)\s+(?:only\s+)?")
 _ELLIPSIS_AFTER = re.compile(r"\s+(?:in|for|on|at|with|when|during|per|a|an)\b", re.IGNORECASE)
+# A span of time given by "a": "ready within a week", "for an hour"; not the "a" of a rate ("once a
+# week", "£10 a month"), which follows its amount, nor "an hour and a half" (rrag/text/normalise.py).
+_A_SPAN = re.compile(
+    r"\b(?:within|in|for|after|over|under|than|about|around|nearly|almost|up to)\s+(?P<a>an?)\s+"
+    r"(?P<unit>minute|hour|day|week|fortnight|month|year|decade)\b(?!\s+and\s+a\s+half)",
+    re.IGNORECASE,
+)
 _A_SINGLE = re.compile(r"a\s(?=single\s)", re.IGNORECASE)  # "a single dose" is one dose
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
 RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
@@ -329,7 +336,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             continue
         value *= _SCALES[scaled.group(1).lower()] if scaled else 1
         found.append(Quantity(float(value), unit, m.start(), end, unit_end))
-    found = sorted(found + times + fractions, key=lambda q: q.start)
+    spans = [
+        Quantity(1.0, stem(m.group("unit").lower()), m.start("a"), m.start("unit"), m.end("unit"))
+        for m in _A_SPAN.finditer(text)
+    ]
+    found = sorted(found + times + fractions + spans, key=lambda q: q.start)
     for i, (low, high) in enumerate(zip(found, found[1:])):
         if not low.unit and high.unit and RANGE_JOIN.fullmatch(text, low.end, high.start):
             found[i] = low._replace(unit=high.unit)

@@ -72,6 +72,10 @@ _BOUND_BEFORE = re.compile(
     r"|at least|over|above|upwards of|a minimum of|minimum of))\s+$",
     re.IGNORECASE,
 )
+_MOVED_UP = re.compile(
+    r"\b(?:shot|went|go|goes|going|gone|rose|risen|rises|rising|climbed|jumped|moved|ran|walked|stepped|sped)\s+$",
+    re.IGNORECASE,
+)
 _BOUND_AFTER = re.compile(
     r"\s+(?:(?P<upper>or (?:less|fewer|younger|under|below)|at most|at the most)"
     r"|(?P<lower>or (?:more|over|older|above)|and (?:over|above)|at least))\b",
@@ -162,6 +166,22 @@ class Value:
             return self.bounds == other.bounds
         return max(self.bounds[0], other.bounds[0] * scale) < min(self.bounds[1], other.bounds[1] * scale)
 
+    def bound_holds(self, other: Value) -> bool:
+        """Whether this value's bound holds `other`'s amount, of the same measure: "less than an hour"
+        holds "30 minutes", "more than 10 hours" holds "12 hours" and "up to 12 hours" (not "more than
+        11 hours": another amount given as the same bound says another thing)."""
+        if (
+            not self.bound
+            or other.bound == self.bound
+            or self.measure != other.measure
+            or other_measures(self.quantity, other.quantity)
+        ):
+            return False
+        theirs = other.amount * self._scale(other)
+        if self.bound == "upper":
+            return theirs < self.amount if other.bound else theirs <= self.amount
+        return theirs > self.amount if other.bound else theirs >= self.amount
+
     def _per_time(self) -> float | None:
         """The days in the time its amount is per ("10 days per year": 365.25), if it is per one."""
         times = [DAYS_PER[what] for axis, what in self.qualifiers if axis == "per" and what in DAYS_PER]
@@ -239,6 +259,8 @@ def _bound(text: str, q: Quantity) -> tuple[str, tuple[int, int]]:
     (and the "not" that turns it round)."""
     end = max(q.end, q.unit_end)
     before = _BOUND_BEFORE.search(text, max(0, q.start - _BOUND_REACH), q.start)
+    if before and before.group(0).lower().startswith("up") and _MOVED_UP.search(text, 0, before.start()):
+        before = None  # "the rating shot up to 90 points" gives it, no bound
     if before:
         bound = "upper" if before.group("upper") else "lower"
         denied = _DENIED_BOUND.search(text, 0, before.start())
@@ -416,6 +438,8 @@ def clashes(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tuple[Val
         candidates = aligned(c, stated)
         if not candidates or any(o.holds(c) or c.holds(o) for o in candidates):
             continue  # stated, or the claim's range holds the evidence's value ("30-45" / "35")
+        if all(c.bound_holds(o) or o.bound_holds(c) for o in candidates):
+            continue  # "less than an hour" of "within 30 minutes" (not "over $1 million" of "$181,674")
         unclaimed = [o for o in candidates if not any(o.same_amount(other) for other in claimed)]
         if unclaimed:
             out.append((c, unclaimed[0]))

@@ -189,7 +189,11 @@ def _conflict(
         said, found = flipped[0]
         start = said.bounded_at
         return clashing(ValueClash(said.bounded, found.bounded, start, start + len(said.bounded)), 0.8)
-    stated = {v.quantity.end for v in c.values if any(o.holds(v) or v.holds(o) for o in e.values)}  # ranges
+    stated = {  # ranges and bounds
+        v.quantity.end
+        for v in c.values
+        if any(o.holds(v) or v.holds(o) or v.bound_holds(o) or o.bound_holds(v) for o in e.values)
+    }
     # A fraction is mostly a rough share ("over half", "nearly a third"): one the evidence does not
     # give is no unstated number, though another one of the same thing clashes. Nor is one of a thing
     # the evidence names: its "a week" says "one week", "a single week".

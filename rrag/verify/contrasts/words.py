@@ -56,6 +56,8 @@ _ANTONYMS = [
     ("succeeded", "failed"),
     ("waived", "pay"),
     ("waived", "charged"),
+    ("waived", "apply"),  # a fee
+    ("void", "valid"),  # a warranty, a ticket
     ("permits", "prohibits"),
     ("permits", "forbids"),
     ("cut", "raise"),
