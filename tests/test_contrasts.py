@@ -393,6 +393,8 @@ NOT_AGAINST = [
     # a word that only starts like a denial: "improve" is no "not prove", "discover" no "not cover"
     ("The new layout should prove its worth.", "The new layout should improve its worth."),
     ("The inspector will discover the cause.", "The inspector will cover the cause."),
+    # role: two words exchanged around an amount, no action ("get a 10% discount" / "10% off")
+    ("Members get a 10% discount on all books.", "All books are 10% off for members."),
     # "only" of a condition, of the one there is, or with the claim's word a kind of what it limits
     ("Refunds are given only if the item is unused.", "Refunds are given if the box is unopened."),
     ("He was the only losing coach that season.", "He was a terrible coach that season."),

@@ -316,6 +316,9 @@ def _role(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     if exchanged is None:
         return None
     first, last = exchanged
+    kept = [w for w, theirs in zip(c_seq[first + 1 : last], e_seq[first + 1 : last]) if w == theirs]
+    if kept and all(has_digit(w) for w in kept):
+        return None  # an amount between them is no action ("members get 10%" / "books are 10% off")
     c_span = claim[cc[first].start : cc[last].end]
     e_start = next(t for t in ec if t.stem == e_seq[first]).start
     e_span = evidence[e_start : next(t for t in ec if t.stem == e_seq[last]).end]
