@@ -27,16 +27,8 @@ from rrag.verify.contrasts.base import (
     _tokens,
 )
 from rrag.verify.contrasts.names import _doer, _entity, _order, _role
-from rrag.verify.contrasts.words import (
-    _all_of_some,
-    _free_or_priced,
-    _modality,
-    _opposite,
-    _other_than_only,
-    _quantifier,
-    _with_and_without,
-    _words_of,
-)
+from rrag.verify.contrasts.quantifiers import _all_of_some, _other_than_only, _quantifier
+from rrag.verify.contrasts.words import _free_or_priced, _modality, _opposite, _with_and_without, _words_of
 
 __all__ = [
     "ENTITY",

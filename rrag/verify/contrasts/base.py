@@ -94,3 +94,13 @@ def _neighbour(tokens: Tokens, at: int, step: int, past_adverbs: bool = False) -
         if word not in STOPWORDS and word not in NEGATORS:
             return tokens[i].stem
     return None
+
+
+def _in_order(tokens: Tokens, leave_out: frozenset[str]) -> list[str]:
+    return [t.stem for t in _content(tokens) if t.stem not in leave_out]
+
+
+def _quote(text: str, tokens: Tokens, start: int, end: int) -> str:
+    """The words of `text` from token `start` up to (not including) token `end`."""
+    end = min(end, len(tokens))
+    return text[tokens[start].start : tokens[end - 1].end] if start < end else ""

@@ -1,0 +1,209 @@
+"""Contrasts of how many: another quantifier of the same thing ("all rooms" / "none of the rooms"),
+something other than what the evidence limits with "only", and "all" of what the evidence states of
+only some."""
+
+from __future__ import annotations
+
+from rrag.text import STOPWORDS, stem
+from rrag.text.words import NEGATORS
+from rrag.verify.contrasts.base import (
+    QUANTIFIER,
+    Contrast,
+    Tokens,
+    _in_order,
+    _neighbour,
+    _quote,
+    _same_statement,
+)
+
+ALL, NONE, SOME, PARTIAL, ONLY = "all", "none", "some", "partial", "only"
+MOST, HALF = "most", "half"  # partial too, and more than half / half: "most" is no "half"
+_QUANTIFIER_CUES = [
+    (PARTIAL, "only some|only a few|not all|not every|a few|few"),
+    (MOST, "most"),
+    (HALF, "half"),
+    (NONE, "none|no|nobody|nothing|not any"),
+    (ONLY, "only the|the only|only"),
+    (ALL, "all|every|each|whole|entire"),
+    (SOME, "some|several|many"),
+]
+# claim's quantifier -> the evidence's quantifiers it contradicts
+_QUANTIFIER_CLASHES = {
+    ALL: {NONE, PARTIAL, MOST, HALF, ONLY},
+    NONE: {ALL, SOME, PARTIAL, MOST, HALF},
+    SOME: {NONE},
+    PARTIAL: {ALL, NONE},
+    MOST: {ALL, NONE, HALF},
+    HALF: {ALL, NONE, MOST},
+    ONLY: {ALL},
+}
+_QUANTIFIER_WORDS = frozenset(
+    stem(w) for _, cues in _QUANTIFIER_CUES for cue in cues.split("|") for w in cue.split()
+)
+_QUANTIFIER_STARTING: dict[str, list[tuple[str, list[str]]]] = {}  # first word -> (class, cue words)
+for _cls, _cues in _QUANTIFIER_CUES:
+    for _cue in _cues.split("|"):
+        _QUANTIFIER_STARTING.setdefault(_cue.split()[0], []).append((_cls, _cue.split()))
+_NOT_A_NOUN = frozenset({"longer", "more", "less", "matter", "doubt", "one"})  # "no longer", "no one"
+
+
+def _quantifiers(tokens: Tokens) -> list[tuple[str, int, int]]:
+    """The class of each quantifier of the sentence, and where it is; "some ... not" is partial."""
+    words = [t.word for t in tokens]
+    out = []
+    i = 0
+    while i < len(words):
+        found = _quantifier_at(words, i)
+        if found:
+            out.append(found)
+        i = found[2] if found else i + 1
+    return out
+
+
+def _quantifier_at(words: list[str], i: int) -> tuple[str, int, int] | None:
+    """The quantifier that starts at word `i`, if one does: (class, i, the word after it)."""
+    for cls, parts in _QUANTIFIER_STARTING.get(words[i], ()):
+        if words[i : i + len(parts)] != parts:
+            continue
+        after = words[i + len(parts)] if i + len(parts) < len(words) else ""
+        if cls == NONE and parts == ["no"] and (after in _NOT_A_NOUN or after in STOPWORDS or not after):
+            continue  # "no longer", "No, ..."
+        if parts == ["all"] and i and words[i - 1] == "of":
+            continue  # "half of all students", "of all tests": no universal of its own
+        if parts == ["only"] and (i or after in STOPWORDS or after.endswith("ly")):
+            continue  # only "Only managers ...": "only recently", "is only for" limit no thing said
+        if cls == SOME and any(w in NEGATORS for w in words[i + 1 :]):
+            cls = PARTIAL  # "some dishes are not vegetarian"
+        return cls, i, i + len(parts)
+    return None
+
+
+def _quantified(tokens: Tokens, after: int) -> str | None:
+    """The stem of the noun a quantifier is about: its first content word that is no number, in its
+    clause ("above all, have fun" quantifies nothing)."""
+    for t in tokens[after : after + 5]:
+        if t.after_break:
+            return None
+        if t.word not in STOPWORDS and t.word not in NEGATORS and not t.word.isdigit():
+            return t.stem
+    return None
+
+
+def _quantifier(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    numbers = frozenset(t.stem for t in c if t.word.isdigit())
+    for cls, start, end in _quantifiers(c):
+        noun = _quantified(c, end)
+        for e_cls, e_start, e_end in _quantifiers(e):
+            # Of the same thing ("all rooms" / "none of the rooms"); "only the lid" / "all parts" of
+            # the parts there are, whatever it calls them.
+            # ("only staff" / "all staff" is no clash: others may have it too)
+            either = {cls, e_cls} == {ALL, ONLY}
+            theirs = _quantified(e, e_end)
+            same = noun is not None and noun == theirs if not either else noun != theirs
+            leave_out = _QUANTIFIER_WORDS | numbers | ({noun} if either and noun else set())
+            if e_cls in _QUANTIFIER_CLASHES[cls] and same and _same_statement(c, e, frozenset(leave_out)):
+                return Contrast(
+                    QUANTIFIER, _quote(claim, c, start, end + 1), _quote(evidence, e, e_start, e_end + 1)
+                )
+    return None
+
+
+# Words that give a bound of an amount just after a noun: "orders over £50", "bags of more than 7 kg"
+_NOT_CONTENT = STOPWORDS | NEGATORS
+_BOUND_WORDS = frozenset({"over", "above", "under", "below", "exceeding", "more", "less", "least", "up"})
+
+
+def _all_of_some(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+    """ "All" of a thing the evidence states only of some of it, all else the same: "free on all
+    orders" where it says "free on orders over £50" or "on international orders"."""
+    if _quantifiers(e):
+        return None
+    claimed = {t.stem for t in c}
+    for cls, start, end in _quantifiers(c):
+        noun = _quantified(c, end) if cls == ALL else None
+        for j, t in enumerate(e):
+            span = _restricted(e, j, claimed) if t.stem == noun else None
+            if span is None:
+                continue
+            leave_out = _QUANTIFIER_WORDS | {u.stem for u in e[span[0] : span[1]] if u.stem != noun}
+            if _in_order(c, leave_out) == _in_order(e, leave_out):
+                return Contrast(QUANTIFIER, _quote(claim, c, start, end + 1), _quote(evidence, e, *span))
+    return None
+
+
+def _restricted(e: Tokens, noun: int, claimed: set[str]) -> tuple[int, int] | None:
+    """The tokens of the noun at `noun` and what restricts it, where a word the claim does not have
+    does: one before it ("international orders"), or a bound of an amount after it ("orders over
+    £50")."""
+    before = e[noun - 1] if noun and not e[noun].after_break else None
+    if before and before.word.isalpha() and before.word not in _NOT_CONTENT and before.stem not in claimed:
+        return noun - 1, noun + 1
+    after = e[noun + 1 : noun + 5]
+    if not (after and after[0].word in _BOUND_WORDS and not after[0].after_break):
+        return None
+    number = next((k for k, u in enumerate(after) if u.word.isdigit() and not u.after_break), None)
+    if number is None:
+        return None
+    end = noun + 2 + number
+    while end < min(len(e), noun + 4 + number) and e[end].word.isalpha() and e[end].stem not in claimed:
+        end += 1  # the amount's unit ("bags over 7 kg")
+    return noun, end
+
+
+# "only if", "only when": a condition, no limit on a thing; "not only", "the only coach": no limit
+_ONLY_A_CONDITION = frozenset({"if", "when", "whether", "after", "once", "until", "while", "as"})
+_NO_LIMIT = frozenset({"not", "if", "the", "a", "an", "his", "her", "its", "their", "our", "my", "your"})
+
+
+def _other_than_only(
+    claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[str]
+) -> Contrast | None:
+    """Something the retrieved text never names, in the place of what the evidence limits with "only":
+    "approved for children" where it says "approved for adults only", "supports iPhone and Android"
+    where it says "supports Android only". Not where the claim limits too."""
+    if any(t.word == "only" for t in c):
+        return None
+    their_stems = {t.stem for t in e}
+    for i, token in enumerate(e):
+        limited = _limited_by(e, i) if token.word == "only" else None
+        if limited is None:
+            continue
+        # its place: the word before it, or after it where it starts its clause ("Only cash is accepted")
+        step = -1 if _neighbour(e, limited, -1) else 1
+        place = _neighbour(e, limited, step)
+        if place is None:
+            continue
+        for k, other in enumerate(c):
+            if (
+                other.word in STOPWORDS
+                or not other.word.isalpha()
+                or other.stem in their_stems
+                or other.stem in retrieved
+                or (k + 1 < len(c) and c[k + 1].stem == e[limited].stem)  # "paying members" are members
+                or _neighbour(c, k, step) != place
+            ):
+                continue
+            # all else the same words in the same order
+            leave_out = frozenset({other.stem, e[limited].stem})
+            if _in_order(c, leave_out) == _in_order(e, leave_out):
+                span = (i, limited + 1) if i < limited else (limited, i + 1)
+                return Contrast(QUANTIFIER, _quote(claim, c, k, k + 1), _quote(evidence, e, *span))
+    return None
+
+
+def _limited_by(e: Tokens, only: int) -> int | None:
+    """The token "only" at `only` limits: the content word after it in its clause ("only adults",
+    "only for adults"), or the one before it where it ends its clause ("for adults only")."""
+    if only and e[only - 1].word in _NO_LIMIT:
+        return None
+    if only + 1 == len(e) or e[only + 1].after_break:
+        before = only - 1
+        return before if before >= 0 and e[before].word not in STOPWORDS else None
+    if e[only + 1].word in _ONLY_A_CONDITION:
+        return None
+    for j in range(only + 1, min(only + 4, len(e))):
+        if j > only + 1 and e[j].after_break:
+            return None
+        if e[j].word not in STOPWORDS:
+            return j
+    return None
