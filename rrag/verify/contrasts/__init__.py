@@ -27,8 +27,15 @@ from rrag.verify.contrasts.base import (
     _tokens,
 )
 from rrag.verify.contrasts.names import _doer, _entity, _order, _role
-from rrag.verify.contrasts.quantifiers import _all_of_some, _other_than_only, _quantifier
-from rrag.verify.contrasts.words import _free_or_priced, _modality, _opposite, _with_and_without, _words_of
+from rrag.verify.contrasts.quantifiers import _all_of_some, _other_than_only, _quantifier, _quantifiers
+from rrag.verify.contrasts.words import (
+    _free,
+    _free_or_priced,
+    _modality,
+    _opposite,
+    _with_and_without,
+    _words_of,
+)
 
 __all__ = [
     "ENTITY",
@@ -47,6 +54,8 @@ def clear_caches() -> None:
     """Forget the sentences read (rrag.verify.lexical.clear_caches)."""
     _tokens.cache_clear()
     _words_of.cache_clear()
+    _quantifiers.cache_clear()
+    _free.cache_clear()
 
 
 def contrast(claim: str, evidence: str, retrieved: frozenset[str] = frozenset()) -> Contrast | None:

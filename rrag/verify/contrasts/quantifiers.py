@@ -4,6 +4,8 @@ only some."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rrag.text import STOPWORDS, stem
 from rrag.text.words import NEGATORS
 from rrag.verify.contrasts.base import (
@@ -47,7 +49,8 @@ for _cls, _cues in _QUANTIFIER_CUES:
 _NOT_A_NOUN = frozenset({"longer", "more", "less", "matter", "doubt", "one"})  # "no longer", "no one"
 
 
-def _quantifiers(tokens: Tokens) -> list[tuple[str, int, int]]:
+@lru_cache(maxsize=4096)  # an evidence sentence is read for claim after claim
+def _quantifiers(tokens: Tokens) -> tuple[tuple[str, int, int], ...]:
     """The class of each quantifier of the sentence, and where it is; "some ... not" is partial."""
     words = [t.word for t in tokens]
     out = []
@@ -57,7 +60,7 @@ def _quantifiers(tokens: Tokens) -> list[tuple[str, int, int]]:
         if found:
             out.append(found)
         i = found[2] if found else i + 1
-    return out
+    return tuple(out)
 
 
 def _quantifier_at(words: list[str], i: int) -> tuple[str, int, int] | None:
@@ -116,11 +119,12 @@ _BOUND_WORDS = frozenset({"over", "above", "under", "below", "exceeding", "more"
 def _all_of_some(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     """ "All" of a thing the evidence states only of some of it, all else the same: "free on all
     orders" where it says "free on orders over £50" or "on international orders"."""
-    if _quantifiers(e):
+    universal = [(start, end) for cls, start, end in _quantifiers(c) if cls == ALL]
+    if not universal or _quantifiers(e):
         return None
     claimed = {t.stem for t in c}
-    for cls, start, end in _quantifiers(c):
-        noun = _quantified(c, end) if cls == ALL else None
+    for start, end in universal:
+        noun = _quantified(c, end)
         for j, t in enumerate(e):
             span = _restricted(e, j, claimed) if t.stem == noun else None
             if span is None:

@@ -457,18 +457,19 @@ _FREE = re.compile(
 _NOT_FREE_BEFORE = re.compile(r"\b(?:feel|set|break|broke|go|went|walk|walked|duty|tax)\s+$", re.IGNORECASE)
 
 
+_PRICE_WORDS = {_stem("cost"), _stem("price")}
+
+
 def _free_or_priced(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     """One side says a thing is free, the other gives its price, all else the same."""
     for free, f, priced, p, ours in ((claim, c, evidence, e, True), (evidence, e, claim, c, False)):
         said = _free(free)
-        prices = [q for q in quantities(priced) if q.unit in CURRENCY_CODES and q.value > 0]
-        if said is None or not prices or _free(priced):
+        if said is None or _free(priced):
             continue
-        leave_out = {t.stem for t in f if said.start() <= t.start < said.end()} | {
-            _stem("cost"),
-            _stem("price"),
-        }
-        price = prices[0]
+        price = next((q for q in quantities(priced) if q.unit in CURRENCY_CODES and q.value > 0), None)
+        if price is None:
+            continue
+        leave_out = {t.stem for t in f if said.start() <= t.start < said.end()} | _PRICE_WORDS
         leave_out |= {t.stem for t in p if price.start <= t.start < max(price.end, price.unit_end)}
         if _same_statement(c, e, frozenset(leave_out)) and _same_statement(e, c, frozenset(leave_out)):
             free_words, price_words = said.group(0), price.written(priced)
@@ -476,5 +477,6 @@ def _free_or_priced(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast
     return None
 
 
+@lru_cache(maxsize=4096)  # an evidence sentence is read for claim after claim
 def _free(text: str) -> re.Match[str] | None:
     return next((m for m in _FREE.finditer(text) if not _NOT_FREE_BEFORE.search(text, 0, m.start())), None)
