@@ -74,7 +74,7 @@ def has_digit(word: str) -> bool:
     return any(ch.isdigit() for ch in word)
 
 
-_NOT_CONTENT = STOPWORDS | NEGATORS
+NOT_CONTENT = STOPWORDS | NEGATORS  # words no content word is: negation is checked apart
 CARDINALS = {
     w: n
     for n, w in enumerate(
@@ -90,7 +90,7 @@ _AS_DIGITS = {w: str(n) for w, n in CARDINALS.items() if n != 1}
 def content_words(text: str) -> tuple[str, ...]:
     """Stemmed words that carry meaning, a number in words as its digits: no stopwords, no negators
     (negation is checked apart)."""
-    return tuple([_AS_DIGITS.get(w) or stem(w) for w in words(text) if w not in _NOT_CONTENT])
+    return tuple([_AS_DIGITS.get(w) or stem(w) for w in words(text) if w not in NOT_CONTENT])
 
 
 def negation_count(text: str) -> int:
@@ -104,15 +104,15 @@ BOUND_PREPOSITIONS = frozenset({"under", "over", "above", "below"})
 _COMPARATIVES = frozenset("more less fewer greater higher lower later earlier longer shorter sooner".split())
 
 
+PRICED = frozenset("cost costs costing charge charges charged pay pays paying paid".split())
+
+
 def negates(tokens: Sequence[str], i: int) -> bool:
     """Whether token `i` of `tokens` (as `words` writes them) is a negator, not the "no" or "not" of
     a bound, nor the "nothing" of a price ("costs nothing" says free, rrag.verify.contrasts reads it)."""
     if tokens[i] == "nothing" and i and tokens[i - 1] in PRICED:
         return False
     return tokens[i] in NEGATORS and not (tokens[i] in ("no", "not") and _is_bound(tokens, i + 1))
-
-
-PRICED = frozenset("cost costs costing charge charges charged pay pays paying paid".split())
 
 
 def _is_bound(tokens: Sequence[str], i: int) -> bool:
@@ -228,7 +228,7 @@ def negations(text: str) -> tuple[Negation, ...]:
                 reach = _NEGATOR_REACH  # "no longer offers X" denies the offering, as "not" would
                 end = nxt.end
                 continue
-            if w not in STOPWORDS and w not in NEGATORS:
+            if w not in NOT_CONTENT:
                 terms.append(stem(w))
             end = nxt.end
         if terms:

@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rrag.text import STOPWORDS, stem, word_spans
-from rrag.text.words import IRREGULAR_FORMS, NEGATORS, has_digit
+from rrag.text import stem, word_spans
+from rrag.text.words import IRREGULAR_FORMS, NOT_CONTENT, has_digit
 
 OPPOSITE, MODALITY, QUANTIFIER, ENTITY, ROLE = "opposite", "modality", "quantifier", "entity", "role"
 ORDER = "order"  # another ordinal, month or weekday in the same slot
@@ -69,7 +69,7 @@ def _stem(word: str) -> str:
 
 
 def _content(tokens: Tokens) -> Tokens:
-    return tuple(t for t in tokens if t.word not in STOPWORDS and t.word not in NEGATORS)
+    return tuple(t for t in tokens if t.word not in NOT_CONTENT)
 
 
 def _same_statement(claim: Tokens, evidence: Tokens, leave_out: frozenset[str]) -> bool:
@@ -91,7 +91,7 @@ def _neighbour(tokens: Tokens, at: int, step: int, past_adverbs: bool = False) -
         word = tokens[i].word
         if past_adverbs and len(word) > 4 and word.endswith("ly"):
             continue
-        if word not in STOPWORDS and word not in NEGATORS:
+        if word not in NOT_CONTENT:
             return tokens[i].stem
     return None
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rrag.text import STOPWORDS, stem
-from rrag.text.words import NEGATORS
+from rrag.text.words import NEGATORS, NOT_CONTENT
 from rrag.verify.contrasts.base import (
     QUANTIFIER,
     Contrast,
@@ -87,7 +87,7 @@ def _quantified(tokens: Tokens, after: int) -> str | None:
     for t in tokens[after : after + 5]:
         if t.after_break:
             return None
-        if t.word not in STOPWORDS and t.word not in NEGATORS and not t.word.isdigit():
+        if t.word not in NOT_CONTENT and not t.word.isdigit():
             return t.stem
     return None
 
@@ -112,7 +112,6 @@ def _quantifier(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | N
 
 
 # Words that give a bound of an amount just after a noun: "orders over £50", "bags of more than 7 kg"
-_NOT_CONTENT = STOPWORDS | NEGATORS
 _BOUND_WORDS = frozenset({"over", "above", "under", "below", "exceeding", "more", "less", "least", "up"})
 
 
@@ -140,7 +139,7 @@ def _restricted(e: Tokens, noun: int, claimed: set[str]) -> tuple[int, int] | No
     does: one before it ("international orders"), or a bound of an amount after it ("orders over
     £50")."""
     before = e[noun - 1] if noun and not e[noun].after_break else None
-    if before and before.word.isalpha() and before.word not in _NOT_CONTENT and before.stem not in claimed:
+    if before and before.word.isalpha() and before.word not in NOT_CONTENT and before.stem not in claimed:
         return noun - 1, noun + 1
     after = e[noun + 1 : noun + 5]
     if not (after and after[0].word in _BOUND_WORDS and not after[0].after_break):

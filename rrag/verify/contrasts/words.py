@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from rrag.text import NEGATIVE_PREFIXES, STOPWORDS, negations, quantities, stem
 from rrag.text.quantities import CURRENCY_CODES, TIME_OF_DAY
-from rrag.text.words import NEGATORS, PRICED
+from rrag.text.words import NEGATORS, NOT_CONTENT, PRICED
 from rrag.verify.contrasts.base import (
     _PASSIVE,
     _WEEKDAYS,
@@ -340,7 +340,7 @@ def _next_content(tokens: Tokens, start: int) -> int | None:
     for i in range(start, min(start + 3, len(tokens))):
         if i > start and tokens[i].after_break:
             return None
-        if tokens[i].word not in STOPWORDS and tokens[i].word not in NEGATORS:
+        if tokens[i].word not in NOT_CONTENT:
             return i
     return None
 
