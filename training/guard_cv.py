@@ -27,6 +27,7 @@ import numpy as np
 from rrag.settings import Settings
 from rrag.tools.verifier_eval import Judgement, Row, context_chunks, dataset_metrics, format_table, load_rows
 from rrag.types import Claim, ClaimStatus, Verdict
+from rrag.verify.contrasts import SWAP
 from rrag.verify.features import claim_sentences
 from rrag.verify.guarded import ALWAYS, DEFAULT_GUARD, NEVER, Guard, overrule
 from rrag.verify.lexical import BORROWED, NEGATED_EVIDENCE, UNSTATED, LexicalVerifier
@@ -39,6 +40,7 @@ KINDS = (
     UNSTATED,
     BORROWED,
     NEGATED_EVIDENCE,
+    SWAP,
 )  # hard evidence (lexical.HARD_EVIDENCE) always wins: no part of a guard
 
 
@@ -95,20 +97,24 @@ def decide(row: dict, guard: Guard | None) -> Judgement:
 
 def candidates() -> list[tuple[str, Guard | None]]:
     out: list[tuple[str, Guard | None]] = [("model alone", None)]
-    for unstated, borrowed, sure, doubt, long_kinds in itertools.product(
+    for unstated, borrowed, swap, sure, doubt, long_kinds in itertools.product(
         (NEVER, 0.6, ALWAYS),
+        (NEVER, ALWAYS),
         (NEVER, ALWAYS),
         (0.0, 0.6, 0.7, 0.8),
         (0.25, 0.3, 1.0),
         (frozenset(KINDS), frozenset()),
     ):
         guard = Guard(
-            {UNSTATED: unstated, BORROWED: borrowed, NEGATED_EVIDENCE: NEVER},
+            {UNSTATED: unstated, BORROWED: borrowed, NEGATED_EVIDENCE: NEVER, SWAP: swap},
             long_kinds,
             sure,
             doubt,
         )
-        name = f"unstated<{unstated} borrowed<{borrowed} sure={sure} doubt<{doubt} long={sorted(long_kinds)}"
+        name = (
+            f"unstated<{unstated} borrowed<{borrowed} swap<{swap} sure={sure} doubt<{doubt} "
+            f"long={sorted(long_kinds)}"
+        )
         out.append((name, guard))
     return out
 

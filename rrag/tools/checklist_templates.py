@@ -660,6 +660,39 @@ T("entity_swap", "policies", "{What} must be approved by the {role}.",
   role=["operations director", "finance team", "head nurse", "site manager"],
   role2=other_of("role", ["operations director", "finance team", "head nurse", "site manager"]))  # fmt: skip
 
+# ... and things named by a common noun: another thing of the same kind in the same slot, beside the
+# same thing in other words
+SIDES = ["rice", "noodles", "potatoes", "bread"]
+T("entity_swap", "recipes", "Serve the {dish} with {side}.",
+  ["Serve the {dish} with {side2}.", "The {dish} is served with {side2}."],
+  ["The {dish} is served with {side}.", "Serve {side} with the {dish}."],
+  dish=["lamb stew", "bean chilli", "fish curry"], side=SIDES, side2=other_of("side", SIDES))  # fmt: skip
+DRINKS = ["water", "milk", "juice"]
+T("entity_swap", "medicine", "The tablets should be taken with {drink}.",
+  ["The tablets should be taken with {drink2}.", "Take the tablets with {drink2}."],
+  ["Take the tablets with {drink}.", "The tablets should be swallowed with {drink}.", "The pills should be taken with {drink}."],
+  drink=DRINKS, drink2=other_of("drink", DRINKS))  # fmt: skip
+PLACES = ["garage", "cellar", "kitchen", "garden shed"]
+T("entity_swap", "manuals", "The {device} should be stored in the {place}.",
+  ["The {device} should be stored in the {place2}.", "Store the {device} in the {place2}."],
+  ["Store the {device} in the {place}.", "The {device} should be kept in the {place}."],
+  device=["lawnmower", "pressure washer", "generator"], place=PLACES, place2=other_of("place", PLACES))  # fmt: skip
+GOODS = ["books", "shoes", "toys", "furniture"]
+T("entity_swap", "prices", "The gift voucher can be spent on {goods}.",
+  ["The gift voucher can be spent on {goods2}.", "You can spend the gift voucher on {goods2}."],
+  ["You can spend the gift voucher on {goods}.", "The gift voucher can be used to buy {goods}."],
+  goods=GOODS, goods2=other_of("goods", GOODS))  # fmt: skip
+USES = ["hospital", "school", "prison"]
+T("entity_swap", "history", "During the war the {building} was used as a {use}.",
+  ["During the war the {building} was used as a {use2}.", "The {building} was used as a {use2} during the war."],
+  ["The {building} was used as a {use} during the war.", "During the war the {building} served as a {use}."],
+  building=["castle", "town hall", "monastery"], use=USES, use2=other_of("use", USES))  # fmt: skip
+T("entity_swap", "policies", "Only {who[0]} may use the {room}.",
+  ["Only {who[1]} may use the {room}."],
+  ["Only {who[2]} may use the {room}.", "The {room} may be used only by {who[0]}."],
+  who=[("doctors", "nurses", "physicians"), ("pupils", "parents", "students"), ("children", "adults", "kids")],
+  room=["staff room", "quiet room", "upper lounge"])  # fmt: skip
+
 # --------------------------------------------------------------------------------------------
 # role swaps: A does something to B vs B to A
 

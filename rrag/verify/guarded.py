@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
+from rrag.verify.contrasts import SWAP
 from rrag.verify.features import claim_sentences
 from rrag.verify.lexical import BORROWED, HARD_EVIDENCE, NEGATED_EVIDENCE, UNSTATED, LexicalVerifier
 
@@ -47,9 +48,11 @@ NEVER, ALWAYS = -1.0, 1.01  # bounds on P(supported): a veto that never / always
 # unstated number overrules on a one-sentence claim below P = 0.6; the unsure-yes veto
 # catches the demo's invented benefits (tests/test_demo.py); a negation on one side only, about other
 # words, never overrules a yes and only tells a contradiction from an unsupported claim; a value
-# borrowed from a sentence about something else always does (its window fools the model).
+# borrowed from a sentence about something else always does (its window fools the model), and so
+# does another thing of the same kind in the evidence's slot (the judge supports "with tea" against
+# "with coffee"; docs/verifier.md).
 DEFAULT_GUARD = Guard(
-    overrules_below={UNSTATED: 0.6, BORROWED: ALWAYS, NEGATED_EVIDENCE: NEVER},
+    overrules_below={UNSTATED: 0.6, BORROWED: ALWAYS, NEGATED_EVIDENCE: NEVER, SWAP: ALWAYS},
     in_long_claims=frozenset(),
     model_sure=0.8,
     rules_doubt=0.25,

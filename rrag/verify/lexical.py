@@ -27,7 +27,7 @@ from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Ve
 from rrag.verify import contrasts, records
 from rrag.verify.base import Verifier
 from rrag.verify.compared import _Candidate, _coverage, _has_value, _share, _single, _stated, _Text, _weighted
-from rrag.verify.contrasts import ENTITY, MODALITY, OPPOSITE, ORDER, QUANTIFIER, ROLE, contrast
+from rrag.verify.contrasts import ENTITY, MODALITY, OPPOSITE, ORDER, QUANTIFIER, ROLE, SWAP, contrast
 from rrag.verify.denial import CONTRADICTION_COVERAGE, _phrase, denied_words
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
 from rrag.verify.records import facts, hours_clash, rating_clash, record_clash
@@ -71,7 +71,8 @@ class LexicalVerifier(Verifier):
         """Each claim's verdict, and the evidence against the claim it rests on, if any: VALUE (a
         value clash), NEGATION (one side negates what the other states), OPPOSITE (an opposite
         word), RECORD (a fact of a structured record said the other way round), UNSTATED (a number
-        the evidence never states) or NEGATED_EVIDENCE (a negation on one side only, about other
+        the evidence never states), SWAP (another thing of the same kind in the evidence's slot) or
+        NEGATED_EVIDENCE (a negation on one side only, about other
         words: the verdict stays the words', only a sign). Other verifiers use these as a veto
         (rrag/verify/guarded.py); HARD_EVIDENCE always wins."""
         chunks = tuple(rc.chunk for rc in contexts)
@@ -253,7 +254,7 @@ def _conflict(
         return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, reason), NEGATION
     retrieved = frozenset().union(*(s.stems for s in single))
     against = contrast(text, e.text, retrieved)
-    if against:
+    if against and against.kind != SWAP:
         reason = f"the evidence says {against.evidence!r} where the claim says {against.claim!r}"
         return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, reason), against.kind
     qualified_otherwise = [
@@ -271,6 +272,9 @@ def _conflict(
         said_where = _phrase(other.text, said.written.split()[0].lower())
         reason = f"the evidence gives {said.written!r} of something else: {said_where!r}"
         return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, reason), BORROWED
+    if against:  # another thing of the same kind: unsupported, not contradicted (contrasts.SWAP)
+        reason = f"the evidence says {against.evidence!r} where the claim says {against.claim!r}"
+        return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, reason), SWAP
     if missing or unstated_months:
         # An amount quoted with its unit ("5 euros"), a count as its number (a count's "unit" may be
         # any next word: "27 German")

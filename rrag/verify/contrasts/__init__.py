@@ -23,11 +23,13 @@ from rrag.verify.contrasts.base import (
     ORDER,
     QUANTIFIER,
     ROLE,
+    SWAP,
     Contrast,
     _tokens,
 )
 from rrag.verify.contrasts.names import _doer, _entity, _order, _role
 from rrag.verify.contrasts.quantifiers import _all_of_some, _other_than_only, _quantifier, _quantifiers
+from rrag.verify.contrasts.swaps import _swap
 from rrag.verify.contrasts.words import (
     _free,
     _free_or_priced,
@@ -44,6 +46,7 @@ __all__ = [
     "ORDER",
     "QUANTIFIER",
     "ROLE",
+    "SWAP",
     "Contrast",
     "clear_caches",
     "contrast",
@@ -59,25 +62,26 @@ def clear_caches() -> None:
 
 
 def contrast(claim: str, evidence: str, retrieved: frozenset[str] = frozenset()) -> Contrast | None:
-    """The first contrast between `claim` and a sentence of `evidence`, if any. `retrieved`: the
-    stems of every retrieved text (a name stated anywhere there is no swapped name)."""
+    """The first contrast between `claim` and a sentence of `evidence`, if any; another thing in the
+    same slot (SWAP) only where no sentence holds hard evidence. `retrieved`: the stems of every
+    retrieved text (a name stated anywhere there is no swapped name)."""
     c = _tokens(claim)
     retrieved = frozenset(stem(s) for s in retrieved)  # as `_stem` writes them
-    for sentence in split_sentences(evidence):
-        e = _tokens(sentence.text)
+    sentences = [(sentence.text, _tokens(sentence.text)) for sentence in split_sentences(evidence)]
+    for text, e in sentences:
         found = (
-            _opposite(claim, c, sentence.text, e)
-            or _with_and_without(claim, c, sentence.text, e)
-            or _modality(claim, c, sentence.text, e)
-            or _quantifier(claim, c, sentence.text, e)
-            or _other_than_only(claim, c, sentence.text, e, retrieved)
-            or _all_of_some(claim, c, sentence.text, e)
-            or _free_or_priced(claim, c, sentence.text, e)
-            or _entity(claim, c, sentence.text, e, retrieved)
-            or _doer(claim, c, sentence.text, e)
-            or _order(claim, c, sentence.text, e)
-            or _role(claim, c, sentence.text, e)
+            _opposite(claim, c, text, e)
+            or _with_and_without(claim, c, text, e)
+            or _modality(claim, c, text, e)
+            or _quantifier(claim, c, text, e)
+            or _other_than_only(claim, c, text, e, retrieved)
+            or _all_of_some(claim, c, text, e)
+            or _free_or_priced(claim, c, text, e)
+            or _entity(claim, c, text, e, retrieved)
+            or _doer(claim, c, text, e)
+            or _order(claim, c, text, e)
+            or _role(claim, c, text, e)
         )
         if found:
             return found
-    return None
+    return next((found for text, e in sentences if (found := _swap(claim, c, text, e, retrieved))), None)

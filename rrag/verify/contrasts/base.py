@@ -13,6 +13,9 @@ from rrag.text.words import IRREGULAR_FORMS, NOT_CONTENT, has_digit
 
 OPPOSITE, MODALITY, QUANTIFIER, ENTITY, ROLE = "opposite", "modality", "quantifier", "entity", "role"
 ORDER = "order"  # another ordinal, month or weekday in the same slot
+# Another thing of the same kind in the same slot ("with tea" / "with coffee"): no contradiction by
+# construction, since WordNet's kinds hold near-synonyms too ("the firm" / "the company").
+SWAP = "another thing"
 SAME_STATEMENT = 0.75  # share of the claim's other words the evidence sentence must hold
 _BE = ("is", "are", "was", "were", "be", "been", "being")
 _PASSIVE = re.compile(rf"\b(?:{'|'.join(_BE)})\s+(?:\w+\s+)?\w+(?:ed|en)\b", re.IGNORECASE)

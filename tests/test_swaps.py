@@ -1,0 +1,135 @@
+# ruff: noqa: E501  (tables of sentence pairs: one pair reads best on one line)
+"""Another thing in the evidence's slot (issue 23): "The plant needs full shade" where the document
+says "full sun". WordNet tells such a swap from the same thing in other words; it holds
+near-synonyms apart too ("firm" / "company"), so the swap leaves a claim unsupported whatever the
+model says, and never contradicts it on its own. A model that accepts everything stands in for the
+shipped one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rrag.types import Claim, ClaimStatus
+from rrag.verify.contrasts import SWAP, contrast
+from rrag.verify.contrasts.swaps import another_thing
+from rrag.verify.lexical import HARD_EVIDENCE, LexicalVerifier
+from tests.test_contrasts import contexts, guarded
+
+# (evidence, claim, the evidence's thing, the claim's)
+SWAPS = [
+    ("The plant needs full sun.", "The plant needs full shade.", "sun", "shade"),
+    (
+        "The film won the award for best director.",
+        "The film won the award for best actor.",
+        "director",
+        "actor",
+    ),
+    (
+        "The fund invests mainly in European shares.",
+        "The fund invests mainly in European bonds.",
+        "shares",
+        "bonds",
+    ),
+    (
+        "The landlord is responsible for repairs.",
+        "The tenant is responsible for repairs.",
+        "landlord",
+        "tenant",
+    ),
+    ("Breakfast is served with coffee.", "Breakfast is served with tea.", "coffee", "tea"),
+    # a word WordNet does not know, in the slot of another
+    (
+        "The active ingredient in Norvalex is cetirizine.",
+        "The active ingredient in Norvalex is paracetamol.",
+        "cetirizine",
+        "paracetamol",
+    ),
+    # the same words after, and the same preposition before, in a sentence said the other way round
+    ("Serve the lamb stew with rice.", "The lamb stew is served with potatoes.", "rice", "potatoes"),
+]
+
+# The same thing in other words, or another word for a part or a kind of it: nothing against them.
+CONTROLS = [
+    ("The shop opens at 9 am.", "The store opens at 9 am."),  # synonyms
+    ("Children under 12 must be accompanied.", "Kids under 12 must be accompanied."),
+    ("Park the car in the garage.", "Park the vehicle in the garage."),  # a more general word
+    ("A late fee applies.", "A late charge applies."),
+    ("The hotel's visitors may use the pool.", "The hotel's guests may use the pool."),  # a kind of the other
+    ("The museum displays paintings.", "The museum displays paintings and sculptures."),  # more words
+    ("The leak was found in the kitchen.", "The leak was found in the kitchen sink."),
+    ("The plant stands in full sun.", "The plant grows in full sun."),  # verbs, not things
+    ("I would enjoy a walk in the woodland.", "I would love a walk in the woodland."),
+    (
+        "genre: Superhero introduction: Batman Begins is a 2005 film.",
+        "It is a superhero movie.",
+    ),  # a field name
+    (
+        "The pig has 19 chromosome pairs, which vary in length.",
+        "The pig has 19 chromosome cells.",
+    ),  # a clause goes on
+    (
+        "The cavity makes the ground collapse.",
+        "The cavity makes the overground collapse.",
+    ),  # a part of the other word
+    ("The tablets contain lactose.", "The tabelts contain lactose."),  # the other misspelt
+    (
+        "Breakfast is served with coffee and tea.",
+        "Breakfast is served with tea.",
+    ),  # the evidence names it too
+]
+
+
+def kind_of(evidence: str, claim: str, *more: str) -> str | None:
+    [(_, kind)] = LexicalVerifier().assess([Claim(claim, 0, len(claim))], contexts(evidence, *more))
+    return kind
+
+
+@pytest.mark.parametrize(("evidence", "claim", "theirs", "ours"), SWAPS)
+def test_another_thing_in_the_slot_is_unsupported_whatever_the_model_says(
+    evidence: str, claim: str, theirs: str, ours: str
+) -> None:
+    verdict = guarded(evidence, claim)
+    assert verdict.status is ClaimStatus.UNSUPPORTED
+    assert verdict.verifier == "lexical"
+    assert f"the evidence says {theirs!r} where the claim says {ours!r}" == verdict.reason
+    assert verdict.evidence is not None and theirs in verdict.evidence.quote
+    assert kind_of(evidence, claim) == SWAP and SWAP not in HARD_EVIDENCE
+
+
+@pytest.mark.parametrize(("evidence", "claim"), CONTROLS)
+def test_the_same_thing_in_other_words_is_no_swap(evidence: str, claim: str) -> None:
+    assert contrast(claim, evidence) is None
+    assert kind_of(evidence, claim) != SWAP
+
+
+def test_a_thing_another_retrieved_text_names_is_no_swap() -> None:
+    evidence, claim = "Breakfast is served with coffee.", "Breakfast is served with tea."
+    assert kind_of(evidence, claim, "Tea is served all day in the lounge.") != SWAP
+    assert guarded(evidence, claim, "Tea is served all day in the lounge.").status is ClaimStatus.SUPPORTED
+
+
+def test_hard_evidence_in_any_sentence_comes_before_a_swap() -> None:
+    evidence = "The plant needs full sun. The plant is watered weekly."
+    claim = "The plant is watered daily."  # "daily" / "weekly": opposite words, a contradiction
+    verdict = guarded(evidence, claim)
+    assert verdict.status is ClaimStatus.CONTRADICTED
+    assert kind_of(evidence, claim) in HARD_EVIDENCE
+
+
+@pytest.mark.parametrize(
+    ("word", "other", "expected"),
+    [
+        ("tea", "coffee", True),  # two drinks
+        ("nurses", "doctors", True),
+        ("shop", "store", False),  # synonyms
+        ("physician", "doctor", False),
+        ("vehicle", "car", False),  # the other's kind
+        ("people", "children", False),  # "people" are persons, and children are persons
+        ("stands", "benches", False),  # tagged a verb far more often than a noun
+        ("seen", "point", False),  # no noun's form
+        ("shade", "sun", True),
+    ],
+)
+def test_wordnet_tells_another_thing_from_a_relative(word: str, other: str, expected: bool) -> None:
+    assert another_thing(word, other) is expected
