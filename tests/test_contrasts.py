@@ -178,9 +178,10 @@ CONTRADICTIONS = [
     ("opposite", "The subscription renews automatically.", "The subscription renews manually.", "automatically",
      "manually"),
     ("opposite", "Store the medicine in a cool place.", "Store the medicine in a warm place.", "cool", "warm"),
-    # how often, in two words
-    ("opposite", "The subscription renews every month.", "The subscription renews every year.", "every month",
+    # how often, in two words: one of a unit each ("every month" is every 1 month), or one word
+    ("value", "The subscription renews every month.", "The subscription renews every year.", "every month",
      "every year"),
+    ("opposite", "The subscription renews monthly.", "The subscription renews every year.", "monthly", "every year"),
     # a season after "in the"
     ("order", "The report was published in the spring.", "The report was published in the autumn.", "spring",
      "autumn"),
@@ -241,6 +242,13 @@ CONTRADICTIONS = [
      "voted against", "voted for"),
     ("opposite", "Napoleon was defeated at Waterloo in 1815.", "Napoleon won the battle of Waterloo in 1815.",
      "was defeated", "won"),
+    ("opposite", "The patient's breathing improved after the first dose.",
+     "The patient's breathing worsened after the first dose.", "improved", "worsened"),
+    # "every hour" is every 1 hour; a value opening its sentence before a comma is of the clause after it
+    ("value", "The shuttle to the airport leaves every 20 minutes.", "The shuttle to the airport leaves every hour.",
+     "20 minutes", "hour"),
+    ("value", "The backup job runs every 4 hours.", "Every 6 hours, the backup job runs.", "4 hours", "6 hours"),
+    ("value", "The museum opened in May 1990.", "In May 1995, the museum opened.", "1990", "1995"),
 ]  # fmt: skip
 
 
@@ -300,6 +308,10 @@ FAITHFUL = [
     ("Only cash is accepted at the kiosk.", "Cash is accepted at the kiosk."),
     # "costs nothing" says free: no "not" of what follows it
     ("Delivery is free on orders above £35.", "Delivery costs nothing on orders above £35."),
+    # "every day" with no number written is said "daily" too; after an amount it is what a rate is per
+    ("The backups run daily.", "The backups run every day."),
+    ("Staff get 10 days of study leave per year.", "Staff get 10 days of study leave every year."),
+    ("The shuttle to the airport leaves every hour.", "Every hour, a shuttle leaves for the airport."),
 ]  # fmt: skip
 
 

@@ -210,6 +210,9 @@ _A_SPAN = re.compile(
     r"(?P<unit>minute|hour|day|week|fortnight|month|year|decade)\b(?!\s+and\s+a\s+half)",
     re.IGNORECASE,
 )
+# One of a unit of time given by "every": "every hour" is every 1 hour, against "every 30 minutes";
+# only in a text with no other number, where it is what a rate is per ("£10 every month").
+_EVERY_UNIT = re.compile(r"\bevery\s+(?P<unit>minute|hour|day|week|fortnight|month|year)\b", re.IGNORECASE)
 _A_SINGLE = re.compile(r"a\s(?=single\s)", re.IGNORECASE)  # "a single dose" is one dose
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
 RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
@@ -340,6 +343,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         Quantity(1.0, stem(m.group("unit").lower()), m.start("a"), m.start("unit"), m.end("unit"))
         for m in _A_SPAN.finditer(text)
     ]
+    if not (found or times or fractions or spans):
+        spans = [
+            Quantity(1.0, stem(m.group("unit").lower()), m.start(), m.start("unit"), m.end("unit"))
+            for m in _EVERY_UNIT.finditer(text)
+        ]
     found = sorted(found + times + fractions + spans, key=lambda q: q.start)
     for i, (low, high) in enumerate(zip(found, found[1:])):
         if not low.unit and high.unit and RANGE_JOIN.fullmatch(text, low.end, high.start):
@@ -499,6 +507,11 @@ def _kind(unit: str) -> str:
     """What a unit measures, where two units of it can be told apart: money, or a measure of
     `_BASE_UNITS`; "" for a unit that counts a thing ("rooms")."""
     return _MONEY if unit in CURRENCY_CODES else _IN_BASE_UNIT.get(unit, ("", 0.0))[0]
+
+
+def every_unit(text: str, q: Quantity) -> bool:
+    """Whether `q` is "every" and a unit of time, no number written ("every day", said "daily" too)."""
+    return bool(_EVERY_UNIT.match(text, q.start))
 
 
 def is_measured(q: Quantity) -> bool:

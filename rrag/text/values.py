@@ -458,7 +458,7 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
             if what.lower() in STOPWORDS:
                 continue  # "when the ...": a clause, not a state
             if any(q.start <= m.start() < max(q.end, q.unit_end) for q in found):
-                continue  # part of a value's own words ("every 3 hours" is the value)
+                continue  # part of a value's own words ("every 3 hours", "every hour" is the value)
             what = _RATE_OF.get(what.lower(), what) if axis == "per" else what
             what = what if axis == "for" else stem(what.lower())
 
@@ -499,4 +499,9 @@ def _near(text: str, q: Quantity) -> frozenset[str]:
     clause_end = next((m.start() for m in _CLAUSE_END.finditer(text, end)), len(text))
     before = content_words(text[clause_start : q.start])[-NEAR_WORDS:]
     after = content_words(text[end:clause_end])[:NEAR_WORDS]
+    if not before and not after and text.startswith(",", clause_end):
+        # A value that opens its sentence before a comma is of the clause after it: "Every 6 hours,
+        # the backup job runs", "In May 1995, the museum opened".
+        main_end = next((m.start() for m in _CLAUSE_END.finditer(text, clause_end + 1)), len(text))
+        after = content_words(text[clause_end + 1 : main_end])[:NEAR_WORDS]
     return frozenset(t for t in (*before, *after, *named) if not has_digit(t))

@@ -347,6 +347,10 @@ T("frequency", "recipes", "Stir the {dish} every {n} minutes.",
   ["Stir the {dish} every {m} minutes.", "Give the {dish} a stir every {m} minutes."],
   ["Give the {dish} a stir every {n} minutes.", "Every {n} minutes, stir the {dish}."],
   dish=["risotto", "porridge", "custard", "jam"], n=num(2, 10), m=other("n", 1, 20))  # fmt: skip
+T("frequency", "manuals", "The shuttle to the {stop} leaves every {n} minutes.",
+  ["The shuttle to the {stop} leaves every hour.", "Every hour, a shuttle leaves for the {stop}."],
+  ["Every {n} minutes, a shuttle leaves for the {stop}.", "A shuttle to the {stop} leaves every {n} minutes."],
+  stop=["airport", "harbour", "old town"], n=["10", "15", "20", "30"])  # fmt: skip
 
 # --------------------------------------------------------------------------------------------
 # ordinals and references
@@ -531,6 +535,11 @@ T("antonym", "prices", "{What} {mv[0]} by {p}% in {month}.",
   ["{What} {mv[1]} by {p}% in {month}.", "In {month}, {what} {mv[1]} by {p}%."],
   ["In {month}, {what} {mv[0]} by {p}%.", "{What} {mv[2]} by {p} per cent in {month}."],
   what=["prices", "rents", "energy bills", "bus fares"], mv=MOVES, p=num(2, 12), month=MONTHS)  # fmt: skip
+T("antonym", "medicine", "The {who} {condition} {v[0]} after the {treatment}.",
+  ["The {who} {condition} {v[1]} after the {treatment}.", "After the {treatment}, the {who} {condition} {v[1]}."],
+  ["After the {treatment}, the {who} {condition} {v[0]}."],
+  who=["patient's", "child's"], condition=["breathing", "condition", "sleep"], treatment=["first dose", "operation"],
+  v=[("improved", "worsened"), ("worsened", "improved")])  # fmt: skip
 T("antonym", "prices", "The {fee} is waived for {who}.",
   ["{Who} must pay the {fee}.", "The {fee} is charged to {who}."],
   ["{Who} do not pay the {fee}.", "For {who}, the {fee} is waived."],

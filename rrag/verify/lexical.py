@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from rrag.text import chunk_sentences, month_mentions, stem, words
-from rrag.text.quantities import FRACTION, is_measured
+from rrag.text.quantities import FRACTION, every_unit, is_measured
 from rrag.text.values import clashes, misattributed, of_something_else, reversed_bounds
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify import contrasts, records
@@ -197,7 +197,8 @@ def _conflict(
     }
     # A fraction is mostly a rough share ("over half", "nearly a third"): one the evidence does not
     # give is no unstated number, though another one of the same thing clashes. Nor is one of a thing
-    # the evidence names: its "a week" says "one week", "a single week".
+    # the evidence names: its "a week" says "one week", "a single week"; nor "every day", which the
+    # evidence may say "daily" (no number is written).
     missing = [
         q
         for q in c.numbers
@@ -205,6 +206,7 @@ def _conflict(
         and q.end not in stated
         and q.unit != FRACTION
         and not (q.value == 1 and q.unit in e.terms)
+        and not every_unit(text, q)
     ]
     # A value of the evidence's sentence that the claim gives to another of its qualifiers ("adults
     # take 17 mg" where 17 mg is for children) is a clash, though the amount is stated there.

@@ -149,14 +149,14 @@ def _swap(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[
             continue
         if not c_stems - {t.stem} <= e_stems or len(c_stems) < 2:
             continue
-        sides, after = _sides(c, i), _word_before(c, i)
+        sides, after = _sides(c, i), _preposition_before(c, i)
         if sides == (_EDGE, _EDGE):
             continue
         for j, u in enumerate(e):
             if (
                 _a_thing(evidence, e, j)
                 and u.stem not in c_stems
-                and _same_slot(sides, after, _sides(e, j), _word_before(e, j))
+                and _same_slot(sides, after, _sides(e, j), _preposition_before(e, j))
                 and another_thing(t.word, u.word)
             ):
                 return Contrast(SWAP, claim[t.start : t.end], evidence[u.start : u.end])
@@ -170,14 +170,23 @@ _BEFORE_A_VERB = frozenset(
 )
 
 
-def _same_slot(ours: tuple[str, str], after: str, theirs: tuple[str, str], their_after: str) -> bool:
-    """The same content words on both sides; or the same words after, and the same word (if only
-    a preposition) just before: "Serve the stew with rice." / "The stew is served with noodles."."""
-    return ours == theirs or (ours[1] == theirs[1] and after == their_after != "")
+def _same_slot(ours: tuple[str, str], before: str, theirs: tuple[str, str], their_before: str) -> bool:
+    """The same content words on both sides; or the same words after, and the same preposition
+    before: "Serve the stew with rice." / "The stew is served with noodles."."""
+    return ours == theirs or (ours[1] == theirs[1] and before == their_before != "")
 
 
-def _word_before(tokens: Tokens, at: int) -> str:
-    return tokens[at - 1].word if at > 0 and not tokens[at].after_break else ""
+_PREPOSITIONS = frozenset("with on in at for by to from as of into onto via without".split())
+_DETERMINERS = frozenset("the a an his her its their our your my this that these those".split())
+
+
+def _preposition_before(tokens: Tokens, at: int) -> str:
+    """The preposition of the noun phrase of token `at` ("with rice", "in the garage"), if any."""
+    i = at - 1
+    while i >= 0 and tokens[i].word in _DETERMINERS and not tokens[i + 1].after_break:
+        i -= 1
+    found = i >= 0 and not tokens[i + 1].after_break and tokens[i].word in _PREPOSITIONS
+    return tokens[i].word if found else ""
 
 
 def _sides(tokens: Tokens, at: int) -> tuple[str, str]:
@@ -194,12 +203,20 @@ def _sides(tokens: Tokens, at: int) -> tuple[str, str]:
     return side(-1), side(1)
 
 
+# Words of things so general that another thing is a kind of them, whatever WordNet's senses.
+_GENERAL = frozenset(
+    "thing things something stuff item items object objects people person persons human humans "
+    "individual individuals someone place places area areas".split()
+)
+
+
 def _a_thing(text: str, tokens: Tokens, at: int) -> bool:
-    """Whether token `at` may name a thing: a word of letters, not a name, no word before a verb
-    just before it, no field name ("genre: ...")."""
+    """Whether token `at` may name a thing: a word of letters, not a name nor a general word, no word
+    before a verb just before it, no field name ("genre: ...")."""
     t = tokens[at]
     return (
         len(t.word) >= _MIN_LETTERS
+        and t.word not in _GENERAL
         and t.word.isalpha()
         and t.word not in NOT_CONTENT
         and not t.capital

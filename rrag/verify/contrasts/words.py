@@ -64,6 +64,7 @@ _ANTONYMS = [
     ("cut", "raise"),
     ("cut", "increase"),
     ("increase", "reduce"),  # and every form of each: "increased", "reduces"
+    ("improved", "worsened"),  # a condition, a score; and every form of each
     ("extended", "shortened"),
     ("lengthened", "shortened"),
     ("passed", "rejected"),  # a bill, a motion
