@@ -249,6 +249,14 @@ CONTRADICTIONS = [
      "20 minutes", "hour"),
     ("value", "The backup job runs every 4 hours.", "Every 6 hours, the backup job runs.", "4 hours", "6 hours"),
     ("value", "The museum opened in May 1990.", "In May 1995, the museum opened.", "1990", "1995"),
+    ("value", "The call came in at 9:36.", "The call came in at 10:36 PM.", "9:36", "10:36 PM"),
+    ("value", "The shop opens at 09:00.", "The shop opens at 9 pm.", "09:00", "9 pm"),
+    ("value", "The band released its first album in 2007.", "The band released its first album before 2005.",
+     "2007", "2005"),
+    ("value", "Do not take more than 4 tablets a day.", "You can take 6 tablets a day.", "4 tablets", "6 tablets"),
+    # free against paid for, with or without a price
+    ("opposite", "The hotel offers free parking for guests.", "The hotel charges guests for parking.", "free", "charges"),
+    ("opposite", "Parking is free for members.", "Parking is charged at £6 for members.", "free", "£6"),
 ]  # fmt: skip
 
 
@@ -312,6 +320,7 @@ FAITHFUL = [
     ("The backups run daily.", "The backups run every day."),
     ("Staff get 10 days of study leave per year.", "Staff get 10 days of study leave every year."),
     ("The shuttle to the airport leaves every hour.", "Every hour, a shuttle leaves for the airport."),
+    ("Parking is free for members.", "Members do not pay for parking."),
 ]  # fmt: skip
 
 
@@ -420,6 +429,15 @@ NOT_AGAINST = [
     # negation: a "don't" in the next sentence of the window
     ("Do not plant the bulbs in a hurry. The soil should reach 10°C first.",
      "Wait until the soil reaches 10°C before you plant the bulbs."),
+    # a time with no "am" or "pm" may be of either half of the day
+    ("The call came in at 9:36.", "At 9:36 PM, the call came in."),
+    # a year a bound holds ("before 2005" holds 2001)
+    ("The band released its first album in 2001.", "The band released its first album before 2005."),
+    # a value a negation denies says nothing of the value it has
+    ("The museum opened in 1990.", "The museum did not open in 1995."),
+    ("The museum did not open in 1990.", "The museum opened in 1995."),
+    # free: "cost" and "charge" are nouns too ("at reduced cost" is no price said of a free thing)
+    ("These services are offered to students at reduced or no cost.", "These services are offered to students at reduced cost."),
 ]  # fmt: skip
 
 

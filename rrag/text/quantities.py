@@ -216,7 +216,7 @@ _EVERY_UNIT = re.compile(r"\bevery\s+(?P<unit>minute|hour|day|week|fortnight|mon
 _A_SINGLE = re.compile(r"a\s(?=single\s)", re.IGNORECASE)  # "a single dose" is one dose
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
 RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
-_CALENDAR_YEAR = "calendar year"
+CALENDAR_YEAR = "calendar year"
 _YEAR = re.compile(r"1[0-9]\d\d|20\d\d")  # a four-digit number with no unit: a year ("in 1066", "1888")
 TIME_OF_DAY = "time"  # the unit of a time of day ("17:00", "5 pm"), its value in hours
 _DEGREES = re.compile(r"\s+(celsius|centigrade|fahrenheit|C|F)\b", re.IGNORECASE)
@@ -317,7 +317,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             # follows ("Step 2 shows ..." counts no shows); not "table 2 rows" of a measure ("2 %").
             unit, unit_end, start = stem(reference.group(1).lower()), -1, reference.start(1)
         elif not unit and _YEAR.fullmatch(m.group("num")):
-            unit, start = _CALENDAR_YEAR, m.start()  # "1 January 2026", "in 2025", "23 December 1888"
+            unit, start = CALENDAR_YEAR, m.start()  # "1 January 2026", "in 2025", "23 December 1888"
         else:
             start = m.start()
         found.append(Quantity(value, unit, start, m.end(), unit_end))

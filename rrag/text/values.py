@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from rrag.text.quantities import (
+    CALENDAR_YEAR,
     CONVERTED_MEASURES,
     DAYS_PER,
     RANGE_JOIN,
@@ -59,7 +60,7 @@ _RATE_OF |= {"annually": "year", "hourly": "hour"}
 _QUALIFIER_REACH = 28  # characters between a value and a qualifier that still belongs to it
 NEAR_WORDS = 3  # words either side of a value that say what it is the value of
 _CLAUSE_END = re.compile(r"[,;:!?()\[\]\"^]|\.(?!\d)")
-_SPANS = frozenset({"date", "calendar year"})
+_SPANS = frozenset({"date", CALENDAR_YEAR})
 _JOINT = re.compile(r"[,;]|\b(?:and|or|but|while|whereas)\b", re.IGNORECASE)
 _UNIT_IN_BRACKETS = re.compile(r"\(([^()\s]{1,4})\)")
 _ROW_NAME = re.compile(r"(?:^|[.!?]\s+)For ([^,.]{1,80}), the ")  # rrag/ingest/extract.py: table_row
@@ -72,6 +73,8 @@ _BOUND_BEFORE = re.compile(
     r"|at least|over|above|upwards of|a minimum of|minimum of))\s+$",
     re.IGNORECASE,
 )
+# ... and a year's: "before 2005" holds 2001, "after 1990" holds 1994.
+_YEAR_BOUND_BEFORE = re.compile(r"\b(?:(?P<upper>before|prior to)|(?P<lower>after))\s+$", re.IGNORECASE)
 _MOVED_UP = re.compile(
     r"\b(?:shot|went|go|goes|going|gone|rose|risen|rises|rising|climbed|jumped|moved|ran|walked|stepped|sped)\s+$",
     re.IGNORECASE,
@@ -90,6 +93,8 @@ _NO_BOUND = re.compile(
     r"(?:\b(?:no|none|without|not|never|cannot|neither|nor)|n't)(?:\s+[\w']+){0,3}\s*$", re.IGNORECASE
 )
 _OTHER_BOUND = {"lower": "upper", "upper": "lower"}
+_HALF_OF_DAY = re.compile(r"[ap]\.?\s?m\b|\b(?:noon|midday|midnight)\b", re.IGNORECASE)
+_TWELVE_HOUR = re.compile(r"(?:[1-9]|1[0-2])(?:[:.]\d\d)?$")
 
 
 @dataclass(frozen=True)
@@ -148,7 +153,14 @@ class Value:
             tolerance = converted_tolerance(self.quantity.unit, other.quantity.unit)
         else:
             tolerance = 1e-9
+        if self.measure == TIME_OF_DAY and (self._either_half() or other._either_half()):
+            return math.isclose(self.amount % 12, other.amount % 12, rel_tol=tolerance)
         return math.isclose(self.amount, other.amount * scale, rel_tol=tolerance)
+
+    def _either_half(self) -> bool:
+        """Whether this is a time of day written with no "am" or "pm" that either half of the day
+        can have ("at 9:36": 9:36 pm too), not a 24-hour one ("17:30", "08:15")."""
+        return not _HALF_OF_DAY.search(self.written) and bool(_TWELVE_HOUR.match(self.written))
 
     def holds(self, other: Value) -> bool:
         """Whether this value states `other`'s amount: the same amount, a range that holds it ("20 to
@@ -259,6 +271,8 @@ def _bound(text: str, q: Quantity) -> tuple[str, tuple[int, int]]:
     (and the "not" that turns it round)."""
     end = max(q.end, q.unit_end)
     before = _BOUND_BEFORE.search(text, max(0, q.start - _BOUND_REACH), q.start)
+    if before is None and q.unit == CALENDAR_YEAR:
+        before = _YEAR_BOUND_BEFORE.search(text, max(0, q.start - _BOUND_REACH), q.start)
     if before and before.group(0).lower().startswith("up") and _MOVED_UP.search(text, 0, before.start()):
         before = None  # "the rating shot up to 90 points" gives it, no bound
     if before:

@@ -31,7 +31,14 @@ from rrag.verify.contrasts import ENTITY, MODALITY, OPPOSITE, ORDER, QUANTIFIER,
 from rrag.verify.denial import CONTRADICTION_COVERAGE, _phrase, denied_words
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
 from rrag.verify.records import facts, hours_clash, rating_clash, record_clash
-from rrag.verify.values_clash import SAME_TOPIC, _borrowed, _end_of, _same_subject, _stated_elsewhere
+from rrag.verify.values_clash import (
+    SAME_TOPIC,
+    _borrowed,
+    _denied,
+    _end_of,
+    _same_subject,
+    _stated_elsewhere,
+)
 
 SUPPORTED_COVERAGE = 0.8  # share of the claim's (weighted) content words the evidence must hold
 PARTIAL_COVERAGE = 0.6  # below this the evidence is about something else
@@ -221,6 +228,7 @@ def _conflict(
         if _same_subject(c, topic, said, found)
         and not _has_value(e.loose, said.quantity)
         and not _stated_elsewhere(said, single)
+        and not (_denied(text, said) or _denied(e.text, found))
     ]
 
     if aligned:

@@ -4,6 +4,7 @@ else."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rrag.text import PRONOUNS, words
@@ -14,6 +15,16 @@ SAME_TOPIC = 0.7  # share of the claim's non-number words the evidence must hold
 # ... for a value clash, where the words next to the two values must also meet ("Backups are taken
 # every 8 hours" against "The backup job runs every 3 hours").
 SAME_TOPIC_NEAR_VALUE = 0.5
+
+
+# A negator earlier in a value's clause: "did not open in 1995" says nothing of the year it did open.
+_DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no|cannot|neither|nor)\b|n't)[^,;:.!?]*$", re.IGNORECASE)
+
+
+def _denied(text: str, value: Value) -> bool:
+    """Whether a negation earlier in its clause denies `value` of `text`; a bound reads its own "not"
+    ("do not take more than 4 tablets" is at most 4: text.values)."""
+    return not value.bound and bool(_DENIED_BEFORE.search(text, 0, value.quantity.start))
 
 
 def _stated_elsewhere(value: Value, sentences: Sequence[_Text]) -> bool:

@@ -458,24 +458,44 @@ _FREE = re.compile(
 _NOT_FREE_BEFORE = re.compile(r"\b(?:feel|set|break|broke|go|went|walk|walked|duty|tax)\s+$", re.IGNORECASE)
 
 
-_PRICE_WORDS = {_stem("cost"), _stem("price")}
+# "costs", "is charged at", "pays a fare"
+_PRICE_WORDS = {_stem(w) for w in PRICED} | {_stem(w) for w in ("price", "fee", "fare")}
+# Verbs that say a thing is paid for with no price given ("charges guests for parking"); not "cost"
+# or "charge", nouns too ("at reduced cost").
+_PAYING = frozenset("pay pays paying paid charges charged charging".split())
 
 
 def _free_or_priced(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
-    """One side says a thing is free, the other gives its price, all else the same."""
+    """One side says a thing is free, the other gives its price or says it is paid for ("charges
+    guests for parking", "must pay"), all else the same."""
     for free, f, priced, p, ours in ((claim, c, evidence, e, True), (evidence, e, claim, c, False)):
         said = _free(free)
         if said is None or _free(priced):
             continue
         price = next((q for q in quantities(priced) if q.unit in CURRENCY_CODES and q.value > 0), None)
-        if price is None:
-            continue
+        if price is not None:
+            paid: tuple[int, int] = (price.start, max(price.end, price.unit_end))
+        else:
+            paying = next((t for i, t in enumerate(p) if t.word in _PAYING and not _denied(p, i)), None)
+            if paying is None:
+                continue
+            paid = (paying.start, paying.end)
         leave_out = {t.stem for t in f if said.start() <= t.start < said.end()} | _PRICE_WORDS
-        leave_out |= {t.stem for t in p if price.start <= t.start < max(price.end, price.unit_end)}
+        leave_out |= {t.stem for t in p if paid[0] <= t.start < paid[1]}
         if _same_statement(c, e, frozenset(leave_out)) and _same_statement(e, c, frozenset(leave_out)):
-            free_words, price_words = said.group(0), price.written(priced)
+            free_words, price_words = said.group(0), priced[paid[0] : paid[1]]
             return Contrast(OPPOSITE, *((free_words, price_words) if ours else (price_words, free_words)))
     return None
+
+
+def _denied(tokens: Tokens, at: int) -> bool:
+    """Whether a negator comes shortly before token `at` in its clause ("do not pay")."""
+    for i in range(at - 1, max(at - 4, -1), -1):
+        if tokens[i + 1].after_break:
+            return False
+        if tokens[i].word in NEGATORS:
+            return True
+    return False
 
 
 @lru_cache(maxsize=4096)  # an evidence sentence is read for claim after claim
