@@ -254,6 +254,10 @@ CONTRADICTIONS = [
     ("value", "The band released its first album in 2007.", "The band released its first album before 2005.",
      "2007", "2005"),
     ("value", "Do not take more than 4 tablets a day.", "You can take 6 tablets a day.", "4 tablets", "6 tablets"),
+    # a claim that says the evidence's denied word, or a kind of it, in WordNet's words
+    ("negation", "The hotel does not accept pets.", "The hotel welcomes pets.", "does not accept pets", "welcomes"),
+    ("negation", "The restaurant does not serve meat.", "The restaurant serves beef.", "does not serve meat", "beef"),
+    ("negation", "The landlord does not permit smoking.", "The landlord allows smoking.", "does not permit", "allows"),
     # free against paid for, with or without a price
     ("opposite", "The hotel offers free parking for guests.", "The hotel charges guests for parking.", "free", "charges"),
     ("opposite", "Parking is free for members.", "Parking is charged at £6 for members.", "free", "£6"),
@@ -316,6 +320,12 @@ FAITHFUL = [
     ("Only cash is accepted at the kiosk.", "Cash is accepted at the kiosk."),
     # "costs nothing" says free: no "not" of what follows it
     ("Delivery is free on orders above £35.", "Delivery costs nothing on orders above £35."),
+    # a negation that is one of two choices denies nothing
+    ("Children imagine events with little or no support from the real world.",
+     "Children imagine events without support from the real world."),
+    # a negation said in the passive, with an irregular participle; a relation and its converse
+    ("The shop does not sell alcohol.", "Alcohol is not sold in the shop."),
+    ("The library does not lend laptops.", "Laptops cannot be borrowed from the library."),
     # "every day" with no number written is said "daily" too; after an amount it is what a rate is per
     ("The backups run daily.", "The backups run every day."),
     ("Staff get 10 days of study leave per year.", "Staff get 10 days of study leave every year."),
@@ -429,6 +439,8 @@ NOT_AGAINST = [
     # negation: a "don't" in the next sentence of the window
     ("Do not plant the bulbs in a hurry. The soil should reach 10°C first.",
      "Wait until the soil reaches 10°C before you plant the bulbs."),
+    # a claim's own "didn't know" is a turn of speech, not a denial of a kind of the evidence's word
+    ("James Naismith is the only losing coach in the university's history.", "I didn't know he was a losing coach."),
     # a time with no "am" or "pm" may be of either half of the day
     ("The call came in at 9:36.", "At 9:36 PM, the call came in."),
     # a year a bound holds ("before 2005" holds 2001)

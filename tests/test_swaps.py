@@ -13,6 +13,7 @@ import pytest
 from rrag.types import Claim, ClaimStatus
 from rrag.verify.contrasts import SWAP, contrast
 from rrag.verify.contrasts.swaps import another_thing
+from rrag.verify.contrasts.wordnet import kind_of
 from rrag.verify.lexical import HARD_EVIDENCE, LexicalVerifier
 from tests.test_contrasts import contexts, guarded
 
@@ -80,7 +81,7 @@ CONTROLS = [
 ]
 
 
-def kind_of(evidence: str, claim: str, *more: str) -> str | None:
+def rule_kind(evidence: str, claim: str, *more: str) -> str | None:
     [(_, kind)] = LexicalVerifier().assess([Claim(claim, 0, len(claim))], contexts(evidence, *more))
     return kind
 
@@ -94,18 +95,18 @@ def test_another_thing_in_the_slot_is_unsupported_whatever_the_model_says(
     assert verdict.verifier == "lexical"
     assert f"the evidence says {theirs!r} where the claim says {ours!r}" == verdict.reason
     assert verdict.evidence is not None and theirs in verdict.evidence.quote
-    assert kind_of(evidence, claim) == SWAP and SWAP not in HARD_EVIDENCE
+    assert rule_kind(evidence, claim) == SWAP and SWAP not in HARD_EVIDENCE
 
 
 @pytest.mark.parametrize(("evidence", "claim"), CONTROLS)
 def test_the_same_thing_in_other_words_is_no_swap(evidence: str, claim: str) -> None:
     assert contrast(claim, evidence) is None
-    assert kind_of(evidence, claim) != SWAP
+    assert rule_kind(evidence, claim) != SWAP
 
 
 def test_a_thing_another_retrieved_text_names_is_no_swap() -> None:
     evidence, claim = "Breakfast is served with coffee.", "Breakfast is served with tea."
-    assert kind_of(evidence, claim, "Tea is served all day in the lounge.") != SWAP
+    assert rule_kind(evidence, claim, "Tea is served all day in the lounge.") != SWAP
     assert guarded(evidence, claim, "Tea is served all day in the lounge.").status is ClaimStatus.SUPPORTED
 
 
@@ -114,7 +115,7 @@ def test_hard_evidence_in_any_sentence_comes_before_a_swap() -> None:
     claim = "The plant is watered daily."  # "daily" / "weekly": opposite words, a contradiction
     verdict = guarded(evidence, claim)
     assert verdict.status is ClaimStatus.CONTRADICTED
-    assert kind_of(evidence, claim) in HARD_EVIDENCE
+    assert rule_kind(evidence, claim) in HARD_EVIDENCE
 
 
 @pytest.mark.parametrize(
@@ -133,3 +134,17 @@ def test_hard_evidence_in_any_sentence_comes_before_a_swap() -> None:
 )
 def test_wordnet_tells_another_thing_from_a_relative(word: str, other: str, expected: bool) -> None:
     assert another_thing(word, other) is expected
+
+
+@pytest.mark.parametrize(
+    ("word", "other", "expected"),
+    [
+        ("welcomes", "accept", True),  # a kind of accepting
+        ("beef", "meat", True),
+        ("loans", "lend", True),  # synonyms in one sense
+        ("meat", "beef", False),  # the more general word is no kind of the other
+        ("accepts", "welcome", False),
+    ],
+)
+def test_wordnet_tells_a_kind_of_a_word(word: str, other: str, expected: bool) -> None:
+    assert kind_of(word, other) is expected

@@ -109,12 +109,8 @@ PRICED = frozenset("cost costs costing charge charges charged pay pays paying pa
 
 def negates(tokens: Sequence[str], i: int) -> bool:
     """Whether token `i` of `tokens` (as `words` writes them) is a negator, not the "no" or "not" of
-    a bound, nor the "nothing" of a price ("costs nothing" says free, rrag.verify.contrasts reads it),
-    nor a "no" that is one of two choices ("at reduced or no cost", "little or no"; "with or without"
-    stays a negator, as a claim "without" it is no denial)."""
+    a bound, nor the "nothing" of a price ("costs nothing" says free, rrag.verify.contrasts reads it)."""
     if tokens[i] == "nothing" and i and tokens[i - 1] in PRICED:
-        return False
-    if tokens[i] == "no" and i and tokens[i - 1] == "or":
         return False
     return tokens[i] in NEGATORS and not (tokens[i] in ("no", "not") and _is_bound(tokens, i + 1))
 

@@ -149,6 +149,11 @@ T("negation", "policies", "The {policy} does not cover {loss}.",
   policy=["home insurance policy", "travel insurance", "extended warranty", "basic plan"],
   loss=["theft from an unlocked shed", "damage caused by a power surge", "lost luggage on domestic flights",
         "wear and tear on the hinges"])  # fmt: skip
+T("negation", "policies", "The {place} does not {v[0]} {who}.",
+  ["The {place} {v[1]} {who}."],
+  ["{Who} are not {v[2]} at the {place}.", "The {place} does not {v[0]} any {who}."],
+  place=["hotel", "campsite", "guest house"], who=["pets", "dogs", "children under 12"],
+  v=[("accept", "welcomes", "accepted"), ("allow", "admits", "allowed"), ("permit", "allows", "permitted")])  # fmt: skip
 T("negation", "manuals", "The {device} cannot be {act[1]} while it is {state}.",
   ["The {device} can be {act[1]} while it is {state}."],
   ["It is not possible to {act[0]} the {device} while it is {state}.",

@@ -16,6 +16,7 @@ from rrag.text import (
     words,
 )
 from rrag.verify.compared import _VERB_OF, _share, _Text, _weighted
+from rrag.verify.contrasts.wordnet import kind_of
 
 CONTRADICTION_COVERAGE = 0.7  # negation and antonyms only contradict evidence about the same thing
 SAME_CLAUSE = 0.6  # share of a negated clause's words the other side must hold for a negation mismatch
@@ -40,13 +41,42 @@ _SAME_AS |= {form: verb for form, verb in _VERB_OF.items() if verb != stem("know
 # rather" say something else.)
 _FLIPPED = NEGATIVE_WORDS - frozenset({"rather", "instead", "unclear", "unlikely", "unable"})
 _CONDITIONAL = re.compile(r"\b(?:if|unless|whether|in other cases|otherwise)\b", re.IGNORECASE)
+# A negation that is one of two choices denies nothing: "at reduced or no cost", "little or no support".
+_ALTERNATIVE = re.compile(r"\bor\s+$", re.IGNORECASE)
 QUOTED_WORDS = 12  # a reason quotes a claim or evidence sentence up to this long, else the words around
 
 
 def denied_words(c: _Text, e: _Text) -> tuple[str, str] | None:
     """A word one side denies and the other states, as (the claim's word, the evidence's word), stemmed:
     a negation on one side only (`_denial`), or a negator on one side of a word that itself denies,
-    which the other side says with no negator (`_negated_denial`)."""
+    which the other side says with no negator (`_negated_denial`); the word stated may be one WordNet
+    calls the denied word or a kind of it (`_in_kind`)."""
+    found = _denied_words(c, e)
+    if found is None and e.denies and not c.denies:
+        # Only a claim stated plainly against denying evidence: a claim's own "I didn't think of" or
+        # "didn't know" is mostly a turn of speech.
+        found = next((words for said in _in_kind(e, c) if (words := _denied_words(said, e))), None)
+    return found
+
+
+def _in_kind(negated: _Text, plain: _Text) -> list[_Text]:
+    """`plain` read with a word of it in place of a word `negated` denies, where WordNet calls the
+    first the second or a kind of it: "The hotel welcomes pets" read as "The hotel accepts pets"
+    against "does not accept pets", "serves beef" as "serves meat" against "does not serve meat".
+    Every word of it so read must be in the clause of that denial."""
+    written = {stem(w.text.lower()): w.text for w in word_spans(negated.asserted)}
+    readings = (
+        (_Text.of(plain.text[: w.start] + written[t] + plain.text[w.end :]), n)
+        for n in negated.negations
+        for t in sorted(n.terms - plain.terms)
+        if t in written
+        for w in word_spans(plain.text)
+        if stem(w.text.lower()) in plain.terms - negated.terms and kind_of(w.text.lower(), written[t].lower())
+    )
+    return [said for said, n in readings if said.terms <= n.clause]
+
+
+def _denied_words(c: _Text, e: _Text) -> tuple[str, str] | None:
     if not (c.denies or e.denies):
         return None
     if len(c.terms) < MIN_CLAUSE_TERMS:
@@ -123,6 +153,7 @@ def _denial(c: _Text, e: _Text) -> Negation | None:
             for n in negated.negations
             if _canonical(n.terms) & plain
             and not n.terms & _NEGATIVE_VERBS
+            and not _ALTERNATIVE.search(negated.asserted, 0, n.start)
             and not _negated_by_prefix(n.terms, other.terms)
             and _in_clause_of(n, other_terms)
             and (_canonical(n.terms) <= plain if c.denies else _share(c.terms, n.clause) >= SAME_CLAUSE_BACK)

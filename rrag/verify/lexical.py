@@ -228,7 +228,7 @@ def _conflict(
         if _same_subject(c, topic, said, found)
         and not _has_value(e.loose, said.quantity)
         and not _stated_elsewhere(said, single)
-        and not (_denied(text, said) or _denied(e.text, found))
+        and _denied(text, said) == _denied(e.text, found)
     ]
 
     if aligned:

@@ -17,7 +17,8 @@ SAME_TOPIC = 0.7  # share of the claim's non-number words the evidence must hold
 SAME_TOPIC_NEAR_VALUE = 0.5
 
 
-# A negator earlier in a value's clause: "did not open in 1995" says nothing of the year it did open.
+# A negator earlier in a value's clause: "did not open in 1995" says nothing of the year it did open
+# (a value denied on both sides is compared as said: "was not scrapped until 1961" / "until 1962").
 _DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no|cannot|neither|nor)\b|n't)[^,;:.!?]*$", re.IGNORECASE)
 
 

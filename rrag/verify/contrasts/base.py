@@ -18,7 +18,10 @@ ORDER = "order"  # another ordinal, month or weekday in the same slot
 SWAP = "another thing"
 SAME_STATEMENT = 0.75  # share of the claim's other words the evidence sentence must hold
 _BE = ("is", "are", "was", "were", "be", "been", "being")
-_PASSIVE = re.compile(rf"\b(?:{'|'.join(_BE)})\s+(?:\w+\s+)?\w+(?:ed|en)\b", re.IGNORECASE)
+# A form of "be", a word at most (an adverb, a "not"), and a participle: "-ed", "-en" or irregular ("sold")
+_PASSIVE = re.compile(
+    rf"\b(?:{'|'.join(_BE)})\s+(?:\w+\s+)?(?:\w+(?:ed|en)|{'|'.join(IRREGULAR_FORMS)})\b", re.IGNORECASE
+)
 MIN_OTHER_TERMS = 1  # a claim with nothing but the word it changes states nothing to compare
 
 

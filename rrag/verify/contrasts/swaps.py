@@ -12,92 +12,17 @@ may be the other misspelt.
 
 from __future__ import annotations
 
-import gzip
-import json
-from functools import cache, lru_cache
-from pathlib import Path
-from typing import Any
+from functools import lru_cache
 
 from rrag.text.words import NOT_CONTENT
 from rrag.verify.contrasts.base import SWAP, Contrast, Tokens, _content, _neighbour
+from rrag.verify.contrasts.wordnet import wordnet
 
 # Steps up to the nearest more general thing both words are kinds of. Of the one-word swaps of two
 # nouns in the training pairs that no relation of WordNet explains, those within 4 steps are 0.7 %
 # entailments (28 of 3,868); "sun" / "shade" and "director" / "actor" are 4 steps apart.
 KIND_STEPS = 4
 _MIN_LETTERS = 3
-# Words the exception lists do not give as another's form, but that are: "people" are persons
-# ("people" / "children" would be two kinds of group).
-_NOUN_FORMS = {"people": ["person"]}
-# Suffixes of inflected forms and what they stand for, by part of speech (WordNet's "morphy").
-_SUFFIXES = {
-    "noun": [("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
-             ("men", "man"), ("ies", "y")],
-    "verb": [("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"),
-             ("ing", "")],
-    "adj": [("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
-    "adv": [],
-}  # fmt: skip
-_NOUN_SHARE = 0.5  # a word is a noun where it was tagged a noun at least half as often as otherwise
-
-
-class _WordNet:
-    """WordNet's lemmas, their synsets (numbered, nouns first), how the synsets relate, and how
-    often each lemma was tagged as each part of speech."""
-
-    def __init__(self, data: dict[str, Any]) -> None:
-        self.nouns: int = data["nouns"]
-        self.lemmas: dict[str, list[int]] = data["lemmas"]
-        self.hypernyms: list[list[int]] = data["hypernyms"]
-        self.neighbours: list[list[int]] = data["neighbours"]
-        self.tagged: dict[str, list[int]] = data["tagged"]
-        self.forms: dict[str, dict[str, list[str]]] = data["forms"]
-        self.forms["noun"] |= _NOUN_FORMS
-
-    def bases(self, word: str, pos: str) -> set[str]:
-        """The lemmas `word` may be a form of as part of speech `pos`."""
-        bases = {word, *self.forms[pos].get(word, ())}
-        for suffix, base in _SUFFIXES[pos]:
-            if word.endswith(suffix) and len(word) > len(suffix) + 1:
-                bases.add(word[: len(word) - len(suffix)] + base)
-                if suffix in ("ed", "ing") and word[-len(suffix) - 1] == word[-len(suffix) - 2]:
-                    bases.add(word[: -len(suffix) - 1])  # "stopped", "stopping"
-        return {b for b in bases if b in self.lemmas}
-
-    def synsets(self, word: str) -> frozenset[int]:
-        """The synsets of every lemma `word` may be a form of."""
-        return frozenset(s for pos in _SUFFIXES for b in self.bases(word, pos) for s in self.lemmas[b])
-
-    def noun(self, word: str) -> bool:
-        """Whether `word` is mostly a noun: a form of a noun lemma, tagged a noun at least _NOUN_SHARE
-        as often as any other part of speech a lemma of it was ("shares", not "stands"; "seen" is
-        no noun's form); untagged, with no other part of speech."""
-        noun = self.bases(word, "noun")
-        if not any(s < self.nouns for b in noun for s in self.lemmas[b]):
-            return False
-        tags = [
-            max((self.tagged.get(b, [0] * 4)[i] for b in self.bases(word, pos)), default=0)
-            for i, pos in enumerate(_SUFFIXES)
-        ]
-        if not any(tags):
-            return all(s < self.nouns for s in self.synsets(word))
-        return tags[0] >= _NOUN_SHARE * max(tags[1:])
-
-    def steps_up(self, synsets: frozenset[int]) -> dict[int, int]:
-        """Each synset above (or among) `synsets`, and the fewest hypernym steps to it."""
-        steps = dict.fromkeys(synsets, 0)
-        frontier, step = list(synsets), 0
-        while frontier:
-            step += 1
-            frontier = [h for s in frontier for h in self.hypernyms[s] if h not in steps]
-            steps.update(dict.fromkeys(frontier, step))
-        return steps
-
-
-@cache
-def _wordnet() -> _WordNet:
-    with gzip.open(Path(__file__).with_name("related.json.gz")) as data:
-        return _WordNet(json.load(data))
 
 
 @lru_cache(maxsize=4096)
@@ -106,25 +31,25 @@ def another_thing(word: str, other: str) -> bool:
     relates only through a more general thing within KIND_STEPS steps of each; or a word it does
     not know where the other is a noun or unknown too, neither part of the other nor the other
     misspelt."""
-    wordnet = _wordnet()
-    ours, theirs = wordnet.synsets(word), wordnet.synsets(other)
+    words = wordnet()
+    ours, theirs = words.synsets(word), words.synsets(other)
     if not ours:
         return (
             len(word) > 4
-            and (not theirs or wordnet.noun(other))
+            and (not theirs or words.noun(other))
             and word not in other
             and other not in word
             and not _misspelt(word, other)
         )
-    if not (theirs and wordnet.noun(word) and wordnet.noun(other)):
+    if not (theirs and words.noun(word) and words.noun(other)):
         return False
     if ours & theirs:
         return False  # synonyms
-    if any(n in theirs for s in ours for n in wordnet.neighbours[s]) or any(
-        n in ours for s in theirs for n in wordnet.neighbours[s]
+    if any(n in theirs for s in ours for n in words.neighbours[s]) or any(
+        n in ours for s in theirs for n in words.neighbours[s]
     ):
         return False  # a part, a member, a word derived from the other, a similar one
-    up, their_up = wordnet.steps_up(ours), wordnet.steps_up(theirs)
+    up, their_up = words.steps_up(ours), words.steps_up(theirs)
     if up.keys() & theirs or their_up.keys() & ours:
         return False  # one is a kind of the other
     common = up.keys() & their_up.keys()

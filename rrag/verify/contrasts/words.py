@@ -106,7 +106,7 @@ _UNTIL = frozenset({"until", "till", "til"})
 # target" / "a military one"). A direction turns round only as a relation ("A lies north of B").
 _NOT_OPPOSED = {
     frozenset(pair.split("/"))
-    for pair in """come/go buy/sell start/finish
+    for pair in """come/go buy/sell borrow/lend start/finish
     moving/still flat/sharp civilian/military artificial/natural praise/criticize general/local""".split()
 }
 _DIRECTIONS = frozenset(_stem(w) for w in "north south east west".split())
