@@ -74,14 +74,14 @@ def _swap(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[
             continue
         if not c_stems - {t.stem} <= e_stems or len(c_stems) < 2:
             continue
-        sides, after = _sides(c, i), _preposition_before(c, i)
+        sides, preposition = _sides(c, i), _preposition_before(c, i)
         if sides == (_EDGE, _EDGE):
             continue
         for j, u in enumerate(e):
             if (
                 _a_thing(evidence, e, j)
                 and u.stem not in c_stems
-                and _same_slot(sides, after, _sides(e, j), _preposition_before(e, j))
+                and _same_slot(sides, preposition, _sides(e, j), _preposition_before(e, j))
                 and another_thing(t.word, u.word)
             ):
                 return Contrast(SWAP, claim[t.start : t.end], evidence[u.start : u.end])
