@@ -12,8 +12,11 @@ may be the other misspelt.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
+from rrag.text import quantities
+from rrag.text.quantities import is_measured
 from rrag.text.words import NOT_CONTENT
 from rrag.verify.contrasts.base import SWAP, Contrast, Tokens, _content, _neighbour
 from rrag.verify.contrasts.wordnet import wordnet
@@ -69,8 +72,9 @@ def _swap(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[
     the evidence sentence, every other content word of the claim the evidence's own."""
     e_stems = {t.stem for t in e}
     c_stems = {t.stem for t in _content(c)}
+    c_units, e_units = _units(claim), _units(evidence)
     for i, t in enumerate(c):
-        if not _a_thing(claim, c, i) or t.stem in e_stems or t.stem in retrieved:
+        if not _a_thing(claim, c, i) or t.stem in e_stems or t.stem in retrieved or t.start in c_units:
             continue
         if not c_stems - {t.stem} <= e_stems or len(c_stems) < 2:
             continue
@@ -80,6 +84,7 @@ def _swap(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[
         for j, u in enumerate(e):
             if (
                 _a_thing(evidence, e, j)
+                and u.start not in e_units
                 and u.stem not in c_stems
                 and _same_slot(sides, preposition, _sides(e, j), _preposition_before(e, j))
                 and another_thing(t.word, u.word)
@@ -88,6 +93,18 @@ def _swap(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[
     return None
 
 
+def _units(text: str) -> set[int]:
+    """Where the words of a measured amount's unit start ("5 euros", not the "stores" a count counts):
+    a value's, compared as one."""
+    return {
+        m.start()
+        for q in quantities(text)
+        if is_measured(q)
+        for m in _WORD.finditer(text, q.end, max(q.end, q.unit_end))
+    }
+
+
+_WORD = re.compile(r"\w+")
 _EDGE, _BREAK = "", " "  # no content word before (after) a word in its sentence, or in its clause only
 # Words before a verb, not a thing: "would love to", "I love".
 _BEFORE_A_VERB = frozenset(
