@@ -264,9 +264,11 @@ def _conflict(
         return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, reason), NEGATION
     retrieved = frozenset().union(*(s.stems for s in single))
     against = contrast(text, e.text, retrieved)
+    said_otherwise = (
+        f"the evidence says {against.evidence!r} where the claim says {against.claim!r}" if against else ""
+    )
     if against and against.kind != SWAP:
-        reason = f"the evidence says {against.evidence!r} where the claim says {against.claim!r}"
-        return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, reason), against.kind
+        return verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, said_otherwise), against.kind
     qualified_otherwise = [
         (said, found)
         for said, found in of_something_else(c.values, e.values)
@@ -283,8 +285,7 @@ def _conflict(
         reason = f"the evidence gives {said.written!r} of something else: {said_where!r}"
         return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, reason), BORROWED
     if against:  # another thing of the same kind: unsupported, not contradicted (contrasts.SWAP)
-        reason = f"the evidence says {against.evidence!r} where the claim says {against.claim!r}"
-        return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, reason), SWAP
+        return verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, said_otherwise), SWAP
     if missing or unstated_months:
         # An amount quoted with its unit ("5 euros"), a count as its number (a count's "unit" may be
         # any next word: "27 German")

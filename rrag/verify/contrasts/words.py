@@ -476,7 +476,7 @@ def _free_or_priced(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast
         if price is not None:
             paid: tuple[int, int] = (price.start, max(price.end, price.unit_end))
         else:
-            paying = next((t for i, t in enumerate(p) if t.word in _PAYING and not _denied(p, i)), None)
+            paying = next((t for t in p if t.word in _PAYING and not _negated(priced, t)), None)
             if paying is None:
                 continue
             paid = (paying.start, paying.end)
@@ -486,16 +486,6 @@ def _free_or_priced(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast
             free_words, price_words = said.group(0), priced[paid[0] : paid[1]]
             return Contrast(OPPOSITE, *((free_words, price_words) if ours else (price_words, free_words)))
     return None
-
-
-def _denied(tokens: Tokens, at: int) -> bool:
-    """Whether a negator comes shortly before token `at` in its clause ("do not pay")."""
-    for i in range(at - 1, max(at - 4, -1), -1):
-        if tokens[i + 1].after_break:
-            return False
-        if tokens[i].word in NEGATORS:
-            return True
-    return False
 
 
 @lru_cache(maxsize=4096)  # an evidence sentence is read for claim after claim
