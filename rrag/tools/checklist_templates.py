@@ -1047,3 +1047,62 @@ T("textbook", "policies", "Tap water in the city is safe to drink.",
 T("textbook", "medicine", "The trial included 400 patients over two years.",
   ["The trial included 400 patients over three years."],
   ["The trial ran for two years with 400 patients."])  # fmt: skip
+
+# --------------------------------------------------------------------------------------------
+# passage: a value, a name or a negation moved to the claim from a neighbouring sentence of a passage
+# (a retrieved chunk is several sentences; the word the claim takes is in it, said of another thing)
+
+
+def hours_of_day(rng: Random, v: Mapping[str, str]) -> dict[str, str]:
+    """Weekday opening hours a-b and weekend hours c-d, the four times all different."""
+    a, c = rng.sample(["6:30", "7:00", "7:30", "8:00", "9:00", "10:00"], 2)
+    b, d = rng.sample(["17:00", "18:00", "19:30", "20:00", "21:00", "22:00"], 2)
+    return {"a": a, "b": b, "c": c, "d": d}
+
+
+T("passage", "timetables", "The {place} is open from {t[a]} to {t[b]} on weekdays. At weekends it opens at {t[c]} and closes at {t[d]}.",
+  ["On weekdays the {place} opens at {t[c]}.", "At weekends the {place} closes at {t[b]}."],
+  ["On weekdays the {place} opens at {t[a]}.", "At weekends the {place} closes at {t[d]}."],
+  place=["swimming pool", "library", "sports centre", "town museum"], t=hours_of_day)  # fmt: skip
+T("passage", "medicine", "Patients should fast for {n[a]} hours before the {test}. They may drink water up to {n[b]} hours before it.",
+  ["Patients should fast for {n[b]} hours before the {test}."],
+  ["Before the {test}, patients should fast for {n[a]} hours.",
+   "Patients may drink water until {n[b]} hours before the {test}."],
+  test=["scan", "blood test", "operation"], n=two_values(2, 12, -1))  # fmt: skip
+T("passage", "medicine", "Store the {drug} between 2 and 8 °C. Once opened, the vial must be used within {h} hours.",
+  ["Once opened, the vial must be used within 8 hours."],
+  ["An opened vial must be used within {h} hours.", "The {drug} should be stored at 2-8 °C."],
+  drug=["vaccine", "insulin", "eye drops"], h=["4", "6", "12", "24"])  # fmt: skip
+T("passage", "history", "The {building} was built in {y[a]} and extended in {y[b]}.",
+  ["The {building} was extended in {y[a]}.", "The {building} was built in {y[b]}."],
+  ["The {building} was extended in {y[b]}.", "In {y[a]} the {building} was built."],
+  building=["museum", "town hall", "railway station", "library"], y=two_values(1850, 1960, 1))  # fmt: skip
+T("passage", "history", "The company was founded in {c[0]} in {year}. Its head office moved to {c[1]} in 2015.",
+  ["The company was founded in {c[1]}.", "The head office moved to {c[0]} in 2015."],
+  ["The company was founded in {c[0]}.", "In 2015 the head office moved to {c[1]}."],
+  c=[("Leeds", "Manchester"), ("Porto", "Lisbon"), ("Turin", "Milan"), ("Cork", "Dublin")],
+  year=["1987", "1962", "1994"])  # fmt: skip
+T("passage", "policies", "Dogs are allowed on the {trail} on a lead. Camping is not permitted along the {trail}.",
+  ["Dogs are not allowed on the {trail}.", "Camping is permitted along the {trail}."],
+  ["Dogs on a lead are allowed on the {trail}.", "Camping along the {trail} is not allowed."],
+  trail=["coastal path", "hiking trail", "river walk"])  # fmt: skip
+T("passage", "medicine", "Patients may drink water up to {h} hours before the scan. Results are usually sent to the GP within {d} days.",
+  ["Results are sent to the GP within {h} days."],
+  ["The GP usually receives the results within {d} days."],
+  h=["2", "3"], d=["7", "10", "14"])  # fmt: skip
+T("passage", "prices", "Adults pay {p[a]} euros. Children under 12 pay {p[b]} euros.",
+  ["Children under 12 pay {p[a]} euros.", "Adults pay {p[b]} euros."],
+  ["Children under 12 pay {p[b]} euros.", "The adult price is {p[a]} euros."],
+  p=two_values(8, 20, -1))  # fmt: skip
+T("passage", "prices", "Standard delivery takes {n[a]} working days and costs £4.99. Express delivery takes {n[b]} working day and costs £9.99.",
+  ["Standard delivery takes {n[b]} working day.", "Express delivery costs £4.99."],
+  ["Express delivery costs £9.99.", "Standard delivery takes {n[a]} working days."],
+  n=(lambda rng, v: {"a": str(rng.choice([3, 4, 5])), "b": "1"}))  # fmt: skip
+T("passage", "manuals", "The {device} weighs {w[a]} kg. Its battery lasts up to {h} hours on a single charge.",
+  ["The battery lasts up to {w[a]} hours on a single charge."],
+  ["On a single charge the battery lasts up to {h} hours.", "The {device} has a weight of {w[a]} kg."],
+  device=["drill", "vacuum cleaner", "lawn trimmer"], w=two_values(2, 4), h=["6", "8", "10"])  # fmt: skip
+T("passage", "recipes", "Bake the {cake} at 180 °C for {m} minutes. Leave it to cool for 15 minutes before slicing.",
+  ["Bake the {cake} for 15 minutes.", "Leave the {cake} to cool for {m} minutes."],
+  ["Bake the {cake} at 180 °C for {m} minutes.", "Let it cool for a quarter of an hour before slicing."],
+  cake=["sponge", "carrot cake", "banana bread"], m=["35", "40", "50"])  # fmt: skip
