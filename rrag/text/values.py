@@ -490,7 +490,7 @@ def clashes(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tuple[Val
     "10 working days" where the evidence says "5 working days"; "09:00 on weekdays" where it says
     "07:30 on weekdays" (its "09:00 on Saturdays" is of another day). A claim of "42% at 3pm and 58%
     at 6pm" against evidence that gives only "58% at 6pm" is not contradicted: its 3pm is not stated."""
-    out = []
+    out: list[tuple[Value, Value]] = []
     for c in claimed:
         candidates = aligned(c, stated)
         if not candidates or any(o.holds(c) or c.holds(o) for o in candidates):
