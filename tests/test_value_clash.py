@@ -521,6 +521,21 @@ FASTING = "Patients should fast for 8 hours before the scan. They may drink wate
         (POOL, "The pool closes at 20:00 on weekdays.", "6:30 to 21:00 on weekdays"),
         # an amount of the other sentence of a window: the words next to it are another act's
         (FASTING, "Patients should fast for 2 hours before the scan.", "8 hours"),
+        (
+            "Standard delivery takes 3 working days and costs £4.99. "
+            "Express delivery takes 1 working day and costs £9.99.",
+            "Express delivery costs £4.99.",
+            "£9.99",
+        ),
+        # an amount of another measure with the same number is no value of the claim's ("8 °C")
+        (
+            "Store the insulin between 2 and 8 °C. Once opened, the vial must be used within 24 hours.",
+            "Once opened, the vial must be used within 8 hours.",
+            "24 hours",
+        ),
+        # a year of the other act of the sentence
+        ("The museum was built in 1902 and extended in 1968.", "The museum was extended in 1902.", "1968"),
+        ("The museum was built in 1902 and extended in 1968.", "The museum was built in 1968.", "1902"),
         # the evidence's value of the claim's subject, not the first of its measure ("formed in 1990")
         (
             "The band formed in Seattle in 1990. The band toured in 2016 to mark the album's anniversary.",
@@ -546,8 +561,22 @@ def test_a_value_of_the_neighbouring_sentence_or_of_the_hours_is_no_support(
         (POOL, "The pool closes at 18:00 at weekends."),
         (FASTING, "Patients should fast for 8 hours before the scan."),
         (FASTING, "Patients may drink water until 2 hours before the scan."),
+        ("The museum was built in 1902 and extended in 1968.", "In 1902 the museum was built."),
     ],
 )
 def test_each_sentence_of_a_window_keeps_its_own_values(evidence: str, claim: str) -> None:
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
     assert verdict.status is ClaimStatus.SUPPORTED, verdict.reason
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The film was released in 2005.",  # "re-released" is the same act
+        "The film came out in 2001.",
+    ],
+)
+def test_years_without_acts_of_their_own_are_not_told_apart(claim: str) -> None:
+    evidence = "The film was released in 2001 and re-released in 2005."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert verdict.status is not ClaimStatus.CONTRADICTED, verdict.reason

@@ -29,7 +29,15 @@ from rrag.text.quantities import (
     quantities,
 )
 from rrag.text.sentences import split_sentences
-from rrag.text.words import BOUND_PREPOSITIONS, STOPWORDS, content_words, has_digit, stem
+from rrag.text.words import (
+    BOUND_PREPOSITIONS,
+    IRREGULAR_FORMS,
+    STOPWORDS,
+    Span,
+    content_words,
+    has_digit,
+    stem,
+)
 
 _UNITLESS = ""  # the measure of a bare number: nothing to compare it by
 _WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
@@ -321,11 +329,12 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
     sentence. The words between two values go to the first up to a joint ("and", "or", a comma), to
     the second after it; where a value has words of its own before it ("born in 1950 and died in
     2010"), each value's words are those before it, else those after it ("58 mg for adults and 17 mg
-    for children"), and the words before the first value's own are everyone's. Dates and years are left
-    alone: a sentence's years are mostly the span of one thing ("the 1997-98 season"). An amount or a
-    time in a window of two sentences, where the other gives another of its measure, has the words next
-    to it that the other's do not ("fast for 8 hours before the scan. They may drink water up to 2
-    hours before": the 2 hours are the water's)."""
+    for children"), and the words before the first value's own are everyone's. A sentence's years are
+    mostly the span of one thing ("the 1997-98 season"): they have their acts only (`_acts`). An amount or a
+    time in a window of two sentences, where the other gives another of its measure, has the words of
+    its sentence that the other's lacks ("fast for 8 hours before the scan. They may drink water up to
+    2 hours before": the 2 hours are the water's; "Standard delivery ... costs £4.99. Express delivery
+    ... costs £9.99": £9.99 is the express's)."""
     out = list(found)
     amounts: dict[str, set[float]] = {}
     for v in found:
@@ -333,14 +342,19 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
     if all(len(a) < 2 for a in amounts.values()):
         return out  # no measure with two values: nothing to tell apart (most texts; sentences cost)
     in_sentence: dict[int, int] = {}
-    for n, sentence in enumerate(split_sentences(text)):
+    sentences = split_sentences(text)
+    for n, sentence in enumerate(sentences):
         group: dict[str, list[int]] = {}
         for i, v in enumerate(found):
             if sentence.start <= v.quantity.start < sentence.end and not v.bounds:
                 group.setdefault(v.measure, []).append(i)
                 in_sentence[i] = n
         for measure, members in group.items():
-            if len({found[i].amount for i in members}) < 2 or measure in _SPANS:
+            if len({found[i].amount for i in members}) < 2:
+                continue
+            if measure in _SPANS:
+                for i, act in zip(members, _acts(text, [found[i] for i in members])):
+                    out[i] = replace(out[i], own=act)
                 continue
             ends = [max(found[i].quantity.end, found[i].quantity.unit_end) for i in members]
             starts = [found[i].quantity.start for i in members]
@@ -362,14 +376,40 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
             for i, mine in zip(members, owned):
                 shared = frozenset().union(*(o for o in owned if o is not mine))
                 out[i] = replace(out[i], own=mine - shared - _per(out[i]))
+    return _own_across_sentences(out, in_sentence, sentences)
+
+
+def _own_across_sentences(
+    found: list[Value], in_sentence: dict[int, int], sentences: list[Span]
+) -> list[Value]:
+    """`found`, each amount or time that has no words of its own in its sentence given the words of its
+    sentence that another sentence giving another amount of its measure lacks."""
+    out = list(found)
+    words = [frozenset(t for t in content_words(s.text) if not has_digit(t)) for s in sentences]
     for i, n in in_sentence.items():
-        v = out[i]
-        if not (is_measured(v.quantity) or v.measure == TIME_OF_DAY):
+        v = found[i]
+        if v.own or not (is_measured(v.quantity) or v.measure == TIME_OF_DAY):
             continue  # a count's "unit" may be any next word ("12 737 MAX 9", "seven MAX 9")
-        others = [o for k, o in enumerate(found) if o.measure == v.measure and in_sentence.get(k, n) != n]
-        if not v.own and any(o.amount != v.amount for o in others):
-            out[i] = replace(v, own=v.near - frozenset().union(*(o.near for o in others)) - _per(v))
+        theirs = [k for k, o in enumerate(found) if o.measure == v.measure and in_sentence.get(k, n) != n]
+        if any(found[k].amount != v.amount for k in theirs):
+            their_words = frozenset().union(*(words[in_sentence[k]] for k in theirs))
+            out[i] = replace(v, own=words[n] - their_words - _per(v))
     return out
+
+
+def _acts(text: str, years: list[Value]) -> list[frozenset[str]]:
+    """Each year's act, where each year of a sentence follows an act of its own, a past form: "built in
+    1902 and extended in 1968" (built, extended); none where any year lacks one ("members in 1971 ...
+    now in 2017") or two acts are one ("released in 2001 and re-released in 2005")."""
+    acts = [_ACT_BEFORE.search(text, 0, y.quantity.start) for y in years]
+    said = [a.group(1).lower() if a else "" for a in acts]
+    stems = [stem(w) for w in said]
+    if not all(w.endswith("ed") or w in IRREGULAR_FORMS for w in said) or len(set(stems)) < len(stems):
+        return [frozenset()] * len(years)
+    return [frozenset({s}) for s in stems]
+
+
+_ACT_BEFORE = re.compile(r"\b([^\W\d_]{3,})\s+in\s+$")
 
 
 def _per(value: Value) -> frozenset[str]:
@@ -497,7 +537,11 @@ def clashes(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tuple[Val
             continue  # stated, or the claim's range holds the evidence's value ("30-45" / "35")
         if all(c.bound_holds(o) or o.bound_holds(c) for o in candidates):
             continue  # "less than an hour" of "within 30 minutes" (not "over $1 million" of "$181,674")
-        out.extend((c, o) for o in candidates if not any(o.same_amount(other) for other in claimed))
+        out.extend(
+            (c, o)
+            for o in candidates
+            if not any(o.same_amount(other) for other in claimed if other.measure == o.measure)
+        )
     return out
 
 
