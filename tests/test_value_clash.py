@@ -580,3 +580,12 @@ def test_years_without_acts_of_their_own_are_not_told_apart(claim: str) -> None:
     evidence = "The film was released in 2001 and re-released in 2005."
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
     assert verdict.status is not ClaimStatus.CONTRADICTED, verdict.reason
+
+
+def test_a_claim_of_several_values_is_quoted_at_the_one_that_differs() -> None:
+    evidence = "The plan costs 12 euros per month, and the family plan costs 20 euros per month."
+    claim = "The plan costs 12 euros per month, and the family plan costs 25 euros per month."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert verdict.status is ClaimStatus.CONTRADICTED
+    assert verdict.clash is not None
+    assert (verdict.clash.claim_value, verdict.clash.evidence_value) == ("25 euros", "20 euros")

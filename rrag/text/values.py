@@ -432,7 +432,10 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
     states the named value itself too restates the sentence."""
     out = []
     for c in claimed:
-        named = [o for o in stated if o.own & c.words and c.compatible(o) and not c.of_another_row(o)]
+        # A claim of several values of the measure names a value's words next to it ("The plan costs 12
+        # euros, and the family plan 25 euros": "family" is the 25's)
+        words = c.near if sum(o.measure == c.measure for o in claimed) > 1 else c.words
+        named = [o for o in stated if o.own & words and c.compatible(o) and not c.of_another_row(o)]
         if (
             len(named) == 1
             and not named[0].holds(c)
