@@ -110,6 +110,34 @@ def test_a_thing_another_retrieved_text_names_is_no_swap() -> None:
     assert guarded(evidence, claim, "Tea is served all day in the lounge.").status is ClaimStatus.SUPPORTED
 
 
+HEAD_OFFICE = "The company was founded in Leeds in 1987. Its head office moved to Manchester in 2015."
+
+
+def test_a_name_of_the_passage_said_of_something_else_in_the_evidence_sentence_is_a_swap() -> None:
+    claim = "The head office moved to Leeds in 2015."
+    verdict = guarded(HEAD_OFFICE, claim)
+    assert verdict.status is ClaimStatus.UNSUPPORTED
+    assert verdict.reason == "the evidence says 'Manchester' where the claim says 'Leeds'"
+    assert rule_kind(HEAD_OFFICE, claim) == SWAP
+
+
+@pytest.mark.parametrize(
+    ("evidence", "claim"),
+    [
+        (HEAD_OFFICE, "The company was founded in Leeds."),
+        # named in the same slot by another sentence of the window
+        (
+            "The company has offices in Manchester. It opened another office in Leeds in 2019.",
+            "The company has offices in Leeds.",
+        ),
+        # a negation turns the swap round: not living in Europe is not living in Spain
+        ("Spain is in Europe. Dominique does not live in Europe.", "Dominique does not live in Spain."),
+    ],
+)
+def test_a_name_said_in_the_same_slot_or_under_a_negation_is_no_swap(evidence: str, claim: str) -> None:
+    assert rule_kind(evidence, claim) != SWAP
+
+
 def test_hard_evidence_in_any_sentence_comes_before_a_swap() -> None:
     evidence = "The plant needs full sun. The plant is watered weekly."
     claim = "The plant is watered daily."  # "daily" / "weekly": opposite words, a contradiction

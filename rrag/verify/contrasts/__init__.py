@@ -27,7 +27,7 @@ from rrag.verify.contrasts.base import (
     Contrast,
     _tokens,
 )
-from rrag.verify.contrasts.names import _doer, _entity, _order, _role
+from rrag.verify.contrasts.names import _doer, _entity, _named_elsewhere, _order, _role
 from rrag.verify.contrasts.quantifiers import _all_of_some, _other_than_only, _quantifier, _quantifiers
 from rrag.verify.contrasts.swaps import _swap
 from rrag.verify.contrasts.words import (
@@ -84,4 +84,14 @@ def contrast(claim: str, evidence: str, retrieved: frozenset[str] = frozenset())
         )
         if found:
             return found
-    return next((found for text, e in sentences if (found := _swap(claim, c, text, e, retrieved))), None)
+    return next(
+        (
+            found
+            for text, e in sentences
+            if (
+                found := _swap(claim, c, text, e, retrieved)
+                or _named_elsewhere(claim, c, text, e, [tokens for _, tokens in sentences])
+            )
+        ),
+        None,
+    )

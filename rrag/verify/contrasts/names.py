@@ -4,6 +4,7 @@ ordinal, month or weekday in the same slot, the same words with the roles exchan
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from rrag.text import STOPWORDS
 from rrag.text.words import NEGATORS, PRONOUNS, has_digit
@@ -15,6 +16,7 @@ from rrag.verify.contrasts.base import (
     ENTITY,
     ORDER,
     ROLE,
+    SWAP,
     Contrast,
     Tokens,
     _content,
@@ -47,6 +49,51 @@ def _names(tokens: Tokens) -> list[tuple[int, int]]:
 
 
 def _entity(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[str]) -> Contrast | None:
+    """Another name in the slot of the evidence's, one the retrieved text never names."""
+    return _other_name_in_slot(claim, c, evidence, e, retrieved)
+
+
+def _named_elsewhere(
+    claim: str, c: Tokens, evidence: str, e: Tokens, window: Sequence[Tokens]
+) -> Contrast | None:
+    """The evidence sentence word for word but for its name, which the claim replaces with one the
+    retrieved text names elsewhere, of something else: "The head office moved to Leeds in 2015"
+    against "Its head office moved to Manchester in 2015", Leeds being where the company was
+    founded. Not where a sentence of the window (`window`, each sentence's tokens) names it in the
+    same slot ("offices in Manchester. It opened another office in Leeds"). Another thing (SWAP), not
+    hard evidence: a slot may hold several names. Not in a negation or a condition, which turn the
+    swap round ("Dominique does not live in Spain" / "... in Europe")."""
+    if any(t.word in NEGATORS or t.word == "if" for t in c + e):
+        return None
+    found = _other_name_in_slot(claim, c, evidence, e, frozenset())
+    if found is None:
+        return None
+    ours, theirs = _tokens_of(claim, found.claim, c), _tokens_of(evidence, found.evidence, e)
+    if {t.stem for t in _content(c)} - {t.stem for t in ours} != {t.stem for t in _content(e)} - {
+        t.stem for t in theirs
+    }:
+        return None
+    at = c.index(ours[0])
+    slot = (_neighbour(c, at, -1), _neighbour(c, at + len(ours) - 1, 1))
+    for tokens in window:
+        stems = [t.stem for t in tokens]
+        for i in range(len(tokens) - len(ours) + 1):
+            if stems[i : i + len(ours)] == [t.stem for t in ours]:
+                here = (_neighbour(tokens, i, -1), _neighbour(tokens, i + len(ours) - 1, 1))
+                if any(a is not None and a == b for a, b in zip(slot, here)):
+                    return None  # named in the same slot there
+    return Contrast(SWAP, found.claim, found.evidence)
+
+
+def _tokens_of(text: str, part: str, tokens: Tokens) -> Tokens:
+    """The tokens of `part`, where it first is in `text`."""
+    start = text.find(part)
+    return tuple(t for t in tokens if start <= t.start < start + len(part))
+
+
+def _other_name_in_slot(
+    claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[str]
+) -> Contrast | None:
     if claim.isupper():
         return None  # "I WISH I COULD": capitals that name nothing
     e_stems = {t.stem for t in e}
