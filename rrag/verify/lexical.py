@@ -232,9 +232,16 @@ def _conflict(
     ]
 
     if aligned:
-        # The pair whose words next to the values meet most ("net sales of $1.5 billion" / "of $1.8
+        # The pair that shares most qualifiers ("£32 per year" / "£320 per year", not "£32 per month"),
+        # then whose words next to the values meet most ("net sales of $1.5 billion" / "of $1.8
         # billion", not the prior year's earnings of another sentence)
-        said, found = max(aligned, key=lambda pair: _share(pair[0].near, pair[1].near))
+        said, found = max(
+            aligned,
+            key=lambda pair: (
+                len(pair[0].qualifiers & pair[1].qualifiers),
+                _share(pair[0].near, pair[1].near),
+            ),
+        )
         # Quoted with their qualifiers where those told the evidence's values apart ("2.9 kg when full",
         # not the "1.2 kg when empty" beside it), or the two ("10 days per year" / "10 days per month").
         told_apart = said.qualifiers != found.qualifiers or any(
