@@ -71,6 +71,7 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 NEAR_WORDS = 3  # words either side of a value that say what it is the value of
 _CLAUSE_END = re.compile(r"[,;:!?()\[\]\"^]|\.(?!\d)")
 _SPANS = frozenset({"date", CALENDAR_YEAR})
+_ACT_BEFORE = re.compile(r"\b([^\W\d_]{3,})\s+in\s+$")  # "extended in" 1968: what happened that year
 _JOINT = re.compile(r"[,;]|\b(?:and|or|but|while|whereas)\b", re.IGNORECASE)
 _UNIT_IN_BRACKETS = re.compile(r"\(([^()\s]{1,4})\)")
 _ROW_NAME = re.compile(r"(?:^|[.!?]\s+)For ([^,.]{1,80}), the ")  # rrag/ingest/extract.py: table_row
@@ -330,11 +331,11 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
     the second after it; where a value has words of its own before it ("born in 1950 and died in
     2010"), each value's words are those before it, else those after it ("58 mg for adults and 17 mg
     for children"), and the words before the first value's own are everyone's. A sentence's years are
-    mostly the span of one thing ("the 1997-98 season"): they have their acts only (`_acts`). An amount or a
-    time in a window of two sentences, where the other gives another of its measure, has the words of
-    its sentence that the other's lacks ("fast for 8 hours before the scan. They may drink water up to
-    2 hours before": the 2 hours are the water's; "Standard delivery ... costs £4.99. Express delivery
-    ... costs £9.99": £9.99 is the express's)."""
+    mostly the span of one thing ("the 1997-98 season"): they have their acts only (`_acts`). An
+    amount or a time in a window of two sentences, where the other gives another of its measure, has
+    the words of its sentence that the other's lacks ("fast for 8 hours before the scan. They may
+    drink water up to 2 hours before": the 2 hours are the water's; "Standard delivery ... costs
+    £4.99. Express delivery ... costs £9.99": £9.99 is the express's)."""
     out = list(found)
     amounts: dict[str, set[float]] = {}
     for v in found:
@@ -407,9 +408,6 @@ def _acts(text: str, years: list[Value]) -> list[frozenset[str]]:
     if not all(w.endswith("ed") or w in IRREGULAR_FORMS for w in said) or len(set(stems)) < len(stems):
         return [frozenset()] * len(years)
     return [frozenset({s}) for s in stems]
-
-
-_ACT_BEFORE = re.compile(r"\b([^\W\d_]{3,})\s+in\s+$")
 
 
 def _per(value: Value) -> frozenset[str]:

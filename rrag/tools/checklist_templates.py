@@ -1,7 +1,8 @@
 # ruff: noqa: E501  (a table of templates: one template's sentences read best on one line each)
-"""The checklist's templates: one evidence sentence per template, claims that contradict it, and
-faithful controls of the same sentence (synonyms, reordering, passive voice, a number in words, a range
-that contains the value, one of two facts restated). Slots are filled from the small vocabularies
+"""The checklist's templates: one evidence sentence per template (a passage of several for the passage
+capability), claims that contradict it, and faithful controls of the same sentence (synonyms,
+reordering, passive voice, a number in words, a range that contains the value, one of two facts
+restated). Slots are filled from the small vocabularies
 beside each template (the textbook pairs at the end are written out whole); written for this checklist,
 never taken from evaluation data.
 

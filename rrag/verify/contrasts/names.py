@@ -48,11 +48,6 @@ def _names(tokens: Tokens) -> list[tuple[int, int]]:
     return runs
 
 
-def _entity(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[str]) -> Contrast | None:
-    """Another name in the slot of the evidence's, one the retrieved text never names."""
-    return _other_name_in_slot(claim, c, evidence, e, retrieved)
-
-
 def _named_elsewhere(
     claim: str, c: Tokens, evidence: str, e: Tokens, window: Sequence[Tokens]
 ) -> Contrast | None:
@@ -65,7 +60,7 @@ def _named_elsewhere(
     swap round ("Dominique does not live in Spain" / "... in Europe")."""
     if any(t.word in NEGATORS or t.word == "if" for t in c + e):
         return None
-    found = _other_name_in_slot(claim, c, evidence, e, frozenset())
+    found = _entity(claim, c, evidence, e, frozenset())
     if found is None:
         return None
     ours, theirs = _tokens_of(claim, found.claim, c), _tokens_of(evidence, found.evidence, e)
@@ -91,9 +86,9 @@ def _tokens_of(text: str, part: str, tokens: Tokens) -> Tokens:
     return tuple(t for t in tokens if start <= t.start < start + len(part))
 
 
-def _other_name_in_slot(
-    claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[str]
-) -> Contrast | None:
+def _entity(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[str]) -> Contrast | None:
+    """Another name in the slot of the evidence's, one `retrieved` (the stems of the retrieved text)
+    never names."""
     if claim.isupper():
         return None  # "I WISH I COULD": capitals that name nothing
     e_stems = {t.stem for t in e}
