@@ -71,7 +71,12 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 NEAR_WORDS = 3  # words either side of a value that say what it is the value of
 _CLAUSE_END = re.compile(r"[,;:!?()\[\]\"^]|\.(?!\d)")
 _SPANS = frozenset({"date", CALENDAR_YEAR})
-_ACT_BEFORE = re.compile(r"\b([^\W\d_]{3,})\s+in\s+$")  # "extended in" 1968: what happened that year
+# What happened in a year: "extended in" 1968, "signed in Vienna in" 1815, "ratified by Prussia in" 1816.
+_ACT_BEFORE = re.compile(
+    r"\b([^\W\d_]{3,})(?:\s+(?:in|at|by|from|to|with|on)\s+(?:the\s+)?[\w-]+(?:\s+[A-Z][\w-]*)?)?\s+in\s+$"
+)
+_ACT_REACH = 60  # characters before a year that can hold its act
+_PAST_PREFIXES = ("re", "over", "under", "out", "un", "mis", "with")  # "rebuilt", "withdrew"
 _JOINT = re.compile(r"[,;]|\b(?:and|or|but|while|whereas)\b", re.IGNORECASE)
 _UNIT_IN_BRACKETS = re.compile(r"\(([^()\s]{1,4})\)")
 _ROW_NAME = re.compile(r"(?:^|[.!?]\s+)For ([^,.]{1,80}), the ")  # rrag/ingest/extract.py: table_row
@@ -354,9 +359,7 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
             if len({found[i].amount for i in members}) < 2:
                 continue
             if measure in _SPANS:
-                for i, act in zip(members, _acts(text, [found[i] for i in members])):
-                    out[i] = replace(out[i], own=act)
-                continue
+                continue  # a window's years are told apart by their acts, below
             ends = [max(found[i].quantity.end, found[i].quantity.unit_end) for i in members]
             starts = [found[i].quantity.start for i in members]
             between = [text[end:start] for end, start in zip(ends, starts[1:])]
@@ -377,6 +380,10 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
             for i, mine in zip(members, owned):
                 shared = frozenset().union(*(o for o in owned if o is not mine))
                 out[i] = replace(out[i], own=mine - shared - _per(out[i]))
+    years = [i for i, v in enumerate(found) if v.measure == CALENDAR_YEAR and not v.bounds]
+    if len({found[i].amount for i in years}) > 1:
+        for i, act in zip(years, _acts(text, [found[i] for i in years])):
+            out[i] = replace(out[i], own=act)
     return _own_across_sentences(out, in_sentence, sentences)
 
 
@@ -399,15 +406,22 @@ def _own_across_sentences(
 
 
 def _acts(text: str, years: list[Value]) -> list[frozenset[str]]:
-    """Each year's act, where each year of a sentence follows an act of its own, a past form: "built in
-    1902 and extended in 1968" (built, extended); none where any year lacks one ("members in 1971 ...
-    now in 2017") or two acts are one ("released in 2001 and re-released in 2005")."""
-    acts = [_ACT_BEFORE.search(text, 0, y.quantity.start) for y in years]
+    """Each year's act, where each year of a text follows an act of its own, a past form: "built in
+    1902 and extended in 1968" (built, extended), "signed in Vienna in 1815. It was ratified by Prussia
+    in 1816" (signed, ratified); none where any year lacks one ("members in 1971 ... now in 2017") or
+    two acts are one ("released in 2001 and re-released in 2005")."""
+    acts = [_ACT_BEFORE.search(text, max(0, y.quantity.start - _ACT_REACH), y.quantity.start) for y in years]
     said = [a.group(1).lower() if a else "" for a in acts]
     stems = [stem(w) for w in said]
-    if not all(w.endswith("ed") or w in IRREGULAR_FORMS for w in said) or len(set(stems)) < len(stems):
+    if not all(_past(w) for w in said) or len(set(stems)) < len(stems):
         return [frozenset()] * len(years)
     return [frozenset({s}) for s in stems]
+
+
+def _past(word: str) -> bool:
+    """Whether `word` is a past form: "extended", "built", "rebuilt", "withdrew"."""
+    base = next((word[len(p) :] for p in _PAST_PREFIXES if word.startswith(p)), word)
+    return word.endswith("ed") or word in IRREGULAR_FORMS or base in IRREGULAR_FORMS
 
 
 def _per(value: Value) -> frozenset[str]:
