@@ -506,6 +506,7 @@ def test_each_act_keeps_its_own_time(claim: str) -> None:
     assert verdict.status is ClaimStatus.SUPPORTED, verdict.reason
 
 
+TREATY = "The treaty was signed in Vienna in 1815. It was ratified by Prussia in 1816."
 POOL = (
     "The swimming pool is open from 6:30 to 21:00 on weekdays. "
     "At weekends it opens at 8:00 and closes at 18:00."
@@ -536,6 +537,8 @@ FASTING = "Patients should fast for 8 hours before the scan. They may drink wate
         # a year of the other act of the sentence
         ("The museum was built in 1902 and extended in 1968.", "The museum was extended in 1902.", "1968"),
         ("The museum was built in 1902 and extended in 1968.", "The museum was built in 1968.", "1902"),
+        ("The castle was built in 1240 and rebuilt in 1560.", "The castle was rebuilt in 1240.", "1560"),
+        (TREATY, "The treaty was signed in Vienna in 1816.", "1815"),
         # the evidence's value of the claim's subject, not the first of its measure ("formed in 1990")
         (
             "The band formed in Seattle in 1990. The band toured in 2016 to mark the album's anniversary.",
@@ -562,6 +565,7 @@ def test_a_value_of_the_neighbouring_sentence_or_of_the_hours_is_no_support(
         (FASTING, "Patients should fast for 8 hours before the scan."),
         (FASTING, "Patients may drink water until 2 hours before the scan."),
         ("The museum was built in 1902 and extended in 1968.", "In 1902 the museum was built."),
+        (TREATY, "Prussia ratified the treaty in 1816."),
     ],
 )
 def test_each_sentence_of_a_window_keeps_its_own_values(evidence: str, claim: str) -> None:
