@@ -132,6 +132,9 @@ CONTRADICTIONS = [
     ("negation", "Dogs are welcome, but cats are not allowed.", "Cats are allowed.", "are not allowed",
      "Cats are allowed"),
     ("negation", "The hotel has a pool but no gym.", "The hotel has a gym.", "but no gym", "The hotel has a gym"),
+    # ... after a list and a comma: the claim names none of the list
+    ("negation", "The printer connects over Wi-Fi and USB, but not Bluetooth.", "The printer connects over Bluetooth.",
+     "but not Bluetooth", "The printer connects over Bluetooth"),
     # a word that denies by itself, turned round by a negator ("not prohibited" says it is allowed)
     ("negation", "Smoking is prohibited in the reading room.", "Smoking is not prohibited in the reading room.",
      "prohibited", "not prohibited"),
@@ -361,6 +364,7 @@ NOT_AGAINST = [
     ("The final was played between Leeds and Hull.", "The final was played between Hull and Leeds."),
     # "but not X" says nothing against the clause before; "but no X" with a verb of its own neither
     ("The plan covers flights but not hotels.", "The plan covers flights."),
+    ("The printer connects over Wi-Fi and USB, but not Bluetooth.", "The printer connects over USB."),
     ("He sold the film rights to the studio, but no remake has been produced.",
      "He sold the film rights to the studio."),
     # ... but not a short claim against a conditional or a double negation

@@ -133,6 +133,7 @@ class Negation(NamedTuple):
     end: int
     terms: frozenset[str]  # the stemmed content words it negates
     clause: frozenset[str]  # the stemmed content words of the clause it is in
+    elided: bool = False  # a "but not X" with no verb of its own: `clause` is the clause before it
 
 
 # How many content words a negator reaches: "no overall charge" negates "overall" (the charge itself is
@@ -239,11 +240,11 @@ def negations(text: str) -> tuple[Negation, ...]:
             )
             start = max(b for b in breaks if b <= token.start)
             stop = min(b for b in breaks if b >= end)
-            if _elided(text, start, token.start, stop):
-                start = max(b for b in breaks if b < start - 1)
-            out.append(
-                Negation(token.start, end, frozenset(terms), frozenset(content_words(text[start:stop])))
-            )
+            elided = _elided(text, start, token.start, stop)
+            if elided:  # the clause before, past its comma and "but"
+                start = max(b for b in breaks if b < start and content_words(text[b : token.start]))
+            clause = frozenset(content_words(text[start:stop]))
+            out.append(Negation(token.start, end, frozenset(terms), clause, elided))
     return tuple(out)
 
 

@@ -155,7 +155,9 @@ def _denial(c: _Text, e: _Text) -> Negation | None:
             and not n.terms & _NEGATIVE_VERBS
             and not _ALTERNATIVE.search(negated.asserted, 0, n.start)
             and not _negated_by_prefix(n.terms, other.terms)
-            and _in_clause_of(n, other_terms)
+            # The evidence's "but not X" after a list says its clause of X alone: the claim names none
+            # of the list ("It connects over Wi-Fi and USB, but not Bluetooth")
+            and (_in_clause_of(n, other_terms) or (n.elided and negated is e))
             and (_canonical(n.terms) <= plain if c.denies else _share(c.terms, n.clause) >= SAME_CLAUSE_BACK)
         ),
         None,
