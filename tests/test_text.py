@@ -243,3 +243,16 @@ def test_words_stems_and_negation() -> None:
     assert content_words("one of them") == ("one",)  # also a pronoun: left a word
     assert negation_count("Employees don't get no leave") == 2
     assert negation_count("Employees get leave") == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "clause"),
+    [
+        # an elided "but not X" reads the clause before it, past its comma
+        ("It connects over Wi-Fi and USB, but not Bluetooth.", {"connect", "wi", "fi", "usb", "bluetooth"}),
+        (" but not the children.", {"children"}),  # nothing before it: its own words
+    ],
+)
+def test_an_elided_negation_reads_the_clause_before_it(text: str, clause: set[str]) -> None:
+    (negation,) = negations(text)
+    assert negation.elided and negation.clause == clause

@@ -242,7 +242,9 @@ def negations(text: str) -> tuple[Negation, ...]:
             stop = min(b for b in breaks if b >= end)
             elided = _elided(text, start, token.start, stop)
             if elided:  # the clause before, past its comma and "but"
-                start = max(b for b in breaks if b < start and content_words(text[b : token.start]))
+                start = max(
+                    (b for b in breaks if b < start and content_words(text[b : token.start])), default=start
+                )
             clause = frozenset(content_words(text[start:stop]))
             out.append(Negation(token.start, end, frozenset(terms), clause, elided))
     return tuple(out)
