@@ -506,6 +506,8 @@ def test_each_act_keeps_its_own_time(claim: str) -> None:
     assert verdict.status is ClaimStatus.SUPPORTED, verdict.reason
 
 
+SHOP = "The shop opens at 9:00. On Saturdays it opens at 10:00."
+MARKET = "The farmers' market runs every Saturday from 8:00 to 13:00. In winter it opens at 9:00."
 TREATY = "The treaty was signed in Vienna in 1815. It was ratified by Prussia in 1816."
 POOL = (
     "The swimming pool is open from 6:30 to 21:00 on weekdays. "
@@ -534,6 +536,9 @@ FASTING = "Patients should fast for 8 hours before the scan. They may drink wate
             "Once opened, the vial must be used within 8 hours.",
             "24 hours",
         ),
+        # the value of the claim's own case, not the general one ("On Saturdays", "In winter")
+        (SHOP, "On Saturdays the shop opens at 9:00.", "10:00"),
+        (MARKET, "In winter the market opens at 8:00.", "9:00"),
         # a year of the other act of the sentence
         ("The museum was built in 1902 and extended in 1968.", "The museum was extended in 1902.", "1968"),
         ("The museum was built in 1902 and extended in 1968.", "The museum was built in 1968.", "1902"),
@@ -566,6 +571,9 @@ def test_a_value_of_the_neighbouring_sentence_or_of_the_hours_is_no_support(
         (FASTING, "Patients may drink water until 2 hours before the scan."),
         ("The museum was built in 1902 and extended in 1968.", "In 1902 the museum was built."),
         (TREATY, "Prussia ratified the treaty in 1816."),
+        (SHOP, "The shop opens at 9:00."),
+        (SHOP, "On Saturdays the shop opens at 10:00."),
+        (MARKET, "The market opens at 8:00 on Saturdays."),
     ],
 )
 def test_each_sentence_of_a_window_keeps_its_own_values(evidence: str, claim: str) -> None:
@@ -593,3 +601,11 @@ def test_a_claim_of_several_values_is_quoted_at_the_one_that_differs() -> None:
     assert verdict.status is ClaimStatus.CONTRADICTED
     assert verdict.clash is not None
     assert (verdict.clash.claim_value, verdict.clash.evidence_value) == ("25 euros", "20 euros")
+
+
+def test_a_qualifier_after_a_value_is_not_given_across_an_and_to_the_next() -> None:
+    tower = values("The bell tower was 58 metres tall when built and 30 metres tall after the fire.")
+    assert [(v.written, sorted(v.qualifiers)) for v in tower] == [
+        ("58 metres", [("when", "built")]),
+        ("30 metres", []),
+    ]

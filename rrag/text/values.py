@@ -46,6 +46,7 @@ _DAY = re.compile(
     rf"\b(?:on\s+)?({'|'.join(_WEEKDAYS)}|weekday|weekend|public holiday|holiday|weeknight)s?\b",
     re.IGNORECASE,
 )
+_SEASON = re.compile(r"\b(?:in\s+(?:the\s+)?)?(winter|summer|spring|autumn)s?\b", re.IGNORECASE)
 _STATE = re.compile(r"\b(?:when|if|while)\s+(?:it\s+is\s+|fully\s+|completely\s+)?([^\W\d_]+)", re.IGNORECASE)
 # Not "second": "a second floor", "every second week" are ordinals ("per second" is still a rate).
 _PER_WHAT = "day|week|month|year|hour|minute|use|wash|cycle|load|dose|session|visit|person|guest|night|order"
@@ -77,6 +78,7 @@ _ACT_BEFORE = re.compile(
 )
 _ACT_REACH = 60  # characters before a year that can hold its act
 _PAST_PREFIXES = ("re", "over", "under", "out", "un", "mis", "with")  # "rebuilt", "withdrew"
+_AND = re.compile(r"\b(?:and|or|but)\b", re.IGNORECASE)
 _JOINT = re.compile(r"[,;]|\b(?:and|or|but|while|whereas)\b", re.IGNORECASE)
 _UNIT_IN_BRACKETS = re.compile(r"\(([^()\s]{1,4})\)")
 _ROW_NAME = re.compile(r"(?:^|[.!?]\s+)For ([^,.]{1,80}), the ")  # rrag/ingest/extract.py: table_row
@@ -548,6 +550,10 @@ def clashes(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tuple[Val
     out: list[tuple[Value, Value]] = []
     for c in claimed:
         candidates = aligned(c, stated)
+        # The values that share most of the claim's qualifiers say it: "In winter it opens at 9:00",
+        # not the "8:00 to 13:00" of every Saturday
+        most = max((len(c.qualifiers & o.qualifiers) for o in candidates), default=0)
+        candidates = [o for o in candidates if len(c.qualifiers & o.qualifiers) == most]
         if not candidates or any(o.holds(c) or c.holds(o) for o in candidates):
             continue  # stated, or the claim's range holds the evidence's value ("30-45" / "35")
         if all(c.bound_holds(o) or o.bound_holds(c) for o in candidates):
@@ -567,7 +573,13 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
     out: dict[Quantity, list[tuple[str, str, int]]] = {}
     if not found:
         return out
-    for axis, pattern in (("day", _DAY), ("when", _STATE), ("per", _RATE), ("for", _MODEL)):
+    for axis, pattern in (
+        ("day", _DAY),
+        ("season", _SEASON),
+        ("when", _STATE),
+        ("per", _RATE),
+        ("for", _MODEL),
+    ):
         for m in pattern.finditer(text):
             what = next(g for g in m.groups() if g)
             if what.lower() in STOPWORDS:
@@ -579,9 +591,14 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
 
             def distance(q: Quantity, m: re.Match[str] = m) -> tuple[int, int]:
                 end = max(q.end, q.unit_end)
-                return (m.start() - end, 0) if m.start() >= end else (q.start - m.end(), 1)
+                if m.start() >= end:
+                    return (m.start() - end, 0)
+                # no qualifier reaches across a joint to the value after it ("58 metres tall when
+                # built and 30 metres tall after the fire": built is the 58 metres')
+                across = _QUALIFIER_REACH if _AND.search(text, m.end(), q.start) else 0
+                return (q.start - m.end() + across, 1)
 
-            if axis == "day" and _OPENS_SENTENCE.search(text, 0, m.start()):
+            if axis in ("day", "season") and _OPENS_SENTENCE.search(text, 0, m.start()):
                 # "At weekends it opens at 8:00 and closes at 18:00": the day of every value after it
                 end = next((e.start() for e in _SENTENCE_END.finditer(text, m.end())), len(text))
                 for q in found:

@@ -227,7 +227,7 @@ def _conflict(
         for said, found in clashes(c.values, e.values)
         if _same_subject(c, topic, said, found)
         and not _has_value(e.loose, said.quantity)
-        and not _stated_elsewhere(said, single)
+        and not _stated_elsewhere(said, single, found)
         and _denied(text, said) == _denied(e.text, found)
     ]
 

@@ -28,19 +28,25 @@ def _denied(text: str, value: Value) -> bool:
     return not value.bound and bool(_DENIED_BEFORE.search(text, 0, value.quantity.start))
 
 
-def _stated_elsewhere(value: Value, sentences: Sequence[_Text]) -> bool:
+def _stated_elsewhere(value: Value, sentences: Sequence[_Text], against: Value | None = None) -> bool:
     """Whether the retrieved text states `value` somewhere, in its measure under compatible qualifiers
     (and not in a table row about another thing) with a word next to it that is next to the claim's
     (not "three people" rescued for "three people" killed), or as a loose number next to such a word:
     then another value in the best window (which may be about something else) is no clash. Read in
     single sentences (`_single`): a window of two states what its sentences do, and is not parsed
-    again."""
+    again. A value that shares fewer of the claim's qualifiers than the clashing one (`against`) says
+    nothing of the claim's case ("The shop opens at 9:00" of "On Saturdays it opens at 10:00")."""
+    specific = len(value.qualifiers & against.qualifiers) if against else 0
     return any(
-        value.compatible(o) and o.holds(value) and not value.of_another_row(o) and o.near & value.near
+        value.compatible(o)
+        and o.holds(value)
+        and not value.of_another_row(o)
+        and o.near & value.near
+        and len(value.qualifiers & o.qualifiers) >= specific
         for sentence in sentences
         for o in sentence.values
     ) or any(  # "Three of the attackers were killed" states "killed three militants"
-        amount == value.quantity.value and near & value.near
+        not specific and amount == value.quantity.value and near & value.near
         for sentence in sentences
         for amount, near in sentence.bare
     )
