@@ -46,6 +46,7 @@ _DAY = re.compile(
     rf"\b(?:on\s+)?({'|'.join(_WEEKDAYS)}|weekday|weekend|public holiday|holiday|weeknight)s?\b",
     re.IGNORECASE,
 )
+_CASES = frozenset({"day", "season", "when", "for"})  # qualifier axes that say which case a value is of
 _SEASON = re.compile(r"\b(?:in\s+(?:the\s+)?)?(winter|summer|spring|autumn)s?\b", re.IGNORECASE)
 _STATE = re.compile(r"\b(?:when|if|while)\s+(?:it\s+is\s+|fully\s+|completely\s+)?([^\W\d_]+)", re.IGNORECASE)
 # Not "second": "a second floor", "every second week" are ordinals ("per second" is still a rate).
@@ -145,6 +146,11 @@ class Value:
     bounded: str = ""  # the value with its bound's words, as its text writes them
     bounded_at: int = -1  # where `bounded` starts in its text
     event: str = ""  # of a time: "start" or "end" where its verb opens or closes something ("opens at 8:00")
+
+    def cases_shared(self, other: Value) -> int:
+        """How many of this value's cases (a day, a season, a state, a model: not what a rate is per,
+        which is of its unit) `other` shares."""
+        return sum(axis in _CASES for axis, _ in self.qualifiers & other.qualifiers)
 
     def bounded_otherwise(self, other: Value) -> bool:
         """Whether the two are given as opposite bounds ("at least 18 years" / "under 18 years")."""
@@ -550,10 +556,10 @@ def clashes(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tuple[Val
     out: list[tuple[Value, Value]] = []
     for c in claimed:
         candidates = aligned(c, stated)
-        # The values that share most of the claim's qualifiers say it: "In winter it opens at 9:00",
-        # not the "8:00 to 13:00" of every Saturday
-        most = max((len(c.qualifiers & o.qualifiers) for o in candidates), default=0)
-        candidates = [o for o in candidates if len(c.qualifiers & o.qualifiers) == most]
+        # The values of most of the claim's cases say it: "In winter it opens at 9:00", not the "8:00
+        # to 13:00" of every Saturday
+        most = max((c.cases_shared(o) for o in candidates), default=0)
+        candidates = [o for o in candidates if c.cases_shared(o) == most]
         if not candidates or any(o.holds(c) or c.holds(o) for o in candidates):
             continue  # stated, or the claim's range holds the evidence's value ("30-45" / "35")
         if all(c.bound_holds(o) or o.bound_holds(c) for o in candidates):

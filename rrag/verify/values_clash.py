@@ -34,19 +34,19 @@ def _stated_elsewhere(value: Value, sentences: Sequence[_Text], against: Value |
     (not "three people" rescued for "three people" killed), or as a loose number next to such a word:
     then another value in the best window (which may be about something else) is no clash. Read in
     single sentences (`_single`): a window of two states what its sentences do, and is not parsed
-    again. A value that shares fewer of the claim's qualifiers than the clashing one (`against`) says
+    again. A value of fewer of the claim's cases than the clashing one (`against`: a day, a season) says
     nothing of the claim's case ("The shop opens at 9:00" of "On Saturdays it opens at 10:00")."""
-    specific = len(value.qualifiers & against.qualifiers) if against else 0
+    specific = value.cases_shared(against) if against else 0
     return any(
         value.compatible(o)
         and o.holds(value)
         and not value.of_another_row(o)
         and o.near & value.near
-        and len(value.qualifiers & o.qualifiers) >= specific
+        and value.cases_shared(o) >= specific
         for sentence in sentences
         for o in sentence.values
     ) or any(  # "Three of the attackers were killed" states "killed three militants"
-        not specific and amount == value.quantity.value and near & value.near
+        amount == value.quantity.value and near & value.near
         for sentence in sentences
         for amount, near in sentence.bare
     )
