@@ -68,8 +68,7 @@ _MODEL = re.compile(r"\b(?:for|on|of|with)\s+(?:the\s+)?([A-Z][A-Za-z]*[-\s]?\d[
 _RATE_OF = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year"}
 _RATE_OF |= {"annually": "year", "hourly": "hour"}
 _QUALIFIER_REACH = 28  # characters between a value and a qualifier that still belongs to it
-_OPENS_SENTENCE = re.compile(r"(?:^|[.!?]\s+)(?:(?:at|on|during|over)\s+)?$", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_LEADING_PREPOSITION = re.compile(r"(?:(?:at|on|during|over)\s+)?", re.IGNORECASE)
 NEAR_WORDS = 3  # words either side of a value that say what it is the value of
 _CLAUSE_END = re.compile(r"[,;:!?()\[\]\"^]|\.(?!\d)")
 _SPANS = frozenset({"date", CALENDAR_YEAR})
@@ -599,16 +598,16 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
                 end = max(q.end, q.unit_end)
                 if m.start() >= end:
                     return (m.start() - end, 0)
-                # no qualifier reaches across a joint to the value after it ("58 metres tall when
+                # no qualifier reaches across an "and" to the value after it ("58 metres tall when
                 # built and 30 metres tall after the fire": built is the 58 metres')
                 across = _QUALIFIER_REACH if _AND.search(text, m.end(), q.start) else 0
                 return (q.start - m.end() + across, 1)
 
-            if axis in ("day", "season") and _OPENS_SENTENCE.search(text, 0, m.start()):
+            opened = _opened(text, m.start()) if axis in ("day", "season") else None
+            if opened is not None:
                 # "At weekends it opens at 8:00 and closes at 18:00": the day of every value after it
-                end = next((e.start() for e in _SENTENCE_END.finditer(text, m.end())), len(text))
                 for q in found:
-                    if m.end() <= q.start < end:
+                    if m.end() <= q.start < opened.end:
                         out.setdefault(q, []).append((axis, what, m.end()))
                 continue
             nearest = min(found, key=distance)
@@ -619,6 +618,12 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
         if of:
             out.setdefault(q, []).extend(("of", what, of.end()) for what in content_words(of.group(1)))
     return out
+
+
+def _opened(text: str, at: int) -> Span | None:
+    """The sentence of `text` that a qualifier at `at` opens (a preposition at most before it)."""
+    sentence = next((s for s in split_sentences(text) if s.start <= at < s.end), None)
+    return sentence if sentence and _LEADING_PREPOSITION.fullmatch(text, sentence.start, at) else None
 
 
 def near_words(text: str, q: Quantity) -> frozenset[str]:
