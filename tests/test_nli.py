@@ -139,3 +139,34 @@ def test_a_claims_score_does_not_depend_on_the_claims_checked_beside_it(verifier
 def test_a_chunks_numbers_read_by_sentence_are_those_of_the_whole_text() -> None:
     text = "Steps:\n1. Submit the form within five days.\n2. Wait 3 days.\n- item 7 costs $2.5 million"
     assert chunk_numbers(text) == fx.number_values(text) == {1.0, 2.0, 3.0, 5.0, 7.0, 2.5e6}
+
+
+def test_a_sentence_in_the_speakers_own_words_is_told_apart() -> None:
+    for text in ("I love that show.", "We went there in May.", "Tell us more.", "It is mine, I'm sure."):
+        assert fx.first_person(text) == 1.0, text
+    for text in ("The US economy grew.", "The museum opened in 1931.", "Imports rose."):
+        assert fx.first_person(text) == 0.0, text
+
+
+def test_how_much_of_the_context_is_a_record() -> None:
+    record = '{"name": "Harbour Cafe", "OutdoorSeating": true, "hours": {"Monday": "9:0-17:0"}}'
+    assert fx.record_share([record]) == 1.0
+    assert fx.record_share([CONTEXT]) == 0.0
+    assert 0.0 < fx.record_share([record, CONTEXT]) < 1.0
+    assert fx.record_share([]) == 0.0
+
+
+def test_the_combiner_weighs_the_speakers_own_words_down_and_a_record_context_up(
+    verifier: NLIVerifier,
+) -> None:
+    """Dialogue and summary sets label a sentence about its speaker unsupported where the judge
+    entails it from the knowledge; the judge, trained on prose, reads a record's facts weakly. Both
+    are the combiner's to weigh (a change of the log-odds well beyond int8 noise)."""
+    scored = verifier.score_sentences(["The museum holds 4,200 maritime objects."], [_ctx(CONTEXT)])[0][0]
+    base = scored.features
+    p = verifier.calibrator.probability(
+        [base, {**base, "first_person": 1.0}, {**base, "record_context": 1.0}]
+    )
+    base_odds, speaker_odds, record_odds = p / (1 - p)
+    assert speaker_odds < base_odds / 2
+    assert record_odds > base_odds * 2

@@ -1,10 +1,12 @@
 """Fit the calibrated combiner of the NLI verifier on the dev data, with group cross-validation.
 
     python -m training.fit_calibrator            # 5-fold group CV, fit, write JSON
+    python -m training.fit_calibrator --rescore  # the same, the dev rows scored again first
 
 1. Every dev row's claim sentences come scored by the judge (training/cache/dev_features.json, keyed
    by the shipped model file's hash, written by training/adapt_dev.py: out-of-fold when the judge
-   was adapted on dev data).
+   was adapted on dev data; or by --rescore, with the shipped judge, after the features or the rules
+   change).
 2. Sentence labels: all sentences of a supported claim are supported; a RAGTruth sentence is not
    supported when it overlaps an annotated span; otherwise only the weakest sentence of an
    unsupported claim is used (which of the others is wrong is unknown).
@@ -64,6 +66,8 @@ FEATURES = (
     "length",
     "lexical_support",
     "lexical_contradiction",
+    "first_person",
+    "record_context",
 )
 FOLDS = 5
 SEED = 20261122
@@ -260,14 +264,22 @@ def cross_validate(rows: list[Row], folds: list[int], feats: list[list[dict]]) -
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, default=MODEL_DIR / CALIBRATOR_FILE)
+    ap.add_argument(
+        "--rescore",
+        action="store_true",
+        help="read the dev features again with the shipped judge (after a change to the features or rules)",
+    )
     args = ap.parse_args()
 
     rows, folds = load_dev()
+    if args.rescore:
+        judge = json.loads((MODEL_DIR / CALIBRATOR_FILE).read_text())["judge"]
+        CACHE.parent.mkdir(parents=True, exist_ok=True)
+        features = extract(feature_verifier(), rows)
+        CACHE.write_text(json.dumps({"model": model_hash(), "judge": judge, "rows": features}))
     cached = json.loads(CACHE.read_text()) if CACHE.exists() else {}
     if cached.get("model") != model_hash() or len(cached.get("rows", [])) != len(rows):
-        raise SystemExit(
-            f"{CACHE} does not hold features of the shipped model; run python -m training.adapt_dev"
-        )
+        raise SystemExit(f"{CACHE} does not hold features of the shipped model; run with --rescore")
     feats = cached["rows"]
     cv = cross_validate(rows, folds, feats)
     print(format_table(cv))

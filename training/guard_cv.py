@@ -98,7 +98,7 @@ def decide(row: dict, guard: Guard | None) -> Judgement:
 def candidates() -> list[tuple[str, Guard | None]]:
     out: list[tuple[str, Guard | None]] = [("model alone", None)]
     for unstated, borrowed, swap, sure, doubt, long_kinds in itertools.product(
-        (NEVER, 0.6, ALWAYS),
+        (NEVER, 0.6, 0.7, ALWAYS),
         (NEVER, ALWAYS),
         (NEVER, ALWAYS),
         (0.0, 0.6, 0.7, 0.8),

@@ -116,6 +116,29 @@ def capitalised(text: str) -> set[str]:
     return found
 
 
+# The speaker's own words: "I" as written, and the other first-person forms in any case but "US" (the
+# country).
+_FIRST_PERSON = re.compile(r"\bI\b|\b(?i:me|my|mine|myself|we|our|ours|ourselves)\b|\b(?:us|Us)\b")
+# A key of a JSON record ('"OutdoorSeating":'): one per two to four words of an exported record.
+_RECORD_KEY = re.compile(r'"[^"\n]{1,60}"\s*:')
+
+
+def first_person(text: str) -> float:
+    """1.0 where a sentence speaks of its speaker ("I love that show", "we went there in May"):
+    documents rarely state that, and the dialogue and summary sets label it unsupported."""
+    return float(_FIRST_PERSON.search(text) is not None)
+
+
+def record_share(texts: Iterable[str]) -> float:
+    """How much of the retrieved text is a structured record: JSON keys per word, times 4, at most
+    1.0 (a record exported as JSON is 1.0, prose 0.0)."""
+    keys = n_words = 0
+    for text in texts:
+        keys += len(_RECORD_KEY.findall(text))
+        n_words += len(text.split())
+    return min(1.0, 4 * keys / max(n_words, 1))
+
+
 def negation_mismatch(claim: str, evidence: str) -> float:
     """1.0 when exactly one of claim and evidence is negated: a frequent sign of contradiction."""
     return float((negation_count(claim) > 0) != (negation_count(evidence) > 0))

@@ -289,6 +289,10 @@ class _ContextIndex:
         return set().union(*map(chunk_numbers, self._texts))
 
     @cached_property
+    def record_share(self) -> float:
+        return fx.record_share(self._texts)
+
+    @cached_property
     def lower_words(self) -> set[str]:
         return set().union(*map(words, self._texts))
 
@@ -408,6 +412,9 @@ class NLIVerifier(Verifier):
             "entities": fx.coverage(entities, index.lower_words),
             "negation": fx.negation_mismatch(text, found[best].span.text) if found else 0.0,
             "length": math.log1p(len(terms)),
+            "first_person": fx.first_person(text),
+            # The judge, trained on prose, reads a record's facts weakly (P 0.13-0.53 where it states them).
+            "record_context": index.record_share,
         }
 
     def verdict_of(self, sentences: list[SentenceScore]) -> Verdict:
