@@ -47,7 +47,7 @@ from training.fit_calibrator import (
     extract,
     feature_verifier,
     load_dev,
-    model_hash,
+    save_features,
     sentence_labels,
 )
 from training.model import CrossEncoderModel, load_model
@@ -181,7 +181,7 @@ def main() -> None:
         else:
             shipped = adapt(args.checkpoint, [p for ps in pairs for p in ps], args)
         export(shipped, MODEL_DIR)
-    CACHE.write_text(json.dumps({"model": model_hash(), "judge": judge, "rows": features}))
+    save_features(features, judge)
     print(f"shipped the judge in {MODEL_DIR}; features in {CACHE}", flush=True)
 
 

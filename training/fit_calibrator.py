@@ -242,6 +242,12 @@ def model_hash(model_dir: Path = MODEL_DIR) -> str:
     return hashlib.sha1((model_dir / MODEL_FILE).read_bytes()).hexdigest()
 
 
+def save_features(features: list[list[dict]], judge: str) -> None:
+    """The dev rows' features, keyed by the shipped judge's hash, where `main` reads them."""
+    CACHE.parent.mkdir(parents=True, exist_ok=True)
+    CACHE.write_text(json.dumps({"model": model_hash(), "judge": judge, "rows": features}))
+
+
 def cross_validate(rows: list[Row], folds: list[int], feats: list[list[dict]]) -> dict[str, dict]:
     """Per dataset, the metrics of out-of-fold judgements: each fold judged by a combiner and
     thresholds fitted on the other folds."""
@@ -274,9 +280,7 @@ def main() -> None:
     rows, folds = load_dev()
     if args.rescore:
         judge = json.loads((MODEL_DIR / CALIBRATOR_FILE).read_text())["judge"]
-        CACHE.parent.mkdir(parents=True, exist_ok=True)
-        features = extract(feature_verifier(), rows)
-        CACHE.write_text(json.dumps({"model": model_hash(), "judge": judge, "rows": features}))
+        save_features(extract(feature_verifier(), rows), judge)
     cached = json.loads(CACHE.read_text()) if CACHE.exists() else {}
     if cached.get("model") != model_hash() or len(cached.get("rows", [])) != len(rows):
         raise SystemExit(f"{CACHE} does not hold features of the shipped model; run with --rescore")
