@@ -115,16 +115,22 @@ def plan_batches(rows: list[dict], batch_size: int, epochs: float, seed: int) ->
     return plan[: int(len(rows) * epochs / batch_size)]
 
 
-def synthetic_rows(rows: list[dict], near_misses: int, context_pairs: int, seed: int) -> list[dict]:
+def synthetic_rows(
+    rows: list[dict], near_misses: int, context_pairs: int, seed: int, hard: int = 0
+) -> list[dict]:
     """About `near_misses` near-miss pairs made from `rows`, then about `context_pairs` minimal pairs
-    made from the dev contexts' sentences (their wording, never their labels)."""
-    # Imported here: it needs rrag's text tools, which a GPU machine given these pairs ready-made lacks.
-    from training import synthetic
+    made from the dev contexts' sentences (their wording, never their labels), then about `hard`
+    edited entailment pairs (training/hard_pairs.py)."""
+    # Imported here: they need rrag's text tools and spaCy, which a GPU machine given these pairs
+    # ready-made lacks.
+    from training import hard_pairs, synthetic
 
     out = synthetic.near_misses(rows, near_misses, random.Random(seed))
     if context_pairs:
         contexts = [r["context"] for path in sorted(EVAL_DIR.glob("*.jsonl")) for r in read_jsonl(path)]
         out += synthetic.context_minimal_pairs(contexts, context_pairs, random.Random(seed))
+    if hard:
+        out += hard_pairs.cached(hard, seed)
     return out
 
 
@@ -147,6 +153,13 @@ def main() -> None:
         help="add about this many minimal pairs made from the dev contexts' sentences "
         "(synthetic.context_minimal_pairs; the contexts' wording only, never their labels)",
     )
+    ap.add_argument(
+        "--hard-pairs",
+        type=int,
+        default=0,
+        help="add about this many edited entailment pairs (training/hard_pairs.py: swapped roles, "
+        "changed values, dropped conditions, paraphrases ...)",
+    )
     ap.add_argument("--seed", type=int, default=20261122)
     ap.add_argument("--epochs", type=float, default=1.0)
     ap.add_argument("--batch", type=int, default=32)
@@ -163,8 +176,8 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     mix = json.loads(args.mix.read_text()) if args.mix else DEFAULT_MIX
     rows = load_mix(mix, args.seed, extra=args.extra)
-    if args.near_misses or args.context_pairs:
-        rows += synthetic_rows(rows, args.near_misses, args.context_pairs, args.seed)
+    if args.near_misses or args.context_pairs or args.hard_pairs:
+        rows += synthetic_rows(rows, args.near_misses, args.context_pairs, args.seed, args.hard_pairs)
     plan = plan_batches(rows, args.batch, args.epochs, args.seed)
     print(f"{len(rows)} rows, {len(plan)} steps", flush=True)
 

@@ -1,0 +1,3 @@
+from training.hard_pairs import main
+
+main()
