@@ -50,3 +50,5 @@ def test_the_table_names_each_heuristic_its_shares_and_the_lowest_one() -> None:
     assert rows["constituent"] == ["1", "0.0%", "1", "100.0%"]
     assert "FAIL  non-entailment judged right >= 70% in every heuristic: lowest 0.0% (constituent)" in table
     assert "FAIL  entailment judged right >= 90% in every heuristic: lowest 50.0% (lexical_overlap)" in table
+    tied = format_heuristics({"a": HeuristicRates(1, 1, 1, 0), "b": HeuristicRates(1, 1, 1, 0)})
+    assert "lowest 0.0% (a, b)" in tied and "PASS  entailment judged right >= 90% in every heuristic" in tied

@@ -81,9 +81,10 @@ def format_heuristics(rates: Mapping[str, HeuristicRates], targets: Mapping[str,
     )
     met = meets_targets(rates, targets)
     for side, target in targets.items():
-        measured = [(value, name) for name, r in rates.items() if (value := r.share(side)) is not None]
-        lowest = min(measured, default=None)
-        said = f"lowest {lowest[0]:.1%} ({lowest[1]})" if lowest else "not measured"
+        shares = {name: value for name, r in rates.items() if (value := r.share(side)) is not None}
+        lowest = min(shares.values(), default=None)
+        at_lowest = ", ".join(name for name, value in shares.items() if value == lowest)
+        said = "not measured" if lowest is None else f"lowest {lowest:.1%} ({at_lowest})"
         lines.append(
             f"{'PASS' if met[side] else 'FAIL'}  {LABELS[side]} >= {target:.0%} in every heuristic: {said}"
         )
