@@ -1,4 +1,5 @@
-"""The behavioural checklist: what it generates, how it counts, and `python -m rrag checklist`."""
+"""The behavioural checklist: what its template split generates, how both splits are counted, and
+`python -m rrag checklist` (the paraphrase split's generator: tests/test_paraphrase_split.py)."""
 
 from __future__ import annotations
 
@@ -13,20 +14,10 @@ from pathlib import Path
 import pytest
 
 from rrag.settings import Settings
-from rrag.tools import checklist
-from rrag.tools.checklist import (
-    CONTRADICTION,
-    FAITHFUL,
-    NOT_VERIFIED,
-    OVERALL,
-    Pair,
-    PairResult,
-    capabilities,
-    default_offline_verifier,
-    generate,
-    meets_targets,
-    summarise,
-)
+from rrag.tools import checklist, paraphrase_split
+from rrag.tools.checklist import TARGETS, capabilities, default_offline_verifier, generate
+from rrag.tools.checklist_pairs import CONTRADICTION, FAITHFUL, INVENTED, NOT_VERIFIED, Pair, PairResult
+from rrag.tools.checklist_rates import OVERALL, meets_targets, summarise
 from rrag.tools.checklist_templates import Template
 
 DEV = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "dev"
@@ -118,6 +109,9 @@ def test_rates_count_never_supported_contradicted_and_supported_controls() -> No
         _result(CONTRADICTION, "partial"),
         _result(FAITHFUL, "supported"),
         _result(FAITHFUL, "partial", "quantifier"),
+        _result(INVENTED, "partial", "quantifier"),
+        _result(INVENTED, "supported", "quantifier"),
+        _result(INVENTED, NOT_VERIFIED, "quantifier"),
     ]
     summary = summarise(results)
     assert list(summary) == ["negation", "quantifier", OVERALL]
@@ -128,26 +122,35 @@ def test_rates_count_never_supported_contradicted_and_supported_controls() -> No
     assert negation.share("faithful_supported") == 1.0
     assert summary["quantifier"].share("faithful_supported") == 0.0
     assert summary["quantifier"].share("contradicted") is None
+    assert negation.share("invented_never_supported") is None
+    assert summary["quantifier"].share("invented_never_supported") == 2 / 3
     assert summary[OVERALL].share("faithful_supported") == 0.5
+    assert (summary[OVERALL].invented, summary[OVERALL].not_verified) == (3, 1)
 
 
 def test_meets_targets_on_each_target_and_never_passes_without_verification() -> None:
     perfect = [_result(CONTRADICTION, "contradicted")] * 40 + [_result(FAITHFUL, "supported")] * 10
-    assert meets_targets(perfect) == dict.fromkeys(
+    assert meets_targets(perfect, TARGETS) == dict.fromkeys(
         ("never_supported", "contradicted", "faithful_supported", "all_verified"), True
     )
     # one contradiction in 40 called supported (97.5 %) still meets; two (95 %) does not
     one_slip = perfect[1:] + [_result(CONTRADICTION, "supported")]
-    assert meets_targets(one_slip)["never_supported"]
+    assert meets_targets(one_slip, TARGETS)["never_supported"]
     two_slips = perfect[2:] + [_result(CONTRADICTION, "supported")] * 2
-    assert not meets_targets(two_slips)["never_supported"]
+    assert not meets_targets(two_slips, TARGETS)["never_supported"]
     # flagging everything: every contradiction caught, every control lost
     flag_all = [_result(CONTRADICTION, "contradicted")] * 40 + [_result(FAITHFUL, "contradicted")] * 10
-    assert meets_targets(flag_all)["contradicted"] and not meets_targets(flag_all)["faithful_supported"]
+    assert (
+        meets_targets(flag_all, TARGETS)["contradicted"]
+        and not meets_targets(flag_all, TARGETS)["faithful_supported"]
+    )
     # a verifier that could not run says "not verified", never supported: that must not pass
     broken = [_result(CONTRADICTION, NOT_VERIFIED)] * 40 + [_result(FAITHFUL, "supported")] * 10
-    assert meets_targets(broken)["never_supported"] and not meets_targets(broken)["all_verified"]
-    assert not any(meets_targets([]).values())
+    assert (
+        meets_targets(broken, TARGETS)["never_supported"]
+        and not meets_targets(broken, TARGETS)["all_verified"]
+    )
+    assert not any(meets_targets([], TARGETS).values())
 
 
 def test_pairs_are_verified_by_the_default_offline_cascade_the_pipeline_builds(
@@ -170,31 +173,94 @@ def _run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_cli_runs_one_capability_prints_the_table_and_writes_every_pair(tmp_path: Path) -> None:
+def _hans_sample(path: Path) -> Path:
+    """Six rows in HANS's format, written here (not HANS rows): a verdict each way per heuristic."""
+    rows = [
+        ("lexical_overlap", "The baker thanked the driver.", "The driver thanked the baker.", "unsupported"),
+        (
+            "lexical_overlap",
+            "The baker thanked the driver.",
+            "The driver was thanked by the baker.",
+            "supported",
+        ),
+        ("subsequence", "Once the choir sang, the guests sat down.", "The guests sat down.", "supported"),
+        ("subsequence", "The nurse who met the porter laughed.", "The porter laughed.", "unsupported"),
+        ("constituent", "Perhaps the mayor resigned.", "The mayor resigned.", "unsupported"),
+        ("constituent", "Clearly the mayor resigned.", "The mayor resigned.", "supported"),
+    ]
+    path.write_text(
+        "".join(
+            json.dumps({"id": f"h{i}", "context": c, "claim": h, "label": label, "heuristic": heuristic})
+            + "\n"
+            for i, (heuristic, c, h, label) in enumerate(rows)
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_cli_prints_both_splits_side_by_side_and_hans_per_heuristic(tmp_path: Path) -> None:
     out = tmp_path / "checklist.json"
-    run = _run_cli("--capability", "role_swap", "--json", str(out))
+    run = _run_cli(
+        "--capability", "role_swap", "--hans", str(_hans_sample(tmp_path / "hans.jsonl")), "--json", str(out)
+    )
     assert run.returncode == 0, run.stderr
-    expected = [p for p in generate() if p.capability == "role_swap"]
-    lines = run.stdout.splitlines()
-    row = ["role_swap", str(len({p.domain for p in expected})), str(len(expected))]
-    assert any(line.split()[:3] == row for line in lines if line.strip())
-    assert any(line.startswith(OVERALL) for line in lines)
+    template = [p for p in generate() if p.capability == "role_swap"]
+    paraphrase = [p for p in paraphrase_split.generate() if p.capability == "role_swap"]
+    splits, hans = run.stdout.split("\nHANS (")
+    lines = splits.splitlines()
+    assert any("template split" in line and "paraphrase split" in line for line in lines)
+    rows = {line.split()[0]: line.split()[1:] for line in lines if line.strip()}
+    # per split: pairs, never supported, contradicted, invented never supported, controls supported
+    assert rows["role_swap"][0] == str(len(template)) and rows["role_swap"][5] == str(len(paraphrase))
+    assert rows["role_swap"][3] == "-" and rows["role_swap"][8].endswith("%")  # the templates invent nothing
     assert not any(line.startswith("negation") for line in lines)
-    for label in (
-        "never labelled supported",
-        "labelled contradicted",
-        "faithful controls labelled supported",
-    ):
-        assert any(label in line and line[:4] in ("PASS", "FAIL") for line in lines), label
+    for split in ("template", "paraphrase"):
+        for label in (
+            "contradiction pairs never labelled supported",
+            "contradiction pairs labelled contradicted",
+            "faithful controls labelled supported",
+            "every claim verified",
+        ):
+            assert any(f"{split} split: {label}" in line and line[:4] in ("PASS", "FAIL") for line in lines)
+    assert rows["target"] == [">=97%", ">=85%", ">=90%", ">=90%", ">=70%", ">=90%"]
+    hans_rows = {line.split()[0]: line.split()[1:] for line in hans.splitlines() if line.strip()}
+    for heuristic in ("lexical_overlap", "subsequence", "constituent"):
+        assert hans_rows[heuristic][0] == "1" and hans_rows[heuristic][2] == "1", hans_rows[heuristic]
+    assert hans_rows["target"] == [">=70%", ">=90%"]
+    verdicts = [line for line in hans.splitlines() if line[:4] in ("PASS", "FAIL")]
+    assert [line.split()[1] for line in verdicts] == ["non-entailment", "entailment"]
     document = json.loads(out.read_text(encoding="utf-8"))
-    assert [r["id"] for r in document["pairs"]] == [p.id for p in expected]
+    assert [r["id"] for r in document["splits"]["template"]["pairs"]] == [p.id for p in template]
+    assert [r["id"] for r in document["splits"]["paraphrase"]["pairs"]] == [p.id for p in paraphrase]
     statuses = {"supported", "partial", "unsupported", "contradicted", "not_checkable", NOT_VERIFIED}
-    assert all(r["status"] in statuses and r["capability"] == "role_swap" for r in document["pairs"])
-    assert set(document["met"]) == {"never_supported", "contradicted", "faithful_supported", "all_verified"}
-    assert document["rates"][OVERALL]["pairs"] == len(expected)
+    for split in document["splits"].values():
+        assert all(r["status"] in statuses and r["capability"] == "role_swap" for r in split["pairs"])
+        assert set(split["met"]) == {"never_supported", "contradicted", "faithful_supported", "all_verified"}
+    assert document["splits"]["paraphrase"]["rates"][OVERALL]["pairs"] == len(paraphrase)
+    assert {h: r["non_entailment"] + r["entailment"] for h, r in document["hans"]["rates"].items()} == {
+        "lexical_overlap": 2,
+        "subsequence": 2,
+        "constituent": 2,
+    }
 
 
-def test_cli_refuses_an_unknown_capability() -> None:
+def test_cli_runs_a_capability_of_the_paraphrase_split_alone_with_a_registry_verifier() -> None:
+    run = _run_cli("--capability", "condition", "--verifier", "lexical", "--no-hans")
+    assert run.returncode == 0, run.stderr
+    assert "verifier lexical" in run.stdout and "HANS" not in run.stdout
+    rows = {line.split()[0]: line.split()[1:] for line in run.stdout.splitlines() if line.strip()}
+    condition = [p for p in paraphrase_split.generate() if p.capability == "condition"]
+    assert rows["condition"][:5] == ["-"] * 5 and rows["condition"][5] == str(len(condition))
+
+
+def test_cli_refuses_an_unknown_capability_and_a_missing_hans_file(tmp_path: Path) -> None:
     run = _run_cli("--capability", "telepathy")
     assert run.returncode == 2
-    assert "unknown capability telepathy" in run.stderr and "negation" in run.stderr
+    assert (
+        "unknown capability telepathy" in run.stderr
+        and "negation" in run.stderr
+        and "condition" in run.stderr
+    )
+    run = _run_cli("--capability", "negation", "--hans", str(tmp_path / "none.jsonl"))
+    assert run.returncode == 2 and "no HANS file" in run.stderr

@@ -167,3 +167,37 @@ def test_workers_share_the_rows_out_and_predict_the_same(tmp_path: Path) -> None
     assert shared.read_text() == alone.read_text()
     with pytest.raises(ConfigError, match="workers"):
         ev.run([path], alone, "lexical", Settings(), workers=0)
+
+
+def test_rows_that_name_a_heuristic_are_counted_and_printed_per_heuristic(tmp_path: Path) -> None:
+    rows = [  # WordVerifier: supported exactly when the claim's last word is in the context
+        _row(
+            1,
+            "The kettle sat on the stove.",
+            "The kettle sat on the stove.",
+            "supported",
+            heuristic="overlap",
+        ),
+        _row(
+            2,
+            "The kettle sat on the stove.",
+            "The stove sat on the kettle.",
+            "unsupported",
+            heuristic="overlap",
+        ),
+        _row(3, "If it rained, the path flooded.", "The path flooded.", "unsupported", heuristic="clause"),
+        _row(4, "The gate was shut.", "The gate was painted.", "unsupported", heuristic="clause"),
+        _row(5, "The gate was shut.", "The gate was shut.", "supported"),  # no heuristic: not counted
+    ]
+    path = _write(tmp_path / "stress.jsonl", rows)
+    results = ev.run([path], tmp_path / "p.jsonl", "word", Settings(), make=lambda *_: WordVerifier())
+    assert results["toy"]["by_heuristic"] == {
+        "overlap": {"entailment": 1, "entailment_right": 1, "non_entailment": 1, "non_entailment_right": 0},
+        "clause": {"entailment": 0, "entailment_right": 0, "non_entailment": 2, "non_entailment_right": 1},
+    }
+    printed = ev.format_table(results)
+    assert "toy per heuristic" in printed
+    assert [line.split()[:5] for line in printed.splitlines() if line.startswith(("overlap", "clause"))] == [
+        ["overlap", "1", "0.0%", "1", "100.0%"],
+        ["clause", "2", "50.0%", "0", "-"],
+    ]

@@ -1,45 +1,56 @@
-"""`python -m rrag checklist`: a behavioural test suite for the verifier (CheckList-style).
+"""`python -m rrag checklist`: a behavioural test suite for the verifier (CheckList-style), in two
+splits printed side by side, and HANS per heuristic.
 
-Generated minimal pairs (templates in rrag/tools/checklist_templates.py): an evidence passage, a claim,
-and what the claim is: a contradiction (a flipped negation, another number, a swapped name or role, a
-value moved to the other qualifier), or a faithful control of the same sentence (synonyms, reordering,
-passive voice, a range that contains the value), so that flagging everything cannot pass. Each claim
-is verified alone by the app's default offline verifier, built as the pipeline builds it, against the
-evidence as one retrieved chunk and an unrelated distractor chunk. Printed per capability: for
-contradictions, the share never labelled supported and the share labelled contradicted; for controls,
-the share labelled supported; beside the targets.
+- The template split (templates in rrag/tools/checklist_templates.py): an evidence passage, a claim,
+  and what the claim is: a contradiction (a flipped negation, another number, a swapped name or
+  role, a value moved to the other qualifier), or a faithful control of the same sentence
+  (synonyms, reordering, passive voice, a range that contains the value), so that flagging
+  everything cannot pass.
+- The paraphrase split (rrag/tools/paraphrase_split.py): written apart from the templates, by a
+  second generator whose claims never repeat their evidence's words (other verbs and voice,
+  numbers in words, converted units, reordered clauses), with invented facts beside the
+  contradictions and the controls. A test set, never training data.
+
+Each claim is verified alone, by the app's default offline verifier built as the pipeline builds it
+(or `--verifier NAME` of the registry), against the evidence as one retrieved chunk and an unrelated
+distractor chunk. Printed per capability and split: for contradictions, the share never labelled
+supported and the share labelled contradicted; for invented facts, the share never labelled
+supported; for controls, the share labelled supported; beside each split's targets. Then HANS
+(../shared/eval/stress/hans.jsonl, a test set too): per heuristic, non-entailment judged right (not
+labelled supported) and entailment judged right (labelled supported).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable
+from dataclasses import asdict
 from pathlib import Path
 from random import Random
 from typing import Any
 
 from rrag.errors import ConfigError
 from rrag.settings import Settings
+from rrag.tools import paraphrase_split
+from rrag.tools.checklist_pairs import CONTRADICTION, FAITHFUL, NOT_VERIFIED, Pair, PairResult
+from rrag.tools.checklist_rates import Split, format_splits, meets_targets, summarise
 from rrag.tools.checklist_templates import TEMPLATES, Template, Value, capitalised
-from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
+from rrag.tools.heuristic_rates import TARGETS as HANS_TARGETS
+from rrag.tools.heuristic_rates import HeuristicRates, by_heuristic, format_heuristics
+from rrag.tools.heuristic_rates import meets_targets as hans_meets_targets
+from rrag.tools.verifier_eval import judge_rows, load_rows
+from rrag.types import Chunk, Claim, RetrievedChunk
 from rrag.verify.base import Verifier
+from rrag.verify.registry import VERIFIERS
 
 DEFAULT_SEED = 0
 FILLS_PER_TEMPLATE = 3
-CONTRADICTION = "contradiction"
-FAITHFUL = "faithful"
-NOT_VERIFIED = "not_verified"
-OVERALL = "overall"
-# The issue's targets for the default offline stage (share of pairs, 0..1).
+HANS = Path(__file__).resolve().parents[2].parent / "shared" / "eval" / "stress" / "hans.jsonl"
+# The targets for the app's default offline stage (share of pairs, 0..1): the template split's, and
+# those issue 43 sets for the paraphrase split.
 TARGETS = {"never_supported": 0.97, "contradicted": 0.85, "faithful_supported": 0.90}
-TARGET_LABELS = {
-    "never_supported": "contradiction pairs never labelled supported",
-    "contradicted": "contradiction pairs labelled contradicted",
-    "faithful_supported": "faithful controls labelled supported",
-}
+PARAPHRASE_TARGETS = {"never_supported": 0.90, "contradicted": 0.70, "faithful_supported": 0.90}
 # Retrieved beside the evidence: on no template's topic, and with no number in it.
 DISTRACTORS = [
     "The visitor centre has a gift shop near the main entrance.",
@@ -49,39 +60,6 @@ DISTRACTORS = [
     "The garden is planted with native shrubs and wild flowers.",
     "Feedback forms are available at the reception.",
 ]
-
-
-@dataclass(frozen=True)
-class Pair:
-    id: str
-    capability: str
-    domain: str
-    kind: str  # CONTRADICTION or FAITHFUL
-    evidence: str
-    claim: str
-    distractor: str
-
-    @property
-    def expected(self) -> str:
-        return ClaimStatus.CONTRADICTED.value if self.kind == CONTRADICTION else ClaimStatus.SUPPORTED.value
-
-
-@dataclass(frozen=True)
-class PairResult:
-    pair: Pair
-    status: str  # the verdict's status, or NOT_VERIFIED when no stage could decide
-    verifier: str
-    confidence: float
-    reason: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self.pair) | {
-            "expected": self.pair.expected,
-            "status": self.status,
-            "verifier": self.verifier,
-            "confidence": round(self.confidence, 4),
-            "reason": self.reason,
-        }
 
 
 # --------------------------------------------------------------------------------------------
@@ -160,119 +138,13 @@ def _chunk(text: str, ordinal: int, score: float) -> RetrievedChunk:
     return RetrievedChunk(chunk, score=score)
 
 
-# --------------------------------------------------------------------------------------------
-# Rates
-
-
-@dataclass
-class Rates:
-    pairs: int = 0
-    contradictions: int = 0
-    never_supported: int = 0  # contradictions not labelled supported
-    contradicted: int = 0  # contradictions labelled contradicted
-    faithful: int = 0
-    supported: int = 0  # faithful controls labelled supported
-    not_verified: int = 0
-    domains: int = 0
-
-    def share(self, name: str) -> float | None:
-        hits, total = {
-            "never_supported": (self.never_supported, self.contradictions),
-            "contradicted": (self.contradicted, self.contradictions),
-            "faithful_supported": (self.supported, self.faithful),
-        }[name]
-        return hits / total if total else None
-
-
-def summarise(results: Sequence[PairResult]) -> dict[str, Rates]:
-    """Counts per capability (in template order) and OVERALL."""
-    by_name: dict[str, Rates] = defaultdict(Rates)
-    domains: dict[str, set[str]] = defaultdict(set)
-    for r in results:
-        for name in (r.pair.capability, OVERALL):
-            rates = by_name[name]
-            domains[name].add(r.pair.domain)
-            rates.pairs += 1
-            rates.not_verified += r.status == NOT_VERIFIED
-            if r.pair.kind == CONTRADICTION:
-                rates.contradictions += 1
-                rates.never_supported += r.status != ClaimStatus.SUPPORTED.value
-                rates.contradicted += r.status == ClaimStatus.CONTRADICTED.value
-            else:
-                rates.faithful += 1
-                rates.supported += r.status == ClaimStatus.SUPPORTED.value
-    for name, rates in by_name.items():
-        rates.domains = len(domains[name])
-    order = [c for c in capabilities() if c in by_name] + [OVERALL]
-    return {name: by_name[name] for name in order if name in by_name}
-
-
-def meets_targets(results: Sequence[PairResult]) -> dict[str, bool]:
-    """Each target met over all `results`; and every claim verified (a verifier that could not run
-    must not pass by never saying supported)."""
-    overall = summarise(results).get(OVERALL, Rates())
-    met = {}
-    for name, target in TARGETS.items():
-        share = overall.share(name)
-        met[name] = share is not None and share >= target
-    met["all_verified"] = overall.pairs > 0 and overall.not_verified == 0
-    return met
-
-
-def format_table(results: Sequence[PairResult]) -> str:
-    """Rates per capability and overall, then the targets beside the overall figures, PASS or FAIL."""
-
-    def row(*cells: object) -> str:
-        widths = (14, 7, 5, 6, 11, 12, 8, 10, 12)
-        return " ".join(f"{c:<{w}}" if i == 0 else f"{c:>{w}}" for i, (c, w) in enumerate(zip(cells, widths)))
-
-    def cell(rates: Rates, name: str) -> str:
-        share = rates.share(name)
-        return "-" if share is None else f"{share:.1%}"
-
-    shares = ("never_supported", "contradicted", "faithful_supported")
-    head = row(
-        "capability",
-        "domains",
-        "pairs",
-        "contra",
-        "never sup.",
-        "contradicted",
-        "faithful",
-        "supported",
-        "not verified",
+def run_hans(path: Path, verifier: Verifier, settings: Settings) -> dict[str, HeuristicRates]:
+    """Every row of a HANS-format file verified as `rrag eval` verifies it, counted per heuristic."""
+    rows = load_rows(path)
+    judged = judge_rows(verifier, settings, rows)
+    return by_heuristic(
+        (row.heuristic, row.label, judgement.status) for row, (judgement, _) in zip(rows, judged)
     )
-    lines = [head]
-    summary = summarise(results)
-    for name, r in summary.items():
-        if name == OVERALL:
-            lines.append("-" * len(head))
-        never, contra, supported = (cell(r, s) for s in shares)
-        lines.append(
-            row(
-                name,
-                r.domains,
-                r.pairs,
-                r.contradictions,
-                never,
-                contra,
-                r.faithful,
-                supported,
-                r.not_verified,
-            )
-        )
-    met = meets_targets(results)
-    never, contra, supported = (f">={TARGETS[s]:.0%}" for s in shares)
-    lines.append(row("target", "", "", "", never, contra, "", supported, "0"))
-    never, contra, supported = ("PASS" if met[s] else "FAIL" for s in shares)
-    lines.append(row("", "", "", "", never, contra, "", supported, "PASS" if met["all_verified"] else "FAIL"))
-    overall = summary.get(OVERALL, Rates())
-    lines.append("")
-    lines.extend(
-        f"{'PASS' if met[s] else 'FAIL'}  {TARGET_LABELS[s]}: {cell(overall, s)} (target >= {TARGETS[s]:.0%})"
-        for s in shares
-    )
-    return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------------------------
@@ -283,7 +155,7 @@ def register(subparsers: Any) -> None:
     """Add the `checklist` subcommand to an argparse subparsers object."""
     p = subparsers.add_parser(
         "checklist",
-        help="behavioural tests of the verifier: generated minimal pairs, rates per capability",
+        help="behavioural tests of the verifier: two splits of minimal pairs and HANS, rates per capability",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -291,34 +163,80 @@ def register(subparsers: Any) -> None:
         "--capability",
         action="append",
         metavar="NAME",
-        help=f"only this capability (repeatable); one of {', '.join(capabilities())}",
+        help=f"only this capability (repeatable); one of {', '.join(_all_capabilities())}",
     )
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the slot filling (default 0)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of both splits' filling (default 0)")
+    p.add_argument(
+        "--verifier",
+        choices=VERIFIERS.names(),
+        help="a verifier of the registry instead of the app's default offline cascade (nli: the default "
+        "stage; model: the judge alone; lexical: the rules alone)",
+    )
+    p.add_argument(
+        "--hans", type=Path, default=HANS, metavar="PATH", help=f"HANS-format JSONL (default {HANS})"
+    )
+    p.add_argument("--no-hans", action="store_true", help="leave HANS out (it takes about 20 s)")
     p.add_argument("--json", type=Path, metavar="OUT", help="write every pair and its verdict to OUT as JSON")
     p.set_defaults(handler=_cmd_checklist)
 
 
+def _all_capabilities() -> list[str]:
+    return list(dict.fromkeys(capabilities() + paraphrase_split.capabilities()))
+
+
 def _cmd_checklist(args: argparse.Namespace) -> int:
-    wanted = args.capability or capabilities()
-    unknown = sorted(set(wanted) - set(capabilities()))
+    known = _all_capabilities()
+    wanted = args.capability or known
+    unknown = sorted(set(wanted) - set(known))
     if unknown:
-        raise ConfigError(f"unknown capability {', '.join(unknown)}; choose from {', '.join(capabilities())}")
-    pairs = [p for p in generate(args.seed) if p.capability in wanted]
-    verifier = default_offline_verifier()
+        raise ConfigError(f"unknown capability {', '.join(unknown)}; choose from {', '.join(known)}")
+    if not args.no_hans and not args.hans.is_file():
+        raise ConfigError(f"no HANS file at {args.hans}: give --hans PATH, or --no-hans to leave it out")
+    settings = Settings()
+    verifier = VERIFIERS.create(args.verifier, settings) if args.verifier else default_offline_verifier()
     stages = " -> ".join(s.name for s in getattr(verifier, "stages", [verifier]))
-    print(
-        f"Behavioural checklist: {len(pairs)} pairs, seed {args.seed}, default offline verifier ({stages})\n"
-    )
-    results = run_pairs(pairs, verifier)
-    print(format_table(results))
+    described = f"verifier {args.verifier}" if args.verifier else f"default offline verifier ({stages})"
+    pair_sets = {
+        "template": ([p for p in generate(args.seed) if p.capability in wanted], TARGETS),
+        "paraphrase": (
+            [p for p in paraphrase_split.generate(args.seed) if p.capability in wanted],
+            PARAPHRASE_TARGETS,
+        ),
+    }
+    sizes = ", ".join(f"{name} split {len(pairs)} pairs" for name, (pairs, _) in pair_sets.items())
+    print(f"Behavioural checklist, seed {args.seed}, {described}: {sizes}\n")
+    splits = [
+        Split(name, run_pairs(pairs, verifier), targets) for name, (pairs, targets) in pair_sets.items()
+    ]
+    print(format_splits(splits))
+    hans = None if args.no_hans else run_hans(args.hans, verifier, settings)
+    if hans is not None:
+        total = sum(r.entailment + r.non_entailment for r in hans.values())
+        print(f"\nHANS ({args.hans}, {total} pairs), {described}\n")
+        print(format_heuristics(hans))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         document = {
             "seed": args.seed,
-            "targets": TARGETS,
-            "met": meets_targets(results),
-            "rates": {name: asdict(rates) for name, rates in summarise(results).items()},
-            "pairs": [r.to_dict() for r in results],
+            "verifier": args.verifier or "default",
+            "splits": {split.name: _split_document(split) for split in splits},
+            "hans": None
+            if hans is None
+            else {
+                "path": str(args.hans),
+                "targets": HANS_TARGETS,
+                "met": hans_meets_targets(hans),
+                "rates": {name: asdict(rates) for name, rates in hans.items()},
+            },
         }
         args.json.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
+
+
+def _split_document(split: Split) -> dict[str, Any]:
+    return {
+        "targets": dict(split.targets),
+        "met": meets_targets(split.results, split.targets),
+        "rates": {name: asdict(rates) for name, rates in summarise(split.results).items()},
+        "pairs": [r.to_dict() for r in split.results],
+    }

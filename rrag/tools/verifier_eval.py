@@ -4,7 +4,9 @@ Each row's `claim` is verified against the row's whole `context` (cut into chunk
 truncated; the `question` goes along where a row has one); for RAGTruth span-level F1 its
 sentences are also checked one by one. Output: one JSON line per row {"id", "label", "score"} and a
 per-dataset table: balanced accuracy (supported vs not), macro-F1 and confusion for multi-label
-sets, RAGTruth response- and span-level F1, calibration error, contradiction recall, claims/s.
+sets, RAGTruth response- and span-level F1, calibration error, contradiction recall, claims/s; for
+a stress test whose rows name a `heuristic` (HANS), non-entailment and entailment judged right per
+heuristic (rrag/tools/heuristic_rates.py).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,7 @@ from typing import Any
 from rrag.errors import ConfigError, RRAGError
 from rrag.settings import Settings
 from rrag.text import Span, split_sentences
+from rrag.tools.heuristic_rates import HeuristicRates, by_heuristic, format_heuristics
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.features import claim_sentences
@@ -62,6 +65,7 @@ class Row:
     group_id: str | None = None
     spans: list[tuple[int, int]] = field(default_factory=list)
     has_spans: bool = False
+    heuristic: str = ""  # the heuristic a stress test's row probes (HANS: lexical_overlap, ...)
 
 
 def load_rows(path: Path) -> list[Row]:
@@ -89,6 +93,7 @@ def load_rows(path: Path) -> list[Row]:
                     group_id=raw.get("group_id"),
                     spans=[(s["start"], s["end"]) for s in raw.get("spans") or []],
                     has_spans="spans" in raw,
+                    heuristic=raw.get("heuristic") or "",
                 )
             )
         except (ValueError, KeyError, TypeError) as exc:
@@ -238,6 +243,11 @@ def dataset_metrics(rows: Sequence[Row], judgements: Sequence[Judgement], second
     if any(r.has_spans for r in rows):
         metrics["response_f1"] = f1([not t for t in truth], [not p for p in pred])
         metrics["span_f1"] = span_f1(rows, judgements)
+    if any(r.heuristic for r in rows):
+        rates = by_heuristic(
+            (r.heuristic, r.label, j.status) for r, j in zip(rows, judgements) if r.heuristic
+        )
+        metrics["by_heuristic"] = {name: asdict(r) for name, r in rates.items()}
     return metrics
 
 
@@ -262,7 +272,7 @@ def run(
     rows = [row for path in paths for row in load_rows(path)[:limit]]
     batches = [rows[begin : begin + WORKER_BATCH] for begin in range(0, len(rows), WORKER_BATCH)]
     if workers == 1:
-        judged = _judge_with(make(verifier_name, settings), settings, rows)
+        judged = judge_rows(make(verifier_name, settings), settings, rows)
     else:
         # spawn: a forked child would inherit onnxruntime's threads mid-state
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -291,10 +301,10 @@ def _judge_in_worker(
     key = (verifier_name, settings)
     if key not in _worker_verifiers:
         _worker_verifiers[key] = make(verifier_name, settings)
-    return _judge_with(_worker_verifiers[key], settings, rows)
+    return judge_rows(_worker_verifiers[key], settings, rows)
 
 
-def _judge_with(verifier: Verifier, settings: Settings, rows: Sequence[Row]) -> list[tuple[Judgement, float]]:
+def judge_rows(verifier: Verifier, settings: Settings, rows: Sequence[Row]) -> list[tuple[Judgement, float]]:
     """Each row's judgement and the seconds its verdict took."""
     out = []
     for row in rows:
@@ -329,6 +339,10 @@ def format_table(results: dict[str, dict[str, Any]]) -> str:
     if bas:
         lines.append(f"{'mean BA':<{width}} {'':>9} {sum(bas) / len(bas):>9.1%}")
     for name, m in sorted(results.items()):
+        if "by_heuristic" in m:
+            rates = {h: HeuristicRates(**counts) for h, counts in m["by_heuristic"].items()}
+            lines.append(f"\n{name} per heuristic (non-entailment right: not labelled supported)")
+            lines.append(format_heuristics(rates))
         if "confusion" in m:
             lines.append(f"\n{name} confusion (rows: truth, columns: predicted; {', '.join(m['labels'])})")
             lines.extend("  " + " ".join(f"{v:>5d}" for v in row) for row in m["confusion"])
