@@ -6,13 +6,13 @@ The public surface is `__all__`. `ReliableRAG` is imported lazily so that light 
 
 import typing
 
-from rrag.access import Permission, UserEngine
+from rrag.engine.access import Permission, UserEngine
 from rrag.errors import RRAGError
 from rrag.settings import RISK_PRESETS, Settings
 from rrag.types import ClaimStatus, Decision, IngestResult, Level, Report
 
 if typing.TYPE_CHECKING:
-    from rrag.pipeline import ReliableRAG
+    from rrag.engine.pipeline import ReliableRAG
 
 __all__ = [
     "RISK_PRESETS",
@@ -31,7 +31,7 @@ __all__ = [
 
 def __getattr__(name: str) -> typing.Any:
     if name == "ReliableRAG":
-        from rrag.pipeline import ReliableRAG
+        from rrag.engine.pipeline import ReliableRAG
 
         globals()[name] = ReliableRAG  # loaded once; later lookups find it in the module
         return ReliableRAG

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rrag import ReliableRAG
-from rrag.access import (
+from rrag.engine.access import (
     LOCAL_USER,
     METHOD_PERMISSIONS,
     ROLE_PERMISSIONS,

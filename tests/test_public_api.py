@@ -24,7 +24,8 @@ def test_all_lists_exactly_the_public_names(name: str) -> None:
 
 
 def test_engine_never_imports_streamlit() -> None:
-    code = "import sys, rrag.pipeline, rrag.tools.cli, rrag.tools.demo; print('streamlit' in sys.modules)"
+    engine = "rrag.engine.pipeline, rrag.tools.cli, rrag.tools.demo"
+    code = f"import sys, {engine}; print('streamlit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -42,7 +43,7 @@ def test_pages_use_the_engine_facade_only() -> None:
 def test_the_store_only_persists() -> None:
     # Applying reviewers' corrections is the engine's (rrag.audit.corrections); the store keeps what was
     # saved and the reviews, and needs nothing above it.
-    above = "('rrag.audit', 'rrag.retrieval', 'rrag.pipeline', 'pandas')"
+    above = "('rrag.audit', 'rrag.retrieval', 'rrag.engine.pipeline', 'pandas')"
     code = f"import sys, rrag.store; print(sorted(m for m in sys.modules if m.startswith({above})))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from rrag.access import LOCAL_USER
 from rrag.backends.llm import llm_deadline
 from rrag.backends.structured import FieldText
+from rrag.engine.access import LOCAL_USER
+from rrag.engine.pipeline import ReliableRAG
 from rrag.errors import LLMError, LLMTimeoutError
-from rrag.pipeline import ReliableRAG
 from rrag.redact import REDACTED, Redactor, StreamRedactor
 from rrag.settings import Settings
 from tests.chat_server import MODEL, ChatServer

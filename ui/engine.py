@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from rrag import ReliableRAG
-from rrag.access import UserEngine
+from rrag.engine.access import UserEngine
 from rrag.errors import AccessDeniedError, RRAGError
 from rrag.redact import Redactor
 from rrag.settings import Settings

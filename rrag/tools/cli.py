@@ -111,7 +111,7 @@ def _add_decision_options(p: argparse.ArgumentParser) -> None:
 
 
 def _engine(args: argparse.Namespace) -> Any:
-    from rrag.pipeline import ReliableRAG  # heavy imports only for commands that need the engine
+    from rrag.engine.pipeline import ReliableRAG  # heavy imports only for commands that need the engine
 
     overrides: dict[str, Any] = {}
     if getattr(args, "top_k", None):

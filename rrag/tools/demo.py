@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from rrag.pipeline import ReliableRAG
+from rrag.engine.pipeline import ReliableRAG
 from rrag.types import Decision, IngestResult, Report
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "data" / "demo"

@@ -30,7 +30,7 @@ from rrag.text import content_words
 from rrag.types import ClaimStatus, Decision, Report
 
 if TYPE_CHECKING:
-    from rrag.pipeline import ReliableRAG
+    from rrag.engine.pipeline import ReliableRAG
 
 SUFFIXES = (".csv", ".jsonl")
 MAX_QUESTIONS = 1000  # a run asks every question in turn: a bigger set belongs in several runs

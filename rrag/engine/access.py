@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from rrag.errors import AccessDeniedError, ConfigError
 
 if TYPE_CHECKING:
-    from rrag.pipeline import ReliableRAG
+    from rrag.engine.pipeline import ReliableRAG
 
 
 class Role(StrEnum):

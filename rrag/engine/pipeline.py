@@ -10,13 +10,24 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from rrag.access import Identity, UserEngine
 from rrag.audit.corrections import reviewed_queue, reviewed_records, reviewed_report, reviewed_sessions
 from rrag.audit.scoring import score
 from rrag.backends.embedding import get_embedder
 from rrag.backends.llm import OpenAIChatLLM, TextSink, llm_deadline
 from rrag.backends.prompts import PROMPT_VERSION, ConnectionCheck, check_connection
 from rrag.backends.structured import CallLog, known_modes, learn_modes, logging_calls
+from rrag.engine.access import Identity, UserEngine
+from rrag.engine.stages import (
+    Stages,
+    StageTimer,
+    Written,
+    answer_relevance,
+    merge_contexts,
+    not_checkable,
+    other_storage,
+    verify_claims,
+)
+from rrag.engine.streaming import AnswerStream, ClaimProgress, Clock, Progress
 from rrag.errors import ConfigError, InputError, LLMError, RRAGError
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect
@@ -27,18 +38,7 @@ from rrag.retrieval.hybrid import backfill_keywords
 from rrag.retrieval.index import ChunkIndex
 from rrag.retrieval.injection import PlantedInstruction, defuse, review_reason
 from rrag.settings import Settings
-from rrag.stages import (
-    Stages,
-    StageTimer,
-    Written,
-    answer_relevance,
-    merge_contexts,
-    not_checkable,
-    other_storage,
-    verify_claims,
-)
 from rrag.store import PendingSession, ReviewRecord, SessionSummary, Store
-from rrag.streaming import AnswerStream, ClaimProgress, Clock, Progress
 from rrag.text import clean
 from rrag.types import (
     Answer,
@@ -225,7 +225,7 @@ class ReliableRAG:
     ) -> AnswerStream:
         """`ask`, run while the returned stream is iterated: it yields the answer's words as they are
         written, calls `progress`, `on_claim` and `clock(seconds)` in the iterating thread, and holds
-        the report when done (rrag/streaming.py)."""
+        the report when done (rrag/engine/streaming.py)."""
 
         def work(on_text: TextSink, stage: Progress, claim: ClaimProgress) -> Report:
             return self.ask(
