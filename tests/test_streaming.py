@@ -16,6 +16,7 @@ from rrag.backends.llm import llm_deadline
 from rrag.backends.structured import FieldText
 from rrag.engine.access import LOCAL_USER
 from rrag.engine.pipeline import ReliableRAG
+from rrag.engine.user import UserEngine
 from rrag.errors import LLMError, LLMTimeoutError
 from rrag.redact import REDACTED, Redactor, StreamRedactor
 from rrag.settings import Settings
@@ -119,7 +120,7 @@ def test_the_llm_answer_streams_its_words_then_the_whole_answer_is_audited(
     server.stream(_pieces(json.dumps(ANSWER)))
     stages: list[str] = []
     claims: list[tuple[int, int]] = []
-    stream = rag.for_user(LOCAL_USER).ask_stream(  # as the pages call it
+    stream = UserEngine(rag, LOCAL_USER).ask_stream(  # as the pages call it
         QUESTION,
         settings=rag.settings.replace(answerer="openai"),
         progress=stages.append,
