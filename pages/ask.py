@@ -8,9 +8,16 @@ from contextlib import suppress
 
 import streamlit as st
 
-from rrag import RISK_PRESETS, Permission, Report, UserEngine
-from rrag.errors import NotFoundError
-from rrag.settings import ANSWERERS, VERIFIER_STAGES, Settings
+from rrag import (
+    ANSWERERS,
+    RISK_PRESETS,
+    VERIFIER_STAGES,
+    NotFoundError,
+    Permission,
+    Report,
+    Settings,
+    UserEngine,
+)
 from rrag.tools.demo import Sample, is_demo_indexed, samples
 from ui.engine import documents, engine_errors, invalidate_reads, review_queue, user_engine
 from ui.highlight import md_escape, md_escape_piece

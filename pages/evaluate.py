@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rrag import UserEngine
-from rrag.errors import QuestionSetError
+from rrag import QuestionSetError, UserEngine
 from rrag.tools.demo import DEMO_DIR
 from rrag.tools.question_sets import (
     QuestionSetRun,

@@ -6,8 +6,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 import streamlit as st
 
-from rrag import Decision, Level, UserEngine
-from rrag.store import SessionSummary
+from rrag import Decision, Level, SessionSummary, UserEngine
 from ui.engine import engine_errors, sessions, user_engine
 from ui.highlight import md_escape
 from ui.navigation import require_app

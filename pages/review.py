@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rrag import ClaimStatus, Permission, Report, UserEngine
-from rrag.store import REVIEW_OUTCOMES, SessionSummary
+from rrag import REVIEW_OUTCOMES, ClaimStatus, Permission, Report, SessionSummary, UserEngine
 from ui.engine import engine_errors, invalidate_reads, review_queue, user_engine
 from ui.highlight import md_escape
 from ui.navigation import require_app

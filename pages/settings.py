@@ -6,8 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from rrag import RISK_PRESETS, Permission, UserEngine
-from rrag.settings import ANSWERERS, CLAIM_EXTRACTORS, VERIFIER_STAGES, Settings
+from rrag import ANSWERERS, CLAIM_EXTRACTORS, RISK_PRESETS, VERIFIER_STAGES, Permission, Settings, UserEngine
 from rrag.tools.locations import data_locations
 from ui.app_settings import to_saved
 from ui.engine import engine_errors, invalidate_reads, redact, user_engine
