@@ -37,7 +37,7 @@ def _render_filters(state: PageState) -> list[SessionSummary]:
     chosen_days = days.date_input(
         "Date range (UTC)",
         key=state.key("days"),
-        value=(),
+        value=[],
         help="Pick a first and a last day; leave empty for all dates.",
     )
     level, decision, flagged = st.columns([0.3, 0.3, 0.4])

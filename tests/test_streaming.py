@@ -128,8 +128,8 @@ def test_the_llm_answer_streams_its_words_then_the_whole_answer_is_audited(
     )
     written = "".join(stream)
     assert written == ANSWER["answer"]  # the answer's words, not the JSON around them
-    report = stream.report
-    assert report is not None and report.answer == ANSWER["answer"] and report.answer_backend == "openai"
+    report = stream.result()
+    assert report is stream.report and report.answer == ANSWER["answer"] and report.answer_backend == "openai"
     assert rag.store.get_report(report.session_id).answer == report.answer
     checkable = sum(r.claim.checkable for r in report.claims)
     assert checkable and claims[0] == (0, checkable) and claims[-1] == (checkable, checkable)
@@ -149,6 +149,8 @@ def test_a_stream_cut_mid_answer_is_a_failed_question_with_its_reason(
     (failed,) = rag.failed_sessions()
     assert failed.session_id == "cut" and failed.failure == str(raised.value)
     assert stream.report is None and not rag.sessions()  # nothing audited from half an answer
+    with pytest.raises(RuntimeError, match="not read to its end"):
+        stream.result()
 
 
 def test_the_extractive_answer_comes_in_one_piece_and_callbacks_run_in_the_reading_thread(

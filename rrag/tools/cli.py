@@ -188,7 +188,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     stream = rag.ask_stream(args.question, progress=shown.stage, on_claim=shown.claim)
     for piece in stream:
         shown.text(piece)
-    _print_report(stream.report, args.json)
+    _print_report(stream.result(), args.json)
     return 0
 
 
