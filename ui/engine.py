@@ -15,8 +15,7 @@ from datetime import datetime
 import pandas as pd
 import streamlit as st
 
-from rrag import ReliableRAG
-from rrag.engine.user import UserEngine
+from rrag import ReliableRAG, UserEngine
 from rrag.errors import AccessDeniedError, RRAGError
 from rrag.redact import Redactor
 from rrag.settings import Settings
