@@ -39,7 +39,7 @@ import numpy as np
 
 from benchmarks.legacy_retrieval import LegacyHybridRetriever
 from rrag.backends.embedding import get_embedder
-from rrag.pipeline import ReliableRAG
+from rrag.engine.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.types import Chunk, DocumentInfo
 from rrag.verify.nli import clear_caches

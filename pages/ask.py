@@ -5,12 +5,20 @@ from __future__ import annotations
 import time
 import uuid
 from contextlib import suppress
+from typing import TypedDict
 
 import streamlit as st
 
-from rrag import RISK_PRESETS, Permission, Report, UserEngine
-from rrag.errors import NotFoundError
-from rrag.settings import ANSWERERS, VERIFIER_STAGES, Settings
+from rrag import (
+    ANSWERERS,
+    RISK_PRESETS,
+    VERIFIER_STAGES,
+    NotFoundError,
+    Permission,
+    Report,
+    Settings,
+    UserEngine,
+)
 from rrag.tools.demo import Sample, is_demo_indexed, samples
 from ui.engine import documents, engine_errors, invalidate_reads, review_queue, user_engine
 from ui.highlight import md_escape, md_escape_piece
@@ -26,11 +34,21 @@ CUSTOM = "custom"
 ANSWERING = "answering"  # URL parameter: the session being answered, so that a reload can tell
 
 
+class QuestionOptions(TypedDict):
+    """This question's own choices: the settings it is asked with instead of the saved ones."""
+
+    risk_threshold: float
+    strict: bool
+    top_k: int
+    answerer: str
+    verifiers: tuple[str, ...]
+
+
 def _preset_of(threshold: float) -> str:
     return next((name for name, value in RISK_PRESETS.items() if value == threshold), CUSTOM)
 
 
-def _render_options(state: PageState, settings: Settings) -> dict[str, object]:
+def _render_options(state: PageState, settings: Settings) -> QuestionOptions:
     """Sidebar options for this question; returns the settings changes to ask with."""
     with st.sidebar:
         st.subheader("Options for this question")
@@ -71,20 +89,20 @@ def _render_options(state: PageState, settings: Settings) -> dict[str, object]:
             "Answer backend",
             ANSWERERS,
             key=state.key("answerer"),
-            format_func=ANSWERER_LABELS.get,
+            format_func=ANSWERER_LABELS.__getitem__,
             help="The LLM backend needs an endpoint on the Settings page.",
         )
         st.multiselect(
             "Verifier cascade",
             VERIFIER_STAGES,
             key=state.key("verifiers"),
-            format_func=VERIFIER_LABELS.get,
+            format_func=VERIFIER_LABELS.__getitem__,
             help="Run in this order; a later stage decides only what the earlier ones were unsure of.",
         )
         if not settings.llm_configured:
             st.caption("No LLM endpoint configured: the LLM answerer and judge are unavailable.")
     chosen = tuple(v for v in VERIFIER_STAGES if v in state["verifiers"])
-    return dict(
+    return QuestionOptions(
         risk_threshold=state["threshold"],
         strict=state["strict"],
         top_k=state["top_k"],
@@ -93,7 +111,7 @@ def _render_options(state: PageState, settings: Settings) -> dict[str, object]:
     )
 
 
-def _problem(options: dict[str, object], settings: Settings) -> str:
+def _problem(options: QuestionOptions, settings: Settings) -> str:
     """Why these options cannot run, in the page's words; empty when they can."""
     if not options["verifiers"]:
         return "Pick at least one verifier in the sidebar: an answer is never shown unchecked."
@@ -205,7 +223,7 @@ def _render_interrupted(rag: UserEngine, state: PageState) -> None:
         state["report"] = rag.report(session_id)
 
 
-def _run(rag: UserEngine, options: dict[str, object], question: str, answer: str) -> Report | None:
+def _run(rag: UserEngine, options: QuestionOptions, question: str, answer: str) -> Report | None:
     """Ask or verify with this question's options, with live progress: the answer streamed as it is
     written, the elapsed time, then each claim as it is checked. The options go with the call: the
     engine is shared by every browser tab, and its settings are the saved defaults."""
@@ -253,7 +271,7 @@ def _run(rag: UserEngine, options: dict[str, object], question: str, answer: str
                 clock=show_time,
             )
             st.write_stream(md_escape_piece(piece) for piece in stream)  # untrusted: shown as text
-            report = stream.report
+            report = stream.result()
         bar.empty()
         clock.caption(f"Took {time.monotonic() - began:.1f} s")
         checked = any(r.claim.checkable for r in report.claims)

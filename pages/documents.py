@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rrag import IngestResult, Permission, UserEngine
-from rrag.ingest.extract import supported_suffixes
+from rrag import DocumentInfo, IngestResult, Permission, UserEngine, supported_suffixes
 from rrag.tools.demo import set_up_demo
-from rrag.types import DocumentInfo
 from ui.engine import documents, engine_errors, invalidate_reads, user_engine
 from ui.highlight import escaped_block, md_escape
 from ui.navigation import require_app

@@ -3,10 +3,11 @@ and compare two runs side by side. The same as `python -m rrag evaluate FILE`.""
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
-from rrag import UserEngine
-from rrag.errors import QuestionSetError
+from rrag import QuestionSetError, UserEngine
 from rrag.tools.demo import DEMO_DIR
 from rrag.tools.question_sets import (
     QuestionSetRun,
@@ -109,7 +110,7 @@ def _follow(job: BackgroundRun) -> None:
     st.caption("The run goes on if you leave this page or choose another file.")
 
 
-def _render_results(rag: UserEngine, state: PageState, runs: list[dict]) -> None:
+def _render_results(rag: UserEngine, state: PageState, runs: list[dict[str, Any]]) -> None:
     st.subheader("Results")
     by_id = {r["run_id"]: r for r in runs}
     if state["selected"] not in by_id:
@@ -175,25 +176,24 @@ def _render_results(rag: UserEngine, state: PageState, runs: list[dict]) -> None
 
 
 def _render_question_report(rag: UserEngine, state: PageState, run: QuestionSetRun) -> None:
-    answered = [(n, o) for n, o in enumerate(run.outcomes, start=1) if o.session_id]
+    answered = {o.session_id: (n, o) for n, o in enumerate(run.outcomes, start=1) if o.session_id}
     if not answered:
         return
-    labels = {o.session_id: f"{n}. {o.question}" for n, o in answered}
     session_id = st.selectbox(
         "Open a question's report",
-        list(labels),
+        list(answered),
         key=state.key(f"report.{run.run_id}"),
-        format_func=lambda i: labels[i],
+        format_func=lambda i: f"{answered[i][0]}. {answered[i][1].question}",
     )
     report = rag.report(session_id)
-    outcome = next(o for _, o in answered if o.session_id == session_id)
+    outcome = answered[session_id][1]
     st.markdown(f"**Question:** {md_escape(report.question)}")
     if outcome.reference:
         st.markdown(f"**Reference answer:** {md_escape(outcome.reference)}")
     render_report(report, key=f"evaluate.report.{session_id}")
 
 
-def _render_comparison(rag: UserEngine, state: PageState, runs: list[dict]) -> None:
+def _render_comparison(rag: UserEngine, state: PageState, runs: list[dict[str, Any]]) -> None:
     st.subheader("Compare two runs")
     if len(runs) < 2:
         st.info("Run a question set twice (say, with other settings) to compare the runs side by side.")

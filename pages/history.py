@@ -6,8 +6,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 import streamlit as st
 
-from rrag import Decision, Level, UserEngine
-from rrag.store import SessionSummary
+from rrag import Decision, Level, SessionSummary, UserEngine
 from ui.engine import engine_errors, sessions, user_engine
 from ui.highlight import md_escape
 from ui.navigation import require_app
@@ -38,7 +37,7 @@ def _render_filters(state: PageState) -> list[SessionSummary]:
     chosen_days = days.date_input(
         "Date range (UTC)",
         key=state.key("days"),
-        value=(),
+        value=[],
         help="Pick a first and a last day; leave empty for all dates.",
     )
     level, decision, flagged = st.columns([0.3, 0.3, 0.4])

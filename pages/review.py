@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rrag import ClaimStatus, Permission, Report, UserEngine
-from rrag.store import REVIEW_OUTCOMES, SessionSummary
+from rrag import REVIEW_OUTCOMES, ClaimStatus, Permission, Report, SessionSummary, UserEngine
 from ui.engine import engine_errors, invalidate_reads, review_queue, user_engine
 from ui.highlight import md_escape
 from ui.navigation import require_app
@@ -65,7 +64,7 @@ def _render_review_form(rag: UserEngine, state: PageState, report: Report) -> No
     statuses = [s.value for s in ClaimStatus]
     with st.form(state.key(f"form.{report.session_id}")):
         name, outcome = st.columns([0.4, 0.6])
-        if rag.identity.signed_in:  # the audit trail names who signed in; no name to type
+        if rag.identity.email is not None:  # signed in: the audit trail names them; no name to type
             name.markdown(f"Reviewer: **{md_escape(rag.identity.email)}**")
         else:
             name.text_input("Reviewer name", key=state.key("reviewer"))

@@ -6,8 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from rrag import RISK_PRESETS, Permission, UserEngine
-from rrag.settings import ANSWERERS, CLAIM_EXTRACTORS, VERIFIER_STAGES, Settings
+from rrag import ANSWERERS, CLAIM_EXTRACTORS, RISK_PRESETS, VERIFIER_STAGES, Permission, Settings, UserEngine
 from rrag.tools.locations import data_locations
 from ui.app_settings import to_saved
 from ui.engine import engine_errors, invalidate_reads, redact, user_engine
@@ -94,16 +93,16 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
         )
         answerer, extractor = st.columns(2)
         values["answerer"] = answerer.selectbox(
-            "Answer backend", ANSWERERS, ANSWERERS.index(s.answerer), format_func=ANSWERER_LABELS.get
+            "Answer backend", ANSWERERS, ANSWERERS.index(s.answerer), format_func=ANSWERER_LABELS.__getitem__
         )
         values["claim_extractor"] = extractor.selectbox(
             "Claim extractor",
             CLAIM_EXTRACTORS,
             CLAIM_EXTRACTORS.index(s.claim_extractor),
-            format_func=EXTRACTOR_LABELS.get,
+            format_func=EXTRACTOR_LABELS.__getitem__,
         )
         values["verifiers"] = st.multiselect(
-            "Verifier cascade", VERIFIER_STAGES, list(s.verifiers), format_func=VERIFIER_LABELS.get
+            "Verifier cascade", VERIFIER_STAGES, list(s.verifiers), format_func=VERIFIER_LABELS.__getitem__
         )
 
         st.markdown("#### Thresholds")

@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from rrag.pipeline import ReliableRAG
+from rrag.engine.pipeline import ReliableRAG
 
 
 def main() -> None:

@@ -10,15 +10,8 @@ from pathlib import Path
 import pytest
 
 from rrag import ReliableRAG
-from rrag.access import (
-    LOCAL_USER,
-    METHOD_PERMISSIONS,
-    ROLE_PERMISSIONS,
-    Identity,
-    Permission,
-    Role,
-    RoleTable,
-)
+from rrag.engine.access import LOCAL_USER, ROLE_PERMISSIONS, Identity, Permission, Role, RoleTable
+from rrag.engine.user import Checked, UserEngine
 from rrag.errors import AccessDeniedError, ConfigError
 from rrag.settings import Settings
 from rrag.tools.question_sets import QuestionItem, run_question_set
@@ -39,9 +32,16 @@ def test_each_role_has_exactly_its_permissions() -> None:
     assert ROLE_PERMISSIONS[Role.ADMIN] == set(Permission)
 
 
-def test_every_facade_method_has_a_permission_and_the_table_names_no_other() -> None:
+def test_every_facade_method_is_a_checked_call_and_the_user_engine_adds_no_other() -> None:
     public = {n for n, v in inspect.getmembers(ReliableRAG) if callable(v) and not n.startswith("_")}
-    assert public - {"for_user"} == set(METHOD_PERMISSIONS)
+    checked = {n for n, v in vars(UserEngine).items() if isinstance(v, Checked)}
+    assert checked | {"add_review"} == public and "add_review" not in checked  # add_review names the user
+    own = {n for n in vars(UserEngine) if not n.startswith("_")}
+    assert own - {"require", "settings"} == public  # no call that is not the engine's
+
+
+def test_each_checked_call_forwards_to_the_method_of_its_own_name() -> None:
+    assert all(v.name == n for n, v in vars(UserEngine).items() if isinstance(v, Checked))
 
 
 # -- the roles file ---------------------------------------------------------------------------------
@@ -99,7 +99,7 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ReliableRAG]:
 
 def test_a_viewer_reads_but_cannot_ask_verify_ingest_review_delete_or_configure(engine: ReliableRAG) -> None:
     session_id = engine.verify(QUESTION, ANSWER).session_id
-    viewer = engine.for_user(Identity(email="v@example.com", role=Role.VIEWER))
+    viewer = UserEngine(engine, Identity(email="v@example.com", role=Role.VIEWER))
     doc = viewer.documents()[0]
     assert viewer.report(session_id).question == QUESTION and viewer.reviews(session_id) == []
     before = len(engine.sessions())
@@ -119,7 +119,7 @@ def test_a_viewer_reads_but_cannot_ask_verify_ingest_review_delete_or_configure(
 
 
 def test_a_viewer_running_a_question_set_is_refused_once_and_nothing_is_saved(engine: ReliableRAG) -> None:
-    viewer = engine.for_user(Identity(email="v@example.com", role=Role.VIEWER))
+    viewer = UserEngine(engine, Identity(email="v@example.com", role=Role.VIEWER))
     items = [QuestionItem(QUESTION), QuestionItem("Who approves leave requests?")]
     before = len(engine.sessions())
     progress: list[tuple[int, int, str]] = []
@@ -130,7 +130,7 @@ def test_a_viewer_running_a_question_set_is_refused_once_and_nothing_is_saved(en
 
 
 def test_an_analyst_asks_and_ingests_but_cannot_review_delete_or_configure(engine: ReliableRAG) -> None:
-    analyst = engine.for_user(Identity(email="a@example.com", role=Role.ANALYST))
+    analyst = UserEngine(engine, Identity(email="a@example.com", role=Role.ANALYST))
     report = analyst.ask(QUESTION)
     assert report.session_id in {s.session_id for s in engine.sessions()}
     added = analyst.ingest_bytes("remote.txt", b"Remote work is allowed two days per week with approval.\n")
@@ -149,7 +149,7 @@ def test_a_reviewer_is_recorded_as_the_signed_in_identity_whatever_name_is_passe
     engine: ReliableRAG,
 ) -> None:
     session_id = engine.verify(QUESTION, ANSWER).session_id
-    reviewer = engine.for_user(Identity(email="rita@example.com", role=Role.REVIEWER))
+    reviewer = UserEngine(engine, Identity(email="rita@example.com", role=Role.REVIEWER))
     record = reviewer.add_review(
         session_id,
         reviewer="Somebody Else",
@@ -164,7 +164,7 @@ def test_a_reviewer_is_recorded_as_the_signed_in_identity_whatever_name_is_passe
 
 
 def test_only_an_admin_deletes_and_changes_settings(engine: ReliableRAG) -> None:
-    admin = engine.for_user(Identity(email="root@example.com", role=Role.ADMIN))
+    admin = UserEngine(engine, Identity(email="root@example.com", role=Role.ADMIN))
     extra = admin.ingest_bytes("parking.txt", b"The staff car park opens at 6 am on weekdays.\n")
     admin.save_settings({"top_k": 4})
     assert engine.saved_settings()["top_k"] == 4
@@ -173,14 +173,14 @@ def test_only_an_admin_deletes_and_changes_settings(engine: ReliableRAG) -> None
 
 
 def test_without_sign_in_the_local_user_has_full_rights_and_names_the_reviewer(engine: ReliableRAG) -> None:
-    local = engine.for_user(LOCAL_USER)
+    local = UserEngine(engine, LOCAL_USER)
     session_id = local.verify(QUESTION, ANSWER).session_id
     record = local.add_review(session_id, reviewer="Dana", outcome="escalated", note="", claim_overrides={})
     assert record.reviewer == "Dana"
 
 
 def test_the_wrapper_exposes_no_way_around_the_checks(engine: ReliableRAG) -> None:
-    viewer = engine.for_user(Identity(email="v@example.com", role=Role.VIEWER))
+    viewer = UserEngine(engine, Identity(email="v@example.com", role=Role.VIEWER))
     for name in ("store", "index", "_ingestor", "_backends"):
         with pytest.raises(AttributeError):
             getattr(viewer, name)

@@ -12,7 +12,7 @@ from fake_llm import FakeLLM
 from rrag.audit.claims import NO_ANSWER, LLMClaimExtractor, RuleClaimExtractor
 from rrag.audit.grounding import is_placeholder, rejected, with_question
 from rrag.audit.scoring import NO_ANSWER_REFUSAL, score
-from rrag.pipeline import ReliableRAG
+from rrag.engine.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.types import Answer, Claim, ClaimResult, ClaimStatus, Decision, Verdict
 

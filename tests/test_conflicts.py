@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rrag.pipeline import ReliableRAG
+from rrag.engine.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.types import (
     Chunk,

@@ -20,7 +20,7 @@ from rrag.audit.corrections import (
     reviewed_sessions,
 )
 from rrag.audit.scoring import score
-from rrag.pipeline import ReliableRAG
+from rrag.engine.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.store import Store
 from rrag.types import (

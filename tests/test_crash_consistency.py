@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from rrag.backends.embedding import get_embedder
+from rrag.engine.pipeline import ReliableRAG
 from rrag.ingest.journal import CRASH_AT_ENV, Journal
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import doc_id_for
-from rrag.pipeline import ReliableRAG
 from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
 from rrag.store import Store

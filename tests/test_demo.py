@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from rrag.pipeline import ReliableRAG
+from rrag.engine.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.tools.demo import DEMO_DIR, EXAMPLES_FILE, set_up_demo
 from rrag.types import ClaimStatus, Decision

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rrag.pipeline import ReliableRAG
+from rrag.engine.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.tools.demo import demo_files, is_demo_indexed, samples, set_up_demo
 from rrag.types import ClaimStatus, Decision

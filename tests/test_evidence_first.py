@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rrag.pipeline import ReliableRAG
+from rrag.engine.pipeline import ReliableRAG
 from rrag.retrieval.injection import defuse, planted_spans
 from rrag.settings import Settings
 from rrag.types import HALLUCINATED, Chunk, Claim, ClaimStatus, Decision, Level, RetrievedChunk, Verdict

@@ -13,9 +13,9 @@ from pg_server import PostgresServer
 from sqlalchemy import create_engine, insert, select
 
 from rrag.backends.embedding import get_embedder
+from rrag.engine.pipeline import ReliableRAG
 from rrag.errors import StoreError
 from rrag.ingest.service import Ingestor
-from rrag.pipeline import ReliableRAG
 from rrag.retrieval.hybrid import HybridRetriever
 from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings

@@ -11,8 +11,8 @@ import pytest
 from chat_server import ChatServer
 
 from rrag.backends.llm import llm_deadline
+from rrag.engine.pipeline import ReliableRAG
 from rrag.errors import ConfigError, LLMTimeoutError
-from rrag.pipeline import ReliableRAG
 from rrag.settings import DEFAULT_LLM_DEADLINE_S, DEFAULT_LLM_MAX_RETRIES, DEFAULT_LLM_TIMEOUT_S, Settings
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier

@@ -24,8 +24,8 @@ from rrag.audit.claims import LLMClaimExtractor
 from rrag.backends.llm import OpenAIChatLLM, OutputMode, llm_deadline
 from rrag.backends.prompts import CLAIMS, PROMPT_VERSION, ClaimsReply
 from rrag.backends.structured import logging_calls, parse_json, working_mode
+from rrag.engine.pipeline import ReliableRAG
 from rrag.errors import LLMError, LLMResponseError, OutputModeError
-from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.types import Chunk, Claim, ClaimStatus, Decision, Report, RetrievedChunk
 from rrag.verify.llm_judge import LLMJudge

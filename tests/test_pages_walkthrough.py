@@ -11,8 +11,8 @@ from streamlit.testing.v1 import AppTest
 from test_pages import _page
 
 from rrag import Decision, ReliableRAG
+from rrag.engine.pipeline import MAX_QUESTION_CHARS
 from rrag.ingest.extract import supported_suffixes
-from rrag.pipeline import MAX_QUESTION_CHARS
 from rrag.tools.demo import samples, set_up_demo
 from ui.engine import get_engine
 from ui.tables import QUEUE_COLUMNS

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from rrag.engine.pipeline import MAX_QUESTION_CHARS, ReliableRAG
 from rrag.errors import ConfigError, InputError, LLMError
-from rrag.pipeline import MAX_QUESTION_CHARS, ReliableRAG
 from rrag.settings import Settings
 from rrag.store import Store
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from rrag.engine.pipeline import ReliableRAG
 from rrag.errors import ConfigError
-from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.types import ClaimStatus, Decision, Level
 

@@ -13,8 +13,8 @@ import pytest
 
 from rrag.backends import structured
 from rrag.backends.prompts import PROMPT_VERSION, ClaimsReply
+from rrag.engine.pipeline import ReliableRAG
 from rrag.errors import LLMError
-from rrag.pipeline import ReliableRAG
 from rrag.redact import redact_url
 from rrag.settings import Settings
 from rrag.types import ClaimStatus, Decision

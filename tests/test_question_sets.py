@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from rrag.engine.pipeline import ReliableRAG
 from rrag.errors import QuestionSetError
-from rrag.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.tools.demo import DEMO_DIR, demo_files
 from rrag.tools.question_sets import (

@@ -9,7 +9,7 @@ import pytest
 
 from rrag.audit.relevance import Kind, Relevance, analyse, assess
 from rrag.audit.scoring import score
-from rrag.pipeline import ReliableRAG
+from rrag.engine.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.types import Answer, Claim, ClaimResult, ClaimStatus, Decision, Level, Verdict
 from tests.chat_server import MODEL, ChatServer

@@ -12,7 +12,7 @@ import pytest
 from chat_server import MODEL, ChatServer
 from sqlalchemy import MetaData, create_engine
 
-from rrag.pipeline import ReliableRAG
+from rrag.engine.pipeline import ReliableRAG
 from rrag.redact import REDACTED, Redactor, redact_url, redact_urls, url_secrets
 from rrag.settings import Settings
 from rrag.store import Store

@@ -15,9 +15,9 @@ import pytest
 import streamlit as st
 from test_pages import _page, rag  # noqa: F401 (fixture)
 
+from rrag.engine.pipeline import PRESENCE_LOCK
 from rrag.errors import StoreDamagedError, StoreFullError, StoreReadOnlyError
 from rrag.locks import PresenceLock
-from rrag.pipeline import PRESENCE_LOCK
 from rrag.settings import Settings
 from rrag.store import Store
 from rrag.store.health import named_os_failure

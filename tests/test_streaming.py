@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from rrag.access import LOCAL_USER
 from rrag.backends.llm import llm_deadline
 from rrag.backends.structured import FieldText
+from rrag.engine.access import LOCAL_USER
+from rrag.engine.pipeline import ReliableRAG
+from rrag.engine.user import UserEngine
 from rrag.errors import LLMError, LLMTimeoutError
-from rrag.pipeline import ReliableRAG
 from rrag.redact import REDACTED, Redactor, StreamRedactor
 from rrag.settings import Settings
 from tests.chat_server import MODEL, ChatServer
@@ -119,7 +120,7 @@ def test_the_llm_answer_streams_its_words_then_the_whole_answer_is_audited(
     server.stream(_pieces(json.dumps(ANSWER)))
     stages: list[str] = []
     claims: list[tuple[int, int]] = []
-    stream = rag.for_user(LOCAL_USER).ask_stream(  # as the pages call it
+    stream = UserEngine(rag, LOCAL_USER).ask_stream(  # as the pages call it
         QUESTION,
         settings=rag.settings.replace(answerer="openai"),
         progress=stages.append,
@@ -127,8 +128,8 @@ def test_the_llm_answer_streams_its_words_then_the_whole_answer_is_audited(
     )
     written = "".join(stream)
     assert written == ANSWER["answer"]  # the answer's words, not the JSON around them
-    report = stream.report
-    assert report is not None and report.answer == ANSWER["answer"] and report.answer_backend == "openai"
+    report = stream.result()
+    assert report is stream.report and report.answer == ANSWER["answer"] and report.answer_backend == "openai"
     assert rag.store.get_report(report.session_id).answer == report.answer
     checkable = sum(r.claim.checkable for r in report.claims)
     assert checkable and claims[0] == (0, checkable) and claims[-1] == (checkable, checkable)
@@ -148,6 +149,8 @@ def test_a_stream_cut_mid_answer_is_a_failed_question_with_its_reason(
     (failed,) = rag.failed_sessions()
     assert failed.session_id == "cut" and failed.failure == str(raised.value)
     assert stream.report is None and not rag.sessions()  # nothing audited from half an answer
+    with pytest.raises(RuntimeError, match="not read to its end"):
+        stream.result()
 
 
 def test_the_extractive_answer_comes_in_one_piece_and_callbacks_run_in_the_reading_thread(

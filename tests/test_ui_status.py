@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from rrag.settings import ANSWERERS, CLAIM_EXTRACTORS, VERIFIER_STAGES
 from rrag.types import ClaimStatus, Decision, Level, Verdict
 from ui.status import (
+    ANSWERER_LABELS,
     DECISION_STYLES,
+    EXTRACTOR_LABELS,
     LEVEL_STYLES,
     NOT_VERIFIED,
     STATUS_ORDER,
     STATUS_STYLES,
+    VERIFIER_LABELS,
     badge_html,
     display_status,
     legend_html,
@@ -24,6 +28,13 @@ def test_every_engine_status_has_a_style_and_a_place_in_the_order() -> None:
     assert set(STATUS_ORDER) == set(STATUS_STYLES)
     assert set(DECISION_STYLES) == {d.value for d in Decision}
     assert set(LEVEL_STYLES) == {lv.value for lv in Level}
+
+
+def test_every_backend_choice_has_a_label_and_no_label_names_another() -> None:
+    # The pages show each choice by its label (`LABELS.__getitem__`): a choice without one would fail.
+    assert set(ANSWERER_LABELS) == set(ANSWERERS)
+    assert set(EXTRACTOR_LABELS) == set(CLAIM_EXTRACTORS)
+    assert set(VERIFIER_LABELS) == set(VERIFIER_STAGES)
 
 
 def test_the_specified_colour_families() -> None:

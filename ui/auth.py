@@ -1,7 +1,7 @@
 """Sign-in with Streamlit's own OpenID Connect (`st.login` / `st.user` / `st.logout`) and the user's role.
 
 Sign-in is on when `.streamlit/secrets.toml` has an `[auth]` section; without one the app is one
-person's local app, with full rights. Roles come from the roles file (see `rrag.access`).
+person's local app, with full rights. Roles come from the roles file (see `rrag.engine.access`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import streamlit as st
 
-from rrag.access import LOCAL_USER, Identity, RoleTable
+from rrag.engine.access import LOCAL_USER, Identity, RoleTable
 from rrag.errors import ConfigError
 from rrag.settings import Settings
 from ui.highlight import md_escape

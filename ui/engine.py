@@ -15,8 +15,7 @@ from datetime import datetime
 import pandas as pd
 import streamlit as st
 
-from rrag import ReliableRAG
-from rrag.access import UserEngine
+from rrag import ReliableRAG, UserEngine
 from rrag.errors import AccessDeniedError, RRAGError
 from rrag.redact import Redactor
 from rrag.settings import Settings
@@ -64,7 +63,7 @@ def user_engine() -> UserEngine:
     identity = current_identity()
     if identity is None:
         raise AccessDeniedError("Sign in first.")
-    return get_engine().for_user(identity)
+    return UserEngine(get_engine(), identity)
 
 
 def storage_key() -> str:

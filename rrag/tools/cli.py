@@ -111,7 +111,7 @@ def _add_decision_options(p: argparse.ArgumentParser) -> None:
 
 
 def _engine(args: argparse.Namespace) -> Any:
-    from rrag.pipeline import ReliableRAG  # heavy imports only for commands that need the engine
+    from rrag.engine.pipeline import ReliableRAG  # heavy imports only for commands that need the engine
 
     overrides: dict[str, Any] = {}
     if getattr(args, "top_k", None):
@@ -188,7 +188,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     stream = rag.ask_stream(args.question, progress=shown.stage, on_claim=shown.claim)
     for piece in stream:
         shown.text(piece)
-    _print_report(stream.report, args.json)
+    _print_report(stream.result(), args.json)
     return 0
 
 

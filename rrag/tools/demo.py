@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rrag.pipeline import ReliableRAG
 from rrag.types import Decision, IngestResult, Report
+
+if TYPE_CHECKING:
+    from rrag.engine.user import Engine
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "data" / "demo"
 EXAMPLES_FILE = "examples.json"
@@ -33,7 +36,7 @@ def demo_files(demo_dir: Path = DEMO_DIR) -> list[Path]:
     return sorted(p for p in demo_dir.iterdir() if p.is_file() and p.name != EXAMPLES_FILE)
 
 
-def set_up_demo(rag: ReliableRAG, demo_dir: Path = DEMO_DIR) -> DemoSetup:
+def set_up_demo(rag: Engine, demo_dir: Path = DEMO_DIR) -> DemoSetup:
     """Index the demo corpus (re-runs add nothing) and, on an empty store, audit the example answers."""
     ingested = rag.ingest(demo_files(demo_dir))
     examples: list[Report] = []

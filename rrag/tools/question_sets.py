@@ -30,7 +30,7 @@ from rrag.text import content_words
 from rrag.types import ClaimStatus, Decision, Report
 
 if TYPE_CHECKING:
-    from rrag.pipeline import ReliableRAG
+    from rrag.engine.user import Engine
 
 SUFFIXES = (".csv", ".jsonl")
 MAX_QUESTIONS = 1000  # a run asks every question in turn: a bigger set belongs in several runs
@@ -215,7 +215,7 @@ def _item(name: str, where: str, row: dict[str, Any]) -> QuestionItem:
 
 
 def run_question_set(
-    rag: ReliableRAG, items: Sequence[QuestionItem], *, name: str = "", progress: Progress | None = None
+    rag: Engine, items: Sequence[QuestionItem], *, name: str = "", progress: Progress | None = None
 ) -> QuestionSetRun:
     """Ask every question, measure each answer, summarise, and save the run. A question that fails
     (an LLM timeout, say) is recorded with its error; the others go on."""
@@ -368,12 +368,12 @@ def gate_failures(summary: RunSummary, max_hallucination_rate: float) -> list[st
 # -- saved runs and comparison ----------------------------------------------------------------------
 
 
-def saved_runs(rag: ReliableRAG) -> list[dict[str, Any]]:
+def saved_runs(rag: Engine) -> list[dict[str, Any]]:
     """Saved runs, newest first, without their outcomes: run_id, name, created_at, summary."""
     return rag.question_set_runs()
 
 
-def load_run(rag: ReliableRAG, run_id: str) -> QuestionSetRun:
+def load_run(rag: Engine, run_id: str) -> QuestionSetRun:
     return QuestionSetRun.from_dict(rag.question_set_run(run_id))
 
 

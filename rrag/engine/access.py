@@ -1,4 +1,5 @@
-"""Who may do what: roles, the permission table, the roles file, and the engine as one user sees it.
+"""Who may do what: roles, the permission table and the roles file (the engine as one user sees it is
+`rrag.engine.user.UserEngine`).
 
 Roles are assigned in a small TOML file (`RRAG_ROLES_FILE`, default `.streamlit/roles.toml`):
 
@@ -8,8 +9,8 @@ Roles are assigned in a small TOML file (`RRAG_ROLES_FILE`, default `.streamlit/
     [groups]                         # by group; the highest role of a user's groups counts
     "rag-reviewers" = "reviewer"
 
-The limits are enforced here, in the engine calls, so a page that forgets to hide a button still
-cannot act beyond its user's role.
+The limits are enforced in the engine calls (`UserEngine`), so a page that forgets to hide a button
+still cannot act beyond its user's role.
 """
 
 from __future__ import annotations
@@ -19,12 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from rrag.errors import AccessDeniedError, ConfigError
-
-if TYPE_CHECKING:
-    from rrag.pipeline import ReliableRAG
+from rrag.errors import ConfigError
 
 
 class Role(StrEnum):
@@ -50,45 +48,6 @@ ROLE_PERMISSIONS: Mapping[Role, frozenset[Permission]] = {
     Role.ADMIN: frozenset(Permission),
 }
 _RANK = {role: rank for rank, role in enumerate(Role)}  # declaration order: viewer lowest
-
-# Every public facade method of ReliableRAG and what it needs. A method missing here is refused
-# (tests check the table covers the facade), so a new engine call cannot slip past the roles.
-METHOD_PERMISSIONS: Mapping[str, Permission] = {
-    "documents": Permission.READ,
-    "document_chunks": Permission.READ,
-    "report": Permission.READ,
-    "sessions": Permission.READ,
-    "has_sessions": Permission.READ,
-    "review_queue": Permission.READ,
-    "reviews": Permission.READ,
-    "pending_sessions": Permission.READ,
-    "interrupted_sessions": Permission.READ,
-    "saved_settings": Permission.READ,
-    "session_records": Permission.READ,
-    "claim_records": Permission.READ,
-    "question_set_runs": Permission.READ,
-    "question_set_run": Permission.READ,
-    "find_session": Permission.READ,
-    "failed_sessions": Permission.READ,
-    "missing_from_index": Permission.READ,
-    "require_sound_storage": Permission.READ,
-    "storage_notes": Permission.READ,
-    "ask": Permission.ASK,
-    "ask_stream": Permission.ASK,
-    "verify": Permission.ASK,
-    "save_question_set_run": Permission.ASK,
-    "ingest": Permission.INGEST,
-    "ingest_bytes": Permission.INGEST,
-    "reindex": Permission.INGEST,
-    "ingest_each": Permission.INGEST,
-    "repair_index": Permission.INGEST,
-    "add_review": Permission.REVIEW,
-    "delete_document": Permission.DELETE,
-    "configure": Permission.CONFIGURE,
-    "save_settings": Permission.CONFIGURE,
-    "test_llm_connection": Permission.CONFIGURE,
-    "close": Permission.CONFIGURE,
-}
 
 
 @dataclass(frozen=True)
@@ -157,42 +116,3 @@ def _role(value: Any, source: str) -> Role:
         return Role(str(value).strip().lower())
     except ValueError:
         raise ConfigError(f"{source}: unknown role {value!r}; use one of {[r.value for r in Role]}") from None
-
-
-class UserEngine:
-    """The engine as one identity may use it: the facade's methods, each checked against the role
-    first; reviews are recorded under the signed-in identity, whatever name a caller passes."""
-
-    def __init__(self, rag: ReliableRAG, identity: Identity) -> None:
-        self._rag = rag
-        self.identity = identity
-
-    @property
-    def settings(self) -> Any:
-        return self._rag.settings
-
-    def require(self, permission: Permission) -> None:
-        if not self.identity.may(permission):
-            who = self.identity.email or "this user"
-            raise AccessDeniedError(
-                f"{who} ({self.identity.role.value}) may not {permission.value}; ask an admin for a role "
-                "that allows it."
-            )
-
-    def add_review(self, session_id: str, **review: Any) -> Any:
-        self.require(Permission.REVIEW)
-        if self.identity.signed_in:
-            review["reviewer"] = self.identity.email  # the audit trail names who signed in
-        return self._rag.add_review(session_id, **review)
-
-    def __getattr__(self, name: str) -> Any:
-        permission = METHOD_PERMISSIONS.get(name)
-        if permission is None:
-            raise AttributeError(f"{name!r} is not an engine call a user may make")
-        method = getattr(self._rag, name)
-
-        def checked(*args: Any, **kwargs: Any) -> Any:
-            self.require(permission)
-            return method(*args, **kwargs)
-
-        return checked

@@ -10,13 +10,23 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from rrag.access import Identity, UserEngine
 from rrag.audit.corrections import reviewed_queue, reviewed_records, reviewed_report, reviewed_sessions
 from rrag.audit.scoring import score
 from rrag.backends.embedding import get_embedder
 from rrag.backends.llm import OpenAIChatLLM, TextSink, llm_deadline
 from rrag.backends.prompts import PROMPT_VERSION, ConnectionCheck, check_connection
 from rrag.backends.structured import CallLog, known_modes, learn_modes, logging_calls
+from rrag.engine.stages import (
+    Stages,
+    StageTimer,
+    Written,
+    answer_relevance,
+    merge_contexts,
+    not_checkable,
+    other_storage,
+    verify_claims,
+)
+from rrag.engine.streaming import AnswerStream, ClaimProgress, Clock, Progress
 from rrag.errors import ConfigError, InputError, LLMError, RRAGError
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import SourceFile, collect
@@ -27,26 +37,18 @@ from rrag.retrieval.hybrid import backfill_keywords
 from rrag.retrieval.index import ChunkIndex
 from rrag.retrieval.injection import PlantedInstruction, defuse, review_reason
 from rrag.settings import Settings
-from rrag.stages import (
-    Stages,
-    StageTimer,
-    Written,
-    answer_relevance,
-    merge_contexts,
-    not_checkable,
-    other_storage,
-    verify_claims,
-)
 from rrag.store import PendingSession, ReviewRecord, SessionSummary, Store
-from rrag.streaming import AnswerStream, ClaimProgress, Clock, Progress
 from rrag.text import clean
 from rrag.types import (
     Answer,
     Chunk,
     Claim,
     ClaimResult,
+    ClaimStatus,
+    Decision,
     DocumentInfo,
     IngestResult,
+    Level,
     Report,
     RetrievedChunk,
 )
@@ -225,7 +227,7 @@ class ReliableRAG:
     ) -> AnswerStream:
         """`ask`, run while the returned stream is iterated: it yields the answer's words as they are
         written, calls `progress`, `on_claim` and `clock(seconds)` in the iterating thread, and holds
-        the report when done (rrag/streaming.py)."""
+        the report when done (rrag/engine/streaming.py)."""
 
         def work(on_text: TextSink, stage: Progress, claim: ClaimProgress) -> Report:
             return self.ask(
@@ -384,17 +386,47 @@ class ReliableRAG:
         """The saved report as of its latest review (reviewers' corrections are the truth of record)."""
         return reviewed_report(self.store, session_id)
 
-    def sessions(self, **filters: Any) -> list[SessionSummary]:
-        """Saved sessions, newest first, as of their latest review; `filters` as
-        `rrag.audit.corrections.reviewed_sessions` takes them."""
-        return reviewed_sessions(self.store, **filters)
+    def sessions(
+        self,
+        *,
+        search: str | None = None,
+        level: Level | str | None = None,
+        decision: Decision | str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        flagged_only: bool = False,
+        limit: int = 1000,
+    ) -> list[SessionSummary]:
+        """Saved sessions, newest first, as of their latest review (`search` in the question or answer,
+        `level` and `decision` as corrected, `since` and `until` the time saved)."""
+        return reviewed_sessions(
+            self.store,
+            search=search,
+            level=level,
+            decision=decision,
+            since=since,
+            until=until,
+            flagged_only=flagged_only,
+            limit=limit,
+        )
 
     def review_queue(self, *, include_reviewed: bool = False) -> list[SessionSummary]:
         return reviewed_queue(self.store, include_reviewed=include_reviewed)
 
-    def add_review(self, session_id: str, **review: Any) -> ReviewRecord:
-        """Record a reviewer's verdict (reviewer, outcome, note, claim_overrides)."""
-        return self.store.add_review(session_id, **review)
+    def add_review(
+        self,
+        session_id: str,
+        *,
+        reviewer: str,
+        outcome: str,
+        note: str = "",
+        claim_overrides: Mapping[int, ClaimStatus] | None = None,
+    ) -> ReviewRecord:
+        """Record a reviewer's verdict (`outcome` one of `REVIEW_OUTCOMES`; `claim_overrides` by claim
+        index)."""
+        return self.store.add_review(
+            session_id, reviewer=reviewer, outcome=outcome, note=note, claim_overrides=claim_overrides
+        )
 
     def reviews(self, session_id: str) -> list[ReviewRecord]:
         """The audit trail of one session, oldest first."""
@@ -420,10 +452,6 @@ class ReliableRAG:
         self, run_id: str, name: str, created_at: datetime, summary: Mapping[str, Any], outcomes: list[Any]
     ) -> None:
         self.store.save_question_set_run(run_id, name, created_at, summary, outcomes)
-
-    def for_user(self, identity: Identity) -> UserEngine:
-        """This engine as `identity` may use it: every call checked against the role."""
-        return UserEngine(self, identity)
 
     def session_records(self) -> list[SessionSummary]:
         """Every session as the lists show it, for analytics."""

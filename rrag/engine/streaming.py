@@ -46,6 +46,13 @@ class AnswerStream:
         self._clock = clock
         self.report: Report | None = None
 
+    def result(self) -> Report:
+        """The saved report, once the stream was read to its end (the iteration raises the question's
+        error, so a stream read to its end has one)."""
+        if self.report is None:
+            raise RuntimeError("the answer stream was not read to its end")  # the caller's mistake
+        return self.report
+
     def __iter__(self) -> Iterator[str]:
         events: queue.Queue[tuple[str, tuple[Any, ...]]] = queue.Queue()
         stop = threading.Event()

@@ -13,11 +13,11 @@ from rrag.answer.answerers import ANSWERERS, Answerer
 from rrag.audit.claims import CLAIM_EXTRACTORS, ClaimExtractor
 from rrag.audit.relevance import Relevance, assess, judge
 from rrag.backends.llm import LLM, OpenAIChatLLM, TextSink
+from rrag.engine.streaming import ClaimProgress, Progress
 from rrag.retrieval.hybrid import HybridRetriever
 from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
 from rrag.store import Store
-from rrag.streaming import ClaimProgress, Progress
 from rrag.types import Answer, Claim, ClaimResult, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.cascade import build_verifier
