@@ -1,11 +1,14 @@
-"""The one text toolkit every stage uses: normalisation that maps back to the original and quote
-location (`normalise`), the word tokenizer (`words`), sentences and headings (`sentences`), and
-numbers with their units (`quantities`), and values read by what they measure (`values`)."""
+"""The reading: the one text toolkit every stage uses, over the language data of rrag/lang/en:
+normalisation that maps back to the original and quote location (`normalise`), the word tokenizer
+(`words`), sentences and headings (`sentences`), numbers with their units (`quantities`), and values
+read by what they measure (`values`). The language data most readers need is exported here too."""
 
+from rrag.lang.en.dates import MONTH_NAMES
+from rrag.lang.en.function_words import PRONOUNS, STOPWORDS
+from rrag.lang.en.negation import NEGATIVE_PREFIXES, NEGATIVE_WORDS, NEGATORS
+from rrag.lang.en.units import CURRENCY_CODES
 from rrag.text.normalise import clean, clean_map, fuzzy_locate, locate, normalize, normalize_map
 from rrag.text.quantities import (
-    CURRENCY_CODES,
-    MONTH_NAMES,
     Quantity,
     is_partitive,
     labelled_numbers,
@@ -19,11 +22,6 @@ from rrag.text.quantities import (
 from rrag.text.sentences import chunk_sentences, is_list_item, split_sentences
 from rrag.text.values import values
 from rrag.text.words import (
-    NEGATIVE_PREFIXES,
-    NEGATIVE_WORDS,
-    NEGATORS,
-    PRONOUNS,
-    STOPWORDS,
     Negation,
     Span,
     content_words,

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from rrag.lang.en.dates import MONTH_NAMES
+from rrag.lang.en.lexicon import IRREGULAR_FORMS, PREFIXES, SUFFIXES
 from rrag.text import (
-    MONTH_NAMES,
     Negation,
     Quantity,
     content_words,
@@ -28,17 +29,14 @@ from rrag.text import (
 )
 from rrag.text.quantities import FRACTION, TIME_OF_DAY, is_measured
 from rrag.text.values import Value, near_words, values
-from rrag.text.words import IRREGULAR_FORMS
 from rrag.types import Chunk
 from rrag.verify.asserted import _DISCOURSE_WORDS, _asserted
 
 NUMBER_WEIGHT = 2.0  # a number carries more of a claim's meaning than a word
 _MONTH_STEMS = frozenset(stem(m) for m in MONTH_NAMES)
-_PREFIXES = frozenset({"pre", "re", "sub", "over", "under", "co"})
 MIN_PREFIXED_BASE = 4
-# A word is its base with one of these ("delivery" is "deliver"), for a base long enough to tell
+# A word is its base with a suffix ("delivery" is "deliver"), for a base long enough to tell
 # ("nomination" is no "nominee").
-_SUFFIXES = frozenset({"y", "ion", "ation", "ment", "al", "er", "or"})
 MIN_SUFFIXED_BASE = 6
 # The topic's verbs by their base form: "should be taken" is about what "take" is.
 _VERB_OF = {stem(form): stem(verb) for form, verb in IRREGULAR_FORMS.items()}
@@ -153,9 +151,9 @@ def _share(terms: frozenset[str], evidence: frozenset[str]) -> float:
 
 
 def _affixed(word: str, base: str) -> bool:
-    if word.endswith(base) and word[: -len(base)] in _PREFIXES:
+    if word.endswith(base) and word[: -len(base)] in PREFIXES:
         return len(base) >= MIN_PREFIXED_BASE
-    return len(base) >= MIN_SUFFIXED_BASE and word.startswith(base) and word[len(base) :] in _SUFFIXES
+    return len(base) >= MIN_SUFFIXED_BASE and word.startswith(base) and word[len(base) :] in SUFFIXES
 
 
 def _coverage(claim: _Text, evidence: _Text) -> float:

@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import re
 
-from rrag.text import (
+from rrag.lang.en.modality import RULE_SYNONYMS
+from rrag.lang.en.negation import (
+    CONDITIONAL,
     NEGATIVE_PREFIXES,
     NEGATIVE_WORDS,
+    NOT_FLIPPED,
+    SELF_DENYING_VERBS,
+)
+from rrag.lang.en.wordnet import kind_of
+from rrag.text import (
     Negation,
     negates,
     negations,
@@ -16,7 +23,6 @@ from rrag.text import (
     words,
 )
 from rrag.verify.compared import _VERB_OF, _share, _Text, _weighted
-from rrag.verify.contrasts.wordnet import kind_of
 
 CONTRADICTION_COVERAGE = 0.7  # negation and antonyms only contradict evidence about the same thing
 SAME_CLAUSE = 0.6  # share of a negated clause's words the other side must hold for a negation mismatch
@@ -24,23 +30,14 @@ MIN_CLAUSE_TERMS = 3  # "it was not the most violent": too little said to be sur
 MIN_SHORT_TERMS = 2  # ... unless the claim is the whole clause denied ("Cats are allowed")
 SHORT_DENIED = 0.5  # share of the evidence's words (less amounts) a short claim must deny to contradict it
 SAME_CLAUSE_BACK = 0.5  # share of the claim's words a negated evidence clause must hold
-# Verbs that deny themselves: "has not stopped them" says they went on.
-_NEGATIVE_VERBS = frozenset(stem(w) for w in "stopped prevented failed avoided lacked refused denied".split())
-# Words that say the same in rules and policies: "not allowed" denies what "permitted" states, "not
-# forbidden" what "prohibited" does.
-_SYNONYMS = [
-    ("allowed", "permitted"),
-    ("required", "mandatory", "compulsory"),
-    ("forbidden", "prohibited", "banned"),
-]
-_SAME_AS = {stem(word): stem(group[0]) for group in _SYNONYMS for word in group}
+_NEGATIVE_VERBS = frozenset(stem(w) for w in SELF_DENYING_VERBS)
+# Words that say the same in rules and policies (rrag.lang.en.modality.RULE_SYNONYMS), by their first.
+_SAME_AS = {stem(word): stem(group[0]) for group in RULE_SYNONYMS for word in group}
 # An irregular form is its verb: "should not be drunk" denies "safe to drink". Not "know": "I didn't know
 # he was called X" denies no "known as X".
 _SAME_AS |= {form: verb for form, verb in _VERB_OF.items() if verb != stem("know")}
-# Words of denial a negator turns round: "not prohibited" says it is allowed. ("Not unlikely", "not
-# rather" say something else.)
-_FLIPPED = NEGATIVE_WORDS - frozenset({"rather", "instead", "unclear", "unlikely", "unable"})
-_CONDITIONAL = re.compile(r"\b(?:if|unless|whether|in other cases|otherwise)\b", re.IGNORECASE)
+# Words of denial a negator turns round: "not prohibited" says it is allowed.
+_FLIPPED = NEGATIVE_WORDS - NOT_FLIPPED
 # A negation that is one of two choices denies nothing: "at reduced or no cost", "little or no support".
 _ALTERNATIVE = re.compile(r"\bor\s+$", re.IGNORECASE)
 QUOTED_WORDS = 12  # a reason quotes a claim or evidence sentence up to this long, else the words around
@@ -98,7 +95,7 @@ def _clause_denied(c: _Text, e: _Text) -> tuple[str, str] | None:
     reaches among the claim's: "Cats are allowed" against "Dogs are welcome, but cats are not allowed"
     (not "There were negative reviews" against "I don't understand the negative reviews")."""
     # One negation in a plain statement: not "not saying she's not beautiful", "if Nancy is not a pirate".
-    if len(c.terms) < MIN_SHORT_TERMS or _CONDITIONAL.search(c.text + " " + e.text):
+    if len(c.terms) < MIN_SHORT_TERMS or CONDITIONAL.search(c.text + " " + e.text):
         return None
     if c.denies:  # ... and the other way round: "The coat is not waterproof" / "The coat is waterproof"
         if len(c.negations) != 1 or e.denies:

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from rrag.lang.en.discourse import FIRST_PERSON
 from rrag.text import (
     STOPWORDS,
     Span,
@@ -116,9 +117,6 @@ def capitalised(text: str) -> set[str]:
     return found
 
 
-# The speaker's own words: "I" as written, and the other first-person forms in any case but "US" (the
-# country).
-_FIRST_PERSON = re.compile(r"\bI\b|\b(?i:me|my|mine|myself|we|our|ours|ourselves)\b|\b(?:us|Us)\b")
 # A key of a JSON record ('"OutdoorSeating":'): one per two to four words of an exported record.
 _RECORD_KEY = re.compile(r'"[^"\n]{1,60}"\s*:')
 
@@ -126,7 +124,7 @@ _RECORD_KEY = re.compile(r'"[^"\n]{1,60}"\s*:')
 def first_person(text: str) -> float:
     """1.0 where a sentence speaks of its speaker ("I love that show", "we went there in May"):
     documents rarely state that, and the dialogue and summary sets label it unsupported."""
-    return float(_FIRST_PERSON.search(text) is not None)
+    return float(FIRST_PERSON.search(text) is not None)
 
 
 def record_share(texts: Iterable[str]) -> float:

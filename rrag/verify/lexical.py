@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from rrag.lang.en.table_rows import CELL_SEPARATOR
 from rrag.text import chunk_sentences, month_mentions, stem, words
 from rrag.text.quantities import FRACTION, every_unit, is_measured
 from rrag.text.values import clashes, misattributed, of_something_else, reversed_bounds
@@ -42,7 +43,6 @@ from rrag.verify.values_clash import (
 
 SUPPORTED_COVERAGE = 0.8  # share of the claim's (weighted) content words the evidence must hold
 PARTIAL_COVERAGE = 0.6  # below this the evidence is about something else
-TABLE_CELL_SEPARATOR = " | "  # how extracted tables separate cells
 NAME = "lexical"
 # The evidence against a claim that the rules can hold (see LexicalVerifier.assess).
 VALUE, NEGATION, UNSTATED = "value", "negation", "unstated"
@@ -330,7 +330,7 @@ def _chunk_candidates(chunk: Chunk) -> tuple[_Candidate, ...]:
     spans = chunk_sentences(text)
     header: str | None = None
     for i, span in enumerate(spans):
-        is_row = TABLE_CELL_SEPARATOR in span.text
+        is_row = CELL_SEPARATOR in span.text
         header = (header or span.text) if is_row else None
         read_as = span.text if header in (None, span.text) else f"{header}\n{span.text}"
         out.append(_Candidate(chunk, span.start, span.end, _Text.of(read_as)))

@@ -4,10 +4,11 @@ else."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from rrag.text import PRONOUNS, words
+from rrag.lang.en.function_words import PRONOUNS
+from rrag.lang.en.negation import DENIED_BEFORE
+from rrag.text import words
 from rrag.text.values import Value
 from rrag.verify.compared import _Candidate, _share, _single, _Text
 
@@ -17,15 +18,14 @@ SAME_TOPIC = 0.7  # share of the claim's non-number words the evidence must hold
 SAME_TOPIC_NEAR_VALUE = 0.5
 
 
-# A negator earlier in a value's clause: "did not open in 1995" says nothing of the year it did open
-# (a value denied on both sides is compared as said: "was not scrapped until 1961" / "until 1962").
-_DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no|cannot|neither|nor)\b|n't)[^,;:.!?]*$", re.IGNORECASE)
+# A negator earlier in a value's clause (rrag.lang.en.negation.DENIED_BEFORE): a value denied on both
+# sides is compared as said ("was not scrapped until 1961" / "until 1962").
 
 
 def _denied(text: str, value: Value) -> bool:
     """Whether a negation earlier in its clause denies `value` of `text`; a bound reads its own "not"
     ("do not take more than 4 tablets" is at most 4: text.values)."""
-    return not value.bound and bool(_DENIED_BEFORE.search(text, 0, value.quantity.start))
+    return not value.bound and bool(DENIED_BEFORE.search(text, 0, value.quantity.start))
 
 
 def _stated_elsewhere(value: Value, sentences: Sequence[_Text], against: Value | None = None) -> bool:

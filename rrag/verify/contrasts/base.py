@@ -8,8 +8,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rrag.lang.en.dates import MONTHS_IN_FULL, VERB_MONTHS, WEEKDAYS
+from rrag.lang.en.lexicon import IRREGULAR_FORMS
 from rrag.text import stem, word_spans
-from rrag.text.words import IRREGULAR_FORMS, NOT_CONTENT, has_digit
+from rrag.text.words import NOT_CONTENT, has_digit
 
 OPPOSITE, MODALITY, QUANTIFIER, ENTITY, ROLE = "opposite", "modality", "quantifier", "entity", "role"
 ORDER = "order"  # another ordinal, month or weekday in the same slot
@@ -17,19 +19,11 @@ ORDER = "order"  # another ordinal, month or weekday in the same slot
 # construction, since WordNet's kinds hold near-synonyms too ("the firm" / "the company").
 SWAP = "another thing"
 SAME_STATEMENT = 0.75  # share of the claim's other words the evidence sentence must hold
-_BE = ("is", "are", "was", "were", "be", "been", "being")
-# A form of "be", a word at most (an adverb, a "not"), and a participle: "-ed", "-en" or irregular ("sold")
-_PASSIVE = re.compile(
-    rf"\b(?:{'|'.join(_BE)})\s+(?:\w+\s+)?(?:\w+(?:ed|en)|{'|'.join(IRREGULAR_FORMS)})\b", re.IGNORECASE
-)
 MIN_OTHER_TERMS = 1  # a claim with nothing but the word it changes states nothing to compare
 
 
-# Months and days are dates (values and `_order`), not names.
-_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
-_CALENDAR_WORDS = frozenset(
-    "january february march april june july august september october november december".split() + _WEEKDAYS
-)
+# Months and days are dates (values and `_order`), not names; not "may", a verb too.
+_CALENDAR_WORDS = frozenset(MONTHS_IN_FULL) - frozenset(VERB_MONTHS) | frozenset(WEEKDAYS)
 
 
 @dataclass(frozen=True)

@@ -3,16 +3,25 @@ ordinal, month or weekday in the same slot, the same words with the roles exchan
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from rrag.text import STOPWORDS
-from rrag.text.words import NEGATORS, PRONOUNS, has_digit
+from rrag.lang.en.dates import BEFORE_A_TIME, SEASONS, WEEKDAYS
+from rrag.lang.en.function_words import (
+    ARTICLES,
+    BE,
+    FROM_BEFORE,
+    ORDERED_BETWEEN,
+    PRONOUNS,
+    STOPWORDS,
+    SYMMETRIC,
+    TO_BETWEEN,
+)
+from rrag.lang.en.lexicon import COLOURS, KIND_WORDS, MATERIALS, NOT_SUPERLATIVE, PASSIVE
+from rrag.lang.en.negation import NEGATORS
+from rrag.lang.en.numerals import ORDINALS
+from rrag.text.words import has_digit
 from rrag.verify.contrasts.base import (
-    _BE,
     _CALENDAR_WORDS,
-    _PASSIVE,
-    _WEEKDAYS,
     ENTITY,
     ORDER,
     ROLE,
@@ -153,11 +162,11 @@ def _passive_doers(e: Tokens) -> list[tuple[str, Tokens, Tokens]]:
     by the X" in `e` whose doer ends the sentence, named or after an article ("by hand" is none)."""
     found = []
     for by in range(2, len(e) - 1):
-        if e[by].word != "by" or not any(t.word in _BE for t in e[max(0, by - 3) : by - 1]):
+        if e[by].word != "by" or not any(t.word in BE for t in e[max(0, by - 3) : by - 1]):
             continue
         doer_end = next((k for k in range(by + 2, len(e)) if e[k].after_break), len(e))
         doer, done_to = _content(e[by + 1 : doer_end]), _content(e[: by - 1])
-        if doer and done_to and doer_end == len(e) and (e[by + 1].word in _ARTICLES or doer[0].capital):
+        if doer and done_to and doer_end == len(e) and (e[by + 1].word in ARTICLES or doer[0].capital):
             found.append((e[by - 1].stem, done_to, doer))
     return found
 
@@ -165,7 +174,7 @@ def _passive_doers(e: Tokens) -> list[tuple[str, Tokens, Tokens]]:
 def _claim_doer(c: Tokens, verb: int) -> tuple[Tokens, Tokens]:
     """The claim's doer of the verb at `verb` and the words the act is done to: after its "by" in a
     passive ("... must be approved by the staff team"), or opening the clause in an active one."""
-    if c[verb - 1].word in _BE or (verb > 1 and c[verb - 2].word in _BE):
+    if c[verb - 1].word in BE or (verb > 1 and c[verb - 2].word in BE):
         if verb + 1 >= len(c) or c[verb + 1].word != "by":
             return (), ()
         end = next((k for k in range(verb + 3, len(c)) if c[k].after_break), len(c))
@@ -177,30 +186,15 @@ def _claim_doer(c: Tokens, verb: int) -> tuple[Tokens, Tokens]:
 
 # Words of a closed class whose members exclude each other in one slot: "the first floor" is not "the
 # fourth floor", "from July 1857" not "from September 1857" (though September comes later in it),
-# "in spring 2019" not "in autumn 2019".
-_ORDINALS = frozenset(
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
-)
-_SEASONS = frozenset({"spring", "summer", "autumn", "winter"})  # not "fall", also a verb
-# A season is a time only after one of these ("in spring 2019"; the Summer Olympics are no time).
-_BEFORE_A_TIME = frozenset(
-    {"in", "during", "by", "until", "since", "from", "this", "last", "next", "early", "late", "every", "each"}
-)
-# What a thing is made of ("a steel bridge" is no "wooden bridge").
-_MATERIALS = frozenset(
-    "steel wood wooden timber plastic glass aluminium aluminum iron copper brass bronze concrete stone "
-    "brick leather cotton wool woollen silk linen paper cardboard ceramic porcelain rubber marble "
-    "titanium nylon polyester oak pine bamboo".split()
-)
-_COLOURS = frozenset("red blue green yellow black white orange purple pink brown grey".split())
-_PROPERTIES = (_MATERIALS, _COLOURS)  # of things, several of them in a sentence, each of its own thing
+# "in spring 2019" not "in autumn 2019", "a steel bridge" no "wooden bridge".
+_PROPERTIES = (MATERIALS, COLOURS)  # of things, several of them in a sentence, each of its own thing
 _CLOSED_CLASSES = [
-    _ORDINALS,
-    _CALENDAR_WORDS - frozenset(_WEEKDAYS),
-    frozenset(_WEEKDAYS),
-    _SEASONS,
-    _MATERIALS,
-    _COLOURS,
+    ORDINALS,
+    _CALENDAR_WORDS - frozenset(WEEKDAYS),
+    frozenset(WEEKDAYS),
+    SEASONS,
+    MATERIALS,
+    COLOURS,
 ]
 
 
@@ -215,30 +209,27 @@ def _order(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
             continue  # a colour the evidence gives too ("the woman wearing red ... the other in blue")
         if not _same_statement(c, e, frozenset(x.stem for x in c if x.word in kind)):
             continue
-        if kind is _SEASONS and not _a_time(c, i):
+        if kind is SEASONS and not _a_time(c, i):
             continue
         sides = (_neighbour(c, i, -1), _neighbour(c, i, 1))
         for j, u in enumerate(e):
-            if u.word not in kind or u.word in claim_words or (kind is _SEASONS and not _a_time(e, j)):
+            if u.word not in kind or u.word in claim_words or (kind is SEASONS and not _a_time(e, j)):
                 continue
             theirs = (_neighbour(e, j, -1), _neighbour(e, j, 1))
             # An ordinal is of the noun after it wherever the sentence puts it ("The first president
             # ... was Ada" / "Ada was the seventh president"), where the evidence has no claim's ordinal.
-            of_the_same_noun = kind is _ORDINALS and t.word not in evidence_words and sides[1] == theirs[1]
+            of_the_same_noun = kind is ORDINALS and t.word not in evidence_words and sides[1] == theirs[1]
             if sides == theirs != (None, None) or (of_the_same_noun and theirs[1] is not None):
                 return Contrast(ORDER, claim[t.start : t.end], evidence[u.start : u.end])
     return None
 
 
-# Superlatives a rank can precede ("the second longest river"); "-est" words that are none.
-_NOT_SUPERLATIVE = frozenset(
-    "interest forest request guest honest modest harvest protest contest test west rest nest chest quest "
-    "suggest digest invest arrest manifest conquest".split()
-)
+# Superlatives a rank can precede ("the second longest river"); "-est" words that are none are in
+# rrag.lang.en.lexicon.NOT_SUPERLATIVE.
 
 
 def _superlative(word: str) -> bool:
-    return len(word) > 5 and word.endswith("est") and word not in _NOT_SUPERLATIVE
+    return len(word) > 5 and word.endswith("est") and word not in NOT_SUPERLATIVE
 
 
 def _ranked(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
@@ -248,7 +239,7 @@ def _ranked(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     for (ranked_text, ranked), (plain_text, plain) in (sides, sides[::-1]):
         for i in range(len(ranked) - 1):
             rank, word = ranked[i], ranked[i + 1]
-            if rank.word not in _ORDINALS or not _superlative(word.word):
+            if rank.word not in ORDINALS or not _superlative(word.word):
                 continue
             if any(t.word == "the" and u.word == word.word for t, u in zip(ranked, ranked[1:])):
                 continue  # it gives that superlative unranked too ("the highest ..., the third-highest ...")
@@ -268,7 +259,7 @@ def _a_time(tokens: Tokens, at: int) -> bool:
     """Whether a word of time comes before token `at`, or before "the" before it ("in the spring"),
     and it is written small (the Summer Olympics are no time)."""
     before = at - 1 if at > 1 and tokens[at - 1].word == "the" else at
-    return before > 0 and tokens[before - 1].word in _BEFORE_A_TIME and not tokens[at].capital
+    return before > 0 and tokens[before - 1].word in BEFORE_A_TIME and not tokens[at].capital
 
 
 def _other_name(ours: Tokens, theirs: Tokens, claim: set[str]) -> bool:
@@ -281,13 +272,6 @@ def _other_name(ours: Tokens, theirs: Tokens, claim: set[str]) -> bool:
     return not any(t.stem in claim for t in theirs) and not _alias(ours, theirs)
 
 
-# Last words that name the kind of a thing, not which one: "Acme Corp" is "Acme Inc".
-_KIND_WORDS = frozenset(
-    "inc corp corporation co company ltd limited llc plc gmbh ag sa group holdings street st road rd "
-    "avenue ave lane ln square sq".split()
-)
-
-
 def _last_differs(ours: Tokens, theirs: Tokens) -> bool:
     """Whether two names of as many words differ in their last word alone, and it names which one:
     "Anna Borg" / "Anna Berg", "New York" / "New Jersey"; not "Baker Street" / "Baker St"."""
@@ -296,28 +280,25 @@ def _last_differs(ours: Tokens, theirs: Tokens) -> bool:
     if any(a.stem != b.stem for a, b in zip(ours[:-1], theirs[:-1])):
         return False
     last = (ours[-1].word, theirs[-1].word)
-    return not (set(last) & _KIND_WORDS) and not _alias(ours[-1:], theirs[-1:])
-
-
-_ARTICLES = frozenset({"the", "a", "an"})
+    return not (set(last) & KIND_WORDS) and not _alias(ours[-1:], theirs[-1:])
 
 
 def _opens(tokens: Tokens, start: int) -> bool:
     """Whether the word at `start` opens the sentence, after an article at most ("The CFO ...")."""
-    return all(t.word in _ARTICLES for t in tokens[:start])
+    return all(t.word in ARTICLES for t in tokens[:start])
 
 
 def _after_by(tokens: Tokens, start: int) -> bool:
     """Whether "by" comes before the word at `start`, with an article at most between them."""
     i = start - 1
-    while i >= 0 and tokens[i].word in _ARTICLES:
+    while i >= 0 and tokens[i].word in ARTICLES:
         i -= 1
     return i >= 0 and tokens[i].word == "by"
 
 
 def _voices_differ(claim: str, evidence: str) -> bool:
     """Whether the evidence is passive and the claim active."""
-    return bool(_PASSIVE.search(evidence)) and not _PASSIVE.search(claim)
+    return bool(PASSIVE.search(evidence)) and not PASSIVE.search(claim)
 
 
 def _alias(a: Tokens, b: Tokens) -> bool:
@@ -336,14 +317,7 @@ def _alias(a: Tokens, b: Tokens) -> bool:
 # ------------------------------------------------------------------------------------------------
 # Roles: the same words, who does what to whom exchanged.
 
-_SYMMETRIC = re.compile(r"\b(?:by|and|or|with|between|versus|vs|both)\b", re.IGNORECASE)
 _ROLE_EXTRA_WORDS = 2  # content words the evidence sentence may have beyond the claim's
-# Two words exchanged with no word between them name roles only as the ends of a way: "moved from
-# Monday to Wednesday" / "from Wednesday to Monday" ("red blue" or "Monday, Wednesday" name none).
-_FROM = re.compile(r"\bfrom\s+(?:the\s+)?$", re.IGNORECASE)
-_TO = re.compile(r"^\s+(?:to|until|till|into)\s+(?:the\s+)?$", re.IGNORECASE)
-# ... or the two sides of an order or a comparison: "at the station before the hospital", "taller than".
-_ORDERED = re.compile(r"^\s+(?:the\s+)?(?:before|after|than)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
 def _role(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
@@ -366,19 +340,23 @@ def _role(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     e_span = evidence[e_start : next(t for t in ec if t.stem == e_seq[last]).end]
     # "A and B met", "between A and B": no roles; a passive ("B is paid by A", "roaming is not
     # included in any plan") or a clause put first ("Before X, do Y") says the same thing.
-    if _SYMMETRIC.search(c_span) or _SYMMETRIC.search(e_span):
+    if SYMMETRIC.search(c_span) or SYMMETRIC.search(e_span):
         return None
-    if bool(_PASSIVE.search(claim)) != bool(_PASSIVE.search(evidence)) or "," in c_span + e_span:
+    if bool(PASSIVE.search(claim)) != bool(PASSIVE.search(evidence)) or "," in c_span + e_span:
         return None
     return Contrast(ROLE, c_span, e_span)
 
 
 def _ends_exchanged(text: str, tokens: Tokens, ours: list[str], theirs: list[str]) -> tuple[int, int] | None:
     """Where `theirs` is `ours` with the two ends of a way the claim names, one word each, exchanged:
-    "moved from Monday to Wednesday" / "from Wednesday to Monday"."""
+    "moved from Monday to Wednesday" / "from Wednesday to Monday", or the two sides of an order or a
+    comparison. Two words exchanged with no word between them name roles only so ("red blue" or
+    "Monday, Wednesday" name none)."""
     for i, (a, b) in enumerate(zip(tokens, tokens[1:])):
         between = text[a.end : b.start]
-        ends = (_FROM.search(text, 0, a.start) and _TO.match(between)) or _ORDERED.match(between)
+        ends = (FROM_BEFORE.search(text, 0, a.start) and TO_BETWEEN.match(between)) or ORDERED_BETWEEN.match(
+            between
+        )
         if ends and _exchange(ours, theirs, between=0) == (i, i + 1):
             return i, i + 1
     return None

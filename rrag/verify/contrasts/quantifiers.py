@@ -6,8 +6,23 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from rrag.text import STOPWORDS, stem
-from rrag.text.words import NEGATORS, NOT_CONTENT
+from rrag.lang.en.function_words import NO_LIMIT_BEFORE_ONLY, STOPWORDS
+from rrag.lang.en.negation import NEGATORS
+from rrag.lang.en.numerals import BOUND_AFTER_A_NOUN
+from rrag.lang.en.quantifiers import (
+    ALL,
+    HALF,
+    MOST,
+    NONE,
+    NOT_A_NOUN,
+    ONLY,
+    ONLY_A_CONDITION,
+    PARTIAL,
+    QUANTIFIER_CUES,
+    SOME,
+)
+from rrag.text import stem
+from rrag.text.words import NOT_CONTENT
 from rrag.verify.contrasts.base import (
     QUANTIFIER,
     Contrast,
@@ -18,17 +33,6 @@ from rrag.verify.contrasts.base import (
     _same_statement,
 )
 
-ALL, NONE, SOME, PARTIAL, ONLY = "all", "none", "some", "partial", "only"
-MOST, HALF = "most", "half"  # partial too, and more than half / half: "most" is no "half"
-_QUANTIFIER_CUES = [
-    (PARTIAL, "only some|only a few|not all|not every|a few|few"),
-    (MOST, "most"),
-    (HALF, "half"),
-    (NONE, "none|no|nobody|nothing|not any"),
-    (ONLY, "only the|the only|only"),
-    (ALL, "all|every|each|whole|entire"),
-    (SOME, "some|several|many"),
-]
 # claim's quantifier -> the evidence's quantifiers it contradicts
 _QUANTIFIER_CLASHES = {
     ALL: {NONE, PARTIAL, MOST, HALF, ONLY},
@@ -40,13 +44,12 @@ _QUANTIFIER_CLASHES = {
     ONLY: {ALL},
 }
 _QUANTIFIER_WORDS = frozenset(
-    stem(w) for _, cues in _QUANTIFIER_CUES for cue in cues.split("|") for w in cue.split()
+    stem(w) for _, cues in QUANTIFIER_CUES for cue in cues.split("|") for w in cue.split()
 )
 _QUANTIFIER_STARTING: dict[str, list[tuple[str, list[str]]]] = {}  # first word -> (class, cue words)
-for _cls, _cues in _QUANTIFIER_CUES:
+for _cls, _cues in QUANTIFIER_CUES:
     for _cue in _cues.split("|"):
         _QUANTIFIER_STARTING.setdefault(_cue.split()[0], []).append((_cls, _cue.split()))
-_NOT_A_NOUN = frozenset({"longer", "more", "less", "matter", "doubt", "one"})  # "no longer", "no one"
 
 
 @lru_cache(maxsize=4096)  # an evidence sentence is read for claim after claim
@@ -69,7 +72,7 @@ def _quantifier_at(words: list[str], i: int) -> tuple[str, int, int] | None:
         if words[i : i + len(parts)] != parts:
             continue
         after = words[i + len(parts)] if i + len(parts) < len(words) else ""
-        if cls == NONE and parts == ["no"] and (after in _NOT_A_NOUN or after in STOPWORDS or not after):
+        if cls == NONE and parts == ["no"] and (after in NOT_A_NOUN or after in STOPWORDS or not after):
             continue  # "no longer", "No, ..."
         if parts == ["all"] and i and words[i - 1] == "of":
             continue  # "half of all students", "of all tests": no universal of its own
@@ -111,10 +114,6 @@ def _quantifier(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | N
     return None
 
 
-# Words that give a bound of an amount just after a noun: "orders over £50", "bags of more than 7 kg"
-_BOUND_WORDS = frozenset({"over", "above", "under", "below", "exceeding", "more", "less", "least", "up"})
-
-
 def _all_of_some(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     """ "All" of a thing the evidence states only of some of it, all else the same: "free on all
     orders" where it says "free on orders over £50" or "on international orders"."""
@@ -142,7 +141,7 @@ def _restricted(e: Tokens, noun: int, claimed: set[str]) -> tuple[int, int] | No
     if before and before.word.isalpha() and before.word not in NOT_CONTENT and before.stem not in claimed:
         return noun - 1, noun + 1
     after = e[noun + 1 : noun + 5]
-    if not (after and after[0].word in _BOUND_WORDS and not after[0].after_break):
+    if not (after and after[0].word in BOUND_AFTER_A_NOUN and not after[0].after_break):
         return None
     number = next((k for k, u in enumerate(after) if u.word.isdigit() and not u.after_break), None)
     if number is None:
@@ -151,11 +150,6 @@ def _restricted(e: Tokens, noun: int, claimed: set[str]) -> tuple[int, int] | No
     while end < min(len(e), noun + 4 + number) and e[end].word.isalpha() and e[end].stem not in claimed:
         end += 1  # the amount's unit ("bags over 7 kg")
     return noun, end
-
-
-# "only if", "only when": a condition, no limit on a thing; "not only", "the only coach": no limit
-_ONLY_A_CONDITION = frozenset({"if", "when", "whether", "after", "once", "until", "while", "as"})
-_NO_LIMIT = frozenset({"not", "if", "the", "a", "an", "his", "her", "its", "their", "our", "my", "your"})
 
 
 def _other_than_only(
@@ -197,12 +191,12 @@ def _other_than_only(
 def _limited_by(e: Tokens, only: int) -> int | None:
     """The token "only" at `only` limits: the content word after it in its clause ("only adults",
     "only for adults"), or the one before it where it ends its clause ("for adults only")."""
-    if only and e[only - 1].word in _NO_LIMIT:
+    if only and e[only - 1].word in NO_LIMIT_BEFORE_ONLY:
         return None
     if only + 1 == len(e) or e[only + 1].after_break:
         before = only - 1
         return before if before >= 0 and e[before].word not in STOPWORDS else None
-    if e[only + 1].word in _ONLY_A_CONDITION:
+    if e[only + 1].word in ONLY_A_CONDITION:
         return None
     for j in range(only + 1, min(only + 4, len(e))):
         if j > only + 1 and e[j].after_break:

@@ -5,16 +5,41 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from itertools import combinations
-from pathlib import Path
 from typing import NamedTuple
 
-from rrag.text import NEGATIVE_PREFIXES, STOPWORDS, negations, quantities, stem
-from rrag.text.quantities import CURRENCY_CODES, TIME_OF_DAY
-from rrag.text.words import NEGATORS, NOT_CONTENT, PRICED
+from rrag.lang.en.dates import UNTIL
+from rrag.lang.en.function_words import STOPWORDS
+from rrag.lang.en.lexicon import (
+    ANTONYMS,
+    COMPARATIVES,
+    DAY_A_MONTH,
+    DIRECTIONS,
+    FREE,
+    HAVING,
+    NOT_FREE_BEFORE,
+    OPEN_QUESTION,
+    PASSIVE,
+    PAYING,
+    PHRASES,
+    PRICE_NOUNS,
+    PRICED,
+    SAID_WITH,
+)
+from rrag.lang.en.modality import (
+    ALLOWED,
+    FORBIDDEN,
+    MODAL_CUES,
+    NOT_REQUIRED,
+    OBLIGED,
+    RULE_WORDS,
+    SKIPPED_AFTER_MODAL,
+)
+from rrag.lang.en.negation import NEGATIVE_PREFIXES, NEGATORS, NOT_DENIED
+from rrag.lang.en.units import CURRENCY_CODES
+from rrag.text import negations, quantities, stem
+from rrag.text.quantities import TIME_OF_DAY
+from rrag.text.words import NOT_CONTENT
 from rrag.verify.contrasts.base import (
-    _PASSIVE,
-    _WEEKDAYS,
     MODALITY,
     OPPOSITE,
     Contrast,
@@ -30,147 +55,29 @@ from rrag.verify.contrasts.base import (
 )
 
 # ------------------------------------------------------------------------------------------------
-# Opposite words: "rose" / "fell", "before" / "after", "at most" / "minimum". These are the pairs
-# WordNet's antonyms (added below) lack, or drop with a stopword.
+# Opposite words: "rose" / "fell", "before" / "after", "at most" / "minimum" (rrag.lang.en.lexicon:
+# ANTONYMS, and PHRASES read as the word they mean), by their stems.
 
-_ANTONYMS = [
-    ("mandatory", "optional"),
-    ("required", "optional"),
-    ("required", "forbidden"),
-    ("allowed", "prohibited"),
-    ("allowed", "forbidden"),
-    ("permitted", "prohibited"),
-    ("permitted", "forbidden"),
-    ("increases", "decreases"),
-    ("rises", "falls"),
-    ("rose", "fell"),
-    ("risen", "fallen"),
-    ("included", "excluded"),
-    ("before", "after"),
-    ("accepted", "rejected"),
-    ("approved", "rejected"),
-    ("always", "never"),
-    ("full", "part"),
-    ("enabled", "disabled"),
-    ("highest", "lowest"),
-    ("largest", "smallest"),
-    ("succeeded", "failed"),
-    ("waived", "pay"),
-    ("waived", "charged"),
-    ("waived", "apply"),  # a fee
-    ("void", "valid"),  # a warranty, a ticket
-    ("permits", "prohibits"),
-    ("permits", "forbids"),
-    ("cut", "raise"),
-    ("cut", "increase"),
-    ("increase", "reduce"),  # and every form of each: "increased", "reduces"
-    ("improved", "worsened"),  # a condition, a score; and every form of each
-    ("extended", "shortened"),
-    ("lengthened", "shortened"),
-    ("passed", "rejected"),  # a bill, a motion
-    ("passed", "failed"),  # an exam, an inspection
-    ("fixed", "variable"),  # a rate
-    ("personal", "commercial"),  # a use, a licence
-    ("online", "offline"),  # and "in person" (`_PHRASES`)
-    ("punctual", "delayed"),  # "on time" (`_PHRASES`)
-    ("postponed", "advanced"),  # "brought forward" (`_PHRASES`)
-    ("allowed", "banned"),
-    ("permitted", "banned"),
-    ("cold", "warm"),
-    ("automatically", "manually"),
-    ("start", "end"),
-]
-# Comparatives, which "than" turns round ("A is higher than B" is "B is lower than A"): opposites only
-# where neither side compares with "than" ("a lower dose" / "a higher dose").
-_COMPARATIVES = [("higher", "lower"), ("earlier", "later"), ("longer", "shorter"), ("older", "younger")]
-_COMPARATIVES += [("faster", "slower"), ("larger", "smaller"), ("bigger", "smaller"), ("heavier", "lighter")]
-_ANTONYMS += _COMPARATIVES
-_COMPARED = frozenset(_stem(word) for pair in _COMPARATIVES for word in pair)
-# How often, each against every other: "changed weekly" / "changed monthly".
-_HOW_OFTEN = "hourly daily weekly fortnightly monthly quarterly yearly|annually|annual".split()
-_ANTONYMS += [
-    (a, b) for one, other in combinations(_HOW_OFTEN, 2) for a in one.split("|") for b in other.split("|")
-]
-# "The first Sunday of each month" (`_PHRASES`) is as often as "monthly", and on one of the days "every
-# Sunday" names: a claim of it is no contradiction of evidence of "every Sunday" (`_opposite`).
-_DAY_A_MONTH, _WEEKLY = "dayamonth", _stem("weekly")
-_ANTONYMS += [(_DAY_A_MONTH, w) for often in _HOW_OFTEN if often != "monthly" for w in often.split("|")]
+_COMPARED = frozenset(_stem(word) for pair in COMPARATIVES for word in pair)  # "than" turns them round
+_WEEKLY = _stem("weekly")  # "every Sunday" is weekly, and "the first Sunday of each month" one of them
 # Opening hours say the same either way round ("open until 5 pm" is "closes at 5 pm", "open from 9am to
 # 5pm" is "closed from 5pm to 9am"): open and closed are opposites only where no time is given.
 _OPEN_CLOSED = frozenset({_stem("open"), _stem("closed")})
-_UNTIL = frozenset({"until", "till", "til"})
-# ... and the single-word antonyms of WordNet 3.0 (antonyms.tsv, written by training/antonyms.py), but
-# for words of `STOPWORDS` ("all" / "some" is a quantifier) and pairs that name no contradiction in
-# the training pairs (`_NOT_OPPOSED`): relations that turn round with their arguments ("sold to" is
-# "bought by"), steps of one process ("start" / "finish" syncing), and senses apart ("a civilian
-# target" / "a military one"). A direction turns round only as a relation ("A lies north of B").
-_NOT_OPPOSED = {
-    frozenset(pair.split("/"))
-    for pair in """come/go buy/sell borrow/lend start/finish
-    moving/still flat/sharp civilian/military artificial/natural praise/criticize general/local""".split()
-}
-_DIRECTIONS = frozenset(_stem(w) for w in "north south east west".split())
-_ANTONYMS += [
-    (a, b)
-    for a, b in (
-        line.split("\t") for line in Path(__file__).with_name("antonyms.tsv").read_text().splitlines()
-    )
-    if a not in STOPWORDS and b not in STOPWORDS and {a, b} not in _NOT_OPPOSED
-]
+_DIRECTIONS = frozenset(_stem(w) for w in DIRECTIONS)
 OPPOSITES: dict[str, set[str]] = {}
-for _a, _b in _ANTONYMS:
+for _a, _b in ANTONYMS:
     OPPOSITES.setdefault(_stem(_a), set()).add(_stem(_b))
     OPPOSITES.setdefault(_stem(_b), set()).add(_stem(_a))
-# Phrases read as the word they mean: "at least 6 nights" is a minimum of 6.
-_PHRASES = {("at", "least"): "minimum", ("no", "less", "than"): "minimum", ("at", "most"): "maximum"}
-_PHRASES |= {("no", "more", "than"): "maximum", ("up", "to"): "maximum", ("prior", "to"): "before"}
-_PHRASES |= {("in", "person"): "offline", ("on", "time"): "punctual", ("brought", "forward"): "advanced"}
-# "voted against the plan" rejected it; "Napoleon was defeated" lost
-_PHRASES |= {(vote, "for"): "approved" for vote in ("vote", "voted", "votes")}
-_PHRASES |= {(vote, "against"): "rejected" for vote in ("vote", "voted", "votes")}
-_PHRASES |= {(be, "defeated"): "lost" for be in ("was", "were", "is", "are", "been")}
-# "every month" is monthly, "every Sunday" weekly (`_HOW_OFTEN`)
-_PHRASES |= {
-    (each, unit): often
-    for each in ("every", "each")
-    for unit, often in (
-        ("hour", "hourly"),
-        ("day", "daily"),
-        ("week", "weekly"),
-        ("month", "monthly"),
-        ("year", "yearly"),
-        *((day, "weekly") for day in _WEEKDAYS),
-    )
-}
-# ... and "the first Sunday of each month" monthly, on one of the days "every Sunday" names
-_PHRASES |= {
-    (nth, day, "of", each, "month"): _DAY_A_MONTH
-    for nth in ("first", "second", "third", "fourth", "last")
-    for day in _WEEKDAYS
-    for each in ("each", "every", "the")
-}
 # A word a prefix denies is the opposite of the word: "unlocked" / "locked", "inconsistent" /
 # "consistent", "non-refundable" / "refundable" (`_denied_roots`).
 _MIN_ROOT = 4  # letters of the word denied: not "under" / "der"
-# Words that start like a denial and are none: "improve" says no "not prove".
-_NOT_DENIED = frozenset(
-    _stem(w)
-    for w in """nonsense unless unlike unrest undead disappoint discharge disclose discount discourse discover
-    disfigure dismiss disorder dispatch displace display dispose disposition dissolution distribute disregard
-    disinformation dissent disgust distill distress discuss disarray discard disband disease dispense income
-    incoming indian indiana indies infront infield inform information informer informant inside insight
-    install intend intent invest invoice inmate inland indoor indoors injury infamous infringe infusion
-    intuition incorporate incorporation inbound insect inspector intake inline inroad increase indeed
-    instance intact intern inhabit indent inflow infuse insure inward incline include invent inspire
-    inscribe intrude intone image imaging immigrate immigration impair impart impeach implant import impose
-    imposition impress imprint improve impulse irrespective""".split()
-)
+_NOT_DENIED = frozenset(_stem(w) for w in NOT_DENIED)
 _DENIED = "not "  # marks the root a prefix denies, as `_words_of` writes it; no stem has a space
 
 
 @lru_cache(maxsize=4096)  # the same evidence sentences are read for claim after claim
 def _words_of(text: str) -> tuple[tuple[str, int, int], ...]:
-    """(stem, first token, after last) of each word of `text` (`_tokens`), each phrase of `_PHRASES`,
+    """(stem, first token, after last) of each word of `text` (`_tokens`), each phrase of `PHRASES`,
     and each word a prefix denies (`_denied_roots`). A bound of a value ("below 25 °C") is a value's
     (rrag.text.values)."""
     tokens = _tokens(text)
@@ -180,7 +87,7 @@ def _words_of(text: str) -> tuple[tuple[str, int, int], ...]:
     out = [(t.stem, i, i + 1) for i, t in enumerate(tokens) if i not in roots] + denied
     words = [t.word for t in tokens]
     present = set(words)
-    for phrase, meaning in _PHRASES.items():
+    for phrase, meaning in PHRASES.items():
         if phrase[0] not in present:
             continue  # most phrases: the sentence is not read for them word by word
         out += [
@@ -213,12 +120,8 @@ def _opposites_of(word: str) -> set[str]:
     return OPPOSITES.get(word, set()) | {root if root != word else _DENIED + word}
 
 
-# An open question states neither side: "I wonder if the store is open" / "... is closed".
-_OPEN_QUESTION = frozenset({"whether", "wonder", "wondering", "wondered"})
-
-
 def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
-    if any(t.word in _OPEN_QUESTION for t in c + e):
+    if any(t.word in OPEN_QUESTION for t in c + e):
         return None
     ours, theirs = _words_of(claim), _words_of(evidence)
     our_stems, their_stems = {w for w, _, _ in ours}, {w for w, _, _ in theirs}
@@ -231,7 +134,7 @@ def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | Non
                 continue
             if {word, w} <= _COMPARED and any(t.word == "than" for t in c + e):
                 continue
-            if word == _DAY_A_MONTH and w == _WEEKLY:
+            if word == DAY_A_MONTH and w == _WEEKLY:
                 continue  # "the first Sunday of each month" is one of "every Sunday"
             if _negated(claim, c[start]) != _negated(evidence, e[e_start]):
                 continue  # "not permitted" is "prohibited"
@@ -251,7 +154,7 @@ def _opposite(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | Non
             # All else the same words, in the same order, or turned round by a passive on one side
             # ("blood pressure is increased by X" / "X decreases blood pressure").
             ours_rest, theirs_rest = _in_order(c, leave_out), _in_order(e, leave_out)
-            turned = bool(_PASSIVE.search(claim)) != bool(_PASSIVE.search(evidence))
+            turned = bool(PASSIVE.search(claim)) != bool(PASSIVE.search(evidence))
             same = ours_rest == theirs_rest or (turned and sorted(ours_rest) == sorted(theirs_rest))
             if word in _DIRECTIONS and (_of_after(c, end) or _of_after(e, e_end)):
                 # A relation turns round with its arguments: "A lies north of B" is "B lies south of A"
@@ -281,15 +184,12 @@ def _negated(text: str, token: _Token) -> bool:
 
 
 def _gives_hours(text: str, tokens: Tokens) -> bool:
-    return any(t.word in _UNTIL for t in tokens) or any(q.unit == TIME_OF_DAY for q in quantities(text))
+    return any(t.word in UNTIL for t in tokens) or any(q.unit == TIME_OF_DAY for q in quantities(text))
 
 
-# What a thing is made with and without: "contains garlic" / "made without garlic", "free of gluten",
-# "gluten-free". The verbs that say so differ ("contains" / "made"), so they are no words compared.
-_HAVING = frozenset({"contain", "contains", "containing", "include", "includes", "including", "with", "has"})
-_SAID_WITH = frozenset(
-    _stem(w) for w in "contains includes has made make makes come comes served cooked prepared free".split()
-)
+# What a thing is made with and without ("contains garlic" / "made without garlic"): the verbs that say
+# so differ, so they are no words compared.
+_SAID_WITH = frozenset(_stem(w) for w in SAID_WITH)
 
 
 def _with_and_without(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
@@ -315,7 +215,7 @@ def _had(tokens: Tokens) -> dict[str, tuple[int, int]]:
     no glasses", "with no rope"."""
     out = {}
     for i, t in enumerate(tokens):
-        if t.word in _HAVING:
+        if t.word in HAVING:
             thing = _next_content(tokens, i + 1)
             if thing is not None and not any(u.word in NEGATORS for u in tokens[i + 1 : thing]):
                 out[tokens[thing].stem] = (i, thing + 1)
@@ -349,25 +249,14 @@ def _next_content(tokens: Tokens, start: int) -> int | None:
 # ------------------------------------------------------------------------------------------------
 # Modality: what must, may, must not or need not be done.
 
-FORBIDDEN, OBLIGED, ALLOWED, NOT_REQUIRED = "forbidden", "obliged", "allowed", "not required"
 _MODAL_CLASHES = {
     frozenset({FORBIDDEN, ALLOWED}),
     frozenset({FORBIDDEN, OBLIGED}),
     frozenset({OBLIGED, NOT_REQUIRED}),
 }
-# Longest first: "must not" before "must". Each cue is a run of lower-case words.
-_MODAL_CUES = [
-    (FORBIDDEN, "must never|must not|mustnt|may not|may never|cannot|cant|can not|shall not|are not allowed"
-     "|is not allowed|not allowed|never allowed|not permitted|never permitted|forbidden|prohibited|banned"),
-    (NOT_REQUIRED, "do not need|does not need|did not need|dont need|doesnt need|didnt need|need not|neednt"
-     "|do not have|does not have|dont have|doesnt have|not required|not necessary|not obliged|optional"),
-    (OBLIGED, "must|have to|has to|had to|need to|needs to|required|mandatory|obliged|compulsory"),
-    (ALLOWED, "may|can|could|allowed|permitted|free to"),
-]  # fmt: skip
 _MODAL_WORDS = frozenset(
-    stem(w) for _, cues in _MODAL_CUES for cue in cues.split("|") for w in cue.split()
-) | frozenset(stem(w) for w in ("need", "needs", "necessary", "allow", "permit", "require"))
-_SKIPPED_AFTER_MODAL = frozenset({"be", "to", "been", "only", "also", "still", "always", "ever"})
+    stem(w) for _, cues in MODAL_CUES for cue in cues.split("|") for w in cue.split()
+) | frozenset(stem(w) for w in RULE_WORDS)
 
 
 def _modal_cues(tokens: Tokens) -> list[tuple[str, int, int]]:
@@ -375,7 +264,7 @@ def _modal_cues(tokens: Tokens) -> list[tuple[str, int, int]]:
     words = [t.word for t in tokens]
     out: list[tuple[str, int, int]] = []
     taken: set[int] = set()
-    for cls, cues in _MODAL_CUES:
+    for cls, cues in MODAL_CUES:
         for cue in sorted(cues.split("|"), key=lambda c: -len(c.split())):
             parts = cue.split()
             for i in range(len(words) - len(parts) + 1):
@@ -390,7 +279,7 @@ def _modal_cues(tokens: Tokens) -> list[tuple[str, int, int]]:
 def _action(tokens: Tokens, after: int) -> str | None:
     """The stem of the first content word after a modal cue: what is allowed or forbidden."""
     for t in tokens[after : after + 4]:
-        if t.word in _SKIPPED_AFTER_MODAL or t.word in NEGATORS:
+        if t.word in SKIPPED_AFTER_MODAL or t.word in NEGATORS:
             continue
         return t.stem if t.word not in STOPWORDS else None
     return None
@@ -448,21 +337,8 @@ def _modality(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | Non
     return None
 
 
-# Free, and a price: "Parking is free after 6 pm" / "Parking costs £2 after 6 pm". Not "gluten-free",
-# "free to choose" or "feel free".
-_FREE = re.compile(
-    rf"(?<![-\w])free(?! to\b)(?:\s+of\s+charge)?\b|\b(?:{'|'.join(PRICED)})\s+nothing\b"
-    r"|\b(?:no|without)\s+(?:extra\s+)?(?:charge|cost|fee)\b|\bcomplimentary\b",
-    re.IGNORECASE,
-)
-_NOT_FREE_BEFORE = re.compile(r"\b(?:feel|set|break|broke|go|went|walk|walked|duty|tax)\s+$", re.IGNORECASE)
-
-
 # "costs", "is charged at", "pays a fare"
-_PRICE_WORDS = {_stem(w) for w in PRICED} | {_stem(w) for w in ("price", "fee", "fare")}
-# Verbs that say a thing is paid for with no price given ("charges guests for parking"); not "cost"
-# or "charge", nouns too ("at reduced cost").
-_PAYING = frozenset("pay pays paying paid charges charged charging".split())
+_PRICE_WORDS = {_stem(w) for w in PRICED} | {_stem(w) for w in PRICE_NOUNS}
 
 
 def _free_or_priced(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
@@ -476,7 +352,7 @@ def _free_or_priced(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast
         if price is not None:
             paid: tuple[int, int] = (price.start, max(price.end, price.unit_end))
         else:
-            paying = next((t for t in p if t.word in _PAYING and not _negated(priced, t)), None)
+            paying = next((t for t in p if t.word in PAYING and not _negated(priced, t)), None)
             if paying is None:
                 continue
             paid = (paying.start, paying.end)
@@ -490,4 +366,4 @@ def _free_or_priced(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast
 
 @lru_cache(maxsize=4096)  # an evidence sentence is read for claim after claim
 def _free(text: str) -> re.Match[str] | None:
-    return next((m for m in _FREE.finditer(text) if not _NOT_FREE_BEFORE.search(text, 0, m.start())), None)
+    return next((m for m in FREE.finditer(text) if not NOT_FREE_BEFORE.search(text, 0, m.start())), None)
