@@ -17,7 +17,7 @@ related.json.gz: every single-word lemma's synsets, numbered nouns first; each s
 and its other neighbours (similar, also see, derived, verb group, participle, pertainym, entailment,
 cause, attribute, part and member); how often each lemma was tagged as a noun, a verb, an adjective
 and an adverb in WordNet's sense-tagged texts (cntlist.rev); and the irregular forms of each part of
-speech's exception list ("geese": "goose"). rrag/verify/contrasts/swaps.py reads it to tell a word
+speech's exception list ("geese": "goose"). rrag/verify/rules/contrasts/swaps.py reads it to tell a word
 swapped for another thing from a synonym, a more general word or a relative of it.
 """
 

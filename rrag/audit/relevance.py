@@ -49,11 +49,10 @@ from rrag.text import (
     content_words,
     has_digit,
     labelled_numbers,
-    quantities,
     stem,
-    word_spans,
     words,
 )
+from rrag.text.reading import read
 from rrag.text.values import header_unit
 
 MIN_KEY_SHARE = 0.25  # lenient: "medical note" is answered by "medical certificate"
@@ -91,7 +90,7 @@ class Relevance:
 
 
 def analyse(question: str) -> Question:
-    tokens = words(question)
+    tokens = read(question).words
     kind: Kind | None = None
     time_unit = ""
     qualifier = ""
@@ -118,7 +117,7 @@ def analyse(question: str) -> Question:
 
 def _key_terms(question: str) -> frozenset[str]:
     """The question's content words, less asking words and numbers (a value asked about is not a topic)."""
-    return frozenset(t for t in content_words(question) if not t.isdigit()) - _ASKING
+    return frozenset(t for t in read(question).content_words if not t.isdigit()) - _ASKING
 
 
 def _said(term: str, said: set[str]) -> bool:
@@ -130,7 +129,7 @@ def _said(term: str, said: set[str]) -> bool:
 
 
 def _has_kind(sentence: str, q: Question) -> bool:
-    found = quantities(sentence)
+    found = read(sentence).quantities
     units = [_unit_read(sentence, n) for n in found]
     if q.kind is Kind.MONEY:
         return any(u in CURRENCY_CODES or u == _MONEY for u in units)
@@ -155,7 +154,7 @@ _PLACE_PHRASE_WORDS = 4
 def _gives_place(sentence: str) -> bool:
     """Whether `sentence` says where: a preposition of place before words that are neither a time
     nor a manner ("in the team app", "at the wall"; not "on weekdays", "from 9:00", "at no charge")."""
-    spans = word_spans(sentence)
+    spans = read(sentence).spans
     tokens = [w.text.lower() for w in spans]
     for i, token in enumerate(tokens):
         towards = token in TOWARDS and i + 1 < len(tokens) and tokens[i + 1] in PLACE_DETERMINERS
@@ -200,7 +199,7 @@ def assess(question: str, sentences: Sequence[str]) -> Relevance:
     q = analyse(question)
     if not q.key_terms and q.kind is None:
         return Relevance(True, "")
-    said = {t for s in sentences for t in content_words(s)}
+    said = {t for s in sentences for t in read(s).content_words}
     shared = sum(_said(t, said) for t in q.key_terms)
     share = shared / len(q.key_terms) if q.key_terms else 1.0
     if q.key_terms and (not shared or share < MIN_KEY_SHARE):
@@ -208,7 +207,7 @@ def assess(question: str, sentences: Sequence[str]) -> Relevance:
     off_target = _off_target(question, sentences)
     if off_target:
         return Relevance(False, off_target)
-    asked_terms = set(content_words(question))
+    asked_terms = set(read(question).content_words)
     typed = [s for s in sentences if _has_kind(s, q) and not _other_row(s, asked_terms)]
     if not typed:
         return Relevance(False, f"the question asks for {_asked(q)}, which the answer does not give")
@@ -240,13 +239,13 @@ def _off_target(question: str, sentences: Sequence[str]) -> str:
                 f"the question asks about {label} {_numbers(asked)}; the answer gives {label} "
                 f"{_numbers(given[label])}"
             )
-    asked_days = {t for t in content_words(question) if t in _DAYS}
-    given_days = {t for t in content_words(answer) if t in _DAYS}
+    asked_days = {t for t in read(question).content_words if t in _DAYS}
+    given_days = {t for t in read(answer).content_words if t in _DAYS}
     # "Can I work from home on Fridays?" is answered by "only on Mondays and Tuesdays"; "When ... on
     # Saturdays?" is not answered by weekday hours.
     if asked_days and given_days and not asked_days & given_days and not YES_NO.match(question):
         return f"the question asks about {', '.join(sorted(asked_days))}; the answer is about other days"
-    rows = [_other_row(s, set(content_words(question))) for s in sentences]
+    rows = [_other_row(s, set(read(question).content_words)) for s in sentences]
     if rows and all(rows):
         return f"the question does not ask about {', '.join(dict.fromkeys(rows))}, which the answer is about"
     return ""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from string import ascii_letters
 from typing import NamedTuple
 
@@ -49,6 +48,7 @@ from rrag.lang.en.units import (
     UNIT_QUALIFIERS,
     WEIGHED,
 )
+from rrag.text.caches import per_text
 from rrag.text.words import content_words, stem, word_spans, words
 
 
@@ -135,7 +135,7 @@ def _reference_before(text: str, start: int, end: int) -> re.Match[str] | None:
     return _REFERENCE.search(text, start, end)
 
 
-@lru_cache(maxsize=8192)  # the rules and the conflict finder read each retrieved sentence claim after claim
+@per_text(maxsize=8192)  # the rules and the conflict finder read each retrieved sentence claim after claim
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Numbers (digits, "five", "$2.5 million", "GBP 49", "15%", "9:30") with the unit they count,
     in text order. The low end of a range takes the unit of the high end ("3-5 days")."""

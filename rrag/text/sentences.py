@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from rrag.lang.en.abbreviations import ABBREVIATIONS, NUMBERING_ABBREVIATIONS, TIME_ABBREVIATIONS
 from rrag.lang.en.dates import DAY_ABBREVIATIONS, MONTH_NAMES, WEEKDAYS
 from rrag.lang.en.function_words import HEADING_AUXILIARIES, STOPWORDS
+from rrag.text.caches import per_text
 from rrag.text.words import Span, words
 
 # ---------------------------------------------------------------------------------------------
@@ -31,11 +31,39 @@ _INDENT = re.compile(r"[ \t]*")
 _NEXT_VISIBLE = re.compile(r"\s*(\S)")
 
 
-@lru_cache(maxsize=4096)
+@per_text(maxsize=4096)
 def chunk_sentences(text: str) -> tuple[Span, ...]:
     """`split_sentences` of a retrieved chunk, read once: the injection check, the rules, the judge's
     windows and the conflict finder each read every chunk's sentences, claim after claim."""
     return tuple(split_sentences(text))
+
+
+def sentence_windows(text: str, max_words: int | None = None) -> list[tuple[Span, int]]:
+    """Each sentence of `text` alone and joined with the next one, so that a fact spread over two
+    sentences is seen together, as (span, how many sentences). With `max_words`, a pair only where
+    it is short enough, and a longer sentence as overlapping slices."""
+    sentences = chunk_sentences(text)
+    out: list[tuple[Span, int]] = []
+    for i, sentence in enumerate(sentences):
+        out.extend((piece, 1) for piece in (_slices(sentence, max_words) if max_words else [sentence]))
+        if i + 1 < len(sentences):
+            nxt = sentences[i + 1]
+            if max_words is None or len(sentence.text.split()) + len(nxt.text.split()) <= max_words:
+                out.append((Span(text[sentence.start : nxt.end], sentence.start, nxt.end), 2))
+    return out
+
+
+def _slices(sentence: Span, max_words: int) -> list[Span]:
+    if len(sentence.text.split()) <= max_words:  # most sentences: counted without building matches
+        return [sentence]
+    tokens = list(re.finditer(r"\S+", sentence.text))
+    step = max_words // 2
+    out = []
+    for first in range(0, len(tokens) - step, step):
+        last = min(first + max_words, len(tokens)) - 1
+        start, end = tokens[first].start(), tokens[last].end()
+        out.append(Span(sentence.text[start:end], sentence.start + start, sentence.start + end))
+    return out
 
 
 def split_sentences(text: str) -> list[Span]:

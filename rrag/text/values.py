@@ -5,7 +5,7 @@ measure's base unit, the words about it, its qualifiers ("when full", "per wash"
 Two values are comparable only where they measure the same thing under compatible qualifiers: "1.2 kg
 when empty" is no evidence about the weight "when full", opening hours "on weekdays" say nothing of
 Saturdays, and tablets "per wash" are not the size of a "monthly pack". The value clash of the rules
-(rrag/verify/lexical.py) and the conflict detector (rrag/verify/conflicts.py) both compare these.
+(rrag/verify/rules/values.py) and the conflict detector (rrag/verify/conflicts.py) both compare these.
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from rrag.lang.en.dates import DAY_QUALIFIER, EVENT_BEFORE, HALF_OF_DAY, SEASON_QUALIFIER, STATES
-from rrag.lang.en.function_words import COPULA_BEFORE, STOPWORDS, VALUE_AND, VALUE_JOINT
+from rrag.lang.en.function_words import COPULA_BEFORE, STOPWORDS
 from rrag.lang.en.lexicon import IRREGULAR_FORMS
 from rrag.lang.en.negation import DENIED_BOUND, NO_BOUND
 from rrag.lang.en.numerals import (
@@ -37,9 +36,12 @@ from rrag.lang.en.qualifiers import (
     RATE,
     RATE_OF,
     STATE,
+    VALUE_AND,
+    VALUE_JOINT,
 )
 from rrag.lang.en.table_rows import column_header, last_row_name, row_of_value
 from rrag.lang.en.units import DAYS_PER
+from rrag.text.caches import per_text
 from rrag.text.quantities import (
     CALENDAR_YEAR,
     CONVERTED_MEASURES,
@@ -197,7 +199,7 @@ def _by_axis(qualifiers: frozenset[tuple[str, str]]) -> dict[str, set[str]]:
     return out
 
 
-@lru_cache(maxsize=8192)  # the rules and the conflict finder read each retrieved sentence claim after claim
+@per_text(maxsize=8192)  # the rules and the conflict finder read each retrieved sentence claim after claim
 def values(text: str) -> tuple[Value, ...]:
     """The values of `text` that have a measure, in text order. A bare number takes the unit its
     column header names ("the price (GBP) is 25": GBP 25)."""

@@ -7,16 +7,19 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from rrag.lang.en.function_words import (
-    AUXILIARY,
-    CLAUSE_BREAK,
-    FRONTED_PHRASE,
-    NEGATION_SCOPE_BREAK,
-    STOPWORDS,
-)
+from rrag.lang.en.function_words import STOPWORDS
 from rrag.lang.en.lexicon import IRREGULAR_FORMS, PRICED
-from rrag.lang.en.negation import NEGATING_DETERMINERS, NEGATIVE_WORDS, NEGATORS
+from rrag.lang.en.negation import (
+    AUXILIARY,
+    FRONTED_PHRASE,
+    NEGATED_CLAUSE_BREAK,
+    NEGATING_DETERMINERS,
+    NEGATION_SCOPE_BREAK,
+    NEGATIVE_WORDS,
+    NEGATORS,
+)
 from rrag.lang.en.numerals import BOUND_COMPARATIVES, BOUND_PREPOSITIONS, CARDINALS
+from rrag.text.caches import per_text
 from rrag.text.normalise import normalize
 
 
@@ -31,7 +34,7 @@ class Span(NamedTuple):
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
 
 
-@lru_cache(maxsize=4096)  # the verifiers read the same sentences and windows several times
+@per_text(maxsize=4096)  # the verifiers read the same sentences and windows several times
 def words(text: str) -> tuple[str, ...]:
     """Lower-case word tokens; contractions keep their apostrophe removed ("don't" -> "dont")."""
     normalized = normalize(text)
@@ -86,7 +89,7 @@ NOT_CONTENT = STOPWORDS | NEGATORS  # words no content word is: negation is chec
 _AS_DIGITS = {w: str(n) for w, n in CARDINALS.items() if n != 1}
 
 
-@lru_cache(maxsize=4096)
+@per_text(maxsize=4096)
 def content_words(text: str) -> tuple[str, ...]:
     """Stemmed words that carry meaning, a number in words as its digits: no stopwords, no negators
     (negation is checked apart)."""
@@ -101,7 +104,8 @@ def negation_count(text: str) -> int:
 
 def negates(tokens: Sequence[str], i: int) -> bool:
     """Whether token `i` of `tokens` (as `words` writes them) is a negator, not the "no" or "not" of
-    a bound, nor the "nothing" of a price ("costs nothing" says free, rrag.verify.contrasts reads it)."""
+    a bound, nor the "nothing" of a price ("costs nothing" says free: rrag.verify.rules.contrasts reads
+    it)."""
     if tokens[i] == "nothing" and i and tokens[i - 1] in PRICED:
         return False
     return tokens[i] in NEGATORS and not (tokens[i] in ("no", "not") and _is_bound(tokens, i + 1))
@@ -136,14 +140,14 @@ _ELIDED_WORDS = 2
 _DENIAL_BEFORE, _DENIAL_AFTER = 4, 2  # how near a negator a word is too near to be stated plainly
 
 
-@lru_cache(maxsize=4096)  # the rules read each evidence sentence for every claim
+@per_text(maxsize=4096)  # the rules read each evidence sentence for every claim
 def denies(text: str) -> bool:
     """Whether `text` has a negator or a negative word ("avoid", "unclear") anywhere."""
     tokens = [_token(t.text) for t in word_spans(text)]
     return any(negates(tokens, i) or w in NEGATIVE_WORDS for i, w in enumerate(tokens))
 
 
-@lru_cache(maxsize=4096)
+@per_text(maxsize=4096)
 def plain_words(text: str) -> frozenset[str]:
     """The stemmed content words of `text` that it states plainly: with no negator or negative word
     ("avoid", "unclear") within a few words of them ("WiFi: no", "don't allow the soil to dry")."""
@@ -173,7 +177,7 @@ def _token(word: str) -> str:
     return word.lower().replace("'", "").replace("\u2019", "")
 
 
-@lru_cache(maxsize=4096)
+@per_text(maxsize=4096)
 def negations(text: str) -> tuple[Negation, ...]:
     """Each negator of `text` ("not", "never", "no", "cannot", "doesn't", "without") with the content
     words it negates: the next one or two, within its clause. "not only" negates nothing."""
@@ -205,7 +209,9 @@ def negations(text: str) -> tuple[Negation, ...]:
             fronted = FRONTED_PHRASE.match(text)
             phrase_end = fronted.end() if fronted else -1
             breaks = (
-                [0] + [m.end() for m in CLAUSE_BREAK.finditer(text) if m.end() != phrase_end] + [len(text)]
+                [0]
+                + [m.end() for m in NEGATED_CLAUSE_BREAK.finditer(text) if m.end() != phrase_end]
+                + [len(text)]
             )
             start = max(b for b in breaks if b <= token.start)
             stop = min(b for b in breaks if b >= end)

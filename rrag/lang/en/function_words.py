@@ -49,20 +49,9 @@ HEADING_AUXILIARIES = frozenset(
 BEFORE_A_VERB = frozenset(
     "to would will can could may might must shall should i we you they dont doesnt didnt".split()
 )
-# An auxiliary a "but not X" would have if it had a verb of its own ("but no remake has been produced").
-AUXILIARY = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|will|would|can|could)\b", re.I)
 # A form of "be" just before a word ("is open", "remains open").
 COPULA_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been|remains?|stays?)\s+$", re.IGNORECASE)
 
-# Where a negator's reach ends: punctuation or a conjunction ("not X and Y" denies X alone).
-NEGATION_SCOPE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|and|or|although|though|while)\s")
-# Where the clause a negation is in ends ("and" joins within a clause: "not cats and dogs").
-CLAUSE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|although|though|while|whereas)\s")
-# A phrase before the clause it belongs to ("In the east wing, camping is not allowed"): its comma
-# ends no clause.
-FRONTED_PHRASE = re.compile(
-    r"^\s*(?:in|on|at|for|during|from|after|before|within|under|inside|outside)\b[^,;:.!?]{0,40},", re.I
-)
 # Where a quoted clause may start: punctuation, a conjunction after it, or a section number at the
 # start of a line.
 CLAUSE_START = re.compile(
@@ -70,15 +59,3 @@ CLAUSE_START = re.compile(
     r"|(?:^|\n)[ \t]*\d{1,3}(?:\.\d{1,3})*\.?[ \t]+)$",
     re.IGNORECASE,
 )
-# A word that joins two values ("58 metres tall when built and 30 metres after the fire").
-VALUE_AND = re.compile(r"\b(?:and|or|but)\b", re.IGNORECASE)
-# Where the words between two values are cut between them ("58 mg for adults and 17 mg for children").
-VALUE_JOINT = re.compile(r"[,;]|\b(?:and|or|but|while|whereas)\b", re.IGNORECASE)
-# Two values of one relation, with no roles: "A and B met", "between A and B".
-SYMMETRIC = re.compile(r"\b(?:by|and|or|with|between|versus|vs|both)\b", re.IGNORECASE)
-# The two ends of a way, one word each: "moved from Monday to Wednesday" (the word before the first
-# end, and the words between the two).
-FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+)?$", re.IGNORECASE)
-TO_BETWEEN = re.compile(r"^\s+(?:to|until|till|into)\s+(?:the\s+)?$", re.IGNORECASE)
-# ... or the two sides of an order or a comparison: "at the station before the hospital", "taller than".
-ORDERED_BETWEEN = re.compile(r"^\s+(?:the\s+)?(?:before|after|than)\s+(?:the\s+)?$", re.IGNORECASE)

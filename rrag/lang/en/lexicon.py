@@ -204,6 +204,19 @@ PHRASES |= {
 OPEN_QUESTION = frozenset({"whether", "wonder", "wondering", "wondered"})
 
 # ------------------------------------------------------------------------------------------------
+# Roles: who does what to whom.
+
+# Two values of one relation, with no roles: "A and B met", "between A and B".
+SYMMETRIC = re.compile(r"\b(?:by|and|or|with|between|versus|vs|both)\b", re.IGNORECASE)
+# The two ends of a way, one word each: "moved from Monday to Wednesday" (the word before the first
+# end, and the words between the two).
+FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+)?$", re.IGNORECASE)
+TO_BETWEEN = re.compile(r"^\s+(?:to|until|till|into)\s+(?:the\s+)?$", re.IGNORECASE)
+# ... or the two sides of an order or a comparison: "at the station before the hospital", "taller than".
+ORDERED_BETWEEN = re.compile(r"^\s+(?:the\s+)?(?:before|after|than)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+# ------------------------------------------------------------------------------------------------
 # Closed classes: words whose members exclude each other in one slot.
 
 # What a thing is made of ("a steel bridge" is no "wooden bridge").

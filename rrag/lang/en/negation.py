@@ -16,6 +16,17 @@ NEGATORS = frozenset(
 )  # "nt": "are n't", as tokenised text writes it
 # The negators that deny the word just after them only ("no overall charge": the charge is there).
 NEGATING_DETERMINERS = frozenset({"no", "none", "without", "nobody", "nothing", "nowhere"})
+# Where a negator's reach ends: punctuation or a conjunction ("not X and Y" denies X alone).
+NEGATION_SCOPE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|and|or|although|though|while)\s")
+# Where the clause a negation is in ends ("and" joins within a clause: "not cats and dogs").
+NEGATED_CLAUSE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|although|though|while|whereas)\s")
+# A phrase before the clause it belongs to ("In the east wing, camping is not allowed"): its comma
+# ends no clause.
+FRONTED_PHRASE = re.compile(
+    r"^\s*(?:in|on|at|for|during|from|after|before|within|under|inside|outside)\b[^,;:.!?]{0,40},", re.I
+)
+# An auxiliary a "but not X" would have if it had a verb of its own ("but no remake has been produced").
+AUXILIARY = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|will|would|can|could)\b", re.I)
 # Words that deny as a "not" does: "avoid allowing", "it is unclear if", "failed to", "rather than",
 # "excludes" (a policy that excludes a loss does not cover it), "forbidden" (must not), "has stopped"
 # (no longer).

@@ -35,3 +35,7 @@ ACT_BEFORE = re.compile(
     r"\b([^\W\d_]{3,})(?:\s+(?:in|at|by|from|to|with|on)\s+(?:the\s+)?[\w-]+(?:\s+[A-Z][\w-]*)?)?\s+in\s+$"
 )
 PAST_PREFIXES = ("re", "over", "under", "out", "un", "mis", "with")  # "rebuilt", "withdrew"
+# A word that joins two values ("58 metres tall when built and 30 metres after the fire").
+VALUE_AND = re.compile(r"\b(?:and|or|but)\b", re.IGNORECASE)
+# Where the words between two values are cut between them ("58 mg for adults and 17 mg for children").
+VALUE_JOINT = re.compile(r"[,;]|\b(?:and|or|but|while|whereas)\b", re.IGNORECASE)

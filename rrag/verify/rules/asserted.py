@@ -1,5 +1,4 @@
-"""What a claim asserts: its text less a leading preamble or hedge, the part rrag/verify/lexical.py
-judges."""
+"""What a claim asserts: its text less a leading preamble or hedge, the part the rules judge."""
 
 from __future__ import annotations
 
@@ -14,10 +13,10 @@ from rrag.text import content_words, negation_count, stem, words
 _LEADING_CLAUSE = re.compile(r"\s*([^,.;:!?]{0,80}?)\s*(?:,|\bbut\b)", re.IGNORECASE)  # a hedge is short
 _HEDGE_WORDS = frozenset(stem(w) for w in HEDGE_WORDS)
 _HEDGE_MAX_WORDS = 6
-_DISCOURSE_WORDS = frozenset(stem(w) for w in DISCOURSE_WORDS)
+DISCOURSE_TERMS = frozenset(stem(w) for w in DISCOURSE_WORDS)  # no term of what a claim states
 
 
-def _asserted(text: str) -> str:
+def asserted(text: str) -> str:
     """`text` less a leading preamble or hedge."""
     preamble = PREAMBLE.match(text)
     if preamble:

@@ -18,10 +18,11 @@ from functools import lru_cache
 from rrag.lang.en.function_words import BEFORE_A_VERB, NOUN_DETERMINERS, PREPOSITIONS
 from rrag.lang.en.lexicon import GENERAL
 from rrag.lang.en.wordnet import wordnet
-from rrag.text import quantities
 from rrag.text.quantities import is_measured
+from rrag.text.reading import Tokens, read
 from rrag.text.words import NOT_CONTENT
-from rrag.verify.contrasts.base import SWAP, Contrast, Tokens, _content, _neighbour
+from rrag.verify.rules.base import ALWAYS, Contrast, Pair, sentence_rule
+from rrag.verify.rules.contrasts.base import SWAP, content_tokens, neighbour, unpack
 
 # Steps up to the nearest more general thing both words are kinds of. Of the one-word swaps of two
 # nouns in the training pairs that no relation of WordNet explains, those within 4 steps are 0.7 %
@@ -69,16 +70,22 @@ def _misspelt(word: str, other: str) -> bool:
     return len(word) == len(other) and sum(a != b for a, b in zip(word, other)) <= 1
 
 
-def _swap(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[str]) -> Contrast | None:
+# Another thing in the evidence's slot: unsupported, not contradicted, since WordNet's kinds hold
+# near-synonyms too. It always overrules the model's yes: the judge supports "with tea" against "with
+# coffee" (docs/verifier.md).
+@sentence_rule(SWAP, 700, overrules_below=ALWAYS)
+def swap(pair: Pair) -> Contrast | None:
     """A word of the claim no retrieved text states, between the same words as another thing of
     the evidence sentence, every other content word of the claim the evidence's own."""
-    e_stems = {t.stem for t in e}
-    c_stems = {t.stem for t in _content(c)}
+    claim, c, evidence, e = unpack(pair)
+    retrieved = pair.retrieved
+    e_stems = {t.lemma for t in e}
+    c_stems = {t.lemma for t in content_tokens(c)}
     c_units, e_units = _units(claim), _units(evidence)
     for i, t in enumerate(c):
-        if not _a_thing(claim, c, i) or t.stem in e_stems or t.stem in retrieved or t.start in c_units:
+        if not _a_thing(claim, c, i) or t.lemma in e_stems or t.lemma in retrieved or t.start in c_units:
             continue
-        if not c_stems - {t.stem} <= e_stems or len(c_stems) < 2:
+        if not c_stems - {t.lemma} <= e_stems or len(c_stems) < 2:
             continue
         sides, preposition = _sides(c, i), _preposition_before(c, i)
         if sides == (_EDGE, _EDGE):
@@ -87,7 +94,7 @@ def _swap(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[
             if (
                 _a_thing(evidence, e, j)
                 and u.start not in e_units
-                and u.stem not in c_stems
+                and u.lemma not in c_stems
                 and _same_slot(sides, preposition, _sides(e, j), _preposition_before(e, j))
                 and another_thing(t.word, u.word)
             ):
@@ -100,7 +107,7 @@ def _units(text: str) -> set[int]:
     a value's, compared as one."""
     return {
         m.start()
-        for q in quantities(text)
+        for q in read(text).quantities
         if is_measured(q)
         for m in _WORD.finditer(text, q.end, max(q.end, q.unit_end))
     }
@@ -130,7 +137,7 @@ def _sides(tokens: Tokens, at: int) -> tuple[str, str]:
     ends there too (a word before a comma is not one at the end: "19 chromosome pairs, which ...")."""
 
     def side(step: int) -> str:
-        found = _neighbour(tokens, at, step)
+        found = neighbour(tokens, at, step)
         if found is not None:
             return found
         rest = tokens[at + 1 :] if step > 0 else tokens[:at]

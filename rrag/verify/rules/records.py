@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from rrag.lang.en.dates import (
     ABOUT_HOURS,
@@ -47,13 +46,18 @@ from rrag.lang.en.records import (
     SAYS,
 )
 from rrag.text import quantities, stem, words
+from rrag.text.caches import per_text
 from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.words import has_digit
+from rrag.verify.rules.base import record_rule
 
 _CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _KIND_WORDS = frozenset(stem(w) for w in KIND_WORDS)
 _ALSO = {stem(key): frozenset(stem(w) for w in others) for key, others in OTHER_SPELLINGS.items()}
 _LIST_ITEM_WORDS = 4  # a comma's piece this short is an item of the list before it ("garage")
+
+
+RECORD = "record"  # a yes/no fact or the hours of a structured record the claim says otherwise
 
 
 @dataclass(frozen=True)
@@ -83,7 +87,7 @@ def _written(key: str) -> str:
     return "".join(w.lower() for w in _CAMEL.findall(key) if stem(w.lower()) not in _KIND_WORDS)
 
 
-@lru_cache(maxsize=1024)
+@per_text(maxsize=1024)
 def facts(text: str) -> tuple[Fact, ...]:
     """The yes/no facts of the records in `text`; none where `text` holds no record."""
     out: list[Fact] = []
@@ -102,21 +106,13 @@ def facts(text: str) -> tuple[Fact, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=1024)  # read once per retrieved chunk, not once per claim sentence
+@per_text(maxsize=1024)  # read once per retrieved chunk, not once per claim sentence
 def _free_words(text: str) -> frozenset[str]:
     """The stemmed words of `text` outside its records' keys and values (a review's words)."""
     return frozenset(stem(w) for w in words(RECORD_TOKEN.sub(" ", text)))
 
 
-def clear_caches() -> None:
-    """Forget the records read (rrag.verify.lexical.clear_caches)."""
-    facts.cache_clear()
-    _free_words.cache_clear()
-    _agreed_facts.cache_clear()
-    _subject_words.cache_clear()
-    _opening_hours.cache_clear()
-
-
+@record_rule(RECORD, 100)
 def record_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
     """The first part of `claim` that says the opposite of a yes/no fact that every record of `texts`
     naming the fact agrees on, and that no free text beside it (a review) mentions."""
@@ -140,6 +136,7 @@ def record_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
 _RATING_KEY = re.compile(r'"(?:\w*_)?(?:stars|rating)"\s*:\s*(\d+(?:\.\d+)?)\b', re.IGNORECASE)
 
 
+@record_rule(RECORD, 120)
 def rating_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
     """A rating the claim gives that no rating of the records has (not the overall one, nor any
     review's), against the first rating the records give: "an average rating of 2.4 stars" where
@@ -214,7 +211,7 @@ def _facts_stated(
     return RecordQuote(i, fact.start, fact.end)
 
 
-@lru_cache(maxsize=256)
+@per_text(maxsize=256)
 def _agreed_facts(texts: tuple[str, ...]) -> tuple[tuple[Fact, int], ...]:
     """Each fact the records of `texts` name and agree on, at its first mention (the text's index)."""
     said: dict[str, set[bool]] = {}
@@ -243,7 +240,7 @@ _LISTING_WORDS = frozenset(stem(w) for w in LISTING_WORDS) | _KIND_WORDS
 _SUBJECT = re.compile(r'"(?:name|categories)"\s*:\s*"([^"]*)"')
 
 
-@lru_cache(maxsize=1024)  # read once per retrieved chunk, not once per claim sentence
+@per_text(maxsize=1024)  # read once per retrieved chunk, not once per claim sentence
 def _subject_words(text: str) -> frozenset[str]:
     """The stemmed words of the records' names and categories ("Goodland Kitchen", "Cafes")."""
     return frozenset(stem(w) for m in _SUBJECT.finditer(text) for w in words(m.group(1)))
@@ -253,6 +250,7 @@ _HOURS = re.compile(r'"hours"\s*:\s*\{[^{}]*\}')
 _DAY_HOURS = re.compile(r'"([A-Z][a-z]+day)"\s*:\s*"(\d{1,2}):(\d{1,2})-(\d{1,2}):(\d{1,2})"')
 
 
+@record_rule(RECORD, 110)
 def hours_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
     """A claim about opening hours that gives a time at which no day of the records' hours (of the
     days it names, if any) opens or closes ("from 5 pm to 7 pm" where every day is "5:0-17:0"), or
@@ -358,7 +356,7 @@ def _days_named(part: str, loosely: bool = True) -> set[str]:
     return named
 
 
-@lru_cache(maxsize=1024)  # read once per retrieved chunk, not once per claim sentence
+@per_text(maxsize=1024)  # read once per retrieved chunk, not once per claim sentence
 def _opening_hours(text: str) -> tuple[tuple[int, int, tuple[float, float], str], ...]:
     """(start, end, (opens, closes) in hours, the day in lower case) of each day of the records'
     "hours" in `text`; none for "0:0-0:0" (closed, or not known)."""
