@@ -41,8 +41,8 @@ from benchmarks.legacy_retrieval import LegacyHybridRetriever
 from rrag.backends.embedding import get_embedder
 from rrag.engine.pipeline import ReliableRAG
 from rrag.settings import Settings
+from rrag.text import clear_caches
 from rrag.types import Chunk, DocumentInfo
-from rrag.verify.nli import clear_caches
 
 TOPICS = [
     "leave",

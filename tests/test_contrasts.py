@@ -17,8 +17,9 @@ from rrag.text import quantities, stem
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.guarded import GuardedVerifier
-from rrag.verify.lexical import HARD_EVIDENCE, LexicalVerifier
+from rrag.verify.lexical import LexicalVerifier
 from rrag.verify.quote import QuoteVerifier
+from rrag.verify.rules import HARD_EVIDENCE
 
 
 class SureYes(Verifier):

@@ -5,15 +5,10 @@ import pytest
 
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify.guarded import DEFAULT_GUARD, overrule
-from rrag.verify.lexical import (
-    BORROWED,
-    NEGATED_EVIDENCE,
-    NEGATION,
-    OPPOSITE,
-    UNSTATED,
-    VALUE,
-    LexicalVerifier,
-)
+from rrag.verify.lexical import LexicalVerifier
+from rrag.verify.rules.contrasts import OPPOSITE
+from rrag.verify.rules.negation import NEGATED_EVIDENCE, NEGATION
+from rrag.verify.rules.values import BORROWED, UNSTATED, VALUE
 
 
 def model(status: ClaimStatus, p: float) -> Verdict:

@@ -12,9 +12,9 @@ import pytest
 
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
 from rrag.verify.guarded import GuardedVerifier
-from rrag.verify.lexical import RECORD, LexicalVerifier
+from rrag.verify.lexical import LexicalVerifier
 from rrag.verify.nli import RECORD_STATED, RECORD_STATED_P, NLIVerifier
-from rrag.verify.records import facts, hours_clash, rating_clash, record_clash, record_support
+from rrag.verify.rules.records import RECORD, facts, hours_clash, rating_clash, record_clash, record_support
 from tests.test_contrasts import SureYes
 
 RECORD_TEXT = json.dumps(

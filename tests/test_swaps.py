@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import pytest
 
+from rrag.lang.en.wordnet import kind_of
 from rrag.types import Claim, ClaimStatus
-from rrag.verify.contrasts import SWAP, contrast
-from rrag.verify.contrasts.swaps import another_thing
-from rrag.verify.contrasts.wordnet import kind_of
-from rrag.verify.lexical import HARD_EVIDENCE, LexicalVerifier
+from rrag.verify.lexical import LexicalVerifier
+from rrag.verify.rules import HARD_EVIDENCE
+from rrag.verify.rules.contrasts import SWAP, contrast
+from rrag.verify.rules.contrasts.swaps import another_thing
 from tests.test_contrasts import contexts, guarded
 
 # (evidence, claim, the evidence's thing, the claim's)

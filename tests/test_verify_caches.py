@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from rrag.text import quantities, values
+import importlib
+import pkgutil
+import sys
+
+import rrag
+from rrag.text import clear_caches, quantities, values
+from rrag.text.reading import read
 from rrag.types import Chunk, Claim, ClaimResult, ClaimStatus, RetrievedChunk
 from rrag.verify import lexical
 from rrag.verify.conflicts import flag_conflicts
 from rrag.verify.guarded import GuardedVerifier
-from rrag.verify.nli import NLIVerifier, chunk_windows, clear_caches, shared_encoder
+from rrag.verify.nli import NLIVerifier, chunk_windows, shared_encoder
 
 CONTEXT = RetrievedChunk(
     Chunk(
@@ -62,7 +68,7 @@ def test_the_guard_reads_the_rules_the_model_already_ran() -> None:
     ]
     clear_caches()
     cold = guarded.verify_many(claims, [CONTEXT])
-    info = lexical._assessed.cache_info()
+    info = lexical.assessed.cache_info()
     # Three sentences judged once; the model reads the rules again only for the claim they left open
     # (the first is settled by its value clash, and the model never sees it).
     assert (info.misses, info.hits) == (3, 1)
@@ -73,7 +79,8 @@ def test_the_guard_reads_the_rules_the_model_already_ran() -> None:
 
 def test_each_text_is_read_for_values_once_and_clear_caches_forgets_it() -> None:
     """The rules and then the conflict finder read the values of every sentence of every chunk; each
-    text is read once, and `clear_caches` (the benchmark's cold runs) forgets them."""
+    text is read once, its reading shared, and `clear_caches` (the benchmark's cold runs) forgets
+    them."""
     verifier = GuardedVerifier(NLIVerifier())
     claims = [
         Claim("Employees receive 30 days of annual leave.", 0, 42),
@@ -90,7 +97,8 @@ def test_each_text_is_read_for_values_once_and_clear_caches_forgets_it() -> None
     cold = audit()
     for cache in (quantities, values):
         info = cache.cache_info()
-        assert info.misses == info.currsize > 0 and info.hits > 0  # each text read once, then reused
+        assert info.misses == info.currsize > 0  # each text read once ...
+    assert read.cache_info().hits > 0  # ... and its reading shared (rrag.text.read)
     assert audit() == cold
 
 
@@ -102,3 +110,33 @@ def test_an_answer_that_states_no_value_leaves_the_retrieved_sentences_unread() 
     clear_caches()
     assert flag_conflicts(results, [CONTEXT]) == results
     assert values.cache_info().currsize == 1  # the claim's own, and no sentence of the chunk
+
+
+# Memos of a word or a pair of words, and loaded data: not readings of a text (rrag.text.caches).
+_MEMOS = {"stem", "has_digit", "kind_of", "another_thing", "wordnet", "shared_encoder"}
+
+
+def test_clear_caches_forgets_every_reading_of_a_text_wherever_it_is_kept() -> None:
+    """No cache of a text is kept by hand in a list: a cache that `clear_caches` does not forget fails."""
+    for module in pkgutil.walk_packages(rrag.__path__, "rrag."):
+        if module.name.split(".")[1] in ("text", "lang", "verify"):
+            importlib.import_module(module.name)
+    GuardedVerifier(NLIVerifier()).verify_many(
+        [Claim("Employees receive 30 days of leave.", 0, 35)], [CONTEXT]
+    )
+    clear_caches()
+    kept = [
+        f"{name}.{attr}"
+        for name, module in sys.modules.items()
+        if name.startswith(("rrag.text", "rrag.lang", "rrag.verify"))
+        for owner in (
+            module,
+            *(v for v in vars(module).values() if isinstance(v, type) and v.__module__ == name),
+        )
+        for attr, cached in vars(owner).items()
+        if hasattr(cached, "cache_clear")
+        and not isinstance(cached, type)
+        and attr not in _MEMOS
+        and cached.cache_info().currsize
+    ]
+    assert not kept

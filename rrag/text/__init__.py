@@ -1,11 +1,16 @@
-"""The one text toolkit every stage uses: normalisation that maps back to the original and quote
-location (`normalise`), the word tokenizer (`words`), sentences and headings (`sentences`), and
-numbers with their units (`quantities`), and values read by what they measure (`values`)."""
+"""The reading: the one text toolkit every stage uses, over the language data of rrag/lang/en:
+normalisation that maps back to the original and quote location (`normalise`), the word tokenizer
+(`words`), sentences and headings (`sentences`), numbers with their units (`quantities`), values read
+by what they measure (`values`), and one reading of a text that holds them all (`reading`). The
+language data most readers need is exported here too."""
 
+from rrag.lang.en.dates import MONTH_NAMES
+from rrag.lang.en.function_words import PRONOUNS, STOPWORDS
+from rrag.lang.en.negation import NEGATIVE_PREFIXES, NEGATIVE_WORDS, NEGATORS
+from rrag.lang.en.units import CURRENCY_CODES
+from rrag.text.caches import clear_caches
 from rrag.text.normalise import clean, clean_map, fuzzy_locate, locate, normalize, normalize_map
 from rrag.text.quantities import (
-    CURRENCY_CODES,
-    MONTH_NAMES,
     Quantity,
     is_partitive,
     labelled_numbers,
@@ -16,14 +21,9 @@ from rrag.text.quantities import (
     quantities,
     same_amount,
 )
-from rrag.text.sentences import chunk_sentences, is_list_item, split_sentences
+from rrag.text.sentences import chunk_sentences, is_list_item, sentence_windows, split_sentences
 from rrag.text.values import values
 from rrag.text.words import (
-    NEGATIVE_PREFIXES,
-    NEGATIVE_WORDS,
-    NEGATORS,
-    PRONOUNS,
-    STOPWORDS,
     Negation,
     Span,
     content_words,
@@ -37,23 +37,6 @@ from rrag.text.words import (
     word_spans,
     words,
 )
-
-
-def clear_caches() -> None:
-    """Forget what was read from each text (the benchmark measures verification on cold caches)."""
-    for cache in (
-        chunk_sentences,
-        normalize_map,
-        words,
-        content_words,
-        denies,
-        plain_words,
-        negations,
-        quantities,
-        values,
-    ):
-        cache.cache_clear()
-
 
 __all__ = [
     "CURRENCY_CODES",
@@ -90,6 +73,7 @@ __all__ = [
     "plain_words",
     "quantities",
     "same_amount",
+    "sentence_windows",
     "split_sentences",
     "stem",
     "values",

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator, Sequence
-from functools import lru_cache
 
 from rapidfuzz import fuzz
+
+from rrag.text.caches import per_text
 
 _CHAR_MAP = {
     "\u2018": "'",
@@ -84,7 +85,7 @@ def normalize(text: str, *, punctuation: bool = True) -> str:
     return " ".join(piece for piece, _, _ in _normalized_runs(text, punctuation))
 
 
-@lru_cache(maxsize=1024)  # verifiers look up many claims in the same few chunks
+@per_text(maxsize=1024)  # verifiers look up many claims in the same few chunks
 def normalize_map(text: str, *, punctuation: bool = True) -> tuple[str, tuple[int, ...]]:
     """Normalise `text` and return, for each character of the result, its index in `text`.
 

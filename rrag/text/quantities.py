@@ -5,11 +5,51 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from string import ascii_letters
 from typing import NamedTuple
 
-from rrag.text.words import CARDINALS, STOPWORDS, content_words, stem, word_spans, words
+from rrag.lang.en.dates import BEFORE_A_MONTH, MONTH_NAMES, MONTH_RANGE_JOIN, MONTHS
+from rrag.lang.en.function_words import STOPWORDS
+from rrag.lang.en.numerals import (
+    CARDINALS,
+    DENOMINATORS,
+    ELLIPSIS,
+    ELLIPSIS_AFTER,
+    NO_SHARE_BEFORE,
+    ONE,
+    ORDINAL_SUFFIXES,
+    ORDINAL_UNITS,
+    PARTITIVE,
+    RANGE_JOIN,
+    SCALE_WORD,
+    SCALES,
+    TENS,
+    UNITS,
+    WORD_NUMBERS,
+)
+from rrag.lang.en.numerals import FRACTION as FRACTION_WORDS
+from rrag.lang.en.table_rows import currency_column
+from rrag.lang.en.units import (
+    A_SPAN,
+    AGE_UNITS,
+    BASE_UNITS,
+    CURRENCIES,
+    CURRENCY_CODES,
+    CURRENCY_CODES_WRITTEN,
+    CURRENCY_SYMBOLS,
+    DAYS_PER,
+    DEGREES,
+    EVERY_UNIT,
+    METRES_AFTER,
+    PER_HOUR,
+    PERCENT,
+    REFERENCE_NOUNS,
+    TIMES_PER,
+    UNIT_QUALIFIERS,
+    WEIGHED,
+)
+from rrag.text.caches import per_text
+from rrag.text.words import content_words, stem, word_spans, words
 
 
 class Quantity(NamedTuple):
@@ -36,135 +76,10 @@ class Quantity(NamedTuple):
         return self.unit, self.value
 
 
-_WORD_NUMBERS: dict[str, float] = CARDINALS | {
-    "hundred": 100,
-    "dozen": 12,
-    "half": 0.5,
-    "twice": 2,
-    "once": 1,
-    "single": 1,  # only as "a single dose" (see `_A_SINGLE`)
-}
-# Ordinals, as "3rd" is read: "the third most distributed channel", "the sixteenth century". Not
-# "first" (in most sentences it counts nothing) nor "second" (also a unit of time).
-_ORDINAL_UNITS = {"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9}
-_WORD_NUMBERS |= _ORDINAL_UNITS | {
-    "tenth": 10,
-    "eleventh": 11,
-    "twelfth": 12,
-    "thirteenth": 13,
-    "fourteenth": 14,
-    "fifteenth": 15,
-    "sixteenth": 16,
-    "seventeenth": 17,
-    "eighteenth": 18,
-    "nineteenth": 19,
-    "twentieth": 20,
-    "thirtieth": 30,
-    "fortieth": 40,
-    "fiftieth": 50,
-    "sixtieth": 60,
-    "seventieth": 70,
-    "eightieth": 80,
-    "ninetieth": 90,
-    "hundredth": 100,
-}
-MONTH_NAMES = frozenset(
-    "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
-)
-_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9}
-_SCALE_WORD = re.compile(r"\s+(thousand|million|billion)\b", re.IGNORECASE)
-_MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        [
-            "january jan",
-            "february feb",
-            "march mar",
-            "april apr",
-            "may",
-            "june jun",
-            "july jul",
-            "august aug",
-            "september sep sept",
-            "october oct",
-            "november nov",
-            "december dec",
-        ]
-    )
-    for m in names.split()
-}
-# Currencies by symbol, code or (stemmed) name: "$10", "USD 10" and "10 dollars" are one unit.
-_CURRENCIES = {
-    "$": "USD",
-    "usd": "USD",
-    "dollar": "USD",
-    "\u20ac": "EUR",
-    "eur": "EUR",
-    "euro": "EUR",
-    "\u00a3": "GBP",
-    "gbp": "GBP",
-    "pound": "GBP",
-    "chf": "CHF",
-    "franc": "CHF",
-    "\u00a5": "JPY",
-    "jpy": "JPY",
-    "yen": "JPY",
-    "cad": "CAD",
-    "aud": "AUD",
-}
-CURRENCY_CODES = frozenset(_CURRENCIES.values())  # the unit of every amount of money
-DAYS_PER = {  # the days in a unit of time (stemmed)
-    "second": 1 / 86400,
-    "sec": 1 / 86400,
-    "minut": 1 / 1440,
-    "min": 1 / 1440,
-    "hour": 1 / 24,
-    "hr": 1 / 24,
-    "day": 1.0,
-    "week": 7.0,
-    "wk": 7.0,
-    "fortnight": 14.0,
-    "month": 30.4375,
-    "year": 365.25,
-    "yr": 365.25,
-    "decad": 3652.5,
-}
-# Durations in days, lengths in metres, masses in grams, volumes in litres, by the (stemmed) unit:
-# "1.4 kg" is "1,400 grams", and "150 feet" is no "150 metres". Not "pound" (money, `_CURRENCIES`,
-# unless weighed: `_WEIGHED`) nor "m" (million).
-_BASE_UNITS = {
-    "duration": DAYS_PER,
-    "length": {
-        "metr": 1, "meter": 1, "km": 1e3, "kilometr": 1e3, "kilometer": 1e3, "cm": 1e-2,
-        "centimetr": 1e-2, "centimeter": 1e-2, "mm": 1e-3, "millimetr": 1e-3, "millimeter": 1e-3,
-        "mile": 1609.344, "mil": 1609.344, "feet": 0.3048, "foot": 0.3048, "ft": 0.3048, "inch": 0.0254,
-        "yard": 0.9144,
-    },
-    "mass": {
-        "gram": 1, "kg": 1e3, "kilogram": 1e3, "kilo": 1e3, "mg": 1e-3, "milligram": 1e-3, "tonn": 1e6,
-        "lb": 453.592, "lbs": 453.592, "oz": 28.3495, "ounc": 28.3495,
-    },
-    "volume": {"litr": 1, "liter": 1, "ml": 1e-3, "millilitr": 1e-3, "milliliter": 1e-3, "cl": 1e-2},
-    "data": {
-        "kb": 1e-6, "mb": 1e-3, "gb": 1, "tb": 1e3, "kbyt": 1e-6, "mbyt": 1e-3, "gbyt": 1, "tbyt": 1e3,
-        "kilobyt": 1e-6, "megabyt": 1e-3, "gigabyt": 1, "terabyt": 1e3,
-    },
-}  # fmt: skip
-# Speeds in km/h: "40 km/h", "25 mph", "60 miles per hour" (a length an hour, `_PER_HOUR`).
-_BASE_UNITS["speed"] = {"mph": 1.609344, "kph": 1.0, "knot": 1.852} | {
-    f"{unit}/h": metres / 1e3 for unit, metres in _BASE_UNITS["length"].items()
-}
 _IN_BASE_UNIT = {
-    unit: (measure, factor) for measure, units in _BASE_UNITS.items() for unit, factor in units.items()
+    unit: (measure, factor) for measure, units in BASE_UNITS.items() for unit, factor in units.items()
 }
-CONVERTED_MEASURES = frozenset(_BASE_UNITS)  # compared with a tolerance across units (converted_tolerance)
-# Words between a number and what it counts: "5 working days" counts days.
-_QUALIFIERS = frozenset(
-    "working business calendar consecutive full whole clear additional extra further".split()
-)
-_CURRENCY_CODES_WRITTEN = ("usd", "eur", "gbp", "chf", "jpy", "cad", "aud")
-_CURRENCY_SYMBOLS = "$\u20ac\u00a3\u00a5"
+CONVERTED_MEASURES = frozenset(BASE_UNITS)  # compared with a tolerance across units (converted_tolerance)
 
 
 def _starting_with(first_characters: str, pattern: str) -> re.Pattern[str]:
@@ -179,85 +94,32 @@ def _initials(words: Iterable[str]) -> str:
 
 
 _NUMBER = _starting_with(
-    rf"{_CURRENCY_SYMBOLS}\d{_initials(_CURRENCY_CODES_WRITTEN)}",
-    rf"(?:(?P<cur>[{_CURRENCY_SYMBOLS}]|\b(?:{'|'.join(_CURRENCY_CODES_WRITTEN)})\b)\s?)?(?P<num>\d+(?:[.,]\d+)*)(?:st|nd|rd|th)?"
-    r"(?:\s?(?P<scale>thousand|million|billion|bn|mn|k|m)\b)?",
-)
-_PER_HOUR = re.compile(r"\s*(?:/\s*h(?:r|our)?\b|per\s+hour\b|an\s+hour\b)", re.IGNORECASE)
-_WEIGHED = re.compile(r"\b(?:weigh\w*|heav\w*)\b", re.IGNORECASE)
-_METRES_AFTER = re.compile(
-    r"\s+(?:tall|high|long|wide|deep|away|from|above|below|in (?:length|height|depth|diameter))\b"
+    rf"{CURRENCY_SYMBOLS}\d{_initials(CURRENCY_CODES_WRITTEN)}",
+    rf"(?:(?P<cur>[{CURRENCY_SYMBOLS}]|\b(?:{'|'.join(CURRENCY_CODES_WRITTEN)})\b)\s?)?(?P<num>\d+(?:[.,]\d+)*)"
+    rf"(?:{'|'.join(ORDINAL_SUFFIXES)})?(?:\s?(?P<scale>{'|'.join(SCALES)})\b)?",
 )
 # "9:30", "17:00", "5 p.m.", "9am": a time of day, in hours since midnight.
 _TIME = _starting_with(r"\d", r"\b(?P<h>\d{1,2})(?::(?P<m>\d{2}))?(?:\s?(?P<ampm>[ap](?:\.m\.|\.?m\b)))?")
-_PERCENT = re.compile(r"\s?%|\s(?:percent|per cent)\b", re.IGNORECASE)
-_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
-_UNITS_AND_ORDINALS = "one|two|three|four|five|six|seven|eight|nine|" + "|".join(_ORDINAL_UNITS)
+_UNITS_AND_ORDINALS = "|".join(UNITS) + "|" + "|".join(ORDINAL_UNITS)
 _NUMBER_WORD = _starting_with(
-    _initials(_WORD_NUMBERS),
-    rf"\b(?:(?:{_TENS})[-\s](?:{_UNITS_AND_ORDINALS})"  # "twenty-five" is one number
-    r"|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\b",
+    _initials(WORD_NUMBERS),
+    rf"\b(?:(?:{'|'.join(TENS)})[-\s](?:{_UNITS_AND_ORDINALS})"  # "twenty-five" is one number
+    r"|" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r")\b",
 )
-# A bare number after a list joint, of the unit of the value before it: "30 pages per minute in black
-# and 20 in colour", "£12 for adults and 5 for children".
-# Not after a comma: "Two men, one with a dog" is one of them.
-_ELLIPSIS = re.compile(r"(?:\s+[^\W\d]+){0,5}?\s+(?:and|or|but|while)\s+(?:only\s+)?")
-_ELLIPSIS_AFTER = re.compile(r"\s+(?:in|for|on|at|with|when|during|per|a|an)\b", re.IGNORECASE)
-# A span of time given by "a": "ready within a week", "for an hour"; not the "a" of a rate ("once a
-# week", "£10 a month"), which follows its amount, nor "an hour and a half" (rrag/text/normalise.py).
-_A_SPAN = re.compile(
-    r"\b(?:within|in|for|after|over|under|than|about|around|nearly|almost|up to)\s+(?P<a>an?)\s+"
-    r"(?P<unit>minute|hour|day|week|fortnight|month|year|decade)\b(?!\s+and\s+a\s+half)",
-    re.IGNORECASE,
-)
-# One of a unit of time given by "every": "every hour" is every 1 hour, against "every 30 minutes";
-# only in a text with no other number, where it is what a rate is per ("£10 every month").
-_EVERY_UNIT = re.compile(r"\bevery\s+(?P<unit>minute|hour|day|week|fortnight|month|year)\b", re.IGNORECASE)
 _A_SINGLE = re.compile(r"a\s(?=single\s)", re.IGNORECASE)  # "a single dose" is one dose
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
-RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
 CALENDAR_YEAR = "calendar year"
 _YEAR = re.compile(r"1[0-9]\d\d|20\d\d")  # a four-digit number with no unit: a year ("in 1066", "1888")
 TIME_OF_DAY = "time"  # the unit of a time of day ("17:00", "5 pm"), its value in hours
-_DEGREES = re.compile(r"\s+(celsius|centigrade|fahrenheit|C|F)\b", re.IGNORECASE)
-_TIMES_PER = re.compile(
-    r"\s+(?:a|an|per|every|each)\s+(?:day|week|month|year|hour)\b|\s+(?:daily|weekly)\b", re.I
-)
 _AGE = re.compile(r"[-\s]old\b", re.IGNORECASE)
-# A fraction of something, its value the share (0.25 for "a quarter of the tickets"): "two thirds",
-# "a third of the budget", "half of the seats"; not "a third visit" (an ordinal), "an hour and a half"
-# or "a quarter of an hour" (a duration).
-FRACTION = "fraction"
-_NO_SHARE_BEFORE = re.compile(r"\b(?:the|first|second|latter|other|last|a|an|and)\s+$", re.IGNORECASE)
-_DENOMINATORS = {
-    "half": 2,
-    "halve": 2,
-    "third": 3,
-    "quarter": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "eighth": 8,
-    "tenth": 10,
-}
-_FRACTION = re.compile(
-    r"(?<!\band )\b(?:(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine)[\s-]+)?"
-    r"(?P<d>halves|half|thirds?|quarters?|fifths?|sixths?|eighths?|tenths?)\b(?P<of>\s+of\b(?!\s+an?\b))?",
-    re.IGNORECASE,
-)
-# "three of the alleged attackers" counts what "four alleged attackers" does ("of them" counts nothing
-# named, and "two of the five patients" leaves the count to "five patients").
-_PARTITIVE = re.compile(r"\s+of\s+(?:the|these|those|its|their|our|his|her|your|my)\b", re.IGNORECASE)
+FRACTION = "fraction"  # the unit of a fraction of something, its value the share ("a quarter": 0.25)
 # Times of day said in words: "from 10:30 am to midnight".
 _NAMED_TIME = _starting_with("mn", r"\b(?:(midnight)|noon|midday)\b")
 # Nouns that number what follows them: "Section 4" and "Section 7" are two different sections.
 # Both end where a number starts and are a few words long: searched for in the text just before it.
 LOOKBACK = 80
-_REFERENCE_NOUNS = (
-    "section chapter article clause paragraph appendix annex schedule step page part table figure "
-    "room gate platform floor level version stage phase tier zone route item rule"
-).split()
-_REFERENCE = re.compile(rf"\b({'|'.join(_REFERENCE_NOUNS)})\s+$", re.IGNORECASE)
-_REFERENCE_NOUN_SET = frozenset(_REFERENCE_NOUNS)
+_REFERENCE = re.compile(rf"\b({'|'.join(REFERENCE_NOUNS)})\s+$", re.IGNORECASE)
+_REFERENCE_NOUN_SET = frozenset(REFERENCE_NOUNS)
 
 
 def _reference_before(text: str, start: int, end: int) -> re.Match[str] | None:
@@ -273,15 +135,7 @@ def _reference_before(text: str, start: int, end: int) -> re.Match[str] | None:
     return _REFERENCE.search(text, start, end)
 
 
-# A table column that names its currency, as a row read as a sentence writes it (rrag/ingest/extract.py:
-# "For Deep clean, the price (GBP) is 65").
-_CURRENCY_HEADER = re.compile(
-    rf"\((?:in\s+)?({'|'.join(_CURRENCY_CODES_WRITTEN)}|[{_CURRENCY_SYMBOLS}])\)\s*(?:is|are|was|were|:)?\s*$",
-    re.IGNORECASE,
-)
-
-
-@lru_cache(maxsize=8192)  # the rules and the conflict finder read each retrieved sentence claim after claim
+@per_text(maxsize=8192)  # the rules and the conflict finder read each retrieved sentence claim after claim
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Numbers (digits, "five", "$2.5 million", "GBP 49", "15%", "9:30") with the unit they count,
     in text order. The low end of a range takes the unit of the high end ("3-5 days")."""
@@ -299,18 +153,18 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if value is None:
             continue
         unit, unit_end = _unit_after(text, m.end())
-        if m.group("scale") == "m" and not m.group("cur") and _METRES_AFTER.match(text, m.end()):
+        if m.group("scale") == "m" and not m.group("cur") and METRES_AFTER.match(text, m.end()):
             unit, unit_end = stem("metres"), m.end()  # "85 m tall" is metres, "$5m" a million
         else:
-            value *= _SCALES.get((m.group("scale") or "").lower(), 1.0)
+            value *= SCALES.get((m.group("scale") or "").lower(), 1.0)
         if m.group("cur"):
-            unit, unit_end = _CURRENCIES[m.group("cur").lower()], -1
+            unit, unit_end = CURRENCIES[m.group("cur").lower()], -1
         before = max(0, m.start() - LOOKBACK)
         header = None
         if not unit and not m.group("cur") and text.find(")", before, m.start()) != -1:
-            header = _CURRENCY_HEADER.search(text, before, m.start())
+            header = currency_column(text, before, m.start())
         if header:  # "the price (GBP) is 65": a table column's currency
-            unit = _CURRENCIES[header.group(1).lower()]
+            unit = CURRENCIES[header.lower()]
         reference = None if header or m.group("cur") else _reference_before(text, before, m.start())
         if reference and not _is_measure(unit):
             # "Section 4", "step 3": the noun before the number is what it numbers, whatever word
@@ -328,25 +182,25 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         word = m.group(0).casefold()  # "ſix" matches case-insensitively and is "six"
         if word == "single" and not _A_SINGLE.match(text, max(0, m.start() - 2)):
             continue  # "single rooms", "single-use" count nothing
-        value = sum(_WORD_NUMBERS[part] for part in re.split(r"[-\s]", word))
-        scaled = _SCALE_WORD.match(text, m.end())  # "two million visitors" counts visitors
+        value = sum(WORD_NUMBERS[part] for part in re.split(r"[-\s]", word))
+        scaled = SCALE_WORD.match(text, m.end())  # "two million visitors" counts visitors
         end = scaled.end() if scaled else m.end()
         # "one of the best" counts nothing, "half of the rooms" is a share
         unit, unit_end = _unit_after(text, end, partitive=word not in ("one", "half"))
-        if word in ("once", "twice") and _TIMES_PER.match(text, m.end()):
+        if word in ("once", "twice") and TIMES_PER.match(text, m.end()):
             unit = stem("times")  # "once a day" is one time a day, as "three times a day" is three
         if word in ("once", "half") and not unit:
             continue
-        value *= _SCALES[scaled.group(1).lower()] if scaled else 1
+        value *= SCALES[scaled.group(1).lower()] if scaled else 1
         found.append(Quantity(float(value), unit, m.start(), end, unit_end))
     spans = [
         Quantity(1.0, stem(m.group("unit").lower()), m.start("a"), m.start("unit"), m.end("unit"))
-        for m in _A_SPAN.finditer(text)
+        for m in A_SPAN.finditer(text)
     ]
     if not (found or times or fractions or spans):
         spans = [
             Quantity(1.0, stem(m.group("unit").lower()), m.start(), m.start("unit"), m.end("unit"))
-            for m in _EVERY_UNIT.finditer(text)
+            for m in EVERY_UNIT.finditer(text)
         ]
     found = sorted(found + times + fractions + spans, key=lambda q: q.start)
     for i, (low, high) in enumerate(zip(found, found[1:])):
@@ -356,8 +210,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if (
             first.unit
             and not then.unit
-            and _ELLIPSIS.fullmatch(text, max(first.end, first.unit_end), then.start)
-            and _ELLIPSIS_AFTER.match(text, then.end)
+            and ELLIPSIS.fullmatch(text, max(first.end, first.unit_end), then.start)
+            and ELLIPSIS_AFTER.match(text, then.end)
         ):
             found[i + 1] = then._replace(unit=first.unit)
     return tuple(found)
@@ -367,22 +221,20 @@ def _fractions(text: str) -> list[Quantity]:
     """The fractions of `text`: a plural one ("two thirds"), or a singular one of something ("a
     quarter of the tickets", "half of the seats")."""
     out = []
-    for m in _FRACTION.finditer(text):
+    for m in FRACTION_WORDS.finditer(text):
         count, denominator = (m.group("n") or "").lower(), m.group("d").lower()
-        if not (count and denominator.endswith("s")) and not (
-            m.group("of") and count in ("", "a", "an", "one")
-        ):
+        if not (count and denominator.endswith("s")) and not (m.group("of") and count in ONE):
             continue
-        if not count and (denominator != "half" or _NO_SHARE_BEFORE.search(text, 0, m.start())):
+        if not count and (denominator != "half" or NO_SHARE_BEFORE.search(text, 0, m.start())):
             continue  # "third of the budget" without its "a" is an ordinal's; "the first half" a period
-        share = CARDINALS.get(count, 1) / _DENOMINATORS[denominator.rstrip("s")]
+        share = CARDINALS.get(count, 1) / DENOMINATORS[denominator.rstrip("s")]
         out.append(Quantity(share, FRACTION, m.start(), m.end("d")))
     return out
 
 
 def is_partitive(text: str, q: Quantity) -> bool:
     """Whether `q` counts part of something ("three of the attackers"), which a claim may name otherwise."""
-    return bool(q.unit) and _PARTITIVE.match(text, q.end) is not None
+    return bool(q.unit) and PARTITIVE.match(text, q.end) is not None
 
 
 def labelled_numbers(text: str) -> dict[str, set[float]]:
@@ -442,17 +294,17 @@ def _parse_number(raw: str) -> float | None:
 def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:
     """What the number ending at `pos` counts (stemmed), and where the unit's words end; with
     `partitive`, what it counts of ("3 of the rooms")."""
-    percent = _PERCENT.match(text, pos)
+    percent = PERCENT.match(text, pos)
     if percent:
         return "%", percent.end()
-    of = _PARTITIVE.match(text, pos) if partitive else None
+    of = PARTITIVE.match(text, pos) if partitive else None
     if of:
         counted = _UNIT_WORD.match(text, of.end())
-        if counted is None or counted.group(1) or counted.group(2).lower() in _WORD_NUMBERS:
+        if counted is None or counted.group(1) or counted.group(2).lower() in WORD_NUMBERS:
             return "", -1
         return _unit_after(text, of.end(), partitive=False)
     m = _UNIT_WORD.match(text, pos)
-    if m and m.group(2).lower() in _QUALIFIERS:
+    if m and m.group(2).lower() in UNIT_QUALIFIERS:
         m = _UNIT_WORD.match(text, m.end()) or m
     if not m:
         return "", -1
@@ -463,19 +315,19 @@ def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:
         return "", -1
     if m.group(1):
         return "\u00b0" + word, m.end()  # "8 °C"
-    scale = _DEGREES.match(text, m.end()) if stem(word) == stem("degrees") else None
+    scale = DEGREES.match(text, m.end()) if stem(word) == stem("degrees") else None
     if scale:  # "230 degrees Celsius" is "230 °C"
         return "\u00b0" + scale.group(1)[0].lower(), scale.end()
     age = _AGE.match(text, m.end())
-    if age and stem(word) in ("year", "month", "week"):
+    if age and stem(word) in AGE_UNITS:
         return "age", age.end()  # "a 34-year-old teacher" is no duration
     unit = stem(word)
-    hourly = _PER_HOUR.match(text, m.end()) if unit in _BASE_UNITS["length"] else None
+    hourly = PER_HOUR.match(text, m.end()) if unit in BASE_UNITS["length"] else None
     if hourly:
         return f"{unit}/h", hourly.end()
-    if unit == "pound" and _WEIGHED.search(text, max(0, pos - LOOKBACK), pos):
+    if unit == "pound" and WEIGHED.search(text, max(0, pos - LOOKBACK), pos):
         return "lb", m.end()  # "weighs 5 pounds" is a mass, "costs 5 pounds" money
-    return _CURRENCIES.get(unit, unit), m.end()
+    return CURRENCIES.get(unit, unit), m.end()
 
 
 def same_amount(a: Quantity, b: Quantity) -> bool:
@@ -505,13 +357,13 @@ def converted_tolerance(unit_a: str, unit_b: str) -> float:
 
 def _kind(unit: str) -> str:
     """What a unit measures, where two units of it can be told apart: money, or a measure of
-    `_BASE_UNITS`; "" for a unit that counts a thing ("rooms")."""
+    `BASE_UNITS`; "" for a unit that counts a thing ("rooms")."""
     return _MONEY if unit in CURRENCY_CODES else _IN_BASE_UNIT.get(unit, ("", 0.0))[0]
 
 
 def every_unit(text: str, q: Quantity) -> bool:
     """Whether `q` is "every" and a unit of time, no number written ("every day", said "daily" too)."""
-    return bool(_EVERY_UNIT.match(text, q.start))
+    return bool(EVERY_UNIT.match(text, q.start))
 
 
 def is_measured(q: Quantity) -> bool:
@@ -534,7 +386,6 @@ def months(text: str) -> set[int]:
 
 
 # What joins the two ends of a range of months: "from December to March", "June-August".
-_MONTH_RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|through|until|till)\s*", re.IGNORECASE)
 _BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
 _YEAR_AFTER = re.compile(r"\s*\d{4}\b")
 
@@ -546,7 +397,7 @@ def month_ranges(text: str) -> list[tuple[int, int]]:
     found = []
     named = month_mentions(text)
     for (first, first_start, first_end), (last, last_start, last_end) in zip(named, named[1:]):
-        joined = _MONTH_RANGE_JOIN.fullmatch(text, first_end, last_start) or (
+        joined = MONTH_RANGE_JOIN.fullmatch(text, first_end, last_start) or (
             _BETWEEN.search(text, 0, first_start) and re.fullmatch(r"\s+and\s+", text[first_end:last_start])
         )
         if joined and not _YEAR_AFTER.match(text, last_end):
@@ -571,7 +422,7 @@ def month_mentions(text: str) -> list[tuple[int, int, int]]:
     found = []
     for m in re.finditer(r"\b([A-Za-z]{3,9})\b\.?", text):
         word = m.group(1)
-        month = _MONTHS.get(word.lower())
+        month = MONTHS.get(word.lower())
         if month is None:
             continue
         if word.lower() in ("may", "mar") and not (word[0].isupper() and _a_date(text, m)):
@@ -580,13 +431,8 @@ def month_mentions(text: str) -> list[tuple[int, int, int]]:
     return found
 
 
-_BEFORE_A_MONTH = re.compile(
-    r"\b(?:in|from|to|until|till|since|during|of|by|early|late|mid|next|last)[\s-]+$"
-)
-
-
 def _a_date(text: str, m: re.Match[str]) -> bool:
     """Whether "May" (or "Mar") at `m` is a month: a digit near it ("3 May"), or a word of time
     before it ("closed in May"), not the verb that opens a question ("May I ...")."""
     near_digit = re.search(r"\d", text[max(0, m.start() - 4) : m.end() + 6])
-    return bool(near_digit or _BEFORE_A_MONTH.search(text[max(0, m.start() - 8) : m.start()]))
+    return bool(near_digit or BEFORE_A_MONTH.search(text[max(0, m.start() - 8) : m.start()]))

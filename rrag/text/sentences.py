@@ -3,36 +3,23 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-from rrag.text.words import STOPWORDS, Span, words
+from rrag.lang.en.abbreviations import ABBREVIATIONS, NUMBERING_ABBREVIATIONS, TIME_ABBREVIATIONS
+from rrag.lang.en.dates import DAY_ABBREVIATIONS, MONTH_NAMES, WEEKDAYS
+from rrag.lang.en.function_words import HEADING_AUXILIARIES, STOPWORDS
+from rrag.text.caches import per_text
+from rrag.text.words import Span, words
 
 # ---------------------------------------------------------------------------------------------
 # Sentences
 
-# Tokens ending in "." that do not end a sentence (compared lower-case, without the dot).
-_ABBREVIATIONS = frozenset(
-    "mr mrs ms dr prof sr jr st vs etc e.g i.e cf approx inc ltd co corp dept "
-    "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun u.s u.k a.m p.m".split()
-)
-# These abbreviate only before a number ("No. 5", "p. 12"); "No. Part-time staff ..." ends a sentence.
-_NUMBERING_ABBREVIATIONS = frozenset("no nos fig vol pp p".split())
-# "5 p.m. Staff leave" ends a sentence; "5 p.m. Monday to Friday" does not.
-_TIME_ABBREVIATIONS = frozenset(("a.m", "p.m"))
-_DAY_OR_MONTH = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun "
-    "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
-)
+_DAY_OR_MONTH = frozenset(WEEKDAYS) | DAY_ABBREVIATIONS | MONTH_NAMES  # after "a.m." or "p.m."
 # A single letter after a number is a unit ("8 °C.", "2 m."), not an initial.
 _UNIT_LETTER = re.compile(r"\d\s?\u00b0?\s?[A-Za-z]$")
 # A short line without terminal punctuation that starts a sentence is a heading ("Scope\nThis
 # policy ..."), unless it has a verb or ends in a function word: then it is a line wrapped mid-sentence.
 # Up to 4 words any heading; up to 6 in title case ("Security When Working From Home").
 MAX_HEADING_WORDS, MAX_TITLE_CASE_HEADING_WORDS = 4, 6
-_AUXILIARIES = frozenset(
-    "is are was were be must will shall should can may might has have had does do".split()
-)
 _TABLE_LINE = re.compile(r"^\s*\||\s\|\s")
 _NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
 _BULLET = re.compile(r"(?:[-*\u2022\u2023\u25e6]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+")
@@ -44,11 +31,39 @@ _INDENT = re.compile(r"[ \t]*")
 _NEXT_VISIBLE = re.compile(r"\s*(\S)")
 
 
-@lru_cache(maxsize=4096)
+@per_text(maxsize=4096)
 def chunk_sentences(text: str) -> tuple[Span, ...]:
     """`split_sentences` of a retrieved chunk, read once: the injection check, the rules, the judge's
     windows and the conflict finder each read every chunk's sentences, claim after claim."""
     return tuple(split_sentences(text))
+
+
+def sentence_windows(text: str, max_words: int | None = None) -> list[tuple[Span, int]]:
+    """Each sentence of `text` alone and joined with the next one, so that a fact spread over two
+    sentences is seen together, as (span, how many sentences). With `max_words`, a pair only where
+    it is short enough, and a longer sentence as overlapping slices."""
+    sentences = chunk_sentences(text)
+    out: list[tuple[Span, int]] = []
+    for i, sentence in enumerate(sentences):
+        out.extend((piece, 1) for piece in (_slices(sentence, max_words) if max_words else [sentence]))
+        if i + 1 < len(sentences):
+            nxt = sentences[i + 1]
+            if max_words is None or len(sentence.text.split()) + len(nxt.text.split()) <= max_words:
+                out.append((Span(text[sentence.start : nxt.end], sentence.start, nxt.end), 2))
+    return out
+
+
+def _slices(sentence: Span, max_words: int) -> list[Span]:
+    if len(sentence.text.split()) <= max_words:  # most sentences: counted without building matches
+        return [sentence]
+    tokens = list(re.finditer(r"\S+", sentence.text))
+    step = max_words // 2
+    out = []
+    for first in range(0, len(tokens) - step, step):
+        last = min(first + max_words, len(tokens)) - 1
+        start, end = tokens[first].start(), tokens[last].end()
+        out.append(Span(sentence.text[start:end], sentence.start + start, sentence.start + end))
+    return out
 
 
 def split_sentences(text: str) -> list[Span]:
@@ -100,16 +115,16 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     word = re.search(r"[\w.]*$", text[max(0, dot - 100) : dot]).group(0).lower()  # type: ignore[union-attr]
     if word.isdigit() and not _line_at(text, dot - len(word)):
         return True  # "1. First item": a list number, not the end of a sentence
-    if word in _TIME_ABBREVIATIONS:
+    if word in TIME_ABBREVIATIONS:
         following = _NEXT_WORD.match(text, dot + 1)
         return not following or following.group(1).lower() in _DAY_OR_MONTH
     # Single letters are initials ("J. Smith"), except after a number, where they are units.
     if len(word) == 1 and _UNIT_LETTER.search(text, max(0, dot - 6), dot):
         return False
-    if word in _NUMBERING_ABBREVIATIONS:
+    if word in NUMBERING_ABBREVIATIONS:
         following = _NEXT_VISIBLE.match(text, dot + 1)
         return bool(following and following.group(1).isdigit())
-    return word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha())
+    return word in ABBREVIATIONS or (len(word) == 1 and word.isalpha())
 
 
 def _is_table_line(text: str, pos: int) -> bool:
@@ -127,7 +142,7 @@ def _is_heading_line(text: str, line_end: int, next_line: int) -> bool:
     limit = MAX_TITLE_CASE_HEADING_WORDS if title_case else MAX_HEADING_WORDS
     if not tokens or len(tokens) > limit or not (line[0].isupper() or line[0].isdigit()):
         return False
-    if tokens[-1] in STOPWORDS or any(t in _AUXILIARIES for t in tokens):
+    if tokens[-1] in STOPWORDS or any(t in HEADING_AUXILIARIES for t in tokens):
         return False
     before = _last_visible(text, text.rfind("\n", 0, line_end) if line_start else 0)
     starts_sentence = line_start == 0 or before in ("", "\n") or before in ".!?:;\u2026"

@@ -5,7 +5,7 @@ measure's base unit, the words about it, its qualifiers ("when full", "per wash"
 Two values are comparable only where they measure the same thing under compatible qualifiers: "1.2 kg
 when empty" is no evidence about the weight "when full", opening hours "on weekdays" say nothing of
 Saturdays, and tablets "per wash" are not the size of a "monthly pack". The value clash of the rules
-(rrag/verify/lexical.py) and the conflict detector (rrag/verify/conflicts.py) both compare these.
+(rrag/verify/rules/values.py) and the conflict detector (rrag/verify/conflicts.py) both compare these.
 """
 
 from __future__ import annotations
@@ -14,13 +14,37 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
+from rrag.lang.en.dates import DAY_QUALIFIER, EVENT_BEFORE, HALF_OF_DAY, SEASON_QUALIFIER, STATES
+from rrag.lang.en.function_words import COPULA_BEFORE, STOPWORDS
+from rrag.lang.en.lexicon import IRREGULAR_FORMS
+from rrag.lang.en.negation import DENIED_BOUND, NO_BOUND
+from rrag.lang.en.numerals import (
+    BOUND_AFTER,
+    BOUND_BEFORE,
+    BOUND_PREPOSITIONS,
+    MOVED_UP,
+    RANGE_JOIN,
+    YEAR_BOUND_BEFORE,
+)
+from rrag.lang.en.qualifiers import (
+    ACT_BEFORE,
+    LEADING_PREPOSITION,
+    MODEL,
+    OF_WHAT,
+    PAST_PREFIXES,
+    RATE,
+    RATE_OF,
+    STATE,
+    VALUE_AND,
+    VALUE_JOINT,
+)
+from rrag.lang.en.table_rows import column_header, last_row_name, row_of_value
+from rrag.lang.en.units import DAYS_PER
+from rrag.text.caches import per_text
 from rrag.text.quantities import (
     CALENDAR_YEAR,
     CONVERTED_MEASURES,
-    DAYS_PER,
-    RANGE_JOIN,
     TIME_OF_DAY,
     Quantity,
     converted_tolerance,
@@ -29,98 +53,23 @@ from rrag.text.quantities import (
     quantities,
 )
 from rrag.text.sentences import split_sentences
-from rrag.text.words import (
-    BOUND_PREPOSITIONS,
-    IRREGULAR_FORMS,
-    STOPWORDS,
-    Span,
-    content_words,
-    has_digit,
-    stem,
-)
+from rrag.text.words import Span, content_words, has_digit, stem
 
 _UNITLESS = ""  # the measure of a bare number: nothing to compare it by
-_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
 # A qualifier is one of these axes and its value; two values that both name an axis must agree on it.
-_DAY = re.compile(
-    rf"\b(?:on\s+)?({'|'.join(_WEEKDAYS)}|weekday|weekend|public holiday|holiday|weeknight)s?\b",
-    re.IGNORECASE,
-)
 _CASES = frozenset({"day", "season", "when", "for"})  # qualifier axes that say which case a value is of
-_SEASON = re.compile(r"\b(?:in\s+(?:the\s+)?)?(winter|summer|spring|autumn)s?\b", re.IGNORECASE)
-_STATE = re.compile(r"\b(?:when|if|while)\s+(?:it\s+is\s+|fully\s+|completely\s+)?([^\W\d_]+)", re.IGNORECASE)
-# Not "second": "a second floor", "every second week" are ordinals ("per second" is still a rate).
-_PER_WHAT = "day|week|month|year|hour|minute|use|wash|cycle|load|dose|session|visit|person|guest|night|order"
-_RATE = re.compile(
-    rf"\bper\s+(?:calendar\s+|working\s+|business\s+)?([^\W\d_]+)|\b(?:a|an|each|every)\s+({_PER_WHAT})\b"
-    r"|\b(daily|weekly|monthly|yearly|annual|annually|hourly)\b",
-    re.IGNORECASE,
-)
-# What an amount of a substance or of data is of, just after its unit: "16 GB of RAM" is no "16 GB of
-# storage". Not shares, money or times ("40% of voters", "£5 million of funding" name loosely).
-_OF = re.compile(
-    r"\s+of\s+(?:(?:the|a|an)\s+)?([^\W\d_]+(?:\s+(?!(?:and|or|but|when|while|with|for|in|on|at|to|by|from)\b)"
-    r"[^\W\d_]+){0,2})",
-    re.IGNORECASE,
-)
+# The measures whose amount is of a substance or of data, said after its unit ("16 GB of RAM"); not
+# shares, money or times ("40% of voters", "£5 million of funding" name loosely).
 _AMOUNTS_OF = frozenset({"mass", "volume", "length", "data"})
-_MODEL = re.compile(r"\b(?:for|on|of|with)\s+(?:the\s+)?([A-Z][A-Za-z]*[-\s]?\d[\w-]*)")
-_RATE_OF = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year"}
-_RATE_OF |= {"annually": "year", "hourly": "hour"}
 _QUALIFIER_REACH = 28  # characters between a value and a qualifier that still belongs to it
-_LEADING_PREPOSITION = re.compile(r"(?:(?:at|on|during|over)\s+)?", re.IGNORECASE)
 NEAR_WORDS = 3  # words either side of a value that say what it is the value of
 _CLAUSE_END = re.compile(r"[,;:!?()\[\]\"^]|\.(?!\d)")
 _SPANS = frozenset({"date", CALENDAR_YEAR})
-# What happened in a year: "extended in" 1968, "signed in Vienna in" 1815, "ratified by Prussia in" 1816.
-_ACT_BEFORE = re.compile(
-    r"\b([^\W\d_]{3,})(?:\s+(?:in|at|by|from|to|with|on)\s+(?:the\s+)?[\w-]+(?:\s+[A-Z][\w-]*)?)?\s+in\s+$"
-)
 _ACT_REACH = 60  # characters before a year that can hold its act
-_PAST_PREFIXES = ("re", "over", "under", "out", "un", "mis", "with")  # "rebuilt", "withdrew"
-_AND = re.compile(r"\b(?:and|or|but)\b", re.IGNORECASE)
-_JOINT = re.compile(r"[,;]|\b(?:and|or|but|while|whereas)\b", re.IGNORECASE)
 _UNIT_IN_BRACKETS = re.compile(r"\(([^()\s]{1,4})\)")
-_ROW_NAME = re.compile(r"(?:^|[.!?]\s+)For ([^,.]{1,80}), the ")  # rrag/ingest/extract.py: table_row
-# The bound an amount is given as: "at least 18 years", "more than 3 million copies", "up to 40
-# minutes", "5 days or more". Alternatives that start further left win a search, so "no more than"
-# is read before "more than".
-_BOUND_BEFORE = re.compile(
-    r"\b(?:(?P<upper>no more than|not more than|not exceeding|less than|fewer than|at most|up to|under|below"
-    r"|a maximum of|maximum of)|(?P<lower>no less than|not less than|no fewer than|more than|greater than"
-    r"|at least|over|above|upwards of|a minimum of|minimum of))\s+$",
-    re.IGNORECASE,
-)
-# ... and a year's: "before 2005" holds 2001, "after 1990" holds 1994.
-_YEAR_BOUND_BEFORE = re.compile(r"\b(?:(?P<upper>before|prior to)|(?P<lower>after))\s+$", re.IGNORECASE)
-_MOVED_UP = re.compile(
-    r"\b(?:shot|went|go|goes|going|gone|rose|risen|rises|rising|climbed|jumped|moved|ran|walked|stepped|sped)\s+$",
-    re.IGNORECASE,
-)
-_BOUND_AFTER = re.compile(
-    r"\s+(?:(?P<upper>or (?:less|fewer|younger|under|below)|at most|at the most)"
-    r"|(?P<lower>or (?:more|over|older|above)|and (?:over|above)|at least))\b",
-    re.IGNORECASE,
-)
 _BOUND_REACH = 20  # characters before a value that can hold its bound
-# A bound a verb's "not" denies is the other bound ("do not take more than 4 tablets": at most 4); one
-# further from its "not", or under a "no", is no bound a value can be compared by ("does not visit the
-# gym at least once a day", "no one under 18 is admitted").
-_DENIED_BOUND = re.compile(r"(?:\b(?:not|never|cannot|nor)|\b\w+n't)\s+(?:[\w']+\s+)?$", re.IGNORECASE)
-_NO_BOUND = re.compile(
-    r"(?:\b(?:no|none|without|not|never|cannot|neither|nor)|n't)(?:\s+[\w']+){0,3}\s*$", re.IGNORECASE
-)
 _OTHER_BOUND = {"lower": "upper", "upper": "lower"}
-# The verb of a time that opens or closes something; "open" and "close" themselves may be states.
-_EVENT_BEFORE = re.compile(
-    r"\b(?:(?P<start>open|opens|opening|start|starts|starting|begin|begins|beginning|departs|leaves)"
-    r"|(?P<end>close|closes|closing|end|ends|ending|finishes|shut|shuts))(?:\s+at)?\s+$",
-    re.IGNORECASE,
-)
 _EVENT_REACH = 16
-_STATES = frozenset({"open", "close", "shut"})  # "is open at 8:00" is a state, "doors open at 8:00" no
-_COPULA_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been|remains?|stays?)\s+$", re.IGNORECASE)
-_HALF_OF_DAY = re.compile(r"[ap]\.?\s?m\b|\b(?:noon|midday|midnight)\b", re.IGNORECASE)
 _TWELVE_HOUR = re.compile(r"(?:[1-9]|1[0-2])(?:[:.]\d\d)?$")
 
 
@@ -193,7 +142,7 @@ class Value:
     def _either_half(self) -> bool:
         """Whether this is a time of day written with no "am" or "pm" that either half of the day
         can have ("at 9:36": 9:36 pm too), not a 24-hour one ("17:30", "08:15")."""
-        return not _HALF_OF_DAY.search(self.written) and bool(_TWELVE_HOUR.match(self.written))
+        return not HALF_OF_DAY.search(self.written) and bool(_TWELVE_HOUR.match(self.written))
 
     def holds(self, other: Value) -> bool:
         """Whether this value states `other`'s amount: the same amount, a range that holds it ("20 to
@@ -250,11 +199,13 @@ def _by_axis(qualifiers: frozenset[tuple[str, str]]) -> dict[str, set[str]]:
     return out
 
 
-@lru_cache(maxsize=8192)  # the rules and the conflict finder read each retrieved sentence claim after claim
+@per_text(maxsize=8192)  # the rules and the conflict finder read each retrieved sentence claim after claim
 def values(text: str) -> tuple[Value, ...]:
     """The values of `text` that have a measure, in text order. A bare number takes the unit its
     column header names ("the price (GBP) is 25": GBP 25)."""
-    read = [q if q.unit else q._replace(unit=header_unit(column_header(text, q))) for q in quantities(text)]
+    read = [
+        q if q.unit else q._replace(unit=header_unit(column_header(text, q.start))) for q in quantities(text)
+    ]
     found = [q for q in read if q.measure[0] != _UNITLESS]
     qualified = _qualifiers(text, found)
     words = frozenset(content_words(text))
@@ -308,19 +259,19 @@ def _bound(text: str, q: Quantity) -> tuple[str, tuple[int, int]]:
     """Which bound `text` gives `q` as ("" for none), and the span of the value with the bound's words
     (and the "not" that turns it round)."""
     end = max(q.end, q.unit_end)
-    before = _BOUND_BEFORE.search(text, max(0, q.start - _BOUND_REACH), q.start)
+    before = BOUND_BEFORE.search(text, max(0, q.start - _BOUND_REACH), q.start)
     if before is None and q.unit == CALENDAR_YEAR:
-        before = _YEAR_BOUND_BEFORE.search(text, max(0, q.start - _BOUND_REACH), q.start)
-    if before and before.group(0).lower().startswith("up") and _MOVED_UP.search(text, 0, before.start()):
+        before = YEAR_BOUND_BEFORE.search(text, max(0, q.start - _BOUND_REACH), q.start)
+    if before and before.group(0).lower().startswith("up") and MOVED_UP.search(text, 0, before.start()):
         before = None  # "the rating shot up to 90 points" gives it, no bound
     if before:
         bound = "upper" if before.group("upper") else "lower"
-        denied = _DENIED_BOUND.search(text, 0, before.start())
+        denied = DENIED_BOUND.search(text, 0, before.start())
         if denied:
             return _OTHER_BOUND[bound], (denied.start(), end)
-        if not _NO_BOUND.search(text, 0, before.start()):
+        if not NO_BOUND.search(text, 0, before.start()):
             return bound, (before.start(), end)
-    after = _BOUND_AFTER.match(text, end)
+    after = BOUND_AFTER.match(text, end)
     if after:
         return ("upper" if after.group("upper") else "lower"), (q.start, after.end())
     return "", (q.start, end)
@@ -329,9 +280,9 @@ def _bound(text: str, q: Quantity) -> tuple[str, tuple[int, int]]:
 def _event(text: str, q: Quantity) -> str:
     """ "start" or "end" where the verb just before a time says it is when something opens or closes
     ("opens at 8:00", "the last train leaves at 23:10"); "" for a state ("is open at 8:00")."""
-    verb = _EVENT_BEFORE.search(text, max(0, q.start - _EVENT_REACH), q.start)
+    verb = EVENT_BEFORE.search(text, max(0, q.start - _EVENT_REACH), q.start)
     if verb is None or (
-        verb.group(0).split()[0].lower() in _STATES and _COPULA_BEFORE.search(text, 0, verb.start())
+        verb.group(0).split()[0].lower() in STATES and COPULA_BEFORE.search(text, 0, verb.start())
     ):
         return ""
     return "end" if verb.group("end") else "start"
@@ -370,7 +321,7 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
             ends = [max(found[i].quantity.end, found[i].quantity.unit_end) for i in members]
             starts = [found[i].quantity.start for i in members]
             between = [text[end:start] for end, start in zip(ends, starts[1:])]
-            if not all(_JOINT.search(b) for b in between):
+            if not all(VALUE_JOINT.search(b) for b in between):
                 continue  # "from 23 February to 6 March": one span, not values of several things
             parts = [_split_at_joint(b) for b in between]
             leading = [content_words(after) for _, after in parts]
@@ -417,7 +368,7 @@ def _acts(text: str, years: list[Value]) -> list[frozenset[str]]:
     1902 and extended in 1968" (built, extended), "signed in Vienna in 1815. It was ratified by Prussia
     in 1816" (signed, ratified); none where any year lacks one ("members in 1971 ... now in 2017") or
     two acts are one ("released in 2001 and re-released in 2005")."""
-    acts = [_ACT_BEFORE.search(text, max(0, y.quantity.start - _ACT_REACH), y.quantity.start) for y in years]
+    acts = [ACT_BEFORE.search(text, max(0, y.quantity.start - _ACT_REACH), y.quantity.start) for y in years]
     said = [a.group(1).lower() if a else "" for a in acts]
     stems = [stem(w) for w in said]
     if not all(_past(w) for w in said) or len(set(stems)) < len(stems):
@@ -427,7 +378,7 @@ def _acts(text: str, years: list[Value]) -> list[frozenset[str]]:
 
 def _past(word: str) -> bool:
     """Whether `word` is a past form: "extended", "built", "rebuilt", "withdrew"."""
-    base = next((word[len(p) :] for p in _PAST_PREFIXES if word.startswith(p)), word)
+    base = next((word[len(p) :] for p in PAST_PREFIXES if word.startswith(p)), word)
     return word.endswith("ed") or word in IRREGULAR_FORMS or base in IRREGULAR_FORMS
 
 
@@ -438,7 +389,7 @@ def _per(value: Value) -> frozenset[str]:
 
 def _split_at_joint(between: str) -> tuple[str, str]:
     """The words between two values, cut at their last joint: (the first's, the second's)."""
-    joints = list(_JOINT.finditer(between))
+    joints = list(VALUE_JOINT.finditer(between))
     if not joints:
         return between, ""
     return between[: joints[-1].start()], between[joints[-1].end() :]
@@ -465,29 +416,14 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
     return out
 
 
-# A table row as rrag/ingest/extract.py's `table_row` writes it names each value's column just before
-# it: "the price (GBP) is 25", "the duration (hours) is 4" (no digit: not across an earlier value).
-_HEADER = re.compile(r"\bthe (?P<header>[^,;.\d]{1,60}?) (?:is|are) $", re.IGNORECASE)
-_HEADER_REACH = 80  # characters before a value that can hold its header
 _IN_BRACKETS = re.compile(r"\(([^()]{1,20})\)")
-
-
-def column_header(text: str, q: Quantity) -> str:
-    """The column header a table sentence puts just before `q` ("price (GBP)"), or ""."""
-    m = _HEADER.search(text, max(0, q.start - _HEADER_REACH), q.start)
-    return m.group("header") if m else ""
-
-
-_ROW = re.compile(r"\bFor (?P<label>[^,.]{1,80}), the [^.]*$")  # "For Deep clean, the price (GBP) is "
-_ROW_REACH = 200
 
 
 def _row_words(text: str, q: Quantity) -> frozenset[str]:
     """The words of the row label and column header of a table sentence's value ("For Deep clean, the
     price (GBP) is 25": deep, clean, price): what it is the value of, outside its clause."""
-    header = column_header(text, q)
-    row = _ROW.search(text, max(0, q.start - _ROW_REACH), q.start) if header else None
-    named = f"{row.group('label') if row else ''} {header}"
+    header = column_header(text, q.start)
+    named = f"{row_of_value(text, q.start) if header else ''} {header}"
     return frozenset(t for t in content_words(named) if not has_digit(t))
 
 
@@ -579,11 +515,11 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
     if not found:
         return out
     for axis, pattern in (
-        ("day", _DAY),
-        ("season", _SEASON),
-        ("when", _STATE),
-        ("per", _RATE),
-        ("for", _MODEL),
+        ("day", DAY_QUALIFIER),
+        ("season", SEASON_QUALIFIER),
+        ("when", STATE),
+        ("per", RATE),
+        ("for", MODEL),
     ):
         for m in pattern.finditer(text):
             what = next(g for g in m.groups() if g)
@@ -591,7 +527,7 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
                 continue  # "when the ...": a clause, not a state
             if any(q.start <= m.start() < max(q.end, q.unit_end) for q in found):
                 continue  # part of a value's own words ("every 3 hours", "every hour" is the value)
-            what = _RATE_OF.get(what.lower(), what) if axis == "per" else what
+            what = RATE_OF.get(what.lower(), what) if axis == "per" else what
             what = what if axis == "for" else stem(what.lower())
 
             def distance(q: Quantity, m: re.Match[str] = m) -> tuple[int, int]:
@@ -600,7 +536,7 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
                     return (m.start() - end, 0)
                 # no qualifier reaches across an "and" to the value after it ("58 metres tall when
                 # built and 30 metres tall after the fire": built is the 58 metres')
-                across = _QUALIFIER_REACH if _AND.search(text, m.end(), q.start) else 0
+                across = _QUALIFIER_REACH if VALUE_AND.search(text, m.end(), q.start) else 0
                 return (q.start - m.end() + across, 1)
 
             opened = _opened(text, m.start()) if axis in ("day", "season") else None
@@ -614,7 +550,7 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
             if distance(nearest)[0] <= _QUALIFIER_REACH:
                 out.setdefault(nearest, []).append((axis, what, m.end()))
     for q in found:
-        of = _OF.match(text, max(q.end, q.unit_end)) if q.measure[0] in _AMOUNTS_OF else None
+        of = OF_WHAT.match(text, max(q.end, q.unit_end)) if q.measure[0] in _AMOUNTS_OF else None
         if of:
             out.setdefault(q, []).extend(("of", what, of.end()) for what in content_words(of.group(1)))
     return out
@@ -623,7 +559,7 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
 def _opened(text: str, at: int) -> Span | None:
     """The sentence of `text` that a qualifier at `at` opens (a preposition at most before it)."""
     sentence = next((s for s in split_sentences(text) if s.start <= at < s.end), None)
-    return sentence if sentence and _LEADING_PREPOSITION.fullmatch(text, sentence.start, at) else None
+    return sentence if sentence and LEADING_PREPOSITION.fullmatch(text, sentence.start, at) else None
 
 
 def near_words(text: str, q: Quantity) -> frozenset[str]:
@@ -634,8 +570,8 @@ def near_words(text: str, q: Quantity) -> frozenset[str]:
 
 def _row(text: str, q: Quantity) -> frozenset[str]:
     """The content words of the name of the table row `q` is in, if `text` is rows read as sentences."""
-    row = [m for m in _ROW_NAME.finditer(text, 0, q.start)][-1:]
-    return frozenset(content_words(row[0].group(1))) if row else frozenset()
+    name = last_row_name(text, q.start)
+    return frozenset(content_words(name)) if name is not None else frozenset()
 
 
 def _near(text: str, q: Quantity) -> frozenset[str]:

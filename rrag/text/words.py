@@ -1,4 +1,4 @@
-"""Words: the one word tokenizer, stopwords, stems, content words and negators."""
+"""Words: the one word tokenizer, stems, content words, and negations with what they reach."""
 
 from __future__ import annotations
 
@@ -7,6 +7,19 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
+from rrag.lang.en.function_words import STOPWORDS
+from rrag.lang.en.lexicon import IRREGULAR_FORMS, PRICED
+from rrag.lang.en.negation import (
+    AUXILIARY,
+    FRONTED_PHRASE,
+    NEGATED_CLAUSE_BREAK,
+    NEGATING_DETERMINERS,
+    NEGATION_SCOPE_BREAK,
+    NEGATIVE_WORDS,
+    NEGATORS,
+)
+from rrag.lang.en.numerals import BOUND_COMPARATIVES, BOUND_PREPOSITIONS, CARDINALS
+from rrag.text.caches import per_text
 from rrag.text.normalise import normalize
 
 
@@ -18,25 +31,10 @@ class Span(NamedTuple):
     end: int
 
 
-STOPWORDS = frozenset(
-    """a an the and or but if then else of to in on at by for with from into onto over under about
-    as than that this these those there here it its it's is are was were be been being am do does did
-    doing have has had having i me my we our you your he him his she her they them their what which
-    who whom whose when where why how many much all any both each every few more most other some such only
-    own same so too very s t can will just should would could may might must shall also per via up out off
-    again further once whether while during before after above below between through until against
-    according based says said states stated document documents text""".split()
-)
-# Words that open a sentence about what an earlier one named ("It was played in Mexico").
-PRONOUNS = frozenset("it they he she this these those that which who its their them".split())
-NEGATORS = frozenset(
-    """not no never none nobody nothing neither nor nowhere cannot without cant dont doesnt didnt
-    isnt arent wasnt werent wont wouldnt shouldnt couldnt hasnt havent hadnt mustnt neednt nt""".split()
-)  # "nt": "are n't", as tokenised text writes it
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
 
 
-@lru_cache(maxsize=4096)  # the verifiers read the same sentences and windows several times
+@per_text(maxsize=4096)  # the verifiers read the same sentences and windows several times
 def words(text: str) -> tuple[str, ...]:
     """Lower-case word tokens; contractions keep their apostrophe removed ("don't" -> "dont")."""
     normalized = normalize(text)
@@ -44,6 +42,11 @@ def words(text: str) -> tuple[str, ...]:
     if "'" not in normalized and "\u2019" not in normalized:
         return tuple(found)  # most texts: no apostrophe to take out of any word
     return tuple(w.replace("'", "").replace("\u2019", "") for w in found)
+
+
+def word_spans(text: str) -> list[Span]:
+    """The word tokens of `words(text)`, in the original text with offsets."""
+    return [Span(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
 
 
 @lru_cache(maxsize=65536)  # a corpus has far fewer distinct words than word occurrences
@@ -68,6 +71,13 @@ def stem(word: str) -> str:
     return word
 
 
+def lemma(word: str) -> str:
+    """`stem` twice, an irregular form as its verb's: "bookings" and "booking" are both "book" (`stem`
+    once: "booking" and "book"), "wrote" is "write"'s. The contrasts compare tokens by it (a word and
+    its other forms in the same slot); the other rules compare `stem`s, as they were measured."""
+    return stem(stem(IRREGULAR_FORMS.get(word, word)))
+
+
 @lru_cache(maxsize=65536)  # asked of every term of every window the rules compare
 def has_digit(word: str) -> bool:
     """Whether a word has a digit ("12", "hx12", "1980s"): a number or a code, not a plain word."""
@@ -75,18 +85,11 @@ def has_digit(word: str) -> bool:
 
 
 NOT_CONTENT = STOPWORDS | NEGATORS  # words no content word is: negation is checked apart
-CARDINALS = {
-    w: n
-    for n, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-        "sixteen seventeen eighteen nineteen twenty".split()
-    )
-} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 # A number in words is its digits ("two eggs" says what "2 eggs" does); not "one", also a pronoun.
 _AS_DIGITS = {w: str(n) for w, n in CARDINALS.items() if n != 1}
 
 
-@lru_cache(maxsize=4096)
+@per_text(maxsize=4096)
 def content_words(text: str) -> tuple[str, ...]:
     """Stemmed words that carry meaning, a number in words as its digits: no stopwords, no negators
     (negation is checked apart)."""
@@ -99,17 +102,10 @@ def negation_count(text: str) -> int:
     return sum(1 for i in range(len(tokens)) if negates(tokens, i))
 
 
-# "no more than 3 bags" and "not less than 18" state a bound, not a denial; so does "not under 70 kg".
-BOUND_PREPOSITIONS = frozenset({"under", "over", "above", "below"})
-_COMPARATIVES = frozenset("more less fewer greater higher lower later earlier longer shorter sooner".split())
-
-
-PRICED = frozenset("cost costs costing charge charges charged pay pays paying paid".split())
-
-
 def negates(tokens: Sequence[str], i: int) -> bool:
     """Whether token `i` of `tokens` (as `words` writes them) is a negator, not the "no" or "not" of
-    a bound, nor the "nothing" of a price ("costs nothing" says free, rrag.verify.contrasts reads it)."""
+    a bound, nor the "nothing" of a price ("costs nothing" says free: rrag.verify.rules.contrasts reads
+    it)."""
     if tokens[i] == "nothing" and i and tokens[i - 1] in PRICED:
         return False
     return tokens[i] in NEGATORS and not (tokens[i] in ("no", "not") and _is_bound(tokens, i + 1))
@@ -121,7 +117,7 @@ def _is_bound(tokens: Sequence[str], i: int) -> bool:
     if i + 1 >= len(tokens):
         return False
     after = tokens[i + 1]
-    return (tokens[i] in _COMPARATIVES and after == "than") or (
+    return (tokens[i] in BOUND_COMPARATIVES and after == "than") or (
         tokens[i] in BOUND_PREPOSITIONS and (after[0].isdigit() or after in CARDINALS)
     )
 
@@ -138,43 +134,20 @@ class Negation(NamedTuple):
 
 # How many content words a negator reaches: "no overall charge" negates "overall" (the charge itself is
 # there), "does not cover theft" negates the covering (and, less surely, the theft).
-_DETERMINERS = frozenset({"no", "none", "without", "nobody", "nothing", "nowhere"})
 _DETERMINER_REACH, _NEGATOR_REACH = 1, 2
-_SCOPE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|and|or|although|though|while)\s")
 _BUT = re.compile(r"\sbut\s+$", re.IGNORECASE)
 _ELIDED_WORDS = 2
-_AUXILIARY = re.compile(
-    r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|will|would|can|could)\b", re.I
-)
-_CLAUSE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|although|though|while|whereas)\s")
-# A phrase before the clause it belongs to ("In the east wing, camping is not allowed"): its comma
-# ends no clause.
-_FRONTED = re.compile(
-    r"^\s*(?:in|on|at|for|during|from|after|before|within|under|inside|outside)\b[^,;:.!?]{0,40},", re.I
-)
-
-
-# Words that deny as a "not" does: "avoid allowing", "it is unclear if", "failed to", "rather than",
-# "excludes" (a policy that excludes a loss does not cover it), "forbidden" (must not), "has stopped"
-# (no longer).
-NEGATIVE_WORDS = frozenset(
-    """avoid unclear unlikely fail failed lack lacks unable refuse refused rather instead exclude
-    excludes excluded excluding forbid forbids forbidden prohibit prohibits prohibited banned stopped
-    ceased discontinued""".split()
-)
-# Prefixes that deny the word they start: "unsuitable", "non-refundable" (none is the start of another).
-NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
 _DENIAL_BEFORE, _DENIAL_AFTER = 4, 2  # how near a negator a word is too near to be stated plainly
 
 
-@lru_cache(maxsize=4096)  # the rules read each evidence sentence for every claim
+@per_text(maxsize=4096)  # the rules read each evidence sentence for every claim
 def denies(text: str) -> bool:
     """Whether `text` has a negator or a negative word ("avoid", "unclear") anywhere."""
     tokens = [_token(t.text) for t in word_spans(text)]
     return any(negates(tokens, i) or w in NEGATIVE_WORDS for i, w in enumerate(tokens))
 
 
-@lru_cache(maxsize=4096)
+@per_text(maxsize=4096)
 def plain_words(text: str) -> frozenset[str]:
     """The stemmed content words of `text` that it states plainly: with no negator or negative word
     ("avoid", "unclear") within a few words of them ("WiFi: no", "don't allow the soil to dry")."""
@@ -196,7 +169,7 @@ def _elided(text: str, clause_start: int, negator: int, clause_end: int) -> bool
     if text[clause_start:negator].strip() or not _BUT.search(text, 0, negator):
         return False
     rest = text[negator:clause_end]
-    return len(content_words(rest)) <= _ELIDED_WORDS and not _AUXILIARY.search(rest)
+    return len(content_words(rest)) <= _ELIDED_WORDS and not AUXILIARY.search(rest)
 
 
 def _token(word: str) -> str:
@@ -204,7 +177,7 @@ def _token(word: str) -> str:
     return word.lower().replace("'", "").replace("\u2019", "")
 
 
-@lru_cache(maxsize=4096)
+@per_text(maxsize=4096)
 def negations(text: str) -> tuple[Negation, ...]:
     """Each negator of `text` ("not", "never", "no", "cannot", "doesn't", "without") with the content
     words it negates: the next one or two, within its clause. "not only" negates nothing."""
@@ -215,11 +188,11 @@ def negations(text: str) -> tuple[Negation, ...]:
         word = written[i]
         if not negates(written, i):
             continue
-        reach = _DETERMINER_REACH if word in _DETERMINERS else _NEGATOR_REACH
+        reach = _DETERMINER_REACH if word in NEGATING_DETERMINERS else _NEGATOR_REACH
         terms: list[str] = []
         end = token.end
         for j, nxt in enumerate(tokens[i + 1 :], i + 1):
-            if len(terms) == reach or _SCOPE_BREAK.search(text, end, nxt.start):
+            if len(terms) == reach or NEGATION_SCOPE_BREAK.search(text, end, nxt.start):
                 break
             w = written[j]
             if (w == "only" and not terms) or _is_bound(written, j):
@@ -233,10 +206,12 @@ def negations(text: str) -> tuple[Negation, ...]:
                 terms.append(stem(w))
             end = nxt.end
         if terms:
-            fronted = _FRONTED.match(text)
+            fronted = FRONTED_PHRASE.match(text)
             phrase_end = fronted.end() if fronted else -1
             breaks = (
-                [0] + [m.end() for m in _CLAUSE_BREAK.finditer(text) if m.end() != phrase_end] + [len(text)]
+                [0]
+                + [m.end() for m in NEGATED_CLAUSE_BREAK.finditer(text) if m.end() != phrase_end]
+                + [len(text)]
             )
             start = max(b for b in breaks if b <= token.start)
             stop = min(b for b in breaks if b >= end)
@@ -248,72 +223,3 @@ def negations(text: str) -> tuple[Negation, ...]:
             clause = frozenset(content_words(text[start:stop]))
             out.append(Negation(token.start, end, frozenset(terms), clause, elided))
     return tuple(out)
-
-
-# ---------------------------------------------------------------------------------------------
-# Numbers and dates
-
-
-def word_spans(text: str) -> list[Span]:
-    """The word tokens of `words(text)`, in the original text with offsets."""
-    return [Span(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
-
-
-# Irregular past forms and their verb: "Ann Lee wrote the guide" is read against "written by Tom Ray",
-# "should be taken" against "take".
-IRREGULAR_FORMS = {
-    form: verb
-    for verb, forms in {
-        "write": "wrote written",
-        "pay": "paid",
-        "build": "built",
-        "make": "made",
-        "sell": "sold",
-        "buy": "bought",
-        "hold": "held",
-        "keep": "kept",
-        "send": "sent",
-        "spend": "spent",
-        "teach": "taught",
-        "tell": "told",
-        "find": "found",
-        "give": "gave given",
-        "take": "took taken",
-        "choose": "chose chosen",
-        "draw": "drew drawn",
-        "win": "won",
-        "begin": "began begun",
-        "bring": "brought",
-        "lead": "led",
-        "run": "ran",
-        "sing": "sang sung",
-        "speak": "spoke spoken",
-        "drive": "drove driven",
-        "grow": "grew grown",
-        "know": "knew known",
-        "throw": "threw thrown",
-        "break": "broke broken",
-        "steal": "stole stolen",
-        "fight": "fought",
-        "catch": "caught",
-        "feed": "fed",
-        "leave": "left",
-        "lose": "lost",
-        "meet": "met",
-        "drink": "drank drunk",
-        "eat": "ate eaten",
-        "freeze": "froze frozen",
-        "wear": "wore worn",
-        "ride": "rode ridden",
-        "hide": "hid hidden",
-        "forget": "forgot forgotten",
-        "shake": "shook shaken",
-        "swim": "swam swum",
-        "fly": "flew flown",
-        "sleep": "slept",
-        "hear": "heard",
-        "stand": "stood",
-        "understand": "understood",
-    }.items()
-    for form in forms.split()
-}

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rrag.text import chunk_sentences, content_words
-from rrag.text.values import Value, values
+from rrag.text.reading import read
+from rrag.text.values import Value
 from rrag.types import ClaimResult, ClaimStatus, RetrievedChunk, Verdict
 
 SAME_THING = 0.6  # share of the smaller topic the two sentences must have in common
@@ -39,8 +40,9 @@ class Stated:
 
 def _topic(text: str) -> frozenset[str]:
     """What a sentence is about: its content words less the values and their units ("X400" stays)."""
-    units = {stem for v in values(text) for stem in content_words(v.written)}
-    return frozenset(t for t in content_words(text) if not re.fullmatch(r"[\d.,]+", t) and t not in units)
+    reading = read(text)
+    units = {stem for v in reading.values for stem in content_words(v.written)}
+    return frozenset(t for t in reading.content_words if not re.fullmatch(r"[\d.,]+", t) and t not in units)
 
 
 def _same_thing(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -60,7 +62,9 @@ def _sentences(contexts: Sequence[RetrievedChunk]) -> list[_Sentence]:
     for rank, rc in enumerate(contexts):
         for sentence in chunk_sentences(rc.chunk.text):
             stated = tuple(
-                Stated(rc.chunk.source, rank, v) for v in values(sentence.text) if v.measure not in _NO_SLOT
+                Stated(rc.chunk.source, rank, v)
+                for v in read(sentence.text).values
+                if v.measure not in _NO_SLOT
             )
             if stated:
                 out.append(_Sentence(_topic(sentence.text), stated))
@@ -75,7 +79,7 @@ def disagreement(claim: str, contexts: Sequence[RetrievedChunk]) -> str:
 
 def _claimed(claim: str) -> list[Value]:
     """The values a claim states that sources can disagree about."""
-    return [v for v in values(claim) if v.measure not in _NO_SLOT]
+    return [v for v in read(claim).values if v.measure not in _NO_SLOT]
 
 
 def _disagreement(claim: str, sentences: list[_Sentence]) -> str:

@@ -1,6 +1,7 @@
-"""Cheap signals for claim verification: evidence windows, weighted coverage, numbers, entities.
+"""Cheap signals for claim verification: evidence windows, weighted coverage, the speaker's own words,
+a record's share of the text, a negation on one side.
 
-Plain Python over strings, built on the shared rrag.text utilities. The learned judge
+Plain Python over strings, built on the shared reading (rrag.text.read). The learned judge
 (rrag/verify/nli.py) scores the windows picked here, and a small calibrated model combines its
 output with these signals.
 """
@@ -11,17 +12,12 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
-from rrag.text import (
-    STOPWORDS,
-    Span,
-    chunk_sentences,
-    content_words,
-    negation_count,
-    quantities,
-    split_sentences,
-)
+from rrag.lang.en.discourse import FIRST_PERSON
+from rrag.text import Span, content_words, sentence_windows, split_sentences
+from rrag.text.reading import read
 
 MAX_WINDOW_WORDS = 56  # evidence windows of about 80 tokens: short pairs keep the judge fast
 
@@ -38,30 +34,9 @@ def claim_sentences(text: str) -> list[Span]:
 
 
 def windows(text: str, max_words: int = MAX_WINDOW_WORDS) -> list[Span]:
-    """Each sentence of `text` alone and joined with the next one (when short enough), so that a
-    fact spread over two sentences is seen together; long sentences become overlapping slices."""
-    sentences = chunk_sentences(text)
-    out: list[Span] = []
-    for i, sentence in enumerate(sentences):
-        out.extend(_slices(sentence, max_words))
-        if i + 1 < len(sentences):
-            nxt = sentences[i + 1]
-            if len(sentence.text.split()) + len(nxt.text.split()) <= max_words:
-                out.append(Span(text[sentence.start : nxt.end], sentence.start, nxt.end))
-    return out
-
-
-def _slices(sentence: Span, max_words: int) -> list[Span]:
-    if len(sentence.text.split()) <= max_words:  # most sentences: counted without building matches
-        return [sentence]
-    tokens = list(re.finditer(r"\S+", sentence.text))
-    step = max_words // 2
-    out = []
-    for first in range(0, len(tokens) - step, step):
-        last = min(first + max_words, len(tokens)) - 1
-        start, end = tokens[first].start(), tokens[last].end()
-        out.append(Span(sentence.text[start:end], sentence.start + start, sentence.start + end))
-    return out
+    """The judge's evidence windows: `sentence_windows` of at most `max_words`, so that its pairs stay
+    short (a long sentence becomes overlapping slices)."""
+    return [span for span, _ in sentence_windows(text, max_words)]
 
 
 class TermWeights:
@@ -98,27 +73,11 @@ def coverage_of(
     return lambda evidence_terms: sum(w for t, w in weighted if t in evidence_terms) / total
 
 
-def coverage(items: set[Any], pool: set[Any]) -> float:
+def coverage(items: AbstractSet[Any], pool: AbstractSet[Any]) -> float:
     """Share of `items` found in `pool`; 1.0 when there is nothing to find."""
     return 1.0 if not items else len(items & pool) / len(items)
 
 
-def number_values(text: str) -> set[float]:
-    return {round(q.value, 6) for q in quantities(text)}
-
-
-def capitalised(text: str) -> set[str]:
-    """Capitalised words not at a sentence start: a cheap stand-in for named entities."""
-    found: set[str] = set()
-    for sentence in split_sentences(text):
-        tokens = re.findall(r"[^\W_]+", sentence.text)
-        found.update(t.lower() for t in tokens[1:] if t[:1].isupper() and t.lower() not in STOPWORDS)
-    return found
-
-
-# The speaker's own words: "I" as written, and the other first-person forms in any case but "US" (the
-# country).
-_FIRST_PERSON = re.compile(r"\bI\b|\b(?i:me|my|mine|myself|we|our|ours|ourselves)\b|\b(?:us|Us)\b")
 # A key of a JSON record ('"OutdoorSeating":'): one per two to four words of an exported record.
 _RECORD_KEY = re.compile(r'"[^"\n]{1,60}"\s*:')
 
@@ -126,7 +85,7 @@ _RECORD_KEY = re.compile(r'"[^"\n]{1,60}"\s*:')
 def first_person(text: str) -> float:
     """1.0 where a sentence speaks of its speaker ("I love that show", "we went there in May"):
     documents rarely state that, and the dialogue and summary sets label it unsupported."""
-    return float(_FIRST_PERSON.search(text) is not None)
+    return float(FIRST_PERSON.search(text) is not None)
 
 
 def record_share(texts: Iterable[str]) -> float:
@@ -141,4 +100,4 @@ def record_share(texts: Iterable[str]) -> float:
 
 def negation_mismatch(claim: str, evidence: str) -> float:
     """1.0 when exactly one of claim and evidence is negated: a frequent sign of contradiction."""
-    return float((negation_count(claim) > 0) != (negation_count(evidence) > 0))
+    return float((read(claim).negation_count > 0) != (read(evidence).negation_count > 0))

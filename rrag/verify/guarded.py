@@ -20,16 +20,17 @@ from dataclasses import dataclass, replace
 
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
-from rrag.verify.contrasts import SWAP
 from rrag.verify.features import claim_sentences
-from rrag.verify.lexical import BORROWED, HARD_EVIDENCE, NEGATED_EVIDENCE, UNSTATED, LexicalVerifier
+from rrag.verify.lexical import LexicalVerifier
+from rrag.verify.rules import HARD_EVIDENCE, RULES
+from rrag.verify.rules.negation import NEGATED_EVIDENCE
 
 
 @dataclass(frozen=True)
 class Guard:
     """When the rules overrule the model's yes."""
 
-    # Up to which P(supported) of the model each kind of hard evidence overrules it.
+    # Up to which P(supported) of the model each softer kind of evidence overrules its yes.
     overrules_below: dict[str, float]
     # The kinds that also overrule the model on a claim of several sentences (a whole response).
     in_long_claims: frozenset[str]
@@ -39,21 +40,18 @@ class Guard:
     model_sure: float
     rules_doubt: float
 
+    def bound(self, kind: str) -> float:
+        """Up to which P(supported) evidence of `kind` overrules the model's yes: this guard's bound,
+        else its rules' policy."""
+        return self.overrules_below.get(kind, RULES.policy(kind).overrules_below)
 
-NEVER, ALWAYS = -1.0, 1.01  # bounds on P(supported): a veto that never / always applies
 
-
-# Measured on the dev sets with group cross-validation, the combiner refitted in each fold (python -m
-# training.guard_cv; docs/verifier.md). Hard evidence is no part of the guard: it always wins. An
-# unstated number overrules on a one-sentence claim below P = 0.7 (0.6 until the combiner read the
-# speaker's words and records, and the demo's invented EUR 2,000 bonus rose from P 0.55 to 0.63);
-# the unsure-yes veto catches the demo's invented benefits (tests/test_demo.py); a negation on one
-# side only, about other words, never overrules a yes and only tells a contradiction from an
-# unsupported claim; a value borrowed from a sentence about something else always does (its window
-# fools the model), and so does another thing of the same kind in the evidence's slot (the judge
-# supports "with tea" against "with coffee"; docs/verifier.md).
+# Hard evidence is no part of the guard: it always wins. Up to which P(supported) each softer kind
+# overrules the model's yes is its rules' (rrag/verify/rules/), measured on the dev sets with group
+# cross-validation, the combiner refitted in each fold (python -m training.guard_cv; docs/verifier.md);
+# the unsure-yes veto catches the demo's invented benefits (tests/test_demo.py).
 DEFAULT_GUARD = Guard(
-    overrules_below={UNSTATED: 0.7, BORROWED: ALWAYS, NEGATED_EVIDENCE: NEVER, SWAP: ALWAYS},
+    overrules_below=RULES.overrules_below(),
     in_long_claims=frozenset(),
     model_sure=0.8,
     rules_doubt=0.25,
@@ -127,10 +125,7 @@ def overrule(
         rule
         for rule, kind in rules
         if kind is not None
-        and (
-            not accepted
-            or (p < guard.overrules_below[kind] and (len(rules) == 1 or kind in guard.in_long_claims))
-        )
+        and (not accepted or (p < guard.bound(kind) and (len(rules) == 1 or kind in guard.in_long_claims)))
     ]
     against = next(
         (rule for rule in softer if rule.status is ClaimStatus.CONTRADICTED), softer[0] if softer else None

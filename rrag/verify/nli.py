@@ -32,14 +32,14 @@ from rrag.backends.onnx import cpu_session
 from rrag.errors import ConfigError
 from rrag.settings import Settings
 from rrag.text import Span, chunk_sentences, content_words, words
-from rrag.text import clear_caches as clear_text_caches
+from rrag.text.caches import per_text
+from rrag.text.reading import read
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify import features as fx
-from rrag.verify import lexical
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import evidence_at, nothing_retrieved
 from rrag.verify.lexical import LexicalVerifier
-from rrag.verify.records import record_support
+from rrag.verify.rules.records import record_support
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 MODEL_FILE = "nli-minilm-l6-int8.onnx"
@@ -134,7 +134,7 @@ class CrossEncoder:
             [0] * (len(first) + 2) + [1] * (len(second) + 1),
         )
 
-    @lru_cache(maxsize=8 * CHUNK_CACHE_SIZE)  # noqa: B019 (encoders are few and shared: shared_encoder)
+    @per_text(maxsize=8 * CHUNK_CACHE_SIZE)  # encoders are few and shared (shared_encoder)
     def _tokens(self, text: str) -> tuple[int, ...]:
         return tuple(self._tokenizer.encode(text, add_special_tokens=False).ids)
 
@@ -243,13 +243,13 @@ class SentenceScore:
     probability: float = 0.0
 
 
-@lru_cache(maxsize=CHUNK_CACHE_SIZE)  # the same chunks come back for claim after claim, answer after answer
+@per_text(maxsize=CHUNK_CACHE_SIZE)  # the same chunks come back for claim after claim, answer after answer
 def chunk_windows(chunk: Chunk) -> tuple[_Window, ...]:
     """The evidence windows of one chunk with their content words, computed once per chunk."""
     return tuple(_Window(chunk, span, frozenset(content_words(span.text))) for span in fx.windows(chunk.text))
 
 
-@lru_cache(maxsize=CHUNK_CACHE_SIZE)
+@per_text(maxsize=CHUNK_CACHE_SIZE)
 def chunk_numbers(text: str) -> frozenset[float]:
     """The numbers a chunk states, read sentence by sentence and in the text between sentences (a list
     item's number): the rules and the conflict finder parse the same sentences (cached), so the chunk
@@ -258,15 +258,7 @@ def chunk_numbers(text: str) -> frozenset[float]:
     sentences = chunk_sentences(text)
     cuts = [0, *(at for s in sentences for at in (s.start, s.end)), len(text)]
     between = [text[start:end] for start, end in zip(cuts[::2], cuts[1::2])]
-    return frozenset(n for part in (*between, *(s.text for s in sentences)) for n in fx.number_values(part))
-
-
-def clear_caches() -> None:
-    """Forget what was computed per chunk (the benchmark measures cold verification with it)."""
-    for cache in (chunk_windows, chunk_numbers, CrossEncoder._tokens):
-        cache.cache_clear()
-    lexical.clear_caches()
-    clear_text_caches()
+    return frozenset(n for part in (*between, *(s.text for s in sentences)) for n in read(part).numbers)
 
 
 class _ContextIndex:
@@ -393,10 +385,10 @@ class NLIVerifier(Verifier):
         best = int(p[:, 0].argmax()) if len(found) else -1
         entail = float(p[best, 0]) if len(found) else 0.0
         contra_max = float(p[:, 2].max()) if len(found) else 0.0
-        claim_numbers = fx.number_values(text)
-        evidence_numbers = {n for w in found for n in fx.number_values(w.span.text)}
+        claim_numbers = read(text).numbers
+        evidence_numbers = {n for w in found for n in read(w.span.text).numbers}
         context_numbers = index.numbers if claim_numbers else set()  # read only where it tells something
-        entities = fx.capitalised(text)
+        entities = read(text).capitalised
         return {
             "entail_logit": _logit(entail),
             "contra_logit": _logit(contra_max),

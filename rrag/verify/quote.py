@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from rrag.lang.en.function_words import CLAUSE_START
 from rrag.text import fuzzy_locate, locate, months, negation_count, normalize, quantities, stem
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
@@ -72,11 +73,6 @@ class QuoteVerifier(Verifier):
         )
 
 
-_CLAUSE_START = re.compile(
-    r"(?:(?:^|[.,;:!?()\[\]\"'\n*\u2022-])\s*(?:(?:and|but|or|while|whereas|although|though|yet|so)\s+)?"
-    r"|(?:^|\n)[ \t]*\d{1,3}(?:\.\d{1,3})*\.?[ \t]+)$",  # or a section number at the start of a line
-    re.IGNORECASE,
-)
 _CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?()\[\]\"'\n])")
 
 
@@ -84,7 +80,7 @@ def _stands_alone(text: str, start: int, end: int) -> bool:
     """A quote must be whole clauses of the chunk: "employees receive 25 days" inside "Full-time
     employees receive 25 days" or "No employees receive 25 days" drops what qualifies or denies it."""
     return bool(
-        _CLAUSE_START.search(text[max(0, start - 20) : start]) and _CLAUSE_END.match(text[end : end + 5])
+        CLAUSE_START.search(text[max(0, start - 20) : start]) and _CLAUSE_END.match(text[end : end + 5])
     )
 
 

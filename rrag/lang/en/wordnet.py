@@ -1,6 +1,7 @@
-"""What the rules read of WordNet 3.0 (related.json.gz, written by training/wordnet.py): each word's
-synsets by part of speech, how often each was tagged as which part of speech, and how the synsets
-relate (a synset's hypernyms and its other neighbours). Loaded once, on first use (0.2 s, 65 MB)."""
+"""What the rules read of WordNet 3.0 (WORDNET-LICENSE): its single-word antonyms (antonyms.tsv) and,
+from related.json.gz, each word's synsets by part of speech, how often each was tagged as which part
+of speech, and how the synsets relate (a synset's hypernyms and its other neighbours), loaded once,
+on first use (0.2 s, 65 MB). Both files are written by training/wordnet.py."""
 
 from __future__ import annotations
 
@@ -10,6 +11,12 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+ANTONYM_PAIRS = [
+    (a, b)
+    for a, b in (
+        line.split("\t") for line in Path(__file__).with_name("antonyms.tsv").read_text().splitlines()
+    )
+]
 KIND_OF_STEPS = 1  # hypernym steps from a word up to a word it is a kind of ("beef" -> "meat")
 # Words the exception lists do not give as another's form, but that are: "people" are persons
 # ("people" / "children" would be two kinds of group).
@@ -26,7 +33,7 @@ _SUFFIXES = {
 _NOUN_SHARE = 0.5  # a word is a noun where it was tagged a noun at least half as often as otherwise
 
 
-class _WordNet:
+class WordNet:
     """WordNet's lemmas, their synsets (numbered, nouns first), how the synsets relate, and how
     often each lemma was tagged as each part of speech."""
 
@@ -80,9 +87,9 @@ class _WordNet:
 
 
 @cache
-def wordnet() -> _WordNet:
+def wordnet() -> WordNet:
     with gzip.open(Path(__file__).with_name("related.json.gz")) as data:
-        return _WordNet(json.load(data))
+        return WordNet(json.load(data))
 
 
 @lru_cache(maxsize=4096)

@@ -1,35 +1,24 @@
-"""What a claim asserts: its text less a leading preamble or hedge, the part rrag/verify/lexical.py
-judges."""
+"""What a claim asserts: its text less a leading preamble or hedge, the part the rules judge."""
 
 from __future__ import annotations
 
 import re
 
+from rrag.lang.en.discourse import DISCOURSE_WORDS, HEDGE_WORDS, PREAMBLE
 from rrag.text import content_words, negation_count, stem, words
 
 # What states nothing a source could hold: an answer's preamble ("Based on the given passages, ..."),
 # a leading hedge ("I'm not sure, but ...", "No, but ...", "Not really, ...": it negates nothing after
 # it) and words of conversation ("Yes, like good riddance"). A claim is judged on the rest.
-_PREAMBLE = re.compile(
-    r"\W*(?:based on|according to|from|in)\s+(?:the\s+)?(?:given|provided|above|available|retrieved)?\s*"
-    r"(?:passages?|context|documents?|information|texts?|sources?)\s*,",
-    re.IGNORECASE,
-)
 _LEADING_CLAUSE = re.compile(r"\s*([^,.;:!?]{0,80}?)\s*(?:,|\bbut\b)", re.IGNORECASE)  # a hedge is short
-_HEDGE_WORDS = frozenset(
-    stem(w) for w in "im m know sure really think certain remember recall believe idea".split()
-)
+_HEDGE_WORDS = frozenset(stem(w) for w in HEDGE_WORDS)
 _HEDGE_MAX_WORDS = 6
-_DISCOURSE_WORDS = frozenset(
-    stem(w)
-    for w in """yes yeah yep hi hello hey oh ok okay actually basically
-    however moreover furthermore additionally indeed overall""".split()
-)
+DISCOURSE_TERMS = frozenset(stem(w) for w in DISCOURSE_WORDS)  # no term of what a claim states
 
 
-def _asserted(text: str) -> str:
+def asserted(text: str) -> str:
     """`text` less a leading preamble or hedge."""
-    preamble = _PREAMBLE.match(text)
+    preamble = PREAMBLE.match(text)
     if preamble:
         return text[preamble.end() :]
     lead = _LEADING_CLAUSE.match(text)

@@ -1,5 +1,6 @@
-"""What the rules of rrag/verify/lexical.py compare: a claim or an evidence window read once (`_Text`),
-the windows of a chunk (`_Candidate`), and the share of a claim's words a text covers."""
+"""What the rules compare: a claim or an evidence window read as a `Statement` (its reading, less a
+preamble or hedge, as terms to compare), the windows of a chunk (`Window`), and the share of a claim's
+words a text covers."""
 
 from __future__ import annotations
 
@@ -8,49 +9,42 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from rrag.lang.en.dates import MONTH_NAMES
+from rrag.lang.en.lexicon import IRREGULAR_FORMS, PREFIXES, SUFFIXES
 from rrag.text import (
-    MONTH_NAMES,
     Negation,
     Quantity,
     content_words,
-    denies,
     has_digit,
     is_partitive,
     month_ranges,
-    months,
     months_inside,
-    negations,
-    plain_words,
-    quantities,
     same_amount,
     stem,
-    words,
 )
 from rrag.text.quantities import FRACTION, TIME_OF_DAY, is_measured
-from rrag.text.values import Value, near_words, values
-from rrag.text.words import IRREGULAR_FORMS
+from rrag.text.reading import read
+from rrag.text.values import Value, near_words
 from rrag.types import Chunk
-from rrag.verify.asserted import _DISCOURSE_WORDS, _asserted
+from rrag.verify.rules.asserted import DISCOURSE_TERMS, asserted
 
 NUMBER_WEIGHT = 2.0  # a number carries more of a claim's meaning than a word
 _MONTH_STEMS = frozenset(stem(m) for m in MONTH_NAMES)
-_PREFIXES = frozenset({"pre", "re", "sub", "over", "under", "co"})
 MIN_PREFIXED_BASE = 4
-# A word is its base with one of these ("delivery" is "deliver"), for a base long enough to tell
+# A word is its base with a suffix ("delivery" is "deliver"), for a base long enough to tell
 # ("nomination" is no "nominee").
-_SUFFIXES = frozenset({"y", "ion", "ation", "ment", "al", "er", "or"})
 MIN_SUFFIXED_BASE = 6
 # The topic's verbs by their base form: "should be taken" is about what "take" is.
-_VERB_OF = {stem(form): stem(verb) for form, verb in IRREGULAR_FORMS.items()}
+VERB_OF = {stem(form): stem(verb) for form, verb in IRREGULAR_FORMS.items()}
 _PLAIN_WORD = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True)
-class _Text:
-    """What the verifier compares, computed once per claim and per evidence candidate. Ranking the
-    candidates needs only the words (and the numbers of those whose words can still rank first); the
-    rest is read on the few candidates that are compared further (most retrieved sentences are never
-    the evidence)."""
+class Statement:
+    """What the rules compare of a claim or an evidence window: its reading (`rrag.text.read`), and
+    that of what it asserts (less a preamble or hedge) as terms. Ranking the windows needs only the
+    terms (and the numbers of those whose terms can still rank first); the rest is read on the few
+    windows that are compared further (most retrieved sentences are never the evidence)."""
 
     text: str
     asserted: str  # the text less a preamble or leading hedge
@@ -59,31 +53,31 @@ class _Text:
     weight: float  # the terms' total weight, the denominator of coverage
 
     @classmethod
-    def of(cls, text: str) -> _Text:
-        asserted = _asserted(text)
-        terms = frozenset(content_words(asserted)) - _DISCOURSE_WORDS
+    def of(cls, text: str) -> Statement:
+        said = asserted(text)
+        terms = frozenset(read(said).content_words) - DISCOURSE_TERMS
         numeric = frozenset(t for t in terms if has_digit(t))
-        return cls(text, asserted, terms, numeric, len(terms) + (NUMBER_WEIGHT - 1) * len(numeric))
+        return cls(text, said, terms, numeric, len(terms) + (NUMBER_WEIGHT - 1) * len(numeric))
 
-    @cached_property
+    @property
     def numbers(self) -> tuple[Quantity, ...]:
-        return quantities(self.text)
+        return read(self.text).quantities
 
     @cached_property
     def topic(self) -> frozenset[str]:
         """The terms less numbers, their units and months: what the claim is about ("12 months" and
         "2 years" of a warranty are one topic)."""
         slots = {stem(w) for q in self.numbers for w in _PLAIN_WORD.findall(q.written(self.text).lower())}
-        return frozenset(_VERB_OF.get(t, t) for t in self.terms if not _is_slot(t) and t not in slots)
+        return frozenset(VERB_OF.get(t, t) for t in self.terms if not _is_slot(t) and t not in slots)
 
-    @cached_property
+    @property
     def stems(self) -> frozenset[str]:
         """Every word stemmed (a name the claim swaps must be in no retrieved text)."""
-        return frozenset(stem(w) for w in words(self.text))
+        return read(self.text).stems
 
-    @cached_property
+    @property
     def values(self) -> tuple[Value, ...]:
-        return values(self.text)
+        return read(self.text).values
 
     @cached_property
     def loose(self) -> tuple[Quantity, ...]:
@@ -96,11 +90,11 @@ class _Text:
         """Each loose number, and the words near it."""
         return tuple((q.value, near_words(self.text, q)) for q in self.loose)
 
-    @cached_property
+    @property
     def months(self) -> frozenset[int]:
-        return frozenset(months(self.text))
+        return read(self.text).months
 
-    def months_unstated_by(self, e: _Text) -> frozenset[int]:
+    def months_unstated_by(self, e: Statement) -> frozenset[int]:
         """This claim's months that evidence `e` does not name, less those inside a range it names
         ("frozen from December to March" states January); a claim that names a range of its own
         is compared by its ends ("from December to February")."""
@@ -109,41 +103,43 @@ class _Text:
             return unstated  # most claims name no month: neither text is read for ranges
         return unstated - months_inside(month_ranges(e.text))
 
-    @cached_property
+    @property
     def negations(self) -> tuple[Negation, ...]:
-        """Each negator with the terms it reaches ("not cover" -> cover)."""
-        return tuple(negations(self.asserted))
+        """Each negator of what it asserts, with the terms it reaches ("not cover" -> cover)."""
+        return read(self.asserted).negations
 
-    @cached_property
+    @property
     def denies(self) -> bool:
-        """A negator or negative word anywhere."""
-        return denies(self.asserted)
+        """A negator or negative word anywhere in what it asserts."""
+        return read(self.asserted).denies
 
-    @cached_property
+    @property
     def plain(self) -> frozenset[str]:
         """The terms that occur outside any negation."""
-        return plain_words(self.asserted)
+        return read(self.asserted).plain
 
 
 @dataclass(frozen=True)
-class _Candidate:
+class Window:
+    """A window of a chunk: one sentence, or two adjacent ones (a claim may join two)."""
+
     chunk: Chunk
     start: int
     end: int
-    features: _Text
-    sentences: int = 1  # a window of one sentence or of two adjacent ones
+    statement: Statement
+    sentences: int = 1
 
 
-def _single(candidates: Sequence[_Candidate]) -> list[_Text]:
-    """The candidates' single sentences: what the retrieved text states, each sentence read once."""
-    return [cand.features for cand in candidates if cand.sentences == 1]
+def single_sentences(windows: Sequence[Window]) -> list[Statement]:
+    """The windows' single sentences: what the retrieved text states, each sentence read once."""
+    return [w.statement for w in windows if w.sentences == 1]
 
 
 def _is_slot(term: str) -> bool:
     return term in _MONTH_STEMS or has_digit(term)
 
 
-def _share(terms: frozenset[str], evidence: frozenset[str]) -> float:
+def share(terms: frozenset[str], evidence: frozenset[str]) -> float:
     """Share of `terms` in `evidence`, a word matching the same word with a prefix ("preheat") or a
     suffix ("delivery")."""
     unmatched = terms - evidence
@@ -153,17 +149,17 @@ def _share(terms: frozenset[str], evidence: frozenset[str]) -> float:
 
 
 def _affixed(word: str, base: str) -> bool:
-    if word.endswith(base) and word[: -len(base)] in _PREFIXES:
+    if word.endswith(base) and word[: -len(base)] in PREFIXES:
         return len(base) >= MIN_PREFIXED_BASE
-    return len(base) >= MIN_SUFFIXED_BASE and word.startswith(base) and word[len(base) :] in _SUFFIXES
+    return len(base) >= MIN_SUFFIXED_BASE and word.startswith(base) and word[len(base) :] in SUFFIXES
 
 
-def _coverage(claim: _Text, evidence: _Text) -> float:
+def coverage(claim: Statement, evidence: Statement) -> float:
     """The weighted share of the claim's terms the evidence has (asked of every retrieved sentence)."""
-    return _weighted(claim, claim.terms & evidence.terms)
+    return weighted(claim, claim.terms & evidence.terms)
 
 
-def _stated(claim: _Text, evidence: _Text) -> frozenset[str]:
+def stated_terms(claim: Statement, evidence: Statement) -> frozenset[str]:
     """The claim's terms the evidence states: its own words, and the words of a value the evidence
     gives as the same amount of the same thing in other words ("the kettle weighs 1,200 grams" for
     "1.2 kg", "starts at 20:00" for "8 pm"; not "a bonus of one month's salary" for "30 days' notice")."""
@@ -172,18 +168,18 @@ def _stated(claim: _Text, evidence: _Text) -> frozenset[str]:
         t
         for v in claim.values
         if (is_measured(v.quantity) or v.quantity.unit in (TIME_OF_DAY, FRACTION))
-        and any(o.same_amount(v) and _share(v.near, o.near) > 0 for o in evidence.values)
+        and any(o.same_amount(v) and share(v.near, o.near) > 0 for o in evidence.values)
         for t in content_words(v.written)
     )
     return claim.terms & (evidence.terms | same_values)
 
 
-def _weighted(claim: _Text, found: frozenset[str]) -> float:
+def weighted(claim: Statement, found: frozenset[str]) -> float:
     """The share of the claim's weight that `found`, some of its terms, carries."""
     if not claim.weight:
         return 0.0
     return (len(found) + (NUMBER_WEIGHT - 1) * len(found & claim.numeric)) / claim.weight
 
 
-def _has_value(numbers: Sequence[Quantity], q: Quantity) -> bool:
+def has_value(numbers: Sequence[Quantity], q: Quantity) -> bool:
     return any(same_amount(q, n) for n in numbers)

@@ -3,78 +3,68 @@ ordinal, month or weekday in the same slot, the same words with the roles exchan
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
-
-from rrag.text import STOPWORDS
-from rrag.text.words import NEGATORS, PRONOUNS, has_digit
-from rrag.verify.contrasts.base import (
-    _BE,
-    _CALENDAR_WORDS,
-    _PASSIVE,
-    _WEEKDAYS,
+from rrag.lang.en.dates import BEFORE_A_TIME, SEASONS, WEEKDAYS
+from rrag.lang.en.function_words import ARTICLES, BE, PRONOUNS
+from rrag.lang.en.lexicon import (
+    COLOURS,
+    FROM_BEFORE,
+    KIND_WORDS,
+    MATERIALS,
+    NOT_SUPERLATIVE,
+    ORDERED_BETWEEN,
+    PASSIVE,
+    SYMMETRIC,
+    TO_BETWEEN,
+)
+from rrag.lang.en.negation import NEGATORS
+from rrag.lang.en.numerals import ORDINALS
+from rrag.text.reading import CALENDAR_WORDS, Tokens
+from rrag.text.words import has_digit
+from rrag.verify.rules.base import ALWAYS, Contrast, Pair, sentence_rule
+from rrag.verify.rules.contrasts.base import (
     ENTITY,
     ORDER,
     ROLE,
     SWAP,
-    Contrast,
-    Tokens,
-    _content,
-    _neighbour,
-    _same_statement,
+    content_tokens,
+    neighbour,
+    same_statement,
+    unpack,
 )
 
 # ------------------------------------------------------------------------------------------------
 # Names in the same slot: another person, place or model where the evidence names its own.
 
 
-def _names(tokens: Tokens) -> list[tuple[int, int]]:
-    """Runs of capitalised words or codes, numbers after them ("Orbit 7", "United States", "U.S."):
-    (first, after last). A sentence's first word is a name only with another after it or as a code
-    (without a tagger, "Lyon is ..." cannot be told from "Keep ...")."""
-    runs, i = [], 0
-    while i < len(tokens):
-        if not (tokens[i].capital and tokens[i].word not in STOPWORDS):
-            i += 1
-            continue
-        j = i + 1
-        while (
-            j < len(tokens) and not tokens[j].after_break and (tokens[j].capital or tokens[j].word.isdigit())
-        ):
-            j += 1
-        if i > 0 or j - i > 1 or has_digit(tokens[i].word):
-            runs.append((i, j))
-        i = j
-    return runs
-
-
-def _named_elsewhere(
-    claim: str, c: Tokens, evidence: str, e: Tokens, window: Sequence[Tokens]
-) -> Contrast | None:
+# Another thing, not hard evidence: it always overrules the model's yes (the judge supports "with tea"
+# against "with coffee"; docs/verifier.md).
+@sentence_rule(SWAP, 710, overrules_below=ALWAYS)
+def named_elsewhere(pair: Pair) -> Contrast | None:
     """The evidence sentence word for word but for its name, which the claim replaces with one the
     retrieved text names elsewhere, of something else: "The head office moved to Leeds in 2015"
     against "Its head office moved to Manchester in 2015", Leeds being where the company was
-    founded. Not where a sentence of the window (`window`, each sentence's tokens) names it in the
-    same slot ("offices in Manchester. It opened another office in Leeds"). Another thing (SWAP), not
-    hard evidence: a slot may hold several names. Not in a negation or a condition, which turn the
+    founded. Not where a sentence of the window names it in the same slot ("offices in Manchester. It
+    opened another office in Leeds"). Another thing (SWAP), not hard evidence: a slot may hold several
+    names. Not in a negation or a condition, which turn the
     swap round ("Dominique does not live in Spain" / "... in Europe")."""
+    claim, c, evidence, e = unpack(pair)
     if any(t.word in NEGATORS or t.word == "if" for t in c + e):
         return None
-    found = _entity(claim, c, evidence, e, frozenset())
+    found = entity(pair._replace(retrieved=frozenset()))
     if found is None:
         return None
     ours, theirs = _tokens_of(claim, found.claim, c), _tokens_of(evidence, found.evidence, e)
-    if {t.stem for t in _content(c)} - {t.stem for t in ours} != {t.stem for t in _content(e)} - {
-        t.stem for t in theirs
-    }:
+    if {t.lemma for t in content_tokens(c)} - {t.lemma for t in ours} != {
+        t.lemma for t in content_tokens(e)
+    } - {t.lemma for t in theirs}:
         return None
     at = c.index(ours[0])
-    slot = (_neighbour(c, at, -1), _neighbour(c, at + len(ours) - 1, 1))
-    for tokens in window:
-        stems = [t.stem for t in tokens]
+    slot = (neighbour(c, at, -1), neighbour(c, at + len(ours) - 1, 1))
+    for tokens in (sentence.tokens for sentence in pair.window):
+        stems = [t.lemma for t in tokens]
         for i in range(len(tokens) - len(ours) + 1):
-            if stems[i : i + len(ours)] == [t.stem for t in ours]:
-                here = (_neighbour(tokens, i, -1), _neighbour(tokens, i + len(ours) - 1, 1))
+            if stems[i : i + len(ours)] == [t.lemma for t in ours]:
+                here = (neighbour(tokens, i, -1), neighbour(tokens, i + len(ours) - 1, 1))
                 if any(a is not None and a == b for a, b in zip(slot, here)):
                     return None  # named in the same slot there
     return Contrast(SWAP, found.claim, found.evidence)
@@ -86,30 +76,32 @@ def _tokens_of(text: str, part: str, tokens: Tokens) -> Tokens:
     return tuple(t for t in tokens if start <= t.start < start + len(part))
 
 
-def _entity(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[str]) -> Contrast | None:
-    """Another name in the slot of the evidence's, one `retrieved` (the stems of the retrieved text)
-    never names."""
+@sentence_rule(ENTITY, 470)
+def entity(pair: Pair) -> Contrast | None:
+    """Another name in the slot of the evidence's, one the retrieved text never names."""
+    claim, c, evidence, e = unpack(pair)
+    retrieved = pair.retrieved
     if claim.isupper():
         return None  # "I WISH I COULD": capitals that name nothing
-    e_stems = {t.stem for t in e}
-    c_stems = {t.stem for t in c}
-    for start, end in _names(c):
+    e_stems = {t.lemma for t in e}
+    c_stems = {t.lemma for t in c}
+    for start, end in pair.claim.names:
         run = c[start:end]
-        if all(t.stem in e_stems or t.stem in retrieved for t in run):
+        if all(t.lemma in e_stems or t.lemma in retrieved for t in run):
             continue  # named there, if in other words ("Kansas's")
-        names = frozenset(t.stem for t in run)
-        if not _same_statement(c, e, names):
+        names = frozenset(t.lemma for t in run)
+        if not same_statement(c, e, names):
             continue  # the rest of the claim must be the evidence's own words
-        all_held = {t.stem for t in _content(c)} - names <= e_stems
-        before, after = _neighbour(c, start, -1), _neighbour(c, end - 1, 1)
-        for e_start, e_end in _names(e):
+        all_held = {t.lemma for t in content_tokens(c)} - names <= e_stems
+        before, after = neighbour(c, start, -1), neighbour(c, end - 1, 1)
+        for e_start, e_end in pair.evidence.names:
             other = e[e_start:e_end]
             if not _other_name(run, other, c_stems):
                 continue
             # The same slot: the same words on each side of both names, in the same clause; or the
             # doer, first in an active claim and after "by" in a passive evidence sentence ("Ann
             # Lee wrote the guide" / "the guide was written by Tom Ray").
-            slot = all_held and (before, after) == (_neighbour(e, e_start, -1), _neighbour(e, e_end - 1, 1))
+            slot = all_held and (before, after) == (neighbour(e, e_start, -1), neighbour(e, e_end - 1, 1))
             # ... a doer that ends the sentence, or one followed by more words where the two names
             # differ in their last word ("Tomas Ruiz signed the lease on behalf of ..." / "... signed
             # by Tomas Reyes on behalf of ...")
@@ -123,24 +115,26 @@ def _entity(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozense
     return None
 
 
-def _doer(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+@sentence_rule(ENTITY, 480)
+def doer(pair: Pair) -> Contrast | None:
     """Another doer of the same act: "Refunds above 200 GBP must be approved by the Operations
     Director" / "The staff team must approve a refund above 200 GBP" (or "... be approved by the
-    staff team"). Unlike `_entity` it needs no name on the claim's side, so it asks for the act
+    staff team"). Unlike `entity` it needs no name on the claim's side, so it asks for the act
     itself instead: the evidence's participle with the claim's verb, the evidence's subject within
     the claim's object, and no word of the claim's doer anywhere in the evidence sentence."""
+    claim, c, evidence, e = unpack(pair)
     if any(t.word in NEGATORS for t in c + e):
         return None  # "not approved by X" says nothing of who does approve
-    c_stems, e_stems = {t.stem for t in c}, {t.stem for t in e}
+    c_stems, e_stems = {t.lemma for t in c}, {t.lemma for t in e}
     for act, done_to, doer in _passive_doers(e):
-        if any(t.stem in c_stems for t in doer):
+        if any(t.lemma in c_stems for t in doer):
             continue  # the claim names the evidence's doer too ("... rescued by helicopter")
-        for i in (i for i, t in enumerate(c) if t.stem == act and i > 0):
+        for i in (i for i, t in enumerate(c) if t.lemma == act and i > 0):
             ours, rest = _claim_doer(c, i)
             if (
                 ours
-                and not any(t.word in PRONOUNS or t.stem in e_stems for t in ours)
-                and {t.stem for t in done_to} <= {t.stem for t in _content(rest)}
+                and not any(t.word in PRONOUNS or t.lemma in e_stems for t in ours)
+                and {t.lemma for t in done_to} <= {t.lemma for t in content_tokens(rest)}
             ):
                 return Contrast(
                     ENTITY, claim[ours[0].start : ours[-1].end], evidence[doer[0].start : doer[-1].end]
@@ -153,58 +147,47 @@ def _passive_doers(e: Tokens) -> list[tuple[str, Tokens, Tokens]]:
     by the X" in `e` whose doer ends the sentence, named or after an article ("by hand" is none)."""
     found = []
     for by in range(2, len(e) - 1):
-        if e[by].word != "by" or not any(t.word in _BE for t in e[max(0, by - 3) : by - 1]):
+        if e[by].word != "by" or not any(t.word in BE for t in e[max(0, by - 3) : by - 1]):
             continue
         doer_end = next((k for k in range(by + 2, len(e)) if e[k].after_break), len(e))
-        doer, done_to = _content(e[by + 1 : doer_end]), _content(e[: by - 1])
-        if doer and done_to and doer_end == len(e) and (e[by + 1].word in _ARTICLES or doer[0].capital):
-            found.append((e[by - 1].stem, done_to, doer))
+        doer, done_to = content_tokens(e[by + 1 : doer_end]), content_tokens(e[: by - 1])
+        if doer and done_to and doer_end == len(e) and (e[by + 1].word in ARTICLES or doer[0].capital):
+            found.append((e[by - 1].lemma, done_to, doer))
     return found
 
 
 def _claim_doer(c: Tokens, verb: int) -> tuple[Tokens, Tokens]:
     """The claim's doer of the verb at `verb` and the words the act is done to: after its "by" in a
     passive ("... must be approved by the staff team"), or opening the clause in an active one."""
-    if c[verb - 1].word in _BE or (verb > 1 and c[verb - 2].word in _BE):
+    if c[verb - 1].word in BE or (verb > 1 and c[verb - 2].word in BE):
         if verb + 1 >= len(c) or c[verb + 1].word != "by":
             return (), ()
         end = next((k for k in range(verb + 3, len(c)) if c[k].after_break), len(c))
-        return _content(c[verb + 2 : end]), c[:verb]
+        return content_tokens(c[verb + 2 : end]), c[:verb]
     if any(t.after_break for t in c[1 : verb + 1]):
         return (), ()
-    return _content(c[:verb]), c[verb + 1 :]
+    return content_tokens(c[:verb]), c[verb + 1 :]
 
 
 # Words of a closed class whose members exclude each other in one slot: "the first floor" is not "the
 # fourth floor", "from July 1857" not "from September 1857" (though September comes later in it),
-# "in spring 2019" not "in autumn 2019".
-_ORDINALS = frozenset(
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
-)
-_SEASONS = frozenset({"spring", "summer", "autumn", "winter"})  # not "fall", also a verb
-# A season is a time only after one of these ("in spring 2019"; the Summer Olympics are no time).
-_BEFORE_A_TIME = frozenset(
-    {"in", "during", "by", "until", "since", "from", "this", "last", "next", "early", "late", "every", "each"}
-)
-# What a thing is made of ("a steel bridge" is no "wooden bridge").
-_MATERIALS = frozenset(
-    "steel wood wooden timber plastic glass aluminium aluminum iron copper brass bronze concrete stone "
-    "brick leather cotton wool woollen silk linen paper cardboard ceramic porcelain rubber marble "
-    "titanium nylon polyester oak pine bamboo".split()
-)
-_COLOURS = frozenset("red blue green yellow black white orange purple pink brown grey".split())
-_PROPERTIES = (_MATERIALS, _COLOURS)  # of things, several of them in a sentence, each of its own thing
+# "in spring 2019" not "in autumn 2019", "a steel bridge" no "wooden bridge".
+_PROPERTIES = (MATERIALS, COLOURS)  # of things, several of them in a sentence, each of its own thing
 _CLOSED_CLASSES = [
-    _ORDINALS,
-    _CALENDAR_WORDS - frozenset(_WEEKDAYS),
-    frozenset(_WEEKDAYS),
-    _SEASONS,
-    _MATERIALS,
-    _COLOURS,
+    ORDINALS,
+    CALENDAR_WORDS - frozenset(WEEKDAYS),
+    frozenset(WEEKDAYS),
+    SEASONS,
+    MATERIALS,
+    COLOURS,
 ]
 
 
-def _order(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+@sentence_rule(ORDER, 490)
+def order(pair: Pair) -> Contrast | None:
+    """Another word of a closed class in the same slot ("the third floor" / "the second floor", "in
+    spring" / "in autumn"), or a rank one side gives a superlative and the other does not."""
+    claim, c, evidence, e = unpack(pair)
     ranked = _ranked(claim, c, evidence, e)
     if ranked:
         return ranked
@@ -213,51 +196,48 @@ def _order(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
         kind = next((k for k in _CLOSED_CLASSES if t.word in k), None)
         if kind is None or (kind in _PROPERTIES and t.word in evidence_words):
             continue  # a colour the evidence gives too ("the woman wearing red ... the other in blue")
-        if not _same_statement(c, e, frozenset(x.stem for x in c if x.word in kind)):
+        if not same_statement(c, e, frozenset(x.lemma for x in c if x.word in kind)):
             continue
-        if kind is _SEASONS and not _a_time(c, i):
+        if kind is SEASONS and not _a_time(c, i):
             continue
-        sides = (_neighbour(c, i, -1), _neighbour(c, i, 1))
+        around = (neighbour(c, i, -1), neighbour(c, i, 1))
         for j, u in enumerate(e):
-            if u.word not in kind or u.word in claim_words or (kind is _SEASONS and not _a_time(e, j)):
+            if u.word not in kind or u.word in claim_words or (kind is SEASONS and not _a_time(e, j)):
                 continue
-            theirs = (_neighbour(e, j, -1), _neighbour(e, j, 1))
+            theirs = (neighbour(e, j, -1), neighbour(e, j, 1))
             # An ordinal is of the noun after it wherever the sentence puts it ("The first president
             # ... was Ada" / "Ada was the seventh president"), where the evidence has no claim's ordinal.
-            of_the_same_noun = kind is _ORDINALS and t.word not in evidence_words and sides[1] == theirs[1]
-            if sides == theirs != (None, None) or (of_the_same_noun and theirs[1] is not None):
+            of_the_same_noun = kind is ORDINALS and t.word not in evidence_words and around[1] == theirs[1]
+            if around == theirs != (None, None) or (of_the_same_noun and theirs[1] is not None):
                 return Contrast(ORDER, claim[t.start : t.end], evidence[u.start : u.end])
     return None
 
 
-# Superlatives a rank can precede ("the second longest river"); "-est" words that are none.
-_NOT_SUPERLATIVE = frozenset(
-    "interest forest request guest honest modest harvest protest contest test west rest nest chest quest "
-    "suggest digest invest arrest manifest conquest".split()
-)
+# Superlatives a rank can precede ("the second longest river"); "-est" words that are none are in
+# rrag.lang.en.lexicon.NOT_SUPERLATIVE.
 
 
 def _superlative(word: str) -> bool:
-    return len(word) > 5 and word.endswith("est") and word not in _NOT_SUPERLATIVE
+    return len(word) > 5 and word.endswith("est") and word not in NOT_SUPERLATIVE
 
 
 def _ranked(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     """A rank one side gives a superlative of a noun and the other does not: "the second longest
     river" / "the longest river", either way round."""
-    sides = ((claim, c), (evidence, e))
-    for (ranked_text, ranked), (plain_text, plain) in (sides, sides[::-1]):
+    both = ((claim, c), (evidence, e))
+    for (ranked_text, ranked), (plain_text, plain) in (both, both[::-1]):
         for i in range(len(ranked) - 1):
             rank, word = ranked[i], ranked[i + 1]
-            if rank.word not in _ORDINALS or not _superlative(word.word):
+            if rank.word not in ORDINALS or not _superlative(word.word):
                 continue
             if any(t.word == "the" and u.word == word.word for t, u in zip(ranked, ranked[1:])):
                 continue  # it gives that superlative unranked too ("the highest ..., the third-highest ...")
-            noun = _neighbour(ranked, i + 1, 1)
+            noun = neighbour(ranked, i + 1, 1)
             for j, u in enumerate(plain):
                 plain_superlative = j > 0 and plain[j - 1].word == "the" and u.word == word.word
-                if not (plain_superlative and noun is not None and _neighbour(plain, j, 1) == noun):
+                if not (plain_superlative and noun is not None and neighbour(plain, j, 1) == noun):
                     continue
-                if not _same_statement(c, e, frozenset({rank.stem})):
+                if not same_statement(c, e, frozenset({rank.lemma})):
                     return None
                 quotes = (ranked_text[rank.start : word.end], plain_text[u.start : u.end])
                 return Contrast(ORDER, *(quotes if ranked is c else quotes[::-1]))
@@ -268,24 +248,17 @@ def _a_time(tokens: Tokens, at: int) -> bool:
     """Whether a word of time comes before token `at`, or before "the" before it ("in the spring"),
     and it is written small (the Summer Olympics are no time)."""
     before = at - 1 if at > 1 and tokens[at - 1].word == "the" else at
-    return before > 0 and tokens[before - 1].word in _BEFORE_A_TIME and not tokens[at].capital
+    return before > 0 and tokens[before - 1].word in BEFORE_A_TIME and not tokens[at].capital
 
 
 def _other_name(ours: Tokens, theirs: Tokens, claim: set[str]) -> bool:
     """Whether `theirs` names another thing than `ours`: no word of it in the claim, or, for a model,
     another number ("TX-350" / "TX-200"); and neither is the other written short."""
-    shared = {t.stem for t in ours} & {t.stem for t in theirs}
+    shared = {t.lemma for t in ours} & {t.lemma for t in theirs}
     if shared:
-        differing = [t for t in ours + theirs if t.stem not in shared]
+        differing = [t for t in ours + theirs if t.lemma not in shared]
         return bool(differing) and (all(has_digit(t.word) for t in differing) or _last_differs(ours, theirs))
-    return not any(t.stem in claim for t in theirs) and not _alias(ours, theirs)
-
-
-# Last words that name the kind of a thing, not which one: "Acme Corp" is "Acme Inc".
-_KIND_WORDS = frozenset(
-    "inc corp corporation co company ltd limited llc plc gmbh ag sa group holdings street st road rd "
-    "avenue ave lane ln square sq".split()
-)
+    return not any(t.lemma in claim for t in theirs) and not _alias(ours, theirs)
 
 
 def _last_differs(ours: Tokens, theirs: Tokens) -> bool:
@@ -293,31 +266,28 @@ def _last_differs(ours: Tokens, theirs: Tokens) -> bool:
     "Anna Borg" / "Anna Berg", "New York" / "New Jersey"; not "Baker Street" / "Baker St"."""
     if len(ours) != len(theirs) or len(ours) < 2:
         return False
-    if any(a.stem != b.stem for a, b in zip(ours[:-1], theirs[:-1])):
+    if any(a.lemma != b.lemma for a, b in zip(ours[:-1], theirs[:-1])):
         return False
     last = (ours[-1].word, theirs[-1].word)
-    return not (set(last) & _KIND_WORDS) and not _alias(ours[-1:], theirs[-1:])
-
-
-_ARTICLES = frozenset({"the", "a", "an"})
+    return not (set(last) & KIND_WORDS) and not _alias(ours[-1:], theirs[-1:])
 
 
 def _opens(tokens: Tokens, start: int) -> bool:
     """Whether the word at `start` opens the sentence, after an article at most ("The CFO ...")."""
-    return all(t.word in _ARTICLES for t in tokens[:start])
+    return all(t.word in ARTICLES for t in tokens[:start])
 
 
 def _after_by(tokens: Tokens, start: int) -> bool:
     """Whether "by" comes before the word at `start`, with an article at most between them."""
     i = start - 1
-    while i >= 0 and tokens[i].word in _ARTICLES:
+    while i >= 0 and tokens[i].word in ARTICLES:
         i -= 1
     return i >= 0 and tokens[i].word == "by"
 
 
 def _voices_differ(claim: str, evidence: str) -> bool:
     """Whether the evidence is passive and the claim active."""
-    return bool(_PASSIVE.search(evidence)) and not _PASSIVE.search(claim)
+    return bool(PASSIVE.search(evidence)) and not PASSIVE.search(claim)
 
 
 def _alias(a: Tokens, b: Tokens) -> bool:
@@ -336,20 +306,17 @@ def _alias(a: Tokens, b: Tokens) -> bool:
 # ------------------------------------------------------------------------------------------------
 # Roles: the same words, who does what to whom exchanged.
 
-_SYMMETRIC = re.compile(r"\b(?:by|and|or|with|between|versus|vs|both)\b", re.IGNORECASE)
 _ROLE_EXTRA_WORDS = 2  # content words the evidence sentence may have beyond the claim's
-# Two words exchanged with no word between them name roles only as the ends of a way: "moved from
-# Monday to Wednesday" / "from Wednesday to Monday" ("red blue" or "Monday, Wednesday" name none).
-_FROM = re.compile(r"\bfrom\s+(?:the\s+)?$", re.IGNORECASE)
-_TO = re.compile(r"^\s+(?:to|until|till|into)\s+(?:the\s+)?$", re.IGNORECASE)
-# ... or the two sides of an order or a comparison: "at the station before the hospital", "taller than".
-_ORDERED = re.compile(r"^\s+(?:the\s+)?(?:before|after|than)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
-def _role(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
-    cc, ec = _content(c), _content(e)
-    c_seq = [t.stem for t in cc]
-    e_seq = [t.stem for t in ec if t.stem in set(c_seq)]
+@sentence_rule(ROLE, 500)
+def role(pair: Pair) -> Contrast | None:
+    """The same words with who does what to whom exchanged: "the seller pays the buyer" / "the buyer
+    pays the seller"."""
+    claim, c, evidence, e = unpack(pair)
+    cc, ec = content_tokens(c), content_tokens(e)
+    c_seq = [t.lemma for t in cc]
+    e_seq = [t.lemma for t in ec if t.lemma in set(c_seq)]
     if len(set(c_seq)) != len(c_seq) or set(e_seq) != set(c_seq) or len(e_seq) != len(c_seq):
         return None  # each word once on each side: the order is then who does what
     if len(ec) > len(cc) + _ROLE_EXTRA_WORDS:
@@ -362,23 +329,27 @@ def _role(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
     if kept and all(has_digit(w) for w in kept):
         return None  # an amount between them is no action ("members get 10%" / "books are 10% off")
     c_span = claim[cc[first].start : cc[last].end]
-    e_start = next(t for t in ec if t.stem == e_seq[first]).start
-    e_span = evidence[e_start : next(t for t in ec if t.stem == e_seq[last]).end]
+    e_start = next(t for t in ec if t.lemma == e_seq[first]).start
+    e_span = evidence[e_start : next(t for t in ec if t.lemma == e_seq[last]).end]
     # "A and B met", "between A and B": no roles; a passive ("B is paid by A", "roaming is not
     # included in any plan") or a clause put first ("Before X, do Y") says the same thing.
-    if _SYMMETRIC.search(c_span) or _SYMMETRIC.search(e_span):
+    if SYMMETRIC.search(c_span) or SYMMETRIC.search(e_span):
         return None
-    if bool(_PASSIVE.search(claim)) != bool(_PASSIVE.search(evidence)) or "," in c_span + e_span:
+    if bool(PASSIVE.search(claim)) != bool(PASSIVE.search(evidence)) or "," in c_span + e_span:
         return None
     return Contrast(ROLE, c_span, e_span)
 
 
 def _ends_exchanged(text: str, tokens: Tokens, ours: list[str], theirs: list[str]) -> tuple[int, int] | None:
     """Where `theirs` is `ours` with the two ends of a way the claim names, one word each, exchanged:
-    "moved from Monday to Wednesday" / "from Wednesday to Monday"."""
+    "moved from Monday to Wednesday" / "from Wednesday to Monday", or the two sides of an order or a
+    comparison. Two words exchanged with no word between them name roles only so ("red blue" or
+    "Monday, Wednesday" name none)."""
     for i, (a, b) in enumerate(zip(tokens, tokens[1:])):
         between = text[a.end : b.start]
-        ends = (_FROM.search(text, 0, a.start) and _TO.match(between)) or _ORDERED.match(between)
+        ends = (FROM_BEFORE.search(text, 0, a.start) and TO_BETWEEN.match(between)) or ORDERED_BETWEEN.match(
+            between
+        )
         if ends and _exchange(ours, theirs, between=0) == (i, i + 1):
             return i, i + 1
     return None

@@ -3,7 +3,7 @@ another of the same kind ("The plant needs full shade" / "full sun", "The fund i
 bonds" / "in European shares", "The active ingredient is paracetamol" / "is cetirizine").
 
 Without a tagger or a model of meaning, WordNet 3.0 tells such a swap from a paraphrase
-(related.json.gz, written by training/wordnet.py): the two words are nouns of one kind, a few steps
+(rrag/lang/en/wordnet.py): the two words are nouns of one kind, a few steps
 below the same more general thing, and neither is a synonym, a more general word, a part or another
 relative of the other ("the hotel's guests" for its "visitors", "the fee" for "the charge"). A word
 WordNet does not know (a drug, a product) in the slot of another counts as another thing, unless it
@@ -15,11 +15,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from rrag.text import quantities
+from rrag.lang.en.function_words import BEFORE_A_VERB, NOUN_DETERMINERS, PREPOSITIONS
+from rrag.lang.en.lexicon import GENERAL
+from rrag.lang.en.wordnet import wordnet
 from rrag.text.quantities import is_measured
+from rrag.text.reading import Tokens, read
 from rrag.text.words import NOT_CONTENT
-from rrag.verify.contrasts.base import SWAP, Contrast, Tokens, _content, _neighbour
-from rrag.verify.contrasts.wordnet import wordnet
+from rrag.verify.rules.base import ALWAYS, Contrast, Pair, sentence_rule
+from rrag.verify.rules.contrasts.base import SWAP, content_tokens, neighbour, unpack
 
 # Steps up to the nearest more general thing both words are kinds of. Of the one-word swaps of two
 # nouns in the training pairs that no relation of WordNet explains, those within 4 steps are 0.7 %
@@ -67,16 +70,22 @@ def _misspelt(word: str, other: str) -> bool:
     return len(word) == len(other) and sum(a != b for a, b in zip(word, other)) <= 1
 
 
-def _swap(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[str]) -> Contrast | None:
+# Another thing in the evidence's slot: unsupported, not contradicted, since WordNet's kinds hold
+# near-synonyms too. It always overrules the model's yes: the judge supports "with tea" against "with
+# coffee" (docs/verifier.md).
+@sentence_rule(SWAP, 700, overrules_below=ALWAYS)
+def swap(pair: Pair) -> Contrast | None:
     """A word of the claim no retrieved text states, between the same words as another thing of
     the evidence sentence, every other content word of the claim the evidence's own."""
-    e_stems = {t.stem for t in e}
-    c_stems = {t.stem for t in _content(c)}
+    claim, c, evidence, e = unpack(pair)
+    retrieved = pair.retrieved
+    e_stems = {t.lemma for t in e}
+    c_stems = {t.lemma for t in content_tokens(c)}
     c_units, e_units = _units(claim), _units(evidence)
     for i, t in enumerate(c):
-        if not _a_thing(claim, c, i) or t.stem in e_stems or t.stem in retrieved or t.start in c_units:
+        if not _a_thing(claim, c, i) or t.lemma in e_stems or t.lemma in retrieved or t.start in c_units:
             continue
-        if not c_stems - {t.stem} <= e_stems or len(c_stems) < 2:
+        if not c_stems - {t.lemma} <= e_stems or len(c_stems) < 2:
             continue
         sides, preposition = _sides(c, i), _preposition_before(c, i)
         if sides == (_EDGE, _EDGE):
@@ -85,7 +94,7 @@ def _swap(claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[
             if (
                 _a_thing(evidence, e, j)
                 and u.start not in e_units
-                and u.stem not in c_stems
+                and u.lemma not in c_stems
                 and _same_slot(sides, preposition, _sides(e, j), _preposition_before(e, j))
                 and another_thing(t.word, u.word)
             ):
@@ -98,7 +107,7 @@ def _units(text: str) -> set[int]:
     a value's, compared as one."""
     return {
         m.start()
-        for q in quantities(text)
+        for q in read(text).quantities
         if is_measured(q)
         for m in _WORD.finditer(text, q.end, max(q.end, q.unit_end))
     }
@@ -106,10 +115,6 @@ def _units(text: str) -> set[int]:
 
 _WORD = re.compile(r"\w+")
 _EDGE, _BREAK = "", " "  # no content word before (after) a word in its sentence, or in its clause only
-# Words before a verb, not a thing: "would love to", "I love".
-_BEFORE_A_VERB = frozenset(
-    "to would will can could may might must shall should i we you they dont doesnt didnt".split()
-)
 
 
 def _same_slot(ours: tuple[str, str], before: str, theirs: tuple[str, str], their_before: str) -> bool:
@@ -118,16 +123,12 @@ def _same_slot(ours: tuple[str, str], before: str, theirs: tuple[str, str], thei
     return ours == theirs or (ours[1] == theirs[1] and before == their_before != "")
 
 
-_PREPOSITIONS = frozenset("with on in at for by to from as of into onto via without".split())
-_DETERMINERS = frozenset("the a an his her its their our your my this that these those".split())
-
-
 def _preposition_before(tokens: Tokens, at: int) -> str:
     """The preposition of the noun phrase of token `at` ("with rice", "in the garage"), if any."""
     i = at - 1
-    while i >= 0 and tokens[i].word in _DETERMINERS and not tokens[i + 1].after_break:
+    while i >= 0 and tokens[i].word in NOUN_DETERMINERS and not tokens[i + 1].after_break:
         i -= 1
-    found = i >= 0 and not tokens[i + 1].after_break and tokens[i].word in _PREPOSITIONS
+    found = i >= 0 and not tokens[i + 1].after_break and tokens[i].word in PREPOSITIONS
     return tokens[i].word if found else ""
 
 
@@ -136,7 +137,7 @@ def _sides(tokens: Tokens, at: int) -> tuple[str, str]:
     ends there too (a word before a comma is not one at the end: "19 chromosome pairs, which ...")."""
 
     def side(step: int) -> str:
-        found = _neighbour(tokens, at, step)
+        found = neighbour(tokens, at, step)
         if found is not None:
             return found
         rest = tokens[at + 1 :] if step > 0 else tokens[:at]
@@ -145,23 +146,16 @@ def _sides(tokens: Tokens, at: int) -> tuple[str, str]:
     return side(-1), side(1)
 
 
-# Words of things so general that another thing is a kind of them, whatever WordNet's senses.
-_GENERAL = frozenset(
-    "thing things something stuff item items object objects people person persons human humans "
-    "individual individuals someone place places area areas".split()
-)
-
-
 def _a_thing(text: str, tokens: Tokens, at: int) -> bool:
     """Whether token `at` may name a thing: a word of letters, not a name nor a general word, no word
     before a verb just before it, no field name ("genre: ...")."""
     t = tokens[at]
     return (
         len(t.word) >= _MIN_LETTERS
-        and t.word not in _GENERAL
+        and t.word not in GENERAL
         and t.word.isalpha()
         and t.word not in NOT_CONTENT
         and not t.capital
-        and not (at > 0 and tokens[at - 1].word in _BEFORE_A_VERB)
+        and not (at > 0 and tokens[at - 1].word in BEFORE_A_VERB)
         and not text[t.end :].lstrip().startswith(":")
     )

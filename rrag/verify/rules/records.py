@@ -22,45 +22,42 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
-from rrag.text import NEGATORS, quantities, stem, words
+from rrag.lang.en.dates import (
+    ABOUT_HOURS,
+    CLOSED_ON,
+    DAY_NAME,
+    DAY_SPAN,
+    EVERY_DAY,
+    HOURS_VARY,
+    HOURS_WORDS,
+    WEEKDAYS,
+)
+from rrag.lang.en.function_words import COPULAS, STOPWORDS
+from rrag.lang.en.negation import ABSENT, NEGATIVE_WORDS, NEGATORS
+from rrag.lang.en.records import (
+    KIND_WORDS,
+    LISTING_WORDS,
+    OTHER_SPELLINGS,
+    PART_BREAK,
+    PREDICATE_START,
+    RATING_SAID,
+    RECORD_TOKEN,
+    SAYS,
+)
+from rrag.text import quantities, stem, words
+from rrag.text.caches import per_text
 from rrag.text.quantities import TIME_OF_DAY
-from rrag.text.words import NEGATIVE_WORDS, STOPWORDS, has_digit
+from rrag.text.words import has_digit
+from rrag.verify.rules.base import record_rule
 
-_TOKEN = re.compile(
-    r'"([A-Za-z][A-Za-z0-9_ ]{0,40})"\s*:\s*(\{|true\b|false\b|"(?:yes|no|free|paid|none)")|(\{)|(\})'
-)
 _CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-# A key's words that name the record's kind or a plain list of its facts, not the fact
-# ("RestaurantsTakeOut" is take-out; "features": {"Bluetooth": false} is Bluetooth).
-_KIND_WORDS = frozenset(
-    stem(w) for w in "restaurants business attributes features amenities facilities specifications".split()
-)
-_SAYS = {
-    "true": True,
-    '"yes"': True,
-    '"free"': True,  # "WiFi": "free": there is WiFi
-    '"paid"': True,
-    "false": False,
-    '"no"': False,
-    '"none"': False,
-}
-# Other spellings of a key's words ("Ambience": the claim writes "ambiance" or "atmosphere").
-_ALSO = {stem("ambience"): frozenset(stem(w) for w in "ambiance atmosphere vibe".split())}
-# Where one part of a sentence ends and another with its own yes or no starts: a clause ("outdoor
-# seating, but no WiFi"), or a predicate after "and" ("and does not take reservations").
-_PREDICATE = (
-    r"has|have|had|is|are|was|were|does|do|did|doesn't|don't|offers?|provides?|accepts?|takes?|allows?|"
-    r"features?|serves?|lacks?|can|cannot|also|it|its|they|their|there|the|all|a|an"
-)
-_PART_BREAK = re.compile(
-    rf"[;()]|:(?!\d)|\b(?:but|while|whereas|although|though|however)\b|\band\s+(?=(?:{_PREDICATE})\b)",
-    re.IGNORECASE,
-)
-_PREDICATE_START = re.compile(rf"\s*(?:{_PREDICATE})\b", re.IGNORECASE)
-_COPULAS = frozenset("is are was were isnt arent wasnt werent".split())
+_KIND_WORDS = frozenset(stem(w) for w in KIND_WORDS)
+_ALSO = {stem(key): frozenset(stem(w) for w in others) for key, others in OTHER_SPELLINGS.items()}
 _LIST_ITEM_WORDS = 4  # a comma's piece this short is an item of the list before it ("garage")
+
+
+RECORD = "record"  # a yes/no fact or the hours of a structured record the claim says otherwise
 
 
 @dataclass(frozen=True)
@@ -90,12 +87,12 @@ def _written(key: str) -> str:
     return "".join(w.lower() for w in _CAMEL.findall(key) if stem(w.lower()) not in _KIND_WORDS)
 
 
-@lru_cache(maxsize=1024)
+@per_text(maxsize=1024)
 def facts(text: str) -> tuple[Fact, ...]:
     """The yes/no facts of the records in `text`; none where `text` holds no record."""
     out: list[Fact] = []
     around: list[str] = []  # the keys of the objects the text is in ("" for one in a list)
-    for m in _TOKEN.finditer(text):
+    for m in RECORD_TOKEN.finditer(text):
         key, value, opening, closing = m.groups()
         if closing:
             if around:
@@ -105,25 +102,17 @@ def facts(text: str) -> tuple[Fact, ...]:
         elif _terms(key):
             context = frozenset().union(*(_terms(k) for k in around))
             where = ".".join([*filter(None, around), key])
-            out.append(Fact(where, _terms(key), _written(key), context, _SAYS[value], *m.span()))
+            out.append(Fact(where, _terms(key), _written(key), context, SAYS[value], *m.span()))
     return tuple(out)
 
 
-@lru_cache(maxsize=1024)  # read once per retrieved chunk, not once per claim sentence
+@per_text(maxsize=1024)  # read once per retrieved chunk, not once per claim sentence
 def _free_words(text: str) -> frozenset[str]:
     """The stemmed words of `text` outside its records' keys and values (a review's words)."""
-    return frozenset(stem(w) for w in words(_TOKEN.sub(" ", text)))
+    return frozenset(stem(w) for w in words(RECORD_TOKEN.sub(" ", text)))
 
 
-def clear_caches() -> None:
-    """Forget the records read (rrag.verify.lexical.clear_caches)."""
-    facts.cache_clear()
-    _free_words.cache_clear()
-    _agreed_facts.cache_clear()
-    _subject_words.cache_clear()
-    _opening_hours.cache_clear()
-
-
+@record_rule(RECORD, 100)
 def record_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
     """The first part of `claim` that says the opposite of a yes/no fact that every record of `texts`
     naming the fact agrees on, and that no free text beside it (a review) mentions."""
@@ -143,21 +132,16 @@ def record_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
 
 
 # A record's ratings ("business_stars": 4.0, "review_stars": 5.0, "rating": 4.5), and a claim's
-# ("a rating of 4.5 stars", "rated 4", "3.5 out of 5 stars", "a 4-star place"; not the 5 of "out of
-# 5 stars"); digits only.
+# (rrag.lang.en.records.RATING_SAID).
 _RATING_KEY = re.compile(r'"(?:\w*_)?(?:stars|rating)"\s*:\s*(\d+(?:\.\d+)?)\b', re.IGNORECASE)
-_RATING_SAID = re.compile(
-    r"\brat(?:ing|ed)\s+(?:of\s+)?(\d(?:\.\d+)?)\b(?!\s*%)"
-    r"|(?<!of )(?<![\d.])\b(\d(?:\.\d+)?)(?:\s*-?\s*stars?\b|\s+out\s+of\s+(?:5|five)\b)",
-    re.IGNORECASE,
-)
 
 
+@record_rule(RECORD, 120)
 def rating_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
     """A rating the claim gives that no rating of the records has (not the overall one, nor any
     review's), against the first rating the records give: "an average rating of 2.4 stars" where
     the record says `"business_stars": 3.0` and its reviews 1, 2 and 3."""
-    said = [float(a or b) for a, b in _RATING_SAID.findall(claim)]
+    said = [float(a or b) for a, b in RATING_SAID.findall(claim)]
     if not said:
         return None
     ratings = [(i, m) for i, text in enumerate(texts) for m in _RATING_KEY.finditer(text)]
@@ -227,7 +211,7 @@ def _facts_stated(
     return RecordQuote(i, fact.start, fact.end)
 
 
-@lru_cache(maxsize=256)
+@per_text(maxsize=256)
 def _agreed_facts(texts: tuple[str, ...]) -> tuple[tuple[Fact, int], ...]:
     """Each fact the records of `texts` name and agree on, at its first mention (the text's index)."""
     said: dict[str, set[bool]] = {}
@@ -252,20 +236,11 @@ def _named(
         yield fact, i, at
 
 
-# Words any listing's sentences use around its facts: "offers outdoor seating", "takeout options".
-_LISTING_WORDS = (
-    frozenset(
-        stem(w)
-        for w in """offer provide have feature include accept allow take serve available availability option
-    service amenity facility also well both plus additionally customer guest patron visitor diner
-    place establishment venue spot location""".split()
-    )
-    | _KIND_WORDS
-)
+_LISTING_WORDS = frozenset(stem(w) for w in LISTING_WORDS) | _KIND_WORDS
 _SUBJECT = re.compile(r'"(?:name|categories)"\s*:\s*"([^"]*)"')
 
 
-@lru_cache(maxsize=1024)  # read once per retrieved chunk, not once per claim sentence
+@per_text(maxsize=1024)  # read once per retrieved chunk, not once per claim sentence
 def _subject_words(text: str) -> frozenset[str]:
     """The stemmed words of the records' names and categories ("Goodland Kitchen", "Cafes")."""
     return frozenset(stem(w) for m in _SUBJECT.finditer(text) for w in words(m.group(1)))
@@ -273,13 +248,9 @@ def _subject_words(text: str) -> frozenset[str]:
 
 _HOURS = re.compile(r'"hours"\s*:\s*\{[^{}]*\}')
 _DAY_HOURS = re.compile(r'"([A-Z][a-z]+day)"\s*:\s*"(\d{1,2}):(\d{1,2})-(\d{1,2}):(\d{1,2})"')
-_ABOUT_HOURS = re.compile(r"\b(?:open|opens|opening|operat\w*|hours|closes?|closing)\b", re.IGNORECASE)
-_EVERY_DAY = re.compile(
-    r"\b(?:daily|every day|(?:seven|7) days a week|all week|monday (?:to|through|-) sunday)\b", re.IGNORECASE
-)
-_VARIES = re.compile(r"\b(?:or|either|depending|vary|varies|varying|varied)\b", re.IGNORECASE)
 
 
+@record_rule(RECORD, 110)
 def hours_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
     """A claim about opening hours that gives a time at which no day of the records' hours (of the
     days it names, if any) opens or closes ("from 5 pm to 7 pm" where every day is "5:0-17:0"), or
@@ -291,7 +262,7 @@ def hours_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
 
 
 def _times_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
-    if not _ABOUT_HOURS.search(claim):
+    if not ABOUT_HOURS.search(claim):
         return None
     said = _times_said(claim)
     days = [(i, *day) for i, text in enumerate(texts) for day in _opening_hours(text)]
@@ -302,7 +273,7 @@ def _times_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
     if not set(said) <= {t for _, _, _, kept, _ in of_the_days for t in kept}:
         i, start, end, _, _ = of_the_days[0]
         return RecordClash(claim.strip(" ,"), i, start, end)
-    if len(said) == 2 and _EVERY_DAY.search(claim) and not _VARIES.search(claim):
+    if len(said) == 2 and EVERY_DAY.search(claim) and not HOURS_VARY.search(claim):
         other = next((day for day in days if day[3] != tuple(said)), None)
         if other is not None:
             return RecordClash(claim.strip(" ,"), *other[:3])
@@ -319,8 +290,8 @@ def _days_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
     that day; or a day the claim names as open, by name or as every day ("Monday to Sunday", "seven
     days a week"), that the records' hours do not list, quoting the hours (not "weekdays", which
     claims use loosely)."""
-    closed = _CLOSED_ON.search(claim)
-    if not closed and not _ABOUT_HOURS.search(claim):
+    closed = CLOSED_ON.search(claim)
+    if not closed and not ABOUT_HOURS.search(claim):
         return None
     hours = [(i, m) for i, text in enumerate(texts) for m in _HOURS.finditer(text)]
     if not hours:
@@ -329,10 +300,10 @@ def _days_clash(claim: str, texts: Sequence[str]) -> RecordClash | None:
         day: (i, start, end) for i, text in enumerate(texts) for start, end, _, day in _opening_hours(text)
     }
     if closed:
-        day = next((d for d in _WEEK if d in _days_named(closed.group(1)) and d in opened), None)
+        day = next((d for d in WEEKDAYS if d in _days_named(closed.group(1)) and d in opened), None)
         return None if day is None else RecordClash(claim.strip(" ,"), *opened[day])
     listed = {m[1].lower() for i, h in hours for m in _DAY_HOURS.finditer(texts[i], h.start(), h.end())}
-    named = _days_named(claim, loosely=False) | (set(_WEEK) if _EVERY_DAY.search(claim) else set())
+    named = _days_named(claim, loosely=False) | (set(WEEKDAYS) if EVERY_DAY.search(claim) else set())
     if named - listed:  # "0:0-0:0" (closed, or not known) is listed
         i, h = hours[0]
         return RecordClash(claim.strip(" ,"), i, h.start(), h.end())
@@ -344,7 +315,7 @@ def _hours_stated(claim: str, texts: Sequence[str]) -> RecordQuote | None:
     closes) that each day it names has ("Monday through Friday", "on weekends"), or every day where
     it names none; the first such day is the quote."""
     said = _times_said(claim)
-    if not _ABOUT_HOURS.search(claim) or len(said) != 2:
+    if not ABOUT_HOURS.search(claim) or len(said) != 2:
         return None
     days = {
         day: (i, start, end, kept)
@@ -352,29 +323,18 @@ def _hours_stated(claim: str, texts: Sequence[str]) -> RecordQuote | None:
         for start, end, kept, day in _opening_hours(text)
     }
     named = _days_named(claim)
-    if _EVERY_DAY.search(claim) or not named:
-        named = set(_WEEK) if _EVERY_DAY.search(claim) else set(days)
+    if EVERY_DAY.search(claim) or not named:
+        named = set(WEEKDAYS) if EVERY_DAY.search(claim) else set(days)
     if not named or any(day not in days or days[day][3] != tuple(said) for day in named):
         return None
     i, start, end, _ = min((days[day] for day in named), key=lambda d: (d[0], d[1]))
     return RecordQuote(i, start, end)
 
 
-_WEEK = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_DAY_NAME = re.compile(rf"\b({'|'.join(_WEEK)}|weekday|weekend)s?\b", re.IGNORECASE)
-_DAY_SPAN = re.compile(rf"\s*(?:to|through|thru|until|-|\u2013)\s*(?:{'|'.join(_WEEK)})", re.IGNORECASE)
-_CLOSED_ON = re.compile(
-    rf"\bclosed\s+(?:on\s+|every\s+)?((?:(?:{'|'.join(_WEEK)}|weekend)s?(?:\s*,\s*|\s+and\s+|\s+or\s+)?)+)",
-    re.IGNORECASE,
-)
 _HOURS_WORDS = (
-    frozenset(
-        stem(w)
-        for w in """open opens opening operate operates operating hour close closes closing daily every day
-    week all am pm seven midnight noon midday""".split()
-    )
-    | frozenset(_WEEK)
-    | {stem(d) for d in _WEEK}
+    frozenset(stem(w) for w in HOURS_WORDS)
+    | frozenset(WEEKDAYS)
+    | {stem(d) for d in WEEKDAYS}
     | {stem("weekdays"), stem("weekends")}
 )
 
@@ -382,21 +342,21 @@ _HOURS_WORDS = (
 def _days_named(part: str, loosely: bool = True) -> set[str]:
     """The days of the week a part names, a span of them whole ("Tuesday to Sunday"); `loosely`, the
     days of "weekdays" and "weekends" too."""
-    names = [(m.group(1).lower(), m) for m in _DAY_NAME.finditer(part)]
+    names = [(m.group(1).lower(), m) for m in DAY_NAME.finditer(part)]
     named: set[str] = set()
     for n, (name, m) in enumerate(names):
         if name in ("weekday", "weekend"):
-            named |= set(_WEEK[:5] if name == "weekday" else _WEEK[5:]) if loosely else set()
+            named |= set(WEEKDAYS[:5] if name == "weekday" else WEEKDAYS[5:]) if loosely else set()
             continue
         named.add(name)
         following = names[n + 1][1] if n + 1 < len(names) else None
-        if following is not None and _DAY_SPAN.fullmatch(part, m.end(), following.end()):
-            first, last = _WEEK.index(name), _WEEK.index(following.group(1).lower())
-            named |= {_WEEK[d % 7] for d in range(first, last + (7 if last < first else 0) + 1)}
+        if following is not None and DAY_SPAN.fullmatch(part, m.end(), following.end()):
+            first, last = WEEKDAYS.index(name), WEEKDAYS.index(following.group(1).lower())
+            named |= {WEEKDAYS[d % 7] for d in range(first, last + (7 if last < first else 0) + 1)}
     return named
 
 
-@lru_cache(maxsize=1024)  # read once per retrieved chunk, not once per claim sentence
+@per_text(maxsize=1024)  # read once per retrieved chunk, not once per claim sentence
 def _opening_hours(text: str) -> tuple[tuple[int, int, tuple[float, float], str], ...]:
     """(start, end, (opens, closes) in hours, the day in lower case) of each day of the records'
     "hours" in `text`; none for "0:0-0:0" (closed, or not known)."""
@@ -414,11 +374,11 @@ def _parts(text: str) -> list[str]:
     by "and" ("has a classy ambience | and does not take reservations"); a list stays whole ("no
     valet, garage, or lot parking")."""
     parts: list[str] = []
-    for clause in _PART_BREAK.split(text):
+    for clause in PART_BREAK.split(text):
         for piece in clause.split(","):
             ws = words(piece)
             listed = (len(ws) <= _LIST_ITEM_WORDS or ws[:1] in (("or",), ("and",), ("nor",))) and not (
-                _COPULAS & set(ws) or _PREDICATE_START.match(piece)
+                COPULAS & set(ws) or PREDICATE_START.match(piece)
             )
             if parts and listed:
                 parts[-1] += "," + piece
@@ -445,14 +405,10 @@ def _negated(tokens: list[str], at: int, reach: int = 2) -> bool:
     if any(t in NEGATORS or t in NEGATIVE_WORDS for t in tokens[:at]):
         return True
     after = tokens[at + 1 : at + 7]
-    copula = next((i for i, t in enumerate(after[:5]) if t in _COPULAS), None)
+    copula = next((i for i, t in enumerate(after[:5]) if t in COPULAS), None)
     return copula is not None and any(
-        t in NEGATORS or t in _ABSENT for t in after[copula + 1 : copula + 1 + reach]
+        t in NEGATORS or t in ABSENT for t in after[copula + 1 : copula + 1 + reach]
     )
-
-
-# Words that deny a fact after its copula; "under review", "unlimited" or "unreliable" deny nothing.
-_ABSENT = frozenset("unavailable unoffered unsupported inaccessible unusable absent".split())
 
 
 def _with_other_spellings(stems: list[str]) -> list[str]:

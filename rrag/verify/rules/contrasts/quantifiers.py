@@ -4,31 +4,28 @@ only some."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from rrag.text import STOPWORDS, stem
-from rrag.text.words import NEGATORS, NOT_CONTENT
-from rrag.verify.contrasts.base import (
-    QUANTIFIER,
-    Contrast,
-    Tokens,
-    _in_order,
-    _neighbour,
-    _quote,
-    _same_statement,
+from rrag.lang.en.function_words import NO_LIMIT_BEFORE_ONLY, STOPWORDS
+from rrag.lang.en.negation import NEGATORS
+from rrag.lang.en.numerals import BOUND_AFTER_A_NOUN
+from rrag.lang.en.quantifiers import (
+    ALL,
+    HALF,
+    MOST,
+    NONE,
+    NOT_A_NOUN,
+    ONLY,
+    ONLY_A_CONDITION,
+    PARTIAL,
+    QUANTIFIER_CUES,
+    SOME,
 )
+from rrag.text import stem
+from rrag.text.caches import per_text
+from rrag.text.reading import Tokens
+from rrag.text.words import NOT_CONTENT
+from rrag.verify.rules.base import Contrast, Pair, sentence_rule
+from rrag.verify.rules.contrasts.base import QUANTIFIER, in_order, neighbour, quote, same_statement, unpack
 
-ALL, NONE, SOME, PARTIAL, ONLY = "all", "none", "some", "partial", "only"
-MOST, HALF = "most", "half"  # partial too, and more than half / half: "most" is no "half"
-_QUANTIFIER_CUES = [
-    (PARTIAL, "only some|only a few|not all|not every|a few|few"),
-    (MOST, "most"),
-    (HALF, "half"),
-    (NONE, "none|no|nobody|nothing|not any"),
-    (ONLY, "only the|the only|only"),
-    (ALL, "all|every|each|whole|entire"),
-    (SOME, "some|several|many"),
-]
 # claim's quantifier -> the evidence's quantifiers it contradicts
 _QUANTIFIER_CLASHES = {
     ALL: {NONE, PARTIAL, MOST, HALF, ONLY},
@@ -40,16 +37,15 @@ _QUANTIFIER_CLASHES = {
     ONLY: {ALL},
 }
 _QUANTIFIER_WORDS = frozenset(
-    stem(w) for _, cues in _QUANTIFIER_CUES for cue in cues.split("|") for w in cue.split()
+    stem(w) for _, cues in QUANTIFIER_CUES for cue in cues.split("|") for w in cue.split()
 )
 _QUANTIFIER_STARTING: dict[str, list[tuple[str, list[str]]]] = {}  # first word -> (class, cue words)
-for _cls, _cues in _QUANTIFIER_CUES:
+for _cls, _cues in QUANTIFIER_CUES:
     for _cue in _cues.split("|"):
         _QUANTIFIER_STARTING.setdefault(_cue.split()[0], []).append((_cls, _cue.split()))
-_NOT_A_NOUN = frozenset({"longer", "more", "less", "matter", "doubt", "one"})  # "no longer", "no one"
 
 
-@lru_cache(maxsize=4096)  # an evidence sentence is read for claim after claim
+@per_text(maxsize=4096)  # an evidence sentence is read for claim after claim
 def _quantifiers(tokens: Tokens) -> tuple[tuple[str, int, int], ...]:
     """The class of each quantifier of the sentence, and where it is; "some ... not" is partial."""
     words = [t.word for t in tokens]
@@ -69,7 +65,7 @@ def _quantifier_at(words: list[str], i: int) -> tuple[str, int, int] | None:
         if words[i : i + len(parts)] != parts:
             continue
         after = words[i + len(parts)] if i + len(parts) < len(words) else ""
-        if cls == NONE and parts == ["no"] and (after in _NOT_A_NOUN or after in STOPWORDS or not after):
+        if cls == NONE and parts == ["no"] and (after in NOT_A_NOUN or after in STOPWORDS or not after):
             continue  # "no longer", "No, ..."
         if parts == ["all"] and i and words[i - 1] == "of":
             continue  # "half of all students", "of all tests": no universal of its own
@@ -88,12 +84,15 @@ def _quantified(tokens: Tokens, after: int) -> str | None:
         if t.after_break:
             return None
         if t.word not in NOT_CONTENT and not t.word.isdigit():
-            return t.stem
+            return t.lemma
     return None
 
 
-def _quantifier(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
-    numbers = frozenset(t.stem for t in c if t.word.isdigit())
+@sentence_rule(QUANTIFIER, 430)
+def quantifier(pair: Pair) -> Contrast | None:
+    """Another quantifier of the same thing: "all rooms" / "none of the rooms"."""
+    claim, c, evidence, e = unpack(pair)
+    numbers = frozenset(t.lemma for t in c if t.word.isdigit())
     for cls, start, end in _quantifiers(c):
         noun = _quantified(c, end)
         for e_cls, e_start, e_end in _quantifiers(e):
@@ -104,33 +103,31 @@ def _quantifier(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | N
             theirs = _quantified(e, e_end)
             same = noun is not None and noun == theirs if not either else noun != theirs
             leave_out = _QUANTIFIER_WORDS | numbers | ({noun} if either and noun else set())
-            if e_cls in _QUANTIFIER_CLASHES[cls] and same and _same_statement(c, e, frozenset(leave_out)):
+            if e_cls in _QUANTIFIER_CLASHES[cls] and same and same_statement(c, e, frozenset(leave_out)):
                 return Contrast(
-                    QUANTIFIER, _quote(claim, c, start, end + 1), _quote(evidence, e, e_start, e_end + 1)
+                    QUANTIFIER, quote(claim, c, start, end + 1), quote(evidence, e, e_start, e_end + 1)
                 )
     return None
 
 
-# Words that give a bound of an amount just after a noun: "orders over £50", "bags of more than 7 kg"
-_BOUND_WORDS = frozenset({"over", "above", "under", "below", "exceeding", "more", "less", "least", "up"})
-
-
-def _all_of_some(claim: str, c: Tokens, evidence: str, e: Tokens) -> Contrast | None:
+@sentence_rule(QUANTIFIER, 450)
+def all_of_some(pair: Pair) -> Contrast | None:
     """ "All" of a thing the evidence states only of some of it, all else the same: "free on all
     orders" where it says "free on orders over £50" or "on international orders"."""
+    claim, c, evidence, e = unpack(pair)
     universal = [(start, end) for cls, start, end in _quantifiers(c) if cls == ALL]
     if not universal or _quantifiers(e):
         return None
-    claimed = {t.stem for t in c}
+    claimed = {t.lemma for t in c}
     for start, end in universal:
         noun = _quantified(c, end)
         for j, t in enumerate(e):
-            span = _restricted(e, j, claimed) if t.stem == noun else None
+            span = _restricted(e, j, claimed) if t.lemma == noun else None
             if span is None:
                 continue
-            leave_out = _QUANTIFIER_WORDS | {u.stem for u in e[span[0] : span[1]] if u.stem != noun}
-            if _in_order(c, leave_out) == _in_order(e, leave_out):
-                return Contrast(QUANTIFIER, _quote(claim, c, start, end + 1), _quote(evidence, e, *span))
+            leave_out = _QUANTIFIER_WORDS | {u.lemma for u in e[span[0] : span[1]] if u.lemma != noun}
+            if in_order(c, leave_out) == in_order(e, leave_out):
+                return Contrast(QUANTIFIER, quote(claim, c, start, end + 1), quote(evidence, e, *span))
     return None
 
 
@@ -139,70 +136,65 @@ def _restricted(e: Tokens, noun: int, claimed: set[str]) -> tuple[int, int] | No
     does: one before it ("international orders"), or a bound of an amount after it ("orders over
     £50")."""
     before = e[noun - 1] if noun and not e[noun].after_break else None
-    if before and before.word.isalpha() and before.word not in NOT_CONTENT and before.stem not in claimed:
+    if before and before.word.isalpha() and before.word not in NOT_CONTENT and before.lemma not in claimed:
         return noun - 1, noun + 1
     after = e[noun + 1 : noun + 5]
-    if not (after and after[0].word in _BOUND_WORDS and not after[0].after_break):
+    if not (after and after[0].word in BOUND_AFTER_A_NOUN and not after[0].after_break):
         return None
     number = next((k for k, u in enumerate(after) if u.word.isdigit() and not u.after_break), None)
     if number is None:
         return None
     end = noun + 2 + number
-    while end < min(len(e), noun + 4 + number) and e[end].word.isalpha() and e[end].stem not in claimed:
+    while end < min(len(e), noun + 4 + number) and e[end].word.isalpha() and e[end].lemma not in claimed:
         end += 1  # the amount's unit ("bags over 7 kg")
     return noun, end
 
 
-# "only if", "only when": a condition, no limit on a thing; "not only", "the only coach": no limit
-_ONLY_A_CONDITION = frozenset({"if", "when", "whether", "after", "once", "until", "while", "as"})
-_NO_LIMIT = frozenset({"not", "if", "the", "a", "an", "his", "her", "its", "their", "our", "my", "your"})
-
-
-def _other_than_only(
-    claim: str, c: Tokens, evidence: str, e: Tokens, retrieved: frozenset[str]
-) -> Contrast | None:
+@sentence_rule(QUANTIFIER, 440)
+def other_than_only(pair: Pair) -> Contrast | None:
     """Something the retrieved text never names, in the place of what the evidence limits with "only":
     "approved for children" where it says "approved for adults only", "supports iPhone and Android"
     where it says "supports Android only". Not where the claim limits too."""
+    claim, c, evidence, e = unpack(pair)
     if any(t.word == "only" for t in c):
         return None
-    their_stems = {t.stem for t in e}
+    their_stems = {t.lemma for t in e}
     for i, token in enumerate(e):
         limited = _limited_by(e, i) if token.word == "only" else None
         if limited is None:
             continue
         # its place: the word before it, or after it where it starts its clause ("Only cash is accepted")
-        step = -1 if _neighbour(e, limited, -1) else 1
-        place = _neighbour(e, limited, step)
+        step = -1 if neighbour(e, limited, -1) else 1
+        place = neighbour(e, limited, step)
         if place is None:
             continue
         for k, other in enumerate(c):
             if (
                 other.word in STOPWORDS
                 or not other.word.isalpha()
-                or other.stem in their_stems
-                or other.stem in retrieved
-                or (k + 1 < len(c) and c[k + 1].stem == e[limited].stem)  # "paying members" are members
-                or _neighbour(c, k, step) != place
+                or other.lemma in their_stems
+                or other.lemma in pair.retrieved
+                or (k + 1 < len(c) and c[k + 1].lemma == e[limited].lemma)  # "paying members" are members
+                or neighbour(c, k, step) != place
             ):
                 continue
             # all else the same words in the same order
-            leave_out = frozenset({other.stem, e[limited].stem})
-            if _in_order(c, leave_out) == _in_order(e, leave_out):
+            leave_out = frozenset({other.lemma, e[limited].lemma})
+            if in_order(c, leave_out) == in_order(e, leave_out):
                 span = (i, limited + 1) if i < limited else (limited, i + 1)
-                return Contrast(QUANTIFIER, _quote(claim, c, k, k + 1), _quote(evidence, e, *span))
+                return Contrast(QUANTIFIER, quote(claim, c, k, k + 1), quote(evidence, e, *span))
     return None
 
 
 def _limited_by(e: Tokens, only: int) -> int | None:
     """The token "only" at `only` limits: the content word after it in its clause ("only adults",
     "only for adults"), or the one before it where it ends its clause ("for adults only")."""
-    if only and e[only - 1].word in _NO_LIMIT:
+    if only and e[only - 1].word in NO_LIMIT_BEFORE_ONLY:
         return None
     if only + 1 == len(e) or e[only + 1].after_break:
         before = only - 1
         return before if before >= 0 and e[before].word not in STOPWORDS else None
-    if e[only + 1].word in _ONLY_A_CONDITION:
+    if e[only + 1].word in ONLY_A_CONDITION:
         return None
     for j in range(only + 1, min(only + 4, len(e))):
         if j > only + 1 and e[j].after_break:

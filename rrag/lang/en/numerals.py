@@ -1,0 +1,122 @@
+"""Numbers in words, scales, fractions, and the words that give an amount as a bound ("at least 18",
+"no more than 3") or join two ends of a range."""
+
+from __future__ import annotations
+
+import re
+
+CARDINALS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen twenty".split()
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+# Number words a value may be written with.
+WORD_NUMBERS: dict[str, float] = CARDINALS | {
+    "hundred": 100,
+    "dozen": 12,
+    "half": 0.5,
+    "twice": 2,
+    "once": 1,
+    "single": 1,  # only as "a single dose" (rrag.text.quantities reads "a single")
+}
+# Ordinals, as "3rd" is read: "the third most distributed channel", "the sixteenth century". Not
+# "first" (in most sentences it counts nothing) nor "second" (also a unit of time).
+ORDINAL_UNITS = {"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9}
+WORD_NUMBERS |= ORDINAL_UNITS | {
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+    "thirteenth": 13,
+    "fourteenth": 14,
+    "fifteenth": 15,
+    "sixteenth": 16,
+    "seventeenth": 17,
+    "eighteenth": 18,
+    "nineteenth": 19,
+    "twentieth": 20,
+    "thirtieth": 30,
+    "fortieth": 40,
+    "fiftieth": 50,
+    "sixtieth": 60,
+    "seventieth": 70,
+    "eightieth": 80,
+    "ninetieth": 90,
+    "hundredth": 100,
+}
+# The number words that join a ten in one number ("twenty-five", "thirty-third").
+TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+UNITS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+# The ordinals of a closed class ("the first floor" is not "the fourth floor"), "first" and "second"
+# included: there they count.
+ORDINALS = frozenset(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+)
+# The ordinals a "first Sunday of each month" is said with.
+DAY_OF_MONTH_ORDINALS = ("first", "second", "third", "fourth", "last")
+ORDINAL_SUFFIXES = ("st", "nd", "rd", "th")  # "3rd", "21st"
+SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9}
+SCALE_WORD = re.compile(r"\s+(thousand|million|billion)\b", re.IGNORECASE)
+# "a third", "one half": the counts a singular fraction of something is said with ("" for "half of").
+ONE = ("", "a", "an", "one")
+DENOMINATORS = {
+    "half": 2,
+    "halve": 2,
+    "third": 3,
+    "quarter": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "eighth": 8,
+    "tenth": 10,
+}
+# A fraction of something: "two thirds", "a third of the budget", "half of the seats"; not "a third
+# visit" (an ordinal), "an hour and a half" or "a quarter of an hour" (a duration).
+FRACTION = re.compile(
+    r"(?<!\band )\b(?:(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine)[\s-]+)?"
+    r"(?P<d>halves|half|thirds?|quarters?|fifths?|sixths?|eighths?|tenths?)\b(?P<of>\s+of\b(?!\s+an?\b))?",
+    re.IGNORECASE,
+)
+# Words before "half" that make it a period or an ordinal's ("the first half"), not a share.
+NO_SHARE_BEFORE = re.compile(r"\b(?:the|first|second|latter|other|last|a|an|and)\s+$", re.IGNORECASE)
+# "three of the alleged attackers" counts what "four alleged attackers" does ("of them" counts nothing
+# named, and "two of the five patients" leaves the count to "five patients").
+PARTITIVE = re.compile(r"\s+of\s+(?:the|these|those|its|their|our|his|her|your|my)\b", re.IGNORECASE)
+# A bare number after a list joint, of the unit of the value before it: "30 pages per minute in black
+# and 20 in colour", "£12 for adults and 5 for children". Not after a comma: "Two men, one with a dog"
+# is one of them.
+ELLIPSIS = re.compile(r"(?:\s+[^\W\d]+){0,5}?\s+(?:and|or|but|while)\s+(?:only\s+)?")
+ELLIPSIS_AFTER = re.compile(r"\s+(?:in|for|on|at|with|when|during|per|a|an)\b", re.IGNORECASE)
+# What joins the two ends of a range: "3-5 days", "20 to 40 minutes".
+RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
+
+# "no more than 3 bags" and "not less than 18" state a bound, not a denial; so does "not under 70 kg".
+BOUND_PREPOSITIONS = frozenset({"under", "over", "above", "below"})
+BOUND_COMPARATIVES = frozenset(
+    "more less fewer greater higher lower later earlier longer shorter sooner".split()
+)
+# Words that give a bound of an amount just after a noun: "orders over £50", "bags of more than 7 kg".
+BOUND_AFTER_A_NOUN = frozenset(
+    {"over", "above", "under", "below", "exceeding", "more", "less", "least", "up"}
+)
+# The bound an amount is given as: "at least 18 years", "more than 3 million copies", "up to 40
+# minutes", "5 days or more". Alternatives that start further left win a search, so "no more than"
+# is read before "more than".
+BOUND_BEFORE = re.compile(
+    r"\b(?:(?P<upper>no more than|not more than|not exceeding|less than|fewer than|at most|up to|under|below"
+    r"|a maximum of|maximum of)|(?P<lower>no less than|not less than|no fewer than|more than|greater than"
+    r"|at least|over|above|upwards of|a minimum of|minimum of))\s+$",
+    re.IGNORECASE,
+)
+# ... and a year's: "before 2005" holds 2001, "after 1990" holds 1994.
+YEAR_BOUND_BEFORE = re.compile(r"\b(?:(?P<upper>before|prior to)|(?P<lower>after))\s+$", re.IGNORECASE)
+# A verb of moving before "up to", which then gives the amount reached, no bound ("shot up to 90").
+MOVED_UP = re.compile(
+    r"\b(?:shot|went|go|goes|going|gone|rose|risen|rises|rising|climbed|jumped|moved|ran|walked|stepped|sped)\s+$",
+    re.IGNORECASE,
+)
+BOUND_AFTER = re.compile(
+    r"\s+(?:(?P<upper>or (?:less|fewer|younger|under|below)|at most|at the most)"
+    r"|(?P<lower>or (?:more|over|older|above)|and (?:over|above)|at least))\b",
+    re.IGNORECASE,
+)

@@ -1,0 +1,52 @@
+"""Questions: what kind of value a question asks for ("how many days", "what percentage", "where"),
+the words of asking that name no topic, and what a place is not ("on Saturdays", "at no charge")."""
+
+from __future__ import annotations
+
+import re
+
+# A question that asks for a yes or a no ("Can I work from home on Fridays?").
+YES_NO = re.compile(
+    r"\s*(?:can|could|may|must|should|shall|will|would|is|are|was|were|do|does|did|has|have)\b", re.IGNORECASE
+)
+# Words of asking, and words any answer from the corpus is about: not the thing asked about.
+ASKING = tuple(
+    "get gets give gives need needs tell know explain describe happen happens long often exactly "
+    "allowed possible someone anyone say says mention mentions policy policies company rule rules "
+    "information details".split()
+)
+
+# How many, and how long: a number; of days, weeks, ... a duration.
+HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[\w-]+\s*){1,3})", re.IGNORECASE)
+HOW_LONG = re.compile(r"\bhow\s+long\b|\bfor\s+how\s+long\b", re.IGNORECASE)
+# Units of time a "how many" question counts, and the words before a unit that count days
+# ("10 working days": the unit is the word after).
+TIME_UNITS = ("second", "minute", "hour", "day", "week", "month", "year")
+DAY_COUNTING = ("working", "business")
+# Units of time an answer may give for another: "how many days" is answered by weeks too.
+NEAR_TIME_UNITS = {
+    "day": {"week"},
+    "week": {"day", "month"},
+    "month": {"week", "year"},
+    "hour": {"minute", "day"},
+}
+
+# How much money: "how much does it cost", or a noun of price ("the retail price").
+HOW_MUCH_MONEY = re.compile(r"\bhow\s+much\b[^?]*\b(?:cost|costs|charge|charged)\b", re.IGNORECASE)
+MONEY_NOUNS = tuple("price cost fee fare charge salary wage rent".split())
+
+PERCENT_ASKED = re.compile(
+    r"\b(?:what|which)\s+(?:percentage|percent|share)\b|\bhow\s+many\s+percent\b", re.IGNORECASE
+)
+
+WHERE = re.compile(r"\W*where\b", re.IGNORECASE)
+# Words that make "on/at/in ..." a time or a manner, not a place: "on Saturdays", "at the agreed
+# time", "on the first working day", "at no charge", "in writing" (and the days of the week).
+NOT_PLACES = tuple(
+    (
+        "time times date day week month year hour minute second morning afternoon evening night noon "
+        "midnight holiday period moment start end beginning first last next same least most all once no "
+        "advance writing full total general particular addition order case request average behalf demand "
+        "charge cost price accordance line"
+    ).split()
+)

@@ -1,0 +1,102 @@
+"""The table-row sentence: how ingest writes a body row of a table with a header row, and how the value
+reader and the relevance check read it back.
+
+    For Deep clean, the price (GBP) is 65 and the duration (hours) are 3.
+
+The first cell names the row ("For Deep clean, "); every other cell becomes "the <column> is
+<value>", the column's unit in brackets where its header gives one. A row whose cells do not match
+the header (merged or missing cells) is written as its cells joined by CELL_SEPARATOR, as a table
+without a header row is.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rrag.lang.en.units import CURRENCY_CODES_WRITTEN, CURRENCY_SYMBOLS
+
+CELL_SEPARATOR = " | "  # between the cells of a row that is written as cells, not as a sentence
+
+
+def table_row(header: list[str], cells: list[str]) -> str:
+    """A body row as a sentence that names its columns: "For Berlin, the per-diem per day is €48."
+    A bare "Berlin | €48" says nothing on its own to retrieval, to the answerer or to the verifier,
+    and "City: Berlin; Per-diem per day: €48." reads as a form, not as an answer."""
+    if len(cells) != len(header):  # merged or missing cells: which column is which is unknown
+        return CELL_SEPARATOR.join(cells)
+    label, *values = (cell.rstrip(" .;") for cell in cells)
+    facts = [
+        f"the {_lower_first(name)} {_is_or_are(name)} {value}" if name else value
+        for name, value in zip(header[1:], values)
+        if value
+    ]
+    if not facts:  # a one-column table, or a row with only its label
+        return _sentence(f"{header[0]}: {label}" if header[0] and label else label)
+    listed = facts[0] if len(facts) == 1 else ", ".join(facts[:-1]) + " and " + facts[-1]
+    return _sentence(f"For {label}, {listed}" if label else listed[0].upper() + listed[1:])
+
+
+def _lower_first(name: str) -> str:
+    """ "Time to decide" -> "time to decide", but "VAT rate" and "SLA" keep their capitals."""
+    return name[0].lower() + name[1:] if name[1:2].islower() else name
+
+
+def _is_or_are(name: str) -> str:
+    last = name.split()[-1].lower()
+    return "are" if last.endswith("s") and not last.endswith(("ss", "us", "is")) else "is"
+
+
+def _sentence(text: str) -> str:
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+# --------------------------------------------------------------------------------------------
+# Reading a row back. A value of a row has its column header just before it ("the price (GBP) is
+# 65"; no digit: not across an earlier value), and the row's name before that.
+
+_HEADER = re.compile(r"\bthe (?P<header>[^,;.\d]{1,60}?) (?:is|are) $", re.IGNORECASE)
+_HEADER_REACH = 80  # characters before a value that can hold its header
+# The name of the row whose sentence a value is in ("For Deep clean, the price (GBP) is "), read where
+# the value has a column header.
+_ROW = re.compile(r"\bFor (?P<label>[^,.]{1,80}), the [^.]*$")
+_ROW_REACH = 200
+# The name of the last row a text (rows read as sentences, one after another) opens before a value.
+_ROW_NAME = re.compile(r"(?:^|[.!?]\s+)For ([^,.]{1,80}), the ")
+# A sentence that is a row: its name, whatever case it is written in.
+_ROW_OPENING = re.compile(r"\s*For (?P<label>[^,]{1,80}), the ", re.IGNORECASE)
+# A column that names its currency: "For Deep clean, the price (GBP) is 65".
+_CURRENCY_HEADER = re.compile(
+    rf"\((?:in\s+)?({'|'.join(CURRENCY_CODES_WRITTEN)}|[{CURRENCY_SYMBOLS}])\)\s*(?:is|are|was|were|:)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def column_header(text: str, at: int) -> str:
+    """The column header a row's sentence puts just before the value at `at` ("price (GBP)"), or ""."""
+    m = _HEADER.search(text, max(0, at - _HEADER_REACH), at)
+    return m.group("header") if m else ""
+
+
+def row_of_value(text: str, at: int) -> str:
+    """The name of the row whose sentence holds the value at `at` ("Deep clean"), or ""."""
+    m = _ROW.search(text, max(0, at - _ROW_REACH), at)
+    return m.group("label") if m else ""
+
+
+def last_row_name(text: str, at: int) -> str | None:
+    """The name of the last row `text` opens before `at`, if `text` is rows read as sentences."""
+    rows = [m for m in _ROW_NAME.finditer(text, 0, at)][-1:]
+    return rows[0].group(1) if rows else None
+
+
+def row_name(sentence: str) -> str | None:
+    """The name of the row `sentence` is, or None where it is no row's sentence."""
+    m = _ROW_OPENING.match(sentence)
+    return m.group("label") if m else None
+
+
+def currency_column(text: str, start: int, end: int) -> str | None:
+    """The currency (a code or a symbol, as written) that a column header ending `text[start:end]`
+    names in brackets ("the price (GBP) is "), if any."""
+    m = _CURRENCY_HEADER.search(text, start, end)
+    return m.group(1) if m else None
