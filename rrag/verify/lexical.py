@@ -24,9 +24,8 @@ from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
 from rrag.verify.rules import RULES
-from rrag.verify.rules.base import NAME, RECORDS, Comparison, first_finding
+from rrag.verify.rules.base import NAME, RECORDS, Comparison, RecordClash, first_finding
 from rrag.verify.rules.compared import Statement, Window, coverage, has_value
-from rrag.verify.rules.records import RecordClash
 
 
 class LexicalVerifier(Verifier):

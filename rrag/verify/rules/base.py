@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import groupby
-from typing import TYPE_CHECKING, NamedTuple, TypeVar, cast
+from typing import NamedTuple, TypeVar, cast
 
 from rrag.text import split_sentences, stem, words
 from rrag.text.reading import Reading, read
@@ -29,8 +29,16 @@ from rrag.types import ClaimStatus, ValueClash, Verdict
 from rrag.verify.evidence import evidence_at
 from rrag.verify.rules.compared import Statement, Window, share, single_sentences, stated_terms, weighted
 
-if TYPE_CHECKING:
-    from rrag.verify.rules.records import RecordClash
+
+@dataclass(frozen=True)
+class RecordClash:
+    """A record rule's finding: a yes/no fact of a structured record the claim says the other way."""
+
+    claim: str  # the part of the claim that says the opposite
+    text: int  # which of the texts states the fact
+    start: int  # where that text writes it ('"valet": false', '"Monday": "5:0-17:0"')
+    end: int
+
 
 NAME = "lexical"  # the verifier the rules' verdicts are of
 RECORDS, WINDOW, SENTENCE = "records", "window", "sentence"

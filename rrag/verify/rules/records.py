@@ -49,7 +49,7 @@ from rrag.text import quantities, stem, words
 from rrag.text.caches import per_text
 from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.words import has_digit
-from rrag.verify.rules.base import record_rule
+from rrag.verify.rules.base import RecordClash, record_rule
 
 _CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _KIND_WORDS = frozenset(stem(w) for w in KIND_WORDS)
@@ -68,14 +68,6 @@ class Fact:
     context: frozenset[str]  # the words of the keys around it ("park"): one must be in the claim
     holds: bool
     start: int  # where the text writes it ('"valet": false')
-    end: int
-
-
-@dataclass(frozen=True)
-class RecordClash:
-    claim: str  # the part of the claim that says the opposite
-    text: int  # which of the texts states the fact
-    start: int  # where that text writes it ('"valet": false', '"Monday": "5:0-17:0"')
     end: int
 
 
