@@ -44,14 +44,14 @@ NEVER, ALWAYS = -1.0, 1.01  # bounds on P(supported): a veto that never / always
 
 
 # Measured on the dev sets with group cross-validation, the combiner refitted in each fold (python -m
-# training.guard_cv; docs/verifier.md). Hard evidence is no part of the guard: it always wins. An
+# training.guard_cv; docs/log/). Hard evidence is no part of the guard: it always wins. An
 # unstated number overrules on a one-sentence claim below P = 0.7 (0.6 until the combiner read the
 # speaker's words and records, and the demo's invented EUR 2,000 bonus rose from P 0.55 to 0.63);
 # the unsure-yes veto catches the demo's invented benefits (tests/test_demo.py); a negation on one
 # side only, about other words, never overrules a yes and only tells a contradiction from an
 # unsupported claim; a value borrowed from a sentence about something else always does (its window
 # fools the model), and so does another thing of the same kind in the evidence's slot (the judge
-# supports "with tea" against "with coffee"; docs/verifier.md).
+# supports "with tea" against "with coffee"; docs/log/, 2026-11-28, "Another thing in the same slot").
 DEFAULT_GUARD = Guard(
     overrules_below={UNSTATED: 0.7, BORROWED: ALWAYS, NEGATED_EVIDENCE: NEVER, SWAP: ALWAYS},
     in_long_claims=frozenset(),
