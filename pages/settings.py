@@ -171,7 +171,7 @@ def _render_locations(settings: Settings) -> None:
     st.markdown("\n".join(["| Data | Backend | Location | Set with |", "|---|---|---|---|", *rows]))
     st.caption(
         "Read-only here: set these environment variables before starting the app (credentials in a "
-        "database URL are never shown). See the README's Configuration table."
+        "database URL are never shown). See docs/configuration.md."
     )
 
 

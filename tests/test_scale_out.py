@@ -1,5 +1,5 @@
-"""Scale-out: two engine processes share one Chroma server and one PostgreSQL on loopback (the README's
-recipe); what one ingests the other answers from at once, keyword search included."""
+"""Scale-out: two engine processes share one Chroma server and one PostgreSQL on loopback (the recipe
+of docs/operations.md); what one ingests the other answers from at once, keyword search included."""
 
 from __future__ import annotations
 

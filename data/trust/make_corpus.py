@@ -1,5 +1,5 @@
 """Builds the trust corpus: a small multi-format document set for `python -m rrag evaluate`, with the
-traits that mislead answer-level checks (the README's "Evaluating a question set"). The generated files are
+traits that mislead answer-level checks (docs/question-sets.md). The generated files are
 committed, so the app needs neither reportlab nor this script; run it again after editing the text:
 
     .venv/bin/python data/trust/make_corpus.py

@@ -48,7 +48,7 @@ class Guard:
 
 # Hard evidence is no part of the guard: it always wins. Up to which P(supported) each softer kind
 # overrules the model's yes is its rules' (rrag/verify/rules/), measured on the dev sets with group
-# cross-validation, the combiner refitted in each fold (python -m training.guard_cv; docs/verifier.md);
+# cross-validation, the combiner refitted in each fold (python -m training.guard_cv; docs/log/);
 # the unsure-yes veto catches the demo's invented benefits (tests/test_demo.py).
 DEFAULT_GUARD = Guard(
     overrules_below=RULES.overrules_below(),

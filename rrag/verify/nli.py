@@ -44,14 +44,16 @@ from rrag.verify.rules.records import record_support
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 MODEL_FILE = "nli-minilm-l6-int8.onnx"
 # The same weights as uint8, for CPUs whose int8 kernels saturate (x86-64 without VNNI): exact there,
-# half as fast again as MODEL_FILE where that is exact (training/portable_int8.py, docs/verifier.md).
+# half as fast again as MODEL_FILE where that is exact (training/portable_int8.py; measured in
+# docs/log/2026-11-22-the-judge-the-guard-and-the-checklist-first-measured.md).
 PORTABLE_MODEL_FILE = "nli-minilm-l6-uint8.onnx"
 INT8_PROBE_FILE = "int8-probe.onnx"
 TOKENIZER_FILE = "tokenizer.json"
 CALIBRATOR_FILE = "nli-calibrator.json"
 LABELS = ("entailment", "neutral", "contradiction")
 # One window per claim sentence: judging the next best ones too cost twice the model time for the
-# same accuracy (group-CV mean BA 68.7-68.9 with one, two or three windows; docs/verifier.md).
+# same accuracy (group-CV mean BA 68.7-68.9 with one, two or three windows; measured in
+# docs/log/2026-11-22-the-judge-the-guard-and-the-checklist-first-measured.md).
 DEFAULT_WINDOWS_PER_SENTENCE = 1
 # The model's limit. Windows are at most 56 words, but a word of JSON or a table can be several
 # tokens: at 192, 13 % of the dev pairs (RAGTruth data-to-text records) lost the end of their window.

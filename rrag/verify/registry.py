@@ -37,7 +37,7 @@ def _lexical(settings: Settings, llm: LLM | None) -> Verifier:
 
 def _guarded_model(settings: Settings, llm: LLM | None) -> Verifier:
     # The trained model, vetoed by the rules' hard evidence (rrag/verify/guarded.py; its dev figures
-    # are in docs/verifier.md).
+    # are in docs/verifier.md, "Current figures").
     from rrag.verify.guarded import GuardedVerifier
 
     return GuardedVerifier(_model(settings, llm))

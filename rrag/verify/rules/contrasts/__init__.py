@@ -9,9 +9,9 @@ slot ("the third floor" / "the second floor"); and another thing of the same kin
 
 Each is a sentence rule (rrag/verify/rules/base.py) that asks that the claim is otherwise the
 evidence's own statement (its other words are the evidence's) and names what it found on both sides,
-so that the verdict can quote them. Each is kept only as precise as the dev data showed it
-(docs/verifier.md). They read one sentence of evidence at a time: in a window of two, a name of one
-sentence is in no slot of the other.
+so that the verdict can quote them. Each is kept only as precise as the dev data showed it (each
+rule's entry in docs/log/). They read one sentence of evidence at a time: in a window of two, a name
+of one sentence is in no slot of the other.
 """
 
 from __future__ import annotations
