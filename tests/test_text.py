@@ -256,3 +256,14 @@ def test_words_stems_and_negation() -> None:
 def test_an_elided_negation_reads_the_clause_before_it(text: str, clause: set[str]) -> None:
     (negation,) = negations(text)
     assert negation.elided and negation.clause == clause
+
+
+def test_a_whole_number_and_a_half_is_one_value_of_its_unit():
+    for text, value, unit in [
+        ("The parcel weighs six and a half kilograms.", 6.5, "kilogram"),
+        ("The drive takes one and a half hours.", 1.5, "hour"),
+        ("It lasts 2 and a half days.", 2.5, "day"),
+    ]:
+        (found,) = quantities(text)
+        assert (found.value, found.unit) == (value, unit)
+        assert found.written(text).endswith(unit + "s")

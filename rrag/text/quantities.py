@@ -11,6 +11,7 @@ from typing import NamedTuple
 from rrag.lang.en.dates import BEFORE_A_MONTH, MONTH_NAMES, MONTH_RANGE_JOIN, MONTHS
 from rrag.lang.en.function_words import STOPWORDS
 from rrag.lang.en.numerals import (
+    AND_A_HALF,
     CARDINALS,
     DENOMINATORS,
     ELLIPSIS,
@@ -202,7 +203,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             Quantity(1.0, stem(m.group("unit").lower()), m.start(), m.start("unit"), m.end("unit"))
             for m in EVERY_UNIT.finditer(text)
         ]
-    found = sorted(found + times + fractions + spans, key=lambda q: q.start)
+    found = _and_a_half(text, sorted(found + times + fractions + spans, key=lambda q: q.start))
     for i, (low, high) in enumerate(zip(found, found[1:])):
         if not low.unit and high.unit and RANGE_JOIN.fullmatch(text, low.end, high.start):
             found[i] = low._replace(unit=high.unit)
@@ -215,6 +216,19 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         ):
             found[i + 1] = then._replace(unit=first.unit)
     return tuple(found)
+
+
+def _and_a_half(text: str, found: list[Quantity]) -> list[Quantity]:
+    """ "six and a half kilograms" is 6.5 kilograms, not six of nothing and half a kilogram."""
+    out: list[Quantity] = []
+    for q in found:
+        whole = out[-1] if out else None
+        joined = whole is not None and not whole.unit and AND_A_HALF.match(text, whole.end)
+        if whole is not None and joined and joined.end() == q.start and q.value == 0.5 and q.unit:
+            out[-1] = Quantity(whole.value + 0.5, q.unit, whole.start, q.end, q.unit_end)
+            continue
+        out.append(q)
+    return out
 
 
 def _fractions(text: str) -> list[Quantity]:

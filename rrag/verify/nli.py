@@ -34,9 +34,10 @@ from rrag.settings import Settings
 from rrag.text import Span, chunk_sentences, content_words, words
 from rrag.text.caches import per_text
 from rrag.text.reading import read
-from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
+from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify import features as fx
 from rrag.verify.base import Verifier
+from rrag.verify.counterfactual import Confirmed, confirm
 from rrag.verify.evidence import evidence_at, nothing_retrieved
 from rrag.verify.lexical import LexicalVerifier
 from rrag.verify.rules.records import record_support
@@ -243,6 +244,9 @@ class SentenceScore:
     support_window: _Window | None  # most entailing window
     contra_window: _Window | None  # most contradicting window
     probability: float = 0.0
+    # A value or name of the sentence its best window gives otherwise, as the judge confirms
+    # (counterfactual.py), with that window.
+    counterfactual: tuple[Confirmed, _Window] | None = None
 
 
 @per_text(maxsize=CHUNK_CACHE_SIZE)  # the same chunks come back for claim after claim, answer after answer
@@ -318,8 +322,12 @@ class NLIVerifier(Verifier):
         windows_per_sentence: int = DEFAULT_WINDOWS_PER_SENTENCE,
         threads: int = 2,
         calibrator: Calibrator | None = None,
+        counterfactual: bool = False,
     ) -> None:
         self.settings = settings or Settings()
+        # Whether a value or name its evidence gives otherwise is put to the judge both ways (the app's
+        # stage does; the judge alone, as measured, does not).
+        self.counterfactual = counterfactual
         self.encoder = shared_encoder(model_dir, threads)
         self.calibrator = calibrator or Calibrator.load(model_dir / CALIBRATOR_FILE)
         self.windows_per_sentence = windows_per_sentence
@@ -379,6 +387,12 @@ class NLIVerifier(Verifier):
         flat = [s for sentences in result for s in sentences]
         for s, prob in zip(flat, self.calibrator.probability([s.features for s in flat])):
             s.probability = float(prob)
+        if self.counterfactual:
+            for score, found, _ in plan:
+                confirmed = (
+                    confirm(self.encoder.predict, score.span.text, found[0].span.text) if found else None
+                )
+                score.counterfactual = (confirmed, found[0]) if confirmed else None
         return result
 
     def _features(
@@ -412,10 +426,14 @@ class NLIVerifier(Verifier):
         }
 
     def verdict_of(self, sentences: list[SentenceScore]) -> Verdict:
-        """The claim's verdict from its scored sentences (`score_sentences`)."""
+        """The claim's verdict from its scored sentences (`score_sentences`): contradicted where the
+        judge confirms a value or name its evidence gives otherwise, else by the combiner."""
         weakest = min(sentences, key=lambda s: s.probability)
         cal = self.calibrator
         p = cal.claim_probability([s.probability for s in sentences])
+        swapped = next((s for s in sentences if s.counterfactual), None)
+        if swapped is not None and swapped.counterfactual is not None:
+            return self._counterfactual_verdict(swapped.span, *swapped.counterfactual, p)
         contra = 1.0 / (1.0 + math.exp(-weakest.features["contra_logit"]))
         if weakest.support_window is None:
             return nothing_retrieved(self.name)
@@ -435,3 +453,20 @@ class NLIVerifier(Verifier):
         evidence = evidence_at(window.chunk, window.span.start, window.span.end)
         confidence = p if status is ClaimStatus.SUPPORTED else 1.0 - p
         return Verdict(status, confidence, self.name, reason, evidence, support_score=p)
+
+    def _counterfactual_verdict(self, span: Span, found: Confirmed, window: _Window, p: float) -> Verdict:
+        """Contradicted, quoting the evidence sentence that gives the value otherwise, with what it says
+        instead located in the claim."""
+        at = window.chunk.text.find(found.evidence, window.span.start)
+        start, end = (at, at + len(found.evidence)) if at >= 0 else (window.span.start, window.span.end)
+        swap = found.swap
+        clash = ValueClash(swap.said, swap.instead, span.start + swap.start, span.start + swap.end)
+        return Verdict(
+            ClaimStatus.CONTRADICTED,
+            found.swapped_entailment,
+            self.name,
+            found.reason,
+            evidence_at(window.chunk, start, end),
+            support_score=min(p, found.claim_entailment),
+            clash=clash,
+        )

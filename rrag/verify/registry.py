@@ -36,11 +36,12 @@ def _lexical(settings: Settings, llm: LLM | None) -> Verifier:
 
 
 def _guarded_model(settings: Settings, llm: LLM | None) -> Verifier:
-    # The trained model, vetoed by the rules' hard evidence (rrag/verify/guarded.py; its dev figures
-    # are in docs/verifier.md, "Current figures").
+    # The trained model, with the values and names it confirms both ways (rrag/verify/counterfactual.py),
+    # vetoed by the rules' hard evidence (rrag/verify/guarded.py; figures in docs/verifier.md).
     from rrag.verify.guarded import GuardedVerifier
+    from rrag.verify.nli import NLIVerifier
 
-    return GuardedVerifier(_model(settings, llm))
+    return GuardedVerifier(NLIVerifier(settings, counterfactual=True))
 
 
 def _llm_judge(settings: Settings, llm: LLM | None) -> Verifier:

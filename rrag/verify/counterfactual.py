@@ -1,0 +1,126 @@
+"""Values and names checked by a counterfactual the judge confirms.
+
+A claim whose value or name differs from its aligned evidence ("Set your oven to 400°F and bake for 25
+minutes" against "Bake at 350°F for 25 minutes") is contradicted when the claim with the evidence's
+value put in its place is supported ("Set your oven to 350°F and bake for 25 minutes": the judge says
+it follows) and the claim itself is not, whatever words surround the value. No word list decides which
+value is the claim's: the judge reads the whole sentence both ways, so a value of another thing ("room
+40" of another team) makes no counterfactual it supports, and no contradiction.
+
+The same test tells two sources that disagree from two sources about different things
+(rrag/verify/conflicts.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from rrag.text import split_sentences, words
+from rrag.text.reading import Reading, read
+
+ENTAILMENT = 0  # the judge's label order: entailment, neutral, contradiction
+# The counterfactual must be what the judge says follows (its most likely label, at least this
+# likely), and the claim must not be: both sides of "supported" and by a margin, so that a judge's
+# coin toss between two near-equal readings decides nothing.
+FOLLOWS = 0.5
+MARGIN = 0.25
+MAX_SWAPS = 6  # counterfactuals judged per claim sentence (each is one pass of the judge)
+
+Judge = Callable[[Sequence[tuple[str, str]]], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Swap:
+    """The claim's words `said` at `start`:`end` of the claim, and the evidence's `instead`."""
+
+    start: int
+    end: int
+    said: str
+    instead: str
+    is_value: bool = True  # a value of a measure, or else a name
+
+    def applied(self, claim: str) -> str:
+        return claim[: self.start] + self.instead + claim[self.end :]
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    """A swap the judge confirms: the claim with `swap.instead` follows from `evidence`, the claim not."""
+
+    swap: Swap
+    evidence: str
+    claim_entailment: float
+    swapped_entailment: float
+
+    @property
+    def reason(self) -> str:
+        return f"the documents say {self.swap.instead!r} where the claim says {self.swap.said!r}"
+
+
+def _names(reading: Reading) -> list[tuple[int, int, str]]:
+    spans = [(reading.tokens[a].start, reading.tokens[b - 1].end) for a, b in reading.names]
+    return [(start, end, reading.text[start:end]) for start, end in spans]
+
+
+def swaps(claim: str, evidence: str) -> list[Swap]:
+    """Each value or name of `claim` that the sentence `evidence` gives otherwise, with each of the
+    sentence's values of its measure (or names) in its place, values first. A value the sentence
+    states too, or a name it writes, makes no swap."""
+    c, e = read(claim), read(evidence)
+    return list(dict.fromkeys([*_value_swaps(c, e), *_name_swaps(c, e)]))
+
+
+def _value_swaps(c: Reading, e: Reading) -> Iterator[Swap]:
+    for q in c.quantities:
+        measure, amount = q.measure
+        same = [x for x in e.quantities if x.measure[0] == measure]
+        if any(math.isclose(x.measure[1], amount, rel_tol=1e-6) for x in same):
+            continue
+        for x in same:
+            yield Swap(q.start, max(q.end, q.unit_end), q.written(c.text), x.written(e.text))
+
+
+def _name_swaps(c: Reading, e: Reading) -> Iterator[Swap]:
+    evidence_words = set(e.words)
+    theirs = [name for _, _, name in _names(e)]
+    ours = {name for _, _, name in _names(c)}
+    for start, end, name in _names(c):
+        if set(words(name)) <= evidence_words:
+            continue
+        for other in theirs:
+            if other not in ours:
+                yield Swap(start, end, name, other, is_value=False)
+
+
+def confirm(judge: Judge, claim: str, window: str) -> Confirmed | None:
+    """The swap the judge confirms of `claim` against a sentence of its evidence `window`, if any:
+    of the counterfactuals, the one it most believes, where it follows from its sentence and the claim
+    does not (FOLLOWS, MARGIN). Each sentence of the window is read on its own: a value the window
+    gives of another thing, in another sentence, hides no clash with the sentence about the claim's."""
+    found = [
+        (sentence.text, swap) for sentence in split_sentences(window) for swap in swaps(claim, sentence.text)
+    ]
+    found = found[:MAX_SWAPS]
+    if not found:
+        return None
+    sentences = list(dict.fromkeys(sentence for sentence, _ in found))
+    probabilities = judge(
+        [*((s, claim) for s in sentences), *((s, swap.applied(claim)) for s, swap in found)]
+    )
+    claim_p = dict(zip(sentences, probabilities[: len(sentences), ENTAILMENT].tolist()))
+    confirmed = [
+        Confirmed(swap, sentence, claim_p[sentence], float(p[ENTAILMENT]))
+        for (sentence, swap), p in zip(found, probabilities[len(sentences) :])
+        if int(p.argmax()) == ENTAILMENT
+        and p[ENTAILMENT] >= FOLLOWS
+        and claim_p[sentence] < FOLLOWS
+        and p[ENTAILMENT] - claim_p[sentence] >= MARGIN
+    ]
+    # A value put right explains the claim; another name in its place may only say whom the value is
+    # of ("Team Heron sits in room 40" for "Team Falcon sits in room 40"), so a value goes first.
+    values = [c for c in confirmed if c.swap.is_value]
+    return max(values or confirmed, key=lambda c: c.swapped_entailment, default=None)

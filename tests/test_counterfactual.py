@@ -1,0 +1,78 @@
+"""Values and names checked by a counterfactual the judge confirms (rrag/verify/counterfactual.py)."""
+
+import numpy as np
+
+from rrag.settings import Settings
+from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
+from rrag.verify.counterfactual import confirm, swaps
+from rrag.verify.registry import VERIFIERS
+
+
+def test_a_value_the_sentence_gives_otherwise_is_swapped_for_each_of_its_values_of_that_measure():
+    found = swaps("Set your oven to 400°F and bake for 25 minutes.", "Bake at 350°F for 25 minutes.")
+    assert [(s.said, s.instead) for s in found] == [("400°F", "350°F")]
+    assert found[0].applied("Set your oven to 400°F and bake for 25 minutes.") == (
+        "Set your oven to 350°F and bake for 25 minutes."
+    )
+
+
+def test_a_value_said_in_words_is_the_same_value():
+    assert swaps("The parcel weighs six and a half kilograms.", "The parcel weighs 6.5 kg.") == []
+    assert swaps("The warranty lasts one year.", "The warranty lasts 12 months.") == []
+
+
+def test_a_name_the_sentence_does_not_write_is_swapped_for_its_names():
+    found = swaps("The head office moved to Leeds in 2015.", "The head office moved to Manchester in 2015.")
+    assert [(s.said, s.instead, s.is_value) for s in found] == [("Leeds", "Manchester", False)]
+
+
+def _judge(entailed: dict[str, float]):
+    """The judge's probabilities as given per claim text (entailment, then the rest as neutral)."""
+
+    def judge(pairs):
+        return np.array([[entailed.get(claim, 0.1), 1 - entailed.get(claim, 0.1), 0.0] for _, claim in pairs])
+
+    return judge
+
+
+def test_confirmed_only_where_the_swap_follows_and_the_claim_does_not_by_a_margin():
+    claim, evidence = "Breakfast is served from 8:00.", "Breakfast is served from 7:00."
+    swapped = "Breakfast is served from 7:00."
+    assert confirm(_judge({swapped: 0.9, claim: 0.1}), claim, evidence).swap.instead == "7:00"
+    assert confirm(_judge({swapped: 0.9, claim: 0.7}), claim, evidence) is None  # the claim follows too
+    assert confirm(_judge({swapped: 0.55, claim: 0.45}), claim, evidence) is None  # no margin
+    assert confirm(_judge({swapped: 0.3, claim: 0.1}), claim, evidence) is None  # nothing follows
+
+
+def test_a_value_goes_before_a_name_that_would_only_say_whom_it_is_of():
+    window = "Team Falcon sits in room 12. Team Heron sits in room 40."
+    claim = "Team Falcon sits in room 40."
+    judge = _judge({"Team Falcon sits in room 12.": 0.8, "Team Heron sits in room 40.": 0.95})
+    found = confirm(judge, claim, window)
+    assert (found.swap.said, found.swap.instead) == ("room 40", "room 12")
+    assert found.reason == "the documents say 'room 12' where the claim says 'room 40'"
+
+
+def _verify(claim: str, *texts: str):
+    contexts = [
+        RetrievedChunk(Chunk(f"c{i}", f"d{i}", f"doc{i}.md", t, 0, len(t)), 1.0) for i, t in enumerate(texts)
+    ]
+    return VERIFIERS.create("nli", Settings()).verify(Claim(claim, 0, len(claim)), contexts)
+
+
+def test_the_app_stage_says_what_the_documents_say_instead():
+    verdict = _verify("Set your oven to 400°F and bake for 25 minutes.", "Bake at 350°F for 25 minutes.")
+    assert verdict.status is ClaimStatus.CONTRADICTED
+    assert "the documents say '350°F'" in verdict.reason
+    assert (verdict.clash.claim_value, verdict.clash.evidence_value) == ("400°F", "350°F")
+
+
+def test_two_teams_rooms_support_each_teams_own_room_and_contradict_the_other():
+    texts = (
+        "Team Falcon sits in room 12 on the third floor.",
+        "Team Heron sits in room 40 on the ground floor.",
+    )
+    assert _verify("Team Falcon sits in room 12.", *texts).status is ClaimStatus.SUPPORTED
+    wrong = _verify("Team Falcon sits in room 40.", *texts)
+    assert wrong.status is ClaimStatus.CONTRADICTED
+    assert wrong.clash.evidence_value == "room 12"
