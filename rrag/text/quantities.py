@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from string import ascii_letters
 from typing import NamedTuple
+
+from text_to_num import text2num
 
 from rrag.lang.en.dates import BEFORE_A_MONTH, MONTH_NAMES, MONTH_RANGE_JOIN, MONTHS
 from rrag.lang.en.function_words import STOPWORDS
 from rrag.lang.en.numerals import (
     AND_A_HALF,
     CARDINALS,
+    COMPOUND_NUMBER,
     DENOMINATORS,
     ELLIPSIS,
     ELLIPSIS_AFTER,
@@ -177,8 +180,10 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             start = m.start()
         found.append(Quantity(value, unit, start, m.end(), unit_end))
     fractions = _fractions(text)
+    compounds = list(_compound_numbers(text))
+    found.extend(compounds)
     for m in _NUMBER_WORD.finditer(text):
-        if any(f.start <= m.start() < f.end for f in fractions):
+        if any(f.start <= m.start() < f.end for f in (*fractions, *compounds)):
             continue
         word = m.group(0).casefold()  # "ſix" matches case-insensitively and is "six"
         if word == "single" and not _A_SINGLE.match(text, max(0, m.start() - 2)):
@@ -216,6 +221,18 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         ):
             found[i + 1] = then._replace(unit=first.unit)
     return tuple(found)
+
+
+def _compound_numbers(text: str) -> Iterator[Quantity]:
+    """Numbers said in several words ("three hundred millilitres", "one hundred and twenty minutes"),
+    each one value of the unit after it."""
+    for m in COMPOUND_NUMBER.finditer(text):
+        try:
+            value = text2num(m.group(0).lower().replace("-", " "), "en")
+        except ValueError:  # not one number ("one two three")
+            continue
+        unit, unit_end = _unit_after(text, m.end())
+        yield Quantity(float(value), unit, m.start(), m.end(), unit_end)
 
 
 def _and_a_half(text: str, found: list[Quantity]) -> list[Quantity]:

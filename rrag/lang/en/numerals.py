@@ -58,6 +58,13 @@ DAY_OF_MONTH_ORDINALS = ("first", "second", "third", "fourth", "last")
 ORDINAL_SUFFIXES = ("st", "nd", "rd", "th")  # "3rd", "21st"
 SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9}
 SCALE_WORD = re.compile(r"\s+(thousand|million|billion)\b", re.IGNORECASE)
+# A number said in several words ("three hundred", "one hundred and twenty", "twenty one"): a run of
+# cardinals and scales, read whole by text2num.
+_CARDINAL = "|".join(sorted(CARDINALS, key=len, reverse=True))
+COMPOUND_NUMBER = re.compile(
+    rf"\b(?:{_CARDINAL})(?:(?:\s+and)?[\s-]+(?:{_CARDINAL}|hundred|thousand|million|billion))+\b",
+    re.IGNORECASE,
+)
 # "a third", "one half": the counts a singular fraction of something is said with ("" for "half of").
 ONE = ("", "a", "an", "one")
 DENOMINATORS = {
