@@ -181,14 +181,14 @@ def pairs(claim: str, evidence: str, retrieved: frozenset[str]) -> list[Pair]:
     return [Pair(read(claim), sentence, retrieved, window) for sentence in window]
 
 
-def first_contrast(run: Sequence[Rule], sentences: Sequence[Pair]) -> Contrast | None:
-    """The first finding of a run of sentence rules: every rule of the run on the first sentence,
-    then on the next."""
+def first_contrast(run: Sequence[Rule], sentences: Sequence[Pair]) -> tuple[Contrast, Rule] | None:
+    """The first finding of a run of sentence rules, and the rule that found it: every rule of the run
+    on the first sentence, then on the next."""
     for pair in sentences:
         for rule in run:
             found = cast("Contrast | None", rule.detect(pair))
             if found is not None:
-                return found
+                return found, rule
     return None
 
 
@@ -276,17 +276,17 @@ def _absent_words(text: str, absent: frozenset[str]) -> str:
     return ", ".join(repr(w) for w in shown[:5])
 
 
-def first_finding(comparison: Comparison) -> tuple[Verdict, str | None]:
-    """The verdict of the first window or sentence rule, in order, that finds evidence, and its kind;
+def first_finding(comparison: Comparison) -> tuple[Verdict, Rule | None]:
+    """The verdict of the first window or sentence rule, in order, that finds evidence, and that rule;
     else the verdict of the words."""
     for scope, run in RULES.runs(WINDOW, SENTENCE):
         if scope == SENTENCE:
             found = first_contrast(run, comparison.pairs)
             if found is not None:
-                return comparison.contrasted(found), found.kind
+                return comparison.contrasted(found[0]), found[1]
             continue
         for rule in run:
             verdict = cast("Verdict | None", rule.detect(comparison))
             if verdict is not None:
-                return verdict, rule.kind
+                return verdict, rule
     return comparison.by_words(), None
