@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -381,13 +382,15 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     started = time.monotonic()
     counts = tally(items, ProgressLine("claims"), len(items))
     seconds = time.monotonic() - started
-    print(
-        f"The rules' fires and precision (% of the claims fired on that are not supported), alone "
-        f"(each rule asked of every claim sentence) / first (the rule the verdict rests on, in the "
-        f"order); {len(items)} claims read in {seconds:.0f} s.\n{format_claims(counts, sources)}.\n"
+    about = [
+        "The rules' fires and precision (% of the claims fired on that are not supported), alone (each rule "
+        "asked of every claim sentence) / first (the rule the verdict rests on, in the order); "
+        f"{len(items)} claims read in {seconds:.0f} s.",
+        f"{format_claims(counts, sources)}.",
         f"Pooled: {' + '.join(POOLED)}; verdict: 'hard ok' where the pooled precision alone is at least "
-        f"{HARD_PRECISION:.0%} over at least {MIN_FIRES} fires. *template: text the team wrote, not pooled.\n"
-    )
+        f"{HARD_PRECISION:.0%} over at least {MIN_FIRES} fires. *template: text the team wrote, not pooled.",
+    ]
+    print("\n".join(textwrap.fill(paragraph, 110) for paragraph in about) + "\n")
     print(format_table(counts, sources))
     if args.json:
         measured = {"seed": args.seed, "sample": args.sample, "chunk_size": settings.chunk_size}
