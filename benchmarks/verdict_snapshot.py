@@ -145,7 +145,7 @@ def write(out: Path, model_rows: int | None) -> None:
         dev_done = time.monotonic()
         offline = checklist.default_offline_verifier()
         for pair in checklist.generate():
-            contexts = [checklist._chunk(pair.evidence, 0, 1.0), checklist._chunk(pair.distractor, 1, 0.5)]
+            contexts = checklist.pair_contexts(pair)
             record = snap.item(contexts, pair.claim, "", model=True)
             record["cascade"] = _plain(offline.verify(Claim(pair.claim, 0, len(pair.claim)), contexts))
             emit(f"checklist:{pair.id}", record)

@@ -126,11 +126,16 @@ def default_offline_verifier() -> Verifier:
 def run_pairs(pairs: Iterable[Pair], verifier: Verifier) -> list[PairResult]:
     results = []
     for pair in pairs:
-        contexts = [_chunk(pair.evidence, 0, 1.0), _chunk(pair.distractor, 1, 0.5)]
+        contexts = pair_contexts(pair)
         verdict = verifier.verify(Claim(pair.claim, 0, len(pair.claim)), contexts)
         status = verdict.status.value if verdict.verified else NOT_VERIFIED
         results.append(PairResult(pair, status, verdict.verifier, verdict.confidence, verdict.reason))
     return results
+
+
+def pair_contexts(pair: Pair) -> list[RetrievedChunk]:
+    """What is retrieved for a pair's claim: its evidence, then the unrelated distractor."""
+    return [_chunk(pair.evidence, 0, 1.0), _chunk(pair.distractor, 1, 0.5)]
 
 
 def _chunk(text: str, ordinal: int, score: float) -> RetrievedChunk:

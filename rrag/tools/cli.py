@@ -1,5 +1,5 @@
-"""`python -m rrag`: ingest, ask, verify, sessions, documents, demo, evaluate, eval and checklist from the
-shell."""
+"""`python -m rrag`: ingest, ask, verify, sessions, documents, demo, evaluate, eval, checklist and rules
+from the shell."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    from rrag.tools import checklist, verifier_eval
+    from rrag.tools import checklist, rule_precision, verifier_eval
 
     parser = argparse.ArgumentParser(prog="python -m rrag", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -95,6 +95,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     verifier_eval.register(sub)
     checklist.register(sub)
+    rule_precision.register(sub)
     return parser
 
 

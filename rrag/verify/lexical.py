@@ -24,7 +24,7 @@ from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
 from rrag.verify.rules import RULES
-from rrag.verify.rules.base import NAME, RECORDS, Comparison, RecordClash, first_finding
+from rrag.verify.rules.base import NAME, RECORDS, Comparison, RecordClash, Rule, first_finding
 from rrag.verify.rules.compared import Statement, Window, coverage, has_value
 
 
@@ -50,6 +50,12 @@ class LexicalVerifier(Verifier):
         """Each claim's verdict, and the kind of evidence against the claim it rests on, if any: the
         kind of the rule that found it (`RULES`). A verdict of the words rests on none. Other
         verifiers use these as a veto (rrag/verify/guarded.py); hard evidence always wins."""
+        return [(verdict, rule.kind if rule else None) for verdict, rule in self.decided(claims, contexts)]
+
+    def decided(
+        self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk]
+    ) -> list[tuple[Verdict, Rule | None]]:
+        """Each claim's verdict, and the rule that decided it, if any (`assess` names its kind only)."""
         chunks = tuple(rc.chunk for rc in contexts)
         return [
             (self.read_records and _against_record(claim.text, chunks)) or assessed(claim.text, chunks)
@@ -58,7 +64,7 @@ class LexicalVerifier(Verifier):
 
 
 @per_text(maxsize=1024)
-def _against_record(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, str] | None:
+def _against_record(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, Rule] | None:
     """The verdict of the first record rule that finds the claim said otherwise than a record."""
     texts = tuple(chunk.text for chunk in chunks)
     for rule in RULES.of(RECORDS):
@@ -68,24 +74,30 @@ def _against_record(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, str]
             said = chunk.text[record.start : record.end]
             reason = f"the record says {said!r} where the claim says {record.claim!r}"
             evidence = evidence_at(chunk, record.start, record.end)
-            return Verdict(
-                ClaimStatus.CONTRADICTED, 0.8, NAME, reason, evidence, support_score=0.05
-            ), rule.kind
+            return Verdict(ClaimStatus.CONTRADICTED, 0.8, NAME, reason, evidence, support_score=0.05), rule
     return None
 
 
 # The model reads the rules' verdict on each claim sentence as a feature and the guard as a veto: the
 # same sentence against the same chunks, judged once (a verdict depends on the claim's text only).
 @per_text(maxsize=1024)
-def assessed(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, str | None]:
-    """The rules' verdict on one claim sentence against `chunks`, and the kind it rests on."""
+def assessed(text: str, chunks: tuple[Chunk, ...]) -> tuple[Verdict, Rule | None]:
+    """The rules' verdict on one claim sentence against `chunks`, and the rule that decided it."""
+    found = compared(text, chunks)
+    return (found, None) if isinstance(found, Verdict) else first_finding(found)
+
+
+@per_text(maxsize=1024)  # read by the verdict, and by each rule alone where their precision is measured
+def compared(text: str, chunks: tuple[Chunk, ...]) -> Comparison | Verdict:
+    """One claim sentence against its best window of `chunks`, which the window and sentence rules
+    read; or, where there is nothing to compare, the verdict that says so."""
     candidates = [candidate for chunk in chunks for candidate in _chunk_candidates(chunk)]
     if not candidates:
-        return nothing_retrieved(NAME), None
+        return nothing_retrieved(NAME)
     c = Statement.of(text)
     if not c.terms:
-        return not_verified(NAME, "the claim has no content words to compare"), None
-    return first_finding(Comparison(text, c, _best(c, candidates), candidates))
+        return not_verified(NAME, "the claim has no content words to compare")
+    return Comparison(text, c, _best(c, candidates), candidates)
 
 
 def _best(c: Statement, candidates: list[Window]) -> Window:

@@ -17,10 +17,12 @@ a yes; the rules of one kind share one policy, since a verdict carries its kind 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import groupby
+from pathlib import Path
 from typing import NamedTuple, TypeVar, cast
 
 from rrag.text import split_sentences, stem, words
@@ -55,7 +57,10 @@ class Rule:
     detect: Callable[..., object]
     hard: bool  # its contradiction is hard evidence, decided before any model is asked
     overrules_below: float  # up to which P(supported) of the model it overrules a yes (ALWAYS if hard)
-    precision: float | None = None  # measured on the dev data; None until measured
+    # The share of the claims it fires on that are not supported, asked alone of every claim sentence
+    # of the dev sets, HANS and the checklist's paraphrase split (`python -m rrag rules --write`
+    # writes it to precision.json); None where it was never measured or never fired.
+    precision: float | None = None
 
     @property
     def name(self) -> str:
@@ -77,6 +82,8 @@ class Rules:
             raise ValueError(f"rule {rule.name}: the rules of kind {rule.kind!r} have another policy")
         if any(r.rank == rule.rank for r in self._rules):
             raise ValueError(f"rule {rule.name}: rank {rule.rank} is taken")
+        if any(r.name == rule.name for r in self._rules):
+            raise ValueError(f"rule {rule.name}: another rule has that name")  # its measures go by name
         self._rules = sorted([*self._rules, rule], key=lambda r: r.rank)
 
     def __iter__(self) -> Iterator[Rule]:
@@ -117,13 +124,24 @@ class Rules:
 
 RULES = Rules()
 F = TypeVar("F", bound=Callable[..., object])
+MEASURED = Path(__file__).with_name("precision.json")  # each rule's measures, by its name
 
 
-def _rule(
-    scope: str, kind: str, rank: int, overrules_below: float | None, precision: float | None
-) -> Callable[[F], F]:
+def measured_precision() -> dict[str, float | None]:
+    """Each measured rule's precision, as `python -m rrag rules --write` wrote it last."""
+    if not MEASURED.is_file():
+        return {}
+    rules = json.loads(MEASURED.read_text(encoding="utf-8"))["rules"]
+    return {name: measures["precision"] for name, measures in rules.items()}
+
+
+_PRECISION = measured_precision()
+
+
+def _rule(scope: str, kind: str, rank: int, overrules_below: float | None) -> Callable[[F], F]:
     def register(detect: F) -> F:
         bound = ALWAYS if overrules_below is None else overrules_below
+        precision = _PRECISION.get(detect.__name__)
         RULES.add(Rule(kind, rank, scope, detect, overrules_below is None, bound, precision))
         return detect
 
@@ -131,26 +149,26 @@ def _rule(
 
 
 def record_rule(
-    kind: str, rank: int, *, overrules_below: float | None = None, precision: float | None = None
+    kind: str, rank: int, *, overrules_below: float | None = None
 ) -> Callable[
     [Callable[[str, Sequence[str]], RecordClash | None]], Callable[[str, Sequence[str]], RecordClash | None]
 ]:
     """Register `detect(claim, texts)`, which reads the retrieved texts; hard unless `overrules_below`."""
-    return _rule(RECORDS, kind, rank, overrules_below, precision)
+    return _rule(RECORDS, kind, rank, overrules_below)
 
 
 def window_rule(
-    kind: str, rank: int, *, overrules_below: float | None = None, precision: float | None = None
+    kind: str, rank: int, *, overrules_below: float | None = None
 ) -> Callable[[Callable[[Comparison], Verdict | None]], Callable[[Comparison], Verdict | None]]:
     """Register `detect(comparison)`, which reads the aligned window; hard unless `overrules_below`."""
-    return _rule(WINDOW, kind, rank, overrules_below, precision)
+    return _rule(WINDOW, kind, rank, overrules_below)
 
 
 def sentence_rule(
-    kind: str, rank: int, *, overrules_below: float | None = None, precision: float | None = None
+    kind: str, rank: int, *, overrules_below: float | None = None
 ) -> Callable[[Callable[[Pair], Contrast | None]], Callable[[Pair], Contrast | None]]:
     """Register `detect(pair)`, which reads one sentence of the window; hard unless `overrules_below`."""
-    return _rule(SENTENCE, kind, rank, overrules_below, precision)
+    return _rule(SENTENCE, kind, rank, overrules_below)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -181,14 +199,14 @@ def pairs(claim: str, evidence: str, retrieved: frozenset[str]) -> list[Pair]:
     return [Pair(read(claim), sentence, retrieved, window) for sentence in window]
 
 
-def first_contrast(run: Sequence[Rule], sentences: Sequence[Pair]) -> Contrast | None:
-    """The first finding of a run of sentence rules: every rule of the run on the first sentence,
-    then on the next."""
+def first_contrast(run: Sequence[Rule], sentences: Sequence[Pair]) -> tuple[Contrast, Rule] | None:
+    """The first finding of a run of sentence rules, and the rule that found it: every rule of the run
+    on the first sentence, then on the next."""
     for pair in sentences:
         for rule in run:
             found = cast("Contrast | None", rule.detect(pair))
             if found is not None:
-                return found
+                return found, rule
     return None
 
 
@@ -276,17 +294,17 @@ def _absent_words(text: str, absent: frozenset[str]) -> str:
     return ", ".join(repr(w) for w in shown[:5])
 
 
-def first_finding(comparison: Comparison) -> tuple[Verdict, str | None]:
-    """The verdict of the first window or sentence rule, in order, that finds evidence, and its kind;
+def first_finding(comparison: Comparison) -> tuple[Verdict, Rule | None]:
+    """The verdict of the first window or sentence rule, in order, that finds evidence, and that rule;
     else the verdict of the words."""
     for scope, run in RULES.runs(WINDOW, SENTENCE):
         if scope == SENTENCE:
             found = first_contrast(run, comparison.pairs)
             if found is not None:
-                return comparison.contrasted(found), found.kind
+                return comparison.contrasted(found[0]), found[1]
             continue
         for rule in run:
             verdict = cast("Verdict | None", rule.detect(comparison))
             if verdict is not None:
-                return verdict, rule.kind
+                return verdict, rule
     return comparison.by_words(), None

@@ -30,4 +30,4 @@ def contrast(claim: str, evidence: str, retrieved: frozenset[str] = frozenset())
     `retrieved`: the stems of every retrieved text (a name stated anywhere there is no swapped name)."""
     sentences = pairs(claim, evidence, frozenset(stem(s) for s in retrieved))
     runs = [run for scope, run in RULES.runs() if scope == SENTENCE]
-    return next((found for run in runs if (found := first_contrast(run, sentences))), None)
+    return next((found[0] for run in runs if (found := first_contrast(run, sentences))), None)
