@@ -6,7 +6,7 @@ import pytest
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify.guarded import DEFAULT_GUARD, overrule
 from rrag.verify.lexical import LexicalVerifier
-from rrag.verify.rules.contrasts import OPPOSITE
+from rrag.verify.rules.contrasts import OPPOSITE, ROLE
 from rrag.verify.rules.negation import NEGATED_EVIDENCE, NEGATION
 from rrag.verify.rules.values import BORROWED, UNSTATED, VALUE
 
@@ -23,14 +23,21 @@ CLASH = rule(ClaimStatus.CONTRADICTED, 0.05, ValueClash("10 working days", "5 wo
 FITTING = (rule(ClaimStatus.SUPPORTED, 0.9), None)
 
 
-def test_a_value_clash_overrules_even_a_sure_yes_in_a_long_claim() -> None:
-    assert overrule(model(ClaimStatus.SUPPORTED, 0.97), [(CLASH, VALUE)]) is CLASH
-    assert overrule(model(ClaimStatus.SUPPORTED, 0.97), [FITTING, (CLASH, VALUE), FITTING]) is CLASH
+def test_a_role_swap_measured_precise_overrules_even_a_sure_yes_in_a_long_claim() -> None:
+    swapped = rule(ClaimStatus.CONTRADICTED, 0.1)
+    for sure in (model(ClaimStatus.SUPPORTED, 0.99), model(ClaimStatus.PARTIAL, 0.9)):
+        assert overrule(sure, [(swapped, ROLE)]) is swapped
+        assert overrule(sure, [FITTING, (swapped, ROLE), FITTING]) is swapped
 
 
-def test_a_claim_that_negates_the_evidence_overrules_a_sure_yes() -> None:
-    negated = rule(ClaimStatus.CONTRADICTED, 0.1)
-    assert overrule(model(ClaimStatus.SUPPORTED, 0.95), [(negated, NEGATION)]) is negated
+@pytest.mark.parametrize("kind", [VALUE, NEGATION, OPPOSITE, UNSTATED, BORROWED])
+def test_a_kind_measured_below_97_percent_never_overrules_a_yes(kind: str) -> None:
+    """precision.json: below 97 % on the dev sets, HANS and the paraphrase split; the judge decides."""
+    found = CLASH if kind == VALUE else rule(ClaimStatus.CONTRADICTED, 0.1)
+    for p in (0.55, 0.99):
+        yes = model(ClaimStatus.SUPPORTED, p)
+        assert overrule(yes, [(found, kind)]) is yes
+        assert overrule(yes, [FITTING, (found, kind)]) is yes
 
 
 def test_a_not_about_another_word_in_the_evidence_is_only_a_sign() -> None:
@@ -57,38 +64,10 @@ def test_a_not_about_another_word_in_the_evidence_is_only_a_sign() -> None:
     assert verdict.status is ClaimStatus.CONTRADICTED and kind == NEGATION
 
 
-def test_hard_evidence_wins_in_any_sentence_of_any_claim_whatever_the_model_says() -> None:
-    negated = rule(ClaimStatus.CONTRADICTED, 0.1)
-    for sure in (model(ClaimStatus.SUPPORTED, 0.99), model(ClaimStatus.PARTIAL, 0.9)):
-        assert overrule(sure, [FITTING, (negated, NEGATION), FITTING]) is negated
-        assert overrule(sure, [FITTING, (CLASH, VALUE)]) is CLASH
-
-
-def test_an_opposite_word_is_hard_evidence_in_any_sentence_of_any_claim() -> None:
-    opposite = rule(ClaimStatus.CONTRADICTED, 0.1)
-    yes = model(ClaimStatus.SUPPORTED, 0.99)
-    assert overrule(yes, [(opposite, OPPOSITE)]) is opposite
-    assert overrule(yes, [FITTING, (opposite, OPPOSITE)]) is opposite
-
-
-def test_other_hard_evidence_overrules_one_sentence_claims_only() -> None:
-    unstated = rule(ClaimStatus.UNSUPPORTED, 0.1)
-    yes = model(ClaimStatus.SUPPORTED, 0.55)
-    assert overrule(yes, [(unstated, UNSTATED)]) is unstated
-    assert overrule(yes, [FITTING, (unstated, UNSTATED)]) is yes  # a whole response: many such misfire
-    assert overrule(model(ClaimStatus.SUPPORTED, 0.9), [(unstated, UNSTATED)]) is not unstated
-
-
-def test_a_borrowed_value_overrules_a_sure_yes_on_a_one_sentence_claim() -> None:
-    borrowed = rule(ClaimStatus.UNSUPPORTED, 0.1)
-    assert overrule(model(ClaimStatus.SUPPORTED, 0.99), [(borrowed, BORROWED)]) is borrowed
-    long_claim = model(ClaimStatus.SUPPORTED, 0.99)
-    assert overrule(long_claim, [FITTING, (borrowed, BORROWED)]) is long_claim
-
-
-def test_hard_evidence_tells_a_contradiction_apart_in_any_claim() -> None:
+def test_a_rules_contradiction_tells_a_contradiction_apart_where_the_model_says_no() -> None:
     negated = rule(ClaimStatus.CONTRADICTED, 0.1)
     assert overrule(model(ClaimStatus.UNSUPPORTED, 0.2), [FITTING, (negated, NEGATION)]) is negated
+    assert overrule(model(ClaimStatus.UNSUPPORTED, 0.2), [(CLASH, VALUE)]) is CLASH
 
 
 def test_an_unsure_yes_falls_only_where_the_rules_find_few_of_the_claims_words() -> None:
@@ -101,15 +80,6 @@ def test_an_unsure_yes_falls_only_where_the_rules_find_few_of_the_claims_words()
         overrule(model(ClaimStatus.SUPPORTED, DEFAULT_GUARD.model_sure + 0.05), [(few, None)]).verifier
         == "nli"
     )
-
-
-def test_an_unstated_number_overrules_an_unsure_yes_only_below_its_own_bound() -> None:
-    # The rules' verdict on a number the evidence does not state has a low support score, but the doubt
-    # about a claim's words is another matter: it does not carry an UNSTATED verdict past its bound.
-    unstated = rule(ClaimStatus.UNSUPPORTED, 0.1)
-    above = model(ClaimStatus.SUPPORTED, DEFAULT_GUARD.overrules_below[UNSTATED] + 0.1)
-    assert above.support_score < DEFAULT_GUARD.model_sure
-    assert overrule(above, [(unstated, UNSTATED)]) is above
 
 
 @pytest.mark.parametrize(

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from rrag.settings import Settings
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
-from rrag.verify.guarded import GuardedVerifier
-from rrag.verify.nli import NLIVerifier
+from rrag.verify.base import Verifier
+from rrag.verify.lexical import LexicalVerifier
+from rrag.verify.registry import VERIFIERS
+from rrag.verify.rules.values import BORROWED
 
 POLICY = (
     "2.1 Multi-factor authentication (MFA) is required for every company system, including email, "
@@ -17,37 +20,37 @@ POLICY = (
 
 
 @pytest.fixture(scope="module")
-def verifier() -> GuardedVerifier:
-    return GuardedVerifier(NLIVerifier())
+def verifier() -> Verifier:
+    return VERIFIERS.create("nli", Settings())  # the app's offline stage
 
 
-def _check(verifier: GuardedVerifier, text: str):
+def _check(verifier: Verifier, text: str):
     chunk = Chunk("policy:0", "policy", "policy.md", POLICY, 0, len(POLICY))
     return verifier.verify(Claim(text, 0, len(text)), [RetrievedChunk(chunk, 0.9)])
 
 
-def test_faithful_claim_keeps_the_models_verdict(verifier: GuardedVerifier) -> None:
+def test_faithful_claim_keeps_the_models_verdict(verifier: Verifier) -> None:
     v = _check(verifier, "The primary carer is entitled to 16 weeks of parental leave at full pay.")
     assert v.status is ClaimStatus.SUPPORTED and v.verifier == "nli"
 
 
-def test_negation_is_contradicted_with_the_deciding_sentence(verifier: GuardedVerifier) -> None:
+def test_negation_is_contradicted_with_the_deciding_sentence(verifier: Verifier) -> None:
     v = _check(verifier, "Multi-factor authentication is not required for internal systems.")
     assert v.status is ClaimStatus.CONTRADICTED
     assert v.evidence is not None and "is required for every company system" in v.evidence.quote
 
 
-def test_an_amount_the_documents_never_state_is_unsupported(verifier: GuardedVerifier) -> None:
+def test_an_amount_the_documents_never_state_is_unsupported(verifier: Verifier) -> None:
     v = _check(verifier, "The primary carer is entitled to 16 weeks of parental leave and a bonus of €2,000.")
     assert v.status in {ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED}
 
 
-def test_a_changed_number_is_never_supported(verifier: GuardedVerifier) -> None:
+def test_a_changed_number_is_never_supported(verifier: Verifier) -> None:
     v = _check(verifier, "The primary carer is entitled to 20 weeks of parental leave at full pay.")
     assert v.status is ClaimStatus.CONTRADICTED and "'16 weeks'" in v.reason
 
 
-def test_a_narrow_model_yes_on_words_the_documents_lack_is_unsupported(verifier: GuardedVerifier) -> None:
+def test_a_narrow_model_yes_on_words_the_documents_lack_is_unsupported(verifier: Verifier) -> None:
     v = _check(verifier, "The company also pays for a gym membership of up to 16 euros per month for carers.")
     assert v.status is ClaimStatus.UNSUPPORTED
 
@@ -58,12 +61,12 @@ HANDBOOK = (
 )
 
 
-def _check_in(verifier: GuardedVerifier, context: str, text: str):
+def _check_in(verifier: Verifier, context: str, text: str):
     chunk = Chunk("handbook:0", "handbook", "handbook.md", context, 0, len(context))
     return verifier.verify(Claim(text, 0, len(text)), [RetrievedChunk(chunk, 0.9)])
 
 
-def test_each_sentence_of_a_claim_is_checked_against_its_own_evidence(verifier: GuardedVerifier) -> None:
+def test_each_sentence_of_a_claim_is_checked_against_its_own_evidence(verifier: Verifier) -> None:
     # Against one window for the whole claim, the number of the other sentence looked unstated.
     v = _check_in(
         verifier,
@@ -73,7 +76,7 @@ def test_each_sentence_of_a_claim_is_checked_against_its_own_evidence(verifier: 
     assert v.status is ClaimStatus.SUPPORTED, v.reason
 
 
-def test_a_changed_number_in_a_later_sentence_is_contradicted(verifier: GuardedVerifier) -> None:
+def test_a_changed_number_in_a_later_sentence_is_contradicted(verifier: Verifier) -> None:
     v = _check_in(
         verifier,
         HANDBOOK,
@@ -86,13 +89,16 @@ def test_a_changed_number_in_a_later_sentence_is_contradicted(verifier: GuardedV
 SECURITY = "Passwords must be at least 12 characters long. Sessions expire after 12 hours of inactivity."
 
 
-def test_a_value_borrowed_from_a_sentence_about_something_else_is_unsupported(
-    verifier: GuardedVerifier,
+def test_a_value_borrowed_from_a_sentence_about_something_else_is_read_as_such(
+    verifier: Verifier,
 ) -> None:
-    # The two sentences together hold "passwords" and "12 hours", and the model says yes to them.
-    borrowed = _check_in(verifier, SECURITY, "Passwords must be: 12 hours")
-    assert borrowed.status is ClaimStatus.UNSUPPORTED
-    assert "'12 hours' of something else" in borrowed.reason and "Sessions expire" in borrowed.reason
+    # The two sentences together hold "passwords" and "12 hours": the rules read the value as of
+    # something else (a sign the combiner reads; it decides no verdict alone: precision.json).
+    chunk = RetrievedChunk(Chunk("s:0", "s", "security.md", SECURITY, 0, len(SECURITY)), 0.9)
+    text = "Passwords must be: 12 hours"
+    ((borrowed, kind),) = LexicalVerifier().assess([Claim(text, 0, len(text))], [chunk])
+    assert kind == BORROWED and "'12 hours' of something else" in borrowed.reason
+    assert "Sessions expire" in borrowed.reason
     for faithful in ("Passwords must be at least 12 characters long.", "Sessions expire after 12 hours."):
         assert _check_in(verifier, SECURITY, faithful).status is ClaimStatus.SUPPORTED
     # A sentence that goes on about the claim's subject ("It ...") lends no value of something else.

@@ -43,13 +43,20 @@ from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
 from rrag.verify.features import claim_sentences
 from rrag.verify.lexical import LexicalVerifier, compared
 from rrag.verify.rules import RULES, Rule
-from rrag.verify.rules.base import ALWAYS, MEASURED, NEVER, RECORDS, WINDOW, Comparison
+from rrag.verify.rules.base import (
+    ALWAYS,
+    HARD_PRECISION,
+    MEASURED,
+    MIN_FIRES,
+    NEVER,
+    RECORDS,
+    WINDOW,
+    Comparison,
+)
 
 DEV = Path(__file__).resolve().parents[2].parent / "shared" / "eval" / "dev"
 DEV_SETS, HANS, PARAPHRASE, TEMPLATE = "dev", "HANS", "paraphrase", "template"
 POOLED = (DEV_SETS, HANS, PARAPHRASE)  # text the team did not write
-HARD_PRECISION = 0.97
-MIN_FIRES = 20
 SUPPORTED = ClaimStatus.SUPPORTED.value
 CONTRADICTED = ClaimStatus.CONTRADICTED.value
 

@@ -43,7 +43,7 @@ class Guard:
     def bound(self, kind: str) -> float:
         """Up to which P(supported) evidence of `kind` overrules the model's yes: this guard's bound,
         else its rules' policy."""
-        return self.overrules_below.get(kind, RULES.policy(kind).overrules_below)
+        return self.overrules_below.get(kind, RULES.bound(kind))
 
 
 # Hard evidence is no part of the guard: it always wins. Up to which P(supported) each softer kind

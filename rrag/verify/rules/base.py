@@ -61,6 +61,7 @@ class Rule:
     # of the dev sets, HANS and the checklist's paraphrase split (`python -m rrag rules --write`
     # writes it to precision.json); None where it was never measured or never fired.
     precision: float | None = None
+    fires: int = 0  # on how many of those claims it fired
 
     @property
     def name(self) -> str:
@@ -111,38 +112,60 @@ class Rules:
             raise KeyError(f"no rule finds evidence of kind {kind!r}")
         return found
 
+    def trusted(self, kind: str) -> bool:
+        """Whether the rules of `kind` were measured precise enough to overrule a model: on text the
+        team did not write, at least HARD_PRECISION of the claims they fire on (MIN_FIRES at least)
+        are not supported."""
+        rules = [r for r in self._rules if r.kind == kind]
+        fires = sum(r.fires for r in rules)
+        right = sum(r.fires * (r.precision or 0.0) for r in rules)
+        return fires >= MIN_FIRES and right >= HARD_PRECISION * fires
+
+    def bound(self, kind: str) -> float:
+        """Up to which P(supported) of the model evidence of `kind` overrules a yes: its policy where
+        it was measured precise (`trusted`), else never (the finding is then a sign the combiner reads,
+        and tells a contradiction from an unsupported claim the model already rejects)."""
+        return self.policy(kind).overrules_below if self.trusted(kind) else NEVER
+
     def hard_kinds(self) -> frozenset[str]:
-        return frozenset(r.kind for r in self._rules if r.hard)
+        """The kinds whose contradiction no model may overrule: hard by their policy, and trusted."""
+        return frozenset(k for k in self.kinds() if self.policy(k).hard and self.trusted(k))
 
     def overrules_below(self) -> dict[str, float]:
-        """Each soft kind, and up to which P(supported) of the model it overrules a yes."""
-        return {r.kind: r.overrules_below for r in self._rules if not r.hard}
+        """Each kind that is not hard evidence, and up to which P(supported) of the model it overrules
+        a yes."""
+        hard = self.hard_kinds()
+        return {kind: self.bound(kind) for kind in self.kinds() if kind not in hard}
 
     def remove(self, rule: Rule) -> None:
         self._rules.remove(rule)
 
 
+# A rule's finding stands against the model only where it was measured this precise, on at least this
+# many claims of text the team did not write (the dev sets, HANS, the paraphrase split).
+HARD_PRECISION = 0.97
+MIN_FIRES = 20
 RULES = Rules()
 F = TypeVar("F", bound=Callable[..., object])
 MEASURED = Path(__file__).with_name("precision.json")  # each rule's measures, by its name
 
 
-def measured_precision() -> dict[str, float | None]:
-    """Each measured rule's precision, as `python -m rrag rules --write` wrote it last."""
+def measured_precision() -> dict[str, tuple[float | None, int]]:
+    """Each measured rule's precision and fires, as `python -m rrag rules --write` wrote them last."""
     if not MEASURED.is_file():
         return {}
     rules = json.loads(MEASURED.read_text(encoding="utf-8"))["rules"]
-    return {name: measures["precision"] for name, measures in rules.items()}
+    return {name: (measures["precision"], measures["fires"]) for name, measures in rules.items()}
 
 
-_PRECISION = measured_precision()
+_MEASURED = measured_precision()
 
 
 def _rule(scope: str, kind: str, rank: int, overrules_below: float | None) -> Callable[[F], F]:
     def register(detect: F) -> F:
         bound = ALWAYS if overrules_below is None else overrules_below
-        precision = _PRECISION.get(detect.__name__)
-        RULES.add(Rule(kind, rank, scope, detect, overrules_below is None, bound, precision))
+        precision, fires = _MEASURED.get(detect.__name__, (None, 0))
+        RULES.add(Rule(kind, rank, scope, detect, overrules_below is None, bound, precision, fires))
         return detect
 
     return register
