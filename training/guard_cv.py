@@ -2,15 +2,18 @@
 
     python -m training.guard_cv            # scores the dev rows once (cached), then the CV tables
 
-1. Every dev row is judged once by the shipped model (`NLIVerifier`: the claim's P(supported), its
-   status, each sentence's P and features) and by the rules sentence by sentence
-   (`LexicalVerifier.assess`: the verdict and the hard evidence it rests on); cached in
+1. Every dev row is judged once by the shipped model (`NLIVerifier` as the app's stage builds it: the
+   claim's P(supported), its status, each sentence's P and features, and whether the judge confirms a
+   value or name the evidence gives otherwise, counterfactual.py) and by the rules sentence by
+   sentence (`LexicalVerifier.assess`: the verdict and the evidence it rests on); cached in
    training/cache/guard_dev.jsonl.
 2. Group 5-fold CV with the folds of training/fit_calibrator.py: in each fold the model's combiner and
    thresholds are refitted on the other four folds (`fit_calibrator.fit_all`, as its own CV does), and
    the fold is judged by the model alone, by the shipped guard (`DEFAULT_GUARD`, through the product's
    own `guarded.overrule`) and by the candidate guard with the best mean balanced accuracy on the other
    folds. Repeated over `--seeds` fold assignments: one assignment moves the mean by a few tenths.
+   A guard's candidates differ only in its unsure-yes veto: a kind of rule overrules the model only as
+   its measured precision allows (`RULES.bound`), never by a bound chosen on the dev CV.
 """
 
 from __future__ import annotations
@@ -31,25 +34,16 @@ from rrag.verify.features import claim_sentences
 from rrag.verify.guarded import DEFAULT_GUARD, Guard, overrule
 from rrag.verify.lexical import LexicalVerifier
 from rrag.verify.nli import NLIVerifier
-from rrag.verify.rules.base import ALWAYS, NEVER
-from rrag.verify.rules.contrasts import SWAP
-from rrag.verify.rules.negation import NEGATED_EVIDENCE
-from rrag.verify.rules.values import BORROWED, UNSTATED
+from rrag.verify.rules import RULES
 from training.data import EVAL_DIR
 
 CACHE = Path(__file__).resolve().parent / "cache" / "guard_dev.jsonl"
 FOLDS, SEED = 5, 20261122  # as training/fit_calibrator.py
-KINDS = (
-    UNSTATED,
-    BORROWED,
-    NEGATED_EVIDENCE,
-    SWAP,
-)  # hard evidence (rrag.verify.rules.HARD_EVIDENCE) always wins: no part of a guard
 
 
 def score_rows(out: Path) -> None:
     settings = Settings()
-    model, rules = NLIVerifier(settings), LexicalVerifier()
+    model, rules = NLIVerifier(settings, counterfactual=True), LexicalVerifier()
     with out.open("w", encoding="utf-8") as fh:
         for path in sorted(EVAL_DIR.glob("*.jsonl")):
             raws = [
@@ -78,6 +72,7 @@ def score_rows(out: Path) -> None:
                             "p": verdict.support_score,
                             "sentence_p": [s.probability for s in sentences],
                             "sentence_features": [s.features for s in sentences],
+                            "counterfactual": any(s.counterfactual for s in sentences),
                             "rules": [[r.status.value, kind, r.support_score] for r, kind in assessed],
                         }
                     )
@@ -90,6 +85,8 @@ def decide(row: dict, guard: Guard | None) -> Judgement:
     model = Verdict(ClaimStatus(row["status"]), row["p"], "nli", "", support_score=row["p"])
     if guard is None:
         return Judgement(model.status.value, row["p"], [])
+    if row["counterfactual"]:  # the judge confirmed a value or name the evidence gives otherwise
+        model = Verdict(ClaimStatus.CONTRADICTED, 1 - row["p"], "nli", "", support_score=row["p"])
     rules = [
         (Verdict(ClaimStatus(status), 0.7, "lexical", "", support_score=score), kind)
         for status, kind, score in row["rules"]
@@ -100,25 +97,9 @@ def decide(row: dict, guard: Guard | None) -> Judgement:
 
 def candidates() -> list[tuple[str, Guard | None]]:
     out: list[tuple[str, Guard | None]] = [("model alone", None)]
-    for unstated, borrowed, swap, sure, doubt, long_kinds in itertools.product(
-        (NEVER, 0.6, 0.7, ALWAYS),
-        (NEVER, ALWAYS),
-        (NEVER, ALWAYS),
-        (0.0, 0.6, 0.7, 0.8),
-        (0.25, 0.3, 1.0),
-        (frozenset(KINDS), frozenset()),
-    ):
-        guard = Guard(
-            {UNSTATED: unstated, BORROWED: borrowed, NEGATED_EVIDENCE: NEVER, SWAP: swap},
-            long_kinds,
-            sure,
-            doubt,
-        )
-        name = (
-            f"unstated<{unstated} borrowed<{borrowed} swap<{swap} sure={sure} doubt<{doubt} "
-            f"long={sorted(long_kinds)}"
-        )
-        out.append((name, guard))
+    for sure, doubt in itertools.product((0.0, 0.6, 0.7, 0.8), (0.25, 0.3, 1.0)):
+        guard = Guard(RULES.overrules_below(), frozenset(), sure, doubt)
+        out.append((f"sure={sure} doubt<{doubt}", guard))
     return out
 
 
