@@ -24,7 +24,7 @@ from rrag.errors import IngestError, RRAGError
 from rrag.ingest.chunking import chunk_spans
 from rrag.ingest.dedup import NearDuplicateFilter
 from rrag.ingest.extract import check_file, check_size, extract
-from rrag.ingest.journal import Journal, chunk_id, crash_point
+from rrag.ingest.journal import Journal, Repair, chunk_id, crash_point
 from rrag.ingest.sources import doc_id_for, safe_filename, upload_identity
 from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
@@ -63,10 +63,17 @@ class Ingestor:
     def journal(self) -> Journal:
         return Journal(self.store, self.index, self.documents_dir)
 
-    def repair(self) -> list[str]:
-        """Finish or undo what a crashed ingest or delete left (run on open); the chunk ids deleted."""
+    def repair(self) -> Repair:
+        """Finish or undo what a crashed ingest or delete left (run on open)."""
         with self._lock:
             return self.journal.repair()
+
+    def sweep(self) -> list[str]:
+        """Remove chunks and files no document accounts for, and uploads a crash left half-read (run on
+        open by a process alone with the data folder); the chunk ids deleted."""
+        with self._lock:
+            shutil.rmtree(self.settings.data_dir / UPLOADS_DIR, ignore_errors=True)
+            return self.journal.sweep()
 
     def ingest_file(self, path: Path, source: str | None = None) -> IngestResult:
         """Index one file known as `source` (default: its name); never raises for a bad file."""

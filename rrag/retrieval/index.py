@@ -208,6 +208,18 @@ class ChunkIndex:
                 if len(page["ids"]) < VERSIONS_PAGE:
                     return versions
 
+    def chunk_owners(self) -> dict[str, tuple[str, int]]:
+        """Chunk id -> (document id, version) of every indexed chunk, read a page of metadata at a time."""
+        owners: dict[str, tuple[str, int]] = {}
+        with _chroma_errors("list the indexed chunks"):
+            while True:
+                page = self._collection.get(include=["metadatas"], limit=READ_PAGE, offset=len(owners))
+                for i, meta in zip(page["ids"], page["metadatas"] or []):
+                    meta = meta or {}
+                    owners[i] = (str(meta.get("doc_id", "")), int(str(meta.get("version", 1))))
+                if len(page["ids"]) < READ_PAGE:
+                    return owners
+
     def get_chunks(self, doc_id: str) -> list[Chunk]:
         """The chunks of one document, in document order."""
         with _chroma_errors(f"read the chunks of {doc_id}"):

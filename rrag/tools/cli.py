@@ -26,6 +26,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RRAGError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a file the engine could not read or write: a message, not a traceback
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 

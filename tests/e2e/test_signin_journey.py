@@ -12,11 +12,8 @@ import json
 import os
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -24,15 +21,15 @@ from test_journey import (  # noqa: F401 - marks
     BROWSER_ARGS,
     CHROMIUM,
     ROOT,
-    START_TIMEOUT_S,
     STEP_TIMEOUT_MS,
     VIEWPORT,
-    _free_port,
     _idle,
     _open,
     _pick,
     pytestmark,
 )
+
+from tests.served import free_port, running
 
 LEAVE = "Full-time employees receive 25 days of paid annual leave per calendar year.\n"
 QUESTION = "How many days of annual leave do full-time employees get?"
@@ -53,39 +50,11 @@ ROLES = """[users]
 """
 
 
-def _wait(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2) as reply:
-                if reply.status == 200:
-                    return
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"{url} did not come up:\n{log.read_text()}") from None
-            time.sleep(0.5)
-
-
-@contextmanager
-def _process(args: list[str], env: dict[str, str], log: Path, ready_url: str) -> Iterator[None]:
-    with log.open("w") as out:
-        process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-        try:
-            _wait(ready_url, process, log)
-            yield
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-
-
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The provider and the app (sign-in configured, a roles file, one document, one flagged answer)."""
     tmp = tmp_path_factory.mktemp("signin")
-    idp_port, app_port = _free_port(), _free_port()
+    idp_port, app_port = free_port(), free_port()
     idp = f"http://127.0.0.1:{idp_port}"
     url = f"http://127.0.0.1:{app_port}"
     secrets = tmp / "secrets.toml"
@@ -119,8 +88,8 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     served += ["--server.port", str(app_port), "--browser.gatherUsageStats", "false"]
     served += ["--secrets.files", str(secrets)]
     with (
-        _process(provider, env, tmp / "provider.log", f"{idp}/.well-known/openid-configuration"),
-        _process(served, env, tmp / "streamlit.log", f"{url}/_stcore/health"),
+        running(provider, env, tmp / "provider.log", f"{idp}/.well-known/openid-configuration"),
+        running(served, env, tmp / "streamlit.log", f"{url}/_stcore/health"),
     ):
         yield url
 
