@@ -29,6 +29,8 @@ DEFAULT_MAX_FILE_MB = 50.0
 DEFAULT_TOP_K = 5
 DEFAULT_RELEVANCE_FLOOR = 0.18  # calibrated in rrag/retrieval/hybrid.py and tests/test_retrieve.py
 DEFAULT_LLM_TIMEOUT_S = 60.0
+# The longest one call to the vector index may take (chunks arrive embedded: Chroma only stores them).
+DEFAULT_INDEX_TIMEOUT_S = 60.0
 DEFAULT_LLM_MAX_RETRIES = 2
 DEFAULT_LLM_DEADLINE_S = 90.0  # all LLM calls of one question together, retries included
 DEFAULT_ALLOW_ANONYMOUS_NETWORK = False  # serving beyond loopback without sign-in (ui/network.py)
@@ -65,6 +67,7 @@ class Settings(BaseSettings):
     chroma_host: str | None = None  # server mode when set
     chroma_port: int = Field(8000, ge=1, le=65535)
     collection: str = DEFAULT_COLLECTION
+    index_timeout_s: float = Field(DEFAULT_INDEX_TIMEOUT_S, gt=0.0)
     roles_file: Path = DEFAULT_ROLES_FILE
 
     chunk_size: int = Field(DEFAULT_CHUNK_SIZE, ge=100)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import errno
 import glob
 import os
+import re
 import shutil
 import signal
 import socket
@@ -35,7 +36,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rrag.errors import NotFoundError, RRAGError
+from rrag.errors import NotFoundError, RRAGError, StoreError
 from rrag.ingest.sources import base_name, staged_name
 from rrag.retrieval.index import ChunkIndex
 from rrag.store.records import DocumentState
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from rrag.store import Store
 
 CRASH_AT_ENV = "RRAG_TEST_CRASH_AT"
+DOC_ID = re.compile(r"[a-z0-9-]+")  # what rrag.ingest.sources.doc_id_for makes
 # A writer on another host cannot be asked whether it still runs; its busy row is taken over after this.
 FOREIGN_WRITER_LEASE = timedelta(hours=12)
 
@@ -175,6 +177,28 @@ class Journal:
         self.store.begin_delete(doc_id, writer_id())
         crash_point("delete-begun")
         return self._finish_delete(doc_id)
+
+    def delete_unlisted(self, doc_id: str) -> list[str]:
+        """Delete what is left of an id no document lists: chunks a failed ingest left, its kept files,
+        a row whose writer is gone. NotFoundError when nothing is left; StoreError when a running
+        process is writing it."""
+        if not DOC_ID.fullmatch(doc_id):  # names a folder below `originals`: nothing else may be named
+            raise NotFoundError(f"No document with id {doc_id!r}")
+        state = self.store.document_state(doc_id)
+        if state is not None and not (writer_gone(state) or state.state == "cleanup"):
+            raise StoreError(
+                f"{state.source} is being {'indexed' if state.state == 'pending' else 'deleted'} by "
+                f"another process ({state.writer}); try again when it is done"
+            )
+        if state is not None:
+            self._repair(state)
+        doomed = list(self.index.chunk_versions(doc_id))
+        folder = self.originals / doc_id
+        if state is None and not doomed and not folder.exists():
+            raise NotFoundError(f"No document with id {doc_id!r}")
+        self.index.delete(doomed)
+        shutil.rmtree(folder, ignore_errors=True)
+        return doomed
 
     def _finish_delete(self, doc_id: str) -> list[str]:
         doomed = list(self.index.chunk_versions(doc_id))

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rrag.errors import IngestError, RRAGError
+from rrag.errors import IngestError, NotFoundError, RRAGError
 from rrag.ingest.chunking import chunk_spans
 from rrag.ingest.dedup import NearDuplicateFilter
 from rrag.ingest.extract import check_file, check_size, extract
@@ -110,13 +110,19 @@ class Ingestor:
             shutil.rmtree(folder, ignore_errors=True)
 
     def delete(self, doc_id: str) -> list[IngestResult]:
-        """Remove a document's chunks, its kept original and its registry row (NotFoundError if unknown).
+        """Remove a document's chunks, its kept original and its registry row; for an id no document
+        lists, whatever the index and the folder still hold of it (NotFoundError if nothing).
 
         Other documents may have dropped chunks as near-copies of this one's: those come back, so that
         deleting a document never takes text of another one out of the index. Returns what was restored.
         """
         with self._lock:
-            self.store.get_document(doc_id)
+            try:
+                self.store.get_document(doc_id)
+            except NotFoundError:
+                self.journal.delete_unlisted(doc_id)
+                self.index.purge_deleted()
+                return []
             self._dedup.remove(self.journal.delete(doc_id))
             self._dedup_version = self.index.version
             candidates = [
