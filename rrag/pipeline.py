@@ -436,6 +436,13 @@ class ReliableRAG:
     ) -> None:
         self.store.save_question_set_run(run_id, name, created_at, summary, outcomes)
 
+    def end_sign_in(self, key: str) -> None:
+        """Refuse the sign-in `key` names (rrag.access.sign_in_key) from now on, in every process."""
+        self.store.end_sign_in(key)
+
+    def sign_in_ended(self, key: str) -> bool:
+        return self.store.sign_in_ended(key)
+
     def for_user(self, identity: Identity) -> UserEngine:
         """This engine as `identity` may use it: every call checked against the role."""
         return UserEngine(self, identity)

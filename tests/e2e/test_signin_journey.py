@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -34,19 +35,29 @@ from tests.served import free_port, running
 LEAVE = "Full-time employees receive 25 days of paid annual leave per calendar year.\n"
 QUESTION = "How many days of annual leave do full-time employees get?"
 PLANTED = "Full-time employees receive 30 days of paid annual leave per calendar year."
-USERS = [  # the provider's accounts; roles come from ROLES, not from the provider
+USERS = [  # the provider's accounts; roles come from the roles file, not from the provider
     {"sub": "eve", "email": "eve@example.com", "email_verified": True, "groups": ["staff"]},
-    {"sub": "vera", "email": "vera@example.com", "email_verified": True},
+    {"sub": "vera", "email": "Vera@Example.COM", "email_verified": True},  # normalised to the file's
     {"sub": "andy", "email": "andy@example.com", "email_verified": True},
     {"sub": "rita", "email": "rita@example.com", "email_verified": True},
     {"sub": "boss", "email": "boss@example.com", "email_verified": True, "groups": ["rag-admins"]},
+    # Claim shapes of lax providers (issue 46, item 2): an e-mail of a role holder that the provider
+    # does not vouch for gets nothing; a subject named in the roles file gets its role.
+    {"sub": "mallory", "email": "rita@example.com", "email_verified": "false", "groups": ["rag-admins"]},
+    {"sub": "nora", "email": "andy@example.com"},
+    {"sub": "sam-0001", "email": "sam@example.com", "email_verified": False},
 ]
-ROLES = """[users]
+
+
+def _roles(issuer: str) -> str:
+    return f"""[users]
 "vera@example.com" = "viewer"
 "andy@example.com" = "analyst"
 "rita@example.com" = "reviewer"
 [groups]
 "rag-admins" = "admin"
+[subjects."{issuer}"]
+"sam-0001" = "reviewer"
 """
 
 
@@ -67,7 +78,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         f'server_metadata_url = "{idp}/.well-known/openid-configuration"\n',
         encoding="utf-8",
     )
-    (tmp / "roles.toml").write_text(ROLES, encoding="utf-8")
+    (tmp / "roles.toml").write_text(_roles(idp), encoding="utf-8")
     (tmp / "leave.txt").write_text(LEAVE, encoding="utf-8")
     env = {**os.environ, "RRAG_DATA_DIR": str(tmp / "data"), "RRAG_ROLES_FILE": str(tmp / "roles.toml")}
     seed = (
@@ -167,3 +178,33 @@ def test_sign_in_roles_and_sign_out_against_a_real_provider(app: str, browser: B
         page.get_by_role("button", name="Delete").click()
         page.get_by_role("button", name="Yes, delete").click()
         expect(page.get_by_text("Deleted leave.txt.")).to_be_visible()
+
+
+def test_only_identities_the_provider_vouches_for_get_roles(app: str, browser: Browser) -> None:
+    for sub in ("mallory", "nora"):  # the string "false"; no email_verified claim at all
+        with _signed_in(browser, app, sub) as page:
+            expect(page.get_by_role("heading", name="No access yet")).to_be_visible()
+            expect(
+                page.get_by_text("does not assert that this e-mail is verified", exact=False)
+            ).to_be_visible()
+            expect(page.get_by_test_id("stSidebarNav")).to_have_count(0)
+    with _signed_in(browser, app, "sam-0001") as page:  # by subject, whatever the e-mail
+        named = page.get_by_text(re.compile(r"Signed in as sam-0001 \(http://127\.0\.0\.1:\d+\) · reviewer"))
+        expect(named).to_be_visible()  # named by its subject: the e-mail is not verified
+
+
+def test_a_cookie_copied_before_sign_out_signs_nobody_in_after_it(app: str, browser: Browser) -> None:
+    with _signed_in(browser, app, "andy") as page:
+        expect(page.get_by_text("Signed in as andy@example.com · analyst")).to_be_visible()
+        copied = page.context.cookies()
+        _sign_out(page)
+    replay = browser.new_context(viewport=VIEWPORT, base_url=app)
+    try:
+        replay.add_cookies(copied)  # type: ignore[arg-type]
+        page = replay.new_page()
+        page.goto("/")
+        expect(page.get_by_role("button", name="Sign in")).to_be_visible()
+        expect(page.get_by_text("Signed in as", exact=False)).to_have_count(0)
+        expect(page.get_by_test_id("stSidebarNav")).to_have_count(0)
+    finally:
+        replay.close()
