@@ -171,7 +171,7 @@ class OpenAIChatLLM(LLM):
         self._client = openai.OpenAI(
             base_url=urlunsplit(parts._replace(query="")),
             default_query=dict(parse_qsl(parts.query, keep_blank_values=True)) or None,
-            api_key=settings.llm_api_key or PLACEHOLDER_API_KEY,
+            api_key=settings.key_for(base_url) or PLACEHOLDER_API_KEY,
             timeout=settings.llm_timeout_s,
             max_retries=0,
         )
