@@ -105,7 +105,8 @@ def _follow(job: BackgroundRun) -> None:
     if not job.running:
         st.rerun()  # the whole page, to show the results
     text = f"Question {job.done + 1} of {job.total}: {job.question}" if job.question else "Starting…"
-    st.progress(job.done / max(job.total, 1), text=f"Run {job.name!r}: {text}"[:200])
+    # The run's name and its questions are the user's text: shown, never parsed as Markdown.
+    st.progress(job.done / max(job.total, 1), text=md_escape(f"Run {job.name!r}: {text}"[:200]))
     st.caption("The run goes on if you leave this page or choose another file.")
 
 
