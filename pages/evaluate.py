@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rrag import UserEngine
+from rrag import Permission, UserEngine
 from rrag.errors import QuestionSetError
 from rrag.tools.demo import DEMO_DIR
 from rrag.tools.question_sets import (
@@ -41,6 +41,12 @@ _RATES = (
 
 def _render_new_run(rag: UserEngine, state: PageState) -> None:
     st.subheader("Run a question set")
+    if not rag.identity.may(Permission.ASK):  # the engine refuses the run too: no control offered
+        st.info(
+            f"Your role ({rag.identity.role.value}) can read evaluation runs but not start one.",
+            icon=":material/lock:",
+        )
+        return
     st.caption(
         "A CSV (with a header row) or JSONL file: a `question` per row, optionally a `reference` answer "
         "and the `expected_source` document. Each question is answered and audited like one asked on "
@@ -230,7 +236,10 @@ def main() -> None:
         _render_job(state)
         runs = saved_runs(rag)
         if not runs:
-            st.info("No run yet. Upload a question set, or run the demo's sample set.")
+            may_run = rag.identity.may(Permission.ASK)
+            st.info(
+                "No run yet." + (" Upload a question set, or run the demo's sample set." if may_run else "")
+            )
             return
         st.divider()
         _render_results(rag, state, runs)

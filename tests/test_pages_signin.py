@@ -186,6 +186,16 @@ def test_only_an_admin_is_offered_delete_and_a_viewer_no_upload(rag: ReliableRAG
     assert rag.documents() == []
 
 
+def test_a_viewer_is_offered_no_evaluation_run(rag: ReliableRAG) -> None:
+    # Issue 46, item 8: the run controls and the uploader showed; the engine refused the run.
+    at = _page("evaluate", _user("vera@example.com"))
+    assert "Your role (viewer) can read evaluation runs but not start one." in _text(at)
+    assert not at.get("file_uploader") and not at.text_input
+    assert not any(b.label.startswith(("Run the", "Run the demo")) for b in at.button)
+    at = _page("evaluate", _user("andy@example.com"))
+    assert at.get("file_uploader") and any(b.label == "Run the question set" for b in at.button)
+
+
 def test_only_an_admin_is_offered_the_settings_form(rag: ReliableRAG) -> None:
     at = _page("settings", _user("rita@example.com"))
     assert "Your role (reviewer) cannot change settings; ask an admin." in _text(at)

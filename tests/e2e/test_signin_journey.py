@@ -208,3 +208,22 @@ def test_a_cookie_copied_before_sign_out_signs_nobody_in_after_it(app: str, brow
         expect(page.get_by_test_id("stSidebarNav")).to_have_count(0)
     finally:
         replay.close()
+
+
+def test_each_role_is_offered_only_the_controls_it_may_use(app: str, browser: Browser) -> None:
+    # Issue 46, item 8: a viewer was shown Evaluate's run controls and uploader (the engine refused them).
+    offered = {"vera": (0, 0, 0), "rita": (1, 1, 0), "boss": (1, 1, 1)}  # ask, add and run, settings
+    for sub, (ask, add, configure) in offered.items():
+        with _signed_in(browser, app, sub) as page:
+            expect(page.get_by_label("Question", exact=True)).to_have_count(ask)
+            _open(page, "Documents", "Documents")
+            expect(page.get_by_test_id("stFileUploader")).to_have_count(add)
+            _open(page, "Evaluate", "Evaluate")
+            expect(page.get_by_test_id("stFileUploader")).to_have_count(add)
+            expect(page.get_by_role("button", name="Run the question set")).to_have_count(add)
+            expect(page.get_by_role("button", name=re.compile("Run the demo's sample set"))).to_have_count(
+                add
+            )
+            _open(page, "Settings", "Settings")
+            expect(page.get_by_role("button", name="Save", exact=True)).to_have_count(configure)
+            expect(page.get_by_role("button", name="Test LLM connection")).to_have_count(configure)
