@@ -130,7 +130,7 @@ class Ingestor:
                 for info in self.store.list_documents()
                 if info.duplicates_dropped and self._original(info).is_file()
             ]
-            results = [self._reingest(info, only_if_more_kept=True) for info in candidates]
+            results = [self._reingest(info, only_if_kept_changes=True) for info in candidates]
             # Its text must not survive in the stores' logs and free pages either.
             self.index.purge_deleted()
             self.store.truncate_log()
@@ -145,19 +145,19 @@ class Ingestor:
     def _original(self, info: DocumentInfo) -> Path:
         return self.journal.original(info.doc_id, safe_filename(info.source))
 
-    def _reingest(self, info: DocumentInfo, *, only_if_more_kept: bool = False) -> IngestResult:
+    def _reingest(self, info: DocumentInfo, *, only_if_kept_changes: bool = False) -> IngestResult:
         try:
             original = self._original(info)
             if not original.is_file():
                 raise IngestError(f"{info.source}: the original file is no longer kept; upload it again")
             return self._ingest(
-                original, info.identity, info.source, force=True, only_if_more_kept=only_if_more_kept
+                original, info.identity, info.source, force=True, only_if_kept_changes=only_if_kept_changes
             )
         except (RRAGError, OSError) as exc:
             return _failed(info.source, info.doc_id, exc)
 
     def _ingest(
-        self, path: Path, identity: str, source: str, *, force: bool, only_if_more_kept: bool = False
+        self, path: Path, identity: str, source: str, *, force: bool, only_if_kept_changes: bool = False
     ) -> IngestResult:
         doc_id = doc_id_for(identity)
         check_file(path, max_bytes=self.max_bytes)
@@ -173,7 +173,7 @@ class Ingestor:
         texts = [document.text[span.start : span.end] for span in spans]
         self._sync_dedup()
         dedup = self._dedup.filter(texts, exclude_doc=doc_id)
-        if only_if_more_kept and known is not None and len(dedup.kept) <= known.chunks:
+        if only_if_kept_changes and known is not None and len(dedup.kept) == known.chunks:
             return IngestResult(source=source, doc_id=doc_id, status="unchanged")  # nothing to restore
 
         filename = safe_filename(source)
@@ -222,6 +222,8 @@ class Ingestor:
         self._dedup.remove(stale)
         self._dedup.add(chunks)
         self._dedup_version = self.index.version
+        if not only_if_kept_changes:  # a document of its own, not one filtered anew because of another
+            self._drop_copies_held_by(chunks)
         # A copy of indexed text is recorded (it comes back if its twin is deleted) but adds nothing.
         if dedup.dropped and not chunks:
             status = "duplicate"
@@ -236,6 +238,18 @@ class Ingestor:
             pages=document.page_count,
             already_in=dedup.already_in,
         )
+
+    def _drop_copies_held_by(self, chunks: list[Chunk]) -> None:
+        """Filter anew the other documents that hold a copy of text these chunks now hold (restored
+        when this document was deleted before, or indexed before it): their copies are dropped, as had
+        this document come first, and come back if it is deleted (`delete`)."""
+        for doc_id in sorted(self._dedup.held_by(chunks)):
+            try:
+                info = self.store.get_document(doc_id)
+            except NotFoundError:
+                continue
+            if self._original(info).is_file():
+                self._reingest(info, only_if_kept_changes=True)
 
     def _intact(self, known: DocumentInfo) -> bool:
         versions = self.index.chunk_versions(known.doc_id).values()
