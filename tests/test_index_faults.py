@@ -203,3 +203,17 @@ def test_a_full_disk_during_ingest_fails_the_file_and_leaves_nothing_of_it(
     index = ChunkIndex(Settings(data_dir=data), get_embedder())
     assert {c.doc_id for c in index.all_chunks()} == {doc_id_for("lobby.txt")}
     assert not (data / "documents" / doc_id_for("rules.txt")).exists()
+
+
+def test_a_chunk_no_row_accounts_for_makes_no_new_text_a_duplicate(
+    settings: Settings, tmp_path: Path
+) -> None:
+    with Store(settings) as store:
+        index = ChunkIndex(settings, get_embedder())
+        ghost = " ".join(f"Visitors sign in at desk {i} and wear badge {i} at all times." for i in range(8))
+        index.add([Chunk("ghost-0123456789:v1:0", "ghost-0123456789", "ghost.txt", ghost, 0, len(ghost))])
+        (tmp_path / "visitors.txt").write_text(ghost)
+        result = Ingestor(settings, index, store).ingest_file(tmp_path / "visitors.txt")
+        assert (result.status, result.chunks_added, result.duplicates_dropped) == ("added", 1, 0)
+        hits = HybridRetriever(index, store, settings).retrieve("Where do visitors sign in?")
+        assert [hit.chunk.source for hit in hits] == ["visitors.txt"]

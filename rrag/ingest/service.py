@@ -259,7 +259,9 @@ class Ingestor:
         # Re-reading every indexed chunk is only needed when someone else changed the index.
         version = self.index.version
         if version != self._dedup_version:
-            self._dedup.reset(self.index.all_chunks())
+            # Only chunks of listed versions: one a failed ingest left (never retrieved) holds no text.
+            listed = {(d.doc_id, d.version) for d in self.store.list_documents()}
+            self._dedup.reset(c for c in self.index.all_chunks() if (c.doc_id, c.version) in listed)
             self._dedup_version = version
 
 
