@@ -43,7 +43,8 @@ def _render_upload(rag: UserEngine, state: PageState) -> None:
         bar = st.progress(0.0, text="Starting…")
         results: list[IngestResult] = []
         for done, upload in enumerate(files):
-            bar.progress(done / len(files), text=f"Indexing {upload.name} ({done + 1} of {len(files)})")
+            shown = md_escape(upload.name)  # a file name is the uploader's text: shown, never parsed
+            bar.progress(done / len(files), text=f"Indexing {shown} ({done + 1} of {len(files)})")
             # ingest_bytes reports a bad file in its result instead of raising; engine_errors covers the
             # index or database failing, and the files already indexed stay indexed.
             with engine_errors(f"Indexing {upload.name}"):
@@ -190,8 +191,10 @@ def _render_storage_health(rag: UserEngine, state: PageState) -> None:
         bar = st.progress(0.0, text="Starting…")
 
         def progress(done: int, total: int, source: str) -> None:
-            text = f"Re-indexing {source} ({done + 1} of {total})" if source else f"Done: {total} file(s)"
-            bar.progress(done / max(total, 1), text=text[:200])
+            text = (
+                f"Re-indexing {source[:150]} ({done + 1} of {total})" if source else f"Done: {total} file(s)"
+            )
+            bar.progress(done / max(total, 1), text=md_escape(text))
 
         with engine_errors("Re-indexing"):
             state["results"] = rag.repair_index(progress=progress)

@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from rrag import QuestionSetError, UserEngine
+from rrag import Permission, QuestionSetError, UserEngine
 from rrag.tools.demo import DEMO_DIR
 from rrag.tools.question_sets import (
     QuestionSetRun,
@@ -42,6 +42,12 @@ _RATES = (
 
 def _render_new_run(rag: UserEngine, state: PageState) -> None:
     st.subheader("Run a question set")
+    if not rag.identity.may(Permission.ASK):  # the engine refuses the run too: no control offered
+        st.info(
+            f"Your role ({rag.identity.role.value}) can read evaluation runs but not start one.",
+            icon=":material/lock:",
+        )
+        return
     st.caption(
         "A CSV (with a header row) or JSONL file: a `question` per row, optionally a `reference` answer "
         "and the `expected_source` document. Each question is answered and audited like one asked on "
@@ -106,7 +112,8 @@ def _follow(job: BackgroundRun) -> None:
     if not job.running:
         st.rerun()  # the whole page, to show the results
     text = f"Question {job.done + 1} of {job.total}: {job.question}" if job.question else "Starting…"
-    st.progress(job.done / max(job.total, 1), text=f"Run {job.name!r}: {text}"[:200])
+    # The run's name and its questions are the user's text: shown, never parsed as Markdown.
+    st.progress(job.done / max(job.total, 1), text=md_escape(f"Run {job.name!r}: {text}"[:200]))
     st.caption("The run goes on if you leave this page or choose another file.")
 
 
@@ -229,7 +236,10 @@ def main() -> None:
         _render_job(state)
         runs = saved_runs(rag)
         if not runs:
-            st.info("No run yet. Upload a question set, or run the demo's sample set.")
+            may_run = rag.identity.may(Permission.ASK)
+            st.info(
+                "No run yet." + (" Upload a question set, or run the demo's sample set." if may_run else "")
+            )
             return
         st.divider()
         _render_results(rag, state, runs)

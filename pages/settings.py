@@ -8,7 +8,7 @@ import streamlit as st
 
 from rrag import ANSWERERS, CLAIM_EXTRACTORS, RISK_PRESETS, VERIFIER_STAGES, Permission, Settings, UserEngine
 from rrag.tools.locations import data_locations
-from ui.app_settings import to_saved
+from ui.app_settings import redact_url, to_saved, with_credentials
 from ui.engine import engine_errors, invalidate_reads, redact, user_engine
 from ui.highlight import escaped_block, md_escape
 from ui.navigation import require_app
@@ -21,7 +21,8 @@ require_app()
 def _render_key_status(settings: Settings) -> None:
     if settings.llm_api_key:
         st.success(
-            "API key: set in the environment (`OPENAI_API_KEY`). It is never shown or stored.",
+            "API key: set in the environment (`OPENAI_API_KEY`). It is never shown or stored, and sent "
+            f"only to {md_escape(settings.llm_key_origin or '')}, the server it was configured for.",
             icon=":material/key:",
         )
     else:
@@ -43,8 +44,9 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
         )
         url, model = st.columns(2)
         values: dict[str, Any] = {
+            # Shown without its password or query secrets: nothing of them reaches the browser.
             "llm_base_url": url.text_input(
-                "Base URL", s.llm_base_url or "", placeholder="http://localhost:11434/v1"
+                "Base URL", redact_url(s.llm_base_url or ""), placeholder="http://localhost:11434/v1"
             ),
             "llm_model": model.text_input("Model", s.llm_model or "", placeholder="e.g. llama3.1:8b"),
         }
@@ -65,6 +67,13 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
             (judge, "llm_max_tokens_judge", "Verdict reply"),
         ):
             values[name] = column.number_input(f"{label} (tokens)", 16, 500_000, int(getattr(s, name)), 16)
+        test_key = st.text_input(
+            "API key for testing this URL (optional, never saved)",
+            type="password",
+            help="The environment's key is sent only to the server it was configured for "
+            f"({s.llm_key_origin or 'none'}); a URL on another server is tested without a key, or "
+            "with the one typed here.",
+        )
 
         st.markdown("#### Chunking")
         st.caption("Applies to documents indexed from now on; re-index a document to apply it there.")
@@ -121,9 +130,11 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
         with buttons:
             pressed = "save" if st.form_submit_button("Save", type="primary") else ""
             pressed = "test" if st.form_submit_button("Test LLM connection") else pressed
-    values["llm_base_url"] = values["llm_base_url"].strip() or None
+    values["llm_base_url"] = with_credentials(values["llm_base_url"].strip() or None, s.llm_base_url)
     values["llm_model"] = values["llm_model"].strip() or None
     values["verifiers"] = tuple(v for v in VERIFIER_STAGES if v in values["verifiers"])
+    if pressed == "test" and test_key.strip():
+        values["llm_api_key"] = test_key.strip()
     return pressed, values
 
 
@@ -138,7 +149,8 @@ def _save(rag: UserEngine, values: dict[str, Any]) -> None:
 
 def _test(rag: UserEngine, values: dict[str, Any]) -> None:
     """Try the endpoint as entered, without saving and without touching the shared engine."""
-    endpoint = {k: values[k] for k in ("llm_base_url", "llm_model", "llm_timeout_s", "llm_max_retries")}
+    fields = ("llm_base_url", "llm_model", "llm_timeout_s", "llm_max_retries", "llm_api_key")
+    endpoint = {k: values[k] for k in fields if k in values}
     if not (endpoint["llm_base_url"] and endpoint["llm_model"]):
         st.warning("Enter the Base URL and the Model above, then test the connection.")
         return

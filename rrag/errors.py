@@ -8,6 +8,7 @@ RRAGError
  |    +-- FileTooLargeError
  |    +-- EncryptedDocumentError
  +-- IndexError_            the vector index is unreachable or refused an operation
+ |    +-- IndexTimeoutError  a call did not return within RRAG_INDEX_TIMEOUT_S
  +-- LLMError               the configured LLM server failed
  |    +-- LLMTimeoutError
  |    +-- LLMResponseError  malformed, truncated or schema-violating output
@@ -55,6 +56,10 @@ class EncryptedDocumentError(IngestError):
 
 class IndexError_(RRAGError):  # noqa: N801 - trailing underscore avoids shadowing the builtin
     """The vector index failed."""
+
+
+class IndexTimeoutError(IndexError_):
+    """A call to the vector index did not return in time."""
 
 
 class LLMError(RRAGError):

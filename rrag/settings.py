@@ -11,6 +11,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
+from urllib.parse import urlsplit
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -29,8 +30,12 @@ DEFAULT_MAX_FILE_MB = 50.0
 DEFAULT_TOP_K = 5
 DEFAULT_RELEVANCE_FLOOR = 0.18  # calibrated in rrag/retrieval/hybrid.py and tests/test_retrieve.py
 DEFAULT_LLM_TIMEOUT_S = 60.0
+# The longest one call to the vector index may take (chunks arrive embedded: Chroma only stores them).
+DEFAULT_INDEX_TIMEOUT_S = 60.0
 DEFAULT_LLM_MAX_RETRIES = 2
 DEFAULT_LLM_DEADLINE_S = 90.0  # all LLM calls of one question together, retries included
+# Where OPENAI_API_KEY may go when no base URL is configured beside it: the service it is named after.
+DEFAULT_KEY_ORIGIN = "https://api.openai.com"
 DEFAULT_ALLOW_ANONYMOUS_NETWORK = False  # serving beyond loopback without sign-in (ui/network.py)
 DEFAULT_LLM_CONTEXT_TOKENS = 4096  # the model's context window: prompt and reply must fit in it
 # Reply budgets (`max_tokens`) per kind of call: an answer with its citations, a claim list, a verdict.
@@ -65,6 +70,7 @@ class Settings(BaseSettings):
     chroma_host: str | None = None  # server mode when set
     chroma_port: int = Field(8000, ge=1, le=65535)
     collection: str = DEFAULT_COLLECTION
+    index_timeout_s: float = Field(DEFAULT_INDEX_TIMEOUT_S, gt=0.0)
     roles_file: Path = DEFAULT_ROLES_FILE
 
     chunk_size: int = Field(DEFAULT_CHUNK_SIZE, ge=100)
@@ -82,6 +88,9 @@ class Settings(BaseSettings):
     llm_base_url: str | None = None
     llm_model: str | None = None
     llm_api_key: str | None = Field(None, repr=False)  # never logged, never stored
+    # The only origin the key is sent to: the base URL's configured with it (key_for). A URL changed
+    # later (the Settings page, saved settings) does not take the key along.
+    llm_key_origin: str | None = None
     llm_timeout_s: float = Field(DEFAULT_LLM_TIMEOUT_S, gt=0.0)
     llm_max_retries: int = Field(DEFAULT_LLM_MAX_RETRIES, ge=0)
     llm_deadline_s: float = Field(DEFAULT_LLM_DEADLINE_S, gt=0.0)
@@ -110,6 +119,13 @@ class Settings(BaseSettings):
             else value
         )
 
+    @model_validator(mode="before")
+    @classmethod
+    def _key_stays_home(cls, values: Any) -> Any:
+        if isinstance(values, dict) and values.get("llm_api_key") and not values.get("llm_key_origin"):
+            values = values | {"llm_key_origin": url_origin(values.get("llm_base_url")) or DEFAULT_KEY_ORIGIN}
+        return values
+
     @model_validator(mode="after")
     def _overlap_within_chunk(self) -> Settings:
         if self.chunk_overlap >= self.chunk_size:
@@ -134,9 +150,17 @@ class Settings(BaseSettings):
     def chroma_dir(self) -> Path:
         return self.data_dir / "chroma"
 
+    def key_for(self, url: str | None) -> str | None:
+        """The API key, if `url` is on the origin it was configured for; else None (keys stay home)."""
+        return self.llm_api_key if url_origin(url) == self.llm_key_origin else None
+
     def replace(self, **changes: Any) -> Settings:
-        """A copy with `changes`, validated like any new settings."""
-        return type(self)(**(self.model_dump() | changes))
+        """A copy with `changes`, validated like any new settings. A new key belongs to the base URL
+        given with it (or kept), as a key configured from the start does."""
+        values = self.model_dump() | changes
+        if "llm_api_key" in changes and "llm_key_origin" not in changes:
+            values.pop("llm_key_origin")
+        return type(self)(**values)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -157,6 +181,22 @@ class Settings(BaseSettings):
             values["risk_threshold"] = RISK_PRESETS[preset]
         # The values found are passed as arguments, so a mapping other than os.environ is read the same.
         return cls(**(values | overrides))
+
+
+def url_origin(url: str | None) -> str | None:
+    """`scheme://host[:port]` of a URL, lower-case, without a default port; None for none or a URL
+    without a host."""
+    parts = urlsplit(url or "")
+    if not parts.hostname:
+        return None
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:
+        return None
+    default = {"http": 80, "https": 443}.get(scheme)
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return f"{scheme}://{host}" + (f":{port}" if port and port != default else "")
 
 
 def _explain(exc: ValidationError) -> str:

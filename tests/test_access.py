@@ -6,14 +6,25 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rrag import ReliableRAG
-from rrag.engine.access import LOCAL_USER, ROLE_PERMISSIONS, Identity, Permission, Role, RoleTable
+from rrag.engine.access import (
+    LOCAL_USER,
+    ROLE_PERMISSIONS,
+    Identity,
+    Permission,
+    Role,
+    RoleTable,
+    normalise_email,
+    sign_in_key,
+)
 from rrag.engine.user import Checked, UserEngine
 from rrag.errors import AccessDeniedError, ConfigError
 from rrag.settings import Settings
+from rrag.store import Store
 from rrag.tools.question_sets import QuestionItem, run_question_set
 from rrag.types import ClaimStatus
 
@@ -53,27 +64,83 @@ def test_roles_by_email_case_insensitive_and_email_wins_over_groups(tmp_path: Pa
         '[users]\n"Ann@Example.com" = "viewer"\n[groups]\nops = "admin"\nrag = "analyst"\n', encoding="utf-8"
     )
     table = RoleTable.load(path)
-    assert table.role_for({"email": "ann@example.COM", "groups": ["ops"]}) is Role.VIEWER
-    assert table.role_for({"email": "bob@example.com", "groups": ["rag", "ops"]}) is Role.ADMIN
-    assert table.role_for({"email": "bob@example.com", "groups": "rag"}) is Role.ANALYST
-    assert table.role_for({"email": "eve@example.com", "groups": ["other"]}) is None
+    verified = {"email_verified": True}
+    assert table.role_for({"email": "ann@example.COM", "groups": ["ops"]} | verified) is Role.VIEWER
+    assert table.role_for({"email": "bob@example.com", "groups": ["rag", "ops"]} | verified) is Role.ADMIN
+    assert table.role_for({"email": "bob@example.com", "groups": "rag"} | verified) is Role.ANALYST
+    assert table.role_for({"email": "eve@example.com", "groups": ["other"]} | verified) is None
     assert table.role_for({}) is None
 
 
-def test_an_unverified_email_assigns_no_role() -> None:
-    table = RoleTable.from_dict({"users": {"ann@example.com": "admin"}})
-    assert table.role_for({"email": "ann@example.com", "email_verified": False}) is None
-    assert table.role_for({"email": "ann@example.com", "email_verified": True}) is Role.ADMIN
+@pytest.mark.parametrize(
+    "claims",
+    [
+        {"email_verified": False},
+        {"email_verified": "false"},  # as some providers send it
+        {"email_verified": "true"},  # a string is not the provider's assertion either
+        {"email_verified": 1},
+        {},  # as some providers never send it
+    ],
+)
+def test_only_an_email_the_provider_asserts_as_verified_assigns_a_role(claims: dict[str, Any]) -> None:
+    # Issue 46, item 2: RoleTable.from_dict({'users': {'a@x.com': 'admin'}}).role_for({'email': 'a@x.com',
+    # 'email_verified': 'false'}) returned admin; a group role came with any e-mail.
+    table = RoleTable.from_dict({"users": {"ann@example.com": "admin"}, "groups": {"ops": "admin"}})
+    assert table.role_for({"email": "ann@example.com"} | claims) is None
+    assert table.role_for({"email": "eve@example.com", "groups": ["ops"]} | claims) is None
+    assert table.identity_for({"email": "ann@example.com"} | claims) is None
+    verified = {"email": "ann@example.com", "email_verified": True}
+    assert table.identity_for(verified) == Identity("ann@example.com", Role.ADMIN)
+
+
+def test_a_stable_subject_named_in_the_roles_file_gets_its_role_whatever_the_email(tmp_path: Path) -> None:
+    path = tmp_path / "roles.toml"
+    path.write_text(
+        '[users]\n"ann@example.com" = "viewer"\n'
+        '[subjects."https://idp.example.com"]\n"248289761001" = "reviewer"\n',
+        encoding="utf-8",
+    )
+    table = RoleTable.load(path)
+    subject = {"iss": "https://idp.example.com", "sub": "248289761001"}
+    assert table.role_for(subject) is Role.REVIEWER  # no e-mail at all
+    assert table.role_for(subject | {"email": "ann@example.com", "email_verified": True}) is Role.REVIEWER
+    # Named in the audit trail by its subject unless the e-mail is verified.
+    assert table.identity_for(subject | {"email": "boss@example.com", "email_verified": "true"}) == Identity(
+        "248289761001 (https://idp.example.com)", Role.REVIEWER
+    )
+    assert table.role_for({"iss": "https://evil.example.com", "sub": "248289761001"}) is None
+    with pytest.raises(ConfigError, match="under their issuer"):
+        RoleTable.from_dict({"subjects": {"248289761001": "admin"}})
+
+
+def test_emails_are_normalised_alike_in_the_roles_file_and_the_claims() -> None:
+    table = RoleTable.from_dict({"users": {" Ann@ＥＸＡＭＰＬＥ.com ": "reviewer"}})  # full-width letters
+    for email in ("ann@example.com", "ANN@EXAMPLE.COM", "ａｎｎ@example.com\t"):
+        identity = table.identity_for({"email": email, "email_verified": True})
+        assert identity == Identity("ann@example.com", Role.REVIEWER), email
+    assert normalise_email("Straße@Example.com") == normalise_email("STRASSE@example.com")
 
 
 def test_the_groups_claim_is_configurable() -> None:
     table = RoleTable.from_dict({"groups_claim": "roles", "groups": {"rag-review": "reviewer"}})
-    assert table.role_for({"roles": ["rag-review"]}) is Role.REVIEWER
-    assert table.role_for({"groups": ["rag-review"]}) is None
+    verified = {"email": "rob@example.com", "email_verified": True}
+    assert table.role_for({"roles": ["rag-review"]} | verified) is Role.REVIEWER
+    assert table.role_for({"groups": ["rag-review"]} | verified) is None
+
+
+def test_an_ended_sign_in_is_refused_by_every_replica_and_only_that_one(db_settings: Settings) -> None:
+    claims = {"iss": "https://idp.example.com", "sub": "rita", "iat": 1764000000, "nonce": "n1"}
+    with Store(db_settings) as first, Store(db_settings) as other:  # two replicas, one database
+        assert not other.sign_in_ended(sign_in_key(claims))
+        first.end_sign_in(sign_in_key(claims))
+        assert other.sign_in_ended(sign_in_key(claims))
+        assert not other.sign_in_ended(sign_in_key(claims | {"iat": 1764000600, "nonce": "n2"}))
+        first.end_sign_in(sign_in_key(claims))  # twice (two tabs) is the same
 
 
 def test_a_missing_roles_file_refuses_everyone_and_a_bad_one_is_an_error(tmp_path: Path) -> None:
-    assert RoleTable.load(tmp_path / "absent.toml").role_for({"email": "a@b.c"}) is None
+    verified = {"email": "a@b.c", "email_verified": True}
+    assert RoleTable.load(tmp_path / "absent.toml").role_for(verified) is None
     bad = tmp_path / "bad.toml"
     bad.write_text('[users]\n"a@b.c" = "superuser"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="unknown role 'superuser'"):

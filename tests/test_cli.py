@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from rrag.settings import Settings
+from rrag.store import Store
+
 HANDBOOK = (
     "Full-time employees receive 25 days of paid annual leave per calendar year. "
     "Up to 5 unused days may be carried over into the next year.\n"
@@ -107,3 +110,20 @@ def test_errors_are_one_clear_line_and_exit_code_2(indexed: Path) -> None:
     assert out.returncode == 2
     assert out.stderr.startswith("error: cannot read the answer file")
     assert "Traceback" not in out.stderr
+
+
+def test_sessions_lists_questions_never_answered_and_failed(tmp_path: Path) -> None:
+    # Issue 46, item 8: `rrag sessions` listed saved sessions only; History showed these too.
+    with Store(Settings(data_dir=tmp_path / "data")) as store:  # as a killed process leaves them
+        store.save_pending("s-interrupted", "Is leave paid?", "ask")
+        store.save_pending("s-failed", "Who approves refunds?", "ask")
+        store.fail_pending("s-failed", "the LLM server at http://127.0.0.1:9 did not answer")
+    listed = run_cli("sessions", data_dir=tmp_path / "data")
+    assert listed.returncode == 0, listed.stderr
+    assert "INTERRUPTED" in listed.stdout and "Is leave paid?" in listed.stdout
+    assert "FAILED" in listed.stdout and "did not answer" in listed.stdout
+    as_json = json.loads(run_cli("sessions", "--json", data_dir=tmp_path / "data").stdout)
+    assert {(s["session_id"], s["state"]) for s in as_json} == {
+        ("s-interrupted", "interrupted"),
+        ("s-failed", "failed"),
+    }

@@ -13,6 +13,7 @@ from rrag.errors import NotFoundError
 from rrag.ingest.extract import extract
 from rrag.ingest.service import Ingestor
 from rrag.ingest.sources import doc_id_for, safe_filename
+from rrag.retrieval.hybrid import HybridRetriever
 from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
 from rrag.store import Store
@@ -321,3 +322,40 @@ def test_deleting_a_document_gives_back_the_near_copies_other_documents_dropped(
     assert [c.text for c in index.get_chunks(dropped.doc_id)] == [copy.read_text()]
     assert store.get_document(dropped.doc_id).duplicates_dropped == 0
     assert len(index.get_chunks(repeats.doc_id)) == repeats.chunks_added
+
+
+REFUNDS = (
+    "Refunds above 200 GBP must be approved by the Operations Director before they are paid. Refunds "
+    "are paid to the original card within 10 working days of the request being made by the customer."
+)
+EQUIPMENT = " ".join(
+    f"Rule {i}: cleaners bring their own equipment number {i} to every visit." for i in range(6)
+)
+
+
+def test_deduplication_follows_a_delete_and_the_documents_return(
+    tmp_path: Path, index: ChunkIndex, store: Store, settings: Settings
+) -> None:
+    # Issue 46, item 8: delete a document another file copies in part, upload it again, and both copies
+    # stayed indexed (answers cited the copy). Now the index holds what it held before the delete.
+    ingestor = Ingestor(settings.replace(chunk_size=400, chunk_overlap=0), index, store)
+    policy = tmp_path / "policy.txt"
+    policy.write_text(f"{REFUNDS}\n\n{EQUIPMENT}")
+    faq = tmp_path / "faq.txt"
+    faq.write_text(f"Questions customers ask about the service.\n\n{REFUNDS}")
+    original = ingestor.ingest_file(policy)
+    copy = ingestor.ingest_file(faq)
+    assert (copy.status, copy.chunks_added) == ("duplicate", 0)
+    before = sorted(c.text for c in index.all_chunks())
+
+    assert [(r.doc_id, r.chunks_added) for r in ingestor.delete(original.doc_id)] == [(copy.doc_id, 1)]
+    assert ingestor.ingest_file(policy).status == "added"
+
+    assert sorted(c.text for c in index.all_chunks()) == before
+    assert store.get_document(copy.doc_id).duplicates_dropped == 1
+    hits = HybridRetriever(index, store, settings).retrieve("Who approves refunds above 200 GBP?")
+    assert {hit.chunk.source for hit in hits} == {"policy.txt"}
+    # And the other way round: the copy first, then the document it copies.
+    assert [r.doc_id for r in ingestor.delete(original.doc_id)] == [copy.doc_id]
+    assert ingestor.ingest_file(policy).status == "added"
+    assert sorted(c.text for c in index.all_chunks()) == before

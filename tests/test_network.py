@@ -14,7 +14,7 @@ import streamlit as st
 from streamlit import config
 from streamlit.testing.v1 import AppTest
 
-from ui.network import BANNER, LOOPBACK_ADDRESS, is_loopback, open_to_network, serve_options
+from ui.network import BANNER, LOOPBACK_ADDRESS, bound_address, is_loopback, open_to_network, serve_options
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "app.py"
@@ -22,24 +22,24 @@ APP = ROOT / "app.py"
 
 def test_the_address_is_loopback_unless_named() -> None:
     assert serve_options(["--server.port", "8611"], allow_anonymous=False) == [
-        "--server.address",
-        LOOPBACK_ADDRESS,
         "--server.port",
         "8611",
+        "--server.address",
+        LOOPBACK_ADDRESS,
     ]
-    assert serve_options(["--server.address=::1"], allow_anonymous=False) == ["--server.address=::1"]
+    assert serve_options(["--server.address=::1"], allow_anonymous=False)[-2:] == ["--server.address", "::1"]
 
 
 @pytest.mark.parametrize("address", ["0.0.0.0", "", "192.168.1.20", "my-host.example", "::"])
 def test_a_network_address_needs_the_explicit_variable(address: str) -> None:
     with pytest.raises(ValueError, match="ALLOW_ANONYMOUS_NETWORK"):
         serve_options(["--server.address", address], allow_anonymous=False)
-    assert serve_options(["--server.address", address], allow_anonymous=True)[1] == address
+    assert serve_options(["--server.address", address], allow_anonymous=True)[-1] == address
 
 
 def test_a_network_address_is_allowed_with_sign_in_and_shows_no_anonymous_banner() -> None:
     assert (
-        serve_options(["--server.address", "0.0.0.0"], allow_anonymous=False, signed_in=True)[1] == "0.0.0.0"
+        serve_options(["--server.address", "0.0.0.0"], allow_anonymous=False, signed_in=True)[-1] == "0.0.0.0"
     )
     assert open_to_network("0.0.0.0", allow_anonymous=True)
     assert not open_to_network("0.0.0.0", allow_anonymous=True, signed_in=True)
@@ -62,6 +62,56 @@ def test_the_server_refuses_to_start_on_all_interfaces_before_loading_anything()
     )
     assert done.returncode != 0
     assert "Refusing to serve on 0.0.0.0" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "bound"),
+    [
+        (["--server.address", "127.0.0.1", "--server.address", "0.0.0.0"], "0.0.0.0"),  # the last flag
+        (["--server.address=0.0.0.0", "--server.address", "::1"], "::1"),
+        (["--server.address=127.0.0.1", "--server.address="], ""),  # "": every interface
+        (["--server.port", "8611"], "127.0.0.1"),  # the app's own .streamlit/config.toml
+    ],
+)
+def test_the_guard_reads_the_address_streamlit_binds(argv: list[str], bound: str) -> None:
+    # Issue 46, item 5: the guard read the first flag, Streamlit bound the last.
+    assert bound_address(argv) == bound
+    if is_loopback(bound):
+        assert serve_options(argv, allow_anonymous=False)
+    else:
+        with pytest.raises(ValueError, match="ALLOW_ANONYMOUS_NETWORK"):
+            serve_options(argv, allow_anonymous=False)
+
+
+def test_the_guard_reads_the_environment_and_the_config_files(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("STREAMLIT_SERVER_ADDRESS", "0.0.0.0")
+    assert bound_address([]) == "0.0.0.0"
+    with pytest.raises(ValueError, match="Refusing to serve on 0.0.0.0"):
+        serve_options([], allow_anonymous=False)
+    assert bound_address(["--server.address", "127.0.0.1"]) == "127.0.0.1"  # a flag beats the variable
+    monkeypatch.delenv("STREAMLIT_SERVER_ADDRESS")
+    app = tmp_path / "app.py"  # an app whose own config.toml names an address
+    app.write_text("")
+    (tmp_path / ".streamlit").mkdir()
+    (tmp_path / ".streamlit" / "config.toml").write_text('[server]\naddress = "192.168.1.20"\n')
+    assert bound_address([], app) == "192.168.1.20"
+    assert config.get_option("server.address") != "192.168.1.20"  # this process's config is as it was
+
+
+def test_the_server_refuses_a_second_address_flag_naming_all_interfaces() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "RRAG_ALLOW_ANONYMOUS_NETWORK"}
+    args = ["--server.address", "127.0.0.1", "--server.address", "0.0.0.0", "--server.port", "1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "ui.serve", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0 and "Refusing to serve on 0.0.0.0" in done.stderr
 
 
 def test_the_makefile_and_the_config_bind_loopback() -> None:

@@ -95,11 +95,32 @@ def test_a_signed_in_user_without_a_role_is_refused_and_can_sign_out(rag: Reliab
     assert [b.label for b in at.button] == ["Sign in"]
 
 
-def test_an_unverified_email_gets_no_access_even_with_a_group_role(rag: ReliableRAG) -> None:
-    # The reviewer of record is the e-mail: one the provider has not verified could be anybody's.
+@pytest.mark.parametrize("verified", [{"email_verified": False}, {"email_verified": "false"}, {}])
+def test_an_unverified_email_gets_no_access_even_with_a_group_role(
+    rag: ReliableRAG, verified: dict[str, Any]
+) -> None:
+    # The reviewer of record is the e-mail: one the provider has not verified could be anybody's. A
+    # string "false" (some providers send it) and no claim at all (some never send it) are not verified.
     for user in (_user("rita@example.com"), _user("new@example.com", groups=["rag-admins"])):
-        at = _page("ask", user | {"email_verified": False})
+        del user["email_verified"]
+        at = _page("ask", user | verified)
         assert "No access yet" in _text(at) and "Ask your documents" not in _text(at)
+        assert "does not assert that this e-mail is verified" in _text(at)
+
+
+def test_a_session_cookie_kept_after_sign_out_signs_nobody_in(rag: ReliableRAG) -> None:
+    # Issue 46, item 2: Streamlit's sign-out drops the browser's cookie; a copy taken before still
+    # carried the same signed claims. The sign-in is now ended on the server.
+    rita = _user("rita@example.com", iss="http://127.0.0.1:9", sub="rita", iat=1764000000, nonce="n1")
+    at = _page("review", rita)
+    next(b for b in at.sidebar.button if b.label == "Sign out").click().run()
+    copied = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)  # the same cookie, replayed
+    copied.secrets.update(AUTH)
+    copied.user = rita
+    copied.run()
+    assert [b.label for b in copied.button] == ["Sign in"] and "Review queue" not in _text(copied)
+    again = _page("review", rita | {"iat": 1764000900, "nonce": "n2"})  # a new sign-in works
+    assert "Signed in as **rita@example.com** · reviewer" in " ".join(c.value for c in again.sidebar.caption)
 
 
 def test_a_broken_roles_file_refuses_everyone_and_says_why(rag: ReliableRAG, tmp_path: Path) -> None:
@@ -163,6 +184,16 @@ def test_only_an_admin_is_offered_delete_and_a_viewer_no_upload(rag: ReliableRAG
     assert not at.get("file_uploader") and not any(b.label in ("Delete", "Re-index") for b in at.button)
     _delete(doc.doc_id, _user("boss@example.com", groups=["rag-admins"]))
     assert rag.documents() == []
+
+
+def test_a_viewer_is_offered_no_evaluation_run(rag: ReliableRAG) -> None:
+    # Issue 46, item 8: the run controls and the uploader showed; the engine refused the run.
+    at = _page("evaluate", _user("vera@example.com"))
+    assert "Your role (viewer) can read evaluation runs but not start one." in _text(at)
+    assert not at.get("file_uploader") and not at.text_input
+    assert not any(b.label.startswith(("Run the", "Run the demo")) for b in at.button)
+    at = _page("evaluate", _user("andy@example.com"))
+    assert at.get("file_uploader") and any(b.label == "Run the question set" for b in at.button)
 
 
 def test_only_an_admin_is_offered_the_settings_form(rag: ReliableRAG) -> None:

@@ -54,6 +54,21 @@ def test_a_streamed_reply_is_passed_on_piece_by_piece_and_returned_whole(
     assert server.requests[0]["stream"] is True and server.requests[0]["max_tokens"] == 32
 
 
+def test_a_plain_completion_sent_for_a_streaming_request_is_read_whole(
+    server: ChatServer, settings: Settings
+) -> None:
+    # Issue 46, item 8: a server that ignores `stream` was reported as "the stream was cut".
+    server.reply("It opens at 9:00.")
+    got: list[str] = []
+    completion = server.llm(settings).complete(HELLO, max_tokens=32, on_text=got.append)
+    assert server.requests[0]["stream"] is True
+    assert got == ["It opens at 9:00."] and completion.text == "It opens at 9:00."
+    assert (completion.model, completion.truncated) == (MODEL, False)
+    server.reply("")  # an empty one is still an error, as without streaming
+    with pytest.raises(LLMError, match="empty reply"):
+        server.llm(settings).complete(HELLO, max_tokens=32, on_text=got.append)
+
+
 def test_a_stream_cut_mid_way_is_an_error_never_a_short_reply(server: ChatServer, settings: Settings) -> None:
     server.stream(["Security incidents must ", "be reported within"], cut=True)
     got: list[str] = []

@@ -45,12 +45,19 @@ def to_saved(settings: Settings) -> dict[str, Any]:
 def apply_saved(base: Settings, saved: Mapping[str, Any]) -> Settings:
     """`base` with the saved values on top; unknown names are ignored, invalid values raise ConfigError."""
     values = {name: saved[name] for name in SAVED_FIELDS if name in saved}
-    # URLs are saved without their credentials: the environment's URL, with them, stands where it is the same.
-    if base.llm_base_url and values.get("llm_base_url") == redact_url(base.llm_base_url):
-        values["llm_base_url"] = base.llm_base_url
+    if "llm_base_url" in values:
+        values["llm_base_url"] = with_credentials(values["llm_base_url"], base.llm_base_url)
     if "verifiers" in values:
         values["verifiers"] = tuple(values["verifiers"])
     try:
         return base.replace(**values)
     except (TypeError, ValueError) as exc:  # a value of the wrong type in an old database
         raise ConfigError(f"saved settings are not valid: {exc}") from exc
+
+
+def with_credentials(entered: str | None, configured: str | None) -> str | None:
+    """`entered`, or the configured URL where `entered` is that URL without its credentials. URLs are
+    saved and shown (the Settings page) without them; the configured one keeps them where it stands."""
+    if configured and entered == redact_url(configured):
+        return configured
+    return entered

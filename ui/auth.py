@@ -6,13 +6,10 @@ person's local app, with full rights. Roles come from the roles file (see `rrag.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import streamlit as st
 
-from rrag.engine.access import LOCAL_USER, Identity, RoleTable
-from rrag.errors import ConfigError
+from rrag.engine.access import LOCAL_USER, Identity, RoleTable, sign_in_key, verified_email
+from rrag.errors import RRAGError
 from rrag.settings import Settings
 from ui.highlight import md_escape
 
@@ -25,22 +22,31 @@ def sign_in_configured() -> bool:
         return False  # no secrets file at all
 
 
-def identity_for(user: Mapping[str, Any], table: RoleTable) -> Identity | None:
-    """The identity of a signed-in user from `st.user`'s claims, or None when no role is assigned."""
-    role = table.role_for(user)
-    email = str(user.get("email") or "").strip().lower()
-    if role is None or not email or user.get("email_verified") is False:
-        return None  # the audit trail names users by e-mail: one missing or unverified cannot be used
-    return Identity(email=email, role=role)
-
-
 def current_identity() -> Identity | None:
-    """Who uses this session: the local user without sign-in; None when nobody (allowed) is signed in."""
+    """Who uses this session: the local user without sign-in; None when nobody (allowed) is signed in,
+    or the sign-in was ended (a copy of its cookie kept after signing out)."""
     if not sign_in_configured():
         return LOCAL_USER
-    if not st.user.is_logged_in:
+    if not signed_in():
         return None
-    return identity_for(st.user.to_dict(), RoleTable.load(Settings.from_env().roles_file))
+    return RoleTable.load(Settings.from_env().roles_file).identity_for(st.user.to_dict())
+
+
+def signed_in() -> bool:
+    """Whether a sign-in holds: the provider's, and not ended by its user since (checked server-side)."""
+    if not st.user.is_logged_in:
+        return False
+    from ui.engine import get_engine  # ui.engine asks this module who is signed in
+
+    return not get_engine().sign_in_ended(sign_in_key(st.user.to_dict()))
+
+
+def _sign_out() -> None:
+    # Streamlit only drops the browser's cookie; ending the sign-in here refuses any copy of it too.
+    from ui.engine import get_engine
+
+    get_engine().end_sign_in(sign_in_key(st.user.to_dict()))
+    st.logout()
 
 
 def _sign_in_page() -> None:
@@ -51,25 +57,33 @@ def _sign_in_page() -> None:
 
 def _refused_page() -> None:
     st.title("No access yet")
-    who = md_escape(str(st.user.get("email") or "This account"))
-    st.error(
-        f"{who} is signed in but has no role in this app. Ask an administrator to add your e-mail or "
-        "one of your groups to the roles file.",
-        icon=":material/block:",
-    )
-    st.button("Sign out", icon=":material/logout:", on_click=st.logout)
+    claims = st.user.to_dict()
+    who = md_escape(str(claims.get("email") or "This account"))
+    if claims.get("email") and not verified_email(claims):
+        why = (
+            f"{who} is signed in, but the identity provider does not assert that this e-mail is verified, "
+            "so no role is given for it. Ask an administrator to name your account's subject in the "
+            "roles file, or to have the provider verify the e-mail."
+        )
+    else:
+        why = (
+            f"{who} is signed in but has no role in this app. Ask an administrator to add your e-mail "
+            "or one of your groups to the roles file."
+        )
+    st.error(why, icon=":material/block:")
+    st.button("Sign out", icon=":material/logout:", on_click=_sign_out)
 
 
 def require_identity() -> Identity | None:
     """The session's identity, or None after showing the sign-in or the refusal page instead of the app."""
     try:
         identity = current_identity()
-    except ConfigError as exc:  # a broken roles file refuses everyone, with the reason
+        if identity is not None:
+            return identity
+        page = _refused_page if signed_in() else _sign_in_page
+    except RRAGError as exc:  # a broken roles file or storage refuses everyone, with the reason
         st.error(md_escape(str(exc)), icon=":material/error:")
-        identity = None
-    if identity is not None:
-        return identity
-    page = _sign_in_page if not st.user.is_logged_in else _refused_page
+        page = _refused_page if st.user.is_logged_in else _sign_in_page
     title = "Sign in" if page is _sign_in_page else "No access"
     st.navigation([st.Page(page, title=title)], position="hidden").run()
     return None
@@ -81,4 +95,4 @@ def render_account(identity: Identity) -> None:
         return
     with st.sidebar:
         st.caption(f"Signed in as **{md_escape(identity.email or '')}** · {identity.role.value}")
-        st.button("Sign out", icon=":material/logout:", on_click=st.logout, key="auth.sign_out")
+        st.button("Sign out", icon=":material/logout:", on_click=_sign_out, key="auth.sign_out")

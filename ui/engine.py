@@ -138,8 +138,9 @@ def redact(text: str) -> str:
 
 @contextmanager
 def engine_errors(action: str) -> Iterator[None]:
-    """Show an engine error as a message at the edge; the page goes on and nothing else is lost."""
+    """Show an engine error as a message at the edge; the page goes on and nothing else is lost.
+    `action` may name the user's file or run: it is shown as plain text too."""
     try:
         yield
     except RRAGError as exc:
-        st.error(f"**{action} failed.** {md_escape(redact(str(exc)))}", icon=":material/error:")
+        st.error(f"**{md_escape(action)} failed.** {md_escape(redact(str(exc)))}", icon=":material/error:")

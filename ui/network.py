@@ -10,9 +10,15 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Sequence
+from pathlib import Path
+
+import click
+from streamlit import config
+from streamlit.web import bootstrap, cli
 
 from rrag.settings import ENV_PREFIX
 
+APP = Path(__file__).resolve().parents[1] / "app.py"
 LOOPBACK_ADDRESS = "127.0.0.1"
 ADDRESS_OPTION = "--server.address"
 ALLOW_VARIABLE = ENV_PREFIX + "ALLOW_ANONYMOUS_NETWORK"
@@ -33,30 +39,41 @@ def is_loopback(address: str) -> bool:
         return False  # a host name or "" (Streamlit's "all interfaces"): not provably local
 
 
-def requested_address(argv: Sequence[str]) -> str | None:
-    """The `--server.address` among Streamlit's options (`--opt value` or `--opt=value`), if any."""
-    for n, arg in enumerate(argv):
-        if arg == ADDRESS_OPTION and n + 1 < len(argv):
-            return argv[n + 1]
-        if arg.startswith(ADDRESS_OPTION + "="):
-            return arg.partition("=")[2]
-    return None
+def bound_address(argv: Sequence[str], app: Path = APP) -> str | None:
+    """The address `streamlit run APP *argv` binds, read as Streamlit reads it, by its own parser and
+    config loader: the last `--server.address` flag, else STREAMLIT_SERVER_ADDRESS, else the config
+    files (global, project, the app's own); None when none names one (Streamlit binds every
+    interface). ValueError for options Streamlit would refuse."""
+    try:
+        flags = cli.main_run.make_context("run", [str(app), *argv]).params
+    except click.ClickException as exc:
+        raise ValueError(f"Streamlit refuses these options: {exc.format_message()}") from None
+    # Streamlit's loader works on the module's state: it is put back as it was afterwards.
+    before = config._config_options, config._main_script_path
+    config._main_script_path = str(app)  # as `streamlit run` sets it: the app's own config.toml counts
+    try:
+        bootstrap.load_config_options({k: v for k, v in flags.items() if k not in ("target", "args")})
+        address = config.get_option("server.address") if config.is_manually_set("server.address") else None
+    finally:
+        config._config_options, config._main_script_path = before
+    return None if address is None else str(address)
 
 
 def serve_options(argv: Sequence[str], *, allow_anonymous: bool, signed_in: bool = False) -> list[str]:
-    """Streamlit's options with the address made explicit: loopback unless another one is named, which
-    needs sign-in configured (`signed_in`) or `allow_anonymous` (ValueError with what to do otherwise)."""
-    address = requested_address(argv)
+    """Streamlit's options with the address it binds made explicit, as the last flag: loopback unless
+    the options, the environment or a config file name another one, which needs sign-in configured
+    (`signed_in`) or `allow_anonymous` (ValueError with what to do otherwise)."""
+    address = bound_address(argv)
     if address is None:
-        return [ADDRESS_OPTION, LOOPBACK_ADDRESS, *argv]
-    if not is_loopback(address) and not (signed_in or allow_anonymous):
+        address = LOOPBACK_ADDRESS
+    elif not is_loopback(address) and not (signed_in or allow_anonymous):
         raise ValueError(
             f"Refusing to serve on {address or 'all interfaces'}: sign-in is not configured, so anyone "
             f"who reaches it could read and delete the documents. Serve on {LOOPBACK_ADDRESS} (the "
             f"default), configure sign-in ([auth] in .streamlit/secrets.toml), or set {ALLOW_VARIABLE}=1 "
             "to accept that."
         )
-    return list(argv)
+    return [*argv, ADDRESS_OPTION, address]
 
 
 def open_to_network(address: str | None, *, allow_anonymous: bool, signed_in: bool = False) -> bool:

@@ -5,23 +5,20 @@ index, database) is built then too: a blank page for the first visitor for 10 s 
 here, before the server listens, so the first visitor sees the page at once. The engine handle is the
 one `st.cache_resource` keeps, so the pages reuse it.
 
-It listens on 127.0.0.1 unless `--server.address` names another address, which ui/network.py allows
-only with sign-in configured or `RRAG_ALLOW_ANONYMOUS_NETWORK=1`.
+It listens on 127.0.0.1 unless the options, STREAMLIT_SERVER_ADDRESS or a config file name another
+address, which ui/network.py allows only with sign-in configured or `RRAG_ALLOW_ANONYMOUS_NETWORK=1`.
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from streamlit.web import cli
 
 from rrag.errors import RRAGError
 from rrag.settings import Settings
 from ui.auth import sign_in_configured
-from ui.network import serve_options
-
-APP = Path(__file__).resolve().parents[1] / "app.py"
+from ui.network import APP, serve_options
 
 
 def warm_up() -> None:

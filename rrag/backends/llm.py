@@ -16,6 +16,7 @@ its own deadline (work handed to another thread must carry it: `contextvars.copy
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from abc import ABC, abstractmethod
@@ -171,7 +172,7 @@ class OpenAIChatLLM(LLM):
         self._client = openai.OpenAI(
             base_url=urlunsplit(parts._replace(query="")),
             default_query=dict(parse_qsl(parts.query, keep_blank_values=True)) or None,
-            api_key=settings.llm_api_key or PLACEHOLDER_API_KEY,
+            api_key=settings.key_for(base_url) or PLACEHOLDER_API_KEY,
             timeout=settings.llm_timeout_s,
             max_retries=0,
         )
@@ -279,6 +280,10 @@ class OpenAIChatLLM(LLM):
         connection, so a server cut off at the deadline stops generating."""
         budget = _deadline.get()
         redacted = StreamRedactor(self._redact, on_text)
+        response = getattr(stream, "response", None)
+        if response is not None and "json" in response.headers.get("content-type", ""):
+            with stream:  # a server that ignores `stream`: its whole reply at once, read as such
+                return self._read_plain(response, redacted)
         model, finish, usage, pieces = "", None, None, 0
         try:
             with stream:
@@ -311,6 +316,26 @@ class OpenAIChatLLM(LLM):
             # A server that does not count a stream's tokens sends one token per piece (llama.cpp).
             completion_tokens=int(getattr(usage, "completion_tokens", 0) or pieces),
             truncated=finish == "length",
+        )
+
+    def _read_plain(self, response: httpx.Response, redacted: StreamRedactor) -> Completion:
+        """A plain chat completion sent for a streaming request: its text passed on in one piece."""
+        try:
+            body = json.loads(response.read())
+            choice = body["choices"][0]
+            content = choice["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError, httpx.HTTPError):
+            raise LLMResponseError(f"{self.where} sent a reply that is not a valid chat completion") from None
+        if not isinstance(content, str) or not content:
+            raise LLMResponseError(f"{self.where} sent an empty reply")
+        redacted.feed(content)
+        usage = body.get("usage") or {}
+        return Completion(
+            text=redacted.close(),
+            model=self._redact(str(body.get("model") or "")),
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+            truncated=choice.get("finish_reason") == "length",
         )
 
     def _create(self, **request: Any) -> Any:

@@ -8,6 +8,13 @@ Roles are assigned in a small TOML file (`RRAG_ROLES_FILE`, default `.streamlit/
     "ann@example.com" = "admin"
     [groups]                         # by group; the highest role of a user's groups counts
     "rag-reviewers" = "reviewer"
+    [subjects."https://idp.example.com"]   # by the provider's stable subject: issuer, then `sub`
+    "248289761001" = "admin"
+
+A role is granted only to an identity the provider vouches for: an e-mail it asserts as verified with
+`email_verified` the JSON boolean true (not the string "true", not a token without the claim: some
+providers let users type any e-mail), or a subject (`iss` + `sub`) named in `[subjects]`. Users and
+groups both need the verified e-mail, which is also the name the audit trail records.
 
 The limits are enforced in the engine calls (`UserEngine`), so a page that forgets to hide a button
 still cannot act beyond its user's role.
@@ -15,7 +22,10 @@ still cannot act beyond its user's role.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -68,13 +78,27 @@ class Identity:
 LOCAL_USER = Identity(email=None, role=Role.ADMIN)  # without sign-in the app is one person's own
 
 
+def normalise_email(text: Any) -> str:
+    """An e-mail as both the roles file and the provider's claims are compared: Unicode compatibility
+    forms folded (a full-width letter is the letter), case folded, surrounding blanks removed."""
+    return unicodedata.normalize("NFKC", str(text or "")).strip().casefold()
+
+
+def sign_in_key(claims: Mapping[str, Any]) -> str:
+    """What tells one sign-in apart from every other: its ID token's issuer, subject, issue time and
+    nonce, hashed (the store keeps ended sign-ins by this key, never the claims themselves)."""
+    parts = [str(claims.get(name, "")) for name in ("iss", "sub", "iat", "nonce")]
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
+
+
 @dataclass(frozen=True)
 class RoleTable:
-    """Roles by e-mail and by group, as read from the roles file."""
+    """Roles by e-mail, by group and by subject, as read from the roles file."""
 
     users: Mapping[str, Role] = field(default_factory=dict)
     groups: Mapping[str, Role] = field(default_factory=dict)
     groups_claim: str = "groups"
+    subjects: Mapping[tuple[str, str], Role] = field(default_factory=dict)  # (iss, sub) -> role
 
     @classmethod
     def load(cls, path: Path) -> RoleTable:
@@ -89,26 +113,58 @@ class RoleTable:
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any], *, source: str = "roles") -> RoleTable:
-        unknown = set(raw) - {"users", "groups", "groups_claim"}
+        unknown = set(raw) - {"users", "groups", "groups_claim", "subjects"}
         if unknown:
-            raise ConfigError(f"{source}: unknown key(s) {sorted(unknown)}; use users, groups, groups_claim")
+            raise ConfigError(
+                f"{source}: unknown key(s) {sorted(unknown)}; use users, groups, groups_claim, subjects"
+            )
+        subjects = raw.get("subjects", {})
+        if not all(isinstance(subs, Mapping) for subs in subjects.values()):
+            raise ConfigError(
+                f'{source}: name subjects under their issuer: [subjects."ISSUER"] "SUB" = "ROLE"'
+            )
         return cls(
-            users={k.strip().lower(): _role(v, source) for k, v in raw.get("users", {}).items()},
+            users={normalise_email(k): _role(v, source) for k, v in raw.get("users", {}).items()},
             groups={k: _role(v, source) for k, v in raw.get("groups", {}).items()},
             groups_claim=str(raw.get("groups_claim", "groups")),
+            subjects={
+                (issuer, str(sub)): _role(role, source)
+                for issuer, subs in subjects.items()
+                for sub, role in subs.items()
+            },
         )
 
     def role_for(self, claims: Mapping[str, Any]) -> Role | None:
-        """The role of a signed-in user from the provider's claims (e-mail, groups), or None.
-        An e-mail the provider says is unverified assigns nothing: anyone could claim it."""
-        email = str(claims.get("email") or "").strip().lower()
-        if email and claims.get("email_verified", True) is not False and email in self.users:
+        """The role of a signed-in user from the provider's claims, or None (see the module docstring:
+        a subject named in the file, else an e-mail the provider asserts as verified)."""
+        subject = self.subjects.get((str(claims.get("iss") or ""), str(claims.get("sub") or "")))
+        if subject is not None:
+            return subject
+        if not verified_email(claims):
+            return None
+        email = normalise_email(claims.get("email"))
+        if email in self.users:
             return self.users[email]
         groups = claims.get(self.groups_claim) or []
         if isinstance(groups, str):
             groups = [groups]
         roles = [self.groups[g] for g in groups if isinstance(g, str) and g in self.groups]
         return max(roles, key=_RANK.__getitem__, default=None)
+
+    def identity_for(self, claims: Mapping[str, Any]) -> Identity | None:
+        """Who a signed-in user is, named as the audit trail records them (the verified e-mail, else
+        the subject), or None without a role."""
+        role = self.role_for(claims)
+        if role is None:
+            return None
+        if verified_email(claims):
+            return Identity(email=normalise_email(claims.get("email")), role=role)
+        return Identity(email=f"{claims.get('sub')} ({claims.get('iss')})", role=role)
+
+
+def verified_email(claims: Mapping[str, Any]) -> bool:
+    """Whether the claims hold an e-mail the provider vouches for: `email_verified` is JSON true."""
+    return bool(normalise_email(claims.get("email"))) and claims.get("email_verified") is True
 
 
 def _role(value: Any, source: str) -> Role:

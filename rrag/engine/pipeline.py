@@ -77,23 +77,31 @@ class ReliableRAG:
         self._ingestor = Ingestor(self.settings, self.index, self.store)
         self._presence: PresenceLock | None = None
         self._repaired_on_open: list[IngestResult] = []
+        self._unrepaired: list[str] = []  # what the repair on open could not finish, for storage_notes
         if self.store.read_only is not None:
             return  # nothing can be repaired or written there (rrag/store/health.py)
         self._presence = PresenceLock(self.settings.data_dir / PRESENCE_LOCK)
         if self.store.damage is None:  # a damaged database is not written to (rrag/store/health.py)
-            self._ingestor.repair()  # what a crashed ingest left: see rrag/ingest/journal.py
-            backfill_keywords(self.store, self.index)
-            learn_modes(self.store.get_app_settings().get(OUTPUT_MODES_KEY))
-            self._repaired_on_open = self._repair_if_alone(self._presence)
+            try:  # whatever a crash or a failed write left, the folder opens (issue 46)
+                self._unrepaired = self._ingestor.repair().problems  # see rrag/ingest/journal.py
+                backfill_keywords(self.store, self.index)
+                learn_modes(self.store.get_app_settings().get(OUTPUT_MODES_KEY))
+                self._repaired_on_open = self._repair_if_alone(self._presence)
+            except (RRAGError, OSError) as exc:
+                self._unrepaired.append(str(exc) if isinstance(exc, RRAGError) else f"{exc.strerror or exc}")
 
     def _repair_if_alone(self, presence: PresenceLock) -> list[IngestResult]:
-        """Re-index the documents the index lacks from their kept originals, where that is safe: the
-        database and the index are this machine's own (no database URL, no Chroma server) and no other
-        process has the data folder open. Otherwise `missing_from_index` reports them."""
+        """Remove what no document accounts for and re-index the documents the index lacks from their
+        kept originals, where that is safe: the database and the index are this machine's own (no
+        database URL, no Chroma server) and no other process has the data folder open. Otherwise
+        `missing_from_index` reports them."""
         if self.settings.database_url or self.settings.chroma_host:
             return []
         with presence.alone() as alone:
-            return self.repair_index() if alone else []
+            if not alone:
+                return []
+            self._ingestor.sweep()
+            return self.repair_index()
 
     def _keep_modes(self) -> None:
         """Keep the output modes learned in the store: a restart need not negotiate them again."""
@@ -339,6 +347,13 @@ class ReliableRAG:
                 f"The data folder {self.store.read_only} is read-only: documents, answers and reviews "
                 "can be read, nothing can be added or changed."
             )
+        if self._unrepaired:
+            notes.append(
+                "What an earlier ingest or delete left could not all be repaired on open ("
+                + "; ".join(self._unrepaired[:3])
+                + ("..." if len(self._unrepaired) > 3 else "")
+                + "). Everything else can be used; the next open tries again."
+            )
         repaired = [r for r in self._repaired_on_open if r.ok]
         if repaired:
             notes.append(
@@ -452,6 +467,13 @@ class ReliableRAG:
         self, run_id: str, name: str, created_at: datetime, summary: Mapping[str, Any], outcomes: list[Any]
     ) -> None:
         self.store.save_question_set_run(run_id, name, created_at, summary, outcomes)
+
+    def end_sign_in(self, key: str) -> None:
+        """Refuse the sign-in `key` names (rrag.engine.access.sign_in_key) from now on, in every process."""
+        self.store.end_sign_in(key)
+
+    def sign_in_ended(self, key: str) -> bool:
+        return self.store.sign_in_ended(key)
 
     def session_records(self) -> list[SessionSummary]:
         """Every session as the lists show it, for analytics."""

@@ -104,6 +104,8 @@ class UserEngine:
     missing_from_index = Checked(Permission.READ, ReliableRAG.missing_from_index)
     require_sound_storage = Checked(Permission.READ, ReliableRAG.require_sound_storage)
     storage_notes = Checked(Permission.READ, ReliableRAG.storage_notes)
+    end_sign_in = Checked(Permission.READ, ReliableRAG.end_sign_in)
+    sign_in_ended = Checked(Permission.READ, ReliableRAG.sign_in_ended)
     ask = Checked(Permission.ASK, ReliableRAG.ask)
     ask_stream = Checked(Permission.ASK, ReliableRAG.ask_stream)
     verify = Checked(Permission.ASK, ReliableRAG.verify)

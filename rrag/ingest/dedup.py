@@ -138,6 +138,31 @@ class NearDuplicateFilter:
             kept=kept, dropped=len(texts) - len(kept), already_in=dict(Counter(copies.values()))
         )
 
+    def held_by(self, chunks: Sequence[Chunk]) -> set[str]:
+        """The other documents with an indexed chunk that `chunks` (indexed, one document's) now hold
+        as `filter` counts it: CONTAINMENT of its sampled shingles, in text at least as long. Such a
+        chunk is a copy that `filter` would have dropped had `chunks` been indexed first."""
+        mine = [self._indexed[c.chunk_id] for c in chunks if c.chunk_id in self._indexed]
+        if not mine:
+            return set()
+        self._rebuild_if_stale()
+        sampled = np.unique(np.concatenate([entry.sampled for entry in mine]))
+        first = np.searchsorted(self._hashes, sampled, side="left")
+        last = np.searchsorted(self._hashes, sampled, side="right")
+        hits = Counter(
+            k for begin, end in zip(first.tolist(), last.tolist()) for k in self._owner_of[begin:end].tolist()
+        )
+        length = sum(len(entry.text) for entry in mine)
+        own = mine[0].doc_id
+        return {
+            owner.doc_id
+            for owner, count in ((self._owners[k], count) for k, count in hits.items())
+            if owner.doc_id != own
+            and len(owner.sampled) >= MIN_SAMPLED
+            and count >= CONTAINMENT * len(owner.sampled)
+            and length >= len(owner.text)
+        }
+
     def _container(self, text: str, exclude_doc: str | None) -> str:
         """The source of the other document whose chunks hold CONTAINMENT of `text`'s sampled
         shingles and are, together, at least as long as `text` (a longer text carries more); or ""."""

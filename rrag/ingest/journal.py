@@ -15,22 +15,29 @@ before its chunks go. So no chunk outlives a crash unless its version is the one
 Several processes may share a store: a pending or deleting row whose writer is still running is left
 alone. Settling lists the chunks first and reads the row after, so a version begun meanwhile (its row is
 written before its chunks) is never taken for an orphan.
+
+Repair never stops an open: a row it cannot finish is named in `Repair.problems` and left for the next
+open. The other direction, chunks no row accounts for (a write that landed after the ingest gave up on
+it), is `sweep`, run by a process alone with its data folder.
 """
 
 from __future__ import annotations
 
+import errno
 import glob
 import os
+import re
 import shutil
 import signal
 import socket
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rrag.errors import NotFoundError
-from rrag.ingest.sources import safe_filename
+from rrag.errors import NotFoundError, RRAGError, StoreError
+from rrag.ingest.sources import base_name, staged_name
 from rrag.retrieval.index import ChunkIndex
 from rrag.store.records import DocumentState
 from rrag.store.schema import utcnow
@@ -40,6 +47,7 @@ if TYPE_CHECKING:
     from rrag.store import Store
 
 CRASH_AT_ENV = "RRAG_TEST_CRASH_AT"
+DOC_ID = re.compile(r"[a-z0-9-]+")  # what rrag.ingest.sources.doc_id_for makes
 # A writer on another host cannot be asked whether it still runs; its busy row is taken over after this.
 FOREIGN_WRITER_LEASE = timedelta(hours=12)
 
@@ -73,6 +81,33 @@ def chunk_id(doc_id: str, version: int, ordinal: int) -> str:
     return f"{doc_id}:v{version}:{ordinal}"
 
 
+@dataclass
+class Repair:
+    """What a repair pass did: the chunk ids it deleted, and what it could not finish, for people."""
+
+    deleted: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def _remove(path: Path) -> None:
+    """Delete a file if it is there. A name too long for the file system (accepted by an older limit,
+    see rrag/ingest/sources.py) was never written, so it is not there either."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as exc:
+        if exc.errno != errno.ENAMETOOLONG:
+            raise
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError as exc:
+        if exc.errno != errno.ENAMETOOLONG:
+            raise
+        return False
+
+
 class Journal:
     """The steps above over one store, one index and the folder of kept originals."""
 
@@ -86,7 +121,7 @@ class Journal:
         return self.originals / doc_id / filename
 
     def _staged(self, doc_id: str, filename: str, version: int) -> Path:
-        return self.originals / doc_id / f"{filename}.v{version}.partial"
+        return self.originals / doc_id / staged_name(filename, version)
 
     def begin(self, identity: str, source: str, doc_id: str) -> int:
         state = self.store.document_state(doc_id)
@@ -113,13 +148,13 @@ class Journal:
         live = {state.version, state.pending_version} if state is not None else set()
         if state is not None and state.version:
             staged = self._staged(doc_id, filename, state.version)
-            if staged.exists():
+            if _exists(staged):
                 staged.replace(self.original(doc_id, filename))
         stale = [i for i, version in versions.items() if version not in live]
         self.index.delete(stale)
         folder = self.originals / doc_id
         for leftover in folder.glob(f"{glob.escape(filename)}.v*.partial") if folder.is_dir() else ():
-            if leftover.name not in {f"{filename}.v{v}.partial" for v in live if v}:
+            if leftover.name not in {staged_name(filename, v) for v in live if v}:
                 leftover.unlink(missing_ok=True)
         if state is not None and state.state == "cleanup":
             self.store.finish_document(doc_id, state.version)
@@ -129,7 +164,7 @@ class Journal:
         """Undo steps 1-3 of `version`; the listed version, if any, stays as it was."""
         doomed = [i for i, v in self.index.chunk_versions(doc_id).items() if v == version]
         self.index.delete(doomed)
-        self._staged(doc_id, filename, version).unlink(missing_ok=True)
+        _remove(self._staged(doc_id, filename, version))
         self.store.abandon_document(doc_id, version)
         remaining = self.store.document_state(doc_id)
         if remaining is None:
@@ -143,6 +178,28 @@ class Journal:
         crash_point("delete-begun")
         return self._finish_delete(doc_id)
 
+    def delete_unlisted(self, doc_id: str) -> list[str]:
+        """Delete what is left of an id no document lists: chunks a failed ingest left, its kept files,
+        a row whose writer is gone. NotFoundError when nothing is left; StoreError when a running
+        process is writing it."""
+        if not DOC_ID.fullmatch(doc_id):  # names a folder below `originals`: nothing else may be named
+            raise NotFoundError(f"No document with id {doc_id!r}")
+        state = self.store.document_state(doc_id)
+        if state is not None and not (writer_gone(state) or state.state == "cleanup"):
+            raise StoreError(
+                f"{state.source} is being {'indexed' if state.state == 'pending' else 'deleted'} by "
+                f"another process ({state.writer}); try again when it is done"
+            )
+        if state is not None:
+            self._repair(state)
+        doomed = list(self.index.chunk_versions(doc_id))
+        folder = self.originals / doc_id
+        if state is None and not doomed and not folder.exists():
+            raise NotFoundError(f"No document with id {doc_id!r}")
+        self.index.delete(doomed)
+        shutil.rmtree(folder, ignore_errors=True)
+        return doomed
+
     def _finish_delete(self, doc_id: str) -> list[str]:
         doomed = list(self.index.chunk_versions(doc_id))
         self.index.delete(doomed)
@@ -153,18 +210,51 @@ class Journal:
             pass  # another process finished the same deletion
         return doomed
 
-    def repair(self) -> list[str]:
-        """Finish or undo what crashed processes left; returns the chunk ids deleted."""
-        deleted: list[str] = []
+    def repair(self) -> Repair:
+        """Finish or undo what crashed or failed writers left, row by row: a row that cannot be
+        repaired now (the index down, the disk full) is named and left for the next pass."""
+        done = Repair()
         for state in self.store.busy_documents():
             if state.state == "cleanup" or writer_gone(state):
-                deleted += self._repair(state)
-        return deleted
+                try:
+                    done.deleted += self._repair(state)
+                except (RRAGError, OSError) as exc:
+                    done.problems.append(f"{state.source}: {_reason(exc)}")
+        return done
+
+    def sweep(self) -> list[str]:
+        """Delete what no registry row accounts for: chunks and kept files of a document without a row,
+        chunks of a version other than a settled document's own, and its staged files. Returns the
+        chunk ids deleted. Only for a process alone with the data folder: a row removed and begun again
+        by another process meanwhile would lose its new chunks."""
+        # Listing every chunk is needed only when the index holds more than the listed documents have.
+        extra = self.index.count() > self.store.listed_chunks()
+        owners = self.index.chunk_owners() if extra else {}  # before the rows: see the module docstring
+        folders = sorted(self.originals.iterdir()) if self.originals.is_dir() else []
+        states = {state.doc_id: state for state in self.store.document_states()}
+        for folder in folders:
+            state = states.get(folder.name)
+            if state is None:
+                shutil.rmtree(folder, ignore_errors=True)
+            elif state.state == "ready":
+                for leftover in folder.glob("*.partial"):
+                    leftover.unlink(missing_ok=True)
+        orphans = []
+        for chunk, (doc_id, version) in owners.items():
+            state = states.get(doc_id)
+            if state is None or (state.state == "ready" and version != state.version):
+                orphans.append(chunk)
+        self.index.delete(orphans)
+        return orphans
 
     def _repair(self, state: DocumentState) -> list[str]:
-        filename = safe_filename(state.source)
+        filename = base_name(state.source)  # as it was kept, under the limit of its day
         if state.state == "pending" and state.pending_version is not None:
             return self.abandon(state.doc_id, filename, state.pending_version)
         if state.state == "deleting":
             return self._finish_delete(state.doc_id)
         return self.settle(state.doc_id, filename)
+
+
+def _reason(exc: RRAGError | OSError) -> str:
+    return str(exc) if isinstance(exc, RRAGError) else f"{exc.strerror or exc} ({exc.filename})"

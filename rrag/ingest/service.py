@@ -20,11 +20,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rrag.errors import IngestError, RRAGError
+from rrag.errors import IngestError, NotFoundError, RRAGError
 from rrag.ingest.chunking import chunk_spans
 from rrag.ingest.dedup import NearDuplicateFilter
 from rrag.ingest.extract import check_file, check_size, extract
-from rrag.ingest.journal import Journal, chunk_id, crash_point
+from rrag.ingest.journal import Journal, Repair, chunk_id, crash_point
 from rrag.ingest.sources import doc_id_for, safe_filename, upload_identity
 from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
@@ -63,10 +63,17 @@ class Ingestor:
     def journal(self) -> Journal:
         return Journal(self.store, self.index, self.documents_dir)
 
-    def repair(self) -> list[str]:
-        """Finish or undo what a crashed ingest or delete left (run on open); the chunk ids deleted."""
+    def repair(self) -> Repair:
+        """Finish or undo what a crashed ingest or delete left (run on open)."""
         with self._lock:
             return self.journal.repair()
+
+    def sweep(self) -> list[str]:
+        """Remove chunks and files no document accounts for, and uploads a crash left half-read (run on
+        open by a process alone with the data folder); the chunk ids deleted."""
+        with self._lock:
+            shutil.rmtree(self.settings.data_dir / UPLOADS_DIR, ignore_errors=True)
+            return self.journal.sweep()
 
     def ingest_file(self, path: Path, source: str | None = None) -> IngestResult:
         """Index one file known as `source` (default: its name); never raises for a bad file."""
@@ -103,13 +110,19 @@ class Ingestor:
             shutil.rmtree(folder, ignore_errors=True)
 
     def delete(self, doc_id: str) -> list[IngestResult]:
-        """Remove a document's chunks, its kept original and its registry row (NotFoundError if unknown).
+        """Remove a document's chunks, its kept original and its registry row; for an id no document
+        lists, whatever the index and the folder still hold of it (NotFoundError if nothing).
 
         Other documents may have dropped chunks as near-copies of this one's: those come back, so that
         deleting a document never takes text of another one out of the index. Returns what was restored.
         """
         with self._lock:
-            self.store.get_document(doc_id)
+            try:
+                self.store.get_document(doc_id)
+            except NotFoundError:
+                self.journal.delete_unlisted(doc_id)
+                self.index.purge_deleted()
+                return []
             self._dedup.remove(self.journal.delete(doc_id))
             self._dedup_version = self.index.version
             candidates = [
@@ -117,7 +130,7 @@ class Ingestor:
                 for info in self.store.list_documents()
                 if info.duplicates_dropped and self._original(info).is_file()
             ]
-            results = [self._reingest(info, only_if_more_kept=True) for info in candidates]
+            results = [self._reingest(info, only_if_kept_changes=True) for info in candidates]
             # Its text must not survive in the stores' logs and free pages either.
             self.index.purge_deleted()
             self.store.truncate_log()
@@ -132,19 +145,19 @@ class Ingestor:
     def _original(self, info: DocumentInfo) -> Path:
         return self.journal.original(info.doc_id, safe_filename(info.source))
 
-    def _reingest(self, info: DocumentInfo, *, only_if_more_kept: bool = False) -> IngestResult:
+    def _reingest(self, info: DocumentInfo, *, only_if_kept_changes: bool = False) -> IngestResult:
         try:
             original = self._original(info)
             if not original.is_file():
                 raise IngestError(f"{info.source}: the original file is no longer kept; upload it again")
             return self._ingest(
-                original, info.identity, info.source, force=True, only_if_more_kept=only_if_more_kept
+                original, info.identity, info.source, force=True, only_if_kept_changes=only_if_kept_changes
             )
         except (RRAGError, OSError) as exc:
             return _failed(info.source, info.doc_id, exc)
 
     def _ingest(
-        self, path: Path, identity: str, source: str, *, force: bool, only_if_more_kept: bool = False
+        self, path: Path, identity: str, source: str, *, force: bool, only_if_kept_changes: bool = False
     ) -> IngestResult:
         doc_id = doc_id_for(identity)
         check_file(path, max_bytes=self.max_bytes)
@@ -160,7 +173,7 @@ class Ingestor:
         texts = [document.text[span.start : span.end] for span in spans]
         self._sync_dedup()
         dedup = self._dedup.filter(texts, exclude_doc=doc_id)
-        if only_if_more_kept and known is not None and len(dedup.kept) <= known.chunks:
+        if only_if_kept_changes and known is not None and len(dedup.kept) == known.chunks:
             return IngestResult(source=source, doc_id=doc_id, status="unchanged")  # nothing to restore
 
         filename = safe_filename(source)
@@ -209,6 +222,8 @@ class Ingestor:
         self._dedup.remove(stale)
         self._dedup.add(chunks)
         self._dedup_version = self.index.version
+        if not only_if_kept_changes:  # a document of its own, not one filtered anew because of another
+            self._drop_copies_held_by(chunks)
         # A copy of indexed text is recorded (it comes back if its twin is deleted) but adds nothing.
         if dedup.dropped and not chunks:
             status = "duplicate"
@@ -224,6 +239,18 @@ class Ingestor:
             already_in=dedup.already_in,
         )
 
+    def _drop_copies_held_by(self, chunks: list[Chunk]) -> None:
+        """Filter anew the other documents that hold a copy of text these chunks now hold (restored
+        when this document was deleted before, or indexed before it): their copies are dropped, as had
+        this document come first, and come back if it is deleted (`delete`)."""
+        for doc_id in sorted(self._dedup.held_by(chunks)):
+            try:
+                info = self.store.get_document(doc_id)
+            except NotFoundError:
+                continue
+            if self._original(info).is_file():
+                self._reingest(info, only_if_kept_changes=True)
+
     def _intact(self, known: DocumentInfo) -> bool:
         versions = self.index.chunk_versions(known.doc_id).values()
         return len(versions) == known.chunks and all(v == known.version for v in versions)
@@ -232,7 +259,9 @@ class Ingestor:
         # Re-reading every indexed chunk is only needed when someone else changed the index.
         version = self.index.version
         if version != self._dedup_version:
-            self._dedup.reset(self.index.all_chunks())
+            # Only chunks of listed versions: one a failed ingest left (never retrieved) holds no text.
+            listed = {(d.doc_id, d.version) for d in self.store.list_documents()}
+            self._dedup.reset(c for c in self.index.all_chunks() if (c.doc_id, c.version) in listed)
             self._dedup_version = version
 
 

@@ -20,6 +20,9 @@ from rrag.ingest.extract import supported_suffixes
 from rrag.types import IngestResult
 
 MAX_NAME_BYTES = 255  # what Linux, macOS and Windows file systems allow for one path component
+# The journal stages a new version's original as `<name>.v<N>.partial` (rrag/ingest/journal.py): a
+# name is only accepted if that staged name fits too, for any version up to this one.
+MAX_VERSION = 999_999_999
 UPLOAD_IDENTITY_PREFIX = "sha256:"
 
 
@@ -39,17 +42,35 @@ def upload_identity(sha256: str) -> str:
     return UPLOAD_IDENTITY_PREFIX + sha256
 
 
+def staged_name(filename: str, version: int) -> str:
+    """What the journal calls a version's original while it is being written."""
+    return f"{filename}.v{version}.partial"
+
+
+MAX_FILENAME_BYTES = MAX_NAME_BYTES - len(staged_name("", MAX_VERSION).encode())
+
+
+def base_name(name: str) -> str:
+    """The last component of a name, as a document's original is kept under (unchecked: for names
+    already accepted; new names go through `safe_filename`)."""
+    return name.replace("\\", "/").rsplit("/", 1)[-1].strip()
+
+
 def safe_filename(name: str) -> str:
     """The last component of an uploaded name, checked: nothing is written outside its folder, and a
-    name no file system accepts is refused with a message rather than an OSError or ValueError."""
-    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    name no file system accepts, as given or as staged, is refused with a message rather than an
+    OSError or ValueError."""
+    base = base_name(name)
     shown = repr(base if len(base) <= 60 else base[:60] + "…")
     if base in {"", ".", ".."}:
         raise IngestError(f"{name!r} is not a usable file name")
     if any(ord(ch) < 32 for ch in base):
         raise IngestError(f"{shown}: a file name cannot contain control characters (NUL, line breaks)")
-    if len(base.encode("utf-8")) > MAX_NAME_BYTES:
-        raise IngestError(f"{shown}: the file name is longer than {MAX_NAME_BYTES} bytes; rename the file")
+    if len(base.encode("utf-8")) > MAX_FILENAME_BYTES:
+        raise IngestError(
+            f"{shown}: the file name is longer than {MAX_FILENAME_BYTES} bytes (the file system's "
+            f"{MAX_NAME_BYTES}, less what the store adds while writing it); rename the file"
+        )
     return base
 
 

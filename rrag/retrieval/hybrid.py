@@ -73,8 +73,15 @@ class HybridRetriever:
     def _fuse(
         self, terms: list[str], vector_hits: list[tuple[str, float]], matches: KeywordMatches, k: int
     ) -> list[tuple[float, str, float, float]]:
-        """(fused score, chunk id, vector score, keyword score) of the best `k` above the floor."""
-        vector_scores = {chunk_id: max(similarity, 0.0) for chunk_id, similarity in vector_hits}
+        """(fused score, chunk id, vector score, keyword score) of the best `k` above the floor. Only
+        chunks the registry holds count: the keyword index has a row for every chunk of a listed
+        version, written with it, so a chunk it lacks (of a failed ingest, an unsettled version, a
+        document being deleted) is never retrieved, whatever the vector index still holds."""
+        vector_scores = {
+            chunk_id: max(similarity, 0.0)
+            for chunk_id, similarity in vector_hits
+            if chunk_id in matches.chunk_terms
+        }
         keyword_scores = matches.scores(terms)
         fused = []
         for i in {*vector_scores, *matches.candidates}:

@@ -2,9 +2,14 @@
 
 Chroma's default embedding function downloads a model at run time, so every collection is opened
 with our own registered function around an `Embedder`. Every chromadb failure (server down, refused
-write) surfaces as `IndexError_`. Embedded Chroma writes to its folder on open, so the index of a
-read-only data folder is opened from a private copy, removed when the process exits (the store refuses
-every write there first: the copy is only read).
+write) surfaces as `IndexError_`, and every call is waited for at most `index_timeout_s`: a call that
+stalls (a full disk once held an upsert for 600 s with no CPU use; a server that stopped answering) is
+reported as `IndexTimeoutError` and left running on its own thread. Chunks are embedded before they
+are handed to Chroma, so the timeout bounds Chroma's own work, not the embedding model's.
+
+Embedded Chroma writes to its folder on open, so the index of a read-only data folder is opened from
+a private copy, removed when the process exits (the store refuses every write there first: the copy is
+only read).
 """
 
 from __future__ import annotations
@@ -13,10 +18,10 @@ import atexit
 import shutil
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import chromadb
 import numpy as np
@@ -27,7 +32,7 @@ from chromadb.config import Settings as ChromaSettings
 from chromadb.utils.embedding_functions import register_embedding_function
 
 from rrag.backends.embedding import Embedder, get_embedder
-from rrag.errors import IndexError_, RRAGError
+from rrag.errors import IndexError_, IndexTimeoutError, RRAGError
 from rrag.locks import process_lock
 from rrag.retrieval.purge import purge_deleted_text
 from rrag.settings import Settings
@@ -38,6 +43,7 @@ SPACE = "cosine"
 WRITE_BATCH = 512  # chunks per upsert: bounds memory while embedding large documents
 READ_PAGE = 5000
 VERSIONS_PAGE = 500
+T = TypeVar("T")
 
 # Chroma allows one client per path per process (a second one with other settings raises), and
 # several ChunkIndex objects may share a location, so clients and write counters are per location.
@@ -74,14 +80,33 @@ class RRAGEmbeddingFunction(EmbeddingFunction[Documents]):
         return [SPACE]
 
 
-@contextmanager
-def _chroma_errors(action: str) -> Iterator[None]:
-    try:
-        yield
-    except RRAGError:
-        raise
-    except Exception as exc:  # chromadb raises its own errors, httpx errors and ValueErrors
-        raise IndexError_(f"the vector index could not {action}: {exc}") from exc
+def _bounded(timeout_s: float, action: str, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """`call(*args, **kwargs)`, its failures as IndexError_, waited for at most `timeout_s` seconds."""
+    outcome: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, call(*args, **kwargs)))
+        except BaseException as exc:  # handed to the waiting thread
+            outcome.append((False, exc))
+
+    # A daemon thread: one stalled for good must not keep the process from exiting.
+    worker = threading.Thread(target=run, name=f"rrag-index: {action}", daemon=True)
+    worker.start()
+    worker.join(timeout_s)
+    if not outcome:
+        raise IndexTimeoutError(
+            f"the vector index did not {action} within {timeout_s:g} s (RRAG_INDEX_TIMEOUT_S): it may be "
+            "out of disk space, or its server may have stopped answering. Nothing was changed that the "
+            "next open does not repair; try again once it answers."
+        )
+    done, value = outcome[0]
+    if done:
+        return value
+    if isinstance(value, RRAGError):
+        raise value
+    # chromadb raises its own errors, httpx errors and ValueErrors
+    raise IndexError_(f"the vector index could not {action}: {value}") from value
 
 
 def _location(settings: Settings) -> str:
@@ -93,21 +118,22 @@ def _location(settings: Settings) -> str:
 def _client(settings: Settings, location: str) -> ClientAPI:
     with _lock:
         if location not in _clients:
-            chroma_settings = ChromaSettings(anonymized_telemetry=False)
-            with _chroma_errors(f"connect to {location}"):
-                if settings.chroma_host:
-                    client = chromadb.HttpClient(
-                        host=settings.chroma_host, port=settings.chroma_port, settings=chroma_settings
-                    )
-                elif read_only_folder(settings.data_dir):
-                    client = chromadb.PersistentClient(
-                        str(_private_copy(settings.chroma_dir)), settings=chroma_settings
-                    )
-                else:
-                    settings.chroma_dir.mkdir(parents=True, exist_ok=True)
-                    client = chromadb.PersistentClient(str(settings.chroma_dir), settings=chroma_settings)
-            _clients[location] = client
+            _clients[location] = _bounded(
+                settings.index_timeout_s, f"connect to {location}", _new_client, settings
+            )
         return _clients[location]
+
+
+def _new_client(settings: Settings) -> ClientAPI:
+    chroma_settings = ChromaSettings(anonymized_telemetry=False)
+    if settings.chroma_host:
+        return chromadb.HttpClient(
+            host=settings.chroma_host, port=settings.chroma_port, settings=chroma_settings
+        )
+    if read_only_folder(settings.data_dir):
+        return chromadb.PersistentClient(str(_private_copy(settings.chroma_dir)), settings=chroma_settings)
+    settings.chroma_dir.mkdir(parents=True, exist_ok=True)
+    return chromadb.PersistentClient(str(settings.chroma_dir), settings=chroma_settings)
 
 
 def _private_copy(chroma_dir: Path) -> Path:
@@ -135,15 +161,15 @@ class ChunkIndex:
         self._chroma_dir = None if settings.chroma_host else settings.chroma_dir
         self._collection_name = settings.collection
         self._embedding_function = RRAGEmbeddingFunction(embedder)
-        with (
-            _chroma_errors(f"open the collection {settings.collection!r} at {self._location}"),
-            _opening(settings),
-        ):
+        self._timeout_s = settings.index_timeout_s
+        with _opening(settings):
             self._client = _client(settings, self._location)
-            self._collection: Collection = self._client.get_or_create_collection(
+            self._collection: Collection = self._chroma(
+                f"open the collection {settings.collection!r} at {self._location}",
+                self._client.get_or_create_collection,
                 settings.collection,
-                embedding_function=self._embedding_function,  # type: ignore[arg-type]
-                configuration={"hnsw": {"space": SPACE}},  # type: ignore[arg-type]
+                embedding_function=self._embedding_function,
+                configuration={"hnsw": {"space": SPACE}},
             )
         self._all_cache: tuple[str, list[Chunk]] | None = None
 
@@ -160,33 +186,39 @@ class ChunkIndex:
     def _write_key(self) -> str:
         return f"{self._location}#{self._collection_name}"
 
+    def _chroma(self, action: str, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return _bounded(self._timeout_s, action, call, *args, **kwargs)
+
     def count(self) -> int:
-        with _chroma_errors("count chunks"):
-            return self._collection.count()
+        return self._chroma("count chunks", self._collection.count)
 
     def add(self, chunks: Sequence[Chunk], embeddings: np.ndarray | None = None) -> None:
         """Insert or overwrite chunks by id (so a retried ingest cannot create duplicates).
         `embeddings`: rows computed elsewhere (the benchmark's cheap corpus); default: the embedder's."""
         for begin in range(0, len(chunks), WRITE_BATCH):
             batch = chunks[begin : begin + WRITE_BATCH]
-            with _chroma_errors("store chunks"):
-                self._collection.upsert(
-                    ids=[c.chunk_id for c in batch],
-                    documents=[c.text for c in batch],
-                    metadatas=[_metadata(c) for c in batch],
-                    embeddings=None if embeddings is None else embeddings[begin : begin + WRITE_BATCH],
-                )
+            texts = [c.text for c in batch]
+            self._chroma(
+                "store chunks",
+                self._collection.upsert,
+                ids=[c.chunk_id for c in batch],
+                documents=texts,
+                metadatas=[_metadata(c) for c in batch],
+                embeddings=(
+                    self._embedding_function(texts)
+                    if embeddings is None
+                    else embeddings[begin : begin + WRITE_BATCH]
+                ),
+            )
             self._touch()
 
     def delete(self, chunk_ids: Sequence[str]) -> None:
         if chunk_ids:
-            with _chroma_errors("delete chunks"):
-                self._collection.delete(ids=list(chunk_ids))
+            self._chroma("delete chunks", self._collection.delete, ids=list(chunk_ids))
             self._touch()
 
     def delete_document(self, doc_id: str) -> None:
-        with _chroma_errors(f"delete the chunks of {doc_id}"):
-            self._collection.delete(where={"doc_id": doc_id})
+        self._chroma(f"delete the chunks of {doc_id}", self._collection.delete, where={"doc_id": doc_id})
         self._touch()
 
     def purge_deleted(self) -> None:
@@ -198,28 +230,54 @@ class ChunkIndex:
     def chunk_versions(self, doc_id: str) -> dict[str, int]:
         """Chunk id -> the version of the document that wrote it (1 for chunks written before versions)."""
         versions: dict[str, int] = {}
-        with _chroma_errors(f"list the chunks of {doc_id}"):
-            while True:  # a page at a time: one read of a large document's metadata took ~6 KB a chunk
-                page = self._collection.get(
-                    where={"doc_id": doc_id}, include=["metadatas"], limit=VERSIONS_PAGE, offset=len(versions)
-                )
-                for i, meta in zip(page["ids"], page["metadatas"] or []):
-                    versions[i] = int(str((meta or {}).get("version", 1)))
-                if len(page["ids"]) < VERSIONS_PAGE:
-                    return versions
+        while True:  # a page at a time: one read of a large document's metadata took ~6 KB a chunk
+            page = self._chroma(
+                f"list the chunks of {doc_id}",
+                self._collection.get,
+                where={"doc_id": doc_id},
+                include=["metadatas"],
+                limit=VERSIONS_PAGE,
+                offset=len(versions),
+            )
+            for i, meta in zip(page["ids"], page["metadatas"] or []):
+                versions[i] = int(str((meta or {}).get("version", 1)))
+            if len(page["ids"]) < VERSIONS_PAGE:
+                return versions
+
+    def chunk_owners(self) -> dict[str, tuple[str, int]]:
+        """Chunk id -> (document id, version) of every indexed chunk, read a page of metadata at a time."""
+        owners: dict[str, tuple[str, int]] = {}
+        while True:
+            page = self._chroma(
+                "list the indexed chunks",
+                self._collection.get,
+                include=["metadatas"],
+                limit=READ_PAGE,
+                offset=len(owners),
+            )
+            for i, meta in zip(page["ids"], page["metadatas"] or []):
+                meta = meta or {}
+                owners[i] = (str(meta.get("doc_id", "")), int(str(meta.get("version", 1))))
+            if len(page["ids"]) < READ_PAGE:
+                return owners
 
     def get_chunks(self, doc_id: str) -> list[Chunk]:
         """The chunks of one document, in document order."""
-        with _chroma_errors(f"read the chunks of {doc_id}"):
-            result = self._collection.get(where={"doc_id": doc_id}, include=["documents", "metadatas"])
+        result = self._chroma(
+            f"read the chunks of {doc_id}",
+            self._collection.get,
+            where={"doc_id": doc_id},
+            include=["documents", "metadatas"],
+        )
         return sorted(_chunks(result), key=lambda c: c.ordinal)
 
     def get(self, chunk_ids: Sequence[str]) -> list[Chunk]:
         """The chunks with these ids, in the order asked; unknown ids are left out."""
         if not chunk_ids:
             return []
-        with _chroma_errors("read chunks"):
-            result = self._collection.get(ids=list(chunk_ids), include=["documents", "metadatas"])
+        result = self._chroma(
+            "read chunks", self._collection.get, ids=list(chunk_ids), include=["documents", "metadatas"]
+        )
         found = {c.chunk_id: c for c in _chunks(result)}
         return [found[i] for i in chunk_ids if i in found]
 
@@ -228,14 +286,17 @@ class ChunkIndex:
         version = self.version
         if self._all_cache is None or self._all_cache[0] != version:
             chunks: list[Chunk] = []
-            with _chroma_errors("read all chunks"):
-                while True:
-                    page = self._collection.get(
-                        include=["documents", "metadatas"], limit=READ_PAGE, offset=len(chunks)
-                    )
-                    chunks.extend(_chunks(page))
-                    if len(page["ids"]) < READ_PAGE:
-                        break
+            while True:
+                page = self._chroma(
+                    "read all chunks",
+                    self._collection.get,
+                    include=["documents", "metadatas"],
+                    limit=READ_PAGE,
+                    offset=len(chunks),
+                )
+                chunks.extend(_chunks(page))
+                if len(page["ids"]) < READ_PAGE:
+                    break
             self._all_cache = (version, chunks)
         return self._all_cache[1]
 
@@ -262,8 +323,13 @@ class ChunkIndex:
         """Chroma's query result for `texts`; None when there is nothing to search (k < 1, or only blanks)."""
         if k < 1 or not any(text.strip() for text in texts):
             return None
-        with _chroma_errors("search"):
-            return self._collection.query(query_texts=list(texts), n_results=k, include=include)  # type: ignore[arg-type]
+        return self._chroma(
+            "search",
+            self._collection.query,
+            query_embeddings=self._embedding_function(list(texts)),
+            n_results=k,
+            include=include,
+        )
 
     def _touch(self) -> None:
         with _lock:

@@ -97,6 +97,11 @@ class DocumentStore(StoreBase):
                 document_state(r) for r in s.scalars(select(DocumentRow).where(DocumentRow.state != "ready"))
             ]
 
+    def document_states(self) -> list[DocumentState]:
+        """Every row, listed or not: what the self-check on open compares the index with."""
+        with self._read("list the documents' states") as s:
+            return [document_state(r) for r in s.scalars(select(DocumentRow))]
+
     def begin_document(self, identity: str, source: str, doc_id: str, writer: str) -> int:
         """Record that `writer` is about to write a new version of a document; returns its number.
         Committed before any chunk is written, so a crash leaves a record the repair pass finds."""

@@ -14,7 +14,15 @@ from sqlalchemy import Connection, Engine, Table, insert, inspect, select, text
 
 from rrag.errors import StoreError
 from rrag.store.keyword_index import clear_keyword_index, create_keyword_index
-from rrag.store.schema import Base, DocumentRow, PendingRow, QuestionSetRunRow, SchemaVersion, utcnow
+from rrag.store.schema import (
+    Base,
+    DocumentRow,
+    EndedSignInRow,
+    PendingRow,
+    QuestionSetRunRow,
+    SchemaVersion,
+    utcnow,
+)
 
 Migration = Callable[[Connection], None]
 
@@ -112,6 +120,11 @@ def _m011_keyword_terms_stemmed_anew(conn: Connection) -> None:
     clear_keyword_index(conn)
 
 
+def _m012_ended_sign_ins(conn: Connection) -> None:
+    # Signing out ends the sign-in on the server too: a copy of its cookie no longer signs anyone in.
+    EndedSignInRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m001_initial_schema,
     _m002_audit_trail_is_append_only,
@@ -124,6 +137,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _m009_not_verified_is_its_own_status,
     _m010_pending_sessions_keep_failures,
     _m011_keyword_terms_stemmed_anew,
+    _m012_ended_sign_ins,
 )
 
 

@@ -184,6 +184,16 @@ class PendingRow(Base):
     failure: Mapped[str | None] = mapped_column(Text)  # why it failed (the LLM server's error), if it did
 
 
+class EndedSignInRow(Base):
+    """A sign-in its user ended: the session cookie it was given is refused from then on, wherever a
+    copy of it turns up (rrag.engine.access.sign_in_key; the claims themselves are not kept)."""
+
+    __tablename__ = "ended_sign_ins"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    ended_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+
+
 class AppSettingRow(Base):
     __tablename__ = "app_settings"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Select, delete, or_, select, update
@@ -38,6 +38,7 @@ from rrag.store.records import (
 from rrag.store.schema import (
     AppSettingRow,
     ClaimRow,
+    EndedSignInRow,
     PendingRow,
     QuestionSetRunRow,
     ReviewChangeRow,
@@ -49,6 +50,8 @@ from rrag.store.schema import (
 )
 from rrag.types import ClaimStatus, Correction, Report
 
+# Streamlit's sign-in cookie lives 30 days: an ended sign-in older than that cannot come back.
+SIGN_IN_COOKIE_LIFETIME = timedelta(days=31)
 # Escalated answers wait for someone else, so they stay in the default review queue.
 _PENDING_REVIEW = ("open", "escalated")
 # Loads what `latest_corrections` reads in two queries, however many reviews a session has.
@@ -278,6 +281,19 @@ class Store(DocumentStore):
             }
 
     # -- app settings (never secrets) --------------------------------------------------------------
+
+    # -- sign-ins ended by their users (ui/auth.py) ---------------------------------------------------
+
+    def end_sign_in(self, key: str) -> None:
+        """Record that the sign-in `key` names was ended; those older than any cookie are forgotten."""
+        now = utcnow()
+        with self._write("record the sign-out") as s:
+            s.execute(delete(EndedSignInRow).where(EndedSignInRow.ended_at < now - SIGN_IN_COOKIE_LIFETIME))
+            s.merge(EndedSignInRow(key=key, ended_at=now))
+
+    def sign_in_ended(self, key: str) -> bool:
+        with self._read("check the sign-in") as s:
+            return s.get(EndedSignInRow, key) is not None
 
     def get_app_settings(self) -> dict[str, Any]:
         with self._read("read the app settings") as s:

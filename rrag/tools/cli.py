@@ -26,6 +26,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RRAGError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a file the engine could not read or write: a message, not a traceback
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 
@@ -252,16 +256,25 @@ def _print_report(report: Report, as_json: bool) -> None:
 
 
 def _cmd_sessions(args: argparse.Namespace) -> int:
-    sessions = _engine(args).sessions(flagged_only=args.flagged, limit=args.limit)
+    rag = _engine(args)
+    sessions = rag.sessions(flagged_only=args.flagged, limit=args.limit)
     sessions = sorted(sessions, key=lambda s: not s.needs_review)  # stable: newest first within each group
+    # Questions never answered (a closed tab, a crash) or whose LLM server failed, as History lists them.
+    unanswered = [("interrupted", p) for p in rag.interrupted_sessions()]
+    unanswered += [("failed", p) for p in rag.failed_sessions()]
     if args.json:
-        print(json.dumps([asdict(s) for s in sessions], indent=2, ensure_ascii=False))
+        listed = [asdict(s) | {"state": "saved"} for s in sessions]
+        listed += [asdict(p) | {"state": state, "needs_review": True} for state, p in unanswered]
+        print(json.dumps(listed, indent=2, ensure_ascii=False))
         return 0
     for s in sessions:
         flag = "FLAGGED" if s.needs_review else "       "
         print(
             f"{flag} {s.created_at}  {s.session_id[:12]}  {s.decision:<6} {s.level or 'n/a':<6} {s.question}"
         )
+    for state, p in unanswered:
+        why = f"  ({p.failure})" if p.failure else ""
+        print(f"{state.upper():<11} {p.created_at}  {p.session_id[:12]}  {p.mode:<6} {p.question}{why}")
     return 0
 
 

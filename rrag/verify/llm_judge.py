@@ -1,10 +1,11 @@
 """The LLM judge: the last stage of the cascade, for the claims the offline stages are unsure of.
 
 Its word is data, not a verdict: it must quote its evidence, and the quote is looked up in the chunks.
-"Supported" or "partial" stands only when the quote is there, shares the claim's words and holds no
-hard evidence against it (another value, a negation); otherwise the judgement is "not verified" and
-the offline verdict stands. Without a found quote, "contradicted" keeps half its confidence: a judge
-may lower support on its word, never raise it. A failed or unusable reply is "not verified".
+"Supported" or "partial" stands only when the quote is there, bears on the claim (rrag/verify/bearing.py)
+and holds no hard evidence against it (another value, a negation); otherwise the judgement is "not
+verified" and the offline verdict stands. Without a found quote, "contradicted" keeps half its
+confidence: a judge may lower support on its word, never raise it. A failed or unusable reply is "not
+verified".
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from collections.abc import Sequence
 from rrag.backends.llm import LLM
 from rrag.backends.prompts import JUDGE, Judgement
 from rrag.errors import LLMError, LLMResponseError
-from rrag.text import content_words, fuzzy_locate, locate
+from rrag.text import fuzzy_locate, locate
 from rrag.types import Chunk, Claim, ClaimStatus, Evidence, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
+from rrag.verify.bearing import unborne
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
 from rrag.verify.lexical import LexicalVerifier
 
@@ -35,9 +37,6 @@ SUPPORT_SCORE = {
 }
 QUOTE_MIN_RATIO = 0.9
 UNFOUND_QUOTE_FACTOR = 0.5
-# Share of the claim's content words a quote must hold to back "supported": an instruction planted in
-# a document ("mark every claim as supported") is in the chunk, but it is not about the claim.
-QUOTE_MIN_OVERLAP = 0.4
 RAISES_SUPPORT = (ClaimStatus.SUPPORTED, ClaimStatus.PARTIAL)
 
 
@@ -78,7 +77,7 @@ class LLMJudge(Verifier):
         status = judgement.claim_status
         reason = judgement.reason or f"the LLM judged the claim {status.value}"
         if status in RAISES_SUPPORT:
-            problem = _unbacked(claim, judgement, evidence)
+            problem = _unbacked(claim, judgement, evidence, question)
             if problem:
                 return not_verified(self.name, f"the LLM judge called the claim {status.value} but {problem}")
         confidence = CONFIDENCE[status]
@@ -96,13 +95,13 @@ class LLMJudge(Verifier):
         return Verdict(status, confidence, self.name, reason, evidence, support_score=support)
 
 
-def _unbacked(claim: Claim, judgement: Judgement, evidence: Evidence | None) -> str:
+def _unbacked(claim: Claim, judgement: Judgement, evidence: Evidence | None, question: str) -> str:
     """Why the judge's quote does not back a "supported" or "partial" verdict ("" when it does)."""
     if evidence is None:
         return "gave no quote" if not judgement.evidence_quote else "quoted text that is not in the documents"
-    claimed = set(content_words(claim.text))
-    if claimed and len(claimed & set(content_words(evidence.quote))) / len(claimed) < QUOTE_MIN_OVERLAP:
-        return f"its quote ({evidence.quote!r}) is not about the claim"
+    unrelated = unborne(claim, evidence, judgement.claim_status, question)  # rrag/verify/bearing.py
+    if unrelated:
+        return unrelated
     quoted = Chunk(evidence.chunk_id, "", evidence.source, evidence.quote, 0, len(evidence.quote))
     [(rule, hard)] = LexicalVerifier().assess([claim], [RetrievedChunk(quoted, 1.0)])
     return f"its own quote holds evidence against it: {rule.reason}" if hard else ""

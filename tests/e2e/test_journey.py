@@ -12,11 +12,9 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +22,8 @@ from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import Locator, Page, expect, sync_playwright
+
+from tests.served import serve
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [
@@ -49,7 +49,6 @@ BROWSER_ARGS = [
 ]
 LOCAL = {"127.0.0.1", None}  # None: data: and blob: URLs
 VIEWPORT = {"width": 1440, "height": 1000}
-START_TIMEOUT_S = 120
 STEP_TIMEOUT_MS = 90_000  # a cold engine loads its models on the first question
 
 DEMO = ROOT / "data" / "demo"
@@ -64,61 +63,16 @@ QUESTION = "How many days of annual leave do full-time employees get?"
 SECRET = "sk-e2e-NEVER-SHOWN-0123456789"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextmanager
 def _serve(tmp_path: Path, *, demo: bool = False) -> Iterator[str]:
     """The app on a free loopback port over a fresh data dir; with `demo`, set up as `make run` does."""
-    port = _free_port()
     # A key in the environment must never reach the page, the log or the database.
     env = {**os.environ, "RRAG_DATA_DIR": str(tmp_path / "data"), "OPENAI_API_KEY": SECRET}
     if demo:
         subprocess.run([sys.executable, "-m", "rrag", "demo"], cwd=ROOT, env=env, check=True, timeout=300)
-    log = (tmp_path / "streamlit.log").open("w")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "ui.serve",  # as `make run` serves it: warmed up before it listens
-            "--server.headless",
-            "true",
-            "--server.address",
-            "127.0.0.1",
-            "--server.port",
-            str(port),
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    log_text = (tmp_path / "streamlit.log").read_text()
-                    raise RuntimeError("streamlit did not start:\n" + log_text) from None
-                time.sleep(0.5)
+    # as `make run` serves it: warmed up before it listens
+    with serve(env, tmp_path / "streamlit.log", "--server.address", "127.0.0.1") as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
 
 
 @pytest.fixture

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -24,68 +22,50 @@ from test_journey import (  # noqa: F401 - marks
     BROWSER_ARGS,
     CHROMIUM,
     ROOT,
-    START_TIMEOUT_S,
     STEP_TIMEOUT_MS,
     VIEWPORT,
-    _free_port,
     _idle,
     _open,
     _pick,
     pytestmark,
 )
 
+from tests.served import free_port, running
+
 LEAVE = "Full-time employees receive 25 days of paid annual leave per calendar year.\n"
 QUESTION = "How many days of annual leave do full-time employees get?"
 PLANTED = "Full-time employees receive 30 days of paid annual leave per calendar year."
-USERS = [  # the provider's accounts; roles come from ROLES, not from the provider
+USERS = [  # the provider's accounts; roles come from the roles file, not from the provider
     {"sub": "eve", "email": "eve@example.com", "email_verified": True, "groups": ["staff"]},
-    {"sub": "vera", "email": "vera@example.com", "email_verified": True},
+    {"sub": "vera", "email": "Vera@Example.COM", "email_verified": True},  # normalised to the file's
     {"sub": "andy", "email": "andy@example.com", "email_verified": True},
     {"sub": "rita", "email": "rita@example.com", "email_verified": True},
     {"sub": "boss", "email": "boss@example.com", "email_verified": True, "groups": ["rag-admins"]},
+    # Claim shapes of lax providers (issue 46, item 2): an e-mail of a role holder that the provider
+    # does not vouch for gets nothing; a subject named in the roles file gets its role.
+    {"sub": "mallory", "email": "rita@example.com", "email_verified": "false", "groups": ["rag-admins"]},
+    {"sub": "nora", "email": "andy@example.com"},
+    {"sub": "sam-0001", "email": "sam@example.com", "email_verified": False},
 ]
-ROLES = """[users]
+
+
+def _roles(issuer: str) -> str:
+    return f"""[users]
 "vera@example.com" = "viewer"
 "andy@example.com" = "analyst"
 "rita@example.com" = "reviewer"
 [groups]
 "rag-admins" = "admin"
+[subjects."{issuer}"]
+"sam-0001" = "reviewer"
 """
-
-
-def _wait(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2) as reply:
-                if reply.status == 200:
-                    return
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"{url} did not come up:\n{log.read_text()}") from None
-            time.sleep(0.5)
-
-
-@contextmanager
-def _process(args: list[str], env: dict[str, str], log: Path, ready_url: str) -> Iterator[None]:
-    with log.open("w") as out:
-        process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-        try:
-            _wait(ready_url, process, log)
-            yield
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The provider and the app (sign-in configured, a roles file, one document, one flagged answer)."""
     tmp = tmp_path_factory.mktemp("signin")
-    idp_port, app_port = _free_port(), _free_port()
+    idp_port, app_port = free_port(), free_port()
     idp = f"http://127.0.0.1:{idp_port}"
     url = f"http://127.0.0.1:{app_port}"
     secrets = tmp / "secrets.toml"
@@ -98,7 +78,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         f'server_metadata_url = "{idp}/.well-known/openid-configuration"\n',
         encoding="utf-8",
     )
-    (tmp / "roles.toml").write_text(ROLES, encoding="utf-8")
+    (tmp / "roles.toml").write_text(_roles(idp), encoding="utf-8")
     (tmp / "leave.txt").write_text(LEAVE, encoding="utf-8")
     env = {**os.environ, "RRAG_DATA_DIR": str(tmp / "data"), "RRAG_ROLES_FILE": str(tmp / "roles.toml")}
     seed = (
@@ -119,8 +99,8 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     served += ["--server.port", str(app_port), "--browser.gatherUsageStats", "false"]
     served += ["--secrets.files", str(secrets)]
     with (
-        _process(provider, env, tmp / "provider.log", f"{idp}/.well-known/openid-configuration"),
-        _process(served, env, tmp / "streamlit.log", f"{url}/_stcore/health"),
+        running(provider, env, tmp / "provider.log", f"{idp}/.well-known/openid-configuration"),
+        running(served, env, tmp / "streamlit.log", f"{url}/_stcore/health"),
     ):
         yield url
 
@@ -198,3 +178,52 @@ def test_sign_in_roles_and_sign_out_against_a_real_provider(app: str, browser: B
         page.get_by_role("button", name="Delete").click()
         page.get_by_role("button", name="Yes, delete").click()
         expect(page.get_by_text("Deleted leave.txt.")).to_be_visible()
+
+
+def test_only_identities_the_provider_vouches_for_get_roles(app: str, browser: Browser) -> None:
+    for sub in ("mallory", "nora"):  # the string "false"; no email_verified claim at all
+        with _signed_in(browser, app, sub) as page:
+            expect(page.get_by_role("heading", name="No access yet")).to_be_visible()
+            expect(
+                page.get_by_text("does not assert that this e-mail is verified", exact=False)
+            ).to_be_visible()
+            expect(page.get_by_test_id("stSidebarNav")).to_have_count(0)
+    with _signed_in(browser, app, "sam-0001") as page:  # by subject, whatever the e-mail
+        named = page.get_by_text(re.compile(r"Signed in as sam-0001 \(http://127\.0\.0\.1:\d+\) · reviewer"))
+        expect(named).to_be_visible()  # named by its subject: the e-mail is not verified
+
+
+def test_a_cookie_copied_before_sign_out_signs_nobody_in_after_it(app: str, browser: Browser) -> None:
+    with _signed_in(browser, app, "andy") as page:
+        expect(page.get_by_text("Signed in as andy@example.com · analyst")).to_be_visible()
+        copied = page.context.cookies()
+        _sign_out(page)
+    replay = browser.new_context(viewport=VIEWPORT, base_url=app)
+    try:
+        replay.add_cookies(copied)  # type: ignore[arg-type]
+        page = replay.new_page()
+        page.goto("/")
+        expect(page.get_by_role("button", name="Sign in")).to_be_visible()
+        expect(page.get_by_text("Signed in as", exact=False)).to_have_count(0)
+        expect(page.get_by_test_id("stSidebarNav")).to_have_count(0)
+    finally:
+        replay.close()
+
+
+def test_each_role_is_offered_only_the_controls_it_may_use(app: str, browser: Browser) -> None:
+    # Issue 46, item 8: a viewer was shown Evaluate's run controls and uploader (the engine refused them).
+    offered = {"vera": (0, 0, 0), "rita": (1, 1, 0), "boss": (1, 1, 1)}  # ask, add and run, settings
+    for sub, (ask, add, configure) in offered.items():
+        with _signed_in(browser, app, sub) as page:
+            expect(page.get_by_label("Question", exact=True)).to_have_count(ask)
+            _open(page, "Documents", "Documents")
+            expect(page.get_by_test_id("stFileUploader")).to_have_count(add)
+            _open(page, "Evaluate", "Evaluate")
+            expect(page.get_by_test_id("stFileUploader")).to_have_count(add)
+            expect(page.get_by_role("button", name="Run the question set")).to_have_count(add)
+            expect(page.get_by_role("button", name=re.compile("Run the demo's sample set"))).to_have_count(
+                add
+            )
+            _open(page, "Settings", "Settings")
+            expect(page.get_by_role("button", name="Save", exact=True)).to_have_count(configure)
+            expect(page.get_by_role("button", name="Test LLM connection")).to_have_count(configure)
