@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rrag.errors import ConfigError
-from rrag.redact import redact_url
+from rrag.redact import redact_url as redact_url  # the Settings page shows the URL this way too
 from rrag.settings import Settings
 
 SAVED_FIELDS = (
