@@ -16,11 +16,12 @@ import sys
 
 import pytest
 
+from rrag.settings import Settings
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.guarded import GuardedVerifier
 from rrag.verify.lexical import LexicalVerifier
-from rrag.verify.nli import NLIVerifier
+from rrag.verify.registry import VERIFIERS
 from rrag.verify.rules import HARD_EVIDENCE, RULES
 from rrag.verify.rules.contrasts import ROLE
 from tests.fake_judges import Rejects, SureYes
@@ -31,8 +32,8 @@ def contexts(text: str) -> list[RetrievedChunk]:
 
 
 @pytest.fixture(scope="module")
-def default_stage() -> GuardedVerifier:
-    return GuardedVerifier(NLIVerifier())
+def default_stage() -> Verifier:
+    return VERIFIERS.create("nli", Settings())  # the app's offline stage: judge, counterfactual, rules
 
 
 def check(verifier: Verifier, evidence: str, claim: str) -> Verdict:
@@ -116,7 +117,7 @@ CONTRADICTIONS = [
 
 @pytest.mark.parametrize(("evidence", "claim", "theirs", "ours"), CONTRADICTIONS)
 def test_a_textbook_contradiction_is_contradicted_with_both_sides_quoted(
-    default_stage: GuardedVerifier, evidence: str, claim: str, theirs: str, ours: str
+    default_stage: Verifier, evidence: str, claim: str, theirs: str, ours: str
 ) -> None:
     verdict = check(default_stage, evidence, claim)
     assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
@@ -154,7 +155,7 @@ def test_the_weight_when_full_is_compared_with_the_weight_when_full() -> None:
         ("The abbey was founded in 1132 and rebuilt in 1540.", "The abbey was rebuilt in 1540."),
     ],
 )
-def test_a_faithful_control_is_supported(default_stage: GuardedVerifier, evidence: str, claim: str) -> None:
+def test_a_faithful_control_is_supported(default_stage: Verifier, evidence: str, claim: str) -> None:
     verdict = check(default_stage, evidence, claim)
     assert verdict.status is ClaimStatus.SUPPORTED, verdict.reason
 
