@@ -1,15 +1,17 @@
 # ruff: noqa: E501  (tables of sentence pairs: one pair reads best on one line)
-"""Hard evidence beyond values and negation (issue 23): opposite words, modality, quantifiers, swapped
-names, roles and ordinals, values given to another qualifier, prices read from table rows. Each is a
-veto no model can lift, so each has its contradiction, a faithful control of the same sentence, and
-a shape of real sentence seen on the dev data that it must not fire on (written here, not copied).
+"""Contradictions beyond values and negation (issue 23): opposite words, modality, quantifiers, swapped
+names, roles and ordinals, values given to another qualifier, prices read from table rows. The rules
+read each one and quote both sides; each has a faithful control of the same sentence, and a shape of
+real sentence seen on the dev data that it must not fire on (written here, not copied). These tables
+are the rules' regression data.
 
-A model that accepts everything stands in for the shipped one: what is asserted is the rules' part.
+Whether a contradiction stands against the model is measured, not declared: a kind overrules a yes
+only where its rules were measured precise on text the team did not write (issue 43 item 3,
+precision.json); the others explain a model's no. So the rules' reading is asserted under a model that
+rejects every claim (`Rejects`), and the policy under one that accepts every claim (`SureYes`).
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 import pytest
 
@@ -19,14 +21,9 @@ from rrag.verify.base import Verifier
 from rrag.verify.guarded import GuardedVerifier
 from rrag.verify.lexical import LexicalVerifier
 from rrag.verify.quote import QuoteVerifier
-from rrag.verify.rules import HARD_EVIDENCE
-
-
-class SureYes(Verifier):
-    name = "sure-yes"
-
-    def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
-        return Verdict(ClaimStatus.SUPPORTED, 0.99, self.name, "sure", support_score=0.99)
+from rrag.verify.rules import HARD_EVIDENCE, RULES
+from rrag.verify.rules.contrasts import ROLE
+from tests.fake_judges import Rejects, SureYes
 
 
 def contexts(*texts: str) -> list[RetrievedChunk]:
@@ -35,13 +32,19 @@ def contexts(*texts: str) -> list[RetrievedChunk]:
     ]
 
 
-def guarded(evidence: str, claim: str, *more: str) -> Verdict:
-    return GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), contexts(evidence, *more))
+def guarded(evidence: str, claim: str, *more: str, model: Verifier | None = None) -> Verdict:
+    """The guard's verdict over `model` (one that accepts every claim by default)."""
+    return GuardedVerifier(model or SureYes()).verify(Claim(claim, 0, len(claim)), contexts(evidence, *more))
+
+
+def read(evidence: str, claim: str, *more: str) -> tuple[Verdict, str | None]:
+    """The rules' verdict alone, and the kind of evidence against the claim it rests on."""
+    [found] = LexicalVerifier().assess([Claim(claim, 0, len(claim))], contexts(evidence, *more))
+    return found
 
 
 def kind_of(evidence: str, claim: str) -> str | None:
-    [(_, kind)] = LexicalVerifier().assess([Claim(claim, 0, len(claim))], contexts(evidence))
-    return kind
+    return read(evidence, claim)[1]
 
 
 # (kind, evidence, claim, what the reason quotes of the evidence, and of the claim)
@@ -269,17 +272,40 @@ CONTRADICTIONS = [
 
 
 @pytest.mark.parametrize(("kind", "evidence", "claim", "theirs", "ours"), CONTRADICTIONS)
-def test_hard_evidence_contradicts_whatever_the_model_says_with_both_sides_quoted(
+def test_the_rules_read_the_contradiction_and_quote_both_sides(
     kind: str, evidence: str, claim: str, theirs: str, ours: str
 ) -> None:
-    assert kind in HARD_EVIDENCE
+    assert RULES.policy(kind).hard  # declared hard evidence; it stands against a model only if trusted
     assert kind_of(evidence, claim) == kind
-    verdict = guarded(evidence, claim)
+    verdict = guarded(evidence, claim, model=Rejects())  # the rules' contradiction explains the no
     assert verdict.status is ClaimStatus.CONTRADICTED and verdict.verifier == "lexical", verdict.reason
     assert theirs in verdict.reason and ours in verdict.reason, verdict.reason
 
 
-# The same sentences said faithfully: nothing against them, so the model's yes stands.
+ROLE_SWAPS = [row for row in CONTRADICTIONS if row[0] == ROLE]
+
+
+@pytest.mark.parametrize(("kind", "evidence", "claim", "theirs", "ours"), ROLE_SWAPS)
+def test_a_role_swap_measured_precise_contradicts_even_a_sure_yes(
+    kind: str, evidence: str, claim: str, theirs: str, ours: str
+) -> None:
+    assert kind in HARD_EVIDENCE  # 94 fires at 100 % on text the team did not write (precision.json)
+    model = SureYes()
+    verdict = guarded(evidence, claim, model=model)
+    assert verdict.status is ClaimStatus.CONTRADICTED and verdict.verifier == "lexical", verdict.reason
+    assert theirs in verdict.reason and ours in verdict.reason, verdict.reason
+    assert model.asked == []  # decided before the model is asked
+
+
+def test_a_contradiction_of_a_kind_not_measured_precise_leaves_a_sure_yes_to_the_model() -> None:
+    """Below 97 % precision, or fewer than 20 fires, on text the team did not write (precision.json):
+    the rules' contradiction gives no verdict against the model's yes."""
+    for kind, evidence, claim, *_ in CONTRADICTIONS:
+        if kind not in HARD_EVIDENCE:
+            assert guarded(evidence, claim).verifier == "sure-yes", (kind, claim)
+
+
+# The same sentences said faithfully: the rules read nothing against them.
 FAITHFUL = [
     ("Store the seedlings inside the greenhouse overnight.", "Overnight, store the seedlings inside the greenhouse."),
     ("Remove the filter before rinsing the jug.", "Prior to rinsing the jug, remove the filter."),
@@ -339,9 +365,11 @@ FAITHFUL = [
 
 
 @pytest.mark.parametrize(("evidence", "claim"), FAITHFUL)
-def test_a_faithful_control_has_nothing_against_it(evidence: str, claim: str) -> None:
-    verdict = guarded(evidence, claim)
-    assert verdict.verifier == "sure-yes", verdict.reason
+def test_the_rules_read_nothing_against_a_faithful_control(evidence: str, claim: str) -> None:
+    verdict, kind = read(evidence, claim)
+    assert verdict.status is not ClaimStatus.CONTRADICTED, verdict.reason
+    assert kind is None or not RULES.policy(kind).hard, (kind, verdict.reason)
+    assert guarded(evidence, claim).verifier == "sure-yes", verdict.reason  # nor a measured-precise kind
 
 
 # Shapes of dev sentences each detector first fired on while they were supported: written anew.
@@ -459,10 +487,11 @@ NOT_AGAINST = [
 
 
 @pytest.mark.parametrize(("evidence", "claim"), NOT_AGAINST)
-def test_a_real_false_positive_shape_is_no_hard_evidence(evidence: str, claim: str) -> None:
+def test_the_rules_read_no_contradiction_in_a_real_false_positive_shape(evidence: str, claim: str) -> None:
     extra = ("Norway is where the Kessel 2 pump is made.",) if "Kessel" in evidence else ()
-    verdict = guarded(evidence, claim, *extra)
+    verdict, kind = read(evidence, claim, *extra)
     assert verdict.status is not ClaimStatus.CONTRADICTED, verdict.reason
+    assert kind is None or not RULES.policy(kind).hard, (kind, verdict.reason)
 
 
 def test_a_role_swap_is_not_a_near_exact_quote() -> None:

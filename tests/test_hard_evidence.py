@@ -1,21 +1,30 @@
-"""Hard evidence wins by construction (issue 23 items 2-3): a negation or a changed value against the
-aligned evidence sentence is contradicted, with both sides quoted, whatever a model says; values are
-compared only with the evidence's value of the same thing under the same qualifiers. Checked through
-the app's default offline stage, the shipped model guarded by the rules."""
+"""A negation or a changed value against the aligned evidence sentence (issue 23 items 2-3): the app's
+default offline stage contradicts it, with both sides quoted; values are compared only with the
+evidence's value of the same thing under the same qualifiers.
+
+The rules read each such contradiction and quote both sides; whether it stands against the model is
+measured (issue 43 item 3, precision.json): only a kind measured precise on text the team did not write
+(today the role swap) is decided before the model is asked. The rules' reading is asserted under a
+model that rejects every claim (`Rejects`), where it explains the no, and the policy under one that
+accepts every claim (`SureYes`)."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
 
 import pytest
 
+from rrag.settings import Settings
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.guarded import GuardedVerifier
-from rrag.verify.nli import NLIVerifier
+from rrag.verify.lexical import LexicalVerifier
+from rrag.verify.registry import VERIFIERS
+from rrag.verify.rules import HARD_EVIDENCE, RULES
+from rrag.verify.rules.contrasts import ROLE
+from tests.fake_judges import Rejects, SureYes
 
 
 def contexts(text: str) -> list[RetrievedChunk]:
@@ -23,12 +32,18 @@ def contexts(text: str) -> list[RetrievedChunk]:
 
 
 @pytest.fixture(scope="module")
-def default_stage() -> GuardedVerifier:
-    return GuardedVerifier(NLIVerifier())
+def default_stage() -> Verifier:
+    return VERIFIERS.create("nli", Settings())  # the app's offline stage: judge, counterfactual, rules
 
 
 def check(verifier: Verifier, evidence: str, claim: str) -> Verdict:
     return verifier.verify(Claim(claim, 0, len(claim)), contexts(evidence))
+
+
+def read(evidence: str, claim: str) -> tuple[Verdict, str | None]:
+    """The rules' verdict alone, and the kind of evidence against the claim it rests on."""
+    [found] = LexicalVerifier().assess([Claim(claim, 0, len(claim))], contexts(evidence))
+    return found
 
 
 # (evidence, claim, a word of the evidence's side and one of the claim's side the reason must quote)
@@ -102,7 +117,7 @@ CONTRADICTIONS = [
 
 @pytest.mark.parametrize(("evidence", "claim", "theirs", "ours"), CONTRADICTIONS)
 def test_a_textbook_contradiction_is_contradicted_with_both_sides_quoted(
-    default_stage: GuardedVerifier, evidence: str, claim: str, theirs: str, ours: str
+    default_stage: Verifier, evidence: str, claim: str, theirs: str, ours: str
 ) -> None:
     verdict = check(default_stage, evidence, claim)
     assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
@@ -111,10 +126,11 @@ def test_a_textbook_contradiction_is_contradicted_with_both_sides_quoted(
 
 def test_the_weight_when_full_is_compared_with_the_weight_when_full() -> None:
     verdict = check(
-        GuardedVerifier(SureYes()),
+        GuardedVerifier(Rejects()),
         "The kettle weighs 1.2 kg when empty and 2.9 kg when full.",
         "The kettle weighs 1.2 kg when full.",
     )
+    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
     assert verdict.clash is not None and verdict.clash.evidence_value == "2.9 kg when full"
     assert "empty" not in verdict.reason
 
@@ -139,7 +155,7 @@ def test_the_weight_when_full_is_compared_with_the_weight_when_full() -> None:
         ("The abbey was founded in 1132 and rebuilt in 1540.", "The abbey was rebuilt in 1540."),
     ],
 )
-def test_a_faithful_control_is_supported(default_stage: GuardedVerifier, evidence: str, claim: str) -> None:
+def test_a_faithful_control_is_supported(default_stage: Verifier, evidence: str, claim: str) -> None:
     verdict = check(default_stage, evidence, claim)
     assert verdict.status is ClaimStatus.SUPPORTED, verdict.reason
 
@@ -152,49 +168,67 @@ def test_a_faithful_control_is_supported(default_stage: GuardedVerifier, evidenc
     ],
 )
 def test_a_value_inside_a_stated_range_is_neither_clash_nor_unstated(evidence: str, claim: str) -> None:
-    # The rules have nothing against it, so the model's yes stands (whether the shipped judge says yes
-    # is its own matter: 0.44 for the first, 0.55 for the second on 2026-11-24).
-    assert check(GuardedVerifier(SureYes()), evidence, claim).verifier == "sure-yes"
+    # The rules find nothing against it (whether the shipped judge says yes is its own matter: 0.44 for
+    # the first, 0.55 for the second on 2026-11-24).
+    verdict, kind = read(evidence, claim)
+    assert kind is None and verdict.clash is None, verdict.reason
 
 
 def test_a_value_outside_a_stated_range_is_contradicted_with_the_range_quoted() -> None:
     evidence = "The tablets take effect within 20 to 40 minutes."
-    verdict = check(GuardedVerifier(SureYes()), evidence, "The tablets take effect within 50 minutes.")
+    verdict = check(GuardedVerifier(Rejects()), evidence, "The tablets take effect within 50 minutes.")
     assert verdict.status is ClaimStatus.CONTRADICTED and "20 to 40 minutes" in verdict.reason
 
 
-class SureYes(Verifier):
-    """A model that accepts everything, as surely as a model can."""
-
-    name = "sure-yes"
-
-    def __init__(self) -> None:
-        self.asked: list[str] = []
-
-    def verify(self, claim: Claim, contexts: Sequence[RetrievedChunk], question: str = "") -> Verdict:
-        self.asked.append(claim.text)
-        return Verdict(ClaimStatus.SUPPORTED, 0.99, self.name, "sure", support_score=0.99)
-
-
-@pytest.mark.parametrize(("evidence", "claim", "theirs", "ours"), CONTRADICTIONS[:2] + CONTRADICTIONS[3:])
-def test_no_model_can_lift_hard_evidence(evidence: str, claim: str, theirs: str, ours: str) -> None:
-    model = SureYes()
+@pytest.mark.parametrize(("evidence", "claim", "theirs", "ours"), CONTRADICTIONS)
+def test_the_rules_contradiction_explains_a_models_no_with_both_sides_quoted(
+    evidence: str, claim: str, theirs: str, ours: str
+) -> None:
+    _, kind = read(evidence, claim)
+    assert kind is not None and RULES.policy(kind).hard  # declared hard; it stands only if trusted
+    model = Rejects()
     verdict = check(GuardedVerifier(model), evidence, claim)
-    assert verdict.status is ClaimStatus.CONTRADICTED and verdict.verifier == "lexical"
-    assert model.asked == []  # decided before the model is asked
+    assert verdict.status is ClaimStatus.CONTRADICTED and verdict.verifier == "lexical", verdict.reason
+    assert theirs in verdict.reason and ours in verdict.reason, verdict.reason
+    # Decided before the model is asked only where the kind was measured precise (precision.json).
+    assert model.asked == ([] if kind in HARD_EVIDENCE else [claim])
 
 
-def test_hard_evidence_in_one_sentence_of_a_long_claim_wins() -> None:
+def test_a_sure_yes_stands_against_a_kind_not_measured_precise() -> None:
+    for evidence, claim, *_ in CONTRADICTIONS:
+        _, kind = read(evidence, claim)
+        expected = "lexical" if kind in HARD_EVIDENCE else "sure-yes"
+        assert check(GuardedVerifier(SureYes()), evidence, claim).verifier == expected, (kind, claim)
+
+
+# The ends of a way exchanged, in the second sentence of a claim (written here).
+FERRY = "The ferry leaves at noon. The ferry sails from Dover to Calais."
+SWAPPED_ENDS = "The ferry leaves at noon. The ferry sails from Calais to Dover."
+
+
+def test_a_role_swap_measured_precise_is_decided_before_the_model_in_any_sentence() -> None:
+    assert ROLE in HARD_EVIDENCE  # 94 fires at 100 % on text the team did not write (precision.json)
+    model = SureYes()
+    verdict = check(GuardedVerifier(model), FERRY, SWAPPED_ENDS)
+    assert verdict.status is ClaimStatus.CONTRADICTED and verdict.verifier == "lexical", verdict.reason
+    assert "'Dover to Calais' where the claim says 'Calais to Dover'" in verdict.reason
+    assert model.asked == []  # no model may overrule it
+
+
+def test_a_clash_in_one_sentence_of_a_long_claim_explains_the_models_no_located_in_the_claim() -> None:
     evidence = "The kettle has a 1.7 litre jug. The kettle weighs 1.2 kg when empty and 2.9 kg when full."
     claim = "The kettle has a 1.7 litre jug. It boils water quickly. The kettle weighs 1.2 kg when full."
-    verdict = check(GuardedVerifier(SureYes()), evidence, claim)
+    verdict = check(GuardedVerifier(Rejects()), evidence, claim)
     assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
+    assert verdict.clash is not None and claim[verdict.clash.start : verdict.clash.end] == "1.2 kg when full"
+    assert verdict.clash.evidence_value == "2.9 kg when full"
 
 
 def test_a_not_about_another_word_is_no_contradiction() -> None:
     evidence = "Winter is the coldest season in polar zones (winter does not occur in the tropics)."
-    verdict = check(GuardedVerifier(SureYes()), evidence, "Winter is the coldest season in polar zones.")
+    verdict, kind = read(evidence, "Winter is the coldest season in polar zones.")
     assert verdict.status is ClaimStatus.SUPPORTED, verdict.reason
+    assert kind is None or not RULES.policy(kind).hard, kind  # a sign at most
 
 
 def test_a_reason_quotes_the_same_words_on_every_run() -> None:

@@ -1,8 +1,12 @@
-"""Yes/no facts of structured records (issue 23: RAGTruth data-to-text, the lowest dev set): a claim
-that says the opposite of `"OutdoorSeating": false` is contradicted, quoting the record, whatever
-the model says; a claim that says the same, or a fact the reviews beside it speak of, is not. So are
-opening hours at a time no day of the record's "hours" opens or closes at. A sentence of the record's
-facts said the same way round is stated by the record, which the judge cannot read from JSON."""
+"""Yes/no facts of structured records (issue 23: RAGTruth data-to-text, the lowest dev set): the rules
+read a claim that says the opposite of `"OutdoorSeating": false` as contradicted, quoting the record;
+a claim that says the same, or a fact the reviews beside it speak of, is not. So are opening hours at
+a time no day of the record's "hours" opens or closes at. A sentence of the record's facts said the
+same way round is stated by the record, which the judge cannot read from JSON.
+
+Whether the record's contradiction stands against the model is measured (issue 43 item 3,
+precision.json): below 97 % on text the team did not write, it explains a model's no (asserted under
+`Rejects`, a model that rejects every claim) and overrules no yes."""
 
 from __future__ import annotations
 
@@ -10,12 +14,21 @@ import json
 
 import pytest
 
-from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
+from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
+from rrag.verify.base import Verifier
 from rrag.verify.guarded import GuardedVerifier
 from rrag.verify.lexical import LexicalVerifier
 from rrag.verify.nli import RECORD_STATED, RECORD_STATED_P, NLIVerifier
+from rrag.verify.rules import HARD_EVIDENCE, RULES
 from rrag.verify.rules.records import RECORD, facts, hours_clash, rating_clash, record_clash, record_support
-from tests.test_contrasts import SureYes
+from tests.fake_judges import Rejects, SureYes
+
+
+def guarded(record: str, claim: str, model: Verifier) -> Verdict:
+    """The guard's verdict over `model` of `claim` against a chunk that holds `record`."""
+    chunk = Chunk("r", "d", "listing.json.txt", record, 0, len(record))
+    return GuardedVerifier(model).verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
+
 
 RECORD_TEXT = json.dumps(
     {
@@ -61,11 +74,10 @@ def test_the_facts_of_a_record_are_read_with_the_keys_around_them() -> None:
         ("The ambience is romantic.", "The ambience is romantic.", '"romantic": false'),
     ],
 )  # fmt: skip
-def test_a_claim_that_says_the_opposite_of_a_fact_is_contradicted_quoting_the_record(
+def test_the_rules_contradict_a_claim_that_says_the_opposite_of_a_fact_quoting_the_record(
     claim: str, part: str, written: str
 ) -> None:
-    chunk = Chunk("r", "d", "listing.json.txt", RECORD_TEXT, 0, len(RECORD_TEXT))
-    verdict = GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
+    verdict = guarded(RECORD_TEXT, claim, Rejects())
     assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
     assert verdict.evidence is not None and verdict.evidence.quote == written
     assert RECORD_TEXT[verdict.evidence.start : verdict.evidence.end] == written
@@ -126,11 +138,10 @@ HOURS_RECORD = json.dumps(
         ("On Tuesdays the grill closes at 1 pm.", '"Tuesday": "5:0-17:0"'),
     ],
 )
-def test_opening_hours_the_record_does_not_have_are_contradicted_quoting_the_day(
+def test_the_rules_contradict_opening_hours_the_record_does_not_have_quoting_the_day(
     claim: str, quoted: str
 ) -> None:
-    chunk = Chunk("r", "d", "listing.json.txt", HOURS_RECORD, 0, len(HOURS_RECORD))
-    verdict = GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
+    verdict = guarded(HOURS_RECORD, claim, Rejects())
     assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
     assert verdict.evidence is not None and verdict.evidence.quote == quoted
 
@@ -155,9 +166,10 @@ RATED = json.dumps(
         "Customers call it a 4-star cafe.",
     ],
 )
-def test_a_rating_no_rating_of_the_record_has_is_contradicted_quoting_the_overall_one(claim: str) -> None:
-    chunk = Chunk("r", "d", "listing.json.txt", RATED, 0, len(RATED))
-    verdict = GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
+def test_the_rules_contradict_a_rating_no_rating_of_the_record_has_quoting_the_overall_one(
+    claim: str,
+) -> None:
+    verdict = guarded(RATED, claim, Rejects())
     assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
     assert verdict.evidence is not None and verdict.evidence.quote == '"business_stars": 3.5'
 
@@ -297,9 +309,10 @@ WEEKDAYS_RECORD = json.dumps(
         ("It is closed on Saturdays and Sundays.", HOURS_RECORD, '"Saturday": "5:0-17:0"'),
     ],
 )
-def test_days_the_hours_do_not_open_on_or_do_are_contradicted(claim: str, record: str, quoted: str) -> None:
-    chunk = Chunk("r", "d", "listing.json.txt", record, 0, len(record))
-    verdict = GuardedVerifier(SureYes()).verify(Claim(claim, 0, len(claim)), [RetrievedChunk(chunk, 1.0)])
+def test_the_rules_contradict_days_the_hours_do_not_open_on_or_do(
+    claim: str, record: str, quoted: str
+) -> None:
+    verdict = guarded(record, claim, Rejects())
     assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
     assert verdict.evidence is not None and verdict.evidence.quote.startswith(quoted)
 
@@ -315,3 +328,22 @@ def test_days_the_hours_do_not_open_on_or_do_are_contradicted(claim: str, record
 )
 def test_days_the_hours_bear_out_are_left_alone(claim: str) -> None:
     assert hours_clash(claim, [WEEKDAYS_RECORD]) is None
+
+
+@pytest.mark.parametrize(
+    ("record", "claim"),
+    [
+        (RECORD_TEXT, "The restaurant offers valet parking."),
+        (HOURS_RECORD, "The grill is open from 5 pm to 7 pm."),
+        (RATED, "Copper Kettle has an average rating of 4.2 stars."),
+    ],
+)
+def test_a_records_contradiction_measured_below_97_percent_leaves_a_sure_yes_to_the_model(
+    record: str, claim: str
+) -> None:
+    """precision.json: the record rules fire on 129 claims at 95 %; their kind is declared hard, but
+    not trusted to overrule a model."""
+    assert RULES.policy(RECORD).hard and not RULES.trusted(RECORD) and RECORD not in HARD_EVIDENCE
+    assert guarded(record, claim, Rejects()).status is ClaimStatus.CONTRADICTED  # the rules read it
+    model = SureYes()
+    assert guarded(record, claim, model).verifier == "sure-yes" and model.asked == [claim]

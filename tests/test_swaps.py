@@ -1,9 +1,12 @@
 # ruff: noqa: E501  (tables of sentence pairs: one pair reads best on one line)
 """Another thing in the evidence's slot (issue 23): "The plant needs full shade" where the document
 says "full sun". WordNet tells such a swap from the same thing in other words; it holds
-near-synonyms apart too ("firm" / "company"), so the swap leaves a claim unsupported whatever the
-model says, and never contradicts it on its own. A model that accepts everything stands in for the
-shipped one.
+near-synonyms apart too ("firm" / "company"), so the rules read the swap as leaving a claim
+unsupported, and never contradict it on its own.
+
+Whether a swap overrules the model's yes is measured (issue 43 item 3, precision.json): too few fires
+on text the team did not write to be trusted, so today it is a sign the judge's combiner reads, and a
+model that accepts every claim keeps its yes.
 """
 
 from __future__ import annotations
@@ -11,12 +14,12 @@ from __future__ import annotations
 import pytest
 
 from rrag.lang.en.wordnet import kind_of
-from rrag.types import Claim, ClaimStatus
-from rrag.verify.lexical import LexicalVerifier
-from rrag.verify.rules import HARD_EVIDENCE
+from rrag.types import ClaimStatus
+from rrag.verify.rules import HARD_EVIDENCE, RULES
 from rrag.verify.rules.contrasts import SWAP, contrast
 from rrag.verify.rules.contrasts.swaps import another_thing
-from tests.test_contrasts import contexts, guarded
+from tests.fake_judges import Rejects
+from tests.test_contrasts import guarded, read
 
 # (evidence, claim, the evidence's thing, the claim's)
 SWAPS = [
@@ -83,20 +86,24 @@ CONTROLS = [
 
 
 def rule_kind(evidence: str, claim: str, *more: str) -> str | None:
-    [(_, kind)] = LexicalVerifier().assess([Claim(claim, 0, len(claim))], contexts(evidence, *more))
-    return kind
+    return read(evidence, claim, *more)[1]
 
 
 @pytest.mark.parametrize(("evidence", "claim", "theirs", "ours"), SWAPS)
-def test_another_thing_in_the_slot_is_unsupported_whatever_the_model_says(
+def test_the_rules_read_another_thing_in_the_slot_as_unsupported(
     evidence: str, claim: str, theirs: str, ours: str
 ) -> None:
-    verdict = guarded(evidence, claim)
-    assert verdict.status is ClaimStatus.UNSUPPORTED
+    verdict, kind = read(evidence, claim)
+    assert kind == SWAP and verdict.status is ClaimStatus.UNSUPPORTED
     assert verdict.verifier == "lexical"
     assert f"the evidence says {theirs!r} where the claim says {ours!r}" == verdict.reason
     assert verdict.evidence is not None and theirs in verdict.evidence.quote
-    assert rule_kind(evidence, claim) == SWAP and SWAP not in HARD_EVIDENCE
+
+
+def test_a_swap_not_measured_precise_leaves_a_sure_yes_to_the_model() -> None:
+    assert not RULES.policy(SWAP).hard and SWAP not in HARD_EVIDENCE and not RULES.trusted(SWAP)
+    for evidence, claim, *_ in SWAPS:
+        assert guarded(evidence, claim).verifier == "sure-yes", claim
 
 
 @pytest.mark.parametrize(("evidence", "claim"), CONTROLS)
@@ -107,19 +114,18 @@ def test_the_same_thing_in_other_words_is_no_swap(evidence: str, claim: str) -> 
 
 def test_a_thing_another_retrieved_text_names_is_no_swap() -> None:
     evidence, claim = "Breakfast is served with coffee.", "Breakfast is served with tea."
-    assert rule_kind(evidence, claim, "Tea is served all day in the lounge.") != SWAP
-    assert guarded(evidence, claim, "Tea is served all day in the lounge.").status is ClaimStatus.SUPPORTED
+    verdict, kind = read(evidence, claim, "Tea is served all day in the lounge.")
+    assert kind is None, verdict.reason  # nothing against it
+    assert verdict.status not in (ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED), verdict.reason
 
 
 HEAD_OFFICE = "The company was founded in Leeds in 1987. Its head office moved to Manchester in 2015."
 
 
 def test_a_name_of_the_passage_said_of_something_else_in_the_evidence_sentence_is_a_swap() -> None:
-    claim = "The head office moved to Leeds in 2015."
-    verdict = guarded(HEAD_OFFICE, claim)
-    assert verdict.status is ClaimStatus.UNSUPPORTED
+    verdict, kind = read(HEAD_OFFICE, "The head office moved to Leeds in 2015.")
+    assert kind == SWAP and verdict.status is ClaimStatus.UNSUPPORTED
     assert verdict.reason == "the evidence says 'Manchester' where the claim says 'Leeds'"
-    assert rule_kind(HEAD_OFFICE, claim) == SWAP
 
 
 @pytest.mark.parametrize(
@@ -139,12 +145,14 @@ def test_a_name_said_in_the_same_slot_or_under_a_negation_is_no_swap(evidence: s
     assert rule_kind(evidence, claim) != SWAP
 
 
-def test_hard_evidence_in_any_sentence_comes_before_a_swap() -> None:
+def test_a_contradiction_in_any_sentence_comes_before_a_swap() -> None:
     evidence = "The plant needs full sun. The plant is watered weekly."
     claim = "The plant is watered daily."  # "daily" / "weekly": opposite words, a contradiction
-    verdict = guarded(evidence, claim)
-    assert verdict.status is ClaimStatus.CONTRADICTED
-    assert rule_kind(evidence, claim) in HARD_EVIDENCE
+    verdict, kind = read(evidence, claim)
+    assert kind is not None and RULES.policy(kind).hard and verdict.status is ClaimStatus.CONTRADICTED
+    assert "'weekly' where the claim says 'daily'" in verdict.reason
+    # ... and it explains a model's no, which the swap (unsupported) would not
+    assert guarded(evidence, claim, model=Rejects()).status is ClaimStatus.CONTRADICTED
 
 
 @pytest.mark.parametrize(

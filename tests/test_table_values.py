@@ -29,7 +29,8 @@ def test_a_price_the_table_gives_otherwise_is_contradicted_by_the_value() -> Non
     claim = "A deep clean costs GBP 35."
     rules = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts)
     assert rules.status is ClaimStatus.CONTRADICTED and "'25' where the claim says 'GBP 35'" in rules.reason
-    # A value clash is hard evidence: the default offline stage says so whatever the model thinks.
+    # The judge guarded by the rules says so too: the value clash explains the judge's no (it overrules
+    # no yes: a value clash is not measured precise enough, precision.json).
     verdict = GuardedVerifier(NLIVerifier()).verify(Claim(claim, 0, len(claim)), contexts)
     assert verdict.status is ClaimStatus.CONTRADICTED
     right = "A deep clean costs GBP 25."

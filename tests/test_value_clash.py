@@ -1,14 +1,29 @@
 """A claim whose number, date, amount or named value differs from the evidence's is contradicted,
-with both values in the reason and the clash located in the claim (issue 12 item 2)."""
+with both values in the reason and the clash located in the claim (issue 12 item 2).
+
+Most tests read the rules alone (`LexicalVerifier`): the value each side says. Whether the rules'
+contradiction stands against the model is measured (issue 43 item 3, precision.json): a value clash
+explains a model's no, and overrules no yes; the app's offline stage (`default_stage`, the judge with
+its counterfactual, guarded by the rules) decides the verdicts asserted of it here."""
 
 import pytest
 
 from rrag.audit.claims import RuleClaimExtractor
+from rrag.settings import Settings
 from rrag.text import quantities, same_amount
 from rrag.text.values import clashes, values
 from rrag.types import Chunk, Claim, ClaimStatus, Report, RetrievedChunk, ValueClash
+from rrag.verify.base import Verifier
 from rrag.verify.guarded import GuardedVerifier
 from rrag.verify.lexical import LexicalVerifier
+from rrag.verify.registry import VERIFIERS
+from rrag.verify.rules.values import BORROWED
+from tests.fake_judges import Rejects
+
+
+@pytest.fixture(scope="module")
+def default_stage() -> Verifier:
+    return VERIFIERS.create("nli", Settings())  # the app's offline stage
 
 
 def contexts(*texts: str) -> list[RetrievedChunk]:
@@ -309,23 +324,30 @@ def test_the_same_number_of_another_measure_is_not_stated(evidence: str, claim: 
     assert verdict.status is ClaimStatus.UNSUPPORTED, verdict.reason
 
 
-@pytest.mark.parametrize(
-    "evidence, claim, given",
-    [
-        ("The tank holds 40 litres of diesel.", "The tank holds 40 litres of water.", "40 litres of diesel"),
-        ("The laptop has 16 GB of RAM.", "The laptop has 16 GB of storage.", "16 GB of RAM"),
-        ("The clinic opens at 09:00 on Saturdays.", "It opens at 09:00 on weekdays.", "09:00 on Saturdays"),
-    ],
-)
-def test_an_amount_the_evidence_gives_only_of_something_else_is_not_stated(
+BORROWED_AMOUNTS = [
+    ("The tank holds 40 litres of diesel.", "The tank holds 40 litres of water.", "40 litres of diesel"),
+    ("The laptop has 16 GB of RAM.", "The laptop has 16 GB of storage.", "16 GB of RAM"),
+    ("The clinic opens at 09:00 on Saturdays.", "It opens at 09:00 on weekdays.", "09:00 on Saturdays"),
+]
+
+
+@pytest.mark.parametrize("evidence, claim, given", BORROWED_AMOUNTS)
+def test_the_rules_read_an_amount_the_evidence_gives_only_of_something_else(
     evidence: str, claim: str, given: str
 ) -> None:
-    """The default stage says so whatever the model makes of the near-copy."""
-    from rrag.verify.nli import NLIVerifier
-
-    verdict = GuardedVerifier(NLIVerifier()).verify(Claim(claim, 0, len(claim)), contexts(evidence))
-    assert verdict.status is ClaimStatus.UNSUPPORTED
+    """The rules' reading; a sign the combiner reads, no verdict against the model's yes (its kind is
+    not measured precise: precision.json)."""
+    ((verdict, kind),) = LexicalVerifier().assess([Claim(claim, 0, len(claim))], contexts(evidence))
+    assert kind == BORROWED and verdict.status is ClaimStatus.UNSUPPORTED, verdict.reason
     assert f"only as {given!r}" in verdict.reason
+
+
+@pytest.mark.parametrize("evidence, claim", [(evidence, claim) for evidence, claim, _ in BORROWED_AMOUNTS])
+def test_the_default_stage_does_not_support_an_amount_the_evidence_gives_only_of_something_else(
+    default_stage: Verifier, evidence: str, claim: str
+) -> None:
+    verdict = default_stage.verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert verdict.status is ClaimStatus.UNSUPPORTED, verdict.reason
 
 
 @pytest.mark.parametrize(
@@ -372,17 +394,15 @@ def test_value_clashes_is_reusable_on_parsed_values() -> None:
     assert not same_amount(quantities("2 months")[0], quantities("2 years")[0])
 
 
-def test_the_default_offline_stage_contradicts_a_changed_number_the_model_accepts() -> None:
-    """The issue's case: the model alone passed "within 10 working days" where the document says 5."""
-    from rrag.verify.nli import NLIVerifier
-
+def test_the_default_offline_stage_contradicts_a_changed_number(default_stage: Verifier) -> None:
+    """The issue's case: the model alone once passed "within 10 working days" where the document says 5."""
     evidence = (
         "Complaints\nThe customer care team acknowledges every complaint on the day it arrives and "
         "responds in writing within 5 working days."
     )
     answer = "The customer care team responds to complaints in writing within 10 working days."
     claim = RuleClaimExtractor().extract(answer)[0]
-    verdict = GuardedVerifier(NLIVerifier()).verify(claim, contexts(evidence))
+    verdict = default_stage.verify(claim, contexts(evidence))
     assert verdict.status is ClaimStatus.CONTRADICTED
     assert "'5 working days' where the claim says '10 working days'" in verdict.reason
     start = answer.index("10 working days")
@@ -395,12 +415,14 @@ def test_the_default_offline_stage_contradicts_a_changed_number_the_model_accept
 def test_the_clash_is_located_in_the_sentence_it_is_in_and_in_the_answer() -> None:
     evidence = "The plan costs GBP 49 per year. It includes 3 users."
     claim_text = "The plan includes 3 users. The plan costs GBP 59 per year."
-    verdict = GuardedVerifier(LexicalVerifier()).verify(
-        Claim(claim_text, 10, 10 + len(claim_text)), contexts(evidence)
-    )
+    # The guard reads each sentence on its own, and locates its clash in the whole claim: the rules'
+    # contradiction explains the model's no.
+    claim = Claim(claim_text, 10, 10 + len(claim_text))
+    verdict = GuardedVerifier(Rejects()).verify(claim, contexts(evidence))
+    assert verdict.status is ClaimStatus.CONTRADICTED and verdict.verifier == "lexical", verdict.reason
     clash = verdict.clash
     assert clash is not None and claim_text[clash.start : clash.end] == "GBP 59"
-    assert clash.in_answer(Claim(claim_text, 10, 10 + len(claim_text))) == (10 + clash.start, 10 + clash.end)
+    assert clash.in_answer(claim) == (10 + clash.start, 10 + clash.end)
 
 
 def test_a_borrowed_subject_is_not_marked_in_the_answer() -> None:
