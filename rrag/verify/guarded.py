@@ -1,16 +1,15 @@
-"""The trained model with the lexical rules as a veto.
+"""The trained judge with the rules beside it: a veto only where a rule was measured precise.
 
-The model reads meaning better than word overlap (mean balanced accuracy 68.7 vs 60.7 on the dev
-sets), but a small cross-encoder still passes some claims whose only fault is one value: a changed
-number, an added amount, a negation. Hard evidence against the aligned evidence sentence
-(`HARD_EVIDENCE`: a value clash, a negation, an opposite word, another modality or quantifier, a
-swapped name, role or ordinal; or a yes/no fact of a retrieved record said the other way round) is
-decided before the model is asked: such a claim is contradicted, with both sides quoted, and the
-model never scores it, so no combiner or threshold can lift it. Softer evidence (a number the
-evidence never states, a value it gives only of something else) overrules the model's yes where
-`Guard` says, and where the model accepts a one-sentence claim without being sure while most of its
-words appear in no retrieved text, the claim is unsupported. The rules read each sentence of a claim
-on its own, as the model does.
+The judge reads meaning better than word overlap, but no detector of the rules is trusted to overrule
+it unless it was measured on text the team did not write (the dev sets, HANS, the checklist's
+paraphrase split) at 97 % precision or more over 20 claims or more (`RULES.trusted`,
+rrag/verify/rules/precision.json, `python -m rrag rules`). That hard evidence (`HARD_EVIDENCE`; today
+the exchanged roles of "the seller pays the buyer") is decided before the model is asked: such a claim
+is contradicted, with both sides quoted, and no combiner or threshold can lift it. Every other finding
+of the rules never overrules the model's yes; where the model says no it tells a contradiction from an
+unsupported claim, quoting both sides, and the combiner reads it as a feature. Where the model accepts
+a one-sentence claim without being sure while most of its words appear in no retrieved text, the claim
+is unsupported. The rules read each sentence of a claim on its own, as the model does.
 """
 
 from __future__ import annotations
@@ -46,10 +45,9 @@ class Guard:
         return self.overrules_below.get(kind, RULES.bound(kind))
 
 
-# Hard evidence is no part of the guard: it always wins. Up to which P(supported) each softer kind
-# overrules the model's yes is its rules' (rrag/verify/rules/), measured on the dev sets with group
-# cross-validation, the combiner refitted in each fold (python -m training.guard_cv; docs/log/);
-# the unsure-yes veto catches the demo's invented benefits (tests/test_demo.py).
+# Hard evidence is no part of the guard: it always wins. Each other kind overrules the model's yes only
+# as its measured precision allows (`RULES.bound`: never, today). The unsure-yes veto's bounds are
+# measured with group cross-validation, the combiner refitted in each fold (python -m training.guard_cv).
 DEFAULT_GUARD = Guard(
     overrules_below=RULES.overrules_below(),
     in_long_claims=frozenset(),

@@ -7,9 +7,9 @@ window and its sentences (values and months, negation, the contrasts of words, n
 quantifiers); the first that finds evidence decides, else the share of the claim's words the evidence
 states does (supported, partial, unsupported).
 
-Hard evidence (`rrag.verify.rules.HARD_EVIDENCE`: a value clash, a negated word the other side states
-plainly, a contrast) is read against the aligned evidence only, and a yes/no fact of a structured
-record against the record, so that it can stand against any model (rrag/verify/guarded.py).
+A contradiction is read against the aligned evidence only, and a yes/no fact of a structured record
+against the record, so that where a rule was measured precise enough (`rrag.verify.rules.HARD_EVIDENCE`)
+it can stand against any model (rrag/verify/guarded.py).
 """
 
 from __future__ import annotations

@@ -103,8 +103,8 @@ def _unbacked(claim: Claim, judgement: Judgement, evidence: Evidence | None, que
     if unrelated:
         return unrelated
     quoted = Chunk(evidence.chunk_id, "", evidence.source, evidence.quote, 0, len(evidence.quote))
-    [(rule, hard)] = LexicalVerifier().assess([claim], [RetrievedChunk(quoted, 1.0)])
-    return f"its own quote holds evidence against it: {rule.reason}" if hard else ""
+    [(rule, against)] = LexicalVerifier().assess([claim], [RetrievedChunk(quoted, 1.0)])
+    return f"its own quote holds evidence against it: {rule.reason}" if against else ""
 
 
 def _find_quote(

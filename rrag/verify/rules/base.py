@@ -10,9 +10,11 @@ A rule reads (`scope`)
   sentence rules next to each other in the order is asked of one sentence before the next.
 
 The first rule in the order (`rank`) that finds something decides; the rank of each is the policy the
-dev data was measured with (docs/verifier.md). A rule is hard evidence (its contradiction stands
-against any model: rrag/verify/guarded.py) or names up to which P(supported) of the model it overrules
-a yes; the rules of one kind share one policy, since a verdict carries its kind only.
+dev data was measured with (docs/verifier.md). A rule is declared hard evidence (its contradiction
+stands against any model: rrag/verify/guarded.py) or names up to which P(supported) of the model it
+overrules a yes; the rules of one kind share one policy, since a verdict carries its kind only. Either
+holds only where the kind was measured precise on text the team did not write (`Rules.trusted`,
+precision.json); else its finding is a sign the combiner reads.
 """
 
 from __future__ import annotations
