@@ -8,7 +8,7 @@ under the 16 MiB a returned file may have. The shipped ONNX files (46 MB) must n
 untrack and exclude them for the call, and restore them after.
 
     # here: write .gpu/ (listed in .git/info/exclude), then keep the ONNX files home
-    python -m training.gpu bundle .gpu --context-pairs 20000
+    python -m training.gpu bundle .gpu --hard-pairs 30000 --extra training/cache/wice_train.jsonl
     git rm --cached -q rrag/verify/models/nli-minilm-l6-*int8.onnx   # and list them in the exclude
     # there (device run, carry [".gpu"]): unpack, train, held-out accuracy, weights to $OUT
     bash training/gpu_train.sh 3
@@ -40,11 +40,12 @@ PART_BYTES = 15 * 2**20
 PART_PREFIX = "judge-fp16.pt.part"
 
 
-def bundle(out: Path, context_pairs: int, seed: int) -> None:
-    """Write out/base (the half-precision base model) and out/shared.tar.xz (train/ and the pairs)."""
+def bundle(out: Path, context_pairs: int, hard_pairs: int, extra: list[Path], seed: int) -> None:
+    """Write out/base (the half-precision base model) and out/shared.tar.xz (train/ and the pairs made
+    here: the GPU machine has no spaCy to make the hard pairs with)."""
     from safetensors.torch import load_file, save_file
 
-    from training.data import BASE_MODEL_DIR, TRAIN_DIR
+    from training.data import BASE_MODEL_DIR, TRAIN_DIR, read_jsonl
     from training.train_nli import synthetic_rows
 
     base = out / "base"
@@ -53,7 +54,8 @@ def bundle(out: Path, context_pairs: int, seed: int) -> None:
         shutil.copy(BASE_MODEL_DIR / name, base / name)
     weights = load_file(BASE_MODEL_DIR / "model.safetensors")
     save_file({k: v.half() for k, v in weights.items()}, base / "model.safetensors")
-    pairs = synthetic_rows([], 0, context_pairs, seed)
+    pairs = synthetic_rows([], 0, context_pairs, seed, hard_pairs)
+    pairs += [row for path in extra for row in read_jsonl(path)]
     text = "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in pairs).encode()
     with tarfile.open(out / DATA_ARCHIVE, "w:xz", preset=9) as tar:
         tar.add(TRAIN_DIR, arcname="train")
@@ -61,11 +63,12 @@ def bundle(out: Path, context_pairs: int, seed: int) -> None:
         info.size = len(text)
         tar.addfile(info, io.BytesIO(text))
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
-    print(f"{len(pairs)} context pairs; {out} holds {size / 2**20:.1f} MiB")
+    print(f"{len(pairs)} pairs made here; {out} holds {size / 2**20:.1f} MiB")
 
 
 def unpack(bundle_dir: Path, out: Path) -> None:
-    """out/shared (train/ and context_pairs.jsonl) and out/base, where RRAG_* point the training."""
+    """out/shared (train/ and context_pairs.jsonl, the pairs made here) and out/base, where RRAG_* point
+    the training."""
     with tarfile.open(bundle_dir / DATA_ARCHIVE, "r:xz") as tar:
         tar.extractall(out / "shared", filter="data")
     shutil.copytree(bundle_dir / "base", out / "base", dirs_exist_ok=True)
@@ -104,7 +107,9 @@ def main() -> None:
     sub = ap.add_subparsers(dest="command", required=True)
     b = sub.add_parser("bundle")
     b.add_argument("out", type=Path)
-    b.add_argument("--context-pairs", type=int, default=20000)
+    b.add_argument("--context-pairs", type=int, default=0)
+    b.add_argument("--hard-pairs", type=int, default=30000)
+    b.add_argument("--extra", type=Path, action="append", default=[], help="more JSONL pairs to carry")
     b.add_argument("--seed", type=int, default=20261122)
     u = sub.add_parser("unpack")
     u.add_argument("bundle", type=Path)
@@ -117,7 +122,7 @@ def main() -> None:
     j.add_argument("state", type=Path)
     args = ap.parse_args()
     if args.command == "bundle":
-        bundle(args.out, args.context_pairs, args.seed)
+        bundle(args.out, args.context_pairs, args.hard_pairs, args.extra, args.seed)
     elif args.command == "unpack":
         unpack(args.bundle, args.out)
     elif args.command == "weights":
