@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from rrag.text import split_sentences
 from training import hard_pairs as hp
 
 
@@ -89,3 +90,22 @@ def test_build_pairs_each_edit_with_its_unedited_twin():
     assert pairs[0]["kind"] == "twin" and pairs[0]["label"] == "entailment"
     for pair in pairs:
         assert pair["label"] == ("entailment" if pair["kind"] == "twin" else hp.KINDS[pair["kind"]])
+
+
+def test_roles_of_a_progressive_clause_are_exchanged_with_its_auxiliary_agreeing(parse):
+    assert (
+        hp.swap_roles(parse("Two dogs are chasing a cat in the park."))
+        == "A cat is chasing two dogs in the park."
+    )
+
+
+def test_structure_pairs_edit_a_premise_sentence_both_ways():
+    pairs = hp.structure_pairs(40, seed=1)
+    assert len(pairs) >= 30
+    labels = {pair["kind"]: pair["label"] for pair in pairs}
+    assert {"entailment", "not_entailment"} == set(labels.values())
+    for pair in pairs:
+        assert pair["label"] == hp.STRUCTURE[pair["kind"]]
+        # an edit, never a copy of a sentence of the evidence (a part of one, as "the club resigned" of
+        # "the president of the club resigned", is what some edits are)
+        assert pair["hypothesis"] not in {s.text for s in split_sentences(pair["premise"])}

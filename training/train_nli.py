@@ -116,11 +116,12 @@ def plan_batches(rows: list[dict], batch_size: int, epochs: float, seed: int) ->
 
 
 def synthetic_rows(
-    rows: list[dict], near_misses: int, context_pairs: int, seed: int, hard: int = 0
+    rows: list[dict], near_misses: int, context_pairs: int, seed: int, hard: int = 0, structure: int = 0
 ) -> list[dict]:
     """About `near_misses` near-miss pairs made from `rows`, then about `context_pairs` minimal pairs
     made from the dev contexts' sentences (their wording, never their labels), then about `hard`
-    edited entailment pairs (training/hard_pairs.py)."""
+    edited entailment pairs and about `structure` premise sentences edited in their structure
+    (training/hard_pairs/)."""
     # Imported here: they need rrag's text tools and spaCy, which a GPU machine given these pairs
     # ready-made lacks.
     from training import hard_pairs, synthetic
@@ -131,6 +132,8 @@ def synthetic_rows(
         out += synthetic.context_minimal_pairs(contexts, context_pairs, random.Random(seed))
     if hard:
         out += hard_pairs.cached(hard, seed)
+    if structure:
+        out += hard_pairs.cached(structure, seed, structure=True)
     return out
 
 
@@ -160,6 +163,13 @@ def main() -> None:
         help="add about this many edited entailment pairs (training/hard_pairs.py: swapped roles, "
         "changed values, dropped conditions, paraphrases ...)",
     )
+    ap.add_argument(
+        "--structure-pairs",
+        type=int,
+        default=0,
+        help="add about this many premise sentences with roles exchanged or a modifier's noun made the "
+        "subject, each beside its passive or its shorter form (training/hard_pairs/)",
+    )
     ap.add_argument("--seed", type=int, default=20261122)
     ap.add_argument("--epochs", type=float, default=1.0)
     ap.add_argument("--batch", type=int, default=32)
@@ -176,8 +186,10 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     mix = json.loads(args.mix.read_text()) if args.mix else DEFAULT_MIX
     rows = load_mix(mix, args.seed, extra=args.extra)
-    if args.near_misses or args.context_pairs or args.hard_pairs:
-        rows += synthetic_rows(rows, args.near_misses, args.context_pairs, args.seed, args.hard_pairs)
+    if args.near_misses or args.context_pairs or args.hard_pairs or args.structure_pairs:
+        rows += synthetic_rows(
+            rows, args.near_misses, args.context_pairs, args.seed, args.hard_pairs, args.structure_pairs
+        )
     plan = plan_batches(rows, args.batch, args.epochs, args.seed)
     print(f"{len(rows)} rows, {len(plan)} steps", flush=True)
 

@@ -195,14 +195,73 @@ def build(count: int, seed: int) -> list[dict]:
     return out
 
 
+# The premise's own sentence edited in its structure: the same words, told apart only by who does what
+# to whom (kind -> label). Few NLI hypotheses are transitive clauses; many premise sentences are.
+STRUCTURE = {
+    "sentence_roles": "not_entailment",
+    "sentence_swapped_passive": "not_entailment",
+    "sentence_modifier_subject": "not_entailment",
+    "sentence_passive": "entailment",
+    "sentence_drop_modifier": "entailment",
+}
+STRUCTURE_SOURCES = {"snli.jsonl": 10**6, "mnli.jsonl": 10**6, "fever_nli.jsonl": 10**6}
+
+
+def structure_pairs(count: int, seed: int) -> list[dict]:
+    """About `count` pairs from the premises' sentences: each sentence whose roles can be exchanged, or
+    whose subject's modifier holds a noun, gives one such edit (not entailed) and, beside it, the same
+    sentence in the passive or without a modifier (entailed), against the whole premise."""
+    rng = random.Random(seed)
+    premises = sorted({r["premise"] for r in load_mix(STRUCTURE_SOURCES, seed)})
+    rng.shuffle(premises)
+    parser = nlp()
+    out: list[dict] = []
+    for premise, doc in zip(premises, parser.pipe(premises, batch_size=64)):
+        if len(out) >= count:
+            break
+        for sentence in doc.sents:
+            if not 5 <= len(sentence) <= 30:
+                continue
+            said = sentence.as_doc()
+            against = [
+                (k, made)
+                for k, made in (
+                    ("sentence_roles", swap_roles(said)),
+                    ("sentence_swapped_passive", swapped_passive(said)),
+                    ("sentence_modifier_subject", modifier_noun_as_subject(said)),
+                )
+                if made
+            ]
+            kept = [
+                (k, made)
+                for k, made in (
+                    ("sentence_passive", passive(said)),
+                    ("sentence_drop_modifier", drop_modifier(said)),
+                )
+                if made
+            ]
+            if against and kept:
+                for kind, made in (rng.choice(against), rng.choice(kept)):
+                    out.append(
+                        {"premise": premise, "hypothesis": made, "label": STRUCTURE[kind], "kind": kind}
+                    )
+                break
+    print(
+        f"{len(out)} structure pairs: "
+        + ", ".join(f"{k} {n}" for k, n in Counter(r["kind"] for r in out).items())
+    )
+    return out
+
+
 CACHE = Path(__file__).resolve().parents[1] / "cache"
 
 
-def cached(count: int, seed: int) -> list[dict]:
-    """build(count, seed), kept in training/cache/ (parsing takes minutes) so a resumed run reuses it."""
-    path = CACHE / f"hard_pairs-{count}-{seed}.jsonl"
+def cached(count: int, seed: int, structure: bool = False) -> list[dict]:
+    """build(count, seed) (structure_pairs with `structure`), kept in training/cache/ (parsing takes
+    minutes) so a resumed run reuses it."""
+    path = CACHE / f"{'structure' if structure else 'hard'}_pairs-{count}-{seed}.jsonl"
     if not path.exists():
-        write(build(count, seed), path)
+        write((structure_pairs if structure else build)(count, seed), path)
     return read_jsonl(path)
 
 

@@ -86,6 +86,8 @@ def _agree(verb: Token, subject: Token) -> str:
     """The verb's form for a new subject, where its tense shows number (present, 'was'/'were')."""
     if verb.lemma_ == "be" and verb.tag_ == "VBD":
         return "were" if _plural(subject) else "was"
+    if verb.lemma_ == "be" and verb.tag_ in ("VBZ", "VBP"):
+        return "are" if _plural(subject) else "is"
     if verb.tag_ in ("VBZ", "VBP"):
         form = getInflection(verb.lemma_, "VBP" if _plural(subject) else "VBZ")
         return form[0] if form else verb.text
@@ -96,7 +98,8 @@ def _clause_parts(doc: Doc, dative: bool = False) -> tuple[Token, Token, Token] 
     """(verb, subject, object) of a plain active main clause with noun-phrase subject and object;
     with `dative`, the indirect object where there is one ('pays the landlord a deposit')."""
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None or root.pos_ != "VERB" or root.tag_ not in ("VBD", "VBZ", "VBP"):
+    progressive = root is not None and root.tag_ == "VBG" and _be(root) is not None  # "is holding"
+    if root is None or root.pos_ != "VERB" or (root.tag_ not in ("VBD", "VBZ", "VBP") and not progressive):
         return None
     if root.lemma_ in STATIVE or any(t.lower_ in NEGATORS for t in doc):
         return None
@@ -113,12 +116,18 @@ def _clause_parts(doc: Doc, dative: bool = False) -> tuple[Token, Token, Token] 
     return root, subject, obj
 
 
+def _be(verb: Token) -> Token | None:
+    """The 'is' / 'are' / 'was' / 'were' before a verb in -ing, if any."""
+    return next((c for c in verb.children if c.dep_ == "aux" and c.lemma_ == "be" and c.i < verb.i), None)
+
+
 def swap_roles(doc: Doc) -> str | None:
     """'The tenant pays the landlord a deposit' -> 'The landlord pays the tenant a deposit'."""
     parts = _clause_parts(doc, dative=True)
     if parts is None or parts[0].lemma_ in SYMMETRIC:
         return None
     verb, subject, obj = parts
+    agreeing = _be(verb) or verb  # the word whose form shows the subject's number
     sub_ids = {t.i for t in subject.subtree}
     obj_ids = {t.i for t in obj.subtree}
     out: list[str] = []
@@ -127,8 +136,8 @@ def swap_roles(doc: Doc) -> str | None:
             out.append(_phrase(obj, at_start=True))
         elif t.i == obj.left_edge.i:
             out.append(_phrase(subject, at_start=False))
-        elif t.i == verb.i:
-            out.append(_agree(verb, obj))
+        elif t.i == agreeing.i:
+            out.append(_agree(agreeing, obj))
         elif t.i not in sub_ids and t.i not in obj_ids:
             out.append(t.text)
     return join(out)
