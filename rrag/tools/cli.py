@@ -331,6 +331,10 @@ def _print_run(run: Any) -> None:
         source = "" if o.source_found is None else ("  source found" if o.source_found else "  SOURCE MISSED")
         if o.conflicts:
             source += f"  {o.conflicts} conflict(s)" + ("" if o.expected_conflict else " UNEXPECTED")
+        if o.off_target:
+            source += "  OFF-TARGET"
+        if o.answerable is not None and o.refused == o.answerable:
+            source += "  ANSWERABLE, REFUSED" if o.answerable else "  UNANSWERABLE, ANSWERED"
         print(
             f"{o.decision:<7} hallucination {rate(o.hallucination_rate):>4}  relevance "
             f"{rate(o.answer_relevance):>4}{source}  {o.question}"
@@ -357,7 +361,8 @@ def _print_run(run: Any) -> None:
             f"  answerable refused  {rate(s.answerable_refusal_rate)} ({s.answerable_refused} of "
             f"{s.answerable}; target 0)"
         )
-        print(f"  unanswerable answered  {s.unanswerable_answered} of {s.unanswerable}")
+        print(f"  unanswerable answered  {s.unanswerable_answered} of {s.unanswerable} (target 0)")
+        print(f"  answers flagged off-target  {s.answerable_off_target} of {s.answerable} (target 0)")
     if any(o.expected_conflict is not None for o in run.outcomes):
         print(f"  false conflicts     {s.false_conflicts} (target 0)")
         print(f"  real conflicts      {s.conflicts_found} of {s.conflicts_expected} found")

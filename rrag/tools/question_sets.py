@@ -72,6 +72,7 @@ class QuestionOutcome:
     answerable: bool | None = None
     expected_conflict: bool | None = None
     conflicts: int = 0  # claims whose sources disagree (Report.source_conflicts)
+    off_target: bool = False  # delivered, but flagged as not answering the question
     checked_claims: int = 0
     hallucinated_claims: int = 0
     verified: bool = True
@@ -110,6 +111,8 @@ class RunSummary:
     false_conflicts: int = 0
     conflicts_expected: int = 0
     conflicts_found: int = 0
+    # Delivered answers flagged as not answering the question, among the answerable ones (target 0).
+    answerable_off_target: int = 0
 
 
 @dataclass(frozen=True)
@@ -272,6 +275,7 @@ def measure(item: QuestionItem, report: Report) -> QuestionOutcome:
         answerable=item.answerable,
         expected_conflict=item.expected_conflict,
         conflicts=report.source_conflicts,
+        off_target=report.decision is not Decision.REFUSE and report.addresses_question is False,
         checked_claims=sum(counts.get(s.value, 0) for s in _CHECKED),
         hallucinated_claims=sum(counts.get(s.value, 0) for s in _HALLUCINATED),
         verified=report.verified,
@@ -344,6 +348,7 @@ def summarise(outcomes: Sequence[QuestionOutcome]) -> RunSummary:
         false_conflicts=sum(o.expected_conflict is False and o.conflicts > 0 for o in asked),
         conflicts_expected=len(conflicts_expected),
         conflicts_found=sum(o.conflicts > 0 for o in conflicts_expected),
+        answerable_off_target=sum(o.off_target for o in answerable),
     )
 
 
