@@ -12,6 +12,7 @@ from rrag import RISK_PRESETS, Permission, Report, UserEngine
 from rrag.errors import NotFoundError
 from rrag.settings import ANSWERERS, VERIFIER_STAGES, Settings
 from rrag.tools.demo import Sample, is_demo_indexed, samples
+from ui.app_settings import CUSTOM, preset_of
 from ui.engine import documents, engine_errors, invalidate_reads, review_queue, user_engine
 from ui.highlight import md_escape, md_escape_piece
 from ui.navigation import require_app
@@ -22,12 +23,7 @@ from ui.status import ANSWERER_LABELS, STAGE_LABELS, VERIFIER_LABELS, decision_s
 require_app()
 
 ASK, VERIFY = "Ask a question", "Verify an answer"
-CUSTOM = "custom"
 ANSWERING = "answering"  # URL parameter: the session being answered, so that a reload can tell
-
-
-def _preset_of(threshold: float) -> str:
-    return next((name for name, value in RISK_PRESETS.items() if value == threshold), CUSTOM)
 
 
 def _render_options(state: PageState, settings: Settings) -> dict[str, object]:
@@ -51,7 +47,7 @@ def _render_options(state: PageState, settings: Settings) -> dict[str, object]:
         )
 
         def _match_preset() -> None:
-            state["preset"] = _preset_of(state["threshold"])
+            state["preset"] = preset_of(state["threshold"])
 
         st.slider(
             "Hallucination-rate threshold",
@@ -296,7 +292,7 @@ def main() -> None:
                 "answer",
             ),
             report=None,
-            preset=_preset_of(settings.risk_threshold),
+            preset=preset_of(settings.risk_threshold),
             threshold=settings.risk_threshold,
             strict=settings.strict,
             top_k=min(settings.top_k, 20),

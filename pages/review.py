@@ -12,7 +12,7 @@ from ui.navigation import require_app
 from ui.report_view import claim_line, render_audit_trail, render_report
 from ui.state import PageState, pick_session
 from ui.status import badge_text, status_style
-from ui.tables import SORTS, QueueFilter, filter_and_sort, queue_table
+from ui.tables import NOT_MEASURED, SORTS, QueueFilter, filter_and_sort, latest_per_question, queue_table
 
 require_app()
 
@@ -20,7 +20,8 @@ LEVEL_CHOICES = ("LOW", "MEDIUM", "HIGH", "n/a")
 # Widths (px) that fit the queue in the main column of a 1440-px window; the reason and question lead.
 QUEUE_WIDTHS = {
     "Why flagged": st.column_config.TextColumn(width=300),
-    "Question": st.column_config.TextColumn(width=290),
+    "Question": st.column_config.TextColumn(width=240),
+    "Asked": st.column_config.TextColumn(width=50),
     "Level": st.column_config.TextColumn(width=90),
     "Hallucination rate": st.column_config.NumberColumn("Halluc.", width=60, format="%.2f"),
     "When": st.column_config.TextColumn(width=140),
@@ -44,19 +45,27 @@ def _render_queue(state: PageState) -> list[SessionSummary]:
         mismatch = st.checkbox("Only with citation mismatches", key=state.key("mismatch"))
     order = sort.selectbox("Sort", list(SORTS), key=state.key("sort"))
     search = st.text_input("Search questions", key=state.key("search"), placeholder="words in the question")
-    queue = filter_and_sort(
-        review_queue(include_reviewed=include_reviewed),
-        QueueFilter(tuple(chosen_levels), contradicted, mismatch, search.strip()),
-        order,
+    queue, asked = latest_per_question(
+        filter_and_sort(
+            review_queue(include_reviewed=include_reviewed),
+            QueueFilter(tuple(chosen_levels), contradicted, mismatch, search.strip()),
+            order,
+        )
     )
     st.caption(
         f"{len(queue)} answer(s) waiting"
         + (" or reviewed" if include_reviewed else "")
-        + ": flagged for a LOW or MEDIUM level, a contradicted claim, a citation mismatch or an "
-        "unverified claim."
+        + ": flagged for a LOW or MEDIUM level, a contradicted claim, a citation mismatch, an "
+        "unverified claim, or no passage answering the question. A question asked again is one row."
     )
     if queue:
-        st.dataframe(queue_table(queue), hide_index=True, width="stretch", column_config=QUEUE_WIDTHS)
+        st.dataframe(
+            queue_table(queue, asked),
+            hide_index=True,
+            width="stretch",
+            placeholder=NOT_MEASURED,
+            column_config=QUEUE_WIDTHS,
+        )
     return queue
 
 

@@ -11,7 +11,9 @@ from typing import Any
 
 from rrag.errors import ConfigError
 from rrag.redact import redact_url
-from rrag.settings import Settings
+from rrag.settings import RISK_PRESETS, Settings
+
+CUSTOM = "custom"  # a threshold that is no preset's
 
 SAVED_FIELDS = (
     "llm_base_url",
@@ -54,3 +56,8 @@ def apply_saved(base: Settings, saved: Mapping[str, Any]) -> Settings:
         return base.replace(**values)
     except (TypeError, ValueError) as exc:  # a value of the wrong type in an old database
         raise ConfigError(f"saved settings are not valid: {exc}") from exc
+
+
+def preset_of(threshold: float) -> str:
+    """The risk preset whose threshold this is, or CUSTOM."""
+    return next((name for name, value in RISK_PRESETS.items() if value == threshold), CUSTOM)
