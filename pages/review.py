@@ -6,6 +6,7 @@ import streamlit as st
 
 from rrag import ClaimStatus, Permission, Report, UserEngine
 from rrag.store import REVIEW_OUTCOMES, SessionSummary
+from rrag.types import Chunk
 from ui.engine import engine_errors, invalidate_reads, review_queue, user_engine
 from ui.highlight import md_escape
 from ui.navigation import require_app
@@ -27,6 +28,7 @@ QUEUE_WIDTHS = {
     "When": st.column_config.TextColumn(width=140),
     "Review": st.column_config.TextColumn(width=80),
 }
+KEEP_EVIDENCE = "as verified"
 OUTCOME_HELP = {
     "approved": "✔ approved: the answer may be used as it is",
     "corrected": "✎ corrected: claim statuses were fixed here",
@@ -69,6 +71,10 @@ def _render_queue(state: PageState) -> list[SessionSummary]:
     return queue
 
 
+def _passage_label(chunk: Chunk) -> str:
+    return f"{chunk.source}: {' '.join(chunk.text.split())[:90]}…"
+
+
 def _render_review_form(rag: UserEngine, state: PageState, report: Report) -> None:
     st.markdown("##### Your verdict")
     statuses = [s.value for s in ClaimStatus]
@@ -88,9 +94,12 @@ def _render_review_form(rag: UserEngine, state: PageState, report: Report) -> No
             format_func=OUTCOME_HELP.get,
         )
         st.caption(
-            "Override a claim's status where the verifier got it wrong; unchanged claims are not recorded."
+            "Override a claim's status, or replace its evidence with another passage the answer "
+            "retrieved, where the verifier got it wrong; unchanged claims are not recorded."
         )
         chosen: dict[int, str] = {}
+        evidence: dict[int, str] = {}
+        passages = {rc.chunk.chunk_id: rc.chunk for rc in report.contexts}
         for index, result in enumerate(report.claims):
             current = result.verdict.status.value  # the report is as of its latest review
             # The claim goes in Markdown, not in the label: labels also become accessible names,
@@ -104,6 +113,14 @@ def _render_review_form(rag: UserEngine, state: PageState, report: Report) -> No
                 format_func=lambda s: badge_text(status_style(s)),
                 key=state.key(f"claim.{report.session_id}.{index}"),
             )
+            if passages:
+                # Wrong evidence is replaced by a passage the answer retrieved, never by typed text.
+                evidence[index] = st.selectbox(
+                    f"Evidence of claim {index + 1}",
+                    [KEEP_EVIDENCE, *passages],
+                    format_func=lambda i: i if i == KEEP_EVIDENCE else _passage_label(passages[i]),
+                    key=state.key(f"evidence.{report.session_id}.{index}"),
+                )
         note = st.text_area("Note", key=state.key("note"), placeholder="Why: what the documents really say")
         submitted = st.form_submit_button("Record review", type="primary")
     if not submitted:
@@ -116,9 +133,11 @@ def _render_review_form(rag: UserEngine, state: PageState, report: Report) -> No
         st.warning("Choose an outcome: approved, corrected or escalated.")
         return
     changes = {i: ClaimStatus(s) for i, s in chosen.items() if s != report.claims[i].verdict.status.value}
-    if chosen_outcome == "corrected" and not changes:
+    replaced = {i: chunk_id for i, chunk_id in evidence.items() if chunk_id != KEEP_EVIDENCE}
+    if chosen_outcome == "corrected" and not (changes or replaced):
         st.warning(
-            "A correction changes at least one claim's status: set it above, or choose another outcome."
+            "A correction changes at least one claim's status or evidence: set it above, or choose "
+            "another outcome."
         )
         return
     with engine_errors("Recording the review"):
@@ -128,6 +147,7 @@ def _render_review_form(rag: UserEngine, state: PageState, report: Report) -> No
             outcome=chosen_outcome,
             note=note.strip(),
             claim_overrides=changes,
+            evidence_passages=replaced,
         )
         invalidate_reads()
         state["reviewed"] = report.session_id  # stays open, also once it has left the queue

@@ -11,7 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from rrag.access import Identity, UserEngine
-from rrag.audit.corrections import reviewed_queue, reviewed_records, reviewed_report, reviewed_sessions
+from rrag.audit.corrections import (
+    retrieved_evidence,
+    reviewed_queue,
+    reviewed_records,
+    reviewed_report,
+    reviewed_sessions,
+)
 from rrag.audit.scoring import score
 from rrag.backends.embedding import get_embedder
 from rrag.backends.llm import OpenAIChatLLM, TextSink, llm_deadline
@@ -392,8 +398,16 @@ class ReliableRAG:
     def review_queue(self, *, include_reviewed: bool = False) -> list[SessionSummary]:
         return reviewed_queue(self.store, include_reviewed=include_reviewed)
 
-    def add_review(self, session_id: str, **review: Any) -> ReviewRecord:
-        """Record a reviewer's verdict (reviewer, outcome, note, claim_overrides)."""
+    def add_review(
+        self, session_id: str, *, evidence_passages: Mapping[int, str] | None = None, **review: Any
+    ) -> ReviewRecord:
+        """Record a reviewer's verdict (reviewer, outcome, note, claim_overrides); `evidence_passages`:
+        claim index -> the id of a passage the answer retrieved, the claim's evidence from now on."""
+        if evidence_passages:
+            report = self.store.get_report(session_id)
+            review["evidence_overrides"] = {
+                index: retrieved_evidence(report, chunk_id) for index, chunk_id in evidence_passages.items()
+            }
         return self.store.add_review(session_id, **review)
 
     def reviews(self, session_id: str) -> list[ReviewRecord]:

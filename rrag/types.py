@@ -144,6 +144,7 @@ class Correction:
     review_id: int
     note: str = ""
     original: Verdict | None = None
+    evidence: Evidence | None = None  # a passage of the retrieved set the reviewer chose instead
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -153,6 +154,7 @@ class Correction:
             "review_id": self.review_id,
             "note": self.note,
             "original": None if self.original is None else _verdict_dict(self.original),
+            "evidence": None if self.evidence is None else asdict(self.evidence),
         }
 
     @classmethod
@@ -165,6 +167,7 @@ class Correction:
             review_id=data["review_id"],
             note=data.get("note", ""),
             original=None if original is None else _verdict_from_dict(original),
+            evidence=Evidence(**data["evidence"]) if data.get("evidence") else None,
         )
 
 

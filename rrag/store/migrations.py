@@ -112,6 +112,12 @@ def _m011_keyword_terms_stemmed_anew(conn: Connection) -> None:
     clear_keyword_index(conn)
 
 
+def _m012_review_changes_carry_evidence(conn: Connection) -> None:
+    # A reviewer may replace a claim's evidence with another retrieved passage (Review page).
+    if "evidence" not in {c["name"] for c in inspect(conn).get_columns("review_changes")}:
+        conn.exec_driver_sql("ALTER TABLE review_changes ADD COLUMN evidence TEXT")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m001_initial_schema,
     _m002_audit_trail_is_append_only,
@@ -124,6 +130,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _m009_not_verified_is_its_own_status,
     _m010_pending_sessions_keep_failures,
     _m011_keyword_terms_stemmed_anew,
+    _m012_review_changes_carry_evidence,
 )
 
 
