@@ -250,6 +250,8 @@ class Report:
     addresses_question: bool | None = None  # the answer-relevance check; None when it did not run
     relevance_reason: str = ""  # why the answer does not address the question
     llm: dict[str, Any] = field(default_factory=dict)  # provenance: server, models, prompt version, tokens
+    retrieval: str = ""  # how the contexts were chosen: first stage, reranked or not, and why
+    closest_passage: str = ""  # where nothing retrieved answers the question: the passage that came closest
 
     @property
     def source_conflicts(self) -> int:
@@ -285,6 +287,8 @@ class Report:
             "addresses_question": self.addresses_question,
             "relevance_reason": self.relevance_reason,
             "llm": dict(self.llm),
+            "retrieval": self.retrieval,
+            "closest_passage": self.closest_passage,
         }
 
     @classmethod
@@ -338,6 +342,8 @@ class Report:
                 "addresses_question",
                 "relevance_reason",
                 "llm",
+                "retrieval",
+                "closest_passage",
             )
             if k in data
         }

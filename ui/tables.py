@@ -44,6 +44,10 @@ def when(iso_time: str) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
+def _refused(s: SessionSummary) -> bool:
+    return s.decision == Decision.REFUSE.value
+
+
 def _score(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
@@ -116,8 +120,9 @@ def sessions_table(summaries: Sequence[SessionSummary]) -> pd.DataFrame:
                 "Question": s.question,
                 "Mode": s.mode,
                 "Decision": badge_text(decision_style(s.decision)),
-                "Level": badge_text(level_style(s.level)),
-                "Reliability": _score(s.reliability),
+                # A refused answer gave nothing to rely on: no level, no reliability score.
+                "Level": badge_text(level_style(None if _refused(s) else s.level)),
+                "Reliability": None if _refused(s) else _score(s.reliability),
                 "Hallucination rate": _score(s.hallucination_rate),
                 "Claims": counts or "none",
                 "Flags": "; ".join(s.review_reasons),
@@ -164,7 +169,7 @@ def queue_table(summaries: Sequence[SessionSummary], asked: dict[str, int] | Non
                 "Why flagged": "; ".join(s.review_reasons) or "marked for review",
                 "Question": " ".join(s.question.split()),
                 "Asked": f"{(asked or {}).get(s.session_id, 1)}×",
-                "Level": badge_text(level_style(s.level)),
+                "Level": badge_text(level_style(None if _refused(s) else s.level)),
                 "Hallucination rate": _score(s.hallucination_rate),
                 "When": when(s.created_at),
                 "Review": REVIEW_LABELS.get(s.review_status, s.review_status),

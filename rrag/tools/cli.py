@@ -321,6 +321,8 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def _print_run(run: Any) -> None:
+    from rrag.retrieval.gate import RERANK_CANDIDATES
+
     def rate(value: float | None) -> str:
         return "n/a" if value is None else f"{value:.0%}"
 
@@ -366,6 +368,16 @@ def _print_run(run: Any) -> None:
     if any(o.expected_conflict is not None for o in run.outcomes):
         print(f"  false conflicts     {s.false_conflicts} (target 0)")
         print(f"  real conflicts      {s.conflicts_found} of {s.conflicts_expected} found")
+    if s.recall_at_5 is not None:
+        print(
+            f"  first stage         recall@5 {rate(s.recall_at_5)}, @20 {rate(s.recall_at_20)}, "
+            f"@50 {rate(s.recall_at_50)}; MRR {s.mrr_first_stage:.2f}, reranked {s.mrr_reranked:.2f}"
+        )
+        gate = "passed: answers are reranked" if s.gate_passed else "not passed: answers are not reranked"
+        print(
+            f"  recall gate         {gate} (recall@{RERANK_CANDIDATES} {rate(s.gate_recall)}, at least "
+            "80%; reranking must not lower the MRR)"
+        )
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
