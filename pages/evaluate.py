@@ -228,9 +228,10 @@ def _render_failures(s: RunSummary) -> None:
     )
     cols[4].metric(
         "Recall gate",
-        f"{'passed' if s.gate_passed else 'not passed'} ({percent(s.gate_recall)})",
-        help=f"Answers are reranked only where recall@{RERANK_CANDIDATES} (the candidates the reranker "
-        "reads) is at least 80%: reranking cannot find what "
+        "passed" if s.gate_passed else "not passed",
+        help=f"recall@{RERANK_CANDIDATES} {percent(s.gate_recall)}. Answers are reranked only where "
+        f"recall@{RERANK_CANDIDATES} (the candidates the reranker reads) is at least 80% and reranking "
+        "does not lower the MRR: reranking cannot find what "
         "retrieval missed. Kept for this corpus until the next run with expected sources.",
     )
 
