@@ -39,7 +39,10 @@ import numpy as np
 
 from benchmarks.legacy_retrieval import LegacyHybridRetriever
 from rrag.backends.embedding import get_embedder
+from rrag.backends.question_passage import shared_model
 from rrag.engine.pipeline import ReliableRAG
+from rrag.retrieval.gate import RERANK_CANDIDATES, RecallGate
+from rrag.retrieval.judged import judge
 from rrag.settings import Settings
 from rrag.text import clear_caches
 from rrag.types import Chunk, DocumentInfo
@@ -185,6 +188,7 @@ def bench_retrieval(rag: ReliableRAG, queries: list[str], legacy: bool) -> Legac
         f"retrieval, {count} chunks, {len(queries)} queries: p50 {p50:.1f} ms, p95 {p95:.1f} ms "
         f"(target <= 50 / <= 150 ms)\n    {COMMAND} --chunks {count} --queries {len(queries)}"
     )
+    bench_reranking(rag, queries, p50)
     if not legacy:
         return None
     old = LegacyHybridRetriever(rag.index, rag.settings)
@@ -198,6 +202,20 @@ def bench_retrieval(rag: ReliableRAG, queries: list[str], legacy: bool) -> Legac
         f"first query {ratio(latencies[0] / 1000, build_s)}"
     )
     return old
+
+
+def bench_reranking(rag: ReliableRAG, queries: list[str], plain_p50: float) -> None:
+    """Retrieval as a question of a corpus whose recall gate passed runs it: the first stage's
+    RERANK_CANDIDATES reordered by the question-passage model (rrag/retrieval/judged.py)."""
+    gate = RecallGate(1.0, 1, "bench", "2026-11-29T00:00:00+00:00", 1.0, 1.0)
+    model, retriever, top_k = shared_model(), rag._backends.retriever, rag.settings.top_k
+    judge(model, retriever, queries[0], top_k, gate)  # loads the model
+    latencies = [timed(lambda q=q: judge(model, retriever, q, top_k, gate)) for q in queries]
+    p50, p95 = percentile(latencies, 50), percentile(latencies, 95)
+    print(
+        f"    reranked ({RERANK_CANDIDATES} candidates, the question-passage model): p50 {p50:.1f} ms, "
+        f"p95 {p95:.1f} ms; p50 {p50 / plain_p50:.2f}x retrieval alone (target within 2x)"
+    )
 
 
 # -- 2. auditing answers ------------------------------------------------------------------------------

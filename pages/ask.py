@@ -20,6 +20,7 @@ from rrag import (
     UserEngine,
 )
 from rrag.tools.demo import Sample, is_demo_indexed, samples
+from ui.app_settings import CUSTOM, preset_of
 from ui.engine import documents, engine_errors, invalidate_reads, review_queue, user_engine
 from ui.highlight import md_escape, md_escape_piece
 from ui.navigation import require_app
@@ -30,7 +31,6 @@ from ui.status import ANSWERER_LABELS, STAGE_LABELS, VERIFIER_LABELS, decision_s
 require_app()
 
 ASK, VERIFY = "Ask a question", "Verify an answer"
-CUSTOM = "custom"
 ANSWERING = "answering"  # URL parameter: the session being answered, so that a reload can tell
 
 
@@ -42,10 +42,6 @@ class QuestionOptions(TypedDict):
     top_k: int
     answerer: str
     verifiers: tuple[str, ...]
-
-
-def _preset_of(threshold: float) -> str:
-    return next((name for name, value in RISK_PRESETS.items() if value == threshold), CUSTOM)
 
 
 def _render_options(state: PageState, settings: Settings) -> QuestionOptions:
@@ -69,7 +65,7 @@ def _render_options(state: PageState, settings: Settings) -> QuestionOptions:
         )
 
         def _match_preset() -> None:
-            state["preset"] = _preset_of(state["threshold"])
+            state["preset"] = preset_of(state["threshold"])
 
         st.slider(
             "Hallucination-rate threshold",
@@ -314,7 +310,7 @@ def main() -> None:
                 "answer",
             ),
             report=None,
-            preset=_preset_of(settings.risk_threshold),
+            preset=preset_of(settings.risk_threshold),
             threshold=settings.risk_threshold,
             strict=settings.strict,
             top_k=min(settings.top_k, 20),

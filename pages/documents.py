@@ -11,7 +11,7 @@ from ui.highlight import escaped_block, md_escape
 from ui.navigation import require_app
 from ui.state import PageState
 from ui.status import style_tag
-from ui.tables import document_label, documents_table, ingest_table
+from ui.tables import NOT_MEASURED, document_label, documents_table, ingest_table
 
 require_app()
 
@@ -69,7 +69,7 @@ def _render_upload(rag: UserEngine, state: PageState) -> None:
         (st.warning if failed else st.success if added else st.info)(
             message + (f" {failed} failed: see the table." if failed else "")
         )
-        st.dataframe(ingest_table(results), hide_index=True, width="stretch")
+        st.dataframe(ingest_table(results), hide_index=True, width="stretch", placeholder=NOT_MEASURED)
 
 
 def _render_deleted(state: PageState) -> None:
@@ -105,7 +105,7 @@ def _render_library(rag: UserEngine, state: PageState) -> None:
                 invalidate_reads()
                 st.rerun()
         return
-    st.dataframe(documents_table(docs), hide_index=True, width="stretch")
+    st.dataframe(documents_table(docs), hide_index=True, width="stretch", placeholder=NOT_MEASURED)
     by_id = {d.doc_id: d for d in docs}
     if state["selected"] not in by_id:
         state["selected"] = docs[0].doc_id

@@ -7,10 +7,11 @@ from typing import Any
 
 import streamlit as st
 
-from rrag import Permission, QuestionSetError, UserEngine
+from rrag import RERANK_CANDIDATES, Permission, QuestionSetError, UserEngine
 from rrag.tools.demo import DEMO_DIR
 from rrag.tools.question_sets import (
     QuestionSetRun,
+    RunSummary,
     different_questions,
     load_run,
     read_question_set,
@@ -23,6 +24,7 @@ from ui.navigation import require_app
 from ui.report_view import render_report
 from ui.run_tables import comparison_tables, outcomes_table, percent, run_csv, run_json, run_label
 from ui.state import PageState
+from ui.tables import NOT_MEASURED
 
 require_app()
 
@@ -147,6 +149,7 @@ def _render_results(rag: UserEngine, state: PageState, runs: list[dict[str, Any]
         percent(s.hallucination_rate),
         help=f"{s.hallucinated_claims} of {s.checked_claims} checked claims unsupported or contradicted.",
     )
+    _render_failures(s)
     if s.sources_expected:
         st.caption(
             f"Expected source retrieved for {percent(s.source_hit_rate)} of {s.sources_expected} question(s)."
@@ -159,7 +162,11 @@ def _render_results(rag: UserEngine, state: PageState, runs: list[dict[str, Any]
     if s.errors:
         st.error(f"{s.errors} question(s) failed with an error; see the table.")
     st.dataframe(
-        outcomes_table(run), hide_index=True, width="stretch", column_config={c: _RATE for c in _RATES}
+        outcomes_table(run),
+        hide_index=True,
+        placeholder=NOT_MEASURED,
+        width="stretch",
+        column_config={c: _RATE for c in _RATES},
     )
     left, right = st.columns(2)
     stem = f"rrag-run-{run.created_at[:10]}-{run.run_id[:8]}"
@@ -180,6 +187,60 @@ def _render_results(rag: UserEngine, state: PageState, runs: list[dict[str, Any]
         icon=":material/download:",
     )
     _render_question_report(rag, state, run)
+
+
+def _render_failures(s: RunSummary) -> None:
+    """What a stakeholder asks about: answers that should not have been given or refused, conflicts,
+    and whether retrieval finds the expected sources (recall@k, MRR) and so is reranked."""
+    cols = st.columns(5)
+    cols[0].metric(
+        "Unanswerable answered",
+        f"{s.unanswerable_answered} of {s.unanswerable}" if s.unanswerable else "n/a",
+        help="Questions marked `answerable: false` that got an answer (target 0).",
+    )
+    cols[1].metric(
+        "Answerable refused",
+        f"{s.answerable_refused} of {s.answerable}" if s.answerable else "n/a",
+        help="Questions marked `answerable: true` that were refused (target 0).",
+    )
+    cols[2].metric(
+        "Flagged off-target",
+        f"{s.answerable_off_target} of {s.answerable}" if s.answerable else "n/a",
+        help="Answers to answerable questions flagged as not answering the question (target 0).",
+    )
+    cols[3].metric(
+        "Conflicts found",
+        f"{s.conflicts_found} of {s.conflicts_expected}" if s.conflicts_expected else "n/a",
+        help="Questions marked `expected_conflict: true` whose answer reports the disagreement.",
+    )
+    cols[4].metric(
+        "False conflicts",
+        s.false_conflicts,
+        help="Answers reporting a disagreement on a question marked `expected_conflict: false` (target 0).",
+    )
+    if s.recall_at_5 is None:
+        return
+    cols = st.columns(5)
+    for col, k, value in zip(cols, (5, 20, 50), (s.recall_at_5, s.recall_at_20, s.recall_at_50)):
+        col.metric(
+            f"Recall@{k}",
+            percent(value),
+            help=f"Share of questions whose expected source is among the first stage's {k} best passages.",
+        )
+    cols[3].metric(
+        "MRR, first stage → reranked",
+        f"{s.mrr_first_stage:.2f} → {s.mrr_reranked:.2f}",
+        help="Mean of 1 / the expected source's rank, before and after the question-passage model "
+        "reorders the candidates.",
+    )
+    cols[4].metric(
+        "Recall gate",
+        "passed" if s.gate_passed else "not passed",
+        help=f"recall@{RERANK_CANDIDATES} {percent(s.gate_recall)}. Answers are reranked only where "
+        f"recall@{RERANK_CANDIDATES} (the candidates the reranker reads) is at least 80% and reranking "
+        "does not lower the MRR: reranking cannot find what "
+        "retrieval missed. Kept for this corpus until the next run with expected sources.",
+    )
 
 
 def _render_question_report(rag: UserEngine, state: PageState, run: QuestionSetRun) -> None:
@@ -218,9 +279,9 @@ def _render_comparison(rag: UserEngine, state: PageState, runs: list[dict[str, A
     if problem:
         st.warning(problem, icon=":material/compare_arrows:")
     metrics, questions = comparison_tables(run_a, run_b)
-    config = {c: _RATE for c in (*_RATES, *metrics.columns[1:4])}
-    st.dataframe(metrics, hide_index=True, width="stretch", column_config=config)
-    st.dataframe(questions, hide_index=True, width="stretch", column_config=config)
+    config = {c: _RATE for c in _RATES}
+    st.dataframe(metrics, hide_index=True, placeholder=NOT_MEASURED, width="stretch")
+    st.dataframe(questions, hide_index=True, placeholder=NOT_MEASURED, width="stretch", column_config=config)
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from ui.navigation import require_app
 from ui.report_view import render_audit_trail, render_report
 from ui.state import PageState, pick_session
 from ui.status import badge_text, decision_style, level_style
-from ui.tables import interrupted_table, sessions_table
+from ui.tables import NOT_MEASURED, interrupted_table, sessions_table
 
 require_app()
 
@@ -84,7 +84,9 @@ def _render_interrupted(rag: UserEngine) -> None:
             "The page was reloaded or closed while these were being answered, so no answer was saved. "
             "Ask them again on the Ask page."
         )
-        st.dataframe(interrupted_table(interrupted), hide_index=True, width="stretch")
+        st.dataframe(
+            interrupted_table(interrupted), hide_index=True, width="stretch", placeholder=NOT_MEASURED
+        )
 
 
 def _render_failed(rag: UserEngine) -> None:
@@ -95,7 +97,7 @@ def _render_failed(rag: UserEngine) -> None:
         st.caption(
             "No answer was written: the reason is in the Status column. Ask them again on the Ask page."
         )
-        st.dataframe(interrupted_table(failed), hide_index=True, width="stretch")
+        st.dataframe(interrupted_table(failed), hide_index=True, width="stretch", placeholder=NOT_MEASURED)
 
 
 def main() -> None:
@@ -119,7 +121,7 @@ def main() -> None:
         if not found:
             st.info("No saved session matches. Ask a question on the Ask page, or clear the filters.")
             return
-        st.dataframe(sessions_table(found), hide_index=True, width="stretch")
+        st.dataframe(sessions_table(found), hide_index=True, width="stretch", placeholder=NOT_MEASURED)
         st.divider()
         _render_session(rag, state, found)
 

@@ -14,7 +14,7 @@ from ui.charts import (
 )
 from ui.engine import engine_errors, insight_frames
 from ui.navigation import require_app
-from ui.tables import unanswered_questions
+from ui.tables import NOT_MEASURED, unanswered_questions
 
 require_app()
 
@@ -24,12 +24,16 @@ def _share(flags: pd.Series) -> str:
 
 
 def _render_metrics(sessions_df: pd.DataFrame, claims_df: pd.DataFrame, agreed: float | None) -> None:
-    cols = st.columns(7)
+    # Two rows of four: seven in one row cut their labels at 1,440 px ("Reviewer agree...").
+    cols = [*st.columns(4), *st.columns(4)]
     cols[0].metric("Sessions", len(sessions_df))
     cols[1].metric("Claims", len(claims_df))
     rates = sessions_df["hallucination_rate"].dropna()
     cols[2].metric("Mean hallucination rate", "n/a" if rates.empty else f"{rates.mean():.2f}")
-    cols[3].metric("Refused", _share(sessions_df["decision"].eq("refuse")))
+    refused = sessions_df["decision"].eq("refuse")
+    cols[3].metric(
+        "Refused", _share(refused), help=f"{int(refused.sum())} refused question(s); they are listed below."
+    )
     cols[4].metric("With citation mismatch", _share(sessions_df["citation_mismatches"].gt(0)))
     cols[5].metric(
         "Sources disagree",
@@ -61,12 +65,12 @@ def _render_charts(sessions_df: pd.DataFrame, claims_df: pd.DataFrame) -> float 
     a, b = st.columns(2)
     a.plotly_chart(knowledge_gaps(claims_df, "question"), key="insights.gaps.question", width="stretch")
     b.plotly_chart(knowledge_gaps(claims_df, "source"), key="insights.gaps.source", width="stretch")
-    st.markdown("**Questions the documents had nothing for**")
+    st.markdown("**Questions refused: the documents had no answer for them**")
     unanswered = unanswered_questions(sessions_df)
     if unanswered.empty:
-        st.caption("None: every question asked found relevant passages.")
+        st.caption("None: every question asked was answered.")
     else:
-        st.dataframe(unanswered, hide_index=True, width="stretch")
+        st.dataframe(unanswered, hide_index=True, placeholder=NOT_MEASURED, width="stretch")
     return agreed
 
 

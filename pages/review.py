@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rrag import REVIEW_OUTCOMES, ClaimStatus, Permission, Report, SessionSummary, UserEngine
+from rrag import REVIEW_OUTCOMES, Chunk, ClaimStatus, Permission, Report, SessionSummary, UserEngine
 from ui.engine import engine_errors, invalidate_reads, review_queue, user_engine
 from ui.highlight import md_escape
 from ui.navigation import require_app
 from ui.report_view import claim_line, render_audit_trail, render_report
 from ui.state import PageState, pick_session
 from ui.status import badge_text, status_style
-from ui.tables import SORTS, QueueFilter, filter_and_sort, queue_table
+from ui.tables import NOT_MEASURED, SORTS, QueueFilter, filter_and_sort, latest_per_question, queue_table
 
 require_app()
 
@@ -19,12 +19,14 @@ LEVEL_CHOICES = ("LOW", "MEDIUM", "HIGH", "n/a")
 # Widths (px) that fit the queue in the main column of a 1440-px window; the reason and question lead.
 QUEUE_WIDTHS = {
     "Why flagged": st.column_config.TextColumn(width=300),
-    "Question": st.column_config.TextColumn(width=290),
+    "Question": st.column_config.TextColumn(width=240),
+    "Asked": st.column_config.TextColumn(width=50),
     "Level": st.column_config.TextColumn(width=90),
     "Hallucination rate": st.column_config.NumberColumn("Halluc.", width=60, format="%.2f"),
     "When": st.column_config.TextColumn(width=140),
     "Review": st.column_config.TextColumn(width=80),
 }
+KEEP_EVIDENCE = "as verified"
 OUTCOME_HELP = {
     "approved": "✔ approved: the answer may be used as it is",
     "corrected": "✎ corrected: claim statuses were fixed here",
@@ -43,20 +45,32 @@ def _render_queue(state: PageState) -> list[SessionSummary]:
         mismatch = st.checkbox("Only with citation mismatches", key=state.key("mismatch"))
     order = sort.selectbox("Sort", list(SORTS), key=state.key("sort"))
     search = st.text_input("Search questions", key=state.key("search"), placeholder="words in the question")
-    queue = filter_and_sort(
-        review_queue(include_reviewed=include_reviewed),
-        QueueFilter(tuple(chosen_levels), contradicted, mismatch, search.strip()),
-        order,
+    queue, asked = latest_per_question(
+        filter_and_sort(
+            review_queue(include_reviewed=include_reviewed),
+            QueueFilter(tuple(chosen_levels), contradicted, mismatch, search.strip()),
+            order,
+        )
     )
     st.caption(
         f"{len(queue)} answer(s) waiting"
         + (" or reviewed" if include_reviewed else "")
-        + ": flagged for a LOW or MEDIUM level, a contradicted claim, a citation mismatch or an "
-        "unverified claim."
+        + ": flagged for a LOW or MEDIUM level, a contradicted claim, a citation mismatch, an "
+        "unverified claim, or no passage answering the question. A question asked again is one row."
     )
     if queue:
-        st.dataframe(queue_table(queue), hide_index=True, width="stretch", column_config=QUEUE_WIDTHS)
+        st.dataframe(
+            queue_table(queue, asked),
+            hide_index=True,
+            width="stretch",
+            placeholder=NOT_MEASURED,
+            column_config=QUEUE_WIDTHS,
+        )
     return queue
+
+
+def _passage_label(chunk: Chunk) -> str:
+    return f"{chunk.source}: {' '.join(chunk.text.split())[:90]}…"
 
 
 def _render_review_form(rag: UserEngine, state: PageState, report: Report) -> None:
@@ -78,9 +92,12 @@ def _render_review_form(rag: UserEngine, state: PageState, report: Report) -> No
             format_func=OUTCOME_HELP.get,
         )
         st.caption(
-            "Override a claim's status where the verifier got it wrong; unchanged claims are not recorded."
+            "Override a claim's status, or replace its evidence with another passage the answer "
+            "retrieved, where the verifier got it wrong; unchanged claims are not recorded."
         )
         chosen: dict[int, str] = {}
+        evidence: dict[int, str] = {}
+        passages = {rc.chunk.chunk_id: rc.chunk for rc in report.contexts}
         for index, result in enumerate(report.claims):
             current = result.verdict.status.value  # the report is as of its latest review
             # The claim goes in Markdown, not in the label: labels also become accessible names,
@@ -94,6 +111,14 @@ def _render_review_form(rag: UserEngine, state: PageState, report: Report) -> No
                 format_func=lambda s: badge_text(status_style(s)),
                 key=state.key(f"claim.{report.session_id}.{index}"),
             )
+            if passages:
+                # Wrong evidence is replaced by a passage the answer retrieved, never by typed text.
+                evidence[index] = st.selectbox(
+                    f"Evidence of claim {index + 1}",
+                    [KEEP_EVIDENCE, *passages],
+                    format_func=lambda i: i if i == KEEP_EVIDENCE else _passage_label(passages[i]),
+                    key=state.key(f"evidence.{report.session_id}.{index}"),
+                )
         note = st.text_area("Note", key=state.key("note"), placeholder="Why: what the documents really say")
         submitted = st.form_submit_button("Record review", type="primary")
     if not submitted:
@@ -106,9 +131,11 @@ def _render_review_form(rag: UserEngine, state: PageState, report: Report) -> No
         st.warning("Choose an outcome: approved, corrected or escalated.")
         return
     changes = {i: ClaimStatus(s) for i, s in chosen.items() if s != report.claims[i].verdict.status.value}
-    if chosen_outcome == "corrected" and not changes:
+    replaced = {i: chunk_id for i, chunk_id in evidence.items() if chunk_id != KEEP_EVIDENCE}
+    if chosen_outcome == "corrected" and not (changes or replaced):
         st.warning(
-            "A correction changes at least one claim's status: set it above, or choose another outcome."
+            "A correction changes at least one claim's status or evidence: set it above, or choose "
+            "another outcome."
         )
         return
     with engine_errors("Recording the review"):
@@ -118,6 +145,7 @@ def _render_review_form(rag: UserEngine, state: PageState, report: Report) -> No
             outcome=chosen_outcome,
             note=note.strip(),
             claim_overrides=changes,
+            evidence_passages=replaced,
         )
         invalidate_reads()
         state["reviewed"] = report.session_id  # stays open, also once it has left the queue

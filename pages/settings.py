@@ -8,7 +8,7 @@ import streamlit as st
 
 from rrag import ANSWERERS, CLAIM_EXTRACTORS, RISK_PRESETS, VERIFIER_STAGES, Permission, Settings, UserEngine
 from rrag.tools.locations import data_locations
-from ui.app_settings import redact_url, to_saved, with_credentials
+from ui.app_settings import CUSTOM, preset_of, redact_url, to_saved, with_credentials
 from ui.engine import engine_errors, invalidate_reads, redact, user_engine
 from ui.highlight import escaped_block, md_escape
 from ui.navigation import require_app
@@ -115,14 +115,22 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
         )
 
         st.markdown("#### Thresholds")
-        threshold, strict = st.columns(2)
+        preset, threshold, strict = st.columns(3)
+        presets = [*RISK_PRESETS, CUSTOM]
+        chosen_preset = preset.selectbox(
+            "Risk preset",
+            presets,
+            presets.index(preset_of(s.risk_threshold)),
+            help=" · ".join(f"{name} {value:.2f}" for name, value in RISK_PRESETS.items())
+            + f" · {CUSTOM}: the threshold beside it",
+        )
         values["risk_threshold"] = threshold.slider(
             "Hallucination-rate threshold",
             0.0,
             1.0,
             float(s.risk_threshold),
             0.01,
-            help=" · ".join(f"{name} {value:.2f}" for name, value in RISK_PRESETS.items()),
+            help="Used as set when the preset is custom; a preset sets its own.",
         )
         values["strict"] = strict.toggle("Strict mode: refuse above the threshold", s.strict)
 
@@ -133,9 +141,33 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
     values["llm_base_url"] = with_credentials(values["llm_base_url"].strip() or None, s.llm_base_url)
     values["llm_model"] = values["llm_model"].strip() or None
     values["verifiers"] = tuple(v for v in VERIFIER_STAGES if v in values["verifiers"])
+    if chosen_preset in RISK_PRESETS:
+        values["risk_threshold"] = RISK_PRESETS[chosen_preset]
     if pressed == "test" and test_key.strip():
         values["llm_api_key"] = test_key.strip()
     return pressed, values
+
+
+def _render_gate(rag: UserEngine) -> None:
+    """Read-only: whether answers are reranked, as the corpus's recall gate decides."""
+    gate = rag.retrieval_gate()
+    st.markdown("#### Reranking")
+    if gate is None:
+        st.info(
+            "Off: no recall gate measured for this corpus. Run a question set with `expected_source` "
+            "on the Evaluate page (or `python -m rrag evaluate`): answers are reranked by the "
+            "question-passage model once the first stage finds at least 80% of the expected sources "
+            "among its 10 best candidates.",
+            icon=":material/filter_alt_off:",
+        )
+    elif gate.passed:
+        st.success(f"On: recall gate {md_escape(gate.describe())}.", icon=":material/filter_alt:")
+    else:
+        st.warning(
+            f"Off: recall gate {md_escape(gate.describe())}. Reranking cannot find what retrieval "
+            "missed; improve the first stage (chunking, top-k, documents) and measure again.",
+            icon=":material/filter_alt_off:",
+        )
 
 
 def _save(rag: UserEngine, values: dict[str, Any]) -> None:
@@ -202,6 +234,7 @@ def main() -> None:
                 f"Your role ({rag.identity.role.value}) cannot change settings; ask an admin.",
                 icon=":material/lock:",
             )
+            _render_gate(rag)
             _render_locations(rag.settings)
             return
         pressed, values = _render_form(state, rag.settings)
@@ -209,6 +242,7 @@ def main() -> None:
             _save(rag, values)
         elif pressed == "test":
             _test(rag, values)
+        _render_gate(rag)
         _render_locations(rag.settings)
 
 

@@ -144,6 +144,7 @@ class Correction:
     review_id: int
     note: str = ""
     original: Verdict | None = None
+    evidence: Evidence | None = None  # a passage of the retrieved set the reviewer chose instead
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -153,6 +154,7 @@ class Correction:
             "review_id": self.review_id,
             "note": self.note,
             "original": None if self.original is None else _verdict_dict(self.original),
+            "evidence": None if self.evidence is None else asdict(self.evidence),
         }
 
     @classmethod
@@ -165,6 +167,7 @@ class Correction:
             review_id=data["review_id"],
             note=data.get("note", ""),
             original=None if original is None else _verdict_from_dict(original),
+            evidence=Evidence(**data["evidence"]) if data.get("evidence") else None,
         )
 
 
@@ -247,6 +250,8 @@ class Report:
     addresses_question: bool | None = None  # the answer-relevance check; None when it did not run
     relevance_reason: str = ""  # why the answer does not address the question
     llm: dict[str, Any] = field(default_factory=dict)  # provenance: server, models, prompt version, tokens
+    retrieval: str = ""  # how the contexts were chosen: first stage, reranked or not, and why
+    closest_passage: str = ""  # where nothing retrieved answers the question: the passage that came closest
 
     @property
     def source_conflicts(self) -> int:
@@ -282,6 +287,8 @@ class Report:
             "addresses_question": self.addresses_question,
             "relevance_reason": self.relevance_reason,
             "llm": dict(self.llm),
+            "retrieval": self.retrieval,
+            "closest_passage": self.closest_passage,
         }
 
     @classmethod
@@ -335,6 +342,8 @@ class Report:
                 "addresses_question",
                 "relevance_reason",
                 "llm",
+                "retrieval",
+                "closest_passage",
             )
             if k in data
         }

@@ -3,7 +3,7 @@ claim is at most partial and the answer goes to a reviewer."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -47,19 +47,19 @@ WARRANTY = contexts(
         (
             "All products carry a warranty of 12 months from the date of purchase.",
             WARRANTY,
-            "sources disagree: 12 months (policy.pdf) vs 2-year (faq.html)",
+            "sources disagree on the duration: 12 months (policy.pdf) vs 2-year (faq.html)",
         ),
         (
             "Our products come with a 2-year warranty.",
             WARRANTY,  # the sources in the order retrieved, as for the claim above: one pair, one text
-            "sources disagree: 12 months (policy.pdf) vs 2-year (faq.html)",
+            "sources disagree on the duration: 12 months (policy.pdf) vs 2-year (faq.html)",
         ),
         (
             "The X400 costs €899.",
             contexts(
                 ("prices.html", "The X400 costs €899."), ("shop.pdf", "In our shop the X400 costs €949.")
             ),
-            "sources disagree: €899 (prices.html) vs €949 (shop.pdf)",
+            "sources disagree on the amount in EUR: €899 (prices.html) vs €949 (shop.pdf)",
         ),
         (
             "Employees contribute 5% of their salary to the pension.",
@@ -67,7 +67,7 @@ WARRANTY = contexts(
                 ("hr.md", "Employees contribute 5% of their salary to the pension."),
                 ("faq.md", "Employees contribute 7 percent of salary to the pension plan."),
             ),
-            "sources disagree: 5% (hr.md) vs 7 percent (faq.md)",
+            "sources disagree on the percentage: 5% (hr.md) vs 7 percent (faq.md)",
         ),
         (
             "Passwords must be at least 14 characters long.",
@@ -192,7 +192,9 @@ def test_one_disagreement_is_reported_once_whichever_claim_states_it() -> None:
         for t in texts
     ]
     flagged = flag_conflicts(results, WARRANTY)
-    assert {r.conflict for r in flagged} == {"sources disagree: 12 months (policy.pdf) vs 2-year (faq.html)"}
+    assert {r.conflict for r in flagged} == {
+        "sources disagree on the duration: 12 months (policy.pdf) vs 2-year (faq.html)"
+    }
 
 
 def test_a_supported_claim_over_disagreeing_sources_is_at_most_partial() -> None:
@@ -205,9 +207,9 @@ def test_a_supported_claim_over_disagreeing_sources_is_at_most_partial() -> None
     )
     [partial, still_contradicted] = flag_conflicts([supported, contradicted], WARRANTY)
     assert partial.verdict.status is ClaimStatus.PARTIAL and partial.verdict.reason.startswith(
-        "sources disagree: 12 months"
+        "sources disagree on the duration: 12 months"
     )
-    assert partial.conflict == "sources disagree: 12 months (policy.pdf) vs 2-year (faq.html)"
+    assert partial.conflict == "sources disagree on the duration: 12 months (policy.pdf) vs 2-year (faq.html)"
     assert still_contradicted.verdict.status is ClaimStatus.CONTRADICTED and still_contradicted.conflict
 
 
@@ -231,7 +233,8 @@ def test_an_answer_over_disagreeing_sources_is_flagged_and_saved(rag: ReliableRA
     assert report.source_conflicts >= 1
     flagged = [r for r in report.claims if r.conflict]
     assert all(r.verdict.status is not ClaimStatus.SUPPORTED for r in flagged)
-    assert "sources disagree: 12 months (policy.txt) vs 2-year (faq.html)" in flagged[0].conflict
+    found = "sources disagree on the duration: 12 months (policy.txt) vs 2-year (faq.html)"
+    assert found in flagged[0].conflict
     assert report.level is not Level.HIGH and report.needs_review
     assert any(r.startswith("sources disagree") for r in report.review_reasons)
     assert report.decision is not Decision.REFUSE  # both values are shown, with the disagreement
@@ -240,3 +243,32 @@ def test_an_answer_over_disagreeing_sources_is_flagged_and_saved(rag: ReliableRA
     assert Report.from_dict(report.to_dict()).source_conflicts == report.source_conflicts
     [summary] = rag.sessions()
     assert summary.source_conflicts == report.source_conflicts
+
+
+FERRY = contexts(
+    ("policy.pdf", "Vehicles must arrive at least 45 minutes before departure."),
+    ("faq.html", "Check-in closes 15 minutes before departure."),
+)
+FREEZE = contexts(
+    ("terms.pdf", "A membership can be frozen for up to 3 months in any 12 months."),
+    ("faq.html", "You can freeze your membership for up to 2 months in any 12 months."),
+)
+
+
+def _flag(claim: str, sources: list[RetrievedChunk], answers: Callable[[str], bool | None]) -> str:
+    result = ClaimResult(Claim(claim, 0, len(claim)), Verdict(ClaimStatus.SUPPORTED, 0.99, "quote", "quoted"))
+    return flag_conflicts([result], sources, answers)[0].conflict
+
+
+def test_only_sentences_that_answer_the_question_can_disagree_with_the_answer() -> None:
+    # Asked how early to arrive, the check-in closing time is another measure, not a disagreement.
+    arrive = "Vehicles must arrive at least 45 minutes before departure."
+    assert _flag(arrive, FERRY, lambda sentence: "arrive" in sentence) == ""
+    # Asked how long a membership can be frozen, both answer it in other words: a real disagreement,
+    # named once with each value's source and the measure it is of.
+    frozen = "A membership can be frozen for up to 3 months in any 12 months."
+    assert disagreement(frozen, FREEZE) == ""  # by their words alone, two other subjects
+    assert _flag(frozen, FREEZE, lambda sentence: None) == ""  # a judge unsure leaves it to the words
+    assert _flag(frozen, FREEZE, lambda sentence: "membership" in sentence) == (
+        "sources disagree on the duration: up to 3 months (terms.pdf) vs up to 2 months (faq.html)"
+    )

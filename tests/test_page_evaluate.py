@@ -76,6 +76,11 @@ def test_a_run_shows_the_aggregates_each_report_and_a_comparison(rag: ReliableRA
     assert set(metrics) == {"Faithfulness", "Answer relevance", "Refusal rate", "Hallucination rate"}
     assert metrics["Refusal rate"] == "10%"  # the capital of France is in no document
     assert metrics["Hallucination rate"] == "0%"
+    # What a stakeholder asks about sits beside them: misses of the question set, conflicts, and
+    # whether retrieval finds the expected sources (9 of the 10 name one).
+    shown = {m.label: m.value for m in at.metric}
+    assert {"Unanswerable answered", "Answerable refused", "Conflicts found", "False conflicts"} <= set(shown)
+    assert shown["Recall@50"] == "100%" and shown["Recall gate"] in ("passed", "not passed")
     table = at.dataframe[0].value
     assert len(table) == 10 and table["Question"].iloc[-1] == "What is the capital of France?"
     assert table["Answer"].iloc[1].startswith("For Berlin, the per-diem per day is €48.")
@@ -117,11 +122,20 @@ def test_a_run_shows_the_aggregates_each_report_and_a_comparison(rag: ReliableRA
         "Expected source retrieved",
         "Expected source cited",
         "Answerable questions refused",
+        "Unanswerable questions answered",
+        "Answers flagged off-target",
+        "Real conflicts found",
+        "False conflicts",
+        "Recall@5, first stage",
+        "Recall@20, first stage",
+        "Recall@50, first stage",
+        "MRR, first stage",
+        "MRR, reranked",
     ]
     assert list(metrics_table.columns[1:3]) == ["A: handbook", "B: two questions"]
     refusal = metrics_table.set_index("Metric").loc["Refusal rate"]
     # Ten questions against two: the rates are shown, but neither run is called better.
-    assert refusal["B is"] == "not comparable" and refusal["B: two questions"] == pytest.approx(0.5)
+    assert refusal["B is"] == "not comparable" and refusal["B: two questions"] == "50%"
     assert set(metrics_table["B is"]) == {"not comparable"} and metrics_table["Change"].isna().all()
     assert any("asked different questions (2 in common" in w.value for w in at.warning)
     passwords = questions_table.set_index("Question").loc["How long must passwords be?"]

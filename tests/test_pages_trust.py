@@ -39,7 +39,8 @@ def _ask(question: str) -> str:
 
 def test_ask_says_when_sources_disagree_and_insights_counts_it(rag: ReliableRAG) -> None:
     text = _ask("How long is the warranty on products?")
-    assert "Sources disagree." in text and "12 months (policy.txt) vs 2-year (faq.html)" in text
+    assert "**Sources disagree** on the duration: 12 months (policy.txt) vs 2-year (faq.html)" in text
+    assert text.count("**Sources disagree**") == 1  # one banner, saying it once
     rag.ask("How much does the annual service for the X400 cost?")  # no disagreement
     metrics = {m.label: m.value for m in _page("insights").metric}
     assert metrics["Sources disagree"] == "50%"

@@ -93,8 +93,9 @@ def test_a_deleted_document_leaves_its_text_in_no_file(tmp_path: Path) -> None:
         rag.delete_document(results[0].doc_id)
         assert _files_holding(data, MARKER) == []
         # The index still works after the purge, for what is left and what comes next.
-        assert "reception desk" in rag.ask("Where do visitors sign in?").answer
+        # (Its retrieved passages, not the answer: the answerer may refuse what they do not answer.)
+        assert any("reception desk" in rc.chunk.text for rc in rag.ask("Where do visitors sign in?").contexts)
         assert rag.ingest([secret])[0].status == "added"
-        assert MARKER in rag.ask("What is the vault code?").answer
+        assert any(MARKER in rc.chunk.text for rc in rag.ask("What is the vault code?").contexts)
     finally:
         rag.close()

@@ -17,6 +17,7 @@ from rrag.tools.question_sets import (
     QuestionItem,
     QuestionOutcome,
     QuestionSetRun,
+    RunSummary,
     compare_runs,
     different_questions,
     gate_failures,
@@ -271,22 +272,42 @@ def test_saved_runs_are_listed_newest_first(demo_rag: ReliableRAG) -> None:
 TRUST_DIR = Path(__file__).resolve().parent.parent / "data" / "trust"
 
 
+def _run_set(folder: Path, tmp_path: Path) -> RunSummary:
+    questions = folder / "questions.jsonl"
+    rag = ReliableRAG(Settings(data_dir=tmp_path / "data"))
+    try:
+        documents = sorted(p for p in folder.iterdir() if p.name not in ("make_corpus.py", questions.name))
+        assert len(documents) == 5 and all(r.ok for r in rag.ingest(documents))
+        return run_question_set(rag, read_question_set(questions.name, questions.read_bytes())).summary
+    finally:
+        rag.close()
+
+
+# The targets of issue 45, not met on the leisure set (1 of 13 refused, 5 of 10 answered:
+# docs/log/2026-11-29-answers-that-answer-the-question.md). Strict: a model that meets them makes it
+# pass, and then the mark goes.
+BELOW_TARGET = pytest.mark.xfail(strict=True, reason="issue 45: the question-passage model is too weak yet")
+
+
 def test_the_trust_set_answers_every_answerable_question_and_no_other(tmp_path: Path) -> None:
     # The harder corpus of data/trust: a DOCX price table, a PDF policy, an HTML FAQ that contradicts
     # it once, a .txt copy of a section, a Markdown manual with numbered steps; 4 questions no
     # document answers (one about parking, beside the office's opening hours).
-    questions = TRUST_DIR / "questions.jsonl"
-    rag = ReliableRAG(Settings(data_dir=tmp_path / "data"))
-    try:
-        documents = sorted(p for p in TRUST_DIR.iterdir() if p.name not in ("make_corpus.py", questions.name))
-        assert len(documents) == 5 and all(r.ok for r in rag.ingest(documents))
-        s = run_question_set(rag, read_question_set(questions.name, questions.read_bytes())).summary
-    finally:
-        rag.close()
+    s = _run_set(TRUST_DIR, tmp_path)
+    assert s.false_conflicts == 0 and s.conflicts_found == s.conflicts_expected == 1
+    assert s.source_hit_rate == 1.0 and s.gate_passed and s.answerable_off_target == 0
     assert (s.answerable, s.answerable_refused) == (10, 0)
     assert (s.unanswerable, s.unanswerable_answered) == (4, 0)
-    assert s.false_conflicts == 0 and s.conflicts_found == s.conflicts_expected == 1
-    assert s.source_hit_rate == 1.0
+
+
+@BELOW_TARGET
+def test_the_leisure_set_answers_every_answerable_question_and_no_other(tmp_path: Path) -> None:
+    # data/leisure: answers that are fragments, places, times, amounts and table cells; 10 questions
+    # no document answers that share the documents' words (the pools', studios' and memberships' names).
+    s = _run_set(TRUST_DIR.parent / "leisure", tmp_path)
+    assert s.false_conflicts == 0 and s.source_hit_rate == 1.0 and s.answerable_off_target == 0
+    assert (s.answerable, s.answerable_refused) == (13, 0)
+    assert (s.unanswerable, s.unanswerable_answered) == (10, 0)
 
 
 def test_the_sample_set_ships_with_the_demo_but_is_not_indexed_as_a_document() -> None:

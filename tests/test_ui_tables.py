@@ -19,6 +19,8 @@ from ui.tables import (
     documents_table,
     filter_and_sort,
     ingest_table,
+    latest_per_question,
+    queue_table,
     review_line,
     session_label,
     sessions_table,
@@ -100,6 +102,19 @@ def test_queue_filters_and_sorts(store: Store) -> None:
     assert set(SORTS) >= {"Most severe first", "Newest first"}
 
 
+def test_a_question_asked_again_is_one_row_of_the_queue_with_its_count(store: Store) -> None:
+    # "low" and "mis" ask the same question (sample_report's), "med" another one.
+    queue = filter_and_sort(reviewed_queue(store), QueueFilter(), "Newest first")
+    kept, asked = latest_per_question(queue)
+    assert _ids(kept) == ["mis", "med"]  # the newest of the two, in the queue's order
+    assert asked == {"mis" + "0" * 13: 2, "med" + "0" * 13: 1}
+    table = queue_table(kept, asked)
+    assert table.set_index("Question")["Asked"].to_dict() == {
+        "How much <em>leave</em> do we get?": "2×",
+        "Where is the <b>office</b>?": "1×",
+    }
+
+
 def test_review_line_lists_each_change_by_claim_number(store: Store) -> None:
     store.add_review(
         "low" + "0" * 13,
@@ -151,7 +166,7 @@ def test_session_label_is_one_line(store: Store) -> None:
     assert label == "2026-11-21 08:00 UTC · ✂ Trimmed · ■ MEDIUM · Where is the <b>office</b>?"
 
 
-def test_unanswered_questions_include_every_refusal_the_documents_supported_nothing_of() -> None:
+def test_unanswered_questions_include_every_refusal_verification_ran_for() -> None:
     def session(n: int, question: str, level: str | None, counts: dict[str, int], decision: str = "refuse"):  # type: ignore[no-untyped-def]
         return {
             "session_id": f"s{n}",
@@ -168,13 +183,13 @@ def test_unanswered_questions_include_every_refusal_the_documents_supported_noth
             session(1, "Nothing retrieved?", None, {}),
             session(2, "Off the question?", "LOW", {"unsupported": 2}),  # refused with a level
             session(3, "Off the question?", "LOW", {"unsupported": 1}),
-            session(
-                4, "Strict refusal?", "MEDIUM", {"supported": 2, "unsupported": 1}
-            ),  # the documents had some
+            session(4, "Parking?", None, {"supported": 1}),  # quotes beside the question: refused
+            session(7, "Parking?", None, {}),
+            session(8, "Parking?", None, {}),
             session(5, "Judge down?", None, {"not_verified": 2}),  # verification did not run: unknown
             session(6, "Answered?", "HIGH", {"supported": 2}, decision="pass"),
         ]
     )
     table = unanswered_questions(frame)
-    assert table["Question"].tolist() == ["Off the question?", "Nothing retrieved?"]
-    assert table["Times asked"].tolist() == [2, 1]
+    assert table["Question"].tolist() == ["Parking?", "Off the question?", "Nothing retrieved?"]
+    assert table["Times asked"].tolist() == [3, 2, 1]

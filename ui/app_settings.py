@@ -11,7 +11,9 @@ from typing import Any
 
 from rrag.errors import ConfigError
 from rrag.redact import redact_url as redact_url  # the Settings page shows the URL this way too
-from rrag.settings import Settings
+from rrag.settings import RISK_PRESETS, Settings
+
+CUSTOM = "custom"  # a threshold that is no preset's
 
 SAVED_FIELDS = (
     "llm_base_url",
@@ -61,3 +63,8 @@ def with_credentials(entered: str | None, configured: str | None) -> str | None:
     if configured and entered == redact_url(configured):
         return configured
     return entered
+
+
+def preset_of(threshold: float) -> str:
+    """The risk preset whose threshold this is, or CUSTOM."""
+    return next((name for name, value in RISK_PRESETS.items() if value == threshold), CUSTOM)

@@ -140,7 +140,11 @@ def _period_labels(index: pd.Index, bucket: Bucket) -> list[str]:
 
 def _time_layout(fig: go.Figure, title: str, periods: int, sessions: int, bucket: Bucket) -> None:
     """Name the bucket, and say so when the points are too few to read a trend from."""
-    fig.update_layout(title=dict(text=title, subtitle=dict(text=f"per {bucket.name} (UTC)")))
+    # The subtitle is a second line under the title: the top margin makes room for both above the plot.
+    fig.update_layout(
+        title=dict(text=title, subtitle=dict(text=f"per {bucket.name} (UTC)")),
+        margin=dict(l=10, r=10, t=80, b=10),
+    )
     fig.update_xaxes(title=bucket.name)
     if periods < MIN_PERIODS:
         fig.add_annotation(

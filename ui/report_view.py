@@ -15,7 +15,8 @@ import streamlit as st
 
 from rrag.audit.spans import FailedSpan, report_spans
 from rrag.store import ReviewRecord
-from rrag.types import ClaimResult, ClaimStatus, Report
+from rrag.types import ClaimResult, ClaimStatus, Decision, Report
+from rrag.verify.conflicts import CONFLICT_PREFIX
 from ui.charts import reliability_gauge, status_counts_chart
 from ui.export import (
     decided_by,
@@ -75,14 +76,18 @@ def render_report(report: Report, *, key: str, exports: bool = True) -> None:
 
 def _render_verdict(report: Report) -> None:
     decision = decision_style(report.decision.value)
-    level = level_style(report.level.value if report.level else None)
+    # A refused answer gave the user nothing to rely on: it shows no level and no reliability score.
+    refused = report.decision is Decision.REFUSE
+    level = level_style(None if refused or report.level is None else report.level.value)
     badges, reliability, rate, claims = st.columns([0.4, 0.2, 0.2, 0.2])
     badges.html(
         f'{style_tag()}<div style="font-size:1.15em;padding-top:.6em">{badge_html(decision)} '
-        f'{badge_html(level)}</div><div style="color:#4b5563;font-size:.9em;margin-top:.3em">'
-        f"{html.escape(decision.meaning)}</div>"
+        f"{'' if refused else badge_html(level)}</div>"
+        f'<div style="color:#4b5563;font-size:.9em;margin-top:.3em">{html.escape(decision.meaning)}</div>'
     )
-    reliability.metric("Reliability", format_score(report.reliability), help=level.meaning)
+    reliability.metric(
+        "Reliability", "–" if refused else format_score(report.reliability), help=level.meaning
+    )
     rate.metric(
         "Hallucination rate",
         format_score(report.hallucination_rate),
@@ -100,18 +105,21 @@ def _render_verdict(report: Report) -> None:
         st.warning(
             f"**May not answer the question.** {md_escape(report.relevance_reason)}", icon=":material/help:"
         )
-    conflicts = list(dict.fromkeys(r.conflict for r in report.claims if r.conflict))
-    if conflicts:
-        st.warning(
-            f"**Sources disagree.** {md_escape('; '.join(conflicts))}", icon=":material/compare_arrows:"
-        )
+    # One banner per disagreement, said once: its text opens with "sources disagree".
+    for conflict in dict.fromkeys(r.conflict for r in report.claims if r.conflict):
+        found = conflict.removeprefix(CONFLICT_PREFIX)
+        st.warning(f"**Sources disagree** {md_escape(found.strip())}", icon=":material/compare_arrows:")
     if report.review_reasons:
         st.html(
             f'{style_tag()}<div class="rrag-flag" role="note">⚑ <strong>Flagged for review:</strong> '
             f"{html.escape('; '.join(report.review_reasons))}</div>"
         )
+    if report.closest_passage:
+        st.info(md_escape(report.closest_passage), icon=":material/search_off:")
     for note in report.notes:
         st.caption(md_escape(note))
+    if report.retrieval:
+        st.caption(f"Retrieval: {md_escape(report.retrieval)}")
     st.markdown("##### The answer the user receives")
     st.html(style_tag() + escaped_block(report.final_answer, "rrag-chunk rrag-final"))
     if report.caveat:

@@ -60,15 +60,29 @@ def run_csv(run: QuestionSetRun) -> str:
     return table.to_csv(index=False)
 
 
+def figure(value: float | None, kind: str, *, change: bool = False) -> str | None:
+    """A metric as text for its kind: "40%" (a rate), "3" (a count), "0.83" (a score); a change with
+    its sign, a rate's in points. None (nothing measured) stays None: the table's placeholder."""
+    if value is None:
+        return None
+    sign = "+" if change else ""
+    if kind == "rate":
+        return f"{value * 100:{sign}.0f} pts" if change else f"{value:.0%}"
+    if kind == "count":
+        return f"{value:{sign}g}"
+    return f"{value:{sign}.2f}"
+
+
 def comparison_tables(a: QuestionSetRun, b: QuestionSetRun) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(metrics, questions) of two runs side by side; columns name the runs."""
+    """(metrics, questions) of two runs side by side; columns name the runs. A column of metrics holds
+    rates, counts and scores, so each is shown as text in its own kind (`figure`)."""
     metrics, questions = compare_runs(a, b)
     metric_rows = [
         {
             "Metric": m["metric"],
-            f"A: {a.name}": m["A"],
-            f"B: {b.name}": m["B"],
-            "Change": m["change"],
+            f"A: {a.name}": figure(m["A"], m["kind"]),
+            f"B: {b.name}": figure(m["B"], m["kind"]),
+            "Change": figure(m["change"], m["kind"], change=True),
             "B is": m["verdict"] or ("the same" if m["change"] == 0 else "–"),
         }
         for m in metrics

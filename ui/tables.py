@@ -15,7 +15,7 @@ import pandas as pd
 from rrag.audit.scoring import NOT_VERIFIED_KEY
 from rrag.ingest.sources import UPLOAD_IDENTITY_PREFIX
 from rrag.store import PendingSession, ReviewRecord, SessionSummary
-from rrag.types import ClaimStatus, Decision, DocumentInfo, IngestResult
+from rrag.types import Decision, DocumentInfo, IngestResult
 from ui.status import badge_text, decision_style, level_style, status_style
 
 INGEST_ICONS = {
@@ -25,6 +25,7 @@ INGEST_ICONS = {
     "unchanged": "= unchanged",
     "failed": "✖ failed",
 }
+NOT_MEASURED = "–"  # what a table shows for a figure nothing measured (st.dataframe's placeholder)
 REVIEW_LABELS = {
     "": "–",
     "open": "● open",
@@ -41,6 +42,10 @@ def when(iso_time: str) -> str:
     except ValueError:
         return iso_time
     return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _refused(s: SessionSummary) -> bool:
+    return s.decision == Decision.REFUSE.value
 
 
 def _score(value: float | None) -> float | None:
@@ -115,8 +120,9 @@ def sessions_table(summaries: Sequence[SessionSummary]) -> pd.DataFrame:
                 "Question": s.question,
                 "Mode": s.mode,
                 "Decision": badge_text(decision_style(s.decision)),
-                "Level": badge_text(level_style(s.level)),
-                "Reliability": _score(s.reliability),
+                # A refused answer gave nothing to rely on: no level, no reliability score.
+                "Level": badge_text(level_style(None if _refused(s) else s.level)),
+                "Reliability": None if _refused(s) else _score(s.reliability),
                 "Hallucination rate": _score(s.hallucination_rate),
                 "Claims": counts or "none",
                 "Flags": "; ".join(s.review_reasons),
@@ -139,17 +145,31 @@ def sessions_table(summaries: Sequence[SessionSummary]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-QUEUE_COLUMNS = ["Why flagged", "Question", "Level", "Hallucination rate", "When", "Review"]
+QUEUE_COLUMNS = ["Why flagged", "Question", "Asked", "Level", "Hallucination rate", "When", "Review"]
 
 
-def queue_table(summaries: Sequence[SessionSummary]) -> pd.DataFrame:
-    """The review queue in six columns that fit a page, the reason for flagging first."""
+def latest_per_question(summaries: Sequence[SessionSummary]) -> tuple[list[SessionSummary], dict[str, int]]:
+    """One session per question (its first in `summaries`' order) and, by its id, how many sessions
+    asked that question: the same question run three times is one answer to review, asked 3 times."""
+    kept: dict[str, SessionSummary] = {}
+    asked: dict[str, int] = {}
+    for s in summaries:
+        key = " ".join(s.question.lower().split())
+        kept.setdefault(key, s)
+        asked[key] = asked.get(key, 0) + 1
+    return list(kept.values()), {s.session_id: asked[key] for key, s in kept.items()}
+
+
+def queue_table(summaries: Sequence[SessionSummary], asked: dict[str, int] | None = None) -> pd.DataFrame:
+    """The review queue in seven columns that fit a page, the reason for flagging first; `asked`: how
+    many times each session's question was asked (latest_per_question)."""
     return pd.DataFrame(
         [
             {
                 "Why flagged": "; ".join(s.review_reasons) or "marked for review",
                 "Question": " ".join(s.question.split()),
-                "Level": badge_text(level_style(s.level)),
+                "Asked": f"{(asked or {}).get(s.session_id, 1)}×",
+                "Level": badge_text(level_style(None if _refused(s) else s.level)),
                 "Hallucination rate": _score(s.hallucination_rate),
                 "When": when(s.created_at),
                 "Review": REVIEW_LABELS.get(s.review_status, s.review_status),
@@ -176,15 +196,14 @@ def interrupted_table(pending: Sequence[PendingSession]) -> pd.DataFrame:
 
 
 def unanswered_questions(sessions: pd.DataFrame) -> pd.DataFrame:
-    """Questions the documents had nothing for: refused with no claim the documents supported (nothing
-    found, an answer off the question, or only unsupported claims), verification having run. The
+    """Questions the documents had no answer for: every refused question, verification having run
+    (nothing retrieved answers it, an answer off the question, only unsupported claims, or too many of
+    them); a refusal leaves the asker without an answer whatever its supported quotes were. The
     plainest gaps in the corpus, which claim-based charts miss. One row per question, most asked first."""
     nothing_found = (
         sessions["mode"].eq("ask")
         & sessions["decision"].eq(Decision.REFUSE.value)
-        & sessions["status_counts"].map(
-            lambda counts: not counts.get(NOT_VERIFIED_KEY) and not counts.get(ClaimStatus.SUPPORTED.value)
-        )
+        & sessions["status_counts"].map(lambda counts: not counts.get(NOT_VERIFIED_KEY))
     )
     asked = sessions[nothing_found]
     table = asked.groupby(asked["question"].str.strip()).agg(

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from rrag.audit.scoring import score
+from rrag.errors import InputError
 from rrag.retrieval.injection import defuse, review_reason
 from rrag.store import SessionSummary, Store
 from rrag.store.records import SavedSummary, plain
@@ -31,6 +32,7 @@ from rrag.types import (
     ClaimStatus,
     Correction,
     Decision,
+    Evidence,
     Level,
     Report,
     Verdict,
@@ -69,6 +71,17 @@ def as_reviewed(report: Report, corrections: Mapping[int, Correction]) -> Report
         **scored.report_fields(),
         notes=[*report.notes, _reviewed_note(report, len(applied), latest)],
     )
+
+
+def retrieved_evidence(report: Report, chunk_id: str) -> Evidence:
+    """The whole of a passage `report` retrieved, as evidence a reviewer may put in place of a claim's:
+    nothing but a retrieved passage is evidence (an InputError otherwise)."""
+    chunk = next((rc.chunk for rc in report.contexts if rc.chunk.chunk_id == chunk_id), None)
+    if chunk is None:
+        raise InputError(
+            f"Passage {chunk_id!r} is not one this answer retrieved: evidence must be one of them"
+        )
+    return Evidence(chunk.chunk_id, chunk.source, chunk.text, 0, len(chunk.text), chunk.page)
 
 
 def reviewed_report(store: Store, session_id: str) -> Report:
@@ -133,7 +146,9 @@ def corrected_by(correction: Correction) -> str:
 
 def _corrected(result: ClaimResult, correction: Correction | None) -> ClaimResult:
     original = result.verdict
-    if correction is None or (correction.status is original.status and original.verified):
+    if correction is None or (
+        correction.status is original.status and original.verified and correction.evidence is None
+    ):
         return result  # the verifier's verdict stands
     reason = f"Corrected by {_who(correction)}" + (f": {correction.note}" if correction.note else "")
     verdict = Verdict(
@@ -141,7 +156,7 @@ def _corrected(result: ClaimResult, correction: Correction | None) -> ClaimResul
         confidence=1.0,  # a person decided; the verifier's confidence stays with `original`
         verifier=REVIEWER,
         reason=reason,
-        evidence=original.evidence,
+        evidence=correction.evidence or original.evidence,
     )
     claim = replace(result.claim, checkable=correction.status is not ClaimStatus.NOT_CHECKABLE)
     return ClaimResult(claim, verdict, replace(correction, original=original))

@@ -185,8 +185,8 @@ def score(
 
     if strict and rate > threshold:
         return rated(Decision.REFUSE, STRICT_REFUSAL.format(rate=rate, threshold=threshold))
-    if off_topic and answer.backend == EXTRACTIVE_BACKEND:
-        return rated(Decision.REFUSE, OFF_TOPIC_REFUSAL.format(reason=off_topic))
+    if off_topic and answer.backend == EXTRACTIVE_BACKEND:  # no answer given: nothing to rate
+        return result(Decision.REFUSE, OFF_TOPIC_REFUSAL.format(reason=off_topic))
     if level is Level.HIGH and rate <= threshold:
         hallucinated = [r for r in checked if r.verdict.status in HALLUCINATED]
         kept = (

@@ -10,11 +10,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from rrag.audit.corrections import reviewed_queue, reviewed_records, reviewed_report, reviewed_sessions
+from rrag.audit.corrections import (
+    retrieved_evidence,
+    reviewed_queue,
+    reviewed_records,
+    reviewed_report,
+    reviewed_sessions,
+)
 from rrag.audit.scoring import score
 from rrag.backends.embedding import get_embedder
 from rrag.backends.llm import OpenAIChatLLM, TextSink, llm_deadline
 from rrag.backends.prompts import PROMPT_VERSION, ConnectionCheck, check_connection
+from rrag.backends.question_passage import shared_model
 from rrag.backends.structured import CallLog, known_modes, learn_modes, logging_calls
 from rrag.engine.stages import (
     Stages,
@@ -33,9 +40,11 @@ from rrag.ingest.sources import SourceFile, collect
 from rrag.locks import PresenceLock
 from rrag.private import make_private
 from rrag.registry import require_llm
+from rrag.retrieval.gate import FIRST_STAGE_DEPTH, RecallGate, gate_of, with_gate
 from rrag.retrieval.hybrid import backfill_keywords
 from rrag.retrieval.index import ChunkIndex
 from rrag.retrieval.injection import PlantedInstruction, defuse, review_reason
+from rrag.retrieval.judged import Judged, answers_question, judge, rerank
 from rrag.settings import Settings
 from rrag.store import PendingSession, ReviewRecord, SessionSummary, Store
 from rrag.text import clean
@@ -57,6 +66,16 @@ from rrag.verify.conflicts import flag_conflicts
 PRESENCE_LOCK = "engine.lock"  # in data_dir: held shared by every process with the folder open
 MAX_QUESTION_CHARS = 2000  # longer is a pasted document, not a question; retrieval would be noise
 OUTPUT_MODES_KEY = "llm_output_modes"  # app setting: the output mode each server and model accepted
+NOT_ANSWERED = "I cannot answer this from the indexed documents: no passage found answers the question."
+# An audited answer's own claims retrieve their evidence too (`_verify`): no gate, no reranking.
+VERIFY_RETRIEVAL = "hybrid (vector + keyword), for the question and each claim; not reranked"
+
+
+def _unanswered(judged: Judged | None) -> list[str]:
+    """The review reason of a question nothing retrieved answers, where passages were retrieved."""
+    if judged is None or judged.answered or not judged.contexts:
+        return []
+    return [f"no retrieved passage answers the question (best {judged.best:.2f})"]
 
 
 class ReliableRAG:
@@ -261,11 +280,18 @@ class ReliableRAG:
     ) -> Report:
         question = clean(question)  # as the documents were stored: see rrag.text.clean
         with timer("retrieve"):
-            contexts = stages.retriever.retrieve(question)
+            judged = judge(
+                shared_model(), stages.retriever, question, stages.settings.top_k, self.retrieval_gate()
+            )
+        contexts = judged.contexts
         defused = defuse(contexts)  # once: the answerer and the verifiers see the same blanked text
         with timer("answer"):
             written = Written(on_text)
-            answer = stages.answerer.answer(question, defused[0], written if on_text else None)
+            answer = (
+                stages.answerer.answer(question, defused[0], written if on_text else None)
+                if judged.answered
+                else Answer(NOT_ANSWERED, stages.answerer.name, refused=True)
+            )
             if on_text and not written.any:  # an answer not written over time comes in one piece
                 on_text(answer.text)
         with timer("claims"):
@@ -283,6 +309,7 @@ class ReliableRAG:
             mode="ask",
             session_id=session_id,
             on_claim=on_claim,
+            judged=judged,
         )
 
     def verify(
@@ -436,11 +463,24 @@ class ReliableRAG:
         outcome: str,
         note: str = "",
         claim_overrides: Mapping[int, ClaimStatus] | None = None,
+        evidence_passages: Mapping[int, str] | None = None,
     ) -> ReviewRecord:
         """Record a reviewer's verdict (`outcome` one of `REVIEW_OUTCOMES`; `claim_overrides` by claim
-        index)."""
+        index); `evidence_passages`: claim index -> the id of a passage the answer retrieved, the claim's
+        evidence from now on."""
+        evidence_overrides = None
+        if evidence_passages:
+            report = self.store.get_report(session_id)
+            evidence_overrides = {
+                index: retrieved_evidence(report, chunk_id) for index, chunk_id in evidence_passages.items()
+            }
         return self.store.add_review(
-            session_id, reviewer=reviewer, outcome=outcome, note=note, claim_overrides=claim_overrides
+            session_id,
+            reviewer=reviewer,
+            outcome=outcome,
+            note=note,
+            claim_overrides=claim_overrides,
+            evidence_overrides=evidence_overrides,
         )
 
     def reviews(self, session_id: str) -> list[ReviewRecord]:
@@ -474,6 +514,22 @@ class ReliableRAG:
 
     def sign_in_ended(self, key: str) -> bool:
         return self.store.sign_in_ended(key)
+
+    def retrieval_gate(self) -> RecallGate | None:
+        """This corpus's recall gate as the last question set with expected sources measured it."""
+        return gate_of(self.settings.collection, self.store.get_app_settings())
+
+    def save_retrieval_gate(self, gate: RecallGate) -> None:
+        self.store.save_app_settings(with_gate(self.settings.collection, self.store.get_app_settings(), gate))
+
+    def first_stage(self, question: str, depth: int = FIRST_STAGE_DEPTH) -> list[RetrievedChunk]:
+        """The first stage's `depth` best candidates for `question`, before any reranking."""
+        with self._stages(None) as stages:
+            return stages.retriever.retrieve(clean(question), depth)
+
+    def rerank(self, question: str, candidates: list[RetrievedChunk]) -> list[RetrievedChunk]:
+        """`candidates` in the order the question-passage model puts them for `question`."""
+        return rerank(shared_model(), clean(question), candidates)
 
     def session_records(self) -> list[SessionSummary]:
         """Every session as the lists show it, for analytics."""
@@ -548,6 +604,7 @@ class ReliableRAG:
         mode: str,
         session_id: str,
         on_claim: ClaimProgress | None = None,
+        judged: Judged | None = None,
     ) -> Report:
         # Instructions planted in the documents are neither evidence nor commands (retrieval/injection.py).
         safe, planted = defused
@@ -555,7 +612,7 @@ class ReliableRAG:
             checkable = [c for c in claims if c.checkable]
             verdicts = iter(verify_claims(stages.verifier, checkable, safe, question, on_claim))
             results = [ClaimResult(c, next(verdicts) if c.checkable else not_checkable(c)) for c in claims]
-            results = flag_conflicts(results, safe)
+            results = flag_conflicts(results, safe, answers_question(shared_model(), question))
         s = stages.settings
         with timer("score"):
             relevance = answer_relevance(stages, question, answer, [r for r in results if r.claim.checkable])
@@ -565,7 +622,7 @@ class ReliableRAG:
                 threshold=s.risk_threshold,
                 strict=s.strict,
                 off_topic="" if relevance is None or relevance.addressed else relevance.reason,
-                concerns=[review_reason(planted)] if planted else [],
+                concerns=([review_reason(planted)] if planted else []) + _unanswered(judged),
             )
         report = Report(
             session_id=session_id,
@@ -585,6 +642,8 @@ class ReliableRAG:
             addresses_question=None if relevance is None else relevance.addressed,
             relevance_reason="" if relevance is None else relevance.reason,
             llm=calls.summary(stages.llm, PROMPT_VERSION),
+            retrieval=judged.retrieval if judged else VERIFY_RETRIEVAL,
+            closest_passage=judged.closest_note() if judged else "",
         )
         with timer("save"):
             self.store.save_report(report)

@@ -77,12 +77,18 @@ class UserEngine:
         outcome: str,
         note: str = "",
         claim_overrides: Mapping[int, ClaimStatus] | None = None,
+        evidence_passages: Mapping[int, str] | None = None,
     ) -> ReviewRecord:
         self.require(Permission.REVIEW)
         if self.identity.email is not None:  # signed in: the audit trail names who signed in
             reviewer = self.identity.email
         return self._rag.add_review(
-            session_id, reviewer=reviewer, outcome=outcome, note=note, claim_overrides=claim_overrides
+            session_id,
+            reviewer=reviewer,
+            outcome=outcome,
+            note=note,
+            claim_overrides=claim_overrides,
+            evidence_passages=evidence_passages,
         )
 
     documents = Checked(Permission.READ, ReliableRAG.documents)
@@ -106,10 +112,14 @@ class UserEngine:
     storage_notes = Checked(Permission.READ, ReliableRAG.storage_notes)
     end_sign_in = Checked(Permission.READ, ReliableRAG.end_sign_in)
     sign_in_ended = Checked(Permission.READ, ReliableRAG.sign_in_ended)
+    retrieval_gate = Checked(Permission.READ, ReliableRAG.retrieval_gate)
     ask = Checked(Permission.ASK, ReliableRAG.ask)
     ask_stream = Checked(Permission.ASK, ReliableRAG.ask_stream)
     verify = Checked(Permission.ASK, ReliableRAG.verify)
     save_question_set_run = Checked(Permission.ASK, ReliableRAG.save_question_set_run)
+    save_retrieval_gate = Checked(Permission.ASK, ReliableRAG.save_retrieval_gate)
+    first_stage = Checked(Permission.ASK, ReliableRAG.first_stage)
+    rerank = Checked(Permission.ASK, ReliableRAG.rerank)
     ingest = Checked(Permission.INGEST, ReliableRAG.ingest)
     ingest_bytes = Checked(Permission.INGEST, ReliableRAG.ingest_bytes)
     reindex = Checked(Permission.INGEST, ReliableRAG.reindex)

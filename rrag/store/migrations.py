@@ -125,6 +125,12 @@ def _m012_ended_sign_ins(conn: Connection) -> None:
     EndedSignInRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
 
 
+def _m013_review_changes_carry_evidence(conn: Connection) -> None:
+    # A reviewer may replace a claim's evidence with another retrieved passage (Review page).
+    if "evidence" not in {c["name"] for c in inspect(conn).get_columns("review_changes")}:
+        conn.exec_driver_sql("ALTER TABLE review_changes ADD COLUMN evidence TEXT")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m001_initial_schema,
     _m002_audit_trail_is_append_only,
@@ -138,6 +144,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _m010_pending_sessions_keep_failures,
     _m011_keyword_terms_stemmed_anew,
     _m012_ended_sign_ins,
+    _m013_review_changes_carry_evidence,
 )
 
 

@@ -26,7 +26,7 @@ from rrag.store.schema import (
     from_db_time,
     to_db_time,
 )
-from rrag.types import ClaimResult, ClaimStatus, Correction, DocumentInfo, Level, Report
+from rrag.types import ClaimResult, ClaimStatus, Correction, DocumentInfo, Evidence, Level, Report
 
 REVIEW_OUTCOMES = ("approved", "corrected", "escalated")
 LEVEL_SEVERITY = {Level.LOW.value: 0, Level.MEDIUM.value: 1}  # levels that flag a session, worst first
@@ -88,7 +88,7 @@ class ReviewRecord:
     outcome: str
     note: str
     created_at: str
-    changes: list[dict[str, Any]]  # [{"claim_index", "old_status", "new_status"}]
+    changes: list[dict[str, Any]]  # [{"claim_index", "old_status", "new_status", and "evidence" if replaced}]
 
 
 @dataclass(frozen=True)
@@ -267,6 +267,7 @@ def review_record(review: ReviewRow) -> ReviewRecord:
         created_at=from_db_time(review.created_at),
         changes=[
             {"claim_index": c.claim_index, "old_status": c.old_status, "new_status": c.new_status}
+            | ({"evidence": json.loads(c.evidence)} if c.evidence else {})
             for c in review.changes
         ],
     )
@@ -289,6 +290,7 @@ def _correction(change: ReviewChangeRow, review: ReviewRow) -> Correction:
         corrected_at=from_db_time(review.created_at),
         review_id=review.review_id,
         note=review.note,
+        evidence=Evidence(**json.loads(change.evidence)) if change.evidence else None,
     )
 
 

@@ -167,6 +167,8 @@ class ReviewChangeRow(Base):
     claim_index: Mapped[int] = mapped_column(Integer)
     old_status: Mapped[str] = mapped_column(String(20))
     new_status: Mapped[str] = mapped_column(String(20))
+    # JSON of the Evidence a reviewer put in place of the verifier's (a passage of the retrieved set)
+    evidence: Mapped[str | None] = mapped_column(Text, nullable=True)
 
     review: Mapped[ReviewRow] = relationship(back_populates="changes")
 

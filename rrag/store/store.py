@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -48,7 +49,7 @@ from rrag.store.schema import (
     to_db_time,
     utcnow,
 )
-from rrag.types import ClaimStatus, Correction, Report
+from rrag.types import ClaimStatus, Correction, Evidence, Report
 
 # Streamlit's sign-in cookie lives 30 days: an ended sign-in older than that cannot come back.
 SIGN_IN_COOKIE_LIFETIME = timedelta(days=31)
@@ -170,8 +171,11 @@ class Store(DocumentStore):
         outcome: str,
         note: str = "",
         claim_overrides: Mapping[int, ClaimStatus] | None = None,
+        evidence_overrides: Mapping[int, Evidence] | None = None,
     ) -> ReviewRecord:
-        """Record a reviewer's decision; overrides that change nothing are not recorded as changes."""
+        """Record a reviewer's decision; overrides that change nothing are not recorded as changes.
+        `evidence_overrides`: claim index -> the passage that is the claim's evidence instead (the
+        engine checks it is one the answer retrieved)."""
         reviewer = reviewer.strip()
         if not reviewer:
             raise StoreError("A review needs the reviewer's name")
@@ -182,6 +186,8 @@ class Store(DocumentStore):
             session = get_row(s, SessionRow, session_id, "session", _WITH_CORRECTIONS)
             current = {c.claim_index: c.verdict.status for c in session.claims}
             current |= {index: c.status.value for index, c in latest_corrections(session).items()}
+            evidence = dict(evidence_overrides or {})
+            overrides = {i: overrides.get(i, current.get(i, "")) for i in {*overrides, *evidence}}
             missing = sorted(set(overrides) - set(current))
             if missing:
                 raise NotFoundError(f"Session {session_id!r} has no claim with index {missing}")
@@ -189,9 +195,14 @@ class Store(DocumentStore):
                 session_id=session_id, reviewer=reviewer, outcome=outcome, note=note, created_at=utcnow()
             )
             review.changes = [
-                ReviewChangeRow(claim_index=index, old_status=current[index], new_status=status)
+                ReviewChangeRow(
+                    claim_index=index,
+                    old_status=current[index],
+                    new_status=status,
+                    evidence=json.dumps(asdict(evidence[index])) if index in evidence else None,
+                )
                 for index, status in sorted(overrides.items())
-                if current[index] != status
+                if current[index] != status or index in evidence
             ]
             s.add(review)
             s.flush()

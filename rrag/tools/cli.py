@@ -335,6 +335,8 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def _print_run(run: Any) -> None:
+    from rrag.retrieval.gate import RERANK_CANDIDATES
+
     def rate(value: float | None) -> str:
         return "n/a" if value is None else f"{value:.0%}"
 
@@ -345,6 +347,10 @@ def _print_run(run: Any) -> None:
         source = "" if o.source_found is None else ("  source found" if o.source_found else "  SOURCE MISSED")
         if o.conflicts:
             source += f"  {o.conflicts} conflict(s)" + ("" if o.expected_conflict else " UNEXPECTED")
+        if o.off_target:
+            source += "  OFF-TARGET"
+        if o.answerable is not None and o.refused == o.answerable:
+            source += "  ANSWERABLE, REFUSED" if o.answerable else "  UNANSWERABLE, ANSWERED"
         print(
             f"{o.decision:<7} hallucination {rate(o.hallucination_rate):>4}  relevance "
             f"{rate(o.answer_relevance):>4}{source}  {o.question}"
@@ -371,10 +377,21 @@ def _print_run(run: Any) -> None:
             f"  answerable refused  {rate(s.answerable_refusal_rate)} ({s.answerable_refused} of "
             f"{s.answerable}; target 0)"
         )
-        print(f"  unanswerable answered  {s.unanswerable_answered} of {s.unanswerable}")
+        print(f"  unanswerable answered  {s.unanswerable_answered} of {s.unanswerable} (target 0)")
+        print(f"  answers flagged off-target  {s.answerable_off_target} of {s.answerable} (target 0)")
     if any(o.expected_conflict is not None for o in run.outcomes):
         print(f"  false conflicts     {s.false_conflicts} (target 0)")
         print(f"  real conflicts      {s.conflicts_found} of {s.conflicts_expected} found")
+    if s.recall_at_5 is not None:
+        print(
+            f"  first stage         recall@5 {rate(s.recall_at_5)}, @20 {rate(s.recall_at_20)}, "
+            f"@50 {rate(s.recall_at_50)}; MRR {s.mrr_first_stage:.2f}, reranked {s.mrr_reranked:.2f}"
+        )
+        gate = "passed: answers are reranked" if s.gate_passed else "not passed: answers are not reranked"
+        print(
+            f"  recall gate         {gate} (recall@{RERANK_CANDIDATES} {rate(s.gate_recall)}, at least "
+            "80%; reranking must not lower the MRR)"
+        )
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:

@@ -20,12 +20,20 @@ import io
 import json
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, datetime
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from rrag.errors import AccessDeniedError, QuestionSetError, RRAGError
+from rrag.retrieval.gate import (
+    RECALL_DEPTHS,
+    RERANK_CANDIDATES,
+    gate_from,
+    mean_reciprocal_rank,
+    recall_at,
+    source_rank,
+)
 from rrag.text import content_words
 from rrag.types import ClaimStatus, Decision, Report
 
@@ -72,6 +80,11 @@ class QuestionOutcome:
     answerable: bool | None = None
     expected_conflict: bool | None = None
     conflicts: int = 0  # claims whose sources disagree (Report.source_conflicts)
+    off_target: bool = False  # delivered, but flagged as not answering the question
+    # The expected source's rank among the first stage's candidates, and after reranking them (None:
+    # not among them, or no source expected).
+    first_stage_rank: int | None = None
+    reranked_rank: int | None = None
     checked_claims: int = 0
     hallucinated_claims: int = 0
     verified: bool = True
@@ -110,6 +123,18 @@ class RunSummary:
     false_conflicts: int = 0
     conflicts_expected: int = 0
     conflicts_found: int = 0
+    # Delivered answers flagged as not answering the question, among the answerable ones (target 0).
+    answerable_off_target: int = 0
+    # With `expected_source`: the first stage's recall@5, @20 and @50, and MRR before and after
+    # reranking (rrag/retrieval/gate.py); the recall the gate reads, and whether it passed (that
+    # recall, and reranking not lowering the MRR).
+    recall_at_5: float | None = None
+    recall_at_20: float | None = None
+    recall_at_50: float | None = None
+    mrr_first_stage: float | None = None
+    mrr_reranked: float | None = None
+    gate_recall: float | None = None  # recall@RERANK_CANDIDATES: what the gate is decided on
+    gate_passed: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -220,12 +245,20 @@ def run_question_set(
     """Ask every question, measure each answer, summarise, and save the run. A question that fails
     (an LLM timeout, say) is recorded with its error; the others go on."""
     created = datetime.now(UTC)  # to the microsecond: two runs in one second keep their order
+    name = name.strip() or f"run of {created:%Y-%m-%d %H:%M} UTC"
+    # The retrieval is measured first, so that the answers below are reranked as its gate decides.
+    ranks = {item.question: source_ranks(rag, item) for item in items if item.expected_source}
+    gate = gate_from(list(ranks.values()), name, created.isoformat())
+    if gate is not None:
+        rag.save_retrieval_gate(gate)
     outcomes = []
     for done, item in enumerate(items):
         if progress:
             progress(done, len(items), item.question)
         try:
-            outcomes.append(measure(item, rag.ask(item.question)))
+            outcome = measure(item, rag.ask(item.question))
+            first_rank, reranked_rank = ranks.get(item.question, (None, None))
+            outcomes.append(replace(outcome, first_stage_rank=first_rank, reranked_rank=reranked_rank))
         except AccessDeniedError:
             raise  # the same for every question: say so once, run nothing
         except RRAGError as exc:
@@ -243,7 +276,7 @@ def run_question_set(
         progress(len(items), len(items), "")
     run = QuestionSetRun(
         run_id=uuid.uuid4().hex,
-        name=name.strip() or f"run of {created:%Y-%m-%d %H:%M} UTC",
+        name=name,
         created_at=created.isoformat(),
         summary=summarise(outcomes),
         outcomes=outcomes,
@@ -252,6 +285,14 @@ def run_question_set(
         run.run_id, run.name, created, asdict(run.summary), [asdict(o) for o in outcomes]
     )
     return run
+
+
+def source_ranks(rag: Engine, item: QuestionItem) -> tuple[int | None, int | None]:
+    """The expected source's rank among the first stage's candidates, and after the reranker has
+    reordered the first RERANK_CANDIDATES of them."""
+    candidates = rag.first_stage(item.question)
+    reranked = rag.rerank(item.question, candidates[:RERANK_CANDIDATES]) + candidates[RERANK_CANDIDATES:]
+    return source_rank(candidates, item.expected_source), source_rank(reranked, item.expected_source)
 
 
 def measure(item: QuestionItem, report: Report) -> QuestionOutcome:
@@ -272,6 +313,7 @@ def measure(item: QuestionItem, report: Report) -> QuestionOutcome:
         answerable=item.answerable,
         expected_conflict=item.expected_conflict,
         conflicts=report.source_conflicts,
+        off_target=report.decision is not Decision.REFUSE and report.addresses_question is False,
         checked_claims=sum(counts.get(s.value, 0) for s in _CHECKED),
         hallucinated_claims=sum(counts.get(s.value, 0) for s in _HALLUCINATED),
         verified=report.verified,
@@ -292,8 +334,7 @@ def answer_relevance(item: QuestionItem, report: Report) -> float | None:
 
 def _source_found(expected: str, report: Report) -> bool:
     """Whether a retrieved passage comes from the expected document (matched by file name)."""
-    wanted = PurePath(expected.strip()).name.lower()
-    return any(PurePath(rc.chunk.source).name.lower() == wanted for rc in report.contexts)
+    return source_rank(report.contexts, expected) is not None
 
 
 def _source_cited(expected: str, report: Report) -> bool:
@@ -321,6 +362,10 @@ def summarise(outcomes: Sequence[QuestionOutcome]) -> RunSummary:
     answerable = [o for o in asked if o.answerable]
     unanswerable = [o for o in asked if o.answerable is False]
     conflicts_expected = [o for o in asked if o.expected_conflict]
+    ranked = [o for o in asked if o.source_found is not None]
+    first = [o.first_stage_rank for o in ranked]
+    recall = {k: recall_at(first, k) for k in RECALL_DEPTHS}
+    gate = gate_from([(o.first_stage_rank, o.reranked_rank) for o in ranked], "", "")
     return RunSummary(
         questions=len(outcomes),
         errors=len(outcomes) - len(asked),
@@ -344,6 +389,14 @@ def summarise(outcomes: Sequence[QuestionOutcome]) -> RunSummary:
         false_conflicts=sum(o.expected_conflict is False and o.conflicts > 0 for o in asked),
         conflicts_expected=len(conflicts_expected),
         conflicts_found=sum(o.conflicts > 0 for o in conflicts_expected),
+        answerable_off_target=sum(o.off_target for o in answerable),
+        recall_at_5=recall[5],
+        recall_at_20=recall[20],
+        recall_at_50=recall[50],
+        mrr_first_stage=mean_reciprocal_rank(first),
+        mrr_reranked=mean_reciprocal_rank([o.reranked_rank for o in ranked]),
+        gate_recall=None if gate is None else gate.recall,
+        gate_passed=None if gate is None else gate.passed,
     )
 
 
@@ -377,14 +430,23 @@ def load_run(rag: Engine, run_id: str) -> QuestionSetRun:
     return QuestionSetRun.from_dict(rag.question_set_run(run_id))
 
 
-METRICS = (  # (summary field, label, higher is better)
-    ("faithfulness", "Faithfulness", True),
-    ("answer_relevance", "Answer relevance", True),
-    ("refusal_rate", "Refusal rate", False),
-    ("hallucination_rate", "Hallucination rate", False),
-    ("source_hit_rate", "Expected source retrieved", True),
-    ("source_cited_rate", "Expected source cited", True),
-    ("answerable_refusal_rate", "Answerable questions refused", False),
+METRICS = (  # (summary field, label, higher is better, kind: a rate 0..1, a count, or a score 0..1)
+    ("faithfulness", "Faithfulness", True, "rate"),
+    ("answer_relevance", "Answer relevance", True, "rate"),
+    ("refusal_rate", "Refusal rate", False, "rate"),
+    ("hallucination_rate", "Hallucination rate", False, "rate"),
+    ("source_hit_rate", "Expected source retrieved", True, "rate"),
+    ("source_cited_rate", "Expected source cited", True, "rate"),
+    ("answerable_refusal_rate", "Answerable questions refused", False, "rate"),
+    ("unanswerable_answered", "Unanswerable questions answered", False, "count"),
+    ("answerable_off_target", "Answers flagged off-target", False, "count"),
+    ("conflicts_found", "Real conflicts found", True, "count"),
+    ("false_conflicts", "False conflicts", False, "count"),
+    ("recall_at_5", "Recall@5, first stage", True, "rate"),
+    ("recall_at_20", "Recall@20, first stage", True, "rate"),
+    ("recall_at_50", "Recall@50, first stage", True, "rate"),
+    ("mrr_first_stage", "MRR, first stage", True, "score"),
+    ("mrr_reranked", "MRR, reranked", True, "score"),
 )
 
 
@@ -410,12 +472,14 @@ def compare_runs(a: QuestionSetRun, b: QuestionSetRun) -> tuple[list[dict[str, A
     in_a, in_b = {o.question: o for o in a.outcomes}, {o.question: o for o in b.outcomes}
     comparable = set(in_a) == set(in_b)
     metrics = []
-    for name, label, higher_is_better in METRICS:
+    for name, label, higher_is_better, kind in METRICS:
         before, after = getattr(a.summary, name), getattr(b.summary, name)
         change = None if before is None or after is None or not comparable else after - before
         verdict = "" if not change else ("better" if (change > 0) == higher_is_better else "worse")
         verdict = verdict if comparable else NOT_COMPARABLE
-        metrics.append({"metric": label, "A": before, "B": after, "change": change, "verdict": verdict})
+        metrics.append(
+            {"metric": label, "A": before, "B": after, "change": change, "verdict": verdict, "kind": kind}
+        )
     rows = []
     for question in dict.fromkeys([*in_a, *in_b]):  # A's order, then what only B asked
         left, right = in_a.get(question), in_b.get(question)

@@ -10,13 +10,18 @@ states it, gives a different one with a word in common next to it ("warranty"): 
 12 months (policy.pdf) vs 2-year (faq.html)", the sources in the order they were retrieved, so that
 one pair reads the same from either claim and is reported once. One document listing several values
 (full-time 25 days, part-time 15 days) is not a disagreement, nor are values of other things in the
-same sentences.
+same sentences. Given the question's judge (`answers`: does a sentence answer the question asked?
+yes, no, or unsure), a sentence that does not answer it is about another subject or measure, and no
+disagreement ("check-in closes 15 minutes before departure" beside "arrive at least 45 minutes before
+departure", asked how early to arrive); one that does is about what the claim is about, whatever its
+words ("freeze your membership" and "a membership can be frozen"); where it is unsure, the words
+decide as without it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from rrag.text import chunk_sentences, content_words
@@ -24,6 +29,7 @@ from rrag.text.reading import read
 from rrag.text.values import Value
 from rrag.types import ClaimResult, ClaimStatus, RetrievedChunk, Verdict
 
+CONFLICT_PREFIX = "sources disagree"
 SAME_THING = 0.6  # share of the smaller topic the two sentences must have in common
 MIN_SHARED_TERMS = 2
 _NO_SLOT = frozenset({"date"})  # the day of a date: the same day of two months is no disagreement
@@ -54,6 +60,8 @@ def _same_thing(a: frozenset[str], b: frozenset[str]) -> bool:
 class _Sentence:
     topic: frozenset[str]
     values: tuple[Stated, ...]
+    text: str
+    answers: bool | None = None  # whether it answers the question asked; None: not known
 
 
 def _sentences(contexts: Sequence[RetrievedChunk]) -> list[_Sentence]:
@@ -67,7 +75,7 @@ def _sentences(contexts: Sequence[RetrievedChunk]) -> list[_Sentence]:
                 if v.measure not in _NO_SLOT
             )
             if stated:
-                out.append(_Sentence(_topic(sentence.text), stated))
+                out.append(_Sentence(_topic(sentence.text), stated, sentence.text))
     return out
 
 
@@ -83,11 +91,18 @@ def _claimed(claim: str) -> list[Value]:
 
 
 def _disagreement(claim: str, sentences: list[_Sentence]) -> str:
+    """The first disagreement about a value `claim` states among `sentences`: "sources disagree on the
+    duration: 12 months (policy.pdf) vs 2-year (faq.html)"."""
     claimed = _claimed(claim)
     topic = _topic(claim)
     if not claimed or not topic:
         return ""
-    about = [v for sentence in sentences if _same_thing(topic, sentence.topic) for v in sentence.values]
+    about = [
+        v
+        for sentence in sentences
+        if sentence.answers or _same_thing(topic, sentence.topic)
+        for v in sentence.values
+    ]
     for said in claimed:
         of_it = [v for v in about if said.compatible(v.value)]
         backing = [v for v in of_it if _states(v.value, said)]
@@ -105,10 +120,19 @@ def _disagreement(claim: str, sentences: list[_Sentence]) -> str:
         if pair:
             first, second = sorted(pair, key=lambda v: v.rank)
             return (
-                f"sources disagree: {first.value.bounded or first.value.written} ({first.source}) vs "
-                f"{second.value.bounded or second.value.written} ({second.source})"
+                f"{CONFLICT_PREFIX}{_measure(first.value)}: {first.value.bounded or first.value.written} "
+                f"({first.source}) vs {second.value.bounded or second.value.written} ({second.source})"
             )
     return ""
+
+
+def _measure(value: Value) -> str:
+    """What a value measures, as a reader names it: " on the duration", " on the amount in GBP"; "" for
+    a count, whose unit names it ("3 rooms")."""
+    named = {"duration": "the duration", "%": "the percentage", "time": "the time"}.get(value.measure)
+    if named is None and value.measure.isupper():
+        named = f"the amount in {value.measure}"
+    return f" on {named}" if named else ""
 
 
 def _states(value: Value, said: Value) -> bool:
@@ -117,12 +141,21 @@ def _states(value: Value, said: Value) -> bool:
     return value.same_amount(said) and not value.bounded_otherwise(said)
 
 
-def flag_conflicts(results: Sequence[ClaimResult], contexts: Sequence[RetrievedChunk]) -> list[ClaimResult]:
-    """`results` with each disagreement recorded on its claim; a supported claim becomes partial."""
+def flag_conflicts(
+    results: Sequence[ClaimResult],
+    contexts: Sequence[RetrievedChunk],
+    answers: Callable[[str], bool | None] | None = None,
+) -> list[ClaimResult]:
+    """`results` with each disagreement recorded on its claim; a supported claim becomes partial.
+    `answers(sentence)`: whether a retrieved sentence answers the question asked (None: unsure); one
+    that does not cannot disagree with the answer."""
     checked = [r.claim.checkable and r.verdict.verified and bool(_claimed(r.claim.text)) for r in results]
     if not any(checked):
         return list(results)  # no value to disagree about: the retrieved sentences are not read
     sentences = _sentences(contexts)
+    if answers is not None:
+        judged = [replace(s, answers=answers(s.text)) for s in sentences]
+        sentences = [s for s in judged if s.answers is not False]
     flagged = []
     for result, check in zip(results, checked):
         found = _disagreement(result.claim.text, sentences) if check else ""

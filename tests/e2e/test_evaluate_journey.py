@@ -1,5 +1,6 @@
 """The Evaluate page in a real headless Chromium: load the demo, run the sample question set with a
-progress bar, then a second uploaded set, and compare the two runs. Screenshot: evaluate.png."""
+progress bar, then a second uploaded set, and compare the two runs (the failure counts, recall@k and
+MRR among the rows). Screenshot: evaluate.png."""
 
 from __future__ import annotations
 
@@ -41,6 +42,15 @@ def test_run_a_question_set_and_compare_two_runs(page: Page, tmp_path: Path) -> 
     ):
         expect(metrics.nth(number)).to_contain_text(label)
     expect(metrics.nth(2)).to_contain_text("10%")
+    # the failures a stakeholder asks about, and the retrieval's recall and its gate, beside them
+    for label in (
+        "Unanswerable answered",
+        "Answerable refused",
+        "Conflicts found",
+        "Recall@20",
+        "Recall gate",
+    ):
+        expect(page.get_by_test_id("stMetric").filter(has_text=label).first).to_be_visible()
     expect(page.get_by_text("Reference answer:", exact=False)).to_be_visible()
     expect(page.get_by_text("Run a question set twice", exact=False)).to_be_visible()
 

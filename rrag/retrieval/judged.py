@@ -1,0 +1,126 @@
+"""Retrieved passages judged by the question-passage model (rrag/backends/question_passage.py): how
+likely each one answers the question, reordered by that where the corpus's recall gate passed, and
+whether any of them answers at all.
+
+Where nothing retrieved answers the question, the answer is refused and flagged, and the passage that
+came closest is kept to show as "closest, does not answer": sharing the question's words (a ship's
+name, a product's) is not answering it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rrag.backends.question_passage import QuestionPassageModel, Window
+from rrag.retrieval.gate import RERANK_CANDIDATES, RecallGate
+from rrag.retrieval.hybrid import HybridRetriever
+from rrag.types import RetrievedChunk
+
+# Thresholds on P(answers), chosen on the held-out SQuAD article, never on our question sets
+# (docs/log/2026-11-29-answers-that-answer-the-question.md). At or above ANSWERS_THRESHOLD a passage
+# answers the question (the most balanced threshold that keeps 80% of the answerable questions); below
+# NOT_ANSWERING it does not (every answerable question but 0.4% scored above it). A question is refused
+# only when no retrieved passage reaches NOT_ANSWERING: the model is too weak yet to refuse on less
+# (issue 45).
+ANSWERS_THRESHOLD = 0.7
+NOT_ANSWERING = 0.3
+RERANK_WINDOW_WORDS = 30
+
+
+@dataclass(frozen=True)
+class Judged:
+    contexts: list[RetrievedChunk]  # what the answerer reads, best first
+    answers: list[float]  # P(answers) of each context's best window
+    closest: str  # the best window's text, "" when nothing was retrieved
+    retrieval: str  # how the contexts were chosen, for the report's retrieval line
+
+    @property
+    def best(self) -> float:
+        return max(self.answers, default=0.0)
+
+    @property
+    def answered(self) -> bool:
+        return self.best >= NOT_ANSWERING
+
+    def closest_note(self) -> str:
+        if not self.contexts or self.answered:
+            return ""
+        source = self.contexts[self.answers.index(self.best)].chunk.source
+        return f'Closest passage, does not answer the question ({source}): "{self.closest}"'
+
+
+def judge(
+    model: QuestionPassageModel,
+    retriever: HybridRetriever,
+    question: str,
+    top_k: int,
+    gate: RecallGate | None,
+) -> Judged:
+    """The top_k contexts for `question`: the first stage's RERANK_CANDIDATES reordered by the model
+    where `gate` passed, else the first stage's top_k as they come; each with its P(answers)."""
+    reranking = gate is not None and gate.passed
+    candidates = retriever.retrieve(question, max(RERANK_CANDIDATES, top_k) if reranking else top_k)
+    texts = [rc.chunk.text for rc in candidates]
+    scored = _rerank_scores(model, question, texts) if reranking else model.best_windows(question, texts, 2)
+    kept = _order(scored, reranking)[:top_k]
+    best = max(kept, key=lambda i: scored[i][0], default=None)
+    window = scored[best][1] if best is not None else None
+    return Judged(
+        contexts=[candidates[i] for i in kept],
+        answers=[scored[i][0] for i in kept],
+        closest=" ".join(window.text.split()) if window is not None else "",
+        retrieval=_retrieval_line(len(candidates), top_k, gate),
+    )
+
+
+def rerank(
+    model: QuestionPassageModel, question: str, candidates: list[RetrievedChunk]
+) -> list[RetrievedChunk]:
+    """`candidates` ordered by their best window's P(answers), the first stage breaking ties."""
+    scored = _rerank_scores(model, question, [rc.chunk.text for rc in candidates])
+    return [candidates[i] for i in _order(scored, True)]
+
+
+def _rerank_scores(
+    model: QuestionPassageModel, question: str, texts: list[str]
+) -> list[tuple[float, Window | None]]:
+    """The model's time grows with the tokens it reads, and reranking reads RERANK_CANDIDATES chunks
+    within twice the time of retrieval alone: each is read by its one short window (a sentence or
+    two) sharing most of the question's words. Without reranking, the top_k are read by two full
+    windows each."""
+    return model.best_windows(question, texts, 1, RERANK_WINDOW_WORDS)
+
+
+def answers_question(model: QuestionPassageModel, question: str) -> Callable[[str], bool | None]:
+    """Whether a passage answers `question`, by the model: True at ANSWERS_THRESHOLD or above, False
+    below NOT_ANSWERING, else None (unsure). For the conflict finder (rrag/verify/conflicts.py): a
+    sentence that does not answer the question is no disagreement with the answer."""
+
+    def answers(passage: str) -> bool | None:
+        p = float(model.scores(question, [passage])[0])
+        return True if p >= ANSWERS_THRESHOLD else False if p < NOT_ANSWERING else None
+
+    return answers
+
+
+def _order(scored: list[tuple[float, Window | None]], reranking: bool) -> list[int]:
+    order = list(range(len(scored)))
+    if reranking:
+        order.sort(key=lambda i: -scored[i][0])  # stable: the first stage breaks ties
+    return order
+
+
+def _retrieval_line(candidates: int, top_k: int, gate: RecallGate | None) -> str:
+    first = f"hybrid (vector + keyword), top {top_k}"
+    if gate is None:
+        return (
+            f"{first}; not reranked: no recall gate measured for this corpus "
+            "(`rrag evaluate` a set with expected sources)"
+        )
+    if not gate.passed:
+        return f"{first}; not reranked: recall gate {gate.describe()}"
+    return (
+        f"top {top_k} of {candidates} hybrid candidates, reranked by the question-passage model; "
+        f"recall gate {gate.describe()}"
+    )

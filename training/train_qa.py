@@ -1,0 +1,226 @@
+"""Fine-tune all-MiniLM-L6-v2 as the question-passage model (one logit: P(the passage answers the
+question)) on CPU, then measure it on the held-out SQuAD article and export it.
+
+Seeded and resumable like train_nli (the same batching; a checkpoint every --save-every steps):
+
+    nice -n 15 python -m training.train_qa --squad /tmp/squad/train-v2.0.json \
+        --out training/checkpoints/qa --epochs 1
+    python -m training.train_qa --squad ... --out training/checkpoints/qa --export
+
+--export writes rrag/backends/models/qa-minilm-l6-uint8.onnx and qa-tokenizer.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from onnxruntime.quantization import QuantType, quantize_dynamic
+from transformers import AutoTokenizer, get_linear_schedule_with_warmup
+
+from rrag.backends.question_passage import (
+    MAX_PAIR_TOKENS,
+    MODEL_DIR,
+    MODEL_FILE,
+    TOKENIZER_FILE,
+    QuestionPassageModel,
+)
+from rrag.text import content_words
+from training.data import BASE_MODEL_DIR
+from training.model import CrossEncoderModel
+from training.portable_int8 import unsign_weights
+from training.qa_pairs import HELDOUT_TITLE, own_pairs, squad_pairs
+from training.train_nli import plan_batches
+
+INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+
+
+def encode(tokenizer, rows: list[dict]) -> dict[str, torch.Tensor]:
+    return tokenizer(
+        [r["premise"] for r in rows],
+        [r["hypothesis"] for r in rows],
+        truncation="only_second",
+        max_length=MAX_PAIR_TOKENS,
+        padding=True,
+        return_tensors="pt",
+    )
+
+
+def measure(scores: np.ndarray, labels: np.ndarray) -> dict[str, float]:
+    """ROC AUC (the share of positive-negative pairs ordered right) and accuracy at 0.5."""
+    pos, neg = scores[labels == 1], scores[labels == 0]
+    auc = float((pos[:, None] > neg[None, :]).mean() + 0.5 * (pos[:, None] == neg[None, :]).mean())
+    return {"auc": auc, "accuracy": float(((scores >= 0.5) == labels).mean()), "pairs": len(labels)}
+
+
+def question_level(shipped: QuestionPassageModel, squad: Path) -> None:
+    """The held-out article as the pipeline reads it: each question against its own paragraph (it
+    answers) and against the three other paragraphs sharing most of its words (they do not), each
+    scored as a chunk is (its best window); the balanced accuracy of refusing below each threshold."""
+    article = next(a for a in json.loads(squad.read_text())["data"] if a["title"] == HELDOUT_TITLE)
+    paragraphs = [p["context"] for p in article["paragraphs"]]
+    own, other = [], []
+    for i, paragraph in enumerate(article["paragraphs"]):
+        for qa in paragraph["qas"]:
+            if qa.get("is_impossible"):
+                continue
+            asked = set(content_words(qa["question"]))
+            rest = sorted(
+                (p for j, p in enumerate(paragraphs) if j != i),
+                key=lambda p: -len(asked & set(content_words(p))),
+            )[:3]
+            own.append(max(s for s, _ in shipped.best_windows(qa["question"], [paragraphs[i]], 2)))
+            other.append(max(s for s, _ in shipped.best_windows(qa["question"], rest, 2)))
+    for threshold in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8):
+        answered = float(np.mean([s >= threshold for s in own]))
+        refused = float(np.mean([s < threshold for s in other]))
+        print(
+            f"  threshold {threshold}: answerable kept {answered:.1%}, without its paragraph refused "
+            f"{refused:.1%}, balanced {(answered + refused) / 2:.1%} ({len(own)} questions)",
+            flush=True,
+        )
+
+
+def predict(model: CrossEncoderModel, tokenizer, rows: list[dict]) -> np.ndarray:
+    model.eval()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(rows), 64):
+            out.append(torch.sigmoid(model(**encode(tokenizer, rows[i : i + 64]))[:, 0]).numpy())
+    return np.concatenate(out)
+
+
+def export(model: CrossEncoderModel, tokenizer, out: Path) -> None:
+    """int8 weights stored as uint8 (training/portable_int8.py): exact on every x86-64 CPU, so a
+    refusal never depends on the CPU it ran on."""
+    sample = encode(tokenizer, [{"premise": "a question?", "hypothesis": "a passage."}])
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        fp32, int8 = Path(tmp) / "fp32.onnx", Path(tmp) / "int8.onnx"
+        torch.onnx.export(
+            model.eval(),
+            tuple(sample[name] for name in INPUTS),
+            str(fp32),
+            input_names=list(INPUTS),
+            output_names=["logits"],
+            dynamic_axes={name: {0: "batch", 1: "seq"} for name in INPUTS} | {"logits": {0: "batch"}},
+            opset_version=17,
+            dynamo=False,
+        )
+        quantize_dynamic(
+            str(fp32),
+            str(int8),
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            extra_options={"MatMulConstBOnly": True},
+        )
+        import onnx
+
+        quantised = onnx.load(str(int8))
+        unsign_weights(quantised)
+        onnx.save(quantised, str(out / MODEL_FILE))
+    shutil.copy(BASE_MODEL_DIR / "tokenizer.json", out / TOKENIZER_FILE)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--squad", type=Path, required=True, help="SQuAD 2.0 train-v2.0.json (never dev)")
+    ap.add_argument("--out", type=Path, default=Path("training/checkpoints/qa"))
+    ap.add_argument("--init", type=Path, help="a state.pt to start from (a fresh optimiser and schedule)")
+    ap.add_argument("--seed", type=int, default=20261129)
+    ap.add_argument("--epochs", type=float, default=1.0)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--lr", type=float, default=5e-5)
+    ap.add_argument("--save-every", type=int, default=50)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument(
+        "--layers", type=int, default=3, help="keep the first LAYERS of MiniLM's 6 (half the time to run)"
+    )
+    ap.add_argument("--export", action="store_true", help="measure the checkpoint and ship it")
+    args = ap.parse_args()
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    train, heldout = squad_pairs(args.squad, args.seed)
+    rows = train + own_pairs()
+    plan = plan_batches(rows, args.batch, args.epochs, args.seed)
+    print(f"{len(rows)} pairs ({sum(r['answers'] for r in rows)} answering), {len(plan)} steps", flush=True)
+
+    tokenizer = AutoTokenizer.from_pretrained(BASE_MODEL_DIR)
+    model = CrossEncoderModel(BASE_MODEL_DIR, num_labels=1)
+    # It reads every retrieved candidate of every question: its lower half runs twice as fast, and
+    # judging whether a passage answers a question takes less depth than judging entailment.
+    model.encoder.encoder.layer = model.encoder.encoder.layer[: args.layers]
+    model.encoder.config.num_hidden_layers = args.layers
+    # The word-embedding matrix is half the parameters; frozen, a CPU step is much cheaper.
+    model.encoder.embeddings.word_embeddings.weight.requires_grad_(False)
+    if args.init:
+        model.load_state_dict(torch.load(args.init, map_location="cpu", weights_only=False)["model"])
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(trainable, lr=args.lr, weight_decay=0.01)
+    scheduler = get_linear_schedule_with_warmup(optimizer, int(0.06 * len(plan)), len(plan))
+    args.out.mkdir(parents=True, exist_ok=True)
+    state_file = args.out / "state.pt"
+    step = 0
+    if state_file.exists():
+        state = torch.load(state_file, map_location="cpu", weights_only=False)
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        scheduler.load_state_dict(state["scheduler"])
+        step = state["step"]
+        print(f"resumed at step {step}", flush=True)
+
+    def save() -> None:
+        tmp = state_file.with_suffix(".tmp")
+        torch.save(
+            {
+                "model": model.state_dict(),
+                "optimizer": optimizer.state_dict(),
+                "scheduler": scheduler.state_dict(),
+                "step": step,
+            },
+            tmp,
+        )
+        tmp.replace(state_file)
+
+    model.train()
+    started, first_step, recent = time.time(), step, []
+    loss_fn = torch.nn.BCEWithLogitsLoss()
+    while step < len(plan) and not args.export:
+        batch = plan[step]
+        logits = model(**encode(tokenizer, batch))[:, 0]
+        loss = loss_fn(logits, torch.tensor([float(r["answers"]) for r in batch]))
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(trainable, 1.0)
+        optimizer.step()
+        scheduler.step()
+        optimizer.zero_grad()
+        step += 1
+        recent = (recent + [loss.item()])[-20:]
+        if step % 10 == 0:
+            rate = (step - first_step) / max(time.time() - started, 1e-6)
+            print(
+                f"step {step}/{len(plan)} loss {sum(recent) / len(recent):.3f} {rate:.2f} steps/s", flush=True
+            )
+        if step % args.save_every == 0 or step == len(plan):
+            save()
+
+    labels = np.array([r["answers"] for r in heldout])
+    print("held-out article, fp32:", measure(predict(model, tokenizer, heldout), labels), flush=True)
+    if args.export:
+        export(model, tokenizer, MODEL_DIR)
+        shipped = QuestionPassageModel(MODEL_DIR)
+        scores = np.array([shipped.scores(r["premise"], [r["hypothesis"]])[0] for r in heldout])
+        print("held-out article, shipped uint8 ONNX:", measure(scores, labels), flush=True)
+        print("held-out article, question by question:", flush=True)
+        question_level(shipped, args.squad)
+
+
+if __name__ == "__main__":
+    main()
