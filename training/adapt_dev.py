@@ -38,7 +38,7 @@ import rrag.verify.lexical
 import rrag.verify.nli
 from rrag.tools.verifier_eval import Row, format_table
 from rrag.verify.nli import MODEL_DIR
-from training.data import BASE_MODEL_DIR, load_mix
+from training.data import load_mix
 from training.export_onnx import export
 from training.fit_calibrator import (
     CACHE,
@@ -50,7 +50,7 @@ from training.fit_calibrator import (
     save_features,
     sentence_labels,
 )
-from training.model import CrossEncoderModel, load_model
+from training.model import BASE_MODEL_DIR, CrossEncoderModel, load_model
 from training.synthetic import perturbations
 from training.train_nli import DEFAULT_MIX, partial_label_loss
 from training.trainer import Trainer, plan_batches

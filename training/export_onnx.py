@@ -19,8 +19,7 @@ from onnxruntime.quantization import QuantType, quantize_dynamic
 from transformers import AutoTokenizer, BatchEncoding
 
 from rrag.verify.nli import MODEL_DIR, MODEL_FILE, TOKENIZER_FILE, CrossEncoder
-from training.data import BASE_MODEL_DIR
-from training.model import CrossEncoderModel, load_model
+from training.model import BASE_MODEL_DIR, CrossEncoderModel, load_model
 from training.portable_int8 import write_portable
 
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")

@@ -16,8 +16,8 @@ from pathlib import Path
 import torch
 from transformers import AutoTokenizer
 
-from training.data import BASE_MODEL_DIR, heldout_rows
-from training.model import load_model
+from training.data import heldout_rows
+from training.model import BASE_MODEL_DIR, load_model
 from training.trainer import DEVICE, predict_logits
 
 LABELS = ("entailment", "neutral", "contradiction")

@@ -18,8 +18,8 @@ from pathlib import Path
 import torch
 from transformers import AutoTokenizer
 
-from training.data import BASE_MODEL_DIR, EVAL_DIR, LABEL_MASKS, load_mix, read_jsonl
-from training.model import CrossEncoderModel
+from training.data import EVAL_DIR, LABEL_MASKS, load_mix, read_jsonl
+from training.model import BASE_MODEL_DIR, CrossEncoderModel
 from training.trainer import Trainer, plan_batches
 
 DEFAULT_MIX = {

@@ -31,9 +31,8 @@ from rrag.backends.question_passage import (
     QuestionPassageModel,
 )
 from rrag.text import content_words
-from training.data import BASE_MODEL_DIR
 from training.export_onnx import export_int8
-from training.model import CrossEncoderModel
+from training.model import BASE_MODEL_DIR, CrossEncoderModel
 from training.portable_int8 import unsign_weights
 from training.qa_pairs import HELDOUT_TITLE, own_pairs, squad_pairs
 from training.trainer import Trainer, encode_pairs, plan_batches, predict_logits
