@@ -412,3 +412,6 @@ class DocumentInfo:
     # file name when a file is named), or "sha256:<hash>" for uploaded bytes. "" means the source.
     identity: str = ""
     version: int = 1  # the ingest whose chunks are in the index; each re-ingest adds one
+    # ISO 639 code of the language its text is written in (rrag/lang/detect.py), "" where it could not
+    # be told: too little text, or indexed before languages were detected (re-indexing detects it).
+    language: str = ""
