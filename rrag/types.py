@@ -252,6 +252,9 @@ class Report:
     llm: dict[str, Any] = field(default_factory=dict)  # provenance: server, models, prompt version, tokens
     retrieval: str = ""  # how the contexts were chosen: first stage, reranked or not, and why
     closest_passage: str = ""  # where nothing retrieved answers the question: the passage that came closest
+    # Checks that did not run, or ran on part of the text, and why: "Answer-relevance check: the
+    # question is in German; ..." (text in a language the rules do not read, rrag/audit/languages.py)
+    checks_not_run: list[str] = field(default_factory=list)
 
     @property
     def source_conflicts(self) -> int:
@@ -289,6 +292,7 @@ class Report:
             "llm": dict(self.llm),
             "retrieval": self.retrieval,
             "closest_passage": self.closest_passage,
+            "checks_not_run": list(self.checks_not_run),
         }
 
     @classmethod
@@ -344,6 +348,7 @@ class Report:
                 "llm",
                 "retrieval",
                 "closest_passage",
+                "checks_not_run",
             )
             if k in data
         }

@@ -249,6 +249,8 @@ def _print_report(report: Report, as_json: bool) -> None:
     )
     if not report.verified:
         print(f"Not verified: {report.not_verified_reason}")
+    for check in report.checks_not_run:
+        print(f"Did not run: {check}")
     if report.needs_review:
         print("Needs review: " + "; ".join(report.review_reasons))
     for note in report.notes:
