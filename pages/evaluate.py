@@ -168,51 +168,53 @@ def _render_results(rag: UserEngine, state: PageState, runs: list[dict[str, Any]
         width="stretch",
         column_config={c: _RATE for c in _RATES},
     )
-    left, right = st.columns(2)
     stem = f"rrag-run-{run.created_at[:10]}-{run.run_id[:8]}"
-    left.download_button(
-        "Download the run (JSON)",
-        run_json(run),
-        file_name=f"{stem}.json",
-        mime="application/json",
-        key=state.key(f"export.json.{run.run_id}"),
-        icon=":material/download:",
-    )
-    right.download_button(
-        "Download the run (CSV)",
-        run_csv(run),
-        file_name=f"{stem}.csv",
-        mime="text/csv",
-        key=state.key(f"export.csv.{run.run_id}"),
-        icon=":material/download:",
-    )
+    exports = (("JSON", run_json(run), "json", "application/json"), ("CSV", run_csv(run), "csv", "text/csv"))
+    for col, (label, data, extension, mime) in zip(st.columns(2), exports):
+        col.download_button(
+            f"Download the run ({label})",
+            data,
+            file_name=f"{stem}.{extension}",
+            mime=mime,
+            key=state.key(f"export.{extension}.{run.run_id}"),
+            icon=":material/download:",
+        )
     _render_question_report(rag, state, run)
 
 
 def _render_failures(s: RunSummary) -> None:
     """What a stakeholder asks about: answers that should not have been given or refused, conflicts,
     and whether retrieval finds the expected sources (recall@k, MRR) and so is reranked."""
+    counted = (
+        (
+            "Unanswerable answered",
+            s.unanswerable_answered,
+            s.unanswerable,
+            "Questions marked `answerable: false` that got an answer (target 0).",
+        ),
+        (
+            "Answerable refused",
+            s.answerable_refused,
+            s.answerable,
+            "Questions marked `answerable: true` that were refused (target 0).",
+        ),
+        (
+            "Flagged off-target",
+            s.answerable_off_target,
+            s.answerable,
+            "Answers to answerable questions flagged as not answering the question (target 0).",
+        ),
+        (
+            "Conflicts found",
+            s.conflicts_found,
+            s.conflicts_expected,
+            "Questions marked `expected_conflict: true` whose answer reports the disagreement.",
+        ),
+    )
     cols = st.columns(5)
-    cols[0].metric(
-        "Unanswerable answered",
-        f"{s.unanswerable_answered} of {s.unanswerable}" if s.unanswerable else "n/a",
-        help="Questions marked `answerable: false` that got an answer (target 0).",
-    )
-    cols[1].metric(
-        "Answerable refused",
-        f"{s.answerable_refused} of {s.answerable}" if s.answerable else "n/a",
-        help="Questions marked `answerable: true` that were refused (target 0).",
-    )
-    cols[2].metric(
-        "Flagged off-target",
-        f"{s.answerable_off_target} of {s.answerable}" if s.answerable else "n/a",
-        help="Answers to answerable questions flagged as not answering the question (target 0).",
-    )
-    cols[3].metric(
-        "Conflicts found",
-        f"{s.conflicts_found} of {s.conflicts_expected}" if s.conflicts_expected else "n/a",
-        help="Questions marked `expected_conflict: true` whose answer reports the disagreement.",
-    )
+    # n/a where the set marks no question of the kind counted
+    for col, (label, count, marked, help_text) in zip(cols, counted):
+        col.metric(label, f"{count} of {marked}" if marked else "n/a", help=help_text)
     cols[4].metric(
         "False conflicts",
         s.false_conflicts,

@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 import streamlit as st
 
-from rrag import Decision, Level, SessionSummary, UserEngine
+from rrag import Decision, Level, PendingSession, SessionSummary, UserEngine
 from ui.engine import engine_errors, sessions, user_engine
 from ui.highlight import md_escape
 from ui.navigation import require_app
@@ -75,29 +75,15 @@ def _render_session(rag: UserEngine, state: PageState, found: list[SessionSummar
     render_audit_trail(rag.reviews(session_id))
 
 
-def _render_interrupted(rag: UserEngine) -> None:
-    interrupted = rag.interrupted_sessions()
-    if not interrupted:
+def _render_unanswered(
+    pending: list[PendingSession], title: str, why: str, caption: str, *, expanded: bool
+) -> None:
+    """Questions saved without an answer (interrupted, or failed with the reason shown), if any."""
+    if not pending:
         return
-    with st.expander(f"⚠ Interrupted questions ({len(interrupted)}): never answered", expanded=True):
-        st.caption(
-            "The page was reloaded or closed while these were being answered, so no answer was saved. "
-            "Ask them again on the Ask page."
-        )
-        st.dataframe(
-            interrupted_table(interrupted), hide_index=True, width="stretch", placeholder=NOT_MEASURED
-        )
-
-
-def _render_failed(rag: UserEngine) -> None:
-    failed = rag.failed_sessions()
-    if not failed:
-        return
-    with st.expander(f"✖ Failed questions ({len(failed)}): the LLM server failed", expanded=False):
-        st.caption(
-            "No answer was written: the reason is in the Status column. Ask them again on the Ask page."
-        )
-        st.dataframe(interrupted_table(failed), hide_index=True, width="stretch", placeholder=NOT_MEASURED)
+    with st.expander(f"{title} ({len(pending)}): {why}", expanded=expanded):
+        st.caption(caption)
+        st.dataframe(interrupted_table(pending), hide_index=True, width="stretch", placeholder=NOT_MEASURED)
 
 
 def main() -> None:
@@ -114,8 +100,21 @@ def main() -> None:
     )
     with engine_errors("Loading the history"):
         rag = user_engine()
-        _render_interrupted(rag)
-        _render_failed(rag)
+        _render_unanswered(
+            rag.interrupted_sessions(),
+            "⚠ Interrupted questions",
+            "never answered",
+            "The page was reloaded or closed while these were being answered, so no answer was saved. "
+            "Ask them again on the Ask page.",
+            expanded=True,
+        )
+        _render_unanswered(
+            rag.failed_sessions(),
+            "✖ Failed questions",
+            "the LLM server failed",
+            "No answer was written: the reason is in the Status column. Ask them again on the Ask page.",
+            expanded=False,
+        )
         found = _render_filters(state)
         st.caption(f"{len(found)} session(s), newest first.")
         if not found:

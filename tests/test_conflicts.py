@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rrag.engine.pipeline import ReliableRAG
@@ -272,3 +273,55 @@ def test_only_sentences_that_answer_the_question_can_disagree_with_the_answer() 
     assert _flag(frozen, FREEZE, lambda sentence: "membership" in sentence) == (
         "sources disagree on the duration: up to 3 months (terms.pdf) vs up to 2 months (faq.html)"
     )
+
+
+TEAMS = contexts(
+    ("a/readme.md", "Team Falcon sits in room 12 on the third floor."),
+    ("b/readme.md", "Team Heron sits in room 40 on the ground floor."),
+)
+
+
+def _judge_entailing(*follows: str) -> Callable[[list[tuple[str, str]]], np.ndarray]:
+    """A judge for the unit tests below: each claim in `follows` follows from any sentence, no other."""
+    return lambda pairs: np.array(
+        [[0.9, 0.05, 0.05] if c in follows else [0.05, 0.9, 0.05] for _, c in pairs]
+    )
+
+
+def test_the_judge_confirms_a_disagreement_by_the_other_sources_value_in_the_claim() -> None:
+    falcon = "Team Falcon sits in room 12."
+    assert disagreement(falcon, TEAMS).startswith("sources disagree")  # the words alone find a candidate
+    # Room 40 is Team Heron's: "Team Falcon sits in room 40" does not follow from it.
+    assert disagreement(falcon, TEAMS, _judge_entailing()) == ""
+    # Had the second sentence been about Team Falcon, the swapped claim would follow: a disagreement.
+    assert disagreement(falcon, TEAMS, _judge_entailing("Team Falcon sits in room 40.")) == (
+        "sources disagree: room 12 (a/readme.md) vs room 40 (b/readme.md)"
+    )
+    # A bound is put in with its value ("at least 7 kg" for "up to 7 kg").
+    bags = contexts(
+        ("baggage.md", "Cabin bags may weigh up to 7 kg."),
+        ("faq.html", "Cabin bags must weigh at least 7 kg."),
+    )
+    claim = "Cabin bags may weigh up to 7 kg."
+    assert disagreement(claim, bags, _judge_entailing("Cabin bags may weigh at least 7 kg.")) == (
+        "sources disagree: up to 7 kg (baggage.md) vs at least 7 kg (faq.html)"
+    )
+
+
+def test_two_teams_in_two_rooms_are_no_disagreement_and_a_room_says_where(
+    settings: Settings, tmp_path: Path
+) -> None:
+    docs = tmp_path / "docs"
+    for folder, text in (("a", TEAMS[0].chunk.text), ("b", TEAMS[1].chunk.text)):
+        (docs / folder).mkdir(parents=True)
+        (docs / folder / "readme.md").write_text(text + "\n", encoding="utf-8")
+    rag = ReliableRAG(settings)
+    try:
+        assert all(r.ok for r in rag.ingest([docs]))
+        report = rag.verify("Where does Team Falcon sit?", "Team Falcon sits in room 12.")
+    finally:
+        rag.close()
+    [claim] = report.claims
+    assert claim.verdict.status is ClaimStatus.SUPPORTED and claim.conflict == ""
+    assert report.source_conflicts == 0 and not report.needs_review, report.review_reasons
+    assert report.decision is Decision.PASS

@@ -71,6 +71,21 @@ def test_verifier_doc_is_a_reference() -> None:
     assert "## Credits" in lines, "the training data's licences need their credits"
 
 
+def test_the_walk_through_shows_the_rule_and_its_test_as_committed() -> None:
+    """docs/verifier.md's "Adding a rule" is the history of a real change: its code is the code."""
+    text = (REPO / "docs" / "verifier.md").read_text(encoding="utf-8")
+    shown = [
+        token.content
+        for token in _PARSER.parse(text[text.index("## Adding a rule") :])
+        if token.type == "fence"
+    ]
+    committed = [
+        REPO / "rrag" / "verify" / "rules" / "price_from.py",
+        REPO / "tests" / "test_rule_price_from.py",
+    ]
+    assert shown[:2] == [path.read_text(encoding="utf-8") for path in committed]
+
+
 def test_log_index_lists_every_entry_newest_first() -> None:
     entries = sorted(path.name for path in LOG.glob("20*.md"))
     listed = [target for target in _links(LOG / "README.md") if re.match(r"\d{4}-\d\d-\d\d-", target)]

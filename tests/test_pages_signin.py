@@ -12,6 +12,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 from test_pages import _page as pages_page
+from test_pages import _submit as _click
 
 from rrag import ReliableRAG
 from ui.engine import get_engine
@@ -64,13 +65,6 @@ def _page(name: str, user: dict[str, Any]) -> AppTest:
 def _text(at: AppTest) -> str:
     kinds = ("title", "markdown", "caption", "error", "info", "warning", "success")
     return "\n".join(str(e.value) for kind in kinds for e in at.get(kind)).replace("\\", "").replace("**", "")
-
-
-def _click(at: AppTest, label: str) -> AppTest:
-    next(b for b in at.button if b.label == label).click()
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def test_a_visitor_who_has_not_signed_in_sees_only_the_sign_in_page(rag: ReliableRAG) -> None:

@@ -188,6 +188,10 @@ def test_an_answer_about_another_item_row_or_day_is_off_target(
         ("Where are refunds paid?", "Refunds are paid within 10 working days of the request.", False),
         ("Where do cleaners go back?", "We return on the same day and clean it again at no charge.", False),
         ("Where is the office open?", "The office is open on Saturdays in March from 9:00.", False),
+        ("Where does Team Falcon sit?", "Team Falcon sits in room 12.", True),  # a numbered place
+        ("Where is the exam held?", "The exam is held at gate B4 of the sports hall.", True),
+        ("Where is the exam held?", "The exam is held in 2027.", False),
+        ("Where is the exam held?", "The exam is held in week 3 of the term.", False),
     ],
 )
 def test_a_where_question_is_answered_by_a_place_not_a_time_or_a_manner(

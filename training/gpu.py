@@ -45,7 +45,8 @@ def bundle(out: Path, context_pairs: int, hard_pairs: int, extra: list[Path], se
     here: the GPU machine has no spaCy to make the hard pairs with)."""
     from safetensors.torch import load_file, save_file
 
-    from training.data import BASE_MODEL_DIR, TRAIN_DIR, read_jsonl
+    from training.data import TRAIN_DIR, read_jsonl
+    from training.model import BASE_MODEL_DIR
     from training.train_nli import synthetic_rows
 
     base = out / "base"

@@ -16,29 +16,15 @@ from pathlib import Path
 import torch
 from transformers import AutoTokenizer
 
-from training.data import BASE_MODEL_DIR, heldout_rows
-from training.model import load_model
-from training.train_nli import DEVICE
+from training.data import heldout_rows
+from training.model import BASE_MODEL_DIR, load_model
+from training.trainer import DEVICE, predict_logits
 
 LABELS = ("entailment", "neutral", "contradiction")
 
 
-@torch.no_grad()
-def predict(model, tokenizer, rows: list[dict], batch: int = 64, max_len: int = 128) -> list[str]:
-    device = next(model.parameters()).device
-    out: list[str] = []
-    for i in range(0, len(rows), batch):
-        part = rows[i : i + batch]
-        enc = tokenizer(
-            [r["premise"] for r in part],
-            [r["hypothesis"] for r in part],
-            truncation="longest_first",
-            max_length=max_len,
-            padding=True,
-            return_tensors="pt",
-        ).to(device)
-        out.extend(LABELS[j] for j in model(**enc).argmax(dim=-1).tolist())
-    return out
+def predict(model, tokenizer, rows: list[dict], max_len: int = 128) -> list[str]:
+    return [LABELS[j] for j in predict_logits(model, tokenizer, rows, max_len).argmax(dim=-1).tolist()]
 
 
 def predict_onnx(model_dir: Path, rows: list[dict], batch: int = 32) -> list[str]:

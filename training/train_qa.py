@@ -1,7 +1,8 @@
 """Fine-tune all-MiniLM-L6-v2 as the question-passage model (one logit: P(the passage answers the
 question)) on CPU, then measure it on the held-out SQuAD article and export it.
 
-Seeded and resumable like train_nli (the same batching; a checkpoint every --save-every steps):
+Seeded and resumable as train_nli is (training/trainer.py: the same batching and loop, a checkpoint
+every --save-every steps):
 
     nice -n 15 python -m training.train_qa --squad /tmp/squad/train-v2.0.json \
         --out training/checkpoints/qa --epochs 1
@@ -15,14 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
+import onnx
 import torch
-from onnxruntime.quantization import QuantType, quantize_dynamic
-from transformers import AutoTokenizer, get_linear_schedule_with_warmup
+from transformers import AutoTokenizer
 
 from rrag.backends.question_passage import (
     MAX_PAIR_TOKENS,
@@ -32,24 +31,20 @@ from rrag.backends.question_passage import (
     QuestionPassageModel,
 )
 from rrag.text import content_words
-from training.data import BASE_MODEL_DIR
-from training.model import CrossEncoderModel
+from training.export_onnx import export_int8
+from training.model import BASE_MODEL_DIR, CrossEncoderModel
 from training.portable_int8 import unsign_weights
 from training.qa_pairs import HELDOUT_TITLE, own_pairs, squad_pairs
-from training.train_nli import plan_batches
+from training.trainer import Trainer, encode_pairs, plan_batches, predict_logits
 
-INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+# The question is read whole; the passage is cut to fit, as QuestionPassageModel cuts it.
+TRUNCATION = "only_second"
 
 
-def encode(tokenizer, rows: list[dict]) -> dict[str, torch.Tensor]:
-    return tokenizer(
-        [r["premise"] for r in rows],
-        [r["hypothesis"] for r in rows],
-        truncation="only_second",
-        max_length=MAX_PAIR_TOKENS,
-        padding=True,
-        return_tensors="pt",
-    )
+def answers_loss(logits: torch.Tensor, batch: list[dict]) -> torch.Tensor:
+    """Binary cross-entropy of the one logit against whether the passage answers the question."""
+    answers = torch.tensor([float(r["answers"]) for r in batch], device=logits.device)
+    return torch.nn.functional.binary_cross_entropy_with_logits(logits[:, 0], answers)
 
 
 def measure(scores: np.ndarray, labels: np.ndarray) -> dict[str, float]:
@@ -88,43 +83,21 @@ def question_level(shipped: QuestionPassageModel, squad: Path) -> None:
 
 
 def predict(model: CrossEncoderModel, tokenizer, rows: list[dict]) -> np.ndarray:
-    model.eval()
-    out = []
-    with torch.no_grad():
-        for i in range(0, len(rows), 64):
-            out.append(torch.sigmoid(model(**encode(tokenizer, rows[i : i + 64]))[:, 0]).numpy())
-    return np.concatenate(out)
+    return torch.sigmoid(predict_logits(model, tokenizer, rows, MAX_PAIR_TOKENS, TRUNCATION)[:, 0]).numpy()
 
 
 def export(model: CrossEncoderModel, tokenizer, out: Path) -> None:
     """int8 weights stored as uint8 (training/portable_int8.py): exact on every x86-64 CPU, so a
     refusal never depends on the CPU it ran on."""
-    sample = encode(tokenizer, [{"premise": "a question?", "hypothesis": "a passage."}])
+    sample = encode_pairs(
+        tokenizer, [{"premise": "a question?", "hypothesis": "a passage."}], MAX_PAIR_TOKENS, TRUNCATION
+    )
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        fp32, int8 = Path(tmp) / "fp32.onnx", Path(tmp) / "int8.onnx"
-        torch.onnx.export(
-            model.eval(),
-            tuple(sample[name] for name in INPUTS),
-            str(fp32),
-            input_names=list(INPUTS),
-            output_names=["logits"],
-            dynamic_axes={name: {0: "batch", 1: "seq"} for name in INPUTS} | {"logits": {0: "batch"}},
-            opset_version=17,
-            dynamo=False,
-        )
-        quantize_dynamic(
-            str(fp32),
-            str(int8),
-            weight_type=QuantType.QInt8,
-            per_channel=True,
-            extra_options={"MatMulConstBOnly": True},
-        )
-        import onnx
-
-        quantised = onnx.load(str(int8))
-        unsign_weights(quantised)
-        onnx.save(quantised, str(out / MODEL_FILE))
+    model_file = out / MODEL_FILE
+    export_int8(model, sample, model_file)
+    quantised = onnx.load(str(model_file))
+    unsign_weights(quantised)
+    onnx.save(quantised, str(model_file))
     shutil.copy(BASE_MODEL_DIR / "tokenizer.json", out / TOKENIZER_FILE)
 
 
@@ -158,58 +131,14 @@ def main() -> None:
     # judging whether a passage answers a question takes less depth than judging entailment.
     model.encoder.encoder.layer = model.encoder.encoder.layer[: args.layers]
     model.encoder.config.num_hidden_layers = args.layers
-    # The word-embedding matrix is half the parameters; frozen, a CPU step is much cheaper.
-    model.encoder.embeddings.word_embeddings.weight.requires_grad_(False)
     if args.init:
         model.load_state_dict(torch.load(args.init, map_location="cpu", weights_only=False)["model"])
-    trainable = [p for p in model.parameters() if p.requires_grad]
-    optimizer = torch.optim.AdamW(trainable, lr=args.lr, weight_decay=0.01)
-    scheduler = get_linear_schedule_with_warmup(optimizer, int(0.06 * len(plan)), len(plan))
-    args.out.mkdir(parents=True, exist_ok=True)
+    trainer = Trainer(model, tokenizer, args.lr, len(plan), MAX_PAIR_TOKENS, answers_loss, TRUNCATION)
     state_file = args.out / "state.pt"
-    step = 0
-    if state_file.exists():
-        state = torch.load(state_file, map_location="cpu", weights_only=False)
-        model.load_state_dict(state["model"])
-        optimizer.load_state_dict(state["optimizer"])
-        scheduler.load_state_dict(state["scheduler"])
-        step = state["step"]
-        print(f"resumed at step {step}", flush=True)
-
-    def save() -> None:
-        tmp = state_file.with_suffix(".tmp")
-        torch.save(
-            {
-                "model": model.state_dict(),
-                "optimizer": optimizer.state_dict(),
-                "scheduler": scheduler.state_dict(),
-                "step": step,
-            },
-            tmp,
-        )
-        tmp.replace(state_file)
-
-    model.train()
-    started, first_step, recent = time.time(), step, []
-    loss_fn = torch.nn.BCEWithLogitsLoss()
-    while step < len(plan) and not args.export:
-        batch = plan[step]
-        logits = model(**encode(tokenizer, batch))[:, 0]
-        loss = loss_fn(logits, torch.tensor([float(r["answers"]) for r in batch]))
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(trainable, 1.0)
-        optimizer.step()
-        scheduler.step()
-        optimizer.zero_grad()
-        step += 1
-        recent = (recent + [loss.item()])[-20:]
-        if step % 10 == 0:
-            rate = (step - first_step) / max(time.time() - started, 1e-6)
-            print(
-                f"step {step}/{len(plan)} loss {sum(recent) / len(recent):.3f} {rate:.2f} steps/s", flush=True
-            )
-        if step % args.save_every == 0 or step == len(plan):
-            save()
+    if args.export:
+        trainer.resume(state_file)
+    else:
+        trainer.run(plan, state_file, args.save_every, args)
 
     labels = np.array([r["answers"] for r in heldout])
     print("held-out article, fp32:", measure(predict(model, tokenizer, heldout), labels), flush=True)

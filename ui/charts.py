@@ -196,29 +196,13 @@ def rates_over_time(sessions: pd.DataFrame) -> go.Figure:
     per_period = frame.groupby(periods).mean()
     fig = go.Figure()
     x = _period_labels(per_period.index, bucket)
-    fig.add_trace(
-        go.Scatter(
-            x=x, y=per_period["refused"], name="⊘ refused", mode="lines+markers", line=dict(color="#b91c1c")
-        )
+    lines = (
+        ("refused", "⊘ refused", dict(color="#b91c1c")),
+        ("mismatch", "≠ citation mismatch", dict(color="#7c3aed", dash="dash")),
+        ("conflict", "⇄ sources disagree", dict(color="#b45309", dash="dot")),
     )
-    fig.add_trace(
-        go.Scatter(
-            x=x,
-            y=per_period["mismatch"],
-            name="≠ citation mismatch",
-            mode="lines+markers",
-            line=dict(color="#7c3aed", dash="dash"),
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=x,
-            y=per_period["conflict"],
-            name="⇄ sources disagree",
-            mode="lines+markers",
-            line=dict(color="#b45309", dash="dot"),
-        )
-    )
+    for column, name, line in lines:
+        fig.add_trace(go.Scatter(x=x, y=per_period[column], name=name, mode="lines+markers", line=line))
     fig.update_layout(
         yaxis=dict(range=[0, 1], title="share of sessions"),
         legend=dict(orientation="h", y=-0.35),

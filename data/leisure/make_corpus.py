@@ -5,12 +5,14 @@ words (the pools', studios' and memberships' names), and answerable ones whose a
 a place, a time, an amount or a table cell. The generated files are committed, so the app needs
 neither reportlab nor this script; run it again after editing the text:
 
-    .venv/bin/python data/leisure/make_corpus.py
+    .venv/bin/python -m data.leisure.make_corpus
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+
+from data.corpus_documents import write_docx, write_pdf
 
 HERE = Path(__file__).resolve().parent
 
@@ -98,38 +100,15 @@ reception.
 """
 
 
-def write_timetable(path: Path) -> None:
-    import docx
-
-    document = docx.Document()
-    document.add_heading("Larkfield fees and class timetable 2026", level=1)
-    document.add_paragraph("Fees are per member. Day passes are sold at reception.")
-    for rows in (FEES_TABLE, CLASSES_TABLE):
-        table = document.add_table(rows=len(rows), cols=len(rows[0]))
-        for r, row in enumerate(rows):
-            for c, cell in enumerate(row):
-                table.cell(r, c).text = cell
-    document.add_paragraph("Classes last 45 minutes unless their name says otherwise.")
-    document.save(str(path))
-
-
-def write_terms(path: Path) -> None:
-    from reportlab.lib.pagesizes import A4
-    from reportlab.pdfgen import canvas
-
-    pdf = canvas.Canvas(str(path), pagesize=A4, invariant=True)  # invariant: the same bytes every run
-    for page in TERMS_PAGES:
-        y = 800
-        for line in page.splitlines():
-            pdf.drawString(40, y, line)
-            y -= 16
-        pdf.showPage()
-    pdf.save()
-
-
 def main() -> None:
-    write_timetable(HERE / "fees-and-timetable.docx")
-    write_terms(HERE / "membership-terms.pdf")
+    write_docx(
+        HERE / "fees-and-timetable.docx",
+        "Larkfield fees and class timetable 2026",
+        "Fees are per member. Day passes are sold at reception.",
+        [FEES_TABLE, CLASSES_TABLE],
+        "Classes last 45 minutes unless their name says otherwise.",
+    )
+    write_pdf(HERE / "membership-terms.pdf", TERMS_PAGES)
     (HERE / "faq.html").write_text(FAQ_HTML, encoding="utf-8")
     (HERE / "pool-safety.md").write_text(SAFETY_MD, encoding="utf-8")
     # A verbatim copy of one section, as someone pasted it into a text file; its name sorts after the

@@ -2,12 +2,14 @@
 traits that mislead answer-level checks (docs/question-sets.md). The generated files are
 committed, so the app needs neither reportlab nor this script; run it again after editing the text:
 
-    .venv/bin/python data/trust/make_corpus.py
+    .venv/bin/python -m data.trust.make_corpus
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+
+from data.corpus_documents import write_docx, write_pdf
 
 HERE = Path(__file__).resolve().parent
 
@@ -96,37 +98,15 @@ Report any breakage to the team leader on the same day, with a photo, in the tea
 """
 
 
-def write_price_list(path: Path) -> None:
-    import docx
-
-    document = docx.Document()
-    document.add_heading("Brightwater price list 2026", level=1)
-    document.add_paragraph("All prices are per visit and include VAT. Materials are included.")
-    table = document.add_table(rows=len(PRICE_TABLE), cols=len(PRICE_TABLE[0]))
-    for r, row in enumerate(PRICE_TABLE):
-        for c, cell in enumerate(row):
-            table.cell(r, c).text = cell
-    document.add_paragraph("Prices for commercial premises are quoted on request.")
-    document.save(str(path))
-
-
-def write_policy(path: Path) -> None:
-    from reportlab.lib.pagesizes import A4
-    from reportlab.pdfgen import canvas
-
-    pdf = canvas.Canvas(str(path), pagesize=A4, invariant=True)  # invariant: the same bytes every run
-    for page in POLICY_PAGES:
-        y = 800
-        for line in page.splitlines():
-            pdf.drawString(40, y, line)
-            y -= 16
-        pdf.showPage()
-    pdf.save()
-
-
 def main() -> None:
-    write_price_list(HERE / "price-list.docx")
-    write_policy(HERE / "customer-policy.pdf")
+    write_docx(
+        HERE / "price-list.docx",
+        "Brightwater price list 2026",
+        "All prices are per visit and include VAT. Materials are included.",
+        [PRICE_TABLE],
+        "Prices for commercial premises are quoted on request.",
+    )
+    write_pdf(HERE / "customer-policy.pdf", POLICY_PAGES)
     (HERE / "faq.html").write_text(FAQ_HTML, encoding="utf-8")
     (HERE / "team-manual.md").write_text(MANUAL_MD, encoding="utf-8")
     # A verbatim copy of one policy section, as someone pasted it into a text file; its name sorts after

@@ -153,7 +153,7 @@ _PLACE_PHRASE_WORDS = 4
 
 def _gives_place(sentence: str) -> bool:
     """Whether `sentence` says where: a preposition of place before words that are neither a time
-    nor a manner ("in the team app", "at the wall"; not "on weekdays", "from 9:00", "at no charge")."""
+    nor a manner ("in the team app", "in room 12"; not "on weekdays", "from 9:00", "at no charge")."""
     spans = read(sentence).spans
     tokens = [w.text.lower() for w in spans]
     for i, token in enumerate(tokens):
@@ -171,7 +171,13 @@ def _gives_place(sentence: str) -> bool:
             if after in STOPWORDS:
                 break
             phrase.append(after)
-        if phrase and not any(has_digit(w) or w in MONTH_NAMES or stem(w) in _NOT_PLACES for w in phrase):
+        # A number first is a time or an amount ("at 9:00", "in 2024", "in 30 days"); after a noun it
+        # names a place ("in room 12", "at gate B4").
+        if (
+            phrase
+            and not has_digit(phrase[0])
+            and not any(w in MONTH_NAMES or stem(w) in _NOT_PLACES for w in phrase)
+        ):
             return True
     return False
 

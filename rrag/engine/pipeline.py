@@ -63,6 +63,7 @@ from rrag.types import (
     RetrievedChunk,
 )
 from rrag.verify.conflicts import flag_conflicts
+from rrag.verify.nli import judge_pairs
 
 PRESENCE_LOCK = "engine.lock"  # in data_dir: held shared by every process with the folder open
 MAX_QUESTION_CHARS = 2000  # longer is a pasted document, not a question; retrieval would be noise
@@ -615,7 +616,7 @@ class ReliableRAG:
             verdicts = iter(verify_claims(stages.verifier, checkable, safe, question, on_claim))
             results = [ClaimResult(c, next(verdicts) if c.checkable else not_checkable(c)) for c in claims]
             answers = answers_question(shared_model(), question)
-            results = flag_conflicts(results, unread.readable(safe), answers)
+            results = flag_conflicts(results, unread.readable(safe), answers, judge_pairs)
         s = stages.settings
         with timer("score"):
             relevance = (

@@ -16,6 +16,12 @@ disagreement ("check-in closes 15 minutes before departure" beside "arrive at le
 departure", asked how early to arrive); one that does is about what the claim is about, whatever its
 words ("freeze your membership" and "a membership can be frozen"); where it is unsure, the words
 decide as without it.
+
+Words only find the candidates. Given the offline judge, two sources disagree by the counterfactual the
+verifier uses for a single claim (rrag/verify/counterfactual.py): the claim with the other source's value
+in its place must follow from the other source's sentence, and the claim itself must not. "Team Heron
+sits in room 40" does not make "Team Falcon sits in room 40" follow, so the two teams' rooms are no
+disagreement; "a 2-year warranty" makes "All products carry a warranty of 2 years" follow, so it is one.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from rrag.text import chunk_sentences, content_words
 from rrag.text.reading import read
 from rrag.text.values import Value
 from rrag.types import ClaimResult, ClaimStatus, RetrievedChunk, Verdict
+from rrag.verify.counterfactual import Judge, follows_instead
 
 CONFLICT_PREFIX = "sources disagree"
 SAME_THING = 0.6  # share of the smaller topic the two sentences must have in common
@@ -42,6 +49,7 @@ class Stated:
     source: str
     rank: int
     value: Value
+    sentence: str  # the sentence that gives it
 
 
 def _topic(text: str) -> frozenset[str]:
@@ -70,7 +78,7 @@ def _sentences(contexts: Sequence[RetrievedChunk]) -> list[_Sentence]:
     for rank, rc in enumerate(contexts):
         for sentence in chunk_sentences(rc.chunk.text):
             stated = tuple(
-                Stated(rc.chunk.source, rank, v)
+                Stated(rc.chunk.source, rank, v, sentence.text)
                 for v in read(sentence.text).values
                 if v.measure not in _NO_SLOT
             )
@@ -79,10 +87,11 @@ def _sentences(contexts: Sequence[RetrievedChunk]) -> list[_Sentence]:
     return out
 
 
-def disagreement(claim: str, contexts: Sequence[RetrievedChunk]) -> str:
+def disagreement(claim: str, contexts: Sequence[RetrievedChunk], judge: Judge | None = None) -> str:
     """ "sources disagree: ..." when the retrieved sources give different values for what `claim`
-    states a value of; "" when they agree or the claim states no value."""
-    return _disagreement(claim, _sentences(contexts))
+    states a value of (confirmed by `judge` where given); "" when they agree or the claim states no
+    value."""
+    return _disagreement(claim, _sentences(contexts), judge)
 
 
 def _claimed(claim: str) -> list[Value]:
@@ -90,9 +99,9 @@ def _claimed(claim: str) -> list[Value]:
     return [v for v in read(claim).values if v.measure not in _NO_SLOT]
 
 
-def _disagreement(claim: str, sentences: list[_Sentence]) -> str:
+def _disagreement(claim: str, sentences: list[_Sentence], judge: Judge | None) -> str:
     """The first disagreement about a value `claim` states among `sentences`: "sources disagree on the
-    duration: 12 months (policy.pdf) vs 2-year (faq.html)"."""
+    duration: 12 months (policy.pdf) vs 2-year (faq.html)"; one the judge confirms, where given."""
     claimed = _claimed(claim)
     topic = _topic(claim)
     if not claimed or not topic:
@@ -113,7 +122,9 @@ def _disagreement(claim: str, sentences: list[_Sentence]) -> str:
                 (a, b)
                 for a in backing
                 for b in other
-                if a.value.near & b.value.near and a.value.compatible(b.value)
+                if a.value.near & b.value.near
+                and a.value.compatible(b.value)
+                and (judge is None or _says_otherwise(judge, claim, said, b))
             ),
             None,
         )
@@ -124,6 +135,20 @@ def _disagreement(claim: str, sentences: list[_Sentence]) -> str:
                 f"({first.source}) vs {second.value.bounded or second.value.written} ({second.source})"
             )
     return ""
+
+
+def _says_otherwise(judge: Judge, claim: str, said: Value, other: Stated) -> bool:
+    """Whether `other` gives another value of what `claim` states `said` of: the claim with `other`'s
+    value (and its bound) in the place of `said` follows from `other`'s sentence, the claim does not."""
+    q = said.quantity
+    start, end = (
+        (said.bounded_at, said.bounded_at + len(said.bounded))
+        if said.bounded
+        else (q.start, max(q.end, q.unit_end))
+    )
+    swapped = claim[:start] + (other.value.bounded or other.value.written) + claim[end:]
+    claim_p, swapped_p = judge([(other.sentence, claim), (other.sentence, swapped)])
+    return follows_instead(claim_p, swapped_p)
 
 
 def _measure(value: Value) -> str:
@@ -145,10 +170,12 @@ def flag_conflicts(
     results: Sequence[ClaimResult],
     contexts: Sequence[RetrievedChunk],
     answers: Callable[[str], bool | None] | None = None,
+    judge: Judge | None = None,
 ) -> list[ClaimResult]:
     """`results` with each disagreement recorded on its claim; a supported claim becomes partial.
     `answers(sentence)`: whether a retrieved sentence answers the question asked (None: unsure); one
-    that does not cannot disagree with the answer."""
+    that does not cannot disagree with the answer. `judge`: the offline judge that confirms each
+    disagreement the words find."""
     checked = [r.claim.checkable and r.verdict.verified and bool(_claimed(r.claim.text)) for r in results]
     if not any(checked):
         return list(results)  # no value to disagree about: the retrieved sentences are not read
@@ -158,7 +185,7 @@ def flag_conflicts(
         sentences = [s for s in judged if s.answers is not False]
     flagged = []
     for result, check in zip(results, checked):
-        found = _disagreement(result.claim.text, sentences) if check else ""
+        found = _disagreement(result.claim.text, sentences, judge) if check else ""
         if found:
             result = replace(result, conflict=found, verdict=_at_most_partial(result.verdict, found))
         flagged.append(result)

@@ -96,6 +96,17 @@ def _name_swaps(c: Reading, e: Reading) -> Iterator[Swap]:
                 yield Swap(start, end, name, other, is_value=False)
 
 
+def follows_instead(claim: np.ndarray, counterfactual: np.ndarray) -> bool:
+    """Given the judge's (entailment, neutral, contradiction) for a claim and for its counterfactual
+    against one sentence: whether the counterfactual follows from it and the claim does not."""
+    return (
+        int(counterfactual.argmax()) == ENTAILMENT
+        and counterfactual[ENTAILMENT] >= FOLLOWS
+        and claim[ENTAILMENT] < FOLLOWS
+        and counterfactual[ENTAILMENT] - claim[ENTAILMENT] >= MARGIN
+    )
+
+
 def confirm(judge: Judge, claim: str, window: str) -> Confirmed | None:
     """The swap the judge confirms of `claim` against a sentence of its evidence `window`, if any:
     of the counterfactuals, the one it most believes, where it follows from its sentence and the claim
@@ -111,14 +122,11 @@ def confirm(judge: Judge, claim: str, window: str) -> Confirmed | None:
     probabilities = judge(
         [*((s, claim) for s in sentences), *((s, swap.applied(claim)) for s, swap in found)]
     )
-    claim_p = dict(zip(sentences, probabilities[: len(sentences), ENTAILMENT].tolist()))
+    claim_p = dict(zip(sentences, probabilities[: len(sentences)]))
     confirmed = [
-        Confirmed(swap, sentence, claim_p[sentence], float(p[ENTAILMENT]))
+        Confirmed(swap, sentence, float(claim_p[sentence][ENTAILMENT]), float(p[ENTAILMENT]))
         for (sentence, swap), p in zip(found, probabilities[len(sentences) :])
-        if int(p.argmax()) == ENTAILMENT
-        and p[ENTAILMENT] >= FOLLOWS
-        and claim_p[sentence] < FOLLOWS
-        and p[ENTAILMENT] - claim_p[sentence] >= MARGIN
+        if follows_instead(claim_p[sentence], p)
     ]
     # A value put right explains the claim; another name in its place may only say whom the value is
     # of ("Team Heron sits in room 40" for "Team Falcon sits in room 40"), so a value goes first.

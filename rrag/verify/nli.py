@@ -312,6 +312,12 @@ def shared_encoder(model_dir: Path = MODEL_DIR, threads: int = 2) -> CrossEncode
     return CrossEncoder(model_dir, threads)
 
 
+def judge_pairs(pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+    """The shipped judge's (entailment, neutral, contradiction) for each (evidence, claim), the model
+    loaded on first use: for checks outside a verifier stage (rrag/verify/conflicts.py)."""
+    return shared_encoder().predict(pairs)
+
+
 class NLIVerifier(Verifier):
     name = "nli"
 

@@ -39,8 +39,11 @@ from spacy.tokens import Doc
 from training.data import load_mix, read_jsonl
 from training.hard_pairs.frames import ASSERTED, FALSIFIED, UNASSERTED, best_sentence, frame
 from training.hard_pairs.parse import (
+    active,
     antonym,
     as_clause,
+    drop_clause,
+    drop_conjunct,
     drop_modifier,
     front_to_end,
     join,
@@ -202,15 +205,20 @@ STRUCTURE = {
     "sentence_swapped_passive": "not_entailment",
     "sentence_modifier_subject": "not_entailment",
     "sentence_passive": "entailment",
+    "sentence_active": "entailment",
     "sentence_drop_modifier": "entailment",
+    "sentence_drop_clause": "entailment",
+    "sentence_drop_conjunct": "entailment",
 }
+BALANCE = 0.35  # the share of sentences with entailed forms only that give one
 STRUCTURE_SOURCES = {"snli.jsonl": 10**6, "mnli.jsonl": 10**6, "fever_nli.jsonl": 10**6}
 
 
 def structure_pairs(count: int, seed: int) -> list[dict]:
-    """About `count` pairs from the premises' sentences: each sentence whose roles can be exchanged, or
-    whose subject's modifier holds a noun, gives one such edit (not entailed) and, beside it, the same
-    sentence in the passive or without a modifier (entailed), against the whole premise."""
+    """About `count` pairs from the premises' sentences, against the whole premise: a sentence whose
+    roles can be exchanged, or whose subject's modifier holds a noun, gives one such edit (not
+    entailed) and, beside it, the same sentence said otherwise (passive or active, without a modifier,
+    a relative clause or one of two subjects: entailed)."""
     rng = random.Random(seed)
     premises = sorted({r["premise"] for r in load_mix(STRUCTURE_SOURCES, seed)})
     rng.shuffle(premises)
@@ -236,15 +244,24 @@ def structure_pairs(count: int, seed: int) -> list[dict]:
                 (k, made)
                 for k, made in (
                     ("sentence_passive", passive(said)),
+                    ("sentence_active", active(said)),
                     ("sentence_drop_modifier", drop_modifier(said)),
+                    ("sentence_drop_clause", drop_clause(said)),
+                    ("sentence_drop_conjunct", drop_conjunct(said)),
                 )
                 if made
             ]
-            if against and kept:
-                for kind, made in (rng.choice(against), rng.choice(kept)):
-                    out.append(
-                        {"premise": premise, "hypothesis": made, "label": STRUCTURE[kind], "kind": kind}
-                    )
+            # As many sentences said otherwise but still entailed as edited into another fact, so that
+            # a change of structure alone tells nothing: a sentence with no edit against it gives its
+            # entailed form now and then.
+            chosen = [rng.choice(against)] if against else []
+            if kept and (against or rng.random() < BALANCE):
+                # a form that keeps every word goes first: a shorter one is the commonest
+                reworded = [k for k in kept if k[0] != "sentence_drop_modifier"]
+                chosen.append(rng.choice(reworded or kept))
+            for kind, made in chosen:
+                out.append({"premise": premise, "hypothesis": made, "label": STRUCTURE[kind], "kind": kind})
+            if chosen:
                 break
     print(
         f"{len(out)} structure pairs: "

@@ -212,6 +212,66 @@ def drop_modifier(doc: Doc) -> str | None:
     return join([t.text for t in doc if t.i not in gone])
 
 
+def drop_clause(doc: Doc) -> str | None:
+    """A relative clause of the subject or object dropped: 'The man who hired the guide left early' ->
+    'The man left early' (entailed, as a restrictive modifier is)."""
+    if any(t.lower_ in NEGATORS or t.lower_ in ("every", "all", "each", "few", "only") for t in doc):
+        return None
+    clause = next((t for t in doc if t.dep_ == "relcl" and t.head.dep_ in ("nsubj", "dobj", "pobj")), None)
+    if clause is None:
+        return None
+    gone = {t.i for t in clause.subtree}
+    kept = [t for t in doc if t.i not in gone]
+    return join(
+        [t.text for i, t in enumerate(kept) if not (t.text == "," and i and kept[i - 1].i + 1 != t.i)]
+    )
+
+
+def drop_conjunct(doc: Doc) -> str | None:
+    """One of two subjects or objects joined by 'and' dropped: 'Anna and Tom painted the fence' -> 'Tom
+    painted the fence' (entailed where the act is each one's, not a joint one)."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.lemma_ in SYMMETRIC or any(t.lower_ in NEGATORS for t in doc):
+        return None
+    for head in (c for c in root.children if c.dep_ in ("nsubj", "dobj")):
+        conj = next((c for c in head.children if c.dep_ == "conj"), None)
+        cc = next((c for c in head.children if c.dep_ == "cc" and c.lower_ == "and"), None)
+        if conj is None or cc is None or any(c.dep_ == "conj" for c in conj.children):
+            continue
+        # keep the second: the first word and everything up to the 'and' go
+        first = {t.i for t in head.subtree} - {t.i for t in conj.subtree}
+        kept = [t for t in doc if t.i not in first]
+        text = join([t.text for t in kept])
+        if head.dep_ == "nsubj":
+            verb = _be(root) or root
+            if verb.tag_ in ("VBZ", "VBP") or (verb.lemma_ == "be" and verb.tag_ == "VBD"):
+                text = join([_agree(verb, conj) if t.i == verb.i else t.text for t in kept])
+        return text
+    return None
+
+
+def active(doc: Doc) -> str | None:
+    """A passive clause said actively: 'The plan was approved by the board' -> 'The board approved the
+    plan' (entailed)."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.tag_ != "VBN" or any(t.lower_ in NEGATORS for t in doc):
+        return None
+    subject = next((c for c in root.children if c.dep_ == "nsubjpass"), None)
+    aux = next((c for c in root.children if c.dep_ == "auxpass"), None)
+    agent = next((c for c in root.children if c.dep_ == "agent"), None)
+    by = next((c for c in agent.children if c.dep_ == "pobj"), None) if agent is not None else None
+    if subject is None or aux is None or by is None or subject.pos_ == "PRON" or by.pos_ == "PRON":
+        return None
+    if next(iter(subject.subtree)).i != 0 or aux.lower_ not in ("is", "are", "was", "were"):
+        return None
+    tense = "VBD" if aux.lower_ in ("was", "were") else ("VBP" if _plural(by) else "VBZ")
+    form = getInflection(root.lemma_, tense)
+    if not form:
+        return None
+    rest = [t.text for t in _outside(doc, subject, agent) if t.i not in (aux.i, root.i)]
+    return join([_phrase(by, True), form[0], _phrase(subject, False), *rest])
+
+
 def front_to_end(doc: Doc) -> str | None:
     """'In 2010, the club moved north.' -> 'The club moved north in 2010.' and back."""
     tokens = [t for t in doc if not t.is_space]

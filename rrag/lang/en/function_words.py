@@ -59,3 +59,10 @@ CLAUSE_START = re.compile(
     r"|(?:^|\n)[ \t]*\d{1,3}(?:\.\d{1,3})*\.?[ \t]+)$",
     re.IGNORECASE,
 )
+# A sentence that opens with a condition asserts none of its clauses on their own: "If the doctor
+# arrived, the lawyer left" does not say the lawyer left. (A concession still asserts its main clause:
+# "even if", "although", "whether or not".)
+CONDITION_OPENS = re.compile(
+    r"\s*(?:if|unless|provided|providing|as long as|so long as|in case|assuming|supposing|suppose)\b",
+    re.IGNORECASE,
+)

@@ -9,8 +9,15 @@ and quantifiers (contrasts/). What they compare is read once per text (rrag.text
 `Statement` (compared.py) less a preamble or hedge (asserted.py).
 """
 
-from rrag.verify.rules import contrasts, negation, records, values  # noqa: F401 (they register their rules)
+from importlib import import_module
+from pkgutil import walk_packages
+
 from rrag.verify.rules.base import RULES, Rule
+
+# Every module of this package is imported, so a rule module takes part as soon as it is written:
+# its decorators register its rules, and no import line elsewhere names it.
+for _module in walk_packages(__path__, f"{__name__}."):
+    import_module(_module.name)
 
 HARD_EVIDENCE = RULES.hard_kinds()  # the kinds of a contradiction no model may overrule
 

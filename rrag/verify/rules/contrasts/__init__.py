@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from rrag.text import stem
 from rrag.verify.rules.base import RULES, SENTENCE, Contrast, first_contrast, pairs
-from rrag.verify.rules.contrasts import names, quantifiers, swaps, words  # noqa: F401 (they register their rules)
 from rrag.verify.rules.contrasts.base import ENTITY, MODALITY, OPPOSITE, ORDER, QUANTIFIER, ROLE, SWAP
 
 __all__ = ["ENTITY", "MODALITY", "OPPOSITE", "ORDER", "QUANTIFIER", "ROLE", "SWAP", "Contrast", "contrast"]
