@@ -252,6 +252,9 @@ class Report:
     llm: dict[str, Any] = field(default_factory=dict)  # provenance: server, models, prompt version, tokens
     retrieval: str = ""  # how the contexts were chosen: first stage, reranked or not, and why
     closest_passage: str = ""  # where nothing retrieved answers the question: the passage that came closest
+    # Checks that did not run, or ran on part of the text, and why: "Answer-relevance check: the
+    # question is in German; ..." (text in a language the rules do not read, rrag/audit/languages.py)
+    checks_not_run: list[str] = field(default_factory=list)
 
     @property
     def source_conflicts(self) -> int:
@@ -289,6 +292,7 @@ class Report:
             "llm": dict(self.llm),
             "retrieval": self.retrieval,
             "closest_passage": self.closest_passage,
+            "checks_not_run": list(self.checks_not_run),
         }
 
     @classmethod
@@ -344,6 +348,7 @@ class Report:
                 "llm",
                 "retrieval",
                 "closest_passage",
+                "checks_not_run",
             )
             if k in data
         }
@@ -412,3 +417,6 @@ class DocumentInfo:
     # file name when a file is named), or "sha256:<hash>" for uploaded bytes. "" means the source.
     identity: str = ""
     version: int = 1  # the ingest whose chunks are in the index; each re-ingest adds one
+    # ISO 639 code of the language its text is written in (rrag/lang/detect.py), "" where it could not
+    # be told: too little text, or indexed before languages were detected (re-indexing detects it).
+    language: str = ""

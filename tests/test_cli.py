@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_language import ENGLISH, GERMAN
 
 from rrag.settings import Settings
 from rrag.store import Store
@@ -127,3 +128,36 @@ def test_sessions_lists_questions_never_answered_and_failed(tmp_path: Path) -> N
         ("s-interrupted", "interrupted"),
         ("s-failed", "failed"),
     }
+
+
+def test_documents_list_their_language_and_a_report_says_what_did_not_run(tmp_path: Path) -> None:
+    (tmp_path / "urlaub.md").write_text(GERMAN, encoding="utf-8")
+    (tmp_path / "leave.md").write_text(ENGLISH, encoding="utf-8")
+    data = tmp_path / "data"
+    assert (
+        run_cli("ingest", str(tmp_path / "urlaub.md"), str(tmp_path / "leave.md"), data_dir=data).returncode
+        == 0
+    )
+    listed = run_cli("documents", data_dir=data)
+    assert listed.returncode == 0, listed.stderr
+    lines = {line.split()[-1]: line for line in listed.stdout.splitlines()}
+    assert "German" in lines["urlaub.md"] and "English" in lines["leave.md"]
+    as_json = {
+        d["source"]: d["language"] for d in json.loads(run_cli("documents", "--json", data_dir=data).stdout)
+    }
+    assert as_json == {"urlaub.md": "de", "leave.md": "en"}
+    audited = run_cli(
+        "verify",
+        "--question",
+        "Wer muss die Arbeit im Homeoffice genehmigen?",
+        "--answer-file",
+        "-",
+        data_dir=data,
+        stdin="Die Arbeit im Homeoffice muss vorher von der Teamleitung genehmigt werden.",
+    )
+    assert "Traceback" not in audited.stderr, audited.stderr
+    assert "NOT_VERIFIED" in audited.stdout and "the offline verifier reads English only" in audited.stdout
+    assert (
+        "Did not run: Claim verification by the rules and the judge: the answer is in German"
+        in audited.stdout
+    )

@@ -54,11 +54,18 @@ SECRET = "sk-test-DO-NOT-SHOW-1234567890"
 @pytest.fixture
 def rag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ReliableRAG]:
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
-    folder = tmp_path / "docs"
+    yield from engine_with(
+        tmp_path / "docs", {"leave.md": LEAVE, "security.txt": SECURITY, "visitors.txt": HOSTILE}
+    )
+
+
+def engine_with(folder: Path, documents: dict[str, str]) -> Iterator[ReliableRAG]:
+    """The engine the pages share (the same cached handle), with `documents` written to `folder` and
+    ingested; its caches cleared and the engine closed after the test."""
     folder.mkdir()
-    for name, text in {"leave.md": LEAVE, "security.txt": SECURITY, "visitors.txt": HOSTILE}.items():
+    for name, text in documents.items():
         (folder / name).write_text(text, encoding="utf-8")
-    engine = get_engine()  # the same cached handle the pages use
+    engine = get_engine()
     assert all(r.ok for r in engine.ingest(sorted(folder.iterdir())))
     yield engine
     st.cache_data.clear()

@@ -6,11 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import streamlit as st
-from test_pages import _all_text, _page, _submit
+from test_pages import _all_text, _page, _submit, engine_with
 
 from rrag import ReliableRAG
-from ui.engine import get_engine
 
 POLICY = "Warranty policy\n\nAll products carry a warranty of 12 months from the date of purchase.\n"
 FAQ = "<html><body><p>Our products come with a 2-year warranty.</p></body></html>"
@@ -19,16 +17,7 @@ PRODUCTS = "X400 service plans\n\nThe annual service for the X400 costs GBP 120.
 
 @pytest.fixture
 def rag(tmp_path: Path) -> Iterator[ReliableRAG]:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    for name, text in {"policy.txt": POLICY, "faq.html": FAQ, "x400.txt": PRODUCTS}.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    engine = get_engine()
-    assert all(r.ok for r in engine.ingest(sorted(folder.iterdir())))
-    yield engine
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    engine.close()
+    yield from engine_with(tmp_path / "docs", {"policy.txt": POLICY, "faq.html": FAQ, "x400.txt": PRODUCTS})
 
 
 def _ask(question: str) -> str:

@@ -14,6 +14,7 @@ from rrag.settings import AnswererName, ClaimExtractorName, Settings, VerifierSt
 from rrag.tools.verifier_eval import make_verifier
 from rrag.verify.cascade import build_verifier
 from rrag.verify.guarded import GuardedVerifier
+from rrag.verify.language_gate import LanguageGate
 from rrag.verify.nli import NLIVerifier
 from rrag.verify.registry import VERIFIERS
 
@@ -25,7 +26,9 @@ def test_every_name_the_settings_accept_has_a_factory() -> None:
 
 
 def test_a_name_means_the_same_verifier_in_the_cascade_and_in_rrag_eval(settings: Settings) -> None:
-    in_app = build_verifier(settings.replace(verifiers=("nli",))).stages[0]
+    gate = build_verifier(settings.replace(verifiers=("nli",))).stages[0]
+    assert isinstance(gate, LanguageGate)  # the app's offline stages read English only
+    in_app = gate.stage
     measured = make_verifier("nli", settings)
     assert type(in_app) is type(measured) is GuardedVerifier
     assert type(make_verifier("model", settings)) is NLIVerifier

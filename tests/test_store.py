@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 
 import pandas as pd
@@ -623,6 +624,20 @@ def test_sessions_saved_before_source_conflicts_were_counted_read_zero(settings:
         assert [s.as_saved.source_conflicts for s in store.list_sessions()] == [0]
         assert sessions_frame(reviewed_records(store))["source_conflicts"].tolist() == [0]
     assert (6, "m006_sessions_count_source_conflicts") in _versions(settings)
+
+
+def test_documents_listed_before_languages_were_detected_keep_their_rows(db_settings: Settings) -> None:
+    german = replace(_doc("doc-2", "handbuch/urlaub.md"), language="de")
+    with Store(db_settings) as store:
+        store.save_document(_doc())
+    with _raw(db_settings) as raw, raw.begin():  # the documents table as release 13 left it
+        raw.exec_driver_sql("ALTER TABLE documents DROP COLUMN language")
+        raw.exec_driver_sql("DELETE FROM schema_version WHERE name = 'm014_documents_know_their_language'")
+    with Store(db_settings) as store:
+        assert store.list_documents() == [_doc()] and _doc().language == ""  # not detected
+        store.save_document(german)
+        assert store.get_document("doc-2").language == "de"
+    assert (14, "m014_documents_know_their_language") in _versions(db_settings)
 
 
 def test_verdicts_saved_before_not_verified_existed_are_migrated(settings: Settings) -> None:

@@ -141,18 +141,29 @@ def test_ingest_and_documents_tables() -> None:
     docs = documents_table(
         [
             DocumentInfo(
-                "d1", "a.pdf", "f" * 64, 2048, 12, 3, "2026-11-22T10:00:00+00:00", identity="manuals/a.pdf"
-            )
+                "d1",
+                "a.pdf",
+                "f" * 64,
+                2048,
+                12,
+                3,
+                "2026-11-22T10:00:00+00:00",
+                identity="manuals/a.pdf",
+                language="de",
+            ),
+            DocumentInfo("d2", "b.pdf", "f" * 64, 2048, 12, 3, "2026-11-22T10:00:00+00:00"),  # not detected
         ]
     )
     assert docs.iloc[0].to_dict() == {
         "Document": "a.pdf",
         "Identity": "manuals/a.pdf",
+        "Language": "German (de)",
         "Chunks": 12,
         "Near-duplicates dropped": 3,
         "Size (KB)": 2.0,
         "Indexed": "2026-11-22 10:00 UTC",
     }
+    assert pd.isna(docs.iloc[1]["Language"])  # shown as the table's "not measured"
     assert list(documents_table([]).columns) == list(docs.columns)
     upload = DocumentInfo("d2", "a.pdf", "f" * 64, 2048, 12, 0, "", identity="sha256:" + "0123456789ab" * 5)
     assert document_label(upload) == "a.pdf (upload, sha256 0123456789ab…)"

@@ -14,6 +14,7 @@ from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.cascade import CascadeVerifier, build_verifier
 from rrag.verify.guarded import GuardedVerifier
+from rrag.verify.language_gate import LanguageGate
 from rrag.verify.lexical import LexicalVerifier
 from rrag.verify.llm_judge import LLMJudge
 from rrag.verify.quote import QuoteVerifier
@@ -407,7 +408,11 @@ def test_accept_decides_when_to_go_on() -> None:
 def test_build_verifier_follows_the_settings(server: ChatServer, settings: Settings) -> None:
     default = build_verifier(settings)
     assert isinstance(default, CascadeVerifier)
-    assert [type(s) for s in default.stages] == [QuoteVerifier, GuardedVerifier]
+    assert [type(s) for s in default.stages] == [LanguageGate, LanguageGate]  # each offline stage gated
+    assert [type(s.stage) for s in default.stages if isinstance(s, LanguageGate)] == [
+        QuoteVerifier,
+        GuardedVerifier,
+    ]
     no_llm = build_verifier(settings.replace(verifiers=("nli", "llm")))
     assert [s.name for s in no_llm.stages] == ["nli"]  # the judge joins only when configured
     with pytest.raises(ConfigError, match="RRAG_LLM_BASE_URL"):

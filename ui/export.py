@@ -106,6 +106,8 @@ def report_markdown(report: Report) -> str:
     ]
     if not report.verified:
         lines += [f"> **Not verified:** {_md(report.not_verified_reason)}", ""]
+    for check in report.checks_not_run:
+        lines += [f"> **Did not run:** {_md(check)}", ""]
     for note in report.notes:
         lines += [f"*{_md(note)}*", ""]
     lines += ["## The answer the user receives", "", f"> {_md(report.final_answer)}", ""]
@@ -142,7 +144,10 @@ def report_html(report: Report) -> str:
         else ""
     )
     caveat = f'<p class="caveat">{e(report.caveat)}</p>' if report.caveat else ""
-    notes = "".join(f'<p class="meta">{e(note)}</p>' for note in report.notes)
+    notes = "".join(
+        f'<p class="warn"><strong>Did not run:</strong> {e(c)}</p>' for c in report.checks_not_run
+    )
+    notes += "".join(f'<p class="meta">{e(note)}</p>' for note in report.notes)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

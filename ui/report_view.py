@@ -101,6 +101,12 @@ def _render_verdict(report: Report) -> None:
             "Unverified claims are shown as ⚠ Not verified, never as supported.",
             icon=":material/pause_circle:",
         )
+    if report.checks_not_run:  # text in a language the rules do not read (rrag/audit/languages.py)
+        st.warning(
+            "**Checks that did not run.**\n\n"
+            + "\n".join(f"- {md_escape(check)}" for check in report.checks_not_run),
+            icon=":material/translate:",
+        )
     if report.addresses_question is False:
         st.warning(
             f"**May not answer the question.** {md_escape(report.relevance_reason)}", icon=":material/help:"

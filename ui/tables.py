@@ -14,6 +14,7 @@ import pandas as pd
 
 from rrag.audit.scoring import NOT_VERIFIED_KEY
 from rrag.ingest.sources import UPLOAD_IDENTITY_PREFIX
+from rrag.lang.detect import language_name
 from rrag.store import PendingSession, ReviewRecord, SessionSummary
 from rrag.types import Decision, DocumentInfo, IngestResult
 from ui.status import badge_text, decision_style, level_style, status_style
@@ -66,12 +67,18 @@ def document_label(document: DocumentInfo) -> str:
     return document.source if identity == document.source else f"{document.source} ({identity})"
 
 
+def language_label(code: str) -> str | None:
+    """ "German (de)"; None (the table's "not measured") where it was not detected."""
+    return f"{language_name(code)} ({code})" if code else None
+
+
 def documents_table(documents: Sequence[DocumentInfo]) -> pd.DataFrame:
     return pd.DataFrame(
         [
             {
                 "Document": d.source,
                 "Identity": identity_label(d),
+                "Language": language_label(d.language),
                 "Chunks": d.chunks,
                 "Near-duplicates dropped": d.duplicates_dropped,
                 "Size (KB)": round(d.size_bytes / 1024, 1),
@@ -79,7 +86,15 @@ def documents_table(documents: Sequence[DocumentInfo]) -> pd.DataFrame:
             }
             for d in documents
         ],
-        columns=["Document", "Identity", "Chunks", "Near-duplicates dropped", "Size (KB)", "Indexed"],
+        columns=[
+            "Document",
+            "Identity",
+            "Language",
+            "Chunks",
+            "Near-duplicates dropped",
+            "Size (KB)",
+            "Indexed",
+        ],
     )
 
 

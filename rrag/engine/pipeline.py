@@ -17,6 +17,7 @@ from rrag.audit.corrections import (
     reviewed_report,
     reviewed_sessions,
 )
+from rrag.audit.languages import Unread
 from rrag.audit.scoring import score
 from rrag.backends.embedding import get_embedder
 from rrag.backends.llm import OpenAIChatLLM, TextSink, llm_deadline
@@ -609,14 +610,20 @@ class ReliableRAG:
     ) -> Report:
         # Instructions planted in the documents are neither evidence nor commands (retrieval/injection.py).
         safe, planted = defused
+        unread = Unread.of(question, answer.text, safe)  # text the rules cannot read: gated, and said
         with timer("verify"):
             checkable = [c for c in claims if c.checkable]
             verdicts = iter(verify_claims(stages.verifier, checkable, safe, question, on_claim))
             results = [ClaimResult(c, next(verdicts) if c.checkable else not_checkable(c)) for c in claims]
-            results = flag_conflicts(results, safe, answers_question(shared_model(), question), judge_pairs)
+            answers = answers_question(shared_model(), question)
+            results = flag_conflicts(results, unread.readable(safe), answers, judge_pairs)
         s = stages.settings
         with timer("score"):
-            relevance = answer_relevance(stages, question, answer, [r for r in results if r.claim.checkable])
+            relevance = (
+                answer_relevance(stages, question, answer, [r for r in results if r.claim.checkable])
+                if unread.relevance_readable
+                else None
+            )
             scored = score(
                 results,
                 answer,
@@ -645,6 +652,7 @@ class ReliableRAG:
             llm=calls.summary(stages.llm, PROMPT_VERSION),
             retrieval=judged.retrieval if judged else VERIFY_RETRIEVAL,
             closest_passage=judged.closest_note() if judged else "",
+            checks_not_run=unread.checks_not_run(safe, answered_here=judged is not None),
         )
         with timer("save"):
             self.store.save_report(report)

@@ -26,6 +26,7 @@ from rrag.ingest.dedup import NearDuplicateFilter
 from rrag.ingest.extract import check_file, check_size, extract
 from rrag.ingest.journal import Journal, Repair, chunk_id, crash_point
 from rrag.ingest.sources import doc_id_for, safe_filename, upload_identity
+from rrag.lang.detect import detect_language
 from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
 from rrag.types import Chunk, DocumentInfo, IngestResult
@@ -210,6 +211,7 @@ class Ingestor:
                 created_at=datetime.now(UTC).isoformat(timespec="seconds"),
                 identity=identity,
                 version=version,
+                language=detect_language(document.text),
             )
             journal.commit(info, version, chunks)
         except BaseException:

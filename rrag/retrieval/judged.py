@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rrag.backends.question_passage import QuestionPassageModel, Window
+from rrag.lang.detect import foreign_language, language_name
 from rrag.retrieval.gate import RERANK_CANDIDATES, RecallGate
 from rrag.retrieval.hybrid import HybridRetriever
 from rrag.types import RetrievedChunk
@@ -34,6 +35,7 @@ class Judged:
     answers: list[float]  # P(answers) of each context's best window
     closest: str  # the best window's text, "" when nothing was retrieved
     retrieval: str  # how the contexts were chosen, for the report's retrieval line
+    read: bool = True  # False: the question is in a language the model does not read, so it judged nothing
 
     @property
     def best(self) -> float:
@@ -41,7 +43,7 @@ class Judged:
 
     @property
     def answered(self) -> bool:
-        return self.best >= NOT_ANSWERING
+        return not self.read or self.best >= NOT_ANSWERING
 
     def closest_note(self) -> str:
         if not self.contexts or self.answered:
@@ -58,7 +60,14 @@ def judge(
     gate: RecallGate | None,
 ) -> Judged:
     """The top_k contexts for `question`: the first stage's RERANK_CANDIDATES reordered by the model
-    where `gate` passed, else the first stage's top_k as they come; each with its P(answers)."""
+    where `gate` passed, else the first stage's top_k as they come; each with its P(answers). The model
+    reads English only: a question in another language gets the first stage's top_k, unjudged."""
+    unread = foreign_language(question)
+    if unread:
+        why = f"the question is in {language_name(unread)}, which the question-passage model does not read"
+        return Judged(
+            retriever.retrieve(question, top_k), [], "", _retrieval_line(0, top_k, gate, why), read=False
+        )
     reranking = gate is not None and gate.passed
     candidates = retriever.retrieve(question, max(RERANK_CANDIDATES, top_k) if reranking else top_k)
     texts = [rc.chunk.text for rc in candidates]
@@ -111,8 +120,10 @@ def _order(scored: list[tuple[float, Window | None]], reranking: bool) -> list[i
     return order
 
 
-def _retrieval_line(candidates: int, top_k: int, gate: RecallGate | None) -> str:
+def _retrieval_line(candidates: int, top_k: int, gate: RecallGate | None, unjudged: str = "") -> str:
     first = f"hybrid (vector + keyword), top {top_k}"
+    if unjudged:
+        return f"{first}; not reranked, nor checked for an answer: {unjudged}"
     if gate is None:
         return (
             f"{first}; not reranked: no recall gate measured for this corpus "

@@ -131,6 +131,13 @@ def _m013_review_changes_carry_evidence(conn: Connection) -> None:
         conn.exec_driver_sql("ALTER TABLE review_changes ADD COLUMN evidence TEXT")
 
 
+def _m014_documents_know_their_language(conn: Connection) -> None:
+    # The language each document is written in, detected at ingest (rrag/lang/detect.py); documents
+    # indexed before have "" (not detected) until they are re-indexed.
+    if "language" not in {c["name"] for c in inspect(conn).get_columns("documents")}:
+        conn.exec_driver_sql("ALTER TABLE documents ADD COLUMN language VARCHAR(35) NOT NULL DEFAULT ''")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m001_initial_schema,
     _m002_audit_trail_is_append_only,
@@ -145,6 +152,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _m011_keyword_terms_stemmed_anew,
     _m012_ended_sign_ins,
     _m013_review_changes_carry_evidence,
+    _m014_documents_know_their_language,
 )
 
 

@@ -66,6 +66,7 @@ class DocumentRow(Base):
     duplicates_dropped: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[str] = mapped_column(String(40))
     version: Mapped[int] = mapped_column(Integer, default=0)  # committed version; 0 = none yet
+    language: Mapped[str] = mapped_column(String(35), default="", server_default="")  # migration 14
     state: Mapped[str] = mapped_column(String(20), default="ready")  # see DOCUMENT_STATES
     pending_version: Mapped[int | None] = mapped_column(Integer)
     writer: Mapped[str | None] = mapped_column(String(300))  # "host:pid" of the process in a busy state

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rrag.errors import RRAGError, StoreDamagedError
+from rrag.lang.detect import language_name
 from rrag.settings import RISK_PRESETS, Settings
 from rrag.tools.progress import AskProgress, ProgressLine
 from rrag.types import IngestResult, Report
@@ -248,6 +249,8 @@ def _print_report(report: Report, as_json: bool) -> None:
     )
     if not report.verified:
         print(f"Not verified: {report.not_verified_reason}")
+    for check in report.checks_not_run:
+        print(f"Did not run: {check}")
     if report.needs_review:
         print("Needs review: " + "; ".join(report.review_reasons))
     for note in report.notes:
@@ -286,7 +289,7 @@ def _cmd_documents(args: argparse.Namespace) -> int:
         print(json.dumps([asdict(d) for d in docs], indent=2))
         return 0
     for d in docs:
-        print(f"{d.doc_id}  {d.chunks:>4} chunks  {d.source}")
+        print(f"{d.doc_id}  {d.chunks:>4} chunks  {language_name(d.language) or '-':<10}  {d.source}")
     return 0
 
 

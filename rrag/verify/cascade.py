@@ -2,6 +2,9 @@
 
     quote (exact / near-exact)  ->  nli (offline model)  ->  llm (judge, when configured)
 
+The offline stages read English only: each is wrapped in the language gate (rrag/verify/language_gate.py),
+which leaves a claim or passages in another language "not verified" for the next stage.
+
 A verdict is accepted when `accept` says it is confident enough; otherwise the next stage runs. When
 the last stages fail (an LLM timeout), the latest offline verdict stands and its reason says so;
 only a claim no stage could decide is "not verified".
@@ -21,6 +24,7 @@ from rrag.settings import Settings
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import NOT_VERIFIED, not_verified
+from rrag.verify.language_gate import LanguageGate
 from rrag.verify.registry import VERIFIERS
 
 ACCEPT_CONFIDENCE = 0.75
@@ -100,23 +104,32 @@ def _stands_against(against: Verdict, overruled: Verdict) -> Verdict:
 
 def _settle(kept: Verdict | None, failures: list[str], last_stage: str) -> Verdict:
     if kept is None:
-        return not_verified(last_stage, "; ".join(failures) or "no verifier could decide")
+        return not_verified(last_stage, _joined(failures) or "no verifier could decide")
     if not failures:
         return kept
     return replace(
         kept,
-        reason=f"{kept.reason}. A later stage could not check it ({'; '.join(failures)}); "
+        reason=f"{kept.reason}. A later stage could not check it ({_joined(failures)}); "
         f"this {kept.verifier} verdict stands",
     )
 
 
+def _joined(failures: list[str]) -> str:
+    return "; ".join(dict.fromkeys(failures))  # two offline stages gated alike say it once
+
+
+def _stage(name: str, settings: Settings, llm: LLM | None) -> Verifier:
+    stage = VERIFIERS.create(name, settings, llm)
+    return stage if name == "llm" else LanguageGate(stage)  # the LLM reads any language; the rest English
+
+
 def build_verifier(settings: Settings, llm: LLM | None = None) -> Verifier:
-    """The cascade named by `settings.verifiers`, in that order (rrag/verify/registry.py). The LLM
-    judge joins only when an LLM is given or configured; a cascade left with no stage at all is a
-    configuration error."""
+    """The cascade named by `settings.verifiers`, in that order (rrag/verify/registry.py), each offline
+    stage behind the language gate. The LLM judge joins only when an LLM is given or configured; a
+    cascade left with no stage at all is a configuration error."""
     if llm is None and settings.llm_configured and "llm" in settings.verifiers:
         llm = OpenAIChatLLM(settings)
-    stages = [VERIFIERS.create(name, settings, llm) for name in settings.verifiers if name != "llm" or llm]
+    stages = [_stage(name, settings, llm) for name in settings.verifiers if name != "llm" or llm]
     if not stages:
         raise ConfigError(
             "the LLM verifier needs an LLM: set RRAG_LLM_BASE_URL and RRAG_LLM_MODEL, "
