@@ -3,6 +3,7 @@
 import numpy as np
 
 from rrag.settings import Settings
+from rrag.text import content_words
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
 from rrag.verify.counterfactual import confirm, swaps
 from rrag.verify.registry import VERIFIERS
@@ -24,6 +25,18 @@ def test_a_value_said_in_words_is_the_same_value():
 def test_a_name_the_sentence_does_not_write_is_swapped_for_its_names():
     found = swaps("The head office moved to Leeds in 2015.", "The head office moved to Manchester in 2015.")
     assert [(s.said, s.instead, s.is_value) for s in found] == [("Leeds", "Manchester", False)]
+
+
+def test_a_name_the_documents_write_elsewhere_is_no_wrong_name():
+    claim, sentence = "Ultra is an album from Depeche Mode.", "Ultra (UK CD album booklet)."
+    assert [s.instead for s in swaps(claim, sentence)] == ["UK CD"]
+    assert swaps(claim, sentence, written=frozenset(content_words("Depeche Mode released Ultra."))) == []
+
+
+def test_a_rank_is_no_amount_to_put_in_its_place():
+    sentence = "In 2011 Ireland had about 6.6 million people, the second-most populous island."
+    assert swaps("It is the 2nd most populous island.", sentence) == []
+    assert [s.instead for s in swaps("It is on the 3rd floor.", "It is on the 4th floor.")] == ["4th floor"]
 
 
 def _judge(entailed: dict[str, float]):

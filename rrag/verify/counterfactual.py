@@ -14,12 +14,14 @@ The same test tells two sources that disagree from two sources about different t
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence, Set
 from dataclasses import dataclass
 
 import numpy as np
 
-from rrag.text import split_sentences, words
+from rrag.lang.en.numerals import ORDINAL_SUFFIXES, ORDINAL_UNITS, ORDINALS
+from rrag.text import content_words, split_sentences, words
+from rrag.text.quantities import Quantity
 from rrag.text.reading import Reading, read
 
 ENTAILMENT = 0  # the judge's label order: entailment, neutral, contradiction
@@ -66,30 +68,39 @@ def _names(reading: Reading) -> list[tuple[int, int, str]]:
     return [(start, end, reading.text[start:end]) for start, end in spans]
 
 
-def swaps(claim: str, evidence: str) -> list[Swap]:
+def swaps(claim: str, evidence: str, written: Set[str] = frozenset()) -> list[Swap]:
     """Each value or name of `claim` that the sentence `evidence` gives otherwise, with each of the
     sentence's values of its measure (or names) in its place, values first. A value the sentence
-    states too, or a name it writes, makes no swap."""
+    states too makes no swap, nor a name whose words it writes, or whose content words the documents
+    write (`written`: their content_words): "Depeche Mode", named all over an article, is no wrong
+    name for its album because one sentence names "UK CD" instead."""
     c, e = read(claim), read(evidence)
-    return list(dict.fromkeys([*_value_swaps(c, e), *_name_swaps(c, e)]))
+    return list(dict.fromkeys([*_value_swaps(c, e), *_name_swaps(c, e, written)]))
+
+
+def _ordinal(reading: Reading, q: Quantity) -> bool:
+    """Whether `q` is said as an ordinal ("2nd", "third"): a rank is no amount to put in its place."""
+    written = reading.text[q.start : q.end].lower()
+    return written in ORDINALS or written in ORDINAL_UNITS or written.endswith(ORDINAL_SUFFIXES)
 
 
 def _value_swaps(c: Reading, e: Reading) -> Iterator[Swap]:
     for q in c.quantities:
         measure, amount = q.measure
-        same = [x for x in e.quantities if x.measure[0] == measure]
+        ordinal = _ordinal(c, q)
+        same = [x for x in e.quantities if x.measure[0] == measure and _ordinal(e, x) == ordinal]
         if any(math.isclose(x.measure[1], amount, rel_tol=1e-6) for x in same):
             continue
         for x in same:
             yield Swap(q.start, max(q.end, q.unit_end), q.written(c.text), x.written(e.text))
 
 
-def _name_swaps(c: Reading, e: Reading) -> Iterator[Swap]:
+def _name_swaps(c: Reading, e: Reading, written: Set[str]) -> Iterator[Swap]:
     evidence_words = set(e.words)
     theirs = [name for _, _, name in _names(e)]
     ours = {name for _, _, name in _names(c)}
     for start, end, name in _names(c):
-        if set(words(name)) <= evidence_words:
+        if set(words(name)) <= evidence_words or set(content_words(name)) <= written:
             continue
         for other in theirs:
             if other not in ours:
@@ -107,13 +118,16 @@ def follows_instead(claim: np.ndarray, counterfactual: np.ndarray) -> bool:
     )
 
 
-def confirm(judge: Judge, claim: str, window: str) -> Confirmed | None:
+def confirm(judge: Judge, claim: str, window: str, written: Set[str] = frozenset()) -> Confirmed | None:
     """The swap the judge confirms of `claim` against a sentence of its evidence `window`, if any:
     of the counterfactuals, the one it most believes, where it follows from its sentence and the claim
     does not (FOLLOWS, MARGIN). Each sentence of the window is read on its own: a value the window
-    gives of another thing, in another sentence, hides no clash with the sentence about the claim's."""
+    gives of another thing, in another sentence, hides no clash with the sentence about the claim's.
+    `written`: the content words of all the documents retrieved (see `swaps`)."""
     found = [
-        (sentence.text, swap) for sentence in split_sentences(window) for swap in swaps(claim, sentence.text)
+        (sentence.text, swap)
+        for sentence in split_sentences(window)
+        for swap in swaps(claim, sentence.text, written)
     ]
     found = found[:MAX_SWAPS]
     if not found:

@@ -46,12 +46,14 @@ class Guard:
 
 
 # Hard evidence is no part of the guard: it always wins. Each other kind overrules the model's yes only
-# as its measured precision allows (`RULES.bound`: never, today). The unsure-yes veto's bounds are
-# measured with group cross-validation, the combiner refitted in each fold (python -m training.guard_cv).
+# as its measured precision allows (`RULES.bound`: never, today). The unsure-yes veto is off: with the
+# judge trained on the hard pairs, group cross-validation (python -m training.guard_cv, the combiner
+# refitted in each fold) puts the stage without it level with the model alone, and a veto chosen per
+# fold behind both (docs/log/2026-11-29-the-judge-learns-the-errors.md).
 DEFAULT_GUARD = Guard(
     overrules_below=RULES.overrules_below(),
     in_long_claims=frozenset(),
-    model_sure=0.8,
+    model_sure=0.0,
     rules_doubt=0.25,
 )
 

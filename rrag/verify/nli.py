@@ -396,7 +396,9 @@ class NLIVerifier(Verifier):
         if self.counterfactual:
             for score, found, _ in plan:
                 confirmed = (
-                    confirm(self.encoder.predict, score.span.text, found[0].span.text) if found else None
+                    confirm(self.encoder.predict, score.span.text, found[0].span.text, index.terms)
+                    if found
+                    else None
                 )
                 score.counterfactual = (confirmed, found[0]) if confirmed else None
         return result
