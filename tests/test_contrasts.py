@@ -88,6 +88,9 @@ CONTRADICTIONS = [
     ("role", "The landlord pays the letting agent a monthly fee.",
      "The letting agent pays the landlord a monthly fee.", "landlord pays the letting agent",
      "letting agent pays the landlord"),
+    # the same amount on either side of its noun ("a deposit of $2,000", "a $2,000 deposit")
+    ("role", "The tenant pays the landlord a deposit of $2,000.",
+     "The landlord pays the tenant a $2,000 deposit.", "tenant pays the landlord", "landlord pays the tenant"),
     # the two ends of a way exchanged, one word each
     ("role", "The ferry sails from Dover to Calais.", "The ferry sails from Calais to Dover.", "Dover to Calais",
      "Calais to Dover"),
