@@ -112,8 +112,18 @@ def test_an_answer_that_states_no_value_leaves_the_retrieved_sentences_unread() 
     assert values.cache_info().currsize == 1  # the claim's own, and no sentence of the chunk
 
 
-# Memos of a word or a pair of words, and loaded data: not readings of a text (rrag.text.caches).
-_MEMOS = {"stem", "has_digit", "kind_of", "another_thing", "wordnet", "shared_encoder"}
+# Memos of a word or a pair of words, and loaded data (models, the language identifier): not readings
+# of a text (rrag.text.caches).
+_MEMOS = {
+    "stem",
+    "has_digit",
+    "kind_of",
+    "another_thing",
+    "wordnet",
+    "shared_encoder",
+    "_identifier",
+    "_offline",
+}
 
 
 def test_clear_caches_forgets_every_reading_of_a_text_wherever_it_is_kept() -> None:
