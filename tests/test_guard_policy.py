@@ -1,6 +1,8 @@
 """When the rules overrule the model in the cascade's offline stage (issue 12 item 3): deterministic,
 on verdicts built by hand and on the rules' real output; the real model is in test_guarded.py."""
 
+from dataclasses import replace
+
 import pytest
 
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
@@ -70,16 +72,18 @@ def test_a_rules_contradiction_tells_a_contradiction_apart_where_the_model_says_
     assert overrule(model(ClaimStatus.UNSUPPORTED, 0.2), [(CLASH, VALUE)]) is CLASH
 
 
-def test_an_unsure_yes_falls_only_where_the_rules_find_few_of_the_claims_words() -> None:
+def test_a_veto_of_an_unsure_yes_falls_only_where_the_rules_find_few_of_the_claims_words() -> None:
+    # A candidate of training/guard_cv.py: the shipped guard has no veto (DEFAULT_GUARD.model_sure 0).
+    veto = replace(DEFAULT_GUARD, model_sure=0.8)
     unsure = model(ClaimStatus.SUPPORTED, 0.6)
-    few = rule(ClaimStatus.UNSUPPORTED, DEFAULT_GUARD.rules_doubt - 0.05)
-    some = rule(ClaimStatus.UNSUPPORTED, DEFAULT_GUARD.rules_doubt + 0.05)
-    assert overrule(unsure, [(few, None)]) is few
-    assert overrule(unsure, [(some, None)]) is unsure
+    few = rule(ClaimStatus.UNSUPPORTED, veto.rules_doubt - 0.05)
+    some = rule(ClaimStatus.UNSUPPORTED, veto.rules_doubt + 0.05)
+    assert overrule(unsure, [(few, None)], veto) is few
+    assert overrule(unsure, [(some, None)], veto) is unsure
     assert (
-        overrule(model(ClaimStatus.SUPPORTED, DEFAULT_GUARD.model_sure + 0.05), [(few, None)]).verifier
-        == "nli"
+        overrule(model(ClaimStatus.SUPPORTED, veto.model_sure + 0.05), [(few, None)], veto).verifier == "nli"
     )
+    assert overrule(unsure, [(few, None)]) is unsure  # the shipped guard: the judge's yes stands
 
 
 @pytest.mark.parametrize(

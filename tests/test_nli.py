@@ -162,7 +162,8 @@ def test_the_combiner_weighs_the_speakers_own_words_down_and_a_record_context_up
 ) -> None:
     """Dialogue and summary sets label a sentence about its speaker unsupported where the judge
     entails it from the knowledge; the judge, trained on prose, reads a record's facts weakly. Both
-    are the combiner's to weigh (a change of the log-odds well beyond int8 noise)."""
+    are the combiner's to weigh (a change of the odds well beyond int8 noise; a record context
+    multiplies them by about 1.8 with today's judge, by more than 2 with the judge before)."""
     scored = verifier.score_sentences(["The museum holds 4,200 maritime objects."], [_ctx(CONTEXT)])[0][0]
     base = scored.features
     p = verifier.calibrator.probability(
@@ -170,4 +171,4 @@ def test_the_combiner_weighs_the_speakers_own_words_down_and_a_record_context_up
     )
     base_odds, speaker_odds, record_odds = p / (1 - p)
     assert speaker_odds < base_odds / 2
-    assert record_odds > base_odds * 2
+    assert record_odds > base_odds * 1.5
