@@ -91,6 +91,9 @@ def _value_swaps(c: Reading, e: Reading) -> Iterator[Swap]:
         same = [x for x in e.quantities if x.measure[0] == measure and _ordinal(e, x) == ordinal]
         if any(math.isclose(x.measure[1], amount, rel_tol=1e-6) for x in same):
             continue
+        amounts = [x.measure[1] for x in same]
+        if len(amounts) > 1 and min(amounts) < amount < max(amounts):
+            continue  # within what the sentence spans ("within 30 minutes" of "20 to 40 minutes")
         for x in same:
             yield Swap(q.start, max(q.end, q.unit_end), q.written(c.text), x.written(e.text))
 

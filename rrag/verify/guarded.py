@@ -116,8 +116,15 @@ def overrule(
     hard = hard_evidence(rules)
     if hard is not None:
         return hard
-    if not verdict.verified or verdict.status is ClaimStatus.CONTRADICTED:
+    if not verdict.verified:
         return verdict
+    if verdict.status is ClaimStatus.CONTRADICTED:
+        # The judge's plain no is explained by a rule that quotes both sides; a counterfactual's
+        # contradiction (its clash) already says what the documents say instead.
+        quoted = next(
+            (r for r, kind in rules if kind is not None and r.status is ClaimStatus.CONTRADICTED), None
+        )
+        return quoted if quoted is not None and verdict.clash is None else verdict
     accepted = verdict.status in (ClaimStatus.SUPPORTED, ClaimStatus.PARTIAL)
     p = verdict.support_score if verdict.support_score is not None else 0.0
     # Any evidence tells a contradiction from a mere "unsupported"; only some overrules a yes.
