@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 
 from rrag.text import chunk_sentences, content_words
 from rrag.text.reading import read
@@ -40,6 +41,7 @@ CONFLICT_PREFIX = "sources disagree"
 SAME_THING = 0.6  # share of the smaller topic the two sentences must have in common
 MIN_SHARED_TERMS = 2
 _NO_SLOT = frozenset({"date"})  # the day of a date: the same day of two months is no disagreement
+MAX_SENTENCES_READ = 4  # per value a claim states: the sentences that could disagree the models read
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,9 @@ class _Sentence:
     topic: frozenset[str]
     values: tuple[Stated, ...]
     text: str
-    answers: bool | None = None  # whether it answers the question asked; None: not known
+
+
+Answers = Callable[[str], bool | None]  # whether a sentence answers the question asked; None: unsure
 
 
 def _sentences(contexts: Sequence[RetrievedChunk]) -> list[_Sentence]:
@@ -91,7 +95,7 @@ def disagreement(claim: str, contexts: Sequence[RetrievedChunk], judge: Judge | 
     """ "sources disagree: ..." when the retrieved sources give different values for what `claim`
     states a value of (confirmed by `judge` where given); "" when they agree or the claim states no
     value."""
-    return _disagreement(claim, _sentences(contexts), judge)
+    return _disagreement(claim, _sentences(contexts), None, judge)
 
 
 def _claimed(claim: str) -> list[Value]:
@@ -99,32 +103,40 @@ def _claimed(claim: str) -> list[Value]:
     return [v for v in read(claim).values if v.measure not in _NO_SLOT]
 
 
-def _disagreement(claim: str, sentences: list[_Sentence], judge: Judge | None) -> str:
+def _disagreement(
+    claim: str, sentences: list[_Sentence], answers: Answers | None, judge: Judge | None
+) -> str:
     """The first disagreement about a value `claim` states among `sentences`: "sources disagree on the
-    duration: 12 months (policy.pdf) vs 2-year (faq.html)"; one the judge confirms, where given."""
+    duration: 12 months (policy.pdf) vs 2-year (faq.html)"; between sentences about what the claim is
+    about (`answers`, else their words), one the judge confirms, where given. The question's model and
+    the judge read only the sentences a pair of values could come from, the cheap tests first."""
     claimed = _claimed(claim)
     topic = _topic(claim)
     if not claimed or not topic:
         return ""
-    about = [
-        v
-        for sentence in sentences
-        if sentence.answers or _same_thing(topic, sentence.topic)
-        for v in sentence.values
-    ]
+
+    def about(sentence: _Sentence) -> bool:
+        said = answers(sentence.text) if answers is not None else None
+        return said if said is not None else _same_thing(topic, sentence.topic)
+
     for said in claimed:
-        of_it = [v for v in about if said.compatible(v.value)]
-        backing = [v for v in of_it if _states(v.value, said)]
+        of_it = [(s, v) for s in sentences for v in s.values if said.compatible(v.value)]
+        backing = [v for s, v in of_it if _states(v.value, said) and about(s)]
         backed_by = {v.source for v in backing}
-        other = [v for v in of_it if v.source not in backed_by and not _states(v.value, said)]
+        other = [(s, v) for s, v in of_it if v.source not in backed_by and not _states(v.value, said)]
+        candidates = [
+            (a, s, b)
+            for a in backing
+            for s, b in other
+            if a.value.near & b.value.near and a.value.compatible(b.value)
+        ]
+        # The first few sentences that could disagree, in the order retrieved, are read by the models.
+        read_first = list(dict.fromkeys(s for _, s, _ in candidates))[:MAX_SENTENCES_READ]
         pair = next(
             (
                 (a, b)
-                for a in backing
-                for b in other
-                if a.value.near & b.value.near
-                and a.value.compatible(b.value)
-                and (judge is None or _says_otherwise(judge, claim, said, b))
+                for a, s, b in candidates
+                if s in read_first and about(s) and (judge is None or _says_otherwise(judge, claim, said, b))
             ),
             None,
         )
@@ -169,7 +181,7 @@ def _states(value: Value, said: Value) -> bool:
 def flag_conflicts(
     results: Sequence[ClaimResult],
     contexts: Sequence[RetrievedChunk],
-    answers: Callable[[str], bool | None] | None = None,
+    answers: Answers | None = None,
     judge: Judge | None = None,
 ) -> list[ClaimResult]:
     """`results` with each disagreement recorded on its claim; a supported claim becomes partial.
@@ -180,12 +192,10 @@ def flag_conflicts(
     if not any(checked):
         return list(results)  # no value to disagree about: the retrieved sentences are not read
     sentences = _sentences(contexts)
-    if answers is not None:
-        judged = [replace(s, answers=answers(s.text)) for s in sentences]
-        sentences = [s for s in judged if s.answers is not False]
+    asked = cache(answers) if answers is not None else None  # each sentence read once for all claims
     flagged = []
     for result, check in zip(results, checked):
-        found = _disagreement(result.claim.text, sentences, judge) if check else ""
+        found = _disagreement(result.claim.text, sentences, asked, judge) if check else ""
         if found:
             result = replace(result, conflict=found, verdict=_at_most_partial(result.verdict, found))
         flagged.append(result)

@@ -46,10 +46,10 @@ class Guard:
 
 
 # Hard evidence is no part of the guard: it always wins. Each other kind overrules the model's yes only
-# as its measured precision allows (`RULES.bound`: never, today). The unsure-yes veto is off: with the
-# judge trained on the hard pairs, group cross-validation (python -m training.guard_cv, the combiner
-# refitted in each fold) puts the stage without it level with the model alone, and a veto chosen per
-# fold behind both (docs/log/2026-11-29-the-judge-learns-the-errors.md).
+# as its measured precision allows (`RULES.bound`: never, today). The unsure-yes veto is off: it was
+# right for 75 of 105 one-sentence dev claims, far below the 97 % a rule's verdict needs, and with the
+# judge trained on the hard pairs it buys nothing in group CV (python -m training.guard_cv: 71.20 at
+# 0.8 / 0.25, 71.28 without; docs/log/2026-11-29-the-judge-learns-the-errors.md).
 DEFAULT_GUARD = Guard(
     overrules_below=RULES.overrules_below(),
     in_long_claims=frozenset(),
