@@ -319,7 +319,7 @@ def role(pair: Pair) -> Contrast | None:
     if amounts[0] and amounts[0] == amounts[1]:
         # The same amounts, each with its noun on either side of it ("a deposit of $2,000", "a $2,000
         # deposit"): who does what to whom is in the order of the other words.
-        cc, ec = ([t for t in tokens if not has_digit(t.word)] for tokens in (cc, ec))
+        cc, ec = (tuple(t for t in tokens if not has_digit(t.word)) for tokens in (cc, ec))
     c_seq = [t.lemma for t in cc]
     e_seq = [t.lemma for t in ec if t.lemma in set(c_seq)]
     if len(set(c_seq)) != len(c_seq) or set(e_seq) != set(c_seq) or len(e_seq) != len(c_seq):
