@@ -14,12 +14,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 
 import iso639
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
-
-from rrag.text.caches import per_text
 
 ENGLISH = "en"  # the one language the rules (rrag/lang/en) and the judge read
 SURE = 0.7  # the detector's probability from which a sentence's language counts as detected
@@ -42,7 +40,7 @@ def _identifier() -> LanguageIdentifier:
     return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
 
 
-@per_text(maxsize=1024)  # an audit asks it of each passage once per claim and per stage
+@lru_cache(maxsize=1024)  # an audit asks it of each passage once per claim and per stage
 def detect_language(text: str) -> str:
     """The ISO 639 code of the language `text` is written in ("de", "fr"), or "" when that cannot be
     told: no language is surely that of more than half of its words (in sentences of MIN_WORDS)."""

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from functools import _lru_cache_wrapper, lru_cache
 from typing import Any, TypeVar
 
+from rrag.lang.detect import detect_language
+
 T = TypeVar("T")
 _KEPT: list[_lru_cache_wrapper[Any]] = []
 
@@ -25,6 +27,7 @@ def per_text(maxsize: int) -> Callable[[Callable[..., T]], _lru_cache_wrapper[T]
 
 
 def clear_caches() -> None:
-    """Forget what was read from each text, by every reader and rule loaded."""
-    for cached in _KEPT:
+    """Forget what was read from each text, by every reader and rule loaded, and each text's language
+    (kept by the language data, which reads no code of the engine)."""
+    for cached in (*_KEPT, detect_language):
         cached.cache_clear()
