@@ -18,6 +18,10 @@ if [ ! -s "$wice" ]; then
     "$py" -m training.wice_train /tmp/wice-train.jsonl "$wice"
 fi
 
+# The 30,000 hard pairs stage 1 trained on, as recorded (today's code makes others: training/README.md).
+recorded=training/cache/hard_pairs-30000-20261122.jsonl
+[ -s "$recorded" ] || xz -dc training/pairs/hard_pairs-30000-20261122.jsonl.xz > "$recorded"
+
 # 1. The NLI mix, 30,000 hard pairs and WiCE's train split: one epoch from the base weights.
 nice -n 10 "$py" -m training.train_nli --out "$out/stage1" --hard-pairs 30000 --extra "$wice" --epochs 1
 # 2. The structure pairs beside 10,000 hard pairs and a replay of the mix, from stage 1, at a lower rate.
