@@ -130,16 +130,11 @@ def _disagreement(
             for s, b in other
             if a.value.near & b.value.near and a.value.compatible(b.value)
         ]
-        # The first few sentences that could disagree, in the order retrieved, are read by the models.
-        read_first = list(dict.fromkeys(s for _, s, _ in candidates))[:MAX_SENTENCES_READ]
-        pair = next(
-            (
-                (a, b)
-                for a, s, b in candidates
-                if s in read_first and about(s) and (judge is None or _says_otherwise(judge, claim, said, b))
-            ),
-            None,
-        )
+        # The first few sentences that could disagree, in the order retrieved, are read by the models,
+        # and each other value is put to the judge once, whichever backing value it pairs with.
+        read_first = set(list(dict.fromkeys(s for _, s, _ in candidates))[:MAX_SENTENCES_READ])
+        confirmed = cache(lambda b, said=said: judge is None or _says_otherwise(judge, claim, said, b))
+        pair = next(((a, b) for a, s, b in candidates if s in read_first and about(s) and confirmed(b)), None)
         if pair:
             first, second = sorted(pair, key=lambda v: v.rank)
             return (

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rrag.lang.en.numerals import ORDINAL_SUFFIXES, ORDINAL_UNITS, ORDINALS
+from rrag.lang.en.numerals import ORDINAL_SUFFIXES, ORDINALS
 from rrag.text import content_words, split_sentences, words
 from rrag.text.quantities import Quantity
 from rrag.text.reading import Reading, read
@@ -81,7 +81,7 @@ def swaps(claim: str, evidence: str, written: Set[str] = frozenset()) -> list[Sw
 def _ordinal(reading: Reading, q: Quantity) -> bool:
     """Whether `q` is said as an ordinal ("2nd", "third"): a rank is no amount to put in its place."""
     written = reading.text[q.start : q.end].lower()
-    return written in ORDINALS or written in ORDINAL_UNITS or written.endswith(ORDINAL_SUFFIXES)
+    return written in ORDINALS or written.endswith(ORDINAL_SUFFIXES)
 
 
 def _value_swaps(c: Reading, e: Reading) -> Iterator[Swap]:
