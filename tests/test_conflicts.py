@@ -258,7 +258,7 @@ FREEZE = contexts(
 
 def _flag(claim: str, sources: list[RetrievedChunk], answers: Callable[[str], bool | None]) -> str:
     result = ClaimResult(Claim(claim, 0, len(claim)), Verdict(ClaimStatus.SUPPORTED, 0.99, "quote", "quoted"))
-    return flag_conflicts([result], sources, answers)[0].conflict
+    return flag_conflicts([result], sources, lambda sentences: [answers(s) for s in sentences])[0].conflict
 
 
 def test_only_sentences_that_answer_the_question_can_disagree_with_the_answer() -> None:

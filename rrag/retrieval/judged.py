@@ -9,7 +9,7 @@ name, a product's) is not answering it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rrag.backends.question_passage import QuestionPassageModel, Window
@@ -101,14 +101,18 @@ def _rerank_scores(
     return model.best_windows(question, texts, 1, RERANK_WINDOW_WORDS)
 
 
-def answers_question(model: QuestionPassageModel, question: str) -> Callable[[str], bool | None]:
-    """Whether a passage answers `question`, by the model: True at ANSWERS_THRESHOLD or above, False
+def answers_question(
+    model: QuestionPassageModel, question: str
+) -> Callable[[Sequence[str]], list[bool | None]]:
+    """Whether each passage answers `question`, by the model: True at ANSWERS_THRESHOLD or above, False
     below NOT_ANSWERING, else None (unsure). For the conflict finder (rrag/verify/conflicts.py): a
     sentence that does not answer the question is no disagreement with the answer."""
 
-    def answers(passage: str) -> bool | None:
-        p = float(model.scores(question, [passage])[0])
-        return True if p >= ANSWERS_THRESHOLD else False if p < NOT_ANSWERING else None
+    def answers(passages: Sequence[str]) -> list[bool | None]:
+        return [
+            True if p >= ANSWERS_THRESHOLD else False if p < NOT_ANSWERING else None
+            for p in map(float, model.scores(question, passages))
+        ]
 
     return answers
 

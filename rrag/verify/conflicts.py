@@ -73,7 +73,8 @@ class _Sentence:
     text: str
 
 
-Answers = Callable[[str], bool | None]  # whether a sentence answers the question asked; None: unsure
+# For each sentence, whether it answers the question asked (None: unsure); all of them read at once.
+Answers = Callable[[Sequence[str]], Sequence[bool | None]]
 
 
 def _sentences(contexts: Sequence[RetrievedChunk]) -> list[_Sentence]:
@@ -115,26 +116,33 @@ def _disagreement(
     if not claimed or not topic:
         return ""
 
-    def about(sentence: _Sentence) -> bool:
-        said = answers(sentence.text) if answers is not None else None
-        return said if said is not None else _same_thing(topic, sentence.topic)
+    def about(among: Sequence[_Sentence]) -> list[bool]:
+        said = answers([s.text for s in among]) if answers is not None else [None] * len(among)
+        return [yes if yes is not None else _same_thing(topic, s.topic) for s, yes in zip(among, said)]
 
     for said in claimed:
         of_it = [(s, v) for s in sentences for v in s.values if said.compatible(v.value)]
-        backing = [v for s, v in of_it if _states(v.value, said) and about(s)]
+        stating = [(s, v) for s, v in of_it if _states(v.value, said)]
+        others = [(s, v) for s, v in of_it if not _states(v.value, said)]
+        could = [(a, b) for _, a in stating for _, b in others if _could_differ(a, b)]
+        if not could:
+            continue
+        # Whether a sentence stating the claim's value is about it matters only where that value could
+        # pair with another, or shares a source with one (a source that states the claim's value about
+        # its subject does not disagree with it): only those sentences are read.
+        paired, their_sources = {a for a, _ in could}, {b.source for _, b in could}
+        read_now = [(s, v) for s, v in stating if v in paired or v.source in their_sources]
+        backing = [v for (_, v), yes in zip(read_now, about([s for s, _ in read_now])) if yes]
         backed_by = {v.source for v in backing}
-        other = [(s, v) for s, v in of_it if v.source not in backed_by and not _states(v.value, said)]
         candidates = [
-            (a, s, b)
-            for a in backing
-            for s, b in other
-            if a.value.near & b.value.near and a.value.compatible(b.value)
+            (a, s, b) for a in backing for s, b in others if b.source not in backed_by and _could_differ(a, b)
         ]
         # The first few sentences that could disagree, in the order retrieved, are read by the models,
         # and each other value is put to the judge once, whichever backing value it pairs with.
-        read_first = set(list(dict.fromkeys(s for _, s, _ in candidates))[:MAX_SENTENCES_READ])
+        read_first = list(dict.fromkeys(s for _, s, _ in candidates))[:MAX_SENTENCES_READ]
+        answering = {s for s, yes in zip(read_first, about(read_first)) if yes}
         confirmed = cache(lambda b, said=said: judge is None or _says_otherwise(judge, claim, said, b))
-        pair = next(((a, b) for a, s, b in candidates if s in read_first and about(s) and confirmed(b)), None)
+        pair = next(((a, b) for a, s, b in candidates if s in answering and confirmed(b)), None)
         if pair:
             first, second = sorted(pair, key=lambda v: v.rank)
             return (
@@ -142,6 +150,11 @@ def _disagreement(
                 f"({first.source}) vs {second.value.bounded or second.value.written} ({second.source})"
             )
     return ""
+
+
+def _could_differ(a: Stated, b: Stated) -> bool:
+    """Whether two values could be of one thing: of one measure, with a word next to both."""
+    return bool(a.value.near & b.value.near) and a.value.compatible(b.value)
 
 
 def _says_otherwise(judge: Judge, claim: str, said: Value, other: Stated) -> bool:
@@ -187,7 +200,7 @@ def flag_conflicts(
     if not any(checked):
         return list(results)  # no value to disagree about: the retrieved sentences are not read
     sentences = _sentences(contexts)
-    asked = cache(answers) if answers is not None else None  # each sentence read once for all claims
+    asked = _remembered(answers) if answers is not None else None
     flagged = []
     for result, check in zip(results, checked):
         found = _disagreement(result.claim.text, sentences, asked, judge) if check else ""
@@ -195,6 +208,19 @@ def flag_conflicts(
             result = replace(result, conflict=found, verdict=_at_most_partial(result.verdict, found))
         flagged.append(result)
     return flagged
+
+
+def _remembered(answers: Answers) -> Answers:
+    """`answers` reading each sentence once for all the claims of an answer."""
+    known: dict[str, bool | None] = {}
+
+    def asked(texts: Sequence[str]) -> list[bool | None]:
+        new = [t for t in dict.fromkeys(texts) if t not in known]
+        if new:
+            known.update(zip(new, answers(new)))
+        return [known[t] for t in texts]
+
+    return asked
 
 
 def _at_most_partial(verdict: Verdict, found: str) -> Verdict:

@@ -121,31 +121,55 @@ def follows_instead(claim: np.ndarray, counterfactual: np.ndarray) -> bool:
     )
 
 
-def confirm(judge: Judge, claim: str, window: str, written: Set[str] = frozenset()) -> Confirmed | None:
-    """The swap the judge confirms of `claim` against a sentence of its evidence `window`, if any:
-    of the counterfactuals, the one it most believes, where it follows from its sentence and the claim
-    does not (FOLLOWS, MARGIN). Each sentence of the window is read on its own: a value the window
-    gives of another thing, in another sentence, hides no clash with the sentence about the claim's.
-    `written`: the content words of all the documents retrieved (see `swaps`)."""
+@dataclass(frozen=True)
+class Counterfactuals:
+    """What the judge must read to confirm a swap of `claim`: each sentence with the claim, and each
+    sentence with the claim's counterfactual (`pairs`); `confirmed` reads the judge's answer."""
+
+    claim: str
+    found: tuple[tuple[str, Swap], ...]  # (evidence sentence, swap)
+
+    @property
+    def sentences(self) -> list[str]:
+        return list(dict.fromkeys(sentence for sentence, _ in self.found))
+
+    @property
+    def pairs(self) -> list[tuple[str, str]]:
+        return [
+            *((s, self.claim) for s in self.sentences),
+            *((s, swap.applied(self.claim)) for s, swap in self.found),
+        ]
+
+    def confirmed(self, probabilities: np.ndarray) -> Confirmed | None:
+        """Of the counterfactuals, the one the judge (`probabilities`, one row per pair) most
+        believes, where it follows from its sentence and the claim does not (FOLLOWS, MARGIN)."""
+        sentences = self.sentences
+        claim_p = dict(zip(sentences, probabilities[: len(sentences)]))
+        confirmed = [
+            Confirmed(swap, sentence, float(claim_p[sentence][ENTAILMENT]), float(p[ENTAILMENT]))
+            for (sentence, swap), p in zip(self.found, probabilities[len(sentences) :])
+            if follows_instead(claim_p[sentence], p)
+        ]
+        # A value put right explains the claim; another name in its place may only say whom the value
+        # is of ("Team Heron sits in room 40" for "Team Falcon sits in room 40"): a value goes first.
+        values = [c for c in confirmed if c.swap.is_value]
+        return max(values or confirmed, key=lambda c: c.swapped_entailment, default=None)
+
+
+def counterfactuals(claim: str, window: str, written: Set[str] = frozenset()) -> Counterfactuals | None:
+    """The counterfactuals of `claim` against each sentence of its evidence `window` (None: none).
+    Each sentence is read on its own: a value the window gives of another thing, in another sentence,
+    hides no clash with the sentence about the claim's. `written`: the content words of all the
+    documents retrieved (see `swaps`)."""
     found = [
         (sentence.text, swap)
         for sentence in split_sentences(window)
         for swap in swaps(claim, sentence.text, written)
     ]
-    found = found[:MAX_SWAPS]
-    if not found:
-        return None
-    sentences = list(dict.fromkeys(sentence for sentence, _ in found))
-    probabilities = judge(
-        [*((s, claim) for s in sentences), *((s, swap.applied(claim)) for s, swap in found)]
-    )
-    claim_p = dict(zip(sentences, probabilities[: len(sentences)]))
-    confirmed = [
-        Confirmed(swap, sentence, float(claim_p[sentence][ENTAILMENT]), float(p[ENTAILMENT]))
-        for (sentence, swap), p in zip(found, probabilities[len(sentences) :])
-        if follows_instead(claim_p[sentence], p)
-    ]
-    # A value put right explains the claim; another name in its place may only say whom the value is
-    # of ("Team Heron sits in room 40" for "Team Falcon sits in room 40"), so a value goes first.
-    values = [c for c in confirmed if c.swap.is_value]
-    return max(values or confirmed, key=lambda c: c.swapped_entailment, default=None)
+    return Counterfactuals(claim, tuple(found[:MAX_SWAPS])) if found else None
+
+
+def confirm(judge: Judge, claim: str, window: str, written: Set[str] = frozenset()) -> Confirmed | None:
+    """The swap the judge confirms of `claim` against a sentence of its evidence `window`, if any."""
+    found = counterfactuals(claim, window, written)
+    return found.confirmed(judge(found.pairs)) if found else None

@@ -20,7 +20,7 @@ from __future__ import annotations
 import heapq
 import json
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -37,7 +37,7 @@ from rrag.text.reading import read
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify import features as fx
 from rrag.verify.base import Verifier
-from rrag.verify.counterfactual import Confirmed, confirm
+from rrag.verify.counterfactual import Confirmed, Counterfactuals, counterfactuals
 from rrag.verify.evidence import evidence_at, nothing_retrieved
 from rrag.verify.lexical import LexicalVerifier
 from rrag.verify.rules.records import record_support
@@ -102,16 +102,19 @@ class CrossEncoder:
 
     def start(self, pairs: Sequence[tuple[str, str]]) -> Callable[[], np.ndarray]:
         """`predict`, begun on the encoder's threads while the caller goes on (their onnxruntime runs
-        release the interpreter); calling the result waits for the probabilities."""
-        tokens = [self.pair_tokens(evidence, claim) for evidence, claim in pairs]
-        if self._pool is None or len(tokens) < 2:
-            return lambda: self._stacked((self._probabilities(t, self._threads) for t in tokens), len(pairs))
-        futures = [self._pool.submit(self._probabilities, t, 1) for t in tokens]
-        return lambda: self._stacked((f.result() for f in futures), len(pairs))
+        release the interpreter); calling the result waits for the probabilities. A pair asked twice
+        is judged once."""
+        distinct = list(dict.fromkeys(pairs))
+        tokens = [self.pair_tokens(evidence, claim) for evidence, claim in distinct]
+        pool = self._pool if len(tokens) > 1 else None  # a lone pair runs on all the threads
+        futures = [pool.submit(self._probabilities, t, 1) for t in tokens] if pool else []
 
-    @staticmethod
-    def _stacked(rows: Iterable[np.ndarray], n: int) -> np.ndarray:
-        return np.array(list(rows), dtype=np.float32).reshape(n, 3)
+        def probabilities() -> np.ndarray:
+            rows = [f.result() for f in futures] or [self._probabilities(t, self._threads) for t in tokens]
+            of = dict(zip(distinct, rows))
+            return np.array([of[pair] for pair in pairs], dtype=np.float32).reshape(len(pairs), 3)
+
+        return probabilities
 
     def _probabilities(self, tokens: tuple[list[int], list[int]], threads: int) -> np.ndarray:
         ids, type_ids = tokens
@@ -368,7 +371,16 @@ class NLIVerifier(Verifier):
                 pairs.extend((w.span.text, span.text) for w in found)
                 sentences.append(score)
             result.append(sentences)
-        # Several pairs run on the judge's threads while the rules' verdicts are read for the features.
+        # The counterfactuals of each sentence's first window go to the judge with the rest (a pair
+        # both ask is judged once), and all run on its threads while the rules' verdicts are read.
+        swapped: list[Counterfactuals | None] = [
+            counterfactuals(score.span.text, found[0].span.text, index.terms)
+            if self.counterfactual and found
+            else None
+            for score, found, _ in plan
+        ]
+        judged_pairs = len(pairs)
+        pairs.extend(pair for c in swapped if c is not None for pair in c.pairs)
         judged = self.encoder.start(pairs)
         sentence_claims = [Claim(s.span.text, s.span.start, s.span.end) for s, _, _ in plan]
         texts = [rc.chunk.text for rc in contexts]
@@ -393,14 +405,13 @@ class NLIVerifier(Verifier):
         flat = [s for sentences in result for s in sentences]
         for s, prob in zip(flat, self.calibrator.probability([s.features for s in flat])):
             s.probability = float(prob)
-        if self.counterfactual:
-            for score, found, _ in plan:
-                confirmed = (
-                    confirm(self.encoder.predict, score.span.text, found[0].span.text, index.terms)
-                    if found
-                    else None
-                )
-                score.counterfactual = (confirmed, found[0]) if confirmed else None
+        row = judged_pairs
+        for (score, found, _), c in zip(plan, swapped):
+            if c is None:
+                continue
+            confirmed = c.confirmed(probs[row : row + len(c.pairs)])
+            row += len(c.pairs)
+            score.counterfactual = (confirmed, found[0]) if confirmed else None
         return result
 
     def _features(
