@@ -1,18 +1,23 @@
-"""Train the judge on a lent GPU machine (the `device` tool of this workplace).
+"""Train the judge on a lent GPU machine (the `device` tool of this workplace), by the shipped recipe
+(training/train_judge.sh: two stages, the hard pairs, WiCE's train split).
 
-That machine has torch and transformers but no internet, no ../shared, none of rrag's dependencies
-and not the base-weights package, and at most 64 MiB travel with the working tree. So the base
-weights travel in half precision (45 MB), the training data compressed (5 MB) with the dev
-contexts' minimal pairs made here, and the trained weights come back in half precision, in parts
-under the 16 MiB a returned file may have. The shipped ONNX files (46 MB) must not travel with them:
-untrack and exclude them for the call, and restore them after.
+That machine has torch and transformers but no internet, no ../shared, none of rrag's dependencies,
+no spaCy and not the base-weights package, and at most 64 MiB travel with the working tree. So the
+base weights travel in half precision (45 MB), the training data compressed with the pairs made here
+(the hard and structure pairs need spaCy), and the trained weights come back in half precision, in
+parts under the 16 MiB a returned file may have. The shipped ONNX files (63 MB, the question-passage
+model's too) must not travel with them: untrack and exclude them for the call, and restore them after.
 
-    # here: write .gpu/ (listed in .git/info/exclude), then keep the ONNX files home
-    python -m training.gpu bundle .gpu --hard-pairs 30000 --extra training/cache/wice_train.jsonl
-    git rm --cached -q rrag/verify/models/nli-minilm-l6-*int8.onnx   # and list them in the exclude
-    # there (device run, carry [".gpu"]): unpack, train, held-out accuracy, weights to $OUT
-    bash training/gpu_train.sh 3
-    # here again: git reset the two files and drop their exclude lines, then
+    # here: the pairs train_judge.sh makes (training/cache/), then .gpu/ (.gitignore lists it)
+    python -m training.gpu bundle .gpu training/cache/hard_pairs-30000-20261122.jsonl \
+        training/cache/hard_pairs-10000-20261122.jsonl training/cache/structure_pairs-14000-20261122.jsonl \
+        training/cache/wice_train.jsonl
+    git rm --cached -q rrag/verify/models/nli-minilm-l6-*int8.onnx rrag/backends/models/qa-*.onnx
+    # ... and list the three in .git/info/exclude
+    # there (device run, carry [".gpu"]): unpack, both stages, held-out accuracy, weights to $OUT
+    bash training/gpu_train.sh 1
+    # here again: git reset the three files and drop their exclude lines, then join the weights and
+    # run train_judge.sh's step 3 (the ship chain) on the joined state.pt
     python -m training.gpu join FILES_AT ~/rrag-train/gpu/state.pt
 """
 
@@ -20,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import shutil
 import tarfile
 from pathlib import Path
@@ -40,14 +44,13 @@ PART_BYTES = 15 * 2**20
 PART_PREFIX = "judge-fp16.pt.part"
 
 
-def bundle(out: Path, context_pairs: int, hard_pairs: int, extra: list[Path], seed: int) -> None:
-    """Write out/base (the half-precision base model) and out/shared.tar.xz (train/ and the pairs made
-    here: the GPU machine has no spaCy to make the hard pairs with)."""
+def bundle(out: Path, pairs: list[Path]) -> None:
+    """Write out/base (the half-precision base model) and out/shared.tar.xz (train/, and `pairs` under
+    pairs/ by their names)."""
     from safetensors.torch import load_file, save_file
 
-    from training.data import TRAIN_DIR, read_jsonl
+    from training.data import TRAIN_DIR
     from training.model import BASE_MODEL_DIR
-    from training.train_nli import synthetic_rows
 
     base = out / "base"
     base.mkdir(parents=True, exist_ok=True)
@@ -55,21 +58,17 @@ def bundle(out: Path, context_pairs: int, hard_pairs: int, extra: list[Path], se
         shutil.copy(BASE_MODEL_DIR / name, base / name)
     weights = load_file(BASE_MODEL_DIR / "model.safetensors")
     save_file({k: v.half() for k, v in weights.items()}, base / "model.safetensors")
-    pairs = synthetic_rows([], 0, context_pairs, seed, hard_pairs)
-    pairs += [row for path in extra for row in read_jsonl(path)]
-    text = "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in pairs).encode()
     with tarfile.open(out / DATA_ARCHIVE, "w:xz", preset=9) as tar:
         tar.add(TRAIN_DIR, arcname="train")
-        info = tarfile.TarInfo("context_pairs.jsonl")
-        info.size = len(text)
-        tar.addfile(info, io.BytesIO(text))
+        for path in pairs:
+            tar.add(path, arcname=f"pairs/{path.name}")
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
-    print(f"{len(pairs)} pairs made here; {out} holds {size / 2**20:.1f} MiB")
+    print(f"{len(pairs)} pair files carried; {out} holds {size / 2**20:.1f} MiB")
 
 
 def unpack(bundle_dir: Path, out: Path) -> None:
-    """out/shared (train/ and context_pairs.jsonl, the pairs made here) and out/base, where RRAG_* point
-    the training."""
+    """out/shared (train/, and pairs/: the pairs made here) and out/base, where RRAG_* point the
+    training."""
     with tarfile.open(bundle_dir / DATA_ARCHIVE, "r:xz") as tar:
         tar.extractall(out / "shared", filter="data")
     shutil.copytree(bundle_dir / "base", out / "base", dirs_exist_ok=True)
@@ -108,10 +107,7 @@ def main() -> None:
     sub = ap.add_subparsers(dest="command", required=True)
     b = sub.add_parser("bundle")
     b.add_argument("out", type=Path)
-    b.add_argument("--context-pairs", type=int, default=0)
-    b.add_argument("--hard-pairs", type=int, default=30000)
-    b.add_argument("--extra", type=Path, action="append", default=[], help="more JSONL pairs to carry")
-    b.add_argument("--seed", type=int, default=20261122)
+    b.add_argument("pairs", type=Path, nargs="+", help="JSONL pairs to carry (made here)")
     u = sub.add_parser("unpack")
     u.add_argument("bundle", type=Path)
     u.add_argument("out", type=Path)
@@ -123,7 +119,7 @@ def main() -> None:
     j.add_argument("state", type=Path)
     args = ap.parse_args()
     if args.command == "bundle":
-        bundle(args.out, args.context_pairs, args.hard_pairs, args.extra, args.seed)
+        bundle(args.out, args.pairs)
     elif args.command == "unpack":
         unpack(args.bundle, args.out)
     elif args.command == "weights":

@@ -1,7 +1,8 @@
 """Training pairs for the question-passage model (rrag/backends/question_passage.py): (question,
 passage window, answers 0/1), made of the run-time unit, `windows` of consecutive sentences.
 
-From SQuAD 2.0 (CC-BY-SA-4.0; the train split only, never its dev split):
+From SQuAD 2.0 (CC-BY-SA-4.0; SQuAD is none of the eval sources, so both its splits may teach; see
+training/README.md for the copies reachable here):
 - each answerable question with the window of its paragraph that holds the answer (1), a window of
   the same paragraph that does not (0), and the window of another paragraph of the same article that
   shares most of its words (0): the subject is named, the answer is not given;
@@ -44,12 +45,13 @@ def _most_shared(question: str, ws: list[Window], n: int) -> list[Window]:
     return sorted(ws, key=lambda w: (-_overlap(question, w.text), w.start))[:n]
 
 
-def squad_pairs(path: Path, seed: int) -> tuple[list[dict], list[dict]]:
-    """(training pairs, held-out pairs) from a SQuAD 2.0 train file."""
+def squad_pairs(paths: list[Path], seed: int) -> tuple[list[dict], list[dict]]:
+    """(training pairs, held-out pairs) from SQuAD 2.0 files."""
     rng = random.Random(seed)
     train: list[dict] = []
     heldout: list[dict] = []
-    for article in json.loads(path.read_text(encoding="utf-8"))["data"]:
+    articles = [a for path in paths for a in json.loads(path.read_text(encoding="utf-8"))["data"]]
+    for article in articles:
         out = heldout if article["title"] == HELDOUT_TITLE else train
         paragraphs = [(p, windows(p["context"])) for p in article["paragraphs"]]
         for i, (paragraph, ws) in enumerate(paragraphs):

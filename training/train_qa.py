@@ -54,11 +54,12 @@ def measure(scores: np.ndarray, labels: np.ndarray) -> dict[str, float]:
     return {"auc": auc, "accuracy": float(((scores >= 0.5) == labels).mean()), "pairs": len(labels)}
 
 
-def question_level(shipped: QuestionPassageModel, squad: Path) -> None:
+def question_level(shipped: QuestionPassageModel, squad: list[Path]) -> None:
     """The held-out article as the pipeline reads it: each question against its own paragraph (it
     answers) and against the three other paragraphs sharing most of its words (they do not), each
     scored as a chunk is (its best window); the balanced accuracy of refusing below each threshold."""
-    article = next(a for a in json.loads(squad.read_text())["data"] if a["title"] == HELDOUT_TITLE)
+    articles = (a for path in squad for a in json.loads(path.read_text())["data"])
+    article = next(a for a in articles if a["title"] == HELDOUT_TITLE)
     paragraphs = [p["context"] for p in article["paragraphs"]]
     own, other = [], []
     for i, paragraph in enumerate(article["paragraphs"]):
@@ -103,7 +104,9 @@ def export(model: CrossEncoderModel, tokenizer, out: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--squad", type=Path, required=True, help="SQuAD 2.0 train-v2.0.json (never dev)")
+    ap.add_argument(
+        "--squad", type=Path, action="append", required=True, help="a SQuAD 2.0 file (repeat for more)"
+    )
     ap.add_argument("--out", type=Path, default=Path("training/checkpoints/qa"))
     ap.add_argument("--init", type=Path, help="a state.pt to start from (a fresh optimiser and schedule)")
     ap.add_argument("--seed", type=int, default=20261129)
