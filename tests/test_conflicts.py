@@ -293,8 +293,14 @@ def test_the_judge_confirms_a_disagreement_by_the_other_sources_value_in_the_cla
     assert disagreement(falcon, TEAMS).startswith("sources disagree")  # the words alone find a candidate
     # Room 40 is Team Heron's: "Team Falcon sits in room 40" does not follow from it.
     assert disagreement(falcon, TEAMS, _judge_entailing()) == ""
+    # Nor would it whatever the judge said: the second source never writes the name "Team Falcon".
+    assert disagreement(falcon, TEAMS, _judge_entailing("Team Falcon sits in room 40.")) == ""
     # Had the second sentence been about Team Falcon, the swapped claim would follow: a disagreement.
-    assert disagreement(falcon, TEAMS, _judge_entailing("Team Falcon sits in room 40.")) == (
+    moved = [
+        TEAMS[0],
+        *contexts(("b/readme.md", "Since May, Team Falcon sits in room 40 on the ground floor.")),
+    ]
+    assert disagreement(falcon, moved, _judge_entailing("Team Falcon sits in room 40.")) == (
         "sources disagree: room 12 (a/readme.md) vs room 40 (b/readme.md)"
     )
     # A bound is put in with its value ("at least 7 kg" for "up to 7 kg").
@@ -325,3 +331,33 @@ def test_two_teams_in_two_rooms_are_no_disagreement_and_a_room_says_where(
     assert claim.verdict.status is ClaimStatus.SUPPORTED and claim.conflict == ""
     assert report.source_conflicts == 0 and not report.needs_review, report.review_reasons
     assert report.decision is Decision.PASS
+
+
+def test_a_disagreement_in_other_words_is_found_whatever_else_the_claim_says(
+    settings: Settings, tmp_path: Path
+) -> None:
+    # The terms and the FAQ give two limits for one freeze, in other words ("can be frozen", "freeze
+    # your membership"); the claim also gives a fee the FAQ does not mention, which does not hide it.
+    (tmp_path / "terms.md").write_text(
+        "A membership can be frozen for up to 3 months in any 12 months, for a fee of 5 GBP a month.\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "faq.md").write_text(
+        "Can I pause my membership? Yes. You can freeze your membership for up to 2 months in any "
+        "12 months, for example for travel or illness.\n",
+        encoding="utf-8",
+    )
+    rag = ReliableRAG(settings)
+    try:
+        assert all(r.ok for r in rag.ingest([tmp_path / "terms.md", tmp_path / "faq.md"]))
+        report = rag.verify(
+            "For how long can a membership be frozen?",
+            "A membership can be frozen for up to 3 months in any 12 months, for a fee of 5 GBP a month.",
+        )
+    finally:
+        rag.close()
+    [claim] = report.claims
+    assert claim.conflict == (
+        "sources disagree on the duration: up to 3 months (terms.md) vs up to 2 months (faq.md)"
+    )
+    assert claim.verdict.status is ClaimStatus.PARTIAL and report.source_conflicts == 1

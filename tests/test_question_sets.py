@@ -300,14 +300,23 @@ def test_the_trust_set_answers_every_answerable_question_and_no_other(tmp_path: 
     assert (s.unanswerable, s.unanswerable_answered) == (4, 0)
 
 
-@BELOW_TARGET
-def test_the_leisure_set_answers_every_answerable_question_and_no_other(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def leisure(tmp_path_factory: pytest.TempPathFactory) -> RunSummary:
     # data/leisure: answers that are fragments, places, times, amounts and table cells; 10 questions
-    # no document answers that share the documents' words (the pools', studios' and memberships' names).
-    s = _run_set(TRUST_DIR.parent / "leisure", tmp_path)
-    assert s.false_conflicts == 0 and s.source_hit_rate == 1.0 and s.answerable_off_target == 0
-    assert (s.answerable, s.answerable_refused) == (13, 0)
-    assert (s.unanswerable, s.unanswerable_answered) == (10, 0)
+    # no document answers that share the documents' words (the pools', studios' and memberships' names);
+    # the terms and the FAQ disagree once, in other words ("can be frozen", "freeze your membership").
+    return _run_set(TRUST_DIR.parent / "leisure", tmp_path_factory.mktemp("leisure"))
+
+
+def test_the_leisure_set_finds_its_one_disagreement_and_no_other(leisure: RunSummary) -> None:
+    assert leisure.false_conflicts == 0 and leisure.conflicts_found == leisure.conflicts_expected == 1
+    assert leisure.source_hit_rate == 1.0 and leisure.answerable_off_target == 0
+
+
+@BELOW_TARGET
+def test_the_leisure_set_answers_every_answerable_question_and_no_other(leisure: RunSummary) -> None:
+    assert (leisure.answerable, leisure.answerable_refused) == (13, 0)
+    assert (leisure.unanswerable, leisure.unanswerable_answered) == (10, 0)
 
 
 def test_the_sample_set_ships_with_the_demo_but_is_not_indexed_as_a_document() -> None:

@@ -52,6 +52,7 @@ class Stated:
     rank: int
     value: Value
     sentence: str  # the sentence that gives it
+    written: frozenset[str] = frozenset()  # the content words of the chunk it is in
 
 
 def _topic(text: str) -> frozenset[str]:
@@ -81,9 +82,10 @@ def _sentences(contexts: Sequence[RetrievedChunk]) -> list[_Sentence]:
     """The retrieved sentences that state a value, read once for all the claims of an answer."""
     out = []
     for rank, rc in enumerate(contexts):
+        written = frozenset(content_words(rc.chunk.text))
         for sentence in chunk_sentences(rc.chunk.text):
             stated = tuple(
-                Stated(rc.chunk.source, rank, v, sentence.text)
+                Stated(rc.chunk.source, rank, v, sentence.text, written)
                 for v in read(sentence.text).values
                 if v.measure not in _NO_SLOT
             )
@@ -117,8 +119,13 @@ def _disagreement(
         return ""
 
     def about(among: Sequence[_Sentence]) -> list[bool]:
+        # Where the question's model is unsure, the judge's counterfactual decides if there is one (it
+        # reads "freeze your membership" as "a membership can be frozen"), else the words.
         said = answers([s.text for s in among]) if answers is not None else [None] * len(among)
-        return [yes if yes is not None else _same_thing(topic, s.topic) for s, yes in zip(among, said)]
+        return [
+            yes if yes is not None else judge is not None or _same_thing(topic, s.topic)
+            for s, yes in zip(among, said)
+        ]
 
     for said in claimed:
         of_it = [(s, v) for s in sentences for v in s.values if said.compatible(v.value)]
@@ -159,16 +166,36 @@ def _could_differ(a: Stated, b: Stated) -> bool:
 
 def _says_otherwise(judge: Judge, claim: str, said: Value, other: Stated) -> bool:
     """Whether `other` gives another value of what `claim` states `said` of: the claim with `other`'s
-    value (and its bound) in the place of `said` follows from `other`'s sentence, the claim does not."""
+    value (and its bound) in the place of `said` follows from `other`'s sentence, the claim does not,
+    each read up to the end of the value's clause; and `other`'s chunk writes the names that clause
+    gives (a value of another plan or team is no other value of this one's)."""
     q = said.quantity
     start, end = (
         (said.bounded_at, said.bounded_at + len(said.bounded))
         if said.bounded
         else (q.start, max(q.end, q.unit_end))
     )
-    swapped = claim[:start] + (other.value.bounded or other.value.written) + claim[end:]
-    claim_p, swapped_p = judge([(other.sentence, claim), (other.sentence, swapped)])
+    clause = _up_to_its_clause(claim, end)
+    reading = read(clause)
+    names = (clause[reading.tokens[a].start : reading.tokens[b - 1].end] for a, b in reading.names)
+    if any(not set(content_words(name)) <= other.written for name in names):
+        return False  # of another thing: the judge reads "Off-Peak's fee is 5 GBP" into a freeze fee's
+    instead = other.value.bounded or other.value.written
+    swapped = claim[:start] + instead + claim[end:]
+    claim_p, swapped_p = judge(
+        [
+            (other.sentence, clause),
+            (other.sentence, _up_to_its_clause(swapped, start + len(instead))),
+        ]
+    )
     return follows_instead(claim_p, swapped_p)
+
+
+def _up_to_its_clause(claim: str, end: int) -> str:
+    """`claim` up to the end of the clause holding what ends at `end`: the other source need not give
+    the claim's other facts (", for a fee of 5 GBP a month") to give another value of the same thing."""
+    cut = re.search(r"[,;:]\s", claim[end:])
+    return claim if cut is None else claim[: end + cut.start()].rstrip() + "."
 
 
 def _measure(value: Value) -> str:
