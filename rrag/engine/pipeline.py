@@ -4,35 +4,25 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from rrag.audit.corrections import (
-    retrieved_evidence,
-    reviewed_queue,
-    reviewed_records,
-    reviewed_report,
-    reviewed_sessions,
-)
-from rrag.audit.languages import Unread
-from rrag.audit.scoring import score
 from rrag.backends.embedding import get_embedder
 from rrag.backends.llm import OpenAIChatLLM, TextSink, llm_deadline
-from rrag.backends.prompts import PROMPT_VERSION, ConnectionCheck, check_connection
+from rrag.backends.prompts import ConnectionCheck, check_connection
 from rrag.backends.question_passage import shared_model
 from rrag.backends.structured import CallLog, known_modes, learn_modes, logging_calls
+from rrag.engine.audited import Answered, audit
+from rrag.engine.records import Records
 from rrag.engine.stages import (
     Stages,
     StageTimer,
     Written,
-    answer_relevance,
     merge_contexts,
-    not_checkable,
     other_storage,
-    verify_claims,
 )
 from rrag.engine.streaming import AnswerStream, ClaimProgress, Clock, Progress
 from rrag.errors import ConfigError, InputError, LLMError, RRAGError
@@ -41,46 +31,30 @@ from rrag.ingest.sources import SourceFile, collect
 from rrag.locks import PresenceLock
 from rrag.private import make_private
 from rrag.registry import require_llm
-from rrag.retrieval.gate import FIRST_STAGE_DEPTH, RecallGate, gate_of, with_gate
+from rrag.retrieval.gate import FIRST_STAGE_DEPTH
 from rrag.retrieval.hybrid import backfill_keywords
 from rrag.retrieval.index import ChunkIndex
-from rrag.retrieval.injection import PlantedInstruction, defuse, review_reason
-from rrag.retrieval.judged import Judged, answers_question, judge, rerank
+from rrag.retrieval.injection import defuse
+from rrag.retrieval.judged import judge, rerank
 from rrag.settings import Settings
-from rrag.store import PendingSession, ReviewRecord, SessionSummary, Store
+from rrag.store import PendingSession, Store
 from rrag.text import clean
 from rrag.types import (
     Answer,
     Chunk,
-    Claim,
-    ClaimResult,
-    ClaimStatus,
-    Decision,
     DocumentInfo,
     IngestResult,
-    Level,
     Report,
     RetrievedChunk,
 )
-from rrag.verify.conflicts import flag_conflicts
-from rrag.verify.nli import judge_pairs
 
 PRESENCE_LOCK = "engine.lock"  # in data_dir: held shared by every process with the folder open
 MAX_QUESTION_CHARS = 2000  # longer is a pasted document, not a question; retrieval would be noise
 OUTPUT_MODES_KEY = "llm_output_modes"  # app setting: the output mode each server and model accepted
 NOT_ANSWERED = "I cannot answer this from the indexed documents: no passage found answers the question."
-# An audited answer's own claims retrieve their evidence too (`_verify`): no gate, no reranking.
-VERIFY_RETRIEVAL = "hybrid (vector + keyword), for the question and each claim; not reranked"
 
 
-def _unanswered(judged: Judged | None) -> list[str]:
-    """The review reason of a question nothing retrieved answers, where passages were retrieved."""
-    if judged is None or judged.answered or not judged.contexts:
-        return []
-    return [f"no retrieved passage answers the question (best {judged.best:.2f})"]
-
-
-class ReliableRAG:
+class ReliableRAG(Records):
     """Facade over the pipeline stages; one instance per process (the UI caches it)."""
 
     def __init__(self, settings: Settings | None = None) -> None:
@@ -298,21 +272,8 @@ class ReliableRAG:
                 on_text(answer.text)
         with timer("claims"):
             claims, notes = stages.extractor.claims_of(answer.text, question)
-        return self._audit(
-            stages,
-            question,
-            answer,
-            claims,
-            notes,
-            contexts,
-            defused,
-            timer,
-            calls,
-            mode="ask",
-            session_id=session_id,
-            on_claim=on_claim,
-            judged=judged,
-        )
+        answered = Answered(question, answer, claims, notes, contexts, defused, "ask", judged)
+        return self._saved(stages, answered, timer, calls, session_id, on_claim)
 
     def verify(
         self,
@@ -352,20 +313,9 @@ class ReliableRAG:
             # question alone would not retrieve.
             queries = [question] + [c.text for c in claims if c.checkable]
             contexts = merge_contexts(stages.retriever.retrieve_many(queries))
-        return self._audit(
-            stages,
-            question,
-            Answer(text=answer, backend="external"),
-            claims,
-            notes,
-            contexts,
-            defuse(contexts),
-            timer,
-            calls,
-            mode="verify",
-            session_id=session_id,
-            on_claim=on_claim,
-        )
+        external = Answer(text=answer, backend="external")
+        answered = Answered(question, external, claims, notes, contexts, defuse(contexts), "verify")
+        return self._saved(stages, answered, timer, calls, session_id, on_claim)
 
     def storage_notes(self) -> list[str]:
         """What the checks on open did or found that a user should know, besides damage and documents
@@ -412,118 +362,6 @@ class ReliableRAG:
         the reason the user was shown, newest first."""
         return [p for p in self.store.pending_sessions() if p.failure]
 
-    # -- saved sessions, reviews and app settings: the pages' way to the store ---------------------
-
-    def pending_sessions(self) -> list[PendingSession]:
-        """Every question without a saved report, this process's running ones included, newest first."""
-        return self.store.pending_sessions()
-
-    def find_session(self, question: str, mode: str, answer: str | None = None) -> str | None:
-        """The newest saved session of exactly this question in this mode (and audited answer), or None."""
-        return self.store.find_session(question, mode, answer)
-
-    def require_sound_storage(self) -> None:
-        """Raise StoreDamagedError, with its recovery hint, if the database failed its check on open."""
-        self.store.require_sound()
-
-    def report(self, session_id: str) -> Report:
-        """The saved report as of its latest review (reviewers' corrections are the truth of record)."""
-        return reviewed_report(self.store, session_id)
-
-    def sessions(
-        self,
-        *,
-        search: str | None = None,
-        level: Level | str | None = None,
-        decision: Decision | str | None = None,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        flagged_only: bool = False,
-        limit: int = 1000,
-    ) -> list[SessionSummary]:
-        """Saved sessions, newest first, as of their latest review (`search` in the question or answer,
-        `level` and `decision` as corrected, `since` and `until` the time saved)."""
-        return reviewed_sessions(
-            self.store,
-            search=search,
-            level=level,
-            decision=decision,
-            since=since,
-            until=until,
-            flagged_only=flagged_only,
-            limit=limit,
-        )
-
-    def review_queue(self, *, include_reviewed: bool = False) -> list[SessionSummary]:
-        return reviewed_queue(self.store, include_reviewed=include_reviewed)
-
-    def add_review(
-        self,
-        session_id: str,
-        *,
-        reviewer: str,
-        outcome: str,
-        note: str = "",
-        claim_overrides: Mapping[int, ClaimStatus] | None = None,
-        evidence_passages: Mapping[int, str] | None = None,
-    ) -> ReviewRecord:
-        """Record a reviewer's verdict (`outcome` one of `REVIEW_OUTCOMES`; `claim_overrides` by claim
-        index); `evidence_passages`: claim index -> the id of a passage the answer retrieved, the claim's
-        evidence from now on."""
-        evidence_overrides = None
-        if evidence_passages:
-            report = self.store.get_report(session_id)
-            evidence_overrides = {
-                index: retrieved_evidence(report, chunk_id) for index, chunk_id in evidence_passages.items()
-            }
-        return self.store.add_review(
-            session_id,
-            reviewer=reviewer,
-            outcome=outcome,
-            note=note,
-            claim_overrides=claim_overrides,
-            evidence_overrides=evidence_overrides,
-        )
-
-    def reviews(self, session_id: str) -> list[ReviewRecord]:
-        """The audit trail of one session, oldest first."""
-        return self.store.reviews(session_id)
-
-    def saved_settings(self) -> dict[str, Any]:
-        return self.store.get_app_settings()
-
-    def save_settings(self, values: Mapping[str, Any]) -> None:
-        self.store.save_app_settings(values)
-
-    def has_sessions(self) -> bool:
-        return bool(self.store.list_sessions(limit=1))
-
-    def question_set_runs(self) -> list[dict[str, Any]]:
-        """Saved question-set runs, newest first, without their outcomes."""
-        return self.store.list_question_set_runs()
-
-    def question_set_run(self, run_id: str) -> dict[str, Any]:
-        return self.store.get_question_set_run(run_id)
-
-    def save_question_set_run(
-        self, run_id: str, name: str, created_at: datetime, summary: Mapping[str, Any], outcomes: list[Any]
-    ) -> None:
-        self.store.save_question_set_run(run_id, name, created_at, summary, outcomes)
-
-    def end_sign_in(self, key: str) -> None:
-        """Refuse the sign-in `key` names (rrag.engine.access.sign_in_key) from now on, in every process."""
-        self.store.end_sign_in(key)
-
-    def sign_in_ended(self, key: str) -> bool:
-        return self.store.sign_in_ended(key)
-
-    def retrieval_gate(self) -> RecallGate | None:
-        """This corpus's recall gate as the last question set with expected sources measured it."""
-        return gate_of(self.settings.collection, self.store.get_app_settings())
-
-    def save_retrieval_gate(self, gate: RecallGate) -> None:
-        self.store.save_app_settings(with_gate(self.settings.collection, self.store.get_app_settings(), gate))
-
     def first_stage(self, question: str, depth: int = FIRST_STAGE_DEPTH) -> list[RetrievedChunk]:
         """The first stage's `depth` best candidates for `question`, before any reranking."""
         with self._stages(None) as stages:
@@ -532,14 +370,6 @@ class ReliableRAG:
     def rerank(self, question: str, candidates: list[RetrievedChunk]) -> list[RetrievedChunk]:
         """`candidates` in the order the question-passage model puts them for `question`."""
         return rerank(shared_model(), clean(question), candidates)
-
-    def session_records(self) -> list[SessionSummary]:
-        """Every session as the lists show it, for analytics."""
-        return reviewed_records(self.store)
-
-    def claim_records(self) -> list[dict[str, Any]]:
-        """Every claim with the verifier's status and the status after reviewer overrides, for analytics."""
-        return self.store.claim_records()
 
     @contextmanager
     def _pending(self, question: str, mode: str, session_id: str | None) -> Iterator[str]:
@@ -591,69 +421,18 @@ class ReliableRAG:
         finally:
             current.users.leave()
 
-    def _audit(
+    def _saved(
         self,
         stages: Stages,
-        question: str,
-        answer: Answer,
-        claims: list[Claim],
-        notes: list[str],
-        contexts: list[RetrievedChunk],
-        defused: tuple[list[RetrievedChunk], list[PlantedInstruction]],
+        answered: Answered,
         timer: StageTimer,
         calls: CallLog,
-        *,
-        mode: str,
         session_id: str,
-        on_claim: ClaimProgress | None = None,
-        judged: Judged | None = None,
+        on_claim: ClaimProgress | None,
     ) -> Report:
-        # Instructions planted in the documents are neither evidence nor commands (retrieval/injection.py).
-        safe, planted = defused
-        unread = Unread.of(question, answer.text, safe)  # text the rules cannot read: gated, and said
-        with timer("verify"):
-            checkable = [c for c in claims if c.checkable]
-            verdicts = iter(verify_claims(stages.verifier, checkable, safe, question, on_claim))
-            results = [ClaimResult(c, next(verdicts) if c.checkable else not_checkable(c)) for c in claims]
-            answers = answers_question(shared_model(), question)
-            results = flag_conflicts(results, unread.readable(safe), answers, judge_pairs)
-        s = stages.settings
-        with timer("score"):
-            relevance = (
-                answer_relevance(stages, question, answer, [r for r in results if r.claim.checkable])
-                if unread.relevance_readable
-                else None
-            )
-            scored = score(
-                results,
-                answer,
-                threshold=s.risk_threshold,
-                strict=s.strict,
-                off_topic="" if relevance is None or relevance.addressed else relevance.reason,
-                concerns=([review_reason(planted)] if planted else []) + _unanswered(judged),
-            )
-        report = Report(
-            session_id=session_id,
-            question=question,
-            answer=answer.text,
-            **scored.report_fields(),
-            notes=notes + self._index_notes(),
-            claims=results,
-            contexts=contexts,
-            timings_ms=timer.timings_ms,
-            created_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
-            mode=mode,
-            answer_backend=answer.backend,
-            citation_mismatches=answer.citation_mismatches,
-            threshold=s.risk_threshold,
-            strict=s.strict,
-            addresses_question=None if relevance is None else relevance.addressed,
-            relevance_reason="" if relevance is None else relevance.reason,
-            llm=calls.summary(stages.llm, PROMPT_VERSION),
-            retrieval=judged.retrieval if judged else VERIFY_RETRIEVAL,
-            closest_passage=judged.closest_note() if judged else "",
-            checks_not_run=unread.checks_not_run(safe, answered_here=judged is not None),
-        )
+        """`answered` audited, with what the index has to say, and saved."""
+        answered = replace(answered, notes=answered.notes + self._index_notes())
+        report = audit(stages, answered, timer, calls, session_id, on_claim)
         with timer("save"):
             self.store.save_report(report)
         return report
