@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 from fixtures_docs import HANDBOOK, make_docx, make_pdf, write_handbook
 
-from rrag.backends.embedding import get_embedder
+from rrag.backends.embedding import MiniLMEmbedder, get_embedder
 from rrag.errors import NotFoundError
 from rrag.ingest.extract import extract
 from rrag.ingest.service import Ingestor
@@ -359,3 +360,36 @@ def test_deduplication_follows_a_delete_and_the_documents_return(
     assert [r.doc_id for r in ingestor.delete(original.doc_id)] == [copy.doc_id]
     assert ingestor.ingest_file(policy).status == "added"
     assert sorted(c.text for c in index.all_chunks()) == before
+
+
+class CountingEmbedder(MiniLMEmbedder):
+    """The real embedder, keeping each text it was asked to embed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embedded: list[str] = []
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.embedded.extend(texts)
+        return super().embed(texts)
+
+
+def test_a_document_filtered_anew_keeps_the_vectors_of_its_texts(
+    tmp_path: Path, store: Store, settings: Settings
+) -> None:
+    # A later document holds a longer near-copy of the first one's opening hours: the first is filtered
+    # anew without its copy, and its other text keeps the vector it had (nothing is embedded twice).
+    settings = settings.replace(chunk_size=200, chunk_overlap=0)
+    embedder = CountingEmbedder()
+    index = ChunkIndex(settings, embedder)
+    ingestor = Ingestor(settings, index, store)
+    meals = "Meals cost 45 euros a day in every city, and taxis are paid only after ten at night."
+    first = ingestor.ingest_bytes("first.txt", f"{OPENING_HOURS}\n\n{meals}".encode())
+    assert [c.text for c in index.get_chunks(first.doc_id)] == [OPENING_HOURS, meals]
+    before = index.vectors(first.doc_id)[meals]
+    later = ingestor.ingest_bytes("later.txt", f"{OPENING_HOURS} Visitors leave by six.".encode())
+
+    assert later.chunks_added == 1
+    assert [c.text for c in index.get_chunks(first.doc_id)] == [meals]
+    assert embedder.embedded.count(meals) == 1
+    assert np.array_equal(index.vectors(first.doc_id)[meals], before)

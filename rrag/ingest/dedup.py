@@ -20,6 +20,7 @@ import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 from datasketch import LeanMinHash, MinHash, MinHashLSH
@@ -225,11 +226,20 @@ class NearDuplicateFilter:
         return sorted(best.values())
 
     def _new_lsh(self) -> MinHashLSH:
-        return MinHashLSH(threshold=min(self.threshold, MAX_LSH_THRESHOLD), num_perm=NUM_PERM)
+        threshold = min(self.threshold, MAX_LSH_THRESHOLD)
+        return MinHashLSH(threshold=threshold, num_perm=NUM_PERM, params=_bands_and_rows(threshold))
 
     def _similar(self, a: LeanMinHash, b: LeanMinHash) -> bool:
         # LSH buckets only suggest candidates; the estimated Jaccard similarity decides.
         return a.jaccard(b) >= self.threshold
+
+
+@cache
+def _bands_and_rows(threshold: float) -> tuple[int, int]:
+    """The LSH's bands and rows for `threshold`: datasketch finds them by numerical integration, 12 ms
+    each time an LSH is made, once per document ingested."""
+    lsh = MinHashLSH(threshold=threshold, num_perm=NUM_PERM)
+    return lsh.b, lsh.r
 
 
 def _minhash(text: str) -> LeanMinHash:

@@ -20,6 +20,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from rrag.errors import IngestError, NotFoundError, RRAGError
 from rrag.ingest.chunking import chunk_spans
 from rrag.ingest.dedup import NearDuplicateFilter
@@ -197,8 +199,10 @@ class Ingestor:
         ]
         try:
             journal.stage_original(doc_id, filename, version, path)
+            had = self.index.vectors(doc_id) if known is not None else {}
             for begin in range(0, len(chunks), EMBED_BATCH):
-                self.index.add(chunks[begin : begin + EMBED_BATCH])
+                batch = chunks[begin : begin + EMBED_BATCH]
+                self.index.add(batch, _embedded(self.index, batch, had))
                 _return_freed_memory()
                 crash_point("chunk-batch-written")
             info = DocumentInfo(
@@ -265,6 +269,17 @@ class Ingestor:
             listed = {(d.doc_id, d.version) for d in self.store.list_documents()}
             self._dedup.reset(c for c in self.index.all_chunks() if (c.doc_id, c.version) in listed)
             self._dedup_version = version
+
+
+def _embedded(index: ChunkIndex, chunks: list[Chunk], had: dict[str, np.ndarray]) -> np.ndarray | None:
+    """The vectors of `chunks`: a text the document had keeps its vector (the same text embeds the
+    same; a document filtered anew because another holds a copy of it re-embeds nothing), the rest are
+    embedded; None, for the index to embed them all, where the document had none of them."""
+    new = [c.text for c in chunks if c.text not in had]
+    if len(new) == len(chunks):
+        return None
+    made = dict(zip(new, index.embed(new))) if new else {}
+    return np.stack([had[c.text] if c.text in had else made[c.text] for c in chunks])
 
 
 def _return_freed_memory() -> None:

@@ -194,7 +194,8 @@ class ChunkIndex:
 
     def add(self, chunks: Sequence[Chunk], embeddings: np.ndarray | None = None) -> None:
         """Insert or overwrite chunks by id (so a retried ingest cannot create duplicates).
-        `embeddings`: rows computed elsewhere (the benchmark's cheap corpus); default: the embedder's."""
+        `embeddings`: rows computed elsewhere (vectors a document had, the benchmark's cheap corpus);
+        default: the embedder's."""
         for begin in range(0, len(chunks), WRITE_BATCH):
             batch = chunks[begin : begin + WRITE_BATCH]
             texts = [c.text for c in batch]
@@ -211,6 +212,31 @@ class ChunkIndex:
                 ),
             )
             self._touch()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """The vectors the index would store for `texts`."""
+        return np.asarray(self._embedding_function(list(texts)), dtype=np.float32)
+
+    def vectors(self, doc_id: str) -> dict[str, np.ndarray]:
+        """Chunk text -> stored vector, for the chunks `doc_id` has in the index (read a page at a time):
+        a document indexed again takes the vector of each text it had, and embeds only what is new."""
+        vectors: dict[str, np.ndarray] = {}
+        read = 0
+        while True:
+            page = self._chroma(
+                f"read the vectors of {doc_id}",
+                self._collection.get,
+                where={"doc_id": doc_id},
+                include=["documents", "embeddings"],
+                limit=VERSIONS_PAGE,
+                offset=read,
+            )
+            rows = page["embeddings"]
+            for text, row in zip(page["documents"] or [], [] if rows is None else rows):
+                vectors[text] = np.asarray(row, dtype=np.float32)
+            read += len(page["ids"])
+            if len(page["ids"]) < VERSIONS_PAGE:
+                return vectors
 
     def delete(self, chunk_ids: Sequence[str]) -> None:
         if chunk_ids:
