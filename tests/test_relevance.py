@@ -192,6 +192,17 @@ def test_an_answer_about_another_item_row_or_day_is_off_target(
         ("Where is the exam held?", "The exam is held at gate B4 of the sports hall.", True),
         ("Where is the exam held?", "The exam is held in 2027.", False),
         ("Where is the exam held?", "The exam is held in week 3 of the term.", False),
+        # A table row's column that says where (a timetable's "Room"), and one that does not.
+        (
+            "Where are the Spin 45 classes held?",
+            "For Spin 45, the day is Monday, the start is 07:00 and the room is Studio Cedar.",
+            True,
+        ),
+        (
+            "Where are the Spin 45 classes held?",
+            "For Spin 45, the day is Monday and the start is 07:00.",
+            False,
+        ),
     ],
 )
 def test_a_where_question_is_answered_by_a_place_not_a_time_or_a_manner(

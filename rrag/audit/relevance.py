@@ -38,11 +38,12 @@ from rrag.lang.en.questions import (
     NEAR_TIME_UNITS,
     NOT_PLACES,
     PERCENT_ASKED,
+    PLACE_NOUNS,
     TIME_UNITS,
     WHERE,
     YES_NO,
 )
-from rrag.lang.en.table_rows import column_header, row_name
+from rrag.lang.en.table_rows import column_header, column_headers, row_name
 from rrag.lang.en.units import CURRENCY_CODES
 from rrag.text import (
     Quantity,
@@ -143,11 +144,14 @@ def _has_kind(sentence: str, q: Question) -> bool:
     if q.kind is Kind.NUMBER:
         return bool(found)
     if q.kind is Kind.PLACE:
-        return _gives_place(sentence)
+        return _gives_place(sentence) or any(
+            stem(words(header)[-1]) in _PLACE_NOUNS for header in column_headers(sentence) if words(header)
+        )
     return True
 
 
 _NOT_PLACES = _DAYS | frozenset(stem(w) for w in NOT_PLACES)
+_PLACE_NOUNS = frozenset(stem(w) for w in PLACE_NOUNS)
 _PLACE_PHRASE_WORDS = 4
 
 

@@ -40,6 +40,8 @@ PERCENT_ASKED = re.compile(
 )
 
 WHERE = re.compile(r"\W*where\b", re.IGNORECASE)
+# A table's column that says where ("For Spin 45, ... the room is Studio Cedar"): its header's noun.
+PLACE_NOUNS = tuple("room location venue place site address building floor hall area gate platform".split())
 # Words that make "on/at/in ..." a time or a manner, not a place: "on Saturdays", "at the agreed
 # time", "on the first working day", "at no charge", "in writing" (and the days of the week).
 NOT_PLACES = tuple(

@@ -56,6 +56,7 @@ def _sentence(text: str) -> str:
 
 _HEADER = re.compile(r"\bthe (?P<header>[^,;.\d]{1,60}?) (?:is|are) $", re.IGNORECASE)
 _HEADER_REACH = 80  # characters before a value that can hold its header
+_CELL = re.compile(r"(?:,|\band) the (?P<header>[^,;.\d]{1,60}?) (?:is|are) ", re.IGNORECASE)
 # The name of the row whose sentence a value is in ("For Deep clean, the price (GBP) is "), read where
 # the value has a column header.
 _ROW = re.compile(r"\bFor (?P<label>[^,.]{1,80}), the [^.]*$")
@@ -75,6 +76,13 @@ def column_header(text: str, at: int) -> str:
     """The column header a row's sentence puts just before the value at `at` ("price (GBP)"), or ""."""
     m = _HEADER.search(text, max(0, at - _HEADER_REACH), at)
     return m.group("header") if m else ""
+
+
+def column_headers(sentence: str) -> list[str]:
+    """The column headers of a row's sentence, in order ("day", "start", "room"); [] for another."""
+    if row_name(sentence) is None:
+        return []
+    return [m.group("header") for m in _CELL.finditer(sentence)]
 
 
 def row_of_value(text: str, at: int) -> str:
