@@ -157,9 +157,8 @@ def build_cheap_corpus(rag: ReliableRAG, n_chunks: int, rng: random.Random) -> l
                     f"within {rng.randint(2, 90)} days under rule {topic[:3].upper()}-{serial}. "
                 )
                 vector += template_vectors[templates[(subject, topic, obj)]]
-            chunks.append(
-                Chunk(f"{doc_id}:{n}", doc_id, f"{doc_id}.txt", text.strip(), 0, len(text), None, n)
-            )
+            text, source = text.strip(), f"{doc_id}.txt"  # in English, as ingest would detect and keep
+            chunks.append(Chunk(f"{doc_id}:{n}", doc_id, source, text, 0, len(text), None, n, language="en"))
             vectors.append(vector / np.linalg.norm(vector))
         rag.index.add(chunks, np.array(vectors))
         rag.store.save_document(

@@ -44,6 +44,9 @@ class Chunk:
     page: int | None = None
     ordinal: int = 0
     version: int = 1  # which ingest of the document wrote it (see rrag/ingest/journal.py)
+    # The ISO 639 code of its text's language, detected at ingest ("" where it could not be told); None
+    # for a chunk indexed before languages were kept with chunks: read then (rrag/verify/language_gate.py).
+    language: str | None = None
 
 
 @dataclass(frozen=True)

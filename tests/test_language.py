@@ -5,6 +5,7 @@ verified" and says why; the report names the checks that did not run; English is
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -128,6 +129,20 @@ def test_each_document_keeps_the_language_detected_at_ingest(rag: ReliableRAG, t
         assert {d.source: d.language for d in reopened.documents()} == languages
     finally:
         reopened.close()
+
+
+def test_each_chunk_keeps_its_language_and_the_gate_reads_it_from_there(rag: ReliableRAG) -> None:
+    # Detected once, at ingest: an audit reads each passage's language from the index, not again.
+    chunks = {d.source: rag.document_chunks(d.doc_id) for d in rag.documents()}
+    assert {source: {c.language for c in cs} for source, cs in chunks.items()} == {
+        "urlaub.md": {"de"},
+        "frais.md": {"fr"},
+        "leave.md": {"en"},
+    }
+    english = chunks["leave.md"][0]
+    said_german = RetrievedChunk(replace(english, language="de"), 0.9)
+    [verdict] = LanguageGate(QuoteVerifier()).verify_many([claim(english.text[:80])], [said_german])
+    assert verdict.status is ClaimStatus.NOT_VERIFIED and "the passages are in German" in verdict.reason
 
 
 # -- the gate -----------------------------------------------------------------------------------------

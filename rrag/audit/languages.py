@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from rrag.lang.detect import ENGLISH, foreign_language, language_name, names_of
 from rrag.types import RetrievedChunk
-from rrag.verify.language_gate import READS
+from rrag.verify.language_gate import READS, foreign_passage
 
 SOURCES_NAMED = 3  # a long list of documents says no more than its first few
 
@@ -24,7 +24,7 @@ class Unread:
 
     @classmethod
     def of(cls, question: str, answer: str, contexts: Sequence[RetrievedChunk]) -> Unread:
-        languages = {rc.chunk.chunk_id: foreign_language(rc.chunk.text) for rc in contexts}
+        languages = {rc.chunk.chunk_id: foreign_passage(rc.chunk) for rc in contexts}
         return cls(
             foreign_language(question),
             foreign_language(answer),

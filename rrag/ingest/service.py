@@ -194,6 +194,7 @@ class Ingestor:
                 spans[i].page,
                 n,
                 version,
+                detect_language(texts[i]),
             )
             for n, i in enumerate(dedup.kept)
         ]

@@ -373,6 +373,8 @@ def _metadata(chunk: Chunk) -> dict[str, str | int]:
     }
     if chunk.page is not None:
         meta["page"] = chunk.page
+    if chunk.language is not None:
+        meta["language"] = chunk.language
     return meta
 
 
@@ -388,6 +390,7 @@ def _chunks(result: Any) -> list[Chunk]:
             page=int(meta["page"]) if meta.get("page") is not None else None,
             ordinal=int(meta["ordinal"]),
             version=int(meta.get("version", 1)),
+            language=str(meta["language"]) if meta.get("language") is not None else None,
         )
         for chunk_id, text, meta in zip(result["ids"], result["documents"], result["metadatas"])
     ]

@@ -18,13 +18,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rrag.lang.detect import ENGLISH, foreign_language, language_name, names_of
-from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
+from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import not_verified
 
 ENGLISH_NAME = language_name(ENGLISH)
 READS = f"the offline verifier reads {ENGLISH_NAME} only"
 _STANDS = (ClaimStatus.SUPPORTED, ClaimStatus.CONTRADICTED)  # decided on the English passages alone
+
+
+def foreign_passage(chunk: Chunk) -> str:
+    """The language of a passage where it is one the rules do not read, else "": as detected at
+    ingest, or now for a chunk indexed before that."""
+    if chunk.language is None:
+        return foreign_language(chunk.text)
+    return "" if chunk.language == ENGLISH else chunk.language
 
 
 class LanguageGate(Verifier):
@@ -38,7 +46,7 @@ class LanguageGate(Verifier):
     def verify_many(
         self, claims: Sequence[Claim], contexts: Sequence[RetrievedChunk], question: str = ""
     ) -> list[Verdict]:
-        in_other = [foreign_language(rc.chunk.text) for rc in contexts]
+        in_other = [foreign_passage(rc.chunk) for rc in contexts]
         english = [rc for rc, language in zip(contexts, in_other) if not language]
         unread = names_of(in_other)
         passages = f"the passages are in {unread}" if unread and not english else ""
