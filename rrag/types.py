@@ -315,7 +315,8 @@ class Report:
                     **{
                         k: c[k]
                         for k in ("chunk_id", "doc_id", "source", "text", "start", "end", "page", "ordinal")
-                    }
+                    },
+                    language=c.get("language"),  # kept since chunks keep their language
                 ),
                 score=c["score"],
                 vector_score=c.get("vector_score", 0.0),

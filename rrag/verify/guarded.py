@@ -81,13 +81,16 @@ class GuardedVerifier(Verifier):
             for claim, spans in zip(claims, sentences)
             for s in spans
         ]
-        # The model reads first: its judge runs on its own threads while it reads the rules' verdicts
-        # for its features, so the rules' time hides in the judge's, and the guard finds them read.
-        verdicts = self.model.verify_many(claims, contexts, question)
         found = iter(self.rules.assess(flat, contexts))
         rules = [[_in_claim(*next(found), s.start) for s in spans] for spans in sentences]
-        # Hard evidence decides: nothing the model says can lift it.
-        return [overrule(verdict, r, self.guard) for verdict, r in zip(verdicts, rules)]
+        # Hard evidence is decided here, and the model is not asked: nothing it says can lift it.
+        settled = [hard_evidence(r) for r in rules]
+        open_claims = [claim for claim, hard in zip(claims, settled) if hard is None]
+        verdicts = iter(self.model.verify_many(open_claims, contexts, question) if open_claims else [])
+        return [
+            hard if hard is not None else overrule(next(verdicts), r, self.guard)
+            for hard, r in zip(settled, rules)
+        ]
 
 
 def hard_evidence(rules: Sequence[tuple[Verdict, str | None]]) -> Verdict | None:
