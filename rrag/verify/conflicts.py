@@ -22,6 +22,8 @@ verifier uses for a single claim (rrag/verify/counterfactual.py): the claim with
 in its place must follow from the other source's sentence, and the claim itself must not. "Team Heron
 sits in room 40" does not make "Team Falcon sits in room 40" follow, so the two teams' rooms are no
 disagreement; "a 2-year warranty" makes "All products carry a warranty of 2 years" follow, so it is one.
+Each side is read up to the end of the value's clause (the other source need not give the claim's other
+facts), and the other source must write the names that clause gives ("Team Falcon", "Off-Peak").
 """
 
 from __future__ import annotations
@@ -179,7 +181,7 @@ def _says_otherwise(judge: Judge, claim: str, said: Value, other: Stated) -> boo
     reading = read(clause)
     names = (clause[reading.tokens[a].start : reading.tokens[b - 1].end] for a, b in reading.names)
     if any(not set(content_words(name)) <= other.written for name in names):
-        return False  # of another thing: the judge reads "Off-Peak's fee is 5 GBP" into a freeze fee's
+        return False  # of another thing (the judge reads an Off-Peak fee into a freeze fee's sentence)
     instead = other.value.bounded or other.value.written
     swapped = claim[:start] + instead + claim[end:]
     claim_p, swapped_p = judge(
