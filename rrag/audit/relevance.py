@@ -145,7 +145,7 @@ def _has_kind(sentence: str, q: Question) -> bool:
         return bool(found)
     if q.kind is Kind.PLACE:
         return _gives_place(sentence) or any(
-            stem(words(header)[-1]) in _PLACE_NOUNS for header in column_headers(sentence) if words(header)
+            stem(noun) in _PLACE_NOUNS for header in column_headers(sentence) for noun in words(header)[-1:]
         )
     return True
 

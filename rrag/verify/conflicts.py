@@ -37,7 +37,7 @@ from rrag.text import chunk_sentences, content_words
 from rrag.text.reading import read
 from rrag.text.values import Value
 from rrag.types import ClaimResult, ClaimStatus, RetrievedChunk, Verdict
-from rrag.verify.counterfactual import Judge, follows_instead
+from rrag.verify.counterfactual import Judge, follows_instead, names_in, written_in
 
 CONFLICT_PREFIX = "sources disagree"
 SAME_THING = 0.6  # share of the smaller topic the two sentences must have in common
@@ -178,9 +178,7 @@ def _says_otherwise(judge: Judge, claim: str, said: Value, other: Stated) -> boo
         else (q.start, max(q.end, q.unit_end))
     )
     clause = _up_to_its_clause(claim, end)
-    reading = read(clause)
-    names = (clause[reading.tokens[a].start : reading.tokens[b - 1].end] for a, b in reading.names)
-    if any(not set(content_words(name)) <= other.written for name in names):
+    if any(not written_in(name, other.written) for _, _, name in names_in(read(clause))):
         return False  # of another thing (the judge reads an Off-Peak fee into a freeze fee's sentence)
     instead = other.value.bounded or other.value.written
     swapped = claim[:start] + instead + claim[end:]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence, Set
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -63,7 +64,8 @@ class Confirmed:
         return f"the documents say {self.swap.instead!r} where the claim says {self.swap.said!r}"
 
 
-def _names(reading: Reading) -> list[tuple[int, int, str]]:
+def names_in(reading: Reading) -> list[tuple[int, int, str]]:
+    """The names a text gives, each with its span: (start, end, name)."""
     spans = [(reading.tokens[a].start, reading.tokens[b - 1].end) for a, b in reading.names]
     return [(start, end, reading.text[start:end]) for start, end in spans]
 
@@ -100,14 +102,19 @@ def _value_swaps(c: Reading, e: Reading) -> Iterator[Swap]:
 
 def _name_swaps(c: Reading, e: Reading, written: Set[str]) -> Iterator[Swap]:
     evidence_words = set(e.words)
-    theirs = [name for _, _, name in _names(e)]
-    ours = {name for _, _, name in _names(c)}
-    for start, end, name in _names(c):
-        if set(words(name)) <= evidence_words or set(content_words(name)) <= written:
+    theirs = [name for _, _, name in names_in(e)]
+    ours = {name for _, _, name in names_in(c)}
+    for start, end, name in names_in(c):
+        if set(words(name)) <= evidence_words or written_in(name, written):
             continue
         for other in theirs:
             if other not in ours:
                 yield Swap(start, end, name, other, is_value=False)
+
+
+def written_in(name: str, written: Set[str]) -> bool:
+    """Whether the documents (`written`: their content words) write each content word of `name`."""
+    return set(content_words(name)) <= written
 
 
 def follows_instead(claim: np.ndarray, counterfactual: np.ndarray) -> bool:
@@ -129,11 +136,11 @@ class Counterfactuals:
     claim: str
     found: tuple[tuple[str, Swap], ...]  # (evidence sentence, swap)
 
-    @property
+    @cached_property
     def sentences(self) -> list[str]:
         return list(dict.fromkeys(sentence for sentence, _ in self.found))
 
-    @property
+    @cached_property
     def pairs(self) -> list[tuple[str, str]]:
         return [
             *((s, self.claim) for s in self.sentences),
