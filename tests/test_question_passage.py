@@ -13,10 +13,10 @@ import pytest
 from rrag.backends.question_passage import WINDOW_WORDS, shared_model, windows
 from rrag.engine.pipeline import ReliableRAG
 from rrag.retrieval.gate import RecallGate
-from rrag.retrieval.judged import ANSWERS_THRESHOLD
+from rrag.retrieval.judged import ANSWERS_THRESHOLD, NOT_ANSWERING, SURELY_ANSWERS, Judged
 from rrag.settings import Settings
 from rrag.text import words
-from rrag.types import Decision
+from rrag.types import Chunk, Decision, RetrievedChunk
 
 POOLS = (
     "The Otter Pool is 25 metres long, with six lanes. The Minnow Pool is the learner pool. "
@@ -40,7 +40,7 @@ def test_a_passage_that_answers_scores_above_one_that_only_names_the_subject() -
         "How long is the Otter Pool?",
         ["The Otter Pool is 25 metres long, with six lanes.", "The Otter Pool is open to members every day."],
     )
-    assert answering > ANSWERS_THRESHOLD > naming
+    assert answering > SURELY_ANSWERS and answering > naming + 0.1
 
 
 def test_a_pair_scores_the_same_alone_or_beside_others() -> None:
@@ -61,10 +61,43 @@ def rag(settings: Settings, tmp_path: Path) -> Iterator[ReliableRAG]:
     engine.close()
 
 
+@pytest.mark.parametrize(
+    ("best", "reason", "refused"),
+    [
+        (NOT_ANSWERING / 2, "no retrieved passage answers the question", True),
+        ((NOT_ANSWERING + ANSWERS_THRESHOLD) / 2, "no retrieved passage clearly answers the question", False),
+        (ANSWERS_THRESHOLD + 0.1, "", False),
+    ],
+)
+def test_below_the_refusal_threshold_the_question_is_refused_between_the_two_flagged(
+    best: float, reason: str, refused: bool
+) -> None:
+    chunk = RetrievedChunk(Chunk("pools#0", "pools", "pools.txt", POOLS, 0, len(POOLS)), 1.0)
+    judged = Judged([chunk], [best], "The Minnow Pool is the learner pool.", "top 1")
+    assert judged.answered is not refused
+    assert judged.review_reason().startswith(reason) and bool(judged.review_reason()) is bool(reason)
+    closest = (
+        'Closest passage, does not answer the question (pools.txt): "The Minnow Pool is the learner pool."'
+    )
+    assert judged.closest_note() == (closest if refused else "")
+
+
+def test_an_answer_no_passage_clearly_answers_stands_flagged_for_review(rag: ReliableRAG) -> None:
+    question = "Who is the head lifeguard at the Minnow Pool?"
+    best = shared_model().best_windows(question, [POOLS], 2)[0][0]
+    assert NOT_ANSWERING + 0.05 < best < ANSWERS_THRESHOLD - 0.05  # unsure, with a margin either side
+    report = rag.ask(question)
+    assert any("no retrieved passage clearly answers the question" in r for r in report.review_reasons)
+    assert not report.closest_passage  # not refused: the model is unsure
+    answered = rag.ask("How long is the Otter Pool?")
+    assert not any("clearly answers" in r for r in answered.review_reasons)
+
+
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 45: the shipped model scores every passage naming the pool at 0.6-0.8, above the "
-    "refusal threshold of 0.3 (docs/log/2026-11-29-answers-that-answer-the-question.md)",
+    reason="issue 45: the shipped model scores a passage naming the pool at 0.25 for a sauna next to "
+    "it, above the refusal threshold of 0.05 "
+    "(docs/log/2026-11-29-the-question-passage-model-reads-45-articles.md)",
 )
 def test_a_question_no_passage_answers_is_refused_flagged_and_shows_the_closest(rag: ReliableRAG) -> None:
     report = rag.ask("Is there a sauna next to the Otter Pool?")

@@ -73,14 +73,26 @@ def question_level(shipped: QuestionPassageModel, squad: list[Path]) -> None:
             )[:3]
             own.append(max(s for s, _ in shipped.best_windows(qa["question"], [paragraphs[i]], 2)))
             other.append(max(s for s, _ in shipped.best_windows(qa["question"], rest, 2)))
-    for threshold in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8):
+    table = []
+    for threshold in np.arange(0.05, 0.85, 0.05).round(2):
         answered = float(np.mean([s >= threshold for s in own]))
         refused = float(np.mean([s < threshold for s in other]))
+        table.append((threshold, answered, refused, (answered + refused) / 2))
         print(
-            f"  threshold {threshold}: answerable kept {answered:.1%}, without its paragraph refused "
+            f"  threshold {threshold:.2f}: answerable kept {answered:.1%}, without its paragraph refused "
             f"{refused:.1%}, balanced {(answered + refused) / 2:.1%} ({len(own)} questions)",
             flush=True,
         )
+    # The thresholds of rrag/retrieval/judged.py, by their rules.
+    answers = max((t for t in table if t[1] >= 0.8), key=lambda t: t[3], default=table[0])[0]
+    refuse_below = max((t[0] for t in table if t[1] >= 0.996), default=table[0][0])
+    surely = min((t[0] for t in table if t[2] >= 0.9), default=table[-1][0])
+    balanced = max(table, key=lambda t: t[3])[0]
+    print(
+        f"  ANSWERS_THRESHOLD {answers:.2f}, NOT_ANSWERING {refuse_below:.2f}, "
+        f"SURELY_ANSWERS {surely:.2f}, BALANCED {balanced:.2f}",
+        flush=True,
+    )
 
 
 def predict(model: CrossEncoderModel, tokenizer, rows: list[dict]) -> np.ndarray:

@@ -58,6 +58,7 @@ def audit(
         answers = answers_question(shared_model(), a.question)
         results = flag_conflicts(results, unread.readable(safe), answers, judge_pairs)
     with timer("score"):
+        unanswered = a.judged.review_reason() if a.judged else ""
         relevance = (
             answer_relevance(stages, a.question, a.answer, [r for r in results if r.claim.checkable])
             if unread.relevance_readable
@@ -69,7 +70,7 @@ def audit(
             threshold=s.risk_threshold,
             strict=s.strict,
             off_topic="" if relevance is None or relevance.addressed else relevance.reason,
-            concerns=([review_reason(planted)] if planted else []) + _unanswered(a.judged),
+            concerns=[r for r in (review_reason(planted) if planted else "", unanswered) if r],
         )
     return Report(
         session_id=session_id,
@@ -93,10 +94,3 @@ def audit(
         closest_passage=a.judged.closest_note() if a.judged else "",
         checks_not_run=unread.checks_not_run(safe, answered_here=a.judged is not None),
     )
-
-
-def _unanswered(judged: Judged | None) -> list[str]:
-    """The review reason of a question nothing retrieved answers, where passages were retrieved."""
-    if judged is None or judged.answered or not judged.contexts:
-        return []
-    return [f"no retrieved passage answers the question (best {judged.best:.2f})"]
