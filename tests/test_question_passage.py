@@ -84,7 +84,7 @@ def test_below_the_refusal_threshold_the_question_is_refused_between_the_two_fla
 
 def test_an_answer_no_passage_clearly_answers_stands_flagged_for_review(rag: ReliableRAG) -> None:
     question = "Who is the head lifeguard at the Minnow Pool?"
-    best = shared_model().best_windows(question, [POOLS], 2)[0][0]
+    best = shared_model().best_windows(question, [POOLS])[0][0]
     assert NOT_ANSWERING + 0.05 < best < ANSWERS_THRESHOLD - 0.05  # unsure, with a margin either side
     report = rag.ask(question)
     assert any("no retrieved passage clearly answers the question" in r for r in report.review_reasons)
@@ -96,7 +96,7 @@ def test_an_answer_no_passage_clearly_answers_stands_flagged_for_review(rag: Rel
 @pytest.mark.xfail(
     strict=True,
     reason="issue 45: the shipped model scores a passage naming the pool at 0.25 for a sauna next to "
-    "it, above the refusal threshold of 0.05 "
+    "it, above the refusal threshold of 0.03 "
     "(docs/log/2026-11-29-the-question-passage-model-reads-45-articles.md)",
 )
 def test_a_question_no_passage_answers_is_refused_flagged_and_shows_the_closest(rag: ReliableRAG) -> None:

@@ -71,10 +71,10 @@ def question_level(shipped: QuestionPassageModel, squad: list[Path]) -> None:
                 (p for j, p in enumerate(paragraphs) if j != i),
                 key=lambda p: -len(asked & set(content_words(p))),
             )[:3]
-            own.append(max(s for s, _ in shipped.best_windows(qa["question"], [paragraphs[i]], 2)))
-            other.append(max(s for s, _ in shipped.best_windows(qa["question"], rest, 2)))
+            own.append(max(s for s, _ in shipped.best_windows(qa["question"], [paragraphs[i]])))
+            other.append(max(s for s, _ in shipped.best_windows(qa["question"], rest)))
     table = []
-    for threshold in np.arange(0.05, 0.85, 0.05).round(2):
+    for threshold in [0.01, 0.02, 0.03, 0.04, *np.arange(0.05, 0.85, 0.05).round(2)]:
         answered = float(np.mean([s >= threshold for s in own]))
         refused = float(np.mean([s < threshold for s in other]))
         table.append((threshold, answered, refused, (answered + refused) / 2))

@@ -5,8 +5,8 @@ answer addresses its question.
 A cross-encoder over "[CLS] question [SEP] passage [SEP]": the judge's mean-pooled MiniLM architecture
 with its own weights, trained on SQuAD 2.0's answerable and unanswerable questions with passages of
 the same article as hard negatives (training/train_qa.py), shipped as int8 ONNX with its tokenizer.
-A passage is a window of consecutive sentences of a chunk (`windows`), the unit it was trained on: a
-chunk's score is its best window's.
+A passage is a window of consecutive sentences of a chunk (`windows`), the unit it was trained on; a
+chunk is read by its window sharing most of the question's words, shorter at run time (READ_WORDS).
 
 Runs with onnxruntime + tokenizers + numpy only, and never downloads anything.
 """
@@ -30,6 +30,12 @@ MODEL_FILE = "qa-minilm-l6-uint8.onnx"
 TOKENIZER_FILE = "qa-tokenizer.json"
 MAX_PAIR_TOKENS = 128  # what it was trained on
 WINDOW_WORDS = 60  # a window packs whole sentences up to this many words (a longer sentence stands alone)
+# At run time a chunk is read by its one window of at most READ_WORDS sharing most of the question's
+# words: the model's time grows with the tokens it reads (reranking reads 10 chunks), and on the
+# held-out article such windows separate answering paragraphs from the rest at least as well as two
+# of the 60-word windows it was trained on (ROC AUC 0.845 against 0.838, question by question;
+# docs/log/2026-11-29-the-question-passage-model-reads-45-articles.md).
+READ_WORDS = 30
 
 
 @dataclass(frozen=True)
@@ -92,12 +98,12 @@ class QuestionPassageModel:
         return 1.0 / (1.0 + np.exp(-logit))
 
     def best_windows(
-        self, question: str, texts: Sequence[str], per_text: int, max_words: int = WINDOW_WORDS
+        self, question: str, texts: Sequence[str], per_text: int = 1, max_words: int = READ_WORDS
     ) -> list[tuple[float, Window | None]]:
         """For each text (a chunk), its best window and that window's P(answers); (0.0, None) for a
         text without sentences. Only each text's `per_text` windows sharing most of the question's
         words are judged: the model's time grows with the pairs, and a window that shares none of
-        them seldom answers; `max_words` makes them shorter, and cheaper to read."""
+        them seldom answers."""
         asked = set(content_words(question))
         judged = [_most_shared(asked, windows(text, max_words), per_text) for text in texts]
         flat = [w.text for ws in judged for w in ws]

@@ -27,13 +27,12 @@ from rrag.types import RetrievedChunk
 # between the two, the answer stands and is flagged for review: the model is too weak yet to refuse
 # on less (issue 45).
 ANSWERS_THRESHOLD = 0.25
-NOT_ANSWERING = 0.05
+NOT_ANSWERING = 0.03
 # The conflict finder reads a sentence as about what was asked with more care, a wrong yes being a false
 # disagreement: it answers at SURELY_ANSWERS or above (the lowest threshold below which 90% of the
 # passages that do not answer fall), and does not below BALANCED (the most balanced threshold).
-SURELY_ANSWERS = 0.6
-BALANCED = 0.35
-RERANK_WINDOW_WORDS = 30
+SURELY_ANSWERS = 0.55
+BALANCED = 0.25
 
 
 @dataclass(frozen=True)
@@ -92,7 +91,7 @@ def judge(
     reranking = gate is not None and gate.passed
     candidates = retriever.retrieve(question, max(RERANK_CANDIDATES, top_k) if reranking else top_k)
     texts = [rc.chunk.text for rc in candidates]
-    scored = _rerank_scores(model, question, texts) if reranking else model.best_windows(question, texts, 2)
+    scored = model.best_windows(question, texts)
     kept = _order(scored, reranking)[:top_k]
     best = max(kept, key=lambda i: scored[i][0], default=None)
     window = scored[best][1] if best is not None else None
@@ -108,18 +107,8 @@ def rerank(
     model: QuestionPassageModel, question: str, candidates: list[RetrievedChunk]
 ) -> list[RetrievedChunk]:
     """`candidates` ordered by their best window's P(answers), the first stage breaking ties."""
-    scored = _rerank_scores(model, question, [rc.chunk.text for rc in candidates])
+    scored = model.best_windows(question, [rc.chunk.text for rc in candidates])
     return [candidates[i] for i in _order(scored, True)]
-
-
-def _rerank_scores(
-    model: QuestionPassageModel, question: str, texts: list[str]
-) -> list[tuple[float, Window | None]]:
-    """The model's time grows with the tokens it reads, and reranking reads RERANK_CANDIDATES chunks
-    within twice the time of retrieval alone: each is read by its one short window (a sentence or
-    two) sharing most of the question's words. Without reranking, the top_k are read by two full
-    windows each."""
-    return model.best_windows(question, texts, 1, RERANK_WINDOW_WORDS)
 
 
 def answers_question(
