@@ -97,27 +97,20 @@ class QuestionPassageModel:
         logit = float(self._session.run(["logits"], feed)[0][0][0])
         return 1.0 / (1.0 + np.exp(-logit))
 
-    def best_windows(
-        self, question: str, texts: Sequence[str], per_text: int = 1, max_words: int = READ_WORDS
-    ) -> list[tuple[float, Window | None]]:
-        """For each text (a chunk), its best window and that window's P(answers); (0.0, None) for a
-        text without sentences. Only each text's `per_text` windows sharing most of the question's
-        words are judged: the model's time grows with the pairs, and a window that shares none of
-        them seldom answers."""
+    def best_windows(self, question: str, texts: Sequence[str]) -> list[tuple[float, Window | None]]:
+        """For each text (a chunk), its window of at most READ_WORDS words sharing most of the question's
+        words, with that window's P(answers); (0.0, None) for a text without sentences. One window a
+        text: the model's time grows with the pairs, and a window sharing fewer of the question's
+        words seldom answers."""
         asked = set(content_words(question))
-        judged = [_most_shared(asked, windows(text, max_words), per_text) for text in texts]
-        flat = [w.text for ws in judged for w in ws]
-        scored = iter(self.scores(question, flat))
-        out: list[tuple[float, Window | None]] = []
-        for ws in judged:
-            pairs = [(float(next(scored)), w) for w in ws]
-            out.append(max(pairs, key=lambda pair: pair[0]) if pairs else (0.0, None))
-        return out
+        read = [_most_shared(asked, windows(text, READ_WORDS)) for text in texts]
+        scored = iter(self.scores(question, [w.text for w in read if w is not None]))
+        return [(float(next(scored)), w) if w is not None else (0.0, None) for w in read]
 
 
-def _most_shared(asked: set[str], ws: list[Window], n: int) -> list[Window]:
-    ranked = sorted(range(len(ws)), key=lambda i: (-len(asked & set(content_words(ws[i].text))), i))
-    return [ws[i] for i in sorted(ranked[:n])]
+def _most_shared(asked: set[str], ws: list[Window]) -> Window | None:
+    """The first of the windows sharing most of `asked`."""
+    return min(ws, key=lambda w: -len(asked & set(content_words(w.text))), default=None)
 
 
 @lru_cache(maxsize=1)
