@@ -1,6 +1,6 @@
 """The question-passage model: P(this passage answers this question), one learned judgment that
-reranks the retrieved candidates, decides that nothing retrieved answers a question, and checks that an
-answer addresses its question.
+reranks the retrieved candidates, decides that nothing retrieved answers a question (or that nothing
+clearly does: the answer is flagged), and keeps the conflict finder to sentences about what was asked.
 
 A cross-encoder over "[CLS] question [SEP] passage [SEP]": the judge's mean-pooled MiniLM architecture
 with its own weights, trained on SQuAD 2.0's answerable and unanswerable questions with passages of
