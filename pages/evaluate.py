@@ -190,7 +190,12 @@ def _render_failures(s: RunSummary) -> None:
             "Unanswerable answered",
             s.unanswerable_answered,
             s.unanswerable,
-            "Questions marked `answerable: false` that got an answer (target 0).",
+            "Questions marked `answerable: false` that got an answer (target 0)"
+            + (
+                "."
+                if s.unanswerable_unflagged is None
+                else f"; {s.unanswerable_unflagged} not flagged for review."
+            ),
         ),
         (
             "Answerable refused",

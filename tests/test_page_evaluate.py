@@ -123,6 +123,7 @@ def test_a_run_shows_the_aggregates_each_report_and_a_comparison(rag: ReliableRA
         "Expected source cited",
         "Answerable questions refused",
         "Unanswerable questions answered",
+        "Of those, not flagged for review",
         "Answers flagged off-target",
         "Real conflicts found",
         "False conflicts",

@@ -131,13 +131,14 @@ def test_refusals_of_answerable_questions_and_conflicts_are_counted_against_expe
             outcome(answerable=True, expected_conflict=True, conflicts=2, source_cited=True),  # found
             outcome(answerable=True, expected_conflict=True, source_cited=False),  # missed
             outcome(answerable=False, decision="refuse"),
-            outcome(answerable=False),  # an unanswerable question answered
+            outcome(answerable=False),  # an unanswerable question answered, never flagged
+            outcome(answerable=False, needs_review=True),  # answered, flagged for a reviewer
             outcome(),  # no expectations: counted in none of these
         ]
     )
     assert (summary.answerable, summary.answerable_refused) == (5, 1)
     assert summary.answerable_refusal_rate == pytest.approx(0.2)
-    assert (summary.unanswerable, summary.unanswerable_answered) == (2, 1)
+    assert (summary.unanswerable, summary.unanswerable_answered, summary.unanswerable_unflagged) == (3, 2, 1)
     assert summary.false_conflicts == 1
     assert (summary.conflicts_expected, summary.conflicts_found) == (2, 1)
     assert summary.source_cited_rate == pytest.approx(0.5)

@@ -380,7 +380,10 @@ def _print_run(run: Any) -> None:
             f"  answerable refused  {rate(s.answerable_refusal_rate)} ({s.answerable_refused} of "
             f"{s.answerable}; target 0)"
         )
-        print(f"  unanswerable answered  {s.unanswerable_answered} of {s.unanswerable} (target 0)")
+        unflagged = (
+            "" if s.unanswerable_unflagged is None else f"{s.unanswerable_unflagged} not flagged for review; "
+        )
+        print(f"  unanswerable answered  {s.unanswerable_answered} of {s.unanswerable} ({unflagged}target 0)")
         print(f"  answers flagged off-target  {s.answerable_off_target} of {s.answerable} (target 0)")
     if any(o.expected_conflict is not None for o in run.outcomes):
         print(f"  false conflicts     {s.false_conflicts} (target 0)")

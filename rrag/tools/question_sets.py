@@ -81,6 +81,7 @@ class QuestionOutcome:
     expected_conflict: bool | None = None
     conflicts: int = 0  # claims whose sources disagree (Report.source_conflicts)
     off_target: bool = False  # delivered, but flagged as not answering the question
+    needs_review: bool = False  # flagged for a reviewer (Report.needs_review)
     # The expected source's rank among the first stage's candidates, and after reranking them (None:
     # not among them, or no source expected).
     first_stage_rank: int | None = None
@@ -119,6 +120,9 @@ class RunSummary:
     answerable_refusal_rate: float | None = None
     unanswerable: int = 0
     unanswerable_answered: int = 0
+    # Of those, answered without a flag for review, which nobody would look at (None: a run saved
+    # before this was counted).
+    unanswerable_unflagged: int | None = None
     # With `expected_conflict` marked: conflicts reported where none is expected, and real ones found.
     false_conflicts: int = 0
     conflicts_expected: int = 0
@@ -314,6 +318,7 @@ def measure(item: QuestionItem, report: Report) -> QuestionOutcome:
         expected_conflict=item.expected_conflict,
         conflicts=report.source_conflicts,
         off_target=report.decision is not Decision.REFUSE and report.addresses_question is False,
+        needs_review=report.needs_review,
         checked_claims=sum(counts.get(s.value, 0) for s in _CHECKED),
         hallucinated_claims=sum(counts.get(s.value, 0) for s in _HALLUCINATED),
         verified=report.verified,
@@ -386,6 +391,7 @@ def summarise(outcomes: Sequence[QuestionOutcome]) -> RunSummary:
         answerable_refusal_rate=_mean([float(o.refused) for o in answerable]),
         unanswerable=len(unanswerable),
         unanswerable_answered=sum(not o.refused for o in unanswerable),
+        unanswerable_unflagged=sum(not o.refused and not o.needs_review for o in unanswerable),
         false_conflicts=sum(o.expected_conflict is False and o.conflicts > 0 for o in asked),
         conflicts_expected=len(conflicts_expected),
         conflicts_found=sum(o.conflicts > 0 for o in conflicts_expected),
@@ -439,6 +445,7 @@ METRICS = (  # (summary field, label, higher is better, kind: a rate 0..1, a cou
     ("source_cited_rate", "Expected source cited", True, "rate"),
     ("answerable_refusal_rate", "Answerable questions refused", False, "rate"),
     ("unanswerable_answered", "Unanswerable questions answered", False, "count"),
+    ("unanswerable_unflagged", "Of those, not flagged for review", False, "count"),
     ("answerable_off_target", "Answers flagged off-target", False, "count"),
     ("conflicts_found", "Real conflicts found", True, "count"),
     ("false_conflicts", "False conflicts", False, "count"),
