@@ -1,0 +1,33 @@
+"""The SQuAD explorer's pages read as SQuAD articles (training/squad_explorer.py): the question-passage
+model's train split where no copy of the file is reachable."""
+
+from __future__ import annotations
+
+from training.squad_explorer import article
+
+PAGE = """<html><body><h1 id="title">Lighthouse</h1><div>
+<div class="para-wrap"><div class="row"><div class="col-md-6"><pre>The lamp was lit in 1820.
+The lamp &amp; its lens were replaced in 1901.</pre></div><div class="col-md-6 rightCol">
+<div class="qa-wrap"><p> <strong class="question">When was the lens replaced?</strong></p><ol>
+<li><p><i>Answer 1: </i><span class="answer">1901</span></p></li>
+<li><p><i>Answer 2: </i><span class="answer">in 1901</span></p></li></ol></div>
+<div class="qa-wrap"><p> <strong class="question">What was lit?</strong></p><ol>
+<li><p><i>Answer 1: </i><span class="answer">The lamp</span></p></li></ol></div>
+<div class="qa-wrap"><p> <strong class="question">Who lit it?</strong></p><ol>
+<li><p><i>Answer 1: </i><span class="answer">the keeper</span></p></li></ol></div>
+</div></div></div></div></body></html>"""
+
+
+def test_a_page_gives_its_paragraphs_questions_and_answers_where_the_paragraph_holds_them() -> None:
+    read = article(PAGE)
+    assert read["title"] == "Lighthouse"
+    [paragraph] = read["paragraphs"]
+    context = paragraph["context"]
+    assert "The lamp & its lens" in context  # entities unescaped, as the SQuAD file has them
+    by_question = {qa["question"]: qa["answers"][0] for qa in paragraph["qas"]}
+    # An answer's offset is its text's first occurrence; an answer the paragraph does not hold is no
+    # question to train on.
+    assert by_question == {
+        "When was the lens replaced?": {"text": "1901", "answer_start": context.index("1901")},
+        "What was lit?": {"text": "The lamp", "answer_start": 0},
+    }
