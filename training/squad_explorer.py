@@ -32,12 +32,12 @@ def article(page: str) -> dict:
         context = _text(wrap.select_one("pre"))
         qas = []
         for qa in wrap.select("div.qa-wrap"):
-            answers = [a.get_text() for a in qa.select("span.answer")]
-            found = [(context.find(a), a) for a in answers if a and a in context]
-            if found:
-                start, text = found[0]
+            answers = (a.get_text() for a in qa.select("span.answer"))
+            placed = next((a for a in answers if a and a in context), "")
+            if placed:
                 question = _text(qa.select_one("strong.question"))
-                qas.append({"question": question, "answers": [{"text": text, "answer_start": start}]})
+                answer = {"text": placed, "answer_start": context.index(placed)}
+                qas.append({"question": question, "answers": [answer]})
         paragraphs.append({"context": context, "qas": qas})
     return {"title": _text(soup.select_one("h1#title")), "paragraphs": paragraphs}
 
