@@ -3,7 +3,13 @@ model's train split where no copy of the file is reachable."""
 
 from __future__ import annotations
 
-from training.squad_explorer import article
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from training.squad_explorer import article, main
 
 PAGE = """<html><body><h1 id="title">Lighthouse</h1><div>
 <div class="para-wrap"><div class="row"><div class="col-md-6"><pre>The lamp was lit in 1820.
@@ -31,3 +37,17 @@ def test_a_page_gives_its_paragraphs_questions_and_answers_where_the_paragraph_h
         "When was the lens replaced?": {"text": "1901", "answer_start": context.index("1901")},
         "What was lit?": {"text": "The lamp", "answer_start": 0},
     }
+
+
+def test_questions_read_before_are_not_drawn_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "Lighthouse.html").write_text(PAGE, encoding="utf-8")
+    first = {"data": [{"title": "Lighthouse", "paragraphs": [{"qas": [{"question": "What was lit?"}]}]}]}
+    (tmp_path / "first.json").write_text(json.dumps(first), encoding="utf-8")
+    out = tmp_path / "second.json"
+    argv = ["squad_explorer", str(pages), str(out), "--exclude", str(tmp_path / "first.json")]
+    monkeypatch.setattr(sys, "argv", [*argv, "--questions-per-paragraph", "2"])
+    main()
+    [paragraph] = json.loads(out.read_text(encoding="utf-8"))["data"][0]["paragraphs"]
+    assert [qa["question"] for qa in paragraph["qas"]] == ["When was the lens replaced?"]

@@ -7,7 +7,8 @@ of SQuAD 2.0's train split are these). This writes them as a SQuAD-format file f
 `train_qa --squad`, with `questions_per_paragraph` questions of each paragraph (seeded): every passage
 teaches once, and a CPU epoch stays under an hour. An answer's offset is its text's first occurrence
 in the paragraph (the pages give none). Articles the other `--squad` files hold are left out, and so
-is the held-out one.
+is the held-out one. `--exclude` names files of questions already read: their paragraphs give
+another of their questions (a later stage's data).
 
     python -m training.squad_explorer PAGES_DIR OUT.json --skip train-v2.0.json --skip dev-v2.0.rebuilt.json
 """
@@ -53,11 +54,21 @@ def main() -> None:
     ap.add_argument(
         "--skip", type=Path, action="append", default=[], help="a SQuAD file whose articles to leave out"
     )
+    ap.add_argument(
+        "--exclude", type=Path, action="append", default=[], help="a SQuAD file whose questions to leave out"
+    )
     ap.add_argument("--questions-per-paragraph", type=int, default=1)
     ap.add_argument("--seed", type=int, default=20261203)
     args = ap.parse_args()
     skipped = {HELDOUT_TITLE} | {
         a["title"] for path in args.skip for a in json.loads(path.read_text(encoding="utf-8"))["data"]
+    }
+    read_before = {
+        qa["question"]
+        for path in args.exclude
+        for a in json.loads(path.read_text(encoding="utf-8"))["data"]
+        for p in a["paragraphs"]
+        for qa in p["qas"]
     }
     rng = random.Random(args.seed)
     articles, questions = [], 0
@@ -68,7 +79,7 @@ def main() -> None:
         if not read["title"] or read["title"] in skipped:
             continue
         for paragraph in read["paragraphs"]:
-            qas = paragraph["qas"]
+            qas = [qa for qa in paragraph["qas"] if qa["question"] not in read_before]
             paragraph["qas"] = rng.sample(qas, min(args.questions_per_paragraph, len(qas)))
             questions += len(paragraph["qas"])
         articles.append(read)
