@@ -122,6 +122,16 @@ def test_a_clause_under_a_condition_is_no_quote_of_a_fact() -> None:
     assert QuoteVerifier().verify(claim("The match goes ahead."), context).verified
 
 
+def test_an_alternative_is_no_quote_of_a_fact() -> None:
+    text = "Pay the balance by Friday, or the booking is cancelled. Refunds go to the card, or to a voucher."
+    context = [RetrievedChunk(Chunk("t0", "terms", "terms.md", text, 0, len(text)), 1.0)]
+    for alternative in ("The booking is cancelled.", "Pay the balance by Friday.", "Refunds go to the card."):
+        assert not QuoteVerifier().verify(claim(alternative), context).verified
+    text = "Pay the balance by Friday, and the booking is confirmed."
+    context = [RetrievedChunk(Chunk("t1", "terms", "terms.md", text, 0, len(text)), 1.0)]
+    assert QuoteVerifier().verify(claim("The booking is confirmed."), context).verified
+
+
 # -- lexical ----------------------------------------------------------------------------------------
 
 

@@ -53,12 +53,15 @@ BEFORE_A_VERB = frozenset(
 COPULA_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been|remains?|stays?)\s+$", re.IGNORECASE)
 
 # Where a quoted clause may start: punctuation, a conjunction after it, or a section number at the
-# start of a line.
+# start of a line. Not "or": a clause after it is an alternative, which its sentence does not assert
+# ("Pay by Friday, or the booking is cancelled").
 CLAUSE_START = re.compile(
-    r"(?:(?:^|[.,;:!?()\[\]\"'\n*\u2022-])\s*(?:(?:and|but|or|while|whereas|although|though|yet|so)\s+)?"
+    r"(?:(?:^|[.,;:!?()\[\]\"'\n*\u2022-])\s*(?:(?:and|but|while|whereas|although|though|yet|so)\s+)?"
     r"|(?:^|\n)[ \t]*\d{1,3}(?:\.\d{1,3})*\.?[ \t]+)$",
     re.IGNORECASE,
 )
+# What follows a clause that is one of alternatives: "Refunds go to the card, or to a voucher".
+ALTERNATIVE_NEXT = re.compile(r"[\s,;]*(?:or|or else)\b", re.IGNORECASE)
 # A sentence that opens with a condition asserts none of its clauses on their own: "If the doctor
 # arrived, the lawyer left" does not say the lawyer left. (A concession still asserts its main clause:
 # "even if", "although", "whether or not".)
