@@ -61,7 +61,7 @@ CLAUSE_START = re.compile(
     re.IGNORECASE,
 )
 # What follows a clause that is one of alternatives: "Refunds go to the card, or to a voucher".
-ALTERNATIVE_NEXT = re.compile(r"[\s,;]*(?:or|or else)\b", re.IGNORECASE)
+ALTERNATIVE_NEXT = re.compile(r"[\s,;]*or\b", re.IGNORECASE)
 # A sentence that opens with a condition asserts none of its clauses on their own: "If the doctor
 # arrived, the lawyer left" does not say the lawyer left. (A concession still asserts its main clause:
 # "even if", "although", "whether or not".)
