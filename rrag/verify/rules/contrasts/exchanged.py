@@ -1,0 +1,37 @@
+"""Who does what to whom, exchanged, read off the parse: the claim's doer is the thing the evidence
+sentence's same verb is done to, and its thing that verb's doer ("The landlord pays the tenant" / "the
+tenant pays the landlord"; "The doctor paid the actor" / "The doctor was paid by the actor").
+
+The word-order rule (`role`, names.py) reads the same words in another order; this reads the roles
+themselves (rrag/text/clauses.py), so a passive, a relative clause or words around the two names
+do not hide the exchange. Asked only where every content word of the claim is in the evidence sentence.
+"""
+
+from __future__ import annotations
+
+from rrag.text.clauses import clauses
+from rrag.verify.rules.base import Contrast, Pair, sentence_rule
+from rrag.verify.rules.contrasts.base import ROLE, content_tokens
+
+
+@sentence_rule(ROLE, 505)
+def exchanged(pair: Pair) -> Contrast | None:
+    """The claim's doer and thing exchanged on the evidence sentence's same verb, each side asserting
+    its clause with the same polarity."""
+    claim_words = {t.lemma for t in content_tokens(pair.claim.tokens)}
+    if not claim_words or not claim_words <= {t.lemma for t in pair.evidence.tokens}:
+        return None
+    evidence = clauses(pair.evidence.text)
+    for c in clauses(pair.claim.text):
+        if not (c.asserted and c.doer and c.thing) or c.doer & c.thing:
+            continue
+        for e in evidence:
+            if (
+                e.verb == c.verb
+                and e.asserted
+                and e.negated == c.negated
+                and e.doer & c.thing
+                and e.thing & c.doer
+            ):
+                return Contrast(ROLE, pair.claim.text, pair.evidence.text)
+    return None
