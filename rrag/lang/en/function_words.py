@@ -69,17 +69,3 @@ CONDITION_OPENS = re.compile(
     r"\s*(?:if|unless|provided|providing|as long as|so long as|in case|assuming|supposing|suppose)\b",
     re.IGNORECASE,
 )
-
-# What keeps a clause from being asserted (rrag/text/clauses.py).
-CONDITIONS = frozenset({"if", "unless", "whether"})  # subordinators of a condition
-ALTERNATIVES = frozenset({"or", "nor", "either"})
-# Verbs whose complement is a belief, not a fact (Kiparsky and Kiparsky's non-factive verbs of
-# thought and wish); verbs of saying and knowing pass their complement on as stated.
-BELIEVING = frozenset(
-    """think believe suppose assume presume suspect guess imagine hope wish fear doubt expect pretend
-    dream reckon""".split()
-)
-HEDGES = frozenset(
-    """probably maybe perhaps possibly presumably supposedly allegedly hopefully conceivably
-    likely""".split()
-)
