@@ -120,6 +120,7 @@ _MEMOS = {
     "kind_of",
     "another_thing",
     "wordnet",
+    "parser",
     "shared_encoder",
     "_identifier",
     "_offline",

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from rrag.errors import ConfigError
 from rrag.lang.en.parse import (
     ALTERNATIVES,
     BELIEVING,
@@ -52,13 +51,11 @@ class Clause:
 
 @lru_cache(maxsize=1)
 def parser() -> Language:
-    """spaCy's small English pipeline, without its named entities (not read here)."""
-    try:
-        import spacy
+    """spaCy's small English pipeline, without its named entities (not read here); loaded on first
+    use, since loading takes about a second."""
+    import spacy
 
-        return spacy.load(SPACY_MODEL, exclude=["ner"])
-    except (ImportError, OSError) as exc:
-        raise ConfigError(f"the English parser {SPACY_MODEL} is not installed: {exc}") from exc
+    return spacy.load(SPACY_MODEL, exclude=["ner"])
 
 
 @per_text(maxsize=4096)
