@@ -108,16 +108,7 @@ def _slots(verb: Token) -> list[tuple[str, frozenset[str]]]:
 def _filled(noun: Token) -> list[Token]:
     """`noun` and the nouns coordinated with it ("the actor and the judge"), or named by it in
     apposition ("Anna, the director")."""
-    return [noun, *(t for t in noun.subtree if t.dep_ in ("conj", "appos") and _chain(t, noun))]
-
-
-def _chain(t: Token, top: Token) -> bool:
-    """Whether `t` hangs from `top` through coordination and apposition only."""
-    while t != top:
-        if t.dep_ not in ("conj", "appos"):
-            return False
-        t = t.head
-    return True
+    return [noun, *noun.conjuncts, *(c for c in noun.children if c.dep_ == "appos")]
 
 
 def _names(noun: Token) -> frozenset[str]:
