@@ -5,7 +5,7 @@ import numpy as np
 from rrag.settings import Settings
 from rrag.text import content_words
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
-from rrag.verify.counterfactual import confirm, swaps
+from rrag.verify.counterfactual import confirm, swaps, written_alike
 from rrag.verify.registry import VERIFIERS
 
 
@@ -37,6 +37,42 @@ def test_a_rank_is_no_amount_to_put_in_its_place():
     sentence = "In 2011 Ireland had about 6.6 million people, the second-most populous island."
     assert swaps("It is the 2nd most populous island.", sentence) == []
     assert [s.instead for s in swaps("It is on the 3rd floor.", "It is on the 4th floor.")] == ["4th floor"]
+    # "thousand" ends as "2nd" does, and is no rank
+    assert [s.instead for s in swaps("Pay in six thousand euros.", "Pay in €5,000.")] == ["€5,000"]
+
+
+def test_a_value_the_sentence_states_is_written_as_the_sentence_writes_it():
+    assert written_alike("On the scales it comes to 8,500 grams.", "The mixer weighs 8.5 kg.") == (
+        "On the scales it comes to 8.5 kg."
+    )
+    assert written_alike(
+        "Pay in five thousand euros for a bonus of one hundred and fifty euros.",
+        "Savers who deposit €5,000 receive a €150 bonus.",
+    ) == ("Pay in €5,000 for a bonus of €150.")
+    assert written_alike(
+        "The dough rises for ninety minutes.", "Leave it to rise for one and a half hours."
+    ) == ("The dough rises for one and a half hours.")
+    # a bare number takes the sentence's number, not its unit
+    assert written_alike(
+        "Nobody under twenty-five can rent a van.", "You must be at least 25 years old."
+    ) == ("Nobody under 25 can rent a van.")
+    assert written_alike("Team Falcon sits in room twelve.", "Team Falcon sits in room 12.") == (
+        "Team Falcon sits in room 12."
+    )
+
+
+def test_a_value_the_sentence_does_not_state_stays_as_the_claim_says_it():
+    for claim, sentence in [
+        ("On the scales it comes to 850 grams.", "The mixer weighs 8.5 kg."),  # another amount
+        ("12 March is the last day of the offer.", "The offer ends on 12 April."),  # a date's day alone
+        (
+            "Membership costs £120 a year.",
+            "Membership costs £10 per month.",
+        ),  # the same rate, per another time
+        ("It takes three to five days.", "It takes 3 days, or 5 at most."),  # an end of a range
+        ("The tour lasts two hours.", "The tour costs $2."),  # another measure
+    ]:
+        assert written_alike(claim, sentence) == claim
 
 
 def _judge(entailed: dict[str, float]):
@@ -82,6 +118,20 @@ def test_the_app_stage_says_what_the_documents_say_instead():
     assert verdict.status is ClaimStatus.CONTRADICTED
     assert "the documents say '12 months'" in verdict.reason
     assert (verdict.clash.claim_value, verdict.clash.evidence_value) == ("24 months", "12 months")
+
+
+def test_a_value_in_other_units_is_supported_and_another_amount_is_not():
+    # The judge read "8,500 grams" against "8.5 kg" as not following (P(supported) 0.40 in the
+    # checklist's paraphrase split); written alike, 0.82.
+    sentence = "The stand mixer weighs 8.5 kg."
+    assert (
+        _verify("On the scales the stand mixer comes to 8,500 grams.", sentence).status
+        is ClaimStatus.SUPPORTED
+    )
+    assert (
+        _verify("On the scales the stand mixer comes to 850 grams.", sentence).status
+        is not ClaimStatus.SUPPORTED
+    )
 
 
 def test_two_teams_rooms_support_each_teams_own_room_and_contradict_the_other():

@@ -14,6 +14,7 @@ The same test tells two sources that disagree from two sources about different t
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterator, Sequence, Set
 from dataclasses import dataclass
 from functools import cached_property
@@ -22,8 +23,9 @@ import numpy as np
 
 from rrag.lang.en.numerals import ORDINAL_SUFFIXES, ORDINALS
 from rrag.text import content_words, split_sentences, words
-from rrag.text.quantities import Quantity
+from rrag.text.quantities import CALENDAR_YEAR, Quantity, same_amount
 from rrag.text.reading import Reading, read
+from rrag.text.values import Value
 
 ENTAILMENT = 0  # the judge's label order: entailment, neutral, contradiction
 # The counterfactual must be what the judge says follows (its most likely label, at least this
@@ -32,6 +34,9 @@ ENTAILMENT = 0  # the judge's label order: entailment, neutral, contradiction
 FOLLOWS = 0.5
 MARGIN = 0.25
 MAX_SWAPS = 6  # counterfactuals judged per claim sentence (each is one pass of the judge)
+DIGITS = re.compile(r"\d(?:[\d,.]*\d)?")  # a number written in digits ("1,250", "8.5")
+# Measures whose amount is part of what is said: the day of a date ("12 March" is no "12 April").
+WHOLE_ONLY = frozenset({"date", CALENDAR_YEAR})
 
 Judge = Callable[[Sequence[tuple[str, str]]], np.ndarray]
 
@@ -83,7 +88,43 @@ def swaps(claim: str, evidence: str, written: Set[str] = frozenset()) -> list[Sw
 def _ordinal(reading: Reading, q: Quantity) -> bool:
     """Whether `q` is said as an ordinal ("2nd", "third"): a rank is no amount to put in its place."""
     written = reading.text[q.start : q.end].lower()
-    return written in ORDINALS or written.endswith(ORDINAL_SUFFIXES)
+    return written in ORDINALS or (written[:-2].isdigit() and written.endswith(ORDINAL_SUFFIXES))
+
+
+def written_alike(claim: str, evidence: str) -> str:
+    """`claim` with each value that `evidence` states too written as `evidence` writes it: "8,500
+    grams" as "8.5 kg", "six hundred dollars" as "$600", "ninety minutes" as "one and a half hours".
+    The judge reads words, and a value said otherwise is no other value; one it does not state stays
+    as the claim says it (a counterfactual's business). A bare number ("under twenty-five", "room
+    twelve") takes the evidence's number only, not its unit."""
+    c, e = read(claim), read(evidence)
+    theirs = [x for x in e.values if not x.bounds and x.measure not in WHOLE_ONLY]
+    ours = {v.quantity: v for v in c.values}
+    out, end = [], len(claim)
+    for q in sorted(c.quantities, key=lambda q: q.start, reverse=True):
+        stop = max(q.end, q.unit_end)
+        v = ours.get(q)
+        if stop > end or (q.unit and (v is None or v.bounds or v.measure in WHOLE_ONLY)):
+            continue  # overlaps a value already written; or no amount of its own
+        alike = next((x.quantity for x in theirs if _alike(c, q, v, e, x)), None)
+        digits = DIGITS.search(e.text, alike.start, alike.end) if alike and v is None else None
+        if alike is None or (v is None and digits is None):
+            continue
+        said, instead = (q.end, digits[0]) if digits else (stop, alike.written(e.text))
+        out += [claim[said:end], instead]
+        end = q.start
+    return claim[:end] + "".join(reversed(out))
+
+
+def _alike(c: Reading, q: Quantity, v: Value | None, e: Reading, x: Value) -> bool:
+    """Whether the evidence's `x` is the claim's `q` written otherwise: one amount of one measure in
+    the same case (or `q`, read as no value, a bare number of `x`'s), both ranks or neither."""
+    other = x.quantity
+    if _ordinal(c, q) != _ordinal(e, other) or q.written(c.text) == other.written(e.text):
+        return False
+    if v is None:
+        return not q.unit and math.isclose(q.value, other.value, rel_tol=1e-9)
+    return v.measure == x.measure and v.compatible(x) and same_amount(q, other)
 
 
 def _value_swaps(c: Reading, e: Reading) -> Iterator[Swap]:

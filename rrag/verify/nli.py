@@ -37,7 +37,7 @@ from rrag.text.reading import read
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, ValueClash, Verdict
 from rrag.verify import features as fx
 from rrag.verify.base import Verifier
-from rrag.verify.counterfactual import Confirmed, Counterfactuals, counterfactuals
+from rrag.verify.counterfactual import Confirmed, Counterfactuals, counterfactuals, written_alike
 from rrag.verify.evidence import evidence_at, nothing_retrieved
 from rrag.verify.lexical import LexicalVerifier
 from rrag.verify.rules.records import record_support
@@ -357,7 +357,7 @@ class NLIVerifier(Verifier):
         """Per claim, the scored checkable sentences (all pairs of all claims go through one batch)."""
         index = _ContextIndex(contexts)
         question_terms = content_words(question)
-        plan: list[tuple[SentenceScore, list[_Window], tuple[str, ...]]] = []
+        plan: list[tuple[SentenceScore, list[_Window], str]] = []
         pairs: list[tuple[str, str]] = []
         result: list[list[SentenceScore]] = []
         for text in claims:
@@ -367,8 +367,11 @@ class NLIVerifier(Verifier):
                 # The question narrows the search (an answer often leaves its subject implicit).
                 found = index.candidates(terms + question_terms, self.windows_per_sentence)
                 score = SentenceScore(span, {}, None, None)
-                plan.append((score, found, terms))
-                pairs.extend((w.span.text, span.text) for w in found)
+                # The judge reads the sentence with each value its window states written as the
+                # window writes it ("8.5 kg" for "8,500 grams"), and so do the cheap signals.
+                as_written = [written_alike(span.text, w.span.text) for w in found]
+                plan.append((score, found, as_written[0] if found else span.text))
+                pairs.extend(zip((w.span.text for w in found), as_written))
                 sentences.append(score)
             result.append(sentences)
         # The counterfactuals of each sentence's first window go to the judge with the rest (a pair
@@ -387,10 +390,10 @@ class NLIVerifier(Verifier):
         rules = self.lexical.verify_many(sentence_claims, contexts)
         probs = judged()
         row = 0
-        for (score, found, terms), rule in zip(plan, rules):
+        for (score, found, said), rule in zip(plan, rules):
             p = probs[row : row + len(found)]
             row += len(found)
-            score.features = self._features(score.span.text, terms, found, p, index)
+            score.features = self._features(said, content_words(said), found, p, index)
             score.features["lexical_support"] = rule.support_score if rule.support_score is not None else 0.5
             score.features["lexical_contradiction"] = float(rule.status is ClaimStatus.CONTRADICTED)
             if found:
