@@ -93,6 +93,15 @@ def test_confirmed_only_where_the_swap_follows_and_the_claim_does_not_by_a_margi
     assert confirm(_judge({swapped: 0.3, claim: 0.1}), claim, evidence) is None  # nothing follows
 
 
+def test_no_swap_is_confirmed_where_another_sentence_of_the_window_says_the_claim():
+    window = "A day pass costs 16 dollars for adults. Students pay 12 dollars."
+    claim = "Students pay twelve dollars."
+    # read with the second sentence, the claim is written as it writes its value, and follows
+    judge = _judge({"Students pay 16 dollars.": 0.9, "Students pay 12 dollars.": 0.8})
+    assert confirm(judge, claim, window) is None
+    assert confirm(_judge({"Students pay 16 dollars.": 0.9}), claim, window).swap.instead == "16 dollars"
+
+
 def test_a_value_goes_before_a_name_that_would_only_say_whom_it_is_of():
     window = "Team Falcon sits in room 12. Team Heron sits in room 40."
     claim = "Team Falcon sits in room 40."

@@ -171,28 +171,29 @@ def follows_instead(claim: np.ndarray, counterfactual: np.ndarray) -> bool:
 
 @dataclass(frozen=True)
 class Counterfactuals:
-    """What the judge must read to confirm a swap of `claim`: each sentence with the claim, and each
-    sentence with the claim's counterfactual (`pairs`); `confirmed` reads the judge's answer."""
+    """What the judge must read to confirm a swap of `claim`: each sentence of its window with the
+    claim, and each sentence with the claim's counterfactual (`pairs`), each written as the sentence
+    writes its values (`written_alike`); `confirmed` reads the judge's answer."""
 
     claim: str
+    sentences: tuple[str, ...]  # of the window
     found: tuple[tuple[str, Swap], ...]  # (evidence sentence, swap)
-
-    @cached_property
-    def sentences(self) -> list[str]:
-        return list(dict.fromkeys(sentence for sentence, _ in self.found))
 
     @cached_property
     def pairs(self) -> list[tuple[str, str]]:
         return [
-            *((s, self.claim) for s in self.sentences),
-            *((s, swap.applied(self.claim)) for s, swap in self.found),
+            *((s, written_alike(self.claim, s)) for s in self.sentences),
+            *((s, written_alike(swap.applied(self.claim), s)) for s, swap in self.found),
         ]
 
     def confirmed(self, probabilities: np.ndarray) -> Confirmed | None:
         """Of the counterfactuals, the one the judge (`probabilities`, one row per pair) most
-        believes, where it follows from its sentence and the claim does not (FOLLOWS, MARGIN)."""
+        believes, where it follows from its sentence and the claim does not (FOLLOWS, MARGIN), nor
+        from another sentence of the window ("Students pay 12 dollars" beside the adults' 16)."""
         sentences = self.sentences
         claim_p = dict(zip(sentences, probabilities[: len(sentences)]))
+        if any(p[ENTAILMENT] >= FOLLOWS for p in claim_p.values()):
+            return None
         confirmed = [
             Confirmed(swap, sentence, float(claim_p[sentence][ENTAILMENT]), float(p[ENTAILMENT]))
             for (sentence, swap), p in zip(self.found, probabilities[len(sentences) :])
@@ -209,12 +210,9 @@ def counterfactuals(claim: str, window: str, written: Set[str] = frozenset()) ->
     Each sentence is read on its own: a value the window gives of another thing, in another sentence,
     hides no clash with the sentence about the claim's. `written`: the content words of all the
     documents retrieved (see `swaps`)."""
-    found = [
-        (sentence.text, swap)
-        for sentence in split_sentences(window)
-        for swap in swaps(claim, sentence.text, written)
-    ]
-    return Counterfactuals(claim, tuple(found[:MAX_SWAPS])) if found else None
+    sentences = tuple(dict.fromkeys(s.text for s in split_sentences(window)))
+    found = [(sentence, swap) for sentence in sentences for swap in swaps(claim, sentence, written)]
+    return Counterfactuals(claim, sentences, tuple(found[:MAX_SWAPS])) if found else None
 
 
 def confirm(judge: Judge, claim: str, window: str, written: Set[str] = frozenset()) -> Confirmed | None:
