@@ -21,6 +21,16 @@ EXCHANGED = [
     ("The agency paid the supplier in March.", "In March the supplier paid the agency."),
     ("The tenant who the landlord notified paid the deposit.", "The tenant notified the landlord."),
     ("The landlord who owns the flat notified the tenant.", "The tenant notified the landlord."),
+    # the act, or a word of the claim, said in another word that says it or a kind of it
+    ("Halden Bank acquired Vesta Insurance in 2019.", "Vesta Insurance bought Halden Bank in 2019."),
+    (
+        "Halden Bank acquired Vesta Insurance in 2019.",
+        "In 2019 Halden Bank was taken over by Vesta Insurance.",
+    ),
+    (
+        "The committee interviewed the candidate for the job.",
+        "The candidate interviewed the committee for the post.",
+    ),
 ]
 SAME_ROLES = [
     ("The supplier was paid by the agency.", "The agency paid the supplier."),
@@ -29,6 +39,8 @@ SAME_ROLES = [
     ("If the agency pays the supplier, the order ships.", "The supplier pays the agency."),  # not asserted
     ("The agency did not pay the supplier.", "The supplier paid the agency."),  # another polarity
     ("The supplier paid the agency a deposit.", "The supplier paid a deposit."),
+    ("Halden Bank acquired Vesta Insurance.", "Vesta Insurance was bought by Halden Bank."),
+    ("The agency paid the supplier.", "The supplier thanked the agency."),  # another act
 ]
 
 
