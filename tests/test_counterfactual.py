@@ -52,6 +52,13 @@ def test_a_value_the_sentence_states_is_written_as_the_sentence_writes_it():
     assert written_alike(
         "The dough rises for ninety minutes.", "Leave it to rise for one and a half hours."
     ) == ("The dough rises for one and a half hours.")
+    # one temperature in the other scale, as precise as the claim writes it
+    assert written_alike("Heat the oven to about 218 degrees Celsius.", "Bake at 425°F.") == (
+        "Heat the oven to about 425°F."
+    )
+    assert written_alike("A fever is 100.4 degrees Fahrenheit or more.", "A fever is 38°C or higher.") == (
+        "A fever is 38°C or more."
+    )
     # a bare number takes the sentence's number, not its unit
     assert written_alike(
         "Nobody under twenty-five can rent a van.", "You must be at least 25 years old."
@@ -71,6 +78,8 @@ def test_a_value_the_sentence_does_not_state_stays_as_the_claim_says_it():
         ),  # the same rate, per another time
         ("It takes three to five days.", "It takes 3 days, or 5 at most."),  # an end of a range
         ("The tour lasts two hours.", "The tour costs $2."),  # another measure
+        ("Bake it at 180°C.", "Bake it at 350°F."),  # 176.7 °C: a conversion rounded past its digits
+        ("A fever is 100.4°F or more.", "A fever is 37.5°C or higher."),  # 38 °C
     ]:
         assert written_alike(claim, sentence) == claim
 

@@ -376,6 +376,25 @@ def same_amount(a: Quantity, b: Quantity) -> bool:
     return math.isclose(a.value, b.value, rel_tol=1e-9)
 
 
+def same_temperature(a: Quantity, b: Quantity, written_a: str, written_b: str) -> bool:
+    """Whether `a` in °F and `b` in °C (or the other way round) are one temperature, converted and
+    rounded to the less precise of the two as written ("about 218 °C" for "425 °F", 218.3 °C; "38 °C"
+    for "100.4 °F"; not "180 °C" for "350 °F", 176.7 °C)."""
+    if {a.unit, b.unit} != {"\u00b0f", "\u00b0c"}:
+        return False
+    (f, written_f), (c, written_c) = sorted(
+        [(a, written_a), (b, written_b)], key=lambda q: q[0].unit, reverse=True
+    )
+    half_unit = max(_half_unit(written_f) * 5 / 9, _half_unit(written_c))
+    return abs((f.value - 32) * 5 / 9 - c.value) <= half_unit + 1e-9
+
+
+def _half_unit(number: str) -> float:
+    """Half of the last written digit's unit: 0.5 for "218" or "two hundred", 0.05 for "38.5"."""
+    decimals = number.split(".", 1)[1] if "." in number else ""
+    return 0.5 * 10 ** -len(decimals.rstrip(" \u00b0FCfc"))
+
+
 _MONEY = "money"
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from rrag.lang.en.numerals import ORDINAL_SUFFIXES, ORDINALS
 from rrag.text import content_words, split_sentences, words
-from rrag.text.quantities import CALENDAR_YEAR, Quantity, same_amount
+from rrag.text.quantities import CALENDAR_YEAR, Quantity, same_amount, same_temperature
 from rrag.text.reading import Reading, read
 from rrag.text.values import Value
 
@@ -118,12 +118,15 @@ def written_alike(claim: str, evidence: str) -> str:
 
 def _alike(c: Reading, q: Quantity, v: Value | None, e: Reading, x: Value) -> bool:
     """Whether the evidence's `x` is the claim's `q` written otherwise: one amount of one measure in
-    the same case (or `q`, read as no value, a bare number of `x`'s), both ranks or neither."""
+    the same case, or one temperature in the other scale (or `q`, read as no value, a bare number of
+    `x`'s), both ranks or neither."""
     other = x.quantity
     if _ordinal(c, q) != _ordinal(e, other) or q.written(c.text) == other.written(e.text):
         return False
     if v is None:
         return not q.unit and math.isclose(q.value, other.value, rel_tol=1e-9)
+    if same_temperature(q, other, c.text[q.start : q.end], e.text[other.start : other.end]):
+        return True
     return v.measure == x.measure and v.compatible(x) and same_amount(q, other)
 
 
