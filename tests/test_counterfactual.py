@@ -59,6 +59,10 @@ def test_a_value_the_sentence_states_is_written_as_the_sentence_writes_it():
     assert written_alike("A fever is 100.4 degrees Fahrenheit or more.", "A fever is 38°C or higher.") == (
         "A fever is 38°C or more."
     )
+    # the same day of the same month
+    assert written_alike("May 2, 2025 is the first day.", "The lease begins on 2 May 2025.") == (
+        "2 May, 2025 is the first day."
+    )
     # a bare number takes the sentence's number, not its unit
     assert written_alike(
         "Nobody under twenty-five can rent a van.", "You must be at least 25 years old."

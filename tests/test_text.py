@@ -149,6 +149,9 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         ("\u1042\u1040\u1041\u1048", [(2018.0, "")]),  # any script's digits
         ("founded in 1132", [(1132.0, "calendar year")]),  # a year of any century since 1000
         ("opened on 23 December 1888", [(23.0, "date"), (1888.0, "calendar year")]),  # a date's year
+        ("opened on December 23, 1888", [(23.0, "date"), (1888.0, "calendar year")]),  # the month first
+        ("the Jan. 5 deadline", [(5.0, "date")]),  # the month first, a noun after
+        ("you may 2 times", [(2.0, "tim")]),  # "may" no month
         ("The tower is 85 m tall", [(85.0, "metr")]),  # metres, not 85 million
         ("two million visitors", [(2_000_000.0, "visitor")]),  # a number in words takes its scale
         ("Revenue was $5m", [(5_000_000.0, "USD")]),

@@ -124,6 +124,9 @@ _NAMED_TIME = _starting_with("mn", r"\b(?:(midnight)|noon|midday)\b")
 LOOKBACK = 80
 _REFERENCE = re.compile(rf"\b({'|'.join(REFERENCE_NOUNS)})\s+$", re.IGNORECASE)
 _REFERENCE_NOUN_SET = frozenset(REFERENCE_NOUNS)
+_MONTH_BEFORE = re.compile(
+    rf"\b({'|'.join(sorted(MONTH_NAMES, key=len, reverse=True))})\.?\s+$", re.IGNORECASE
+)
 
 
 def _reference_before(text: str, start: int, end: int) -> re.Match[str] | None:
@@ -170,7 +173,10 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if header:  # "the price (GBP) is 65": a table column's currency
             unit = CURRENCIES[header.lower()]
         reference = None if header or m.group("cur") else _reference_before(text, before, m.start())
-        if reference and not _is_measure(unit):
+        month = None if header or m.group("cur") or _is_measure(unit) else _month_before(text, m.start())
+        if month is not None and value.is_integer() and 1 <= value <= 31:
+            unit, unit_end, start = "date", -1, month  # "February 13", "the May 2 deadline": a date's day
+        elif reference and not _is_measure(unit):
             # "Section 4", "step 3": the noun before the number is what it numbers, whatever word
             # follows ("Step 2 shows ..." counts no shows); not "table 2 rows" of a measure ("2 %").
             unit, unit_end, start = stem(reference.group(1).lower()), -1, reference.start(1)
@@ -320,6 +326,13 @@ def _parse_number(raw: str) -> float | None:
         return float(raw.replace(",", ""))
     except ValueError:
         return None
+
+
+def _month_before(text: str, pos: int) -> int | None:
+    """Where the month name written just before `pos` starts ("February 13", "Feb. 13"), if one is and
+    is capitalised ("May 2", not "may 2")."""
+    m = _MONTH_BEFORE.search(text, max(0, pos - 12), pos)
+    return m.start(1) if m and m.group(1)[0].isupper() else None
 
 
 def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:

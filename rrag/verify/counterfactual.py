@@ -23,7 +23,7 @@ import numpy as np
 
 from rrag.lang.en.numerals import ORDINAL_SUFFIXES, ORDINALS
 from rrag.text import content_words, split_sentences, words
-from rrag.text.quantities import CALENDAR_YEAR, Quantity, same_amount, same_temperature
+from rrag.text.quantities import CALENDAR_YEAR, Quantity, months, same_amount, same_temperature
 from rrag.text.reading import Reading, read
 from rrag.text.values import Value
 
@@ -35,8 +35,6 @@ FOLLOWS = 0.5
 MARGIN = 0.25
 MAX_SWAPS = 6  # counterfactuals judged per claim sentence (each is one pass of the judge)
 DIGITS = re.compile(r"\d(?:[\d,.]*\d)?")  # a number written in digits ("1,250", "8.5")
-# Measures whose amount is part of what is said: the day of a date ("12 March" is no "12 April").
-WHOLE_ONLY = frozenset({"date", CALENDAR_YEAR})
 
 Judge = Callable[[Sequence[tuple[str, str]]], np.ndarray]
 
@@ -98,13 +96,13 @@ def written_alike(claim: str, evidence: str) -> str:
     as the claim says it (a counterfactual's business). A bare number ("under twenty-five", "room
     twelve") takes the evidence's number only, not its unit."""
     c, e = read(claim), read(evidence)
-    theirs = [x for x in e.values if not x.bounds and x.measure not in WHOLE_ONLY]
+    theirs = [x for x in e.values if not x.bounds and x.measure != CALENDAR_YEAR]
     ours = {v.quantity: v for v in c.values}
     out, end = [], len(claim)
     for q in sorted(c.quantities, key=lambda q: q.start, reverse=True):
         stop = max(q.end, q.unit_end)
         v = ours.get(q)
-        if stop > end or (q.unit and (v is None or v.bounds or v.measure in WHOLE_ONLY)):
+        if stop > end or (q.unit and (v is None or v.bounds or v.measure == CALENDAR_YEAR)):
             continue  # overlaps a value already written; or no amount of its own
         alike = next((x.quantity for x in theirs if _alike(c, q, v, e, x)), None)
         digits = DIGITS.search(e.text, alike.start, alike.end) if alike and v is None else None
@@ -118,8 +116,8 @@ def written_alike(claim: str, evidence: str) -> str:
 
 def _alike(c: Reading, q: Quantity, v: Value | None, e: Reading, x: Value) -> bool:
     """Whether the evidence's `x` is the claim's `q` written otherwise: one amount of one measure in
-    the same case, or one temperature in the other scale (or `q`, read as no value, a bare number of
-    `x`'s), both ranks or neither."""
+    the same case, one temperature in the other scale, the same day of the same month (or `q`, read
+    as no value, a bare number of `x`'s), both ranks or neither."""
     other = x.quantity
     if _ordinal(c, q) != _ordinal(e, other) or q.written(c.text) == other.written(e.text):
         return False
@@ -127,6 +125,9 @@ def _alike(c: Reading, q: Quantity, v: Value | None, e: Reading, x: Value) -> bo
         return not q.unit and math.isclose(q.value, other.value, rel_tol=1e-9)
     if same_temperature(q, other, c.text[q.start : q.end], e.text[other.start : other.end]):
         return True
+    if "date" in (v.measure, x.measure):  # a date's amount is its day: its month must be the same too
+        month, other_month = months(q.written(c.text)), months(other.written(e.text))
+        return v.measure == x.measure and q.value == other.value and bool(month) and month == other_month
     return v.measure == x.measure and v.compatible(x) and same_amount(q, other)
 
 
