@@ -52,6 +52,9 @@ def test_a_value_the_sentence_states_is_written_as_the_sentence_writes_it():
     assert written_alike(
         "The dough rises for ninety minutes.", "Leave it to rise for one and a half hours."
     ) == ("The dough rises for one and a half hours.")
+    assert written_alike("The station is one and a quarter kilometres away.", "It is 1.25 km away.") == (
+        "The station is 1.25 km away."
+    )
     # one temperature in the other scale, as precise as the claim writes it
     assert written_alike("Heat the oven to about 218 degrees Celsius.", "Bake at 425°F.") == (
         "Heat the oven to about 425°F."

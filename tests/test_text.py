@@ -150,6 +150,9 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         ("founded in 1132", [(1132.0, "calendar year")]),  # a year of any century since 1000
         ("opened on 23 December 1888", [(23.0, "date"), (1888.0, "calendar year")]),  # a date's year
         ("opened on December 23, 1888", [(23.0, "date"), (1888.0, "calendar year")]),  # the month first
+        ("one and a quarter kilometres", [(1.25, "kilometr")]),  # was one of nothing: 1.25 km contradicted
+        ("two and three quarter hours", [(2.75, "hour")]),
+        ("1 and a quarter of the beds", [(1.0, "")]),  # a share of something is no part of the number
         ("the Jan. 5 deadline", [(5.0, "date")]),  # the month first, a noun after
         ("you may 2 times", [(2.0, "tim")]),  # "may" no month
         ("The tower is 85 m tall", [(85.0, "metr")]),  # metres, not 85 million
