@@ -13,8 +13,7 @@ from text_to_num import text2num
 from rrag.lang.en.dates import BEFORE_A_MONTH, MONTH_NAMES, MONTH_RANGE_JOIN, MONTHS
 from rrag.lang.en.function_words import STOPWORDS
 from rrag.lang.en.numerals import (
-    AND_A_HALF,
-    AND_QUARTERS,
+    AND_A_PART,
     CARDINALS,
     COMPOUND_NUMBER,
     DENOMINATORS,
@@ -25,6 +24,7 @@ from rrag.lang.en.numerals import (
     ORDINAL_SUFFIXES,
     ORDINAL_UNITS,
     PARTITIVE,
+    PARTS,
     RANGE_JOIN,
     SCALE_WORD,
     SCALES,
@@ -215,9 +215,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             Quantity(1.0, stem(m.group("unit").lower()), m.start(), m.start("unit"), m.end("unit"))
             for m in EVERY_UNIT.finditer(text)
         ]
-    found = _and_quarters(
-        text, _and_a_half(text, sorted(found + times + fractions + spans, key=lambda q: q.start))
-    )
+    found = _and_a_part(text, sorted(found + times + fractions + spans, key=lambda q: q.start))
     for i, (low, high) in enumerate(zip(found, found[1:])):
         if not low.unit and high.unit and RANGE_JOIN.fullmatch(text, low.end, high.start):
             found[i] = low._replace(unit=high.unit)
@@ -244,29 +242,17 @@ def _compound_numbers(text: str) -> Iterator[Quantity]:
         yield Quantity(float(value), unit, m.start(), m.end(), unit_end)
 
 
-def _and_a_half(text: str, found: list[Quantity]) -> list[Quantity]:
-    """ "six and a half kilograms" is 6.5 kilograms, not six of nothing and half a kilogram."""
-    out: list[Quantity] = []
-    for q in found:
-        whole = out[-1] if out else None
-        joined = whole is not None and not whole.unit and AND_A_HALF.match(text, whole.end)
-        if whole is not None and joined and joined.end() == q.start and q.value == 0.5 and q.unit:
-            out[-1] = Quantity(whole.value + 0.5, q.unit, whole.start, q.end, q.unit_end)
-            continue
-        out.append(q)
-    return out
-
-
-def _and_quarters(text: str, found: list[Quantity]) -> list[Quantity]:
-    """ "one and a quarter kilometres" is 1.25 kilometres, not one of nothing."""
+def _and_a_part(text: str, found: list[Quantity]) -> list[Quantity]:
+    """ "six and a half kilograms" is 6.5 kilograms and "one and a quarter kilometres" 1.25 kilometres,
+    not six or one of nothing and a part of a kilogram or kilometre."""
     out: list[Quantity] = []
     for q in found:
         if out and q.start < max(out[-1].end, out[-1].unit_end):
-            continue  # inside the quantity just joined ("three" of "three quarters")
-        part = AND_QUARTERS.match(text, q.end) if not q.unit else None
+            continue  # inside the quantity just joined ("half" of "and a half kilograms")
+        part = AND_A_PART.match(text, q.end) if not q.unit else None
         unit, unit_end = _unit_after(text, part.end(), partitive=False) if part else ("", -1)
         if part and unit:
-            q = Quantity(q.value + (0.25 if part["one"] else 0.75), unit, q.start, part.end(), unit_end)
+            q = Quantity(q.value + PARTS[(part["part"] or "").lower()], unit, q.start, part.end(), unit_end)
         out.append(q)
     return out
 

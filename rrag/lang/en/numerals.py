@@ -95,12 +95,10 @@ PARTITIVE = re.compile(r"\s+of\s+(?:the|these|those|its|their|our|his|her|your|m
 ELLIPSIS = re.compile(r"(?:\s+[^\W\d]+){0,5}?\s+(?:and|or|but|while)\s+(?:only\s+)?")
 ELLIPSIS_AFTER = re.compile(r"\s+(?:in|for|on|at|with|when|during|per|a|an)\b", re.IGNORECASE)
 # What joins the two ends of a range: "3-5 days", "20 to 40 minutes".
-# "six and a half kilograms", "one and a half hours": a whole number, then half of its unit.
-AND_A_HALF = re.compile(r"\s+and\s+an?\s+(?=half\b)", re.IGNORECASE)
-# "one and a quarter kilometres", "two and three quarter hours": the part added to the whole before it.
-AND_QUARTERS = re.compile(
-    r"\s+and\s+(?:an?\s+(?P<one>quarter)|(?P<three>three)[\s-]+quarters?)\b", re.IGNORECASE
-)
+# "six and a half kilograms", "one and a quarter kilometres", "two and three quarter hours": a whole
+# number, then a part of its unit (`part`: "half" or "quarter"; none: three quarters).
+AND_A_PART = re.compile(r"\s+and\s+(?:an?\s+(?P<part>half|quarter)|three[\s-]+quarters?)\b", re.IGNORECASE)
+PARTS = {"half": 0.5, "quarter": 0.25, "": 0.75}
 RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
 
 # "no more than 3 bags" and "not less than 18" state a bound, not a denial; so does "not under 70 kg".
