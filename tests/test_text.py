@@ -155,6 +155,10 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         ("1 and a quarter of the beds", [(1.0, "")]),  # a share of something is no part of the number
         ("the Jan. 5 deadline", [(5.0, "date")]),  # the month first, a noun after
         ("you may 2 times", [(2.0, "tim")]),  # "may" no month
+        ("drivers younger than twenty-one may hire", [(21.0, "age")]),  # an age compared: no 21 May
+        ("drivers of twenty-five and older", [(25.0, "age")]),
+        ("guests 18 years or older", [(18.0, "age")]),
+        ("on twenty-one May", [(21.0, "date")]),
         ("The tower is 85 m tall", [(85.0, "metr")]),  # metres, not 85 million
         ("two million visitors", [(2_000_000.0, "visitor")]),  # a number in words takes its scale
         ("Revenue was $5m", [(5_000_000.0, "USD")]),
@@ -196,6 +200,7 @@ def test_units_of_speed_and_pounds_by_what_they_weigh() -> None:
         "Submit the form no later than Friday.",
         "The deposit is not less than £200.",
         "George weighs not under 70 kg.",
+        "Bags must not exceed 8 kg.",
     ],
 )
 def test_the_no_or_not_of_a_bound_is_no_negation(text: str) -> None:

@@ -148,6 +148,19 @@ CLASHES = [
     ("Do not take more than four tablets in 24 hours.", "Take more than four tablets in 24 hours.",
      "more than four tablets", "not take more than four tablets"),
     ("The case is not under 5 kg.", "The case is under 5 kg.", "under 5 kg", "not under 5 kg"),
+    # "exceed" is a bound, and its "not" turns it round
+    ("Cabin bags must not exceed 8 kg.", "Cabin bags have to weigh at least eight kilograms.",
+     "at least eight kilograms", "not exceed 8 kg"),
+    ("Monthly sales exceeded 400 units.", "Monthly sales stayed below 400 units.", "below 400 units",
+     "exceeded 400 units"),
+    # an age compared, which no word after it makes a date
+    ("You must be at least 21 years old to hire a van.",
+     "Only drivers younger than twenty-one may hire a van.",
+     "younger than twenty-one", "at least 21 years old"),
+    # the words next to the two bounds need not meet where the amount is one
+    ("Deposits are returned only if you cancel your holiday cottage booking at least 72 hours in advance.",
+     "Deposits are only returned to guests who cancel less than seventy-two hours before.",
+     "less than seventy-two hours", "at least 72 hours"),
     # a fraction of the same thing
     ("Half of the tickets are reserved for students.", "A quarter of the tickets are reserved for students.",
      "A quarter", "Half"),
@@ -247,6 +260,9 @@ def test_the_same_amount_written_differently_is_not_a_clash(evidence: str, claim
         ("George weighs not less than 70 kg.", "George weighs not under 70 kg."),
         # "over" and "under" of a count or an age name two groups ("Children under 12 travel free")
         ("Children under 12 travel free.", "Children over 12 travel free."),
+        ("Children younger than 12 travel free.", "Children older than 12 pay the full fare."),
+        ("Cabin bags must not exceed 10 kg.", "A cabin bag can weigh up to 10 kg."),
+        ("Drivers must be at least 21 years old.", "Drivers must be twenty-one or older."),
     ],
 )
 def test_the_same_bound_in_other_words_is_not_a_clash(evidence: str, claim: str) -> None:

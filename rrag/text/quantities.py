@@ -13,6 +13,8 @@ from text_to_num import text2num
 from rrag.lang.en.dates import BEFORE_A_MONTH, MONTH_NAMES, MONTH_RANGE_JOIN, MONTHS
 from rrag.lang.en.function_words import STOPWORDS
 from rrag.lang.en.numerals import (
+    AGE_COMPARED_AFTER,
+    AGE_COMPARED_BEFORE,
     AND_A_PART,
     CARDINALS,
     COMPOUND_NUMBER,
@@ -216,6 +218,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             for m in EVERY_UNIT.finditer(text)
         ]
     found = _and_a_part(text, sorted(found + times + fractions + spans, key=lambda q: q.start))
+    found = [_compared_age(text, q) for q in found]
     for i, (low, high) in enumerate(zip(found, found[1:])):
         if not low.unit and high.unit and RANGE_JOIN.fullmatch(text, low.end, high.start):
             found[i] = low._replace(unit=high.unit)
@@ -255,6 +258,18 @@ def _and_a_part(text: str, found: list[Quantity]) -> list[Quantity]:
             q = Quantity(q.value + PARTS[(part["part"] or "").lower()], unit, q.start, part.end(), unit_end)
         out.append(q)
     return out
+
+
+def _compared_age(text: str, q: Quantity) -> Quantity:
+    """`q` as an age where the text compares ages by it ("younger than twenty-one", "21 years or older",
+    "25 and older"), whatever word follows it ("twenty-one may hire" is no date)."""
+    if q.unit not in ("", "date", *AGE_UNITS):
+        return q
+    before = AGE_COMPARED_BEFORE.search(text, max(0, q.start - LOOKBACK), q.start)
+    after = AGE_COMPARED_AFTER.match(text, max(q.end, q.unit_end))
+    if not (before or after):
+        return q
+    return q._replace(unit="age", unit_end=q.unit_end if q.unit in AGE_UNITS else -1)
 
 
 def _fractions(text: str) -> list[Quantity]:

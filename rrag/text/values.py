@@ -20,6 +20,7 @@ from rrag.lang.en.function_words import COPULA_BEFORE, STOPWORDS
 from rrag.lang.en.lexicon import IRREGULAR_FORMS
 from rrag.lang.en.negation import DENIED_BOUND, NO_BOUND
 from rrag.lang.en.numerals import (
+    AGE_COMPARATIVES,
     BOUND_AFTER,
     BOUND_BEFORE,
     BOUND_PREPOSITIONS,
@@ -470,8 +471,9 @@ def reversed_bounds(claimed: Sequence[Value], stated: Sequence[Value]) -> list[t
 
 def _names_group(value: Value) -> bool:
     """Whether a bound names a group rather than an amount said of it ("children under 12", "people
-    over 65"): two groups of a count or an age either side of one number are no contradiction."""
-    return value.bounded.split()[0].lower() in BOUND_PREPOSITIONS
+    over 65", "drivers younger than 21"): two groups of a count or an age either side of one number
+    are no contradiction."""
+    return value.bounded.split()[0].lower() in BOUND_PREPOSITIONS | AGE_COMPARATIVES
 
 
 def aligned(value: Value, others: Sequence[Value]) -> list[Value]:

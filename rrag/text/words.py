@@ -18,7 +18,7 @@ from rrag.lang.en.negation import (
     NEGATIVE_WORDS,
     NEGATORS,
 )
-from rrag.lang.en.numerals import BOUND_COMPARATIVES, BOUND_PREPOSITIONS, CARDINALS
+from rrag.lang.en.numerals import BOUND_COMPARATIVES, BOUND_PREPOSITIONS, BOUND_VERBS, CARDINALS
 from rrag.text.caches import per_text
 from rrag.text.normalise import normalize
 
@@ -113,12 +113,12 @@ def negates(tokens: Sequence[str], i: int) -> bool:
 
 def _is_bound(tokens: Sequence[str], i: int) -> bool:
     """Whether a bound starts at token `i`: a comparative and "than" ("more than", "no later than"),
-    or "under", "over", "above" or "below" a number ("not under 70 kg")."""
+    or "under", "over", "above", "below" or "exceed" a number ("not under 70 kg", "not exceed 8 kg")."""
     if i + 1 >= len(tokens):
         return False
     after = tokens[i + 1]
     return (tokens[i] in BOUND_COMPARATIVES and after == "than") or (
-        tokens[i] in BOUND_PREPOSITIONS and (after[0].isdigit() or after in CARDINALS)
+        tokens[i] in BOUND_PREPOSITIONS | BOUND_VERBS and (after[0].isdigit() or after in CARDINALS)
     )
 
 

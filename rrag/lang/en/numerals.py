@@ -101,8 +101,10 @@ AND_A_PART = re.compile(r"\s+and\s+(?:an?\s+(?P<part>half|quarter)|three[\s-]+qu
 PARTS = {"half": 0.5, "quarter": 0.25, "": 0.75}
 RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
 
-# "no more than 3 bags" and "not less than 18" state a bound, not a denial; so does "not under 70 kg".
+# "no more than 3 bags" and "not less than 18" state a bound, not a denial; so do "not under 70 kg" and
+# "must not exceed 8 kg".
 BOUND_PREPOSITIONS = frozenset({"under", "over", "above", "below"})
+BOUND_VERBS = frozenset({"exceed", "exceeds", "exceeded", "exceeding"})
 BOUND_COMPARATIVES = frozenset(
     "more less fewer greater higher lower later earlier longer shorter sooner".split()
 )
@@ -111,12 +113,15 @@ BOUND_AFTER_A_NOUN = frozenset(
     {"over", "above", "under", "below", "exceeding", "more", "less", "least", "up"}
 )
 # The bound an amount is given as: "at least 18 years", "more than 3 million copies", "up to 40
-# minutes", "5 days or more". Alternatives that start further left win a search, so "no more than"
+# minutes", "5 days or more", "exceeds 8 kg" (a verb's "not" turns it round: "must not exceed 8 kg" is
+# at most 8 kg). Alternatives that start further left win a search, so "no more than"
 # is read before "more than".
+_BOUND_VERBS = "|".join(sorted(BOUND_VERBS))
 BOUND_BEFORE = re.compile(
-    r"\b(?:(?P<upper>no more than|not more than|not exceeding|less than|fewer than|at most|up to|under|below"
-    r"|a maximum of|maximum of)|(?P<lower>no less than|not less than|no fewer than|more than|greater than"
-    r"|at least|over|above|upwards of|a minimum of|minimum of))\s+$",
+    r"\b(?:(?P<upper>no more than|not more than|not exceeding|less than|fewer than|younger than|at most|up to"
+    r"|under|below|a maximum of|maximum of)|(?P<lower>no less than|not less than|no fewer than|more than"
+    r"|greater than|older than"
+    rf"|at least|over|above|upwards of|a minimum of|minimum of|{_BOUND_VERBS}))\s+$",
     re.IGNORECASE,
 )
 # ... and a year's: "before 2005" holds 2001, "after 1990" holds 1994.
@@ -126,8 +131,13 @@ MOVED_UP = re.compile(
     r"\b(?:shot|went|go|goes|going|gone|rose|risen|rises|rising|climbed|jumped|moved|ran|walked|stepped|sped)\s+$",
     re.IGNORECASE,
 )
+# An age said by comparing: the number is an age whatever word follows it ("younger than twenty-one
+# may hire a van" is no 21 May).
+AGE_COMPARATIVES = frozenset({"younger", "older"})
+AGE_COMPARED_BEFORE = re.compile(r"\b(?:younger|older)\s+than\s+$", re.IGNORECASE)
+AGE_COMPARED_AFTER = re.compile(r"\s+(?:and|or)\s+(?:younger|older)\b", re.IGNORECASE)
 BOUND_AFTER = re.compile(
     r"\s+(?:(?P<upper>or (?:less|fewer|younger|under|below)|at most|at the most)"
-    r"|(?P<lower>or (?:more|over|older|above)|and (?:over|above)|at least))\b",
+    r"|(?P<lower>or (?:more|over|older|above)|and (?:over|above|older)|at least))\b",
     re.IGNORECASE,
 )

@@ -102,6 +102,16 @@ def _same_subject(c: Statement, topic: float, said: Value, found: Value) -> bool
     return topic >= SAME_TOPIC_NEAR_VALUE and share(said.near, found.near) > 0
 
 
+def _same_bounded_thing(c: Statement, topic: float, said: Value, found: Value) -> bool:
+    """Whether one amount given as two bounds is a bound of the same thing: as `_same_subject`, but the
+    words next to either value need only be in the other's text ("cancel less than 48 hours before" /
+    "cancel your check-up at least 48 hours in advance"). The same amount of the same measure is
+    already most of the match; another amount needs its neighbours to meet."""
+    if not c.topic:
+        return True
+    return topic >= SAME_TOPIC_NEAR_VALUE and bool(said.near & found.words or found.near & said.words)
+
+
 def _end_of(text: str, written: str, start: int) -> int:
     """Where `written` (spaces normalised) ends in `text` from `start`; `start` if it is not there."""
     at = text.find(written, start)
@@ -125,7 +135,7 @@ def other_bound(comparison: Comparison) -> Verdict | None:
     flipped = [
         (said, found)
         for said, found in reversed_bounds(c.values, e.values)
-        if _same_subject(c, comparison.topic, said, found)
+        if _same_bounded_thing(c, comparison.topic, said, found)
     ]
     if not flipped:
         return None
