@@ -59,6 +59,7 @@ CONTRADICTIONS = [
     ("modality", "Visitors must sign the register at reception.",
      "Visitors do not need to sign the register at reception.", "must", "do not need"),
     ("quantifier", "All guest rooms have a balcony.", "Only some guest rooms have a balcony.", "All", "Only some"),
+    ("quantifier", "Only some cabins have a shower.", "There is no cabin without a shower.", "Only some", "no cabin"),
     ("quantifier", "Every trail in the park is open to cyclists.",
      "Only a few trails in the park are open to cyclists.", "Every", "Only a few"),
     ("opposite", "Entry to the gallery is free on the first Sunday of each month.",
@@ -364,6 +365,9 @@ FAITHFUL = [
     ("Staff get 10 days of study leave per year.", "Staff get 10 days of study leave every year."),
     ("The shuttle to the airport leaves every hour.", "Every hour, a shuttle leaves for the airport."),
     ("Parking is free for members.", "Members do not pay for parking."),
+    # a "no" and a "without" cancel out: every room has one
+    ("Every guest room has a kettle.", "There is no guest room without a kettle."),
+    ("Visitors need a badge to enter the laboratory.", "No visitor may enter the laboratory without a badge."),
 ]  # fmt: skip
 
 

@@ -212,6 +212,18 @@ def test_a_not_that_reaches_a_bound_negates_no_word() -> None:
     assert not negations("Do not take more than four tablets in 24 hours.")
 
 
+@pytest.mark.parametrize(
+    "text", ["There is no room at the inn without a fireplace.", "You cannot board without a ticket."]
+)
+def test_a_negation_and_a_without_in_its_clause_cancel_out(text: str) -> None:
+    assert negation_count(text) == 0 and not negations(text)
+
+
+def test_a_without_of_its_own_or_of_another_clause_still_denies() -> None:
+    assert [sorted(n.terms) for n in negations("He left without paying.")] == [["pay"]]
+    assert negation_count("The dog did not bark, but it left without a sound.") == 2
+
+
 def test_a_denial_is_still_a_denial() -> None:
     assert negation_count("The shop no longer sells bread.") == 1
     assert [sorted(n.terms) for n in negations("Visitors may not bring food.")] == [["bring", "food"]]

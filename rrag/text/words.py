@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import takewhile
 from typing import NamedTuple
 
 from rrag.lang.en.function_words import STOPWORDS
 from rrag.lang.en.lexicon import IRREGULAR_FORMS, PRICED
 from rrag.lang.en.negation import (
     AUXILIARY,
+    CANCEL_REACH,
+    CLAUSE_JOINS,
     FRONTED_PHRASE,
     NEGATED_CLAUSE_BREAK,
     NEGATING_DETERMINERS,
@@ -108,7 +111,22 @@ def negates(tokens: Sequence[str], i: int) -> bool:
     it)."""
     if tokens[i] == "nothing" and i and tokens[i - 1] in PRICED:
         return False
-    return tokens[i] in NEGATORS and not (tokens[i] in ("no", "not") and _is_bound(tokens, i + 1))
+    return (
+        tokens[i] in NEGATORS
+        and not (tokens[i] in ("no", "not") and _is_bound(tokens, i + 1))
+        and not cancelled(tokens, i)
+    )
+
+
+def cancelled(tokens: Sequence[str], i: int) -> bool:
+    """Whether negator `i` and a "without" in its clause cancel out: "There is no room without air
+    conditioning" says every room has it, "You cannot enter without a ticket" that entering needs one;
+    neither denies the room or the entering. The tokens have no punctuation: a clause ends at a
+    joining word or CANCEL_REACH words on."""
+    if tokens[i] == "without":
+        before = takewhile(lambda t: t not in CLAUSE_JOINS, reversed(tokens[max(0, i - CANCEL_REACH) : i]))
+        return any(t in NEGATORS and t != "without" for t in before)
+    return "without" in takewhile(lambda t: t not in CLAUSE_JOINS, tokens[i + 1 : i + 1 + CANCEL_REACH])
 
 
 def _is_bound(tokens: Sequence[str], i: int) -> bool:

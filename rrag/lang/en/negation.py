@@ -19,7 +19,11 @@ NEGATING_DETERMINERS = frozenset({"no", "none", "without", "nobody", "nothing", 
 # Where a negator's reach ends: punctuation or a conjunction ("not X and Y" denies X alone).
 NEGATION_SCOPE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|and|or|although|though|while)\s")
 # Where the clause a negation is in ends ("and" joins within a clause: "not cats and dogs").
-NEGATED_CLAUSE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:but|although|though|while|whereas)\s")
+CLAUSE_JOINS = frozenset({"but", "although", "though", "while", "whereas"})
+NEGATED_CLAUSE_BREAK = re.compile(r"[,;:.!?()\[\]\"]|\s(?:" + "|".join(sorted(CLAUSE_JOINS)) + r")\s")
+# How many words after a negator a "without" can be and cancel it ("No rider may take part in the
+# horse-riding trial without a helmet": nine).
+CANCEL_REACH = 10
 # A phrase before the clause it belongs to ("In the east wing, camping is not allowed"): its comma
 # ends no clause.
 FRONTED_PHRASE = re.compile(

@@ -22,7 +22,7 @@ from rrag.lang.en.quantifiers import (
 from rrag.text import stem
 from rrag.text.caches import per_text
 from rrag.text.reading import Tokens
-from rrag.text.words import NOT_CONTENT
+from rrag.text.words import NOT_CONTENT, cancelled
 from rrag.verify.rules.base import Contrast, Pair, sentence_rule
 from rrag.verify.rules.contrasts.base import QUANTIFIER, in_order, neighbour, quote, same_statement, unpack
 
@@ -73,6 +73,8 @@ def _quantifier_at(words: list[str], i: int) -> tuple[str, int, int] | None:
             continue  # only "Only managers ...": "only recently", "is only for" limit no thing said
         if cls == SOME and any(w in NEGATORS for w in words[i + 1 :]):
             cls = PARTIAL  # "some dishes are not vegetarian"
+        if cls == NONE and cancelled(words, i):
+            cls = ALL  # "no room without air conditioning"
         return cls, i, i + len(parts)
     return None
 

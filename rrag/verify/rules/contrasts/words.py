@@ -39,7 +39,7 @@ from rrag.text import stem
 from rrag.text.caches import per_text
 from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.reading import Token, Tokens, read
-from rrag.text.words import NOT_CONTENT, lemma
+from rrag.text.words import NOT_CONTENT, cancelled, lemma
 from rrag.verify.rules.base import Contrast, Pair, sentence_rule
 from rrag.verify.rules.contrasts.base import (
     MODALITY,
@@ -227,11 +227,13 @@ def _had(tokens: Tokens) -> dict[str, tuple[int, int]]:
 
 
 def _lacked(text: str, tokens: Tokens) -> dict[str, tuple[int, int]]:
-    """The thing after "without" or "free of", or before "-free" ("gluten-free"), and its tokens."""
+    """The thing after "without" or "free of", or before "-free" ("gluten-free"), and its tokens; not
+    after a "without" a negation cancels ("no room without a kettle")."""
     out = {}
+    written = [t.word for t in tokens]
     for i, t in enumerate(tokens):
         free_of = t.word == "free" and i + 1 < len(tokens) and tokens[i + 1].word == "of"
-        if t.word == "without" or free_of:
+        if (t.word == "without" and not cancelled(written, i)) or free_of:
             thing = _nextcontent_tokens(tokens, i + 2 if free_of else i + 1)
             if thing is not None:
                 out[tokens[thing].lemma] = (i, thing + 1)
