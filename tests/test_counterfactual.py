@@ -66,6 +66,9 @@ def test_a_value_the_sentence_states_is_written_as_the_sentence_writes_it():
     assert written_alike("May 2, 2025 is the first day.", "The lease begins on 2 May 2025.") == (
         "2 May, 2025 is the first day."
     )
+    assert written_alike("It starts on the thirteenth of February.", "It begins on 13 February.") == (
+        "It starts on the 13 February."
+    )
     # a bare number takes the sentence's number, not its unit
     assert written_alike(
         "Nobody under twenty-five can rent a van.", "You must be at least 25 years old."

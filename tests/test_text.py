@@ -159,6 +159,13 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         ("drivers of twenty-five and older", [(25.0, "age")]),
         ("guests 18 years or older", [(18.0, "age")]),
         ("on twenty-one May", [(21.0, "date")]),
+        ("the thirteenth of February 2025", [(13.0, "date"), (2025.0, "calendar year")]),  # a day of a month
+        ("the 3rd of March", [(3.0, "date")]),
+        ("five of March's games", [(5.0, "")]),
+        ("13th of 20 runners", [(13.0, ""), (20.0, "runner")]),
+        ("the number 12 bus", [(12.0, "number")]),  # a route, not 12 buses
+        ("the 1904-1905 season", [(1904.0, "calendar year"), (1905.0, "calendar year")]),  # not 1905 seasons
+        ("the 2023-24 season", [(2023.0, "calendar year"), (2024.0, "calendar year")]),
         ("The tower is 85 m tall", [(85.0, "metr")]),  # metres, not 85 million
         ("two million visitors", [(2_000_000.0, "visitor")]),  # a number in words takes its scale
         ("Revenue was $5m", [(5_000_000.0, "USD")]),

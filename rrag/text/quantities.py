@@ -127,9 +127,9 @@ _NAMED_TIME = _starting_with("mn", r"\b(?:(midnight)|noon|midday)\b")
 LOOKBACK = 80
 _REFERENCE = re.compile(rf"\b({'|'.join(REFERENCE_NOUNS)})\s+$", re.IGNORECASE)
 _REFERENCE_NOUN_SET = frozenset(REFERENCE_NOUNS)
-_MONTH_BEFORE = re.compile(
-    rf"\b({'|'.join(sorted(MONTH_NAMES, key=len, reverse=True))})\.?\s+$", re.IGNORECASE
-)
+_MONTH = "|".join(sorted(MONTH_NAMES, key=len, reverse=True))
+_OF_A_MONTH = re.compile(rf"\s+of\s+({_MONTH})\b(?!['\u2019]s)", re.IGNORECASE)  # not "of March's games"
+_MONTH_BEFORE = re.compile(rf"\b({_MONTH})\.?\s+$", re.IGNORECASE)
 
 
 def _reference_before(text: str, start: int, end: int) -> re.Match[str] | None:
@@ -220,8 +220,12 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     found = _and_a_part(text, sorted(found + times + fractions + spans, key=lambda q: q.start))
     found = [_compared_age(text, q) for q in found]
     for i, (low, high) in enumerate(zip(found, found[1:])):
-        if not low.unit and high.unit and RANGE_JOIN.fullmatch(text, low.end, high.start):
+        if not RANGE_JOIN.fullmatch(text, low.end, high.start):
+            continue
+        if not low.unit and high.unit:
             found[i] = low._replace(unit=high.unit)
+        elif low.unit == CALENDAR_YEAR and high.unit != CALENDAR_YEAR:
+            found[i + 1] = _year_after(text, low, high)
     for i, (first, then) in enumerate(zip(found, found[1:])):
         if (
             first.unit
@@ -258,6 +262,18 @@ def _and_a_part(text: str, found: list[Quantity]) -> list[Quantity]:
             q = Quantity(q.value + PARTS[(part["part"] or "").lower()], unit, q.start, part.end(), unit_end)
         out.append(q)
     return out
+
+
+def _year_after(text: str, low: Quantity, high: Quantity) -> Quantity:
+    """The second year of a span of years ("the 1904-1905 season", "2023-24"), not a count of what
+    follows it (1905 seasons); `high` as read where it is no year."""
+    written = text[high.start : high.end]
+    if _YEAR.fullmatch(written):
+        return Quantity(high.value, CALENDAR_YEAR, high.start, high.end)
+    joined = text[low.end : high.start] in ("-", "\u2013", "/")  # "2023-24", never "2001 and 15 cars"
+    if joined and len(written) == 2 and written.isdigit() and int(written) > low.value % 100:
+        return Quantity(low.value - low.value % 100 + high.value, CALENDAR_YEAR, high.start, high.end)
+    return high
 
 
 def _compared_age(text: str, q: Quantity) -> Quantity:
@@ -359,6 +375,9 @@ def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:
     percent = PERCENT.match(text, pos)
     if percent:
         return "%", percent.end()
+    of_month = _OF_A_MONTH.match(text, pos)
+    if of_month and of_month.group(1)[0].isupper():
+        return "date", of_month.end()  # "the 13th of February", "the thirteenth of February"
     of = PARTITIVE.match(text, pos) if partitive else None
     if of:
         counted = _UNIT_WORD.match(text, of.end())

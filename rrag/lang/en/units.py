@@ -96,8 +96,9 @@ A_SPAN = re.compile(
 )
 # One of a unit of time given by "every": "every hour" is every 1 hour, against "every 30 minutes".
 EVERY_UNIT = re.compile(r"\bevery\s+(?P<unit>minute|hour|day|week|fortnight|month|year)\b", re.IGNORECASE)
-# Nouns that number what follows them: "Section 4" and "Section 7" are two different sections.
+# Nouns that number what follows them: "Section 4" and "Section 7" are two different sections; "the
+# number 12 bus" is a bus of route 12, not 12 buses.
 REFERENCE_NOUNS = (
     "section chapter article clause paragraph appendix annex schedule step page part table figure "
-    "room gate platform floor level version stage phase tier zone route item rule"
+    "room gate platform floor level version stage phase tier zone route item rule number"
 ).split()
