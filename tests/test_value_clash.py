@@ -270,6 +270,14 @@ def test_the_same_bound_in_other_words_is_not_a_clash(evidence: str, claim: str)
     assert verdict.clash is None, verdict.reason
 
 
+def test_a_share_and_the_rest_of_it_said_with_opposite_words_is_no_clash() -> None:
+    evidence = "In the spring, 70% of the trainees passed the driving test."
+    rest = "In the spring, 30% of the trainees failed the driving test."
+    other = "In the spring, 40% of the trainees failed the driving test."
+    assert LexicalVerifier().verify(Claim(rest, 0, len(rest)), contexts(evidence)).clash is None
+    assert LexicalVerifier().verify(Claim(other, 0, len(other)), contexts(evidence)).clash is not None
+
+
 @pytest.mark.parametrize(
     "evidence, claim, value_words",
     [

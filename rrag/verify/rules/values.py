@@ -6,6 +6,7 @@ the same thing is read here too."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from rrag.lang.en.function_words import PRONOUNS
@@ -16,6 +17,7 @@ from rrag.text.values import Value, clashes, misattributed, of_something_else, r
 from rrag.types import ClaimStatus, ValueClash, Verdict
 from rrag.verify.rules.base import ALWAYS, Comparison, window_rule
 from rrag.verify.rules.compared import Statement, Window, has_value, share, single_sentences
+from rrag.verify.rules.contrasts.words import OPPOSITES
 from rrag.verify.rules.negation import quoted_phrase
 
 VALUE, UNSTATED = "value", "unstated"
@@ -102,6 +104,16 @@ def _same_subject(c: Statement, topic: float, said: Value, found: Value) -> bool
     return topic >= SAME_TOPIC_NEAR_VALUE and share(said.near, found.near) > 0
 
 
+def _the_rest(said: Value, found: Value) -> bool:
+    """Whether two percentages are a share and the rest of it, each said with the other's opposite:
+    "20% of the pupils failed" is "80% of the pupils passed"."""
+    return (
+        said.measure == found.measure == "%"
+        and math.isclose(said.amount + found.amount, 100)
+        and any(OPPOSITES.get(word, set()) & found.near for word in said.near)
+    )
+
+
 def _same_bounded_thing(c: Statement, topic: float, said: Value, found: Value) -> bool:
     """Whether one amount given as two bounds is a bound of the same thing: as `_same_subject`, but the
     words next to either value need only be in the other's text ("cancel less than 48 hours before" /
@@ -164,6 +176,7 @@ def value_clash(comparison: Comparison) -> Verdict | None:
         and not has_value(e.loose, said.quantity)
         and not _stated_elsewhere(said, comparison.single, found)
         and _denied(text, said) == _denied(e.text, found)
+        and not _the_rest(said, found)
     ]
     if not aligned:
         return None
