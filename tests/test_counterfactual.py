@@ -121,23 +121,6 @@ def test_no_swap_is_confirmed_where_another_sentence_of_the_window_says_the_clai
     assert confirm(_judge({"Students pay 16 dollars.": 0.9}), claim, window).swap.instead == "16 dollars"
 
 
-def test_no_swap_is_confirmed_where_the_window_read_whole_says_the_claim():
-    window = "A day ticket for the aquarium costs 20 euros for adults. Pensioners pay 14 euros."
-    claim = "Pensioners can visit the aquarium for the day for 14 euros."
-    swapped = "Pensioners can visit the aquarium for the day for 20 euros."
-
-    def judge(whole: float):
-        def probabilities(pairs):
-            p = [whole if (e, c) == (window, claim) else 0.9 if c == swapped else 0.1 for e, c in pairs]
-            return np.array([[x, 1 - x, 0.0] for x in p])
-
-        return probabilities
-
-    # neither sentence alone says what a pensioner's day costs; the two together do
-    assert confirm(judge(0.85), claim, window) is None
-    assert confirm(judge(0.1), claim, window).swap.instead == "20 euros"
-
-
 def test_a_value_goes_before_a_name_that_would_only_say_whom_it_is_of():
     window = "Team Falcon sits in room 12. Team Heron sits in room 40."
     claim = "Team Falcon sits in room 40."

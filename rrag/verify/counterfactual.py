@@ -183,7 +183,7 @@ class Counterfactuals:
     writes its values (`written_alike`); `confirmed` reads the judge's answer."""
 
     claim: str
-    sentences: tuple[str, ...]  # of the window, and the window as a whole
+    sentences: tuple[str, ...]  # of the window
     found: tuple[tuple[str, Swap], ...]  # (evidence sentence, swap)
 
     @cached_property
@@ -196,9 +196,7 @@ class Counterfactuals:
     def confirmed(self, probabilities: np.ndarray) -> Confirmed | None:
         """Of the counterfactuals, the one the judge (`probabilities`, one row per pair) most
         believes, where it follows from its sentence and the claim does not (FOLLOWS, MARGIN), nor
-        from another sentence of the window, nor from the window read whole ("Students can visit the
-        zoo for the day for 12 dollars" follows from "A day pass for the zoo costs 16 dollars for
-        adults. Students pay 12 dollars", from neither sentence alone)."""
+        from another sentence of the window ("Students pay 12 dollars" beside the adults' 16)."""
         sentences = self.sentences
         claim_p = dict(zip(sentences, probabilities[: len(sentences)]))
         if any(p[ENTAILMENT] >= FOLLOWS for p in claim_p.values()):
@@ -221,9 +219,7 @@ def counterfactuals(claim: str, window: str, written: Set[str] = frozenset()) ->
     documents retrieved (see `swaps`)."""
     sentences = tuple(dict.fromkeys(s.text for s in split_sentences(window)))
     found = [(sentence, swap) for sentence in sentences for swap in swaps(claim, sentence, written)]
-    # The window whole is the judge's own reading of the claim (judged once: the verdict asks it too).
-    readings = tuple(dict.fromkeys((*sentences, window)))
-    return Counterfactuals(claim, readings, tuple(found[:MAX_SWAPS])) if found else None
+    return Counterfactuals(claim, sentences, tuple(found[:MAX_SWAPS])) if found else None
 
 
 def confirm(judge: Judge, claim: str, window: str, written: Set[str] = frozenset()) -> Confirmed | None:
