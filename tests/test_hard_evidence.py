@@ -4,9 +4,9 @@ evidence's value of the same thing under the same qualifiers.
 
 The rules read each such contradiction and quote both sides; whether it stands against the model is
 measured (issue 43 item 3, precision.json): only a kind measured precise on text the team did not write
-(today the role swap) is decided before the model is asked. The rules' reading is asserted under a
-model that rejects every claim (`Rejects`), where it explains the no, and the policy under one that
-accepts every claim (`SureYes`)."""
+(today the role swap and the value rules) is decided before the model is asked. The rules' reading
+is asserted under a model that rejects every claim (`Rejects`), where it explains the no, and the
+policy under one that accepts every claim (`SureYes`)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from rrag.verify.lexical import LexicalVerifier
 from rrag.verify.registry import VERIFIERS
 from rrag.verify.rules import HARD_EVIDENCE, RULES
 from rrag.verify.rules.contrasts import ROLE
+from rrag.verify.rules.values import VALUE
 from tests.fake_judges import Rejects, SureYes
 
 
@@ -212,6 +213,16 @@ def test_a_role_swap_measured_precise_is_decided_before_the_model_in_any_sentenc
     verdict = check(GuardedVerifier(model), FERRY, SWAPPED_ENDS)
     assert verdict.status is ClaimStatus.CONTRADICTED and verdict.verifier == "lexical", verdict.reason
     assert "'Dover to Calais' where the claim says 'Calais to Dover'" in verdict.reason
+    assert model.asked == []  # no model may overrule it
+
+
+def test_a_changed_value_measured_precise_is_decided_before_the_model() -> None:
+    assert VALUE in HARD_EVIDENCE  # 131 fires at 99.2 % on text the team did not write (precision.json)
+    model = SureYes()
+    evidence, claim = "The boiler is serviced every 12 months.", "The boiler is serviced every 18 months."
+    verdict = check(GuardedVerifier(model), evidence, claim)
+    assert verdict.status is ClaimStatus.CONTRADICTED and verdict.verifier == "lexical", verdict.reason
+    assert "'12 months' where the claim says '18 months'" in verdict.reason
     assert model.asked == []  # no model may overrule it
 
 
