@@ -138,13 +138,14 @@ def _verify(claim: str, *texts: str):
 
 
 def test_the_app_stage_says_what_the_documents_say_instead():
-    # The judge: 0.10 for the claim, 0.80 with the documents' value (the issue's oven temperatures are
-    # in tests/test_quoted_pairs.py, short of the margin yet).
+    # The value rules find it first (hard evidence since they were measured precise), and the judge's
+    # counterfactual would: 0.10 for the claim, 0.80 with the documents' value (the issue's oven
+    # temperatures are in tests/test_quoted_pairs.py, short of the margin yet).
     verdict = _verify(
         "Our warranty lasts 24 months from delivery.", "The warranty lasts 12 months from delivery."
     )
     assert verdict.status is ClaimStatus.CONTRADICTED
-    assert "the documents say '12 months'" in verdict.reason
+    assert "'12 months' where the claim says '24 months'" in verdict.reason
     assert (verdict.clash.claim_value, verdict.clash.evidence_value) == ("24 months", "12 months")
 
 
