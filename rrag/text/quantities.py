@@ -270,7 +270,7 @@ def _year_after(text: str, low: Quantity, high: Quantity) -> Quantity:
     written = text[high.start : high.end]
     if _YEAR.fullmatch(written):
         return Quantity(high.value, CALENDAR_YEAR, high.start, high.end)
-    joined = text[low.end : high.start] in ("-", "\u2013", "/")  # "2023-24", never "2001 and 15 cars"
+    joined = text[low.end : high.start] in ("-", "\u2013")  # "2023-24", never "2001 and 15 cars"
     if joined and len(written) == 2 and written.isdigit() and int(written) > low.value % 100:
         return Quantity(low.value - low.value % 100 + high.value, CALENDAR_YEAR, high.start, high.end)
     return high

@@ -134,8 +134,9 @@ MOVED_UP = re.compile(
 # An age said by comparing: the number is an age whatever word follows it ("younger than twenty-one
 # may hire a van" is no 21 May).
 AGE_COMPARATIVES = frozenset({"younger", "older"})
-AGE_COMPARED_BEFORE = re.compile(r"\b(?:younger|older)\s+than\s+$", re.IGNORECASE)
-AGE_COMPARED_AFTER = re.compile(r"\s+(?:and|or)\s+(?:younger|older)\b", re.IGNORECASE)
+_AGES = "|".join(sorted(AGE_COMPARATIVES))
+AGE_COMPARED_BEFORE = re.compile(rf"\b(?:{_AGES})\s+than\s+$", re.IGNORECASE)
+AGE_COMPARED_AFTER = re.compile(rf"\s+(?:and|or)\s+(?:{_AGES})\b", re.IGNORECASE)
 BOUND_AFTER = re.compile(
     r"\s+(?:(?P<upper>or (?:less|fewer|younger|under|below)|at most|at the most)"
     r"|(?P<lower>or (?:more|over|older|above)|and (?:over|above|older)|at least))\b",
