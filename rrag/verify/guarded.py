@@ -4,7 +4,8 @@ The judge reads meaning better than word overlap, but no detector of the rules i
 it unless it was measured on text the team did not write (the dev sets, HANS, the checklist's
 paraphrase split) at 97 % precision or more over 20 claims or more (`RULES.trusted`,
 rrag/verify/rules/precision.json, `python -m rrag rules`). That hard evidence (`HARD_EVIDENCE`; today
-the exchanged roles of "the seller pays the buyer") is decided before the model is asked: such a claim
+the exchanged roles of "the seller pays the buyer" and another amount of the same thing, "24 months"
+where the documents say "12 months") is decided before the model is asked: such a claim
 is contradicted, with both sides quoted, and no combiner or threshold can lift it. Every other finding
 of the rules never overrules the model's yes; where the model says no it tells a contradiction from an
 unsupported claim, quoting both sides, and the combiner reads it as a feature. Where the model accepts
