@@ -469,11 +469,14 @@ def reversed_bounds(claimed: Sequence[Value], stated: Sequence[Value]) -> list[t
     return out
 
 
+_GROUP_BOUNDS = BOUND_PREPOSITIONS | AGE_COMPARATIVES
+
+
 def _names_group(value: Value) -> bool:
     """Whether a bound names a group rather than an amount said of it ("children under 12", "people
     over 65", "drivers younger than 21"): two groups of a count or an age either side of one number
     are no contradiction."""
-    return value.bounded.split()[0].lower() in BOUND_PREPOSITIONS | AGE_COMPARATIVES
+    return value.bounded.split()[0].lower() in _GROUP_BOUNDS
 
 
 def aligned(value: Value, others: Sequence[Value]) -> list[Value]:

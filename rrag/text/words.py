@@ -129,6 +129,9 @@ def cancelled(tokens: Sequence[str], i: int) -> bool:
     return "without" in takewhile(lambda t: t not in CLAUSE_JOINS, tokens[i + 1 : i + 1 + CANCEL_REACH])
 
 
+_BOUND_BEFORE_A_NUMBER = BOUND_PREPOSITIONS | BOUND_VERBS
+
+
 def _is_bound(tokens: Sequence[str], i: int) -> bool:
     """Whether a bound starts at token `i`: a comparative and "than" ("more than", "no later than"),
     or "under", "over", "above", "below" or "exceed" a number ("not under 70 kg", "not exceed 8 kg")."""
@@ -136,7 +139,7 @@ def _is_bound(tokens: Sequence[str], i: int) -> bool:
         return False
     after = tokens[i + 1]
     return (tokens[i] in BOUND_COMPARATIVES and after == "than") or (
-        tokens[i] in BOUND_PREPOSITIONS | BOUND_VERBS and (after[0].isdigit() or after in CARDINALS)
+        tokens[i] in _BOUND_BEFORE_A_NUMBER and (after[0].isdigit() or after in CARDINALS)
     )
 
 
