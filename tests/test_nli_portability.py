@@ -12,14 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rrag.verify.nli import (
-    INT8_PROBE_FILE,
-    MODEL_DIR,
-    MODEL_FILE,
-    PORTABLE_MODEL_FILE,
-    CrossEncoder,
-    model_file_for_this_cpu,
-)
+from rrag.backends.onnx import INT8_PROBE_FILE, model_file_for_this_cpu
+from rrag.verify.nli import MODEL_DIR, MODEL_FILE, PORTABLE_MODEL_FILE, CrossEncoder
 
 PAIRS = [
     ("The Eiffel Tower is in Paris and opened in 1889.", "The Eiffel Tower opened in 1889."),
@@ -32,7 +26,7 @@ PAIRS = [
 
 
 def test_the_model_this_cpu_runs_agrees_with_the_exact_one() -> None:
-    chosen = model_file_for_this_cpu()
+    chosen = model_file_for_this_cpu(MODEL_DIR, MODEL_FILE, PORTABLE_MODEL_FILE)
     assert chosen in (MODEL_FILE, PORTABLE_MODEL_FILE)
     exact = CrossEncoder(threads=1, model_file=PORTABLE_MODEL_FILE).predict(PAIRS)
     ran = CrossEncoder(threads=1).predict(PAIRS)
@@ -43,7 +37,7 @@ def test_a_model_folder_without_the_probe_runs_its_one_model(tmp_path: Path) -> 
     for item in MODEL_DIR.iterdir():
         if item.name not in (INT8_PROBE_FILE, PORTABLE_MODEL_FILE):
             shutil.copy(item, tmp_path / item.name)
-    assert model_file_for_this_cpu(tmp_path) == MODEL_FILE
+    assert model_file_for_this_cpu(tmp_path, MODEL_FILE, PORTABLE_MODEL_FILE) == MODEL_FILE
     assert CrossEncoder(tmp_path, threads=1).predict(PAIRS[:1]).shape == (1, 3)
 
 

@@ -1,7 +1,8 @@
 """The question-passage model (rrag/backends/question_passage.py), its windows, and the pipeline's use of
 it: rerank where the recall gate passed, refuse and flag where nothing retrieved answers, judge whether
-an answer addresses its question. Scores differ across CPUs only by rounding (the shipped weights are
-exact uint8): behaviour is asserted with margins, never a score near the threshold."""
+an answer addresses its question. Scores differ across CPUs only by rounding (the int8 copy runs where
+its products are exact, the uint8 copy elsewhere): behaviour is asserted with margins, never a score
+near the threshold."""
 
 from __future__ import annotations
 
@@ -10,7 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from rrag.backends.question_passage import WINDOW_WORDS, shared_model, windows
+from rrag.backends.question_passage import (
+    MODEL_DIR,
+    MODEL_FILE,
+    PORTABLE_MODEL_FILE,
+    WINDOW_WORDS,
+    QuestionPassageModel,
+    shared_model,
+    windows,
+)
 from rrag.engine.pipeline import ReliableRAG
 from rrag.retrieval.gate import RecallGate
 from rrag.retrieval.judged import ANSWERS_THRESHOLD, NOT_ANSWERING, SURELY_ANSWERS, Judged
@@ -41,6 +50,17 @@ def test_a_passage_that_answers_scores_above_one_that_only_names_the_subject() -
         ["The Otter Pool is 25 metres long, with six lanes.", "The Otter Pool is open to members every day."],
     )
     assert answering > SURELY_ANSWERS and answering > naming + 0.1
+
+
+def test_the_copy_this_cpu_runs_scores_as_the_exact_uint8_copy() -> None:
+    for copy in (MODEL_FILE, PORTABLE_MODEL_FILE):
+        assert (MODEL_DIR / copy).is_file(), copy  # both shipped: a CPU without VNNI needs the uint8 one
+    question = "How long is the Otter Pool?"
+    passages = ["The Otter Pool is 25 metres long, with six lanes.", "The passenger lift serves every floor."]
+    exact = QuestionPassageModel(threads=1, model_file=PORTABLE_MODEL_FILE).scores(question, passages)
+    ran = QuestionPassageModel(threads=1).scores(question, passages)
+    assert abs(exact[0] - exact[1]) > 0.1  # two different scores: a mix-up of the copies' outputs would show
+    assert abs(ran - exact).max() < 1e-5
 
 
 def test_a_pair_scores_the_same_alone_or_beside_others() -> None:

@@ -8,7 +8,8 @@ products are clipped and the probabilities drift (up to 0.09 on dev pairs, measu
 qemu-x86_64 -cpu Haswell against a VNNI host). With uint8 weights (U8U8) every CPU path accumulates
 in 32 bits, exact everywhere, but costs about 1.5x the CPU time of U8S8 on a VNNI CPU. So the folder
 holds both, and a probe (a single MatMulInteger whose products saturate a 16-bit lane) with which
-`rrag.verify.nli.model_file_for_this_cpu` asks the kernels which one this CPU needs.
+`rrag.backends.onnx.model_file_for_this_cpu` asks the kernels which one this CPU needs. The judge
+and the question-passage model are shipped so.
 
 The conversion is lossless: a weight w with zero point z becomes w + 128 with zero point z + 128, and
 w - z, what MatMulInteger multiplies by, is unchanged.
@@ -23,7 +24,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from rrag.verify.nli import INT8_PROBE_FILE, MODEL_DIR, MODEL_FILE, PORTABLE_MODEL_FILE
+from rrag.backends.onnx import INT8_PROBE_FILE
+from rrag.verify.nli import MODEL_DIR, MODEL_FILE, PORTABLE_MODEL_FILE
 
 PROBE_WIDTH = 64
 
@@ -61,11 +63,13 @@ def int8_probe() -> onnx.ModelProto:
     return model
 
 
-def write_portable(model_dir: Path) -> int:
-    """Write PORTABLE_MODEL_FILE and the probe beside MODEL_FILE; returns the weights converted."""
-    model = onnx.load(str(model_dir / MODEL_FILE))
+def write_portable(
+    model_dir: Path, model_file: str = MODEL_FILE, portable_file: str = PORTABLE_MODEL_FILE
+) -> int:
+    """Write `portable_file` and the probe beside `model_file`; returns the weights converted."""
+    model = onnx.load(str(model_dir / model_file))
     count = unsign_weights(model)
-    onnx.save(model, str(model_dir / PORTABLE_MODEL_FILE))
+    onnx.save(model, str(model_dir / portable_file))
     onnx.save(int8_probe(), str(model_dir / INT8_PROBE_FILE))
     return count
 

@@ -8,7 +8,7 @@ every --save-every steps):
         --out training/checkpoints/qa --epochs 1
     python -m training.train_qa --squad ... --out training/checkpoints/qa --export
 
---export writes rrag/backends/models/qa-minilm-l6-uint8.onnx and qa-tokenizer.json.
+--export writes rrag/backends/models/qa-minilm-l6-int8.onnx, its uint8 copy, the probe and qa-tokenizer.json.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import shutil
 from pathlib import Path
 
 import numpy as np
-import onnx
 import torch
 from transformers import AutoTokenizer
 
@@ -27,13 +26,14 @@ from rrag.backends.question_passage import (
     MAX_PAIR_TOKENS,
     MODEL_DIR,
     MODEL_FILE,
+    PORTABLE_MODEL_FILE,
     TOKENIZER_FILE,
     QuestionPassageModel,
 )
 from rrag.text import content_words
 from training.export_onnx import export_int8
 from training.model import BASE_MODEL_DIR, CrossEncoderModel
-from training.portable_int8 import unsign_weights
+from training.portable_int8 import write_portable
 from training.qa_pairs import HELDOUT_TITLE, own_pairs, squad_pairs
 from training.trainer import Trainer, encode_pairs, plan_batches, predict_logits
 
@@ -100,17 +100,15 @@ def predict(model: CrossEncoderModel, tokenizer, rows: list[dict]) -> np.ndarray
 
 
 def export(model: CrossEncoderModel, tokenizer, out: Path) -> None:
-    """int8 weights stored as uint8 (training/portable_int8.py): exact on every x86-64 CPU, so a
-    refusal never depends on the CPU it ran on."""
+    """int8 weights, and the same weights as uint8 with the probe that picks one (training/portable_int8.py):
+    the probabilities are exact on every x86-64 CPU, so a refusal never depends on the CPU it ran on."""
     sample = encode_pairs(
         tokenizer, [{"premise": "a question?", "hypothesis": "a passage."}], MAX_PAIR_TOKENS, TRUNCATION
     )
     out.mkdir(parents=True, exist_ok=True)
     model_file = out / MODEL_FILE
     export_int8(model, sample, model_file)
-    quantised = onnx.load(str(model_file))
-    unsign_weights(quantised)
-    onnx.save(quantised, str(model_file))
+    write_portable(out, MODEL_FILE, PORTABLE_MODEL_FILE)
     shutil.copy(BASE_MODEL_DIR / "tokenizer.json", out / TOKENIZER_FILE)
 
 

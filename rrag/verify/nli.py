@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rrag.backends.onnx import cpu_session
+from rrag.backends.onnx import cpu_session, model_file_for_this_cpu
 from rrag.errors import ConfigError
 from rrag.settings import Settings
 from rrag.text import Span, chunk_sentences, content_words, words
@@ -48,7 +48,6 @@ MODEL_FILE = "nli-minilm-l6-int8.onnx"
 # half as fast again as MODEL_FILE where that is exact (training/portable_int8.py; measured in
 # docs/log/2026-11-22-the-judge-the-guard-and-the-checklist-first-measured.md).
 PORTABLE_MODEL_FILE = "nli-minilm-l6-uint8.onnx"
-INT8_PROBE_FILE = "int8-probe.onnx"
 TOKENIZER_FILE = "tokenizer.json"
 CALIBRATOR_FILE = "nli-calibrator.json"
 LABELS = ("entailment", "neutral", "contradiction")
@@ -72,7 +71,7 @@ class CrossEncoder:
     def __init__(self, model_dir: Path = MODEL_DIR, threads: int = 2, model_file: str | None = None) -> None:
         from tokenizers import Tokenizer
 
-        model_file = model_file or model_file_for_this_cpu(model_dir)
+        model_file = model_file or model_file_for_this_cpu(model_dir, MODEL_FILE, PORTABLE_MODEL_FILE)
         model_path, tokenizer_path = model_dir / model_file, model_dir / TOKENIZER_FILE
         if not model_path.is_file() or not tokenizer_path.is_file():
             raise ConfigError(f"the NLI model is missing from {model_dir} (expected {model_file})")
@@ -143,23 +142,6 @@ class CrossEncoder:
     @per_text(maxsize=8 * CHUNK_CACHE_SIZE)  # encoders are few and shared (shared_encoder)
     def _tokens(self, text: str) -> tuple[int, ...]:
         return tuple(self._tokenizer.encode(text, add_special_tokens=False).ids)
-
-
-def model_file_for_this_cpu(model_dir: Path = MODEL_DIR) -> str:
-    """MODEL_FILE where onnxruntime's int8 kernels multiply exactly, else PORTABLE_MODEL_FILE.
-
-    Asks the kernels rather than the CPU flags: a one-matrix probe of products large enough to
-    saturate a 16-bit lane (255 x 127, summed in pairs) comes back exact only where no lane saturates."""
-    import onnxruntime as ort
-
-    probe = model_dir / INT8_PROBE_FILE
-    if not probe.is_file():
-        return MODEL_FILE  # an export without a probe (a test's own model folder): one model only
-    session = ort.InferenceSession(str(probe), providers=["CPUExecutionProvider"])
-    row = session.get_inputs()[0]  # uint8 [n, width] times int8 weights all 127
-    width = row.shape[1]
-    product = session.run(None, {row.name: np.full((1, width), 255, dtype=np.uint8)})[0]
-    return MODEL_FILE if int(product.flat[0]) == 255 * 127 * width else PORTABLE_MODEL_FILE
 
 
 @dataclass(frozen=True)
