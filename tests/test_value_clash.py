@@ -114,6 +114,10 @@ CLASHES = [
         "10 sick days per year",
     ),
     ("Take 2 tablets per day.", "Take 2 tablets per week.", "2 tablets per week", "2 tablets per day"),
+    # "twice daily" is twice per day, as "twice a day" is; "once weekly" once per week
+    ("Take the tablets twice daily.", "Take the tablets twice a week.", "twice a week", "twice daily"),
+    ("The office is cleaned once weekly.", "The office is cleaned once a month.", "once a month",
+     "once weekly"),
     # the same number of another unit of the same measure
     ("The tower is 150 metres tall.", "The tower is 150 feet tall.", "150 feet", "150 metres"),
     ("The printer prints 20 pages per minute.", "The printer prints 20 pages per second.",
@@ -209,6 +213,8 @@ def test_a_changed_value_is_contradicted_with_both_values(
         ("Requests are answered within 5 working days.", "Requests are answered within five working days."),
         ("The plan costs GBP 49 per year.", "The plan costs £49 per year."),
         ("The plan costs £120 per year.", "The plan costs £10 per month."),
+        ("Take the tablets twice daily.", "Take the tablets twice a day."),
+        ("The office is cleaned once weekly.", "The office is cleaned 52 times a year."),
         ("The pump moves 60 litres per minute.", "The pump moves 3,600 litres per hour."),
         ("The laptop weighs 1.4 kg.", "The laptop weighs 1,400 grams."),
         ("The bottle holds 500 ml.", "The bottle holds 0.5 litres."),

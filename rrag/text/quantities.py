@@ -203,7 +203,9 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         # "one of the best" counts nothing, "half of the rooms" is a share
         unit, unit_end = _unit_after(text, end, partitive=word not in ("one", "half"))
         if word in ("once", "twice") and TIMES_PER.match(text, m.end()):
-            unit = stem("times")  # "once a day" is one time a day, as "three times a day" is three
+            # "once a day" is one time a day, as "three times a day" is three; the word is its own
+            # unit, and what follows says what it is per ("twice daily": per day, not its unit)
+            unit, unit_end = stem("times"), m.end()
         if word in ("once", "half") and not unit:
             continue
         value *= SCALES[scaled.group(1).lower()] if scaled else 1
