@@ -15,9 +15,9 @@ if TYPE_CHECKING:
 
 def cpu_session(model_path: Path, threads: int) -> InferenceSession:
     """A session on `threads` CPU threads, one operator at a time. Its idle threads sleep rather than
-    spin (onnxruntime's default): the query embedder's spinning thread held one of two cores while the
-    question-passage model scored the candidates on both (reranking 51 -> 34 ms p50, 5,000 chunks;
-    docs/log/2026-11-29-reranking-on-two-cores.md)."""
+    spin (onnxruntime's default): one model's spinning thread holds a core the next model needs, as the
+    query embedder's did while the question-passage model scored the candidates on both
+    (docs/log/2026-11-29-reranking-on-two-cores.md)."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()

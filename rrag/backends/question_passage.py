@@ -27,8 +27,8 @@ from rrag.text import chunk_sentences, content_words, words
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 MODEL_FILE = "qa-minilm-l6-int8.onnx"
-# The same weights as uint8, for CPUs whose int8 kernels saturate (x86-64 without VNNI); 1.6x the time
-# of MODEL_FILE where that is exact (5.1 against 3.2 ms a 49-token pair on this machine's EPYC).
+# The same weights as uint8, for CPUs whose int8 kernels saturate (x86-64 without VNNI); slower than
+# MODEL_FILE where that is exact (docs/log/2026-11-29-reranking-on-two-cores.md).
 PORTABLE_MODEL_FILE = "qa-minilm-l6-uint8.onnx"
 TOKENIZER_FILE = "qa-tokenizer.json"
 MAX_PAIR_TOKENS = 128  # what it was trained on
