@@ -8,9 +8,12 @@ training/README.md for the copies reachable here):
   shares most of its words (0): the subject is named, the answer is not given;
 - each unanswerable question, written to look answerable from its paragraph, with that paragraph's
   window sharing most of its words and one more (0).
-From our own corpus (training/qa_own.jsonl: questions written for training about the demo handbook,
-none of them in any question set): the window holding the answer (1) and the windows sharing most
-words that do not (0); an unanswerable question's best-sharing windows (0).
+From our own documents (none of them a question set's corpus, no question in a question set):
+training/qa_own.jsonl's questions about the demo handbook, and training/qa_corpus/questions.jsonl's
+about its ten short documents (a library, a campsite, a clinic ...), whose unanswerable questions name
+what the document names (a room, a plan, a person) and ask what it does not say: the window holding
+the answer (1) and the windows sharing most words that do not (0); an unanswerable question's
+best-sharing windows (0).
 
 One article of SQuAD (HELDOUT_TITLE) is kept out of training to measure the model on.
 """
@@ -25,8 +28,9 @@ from rrag.backends.question_passage import Window, windows
 from rrag.ingest.extract import extract
 from rrag.text import content_words
 
-OWN_QUESTIONS = Path(__file__).resolve().parent / "qa_own.jsonl"
-DEMO_DIR = Path(__file__).resolve().parents[1] / "data" / "demo"
+REPO = Path(__file__).resolve().parents[1]  # the question files name their documents from here
+OWN_QUESTIONS = REPO / "training" / "qa_own.jsonl"
+CORPUS_QUESTIONS = REPO / "training" / "qa_corpus" / "questions.jsonl"
 HELDOUT_TITLE = "Solar_energy"
 
 
@@ -75,15 +79,15 @@ def squad_pairs(paths: list[Path], seed: int) -> tuple[list[dict], list[dict]]:
     return train, heldout
 
 
-def own_pairs() -> list[dict]:
-    """Pairs from training/qa_own.jsonl's questions about the demo corpus."""
-    rows = [json.loads(line) for line in OWN_QUESTIONS.read_text(encoding="utf-8").splitlines() if line]
+def own_pairs(files: list[Path]) -> list[dict]:
+    """Pairs from the questions about our own documents in `files` (JSONL: question, document, answer)."""
+    rows = [json.loads(line) for f in files for line in f.read_text(encoding="utf-8").splitlines() if line]
     texts: dict[str, str] = {}
     out = []
     for row in rows:
         name = row["document"]
         if name not in texts:
-            texts[name] = extract(DEMO_DIR / name, max_bytes=10_000_000).text
+            texts[name] = extract(REPO / name, max_bytes=10_000_000).text
         text, question, answer = texts[name], row["question"], row["answer"]
         ws = windows(text)
         if answer is None:

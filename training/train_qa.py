@@ -34,7 +34,7 @@ from rrag.text import content_words
 from training.export_onnx import export_int8
 from training.model import BASE_MODEL_DIR, CrossEncoderModel
 from training.portable_int8 import write_portable
-from training.qa_pairs import HELDOUT_TITLE, own_pairs, squad_pairs
+from training.qa_pairs import HELDOUT_TITLE, OWN_QUESTIONS, REPO, own_pairs, squad_pairs
 from training.trainer import Trainer, encode_pairs, plan_batches, predict_logits
 
 # The question is read whole; the passage is cut to fit, as QuestionPassageModel cuts it.
@@ -128,13 +128,26 @@ def main() -> None:
     ap.add_argument(
         "--layers", type=int, default=3, help="keep the first LAYERS of MiniLM's 6 (half the time to run)"
     )
+    ap.add_argument(
+        "--own",
+        type=Path,
+        action="append",
+        help="questions about our own documents; the flag repeats "
+        f"(default {OWN_QUESTIONS.relative_to(REPO)})",
+    )
+    ap.add_argument(
+        "--own-repeat",
+        type=int,
+        default=1,
+        help="read our own documents' pairs this many times an epoch (a few hundred among SQuAD's 50,000)",
+    )
     ap.add_argument("--export", action="store_true", help="measure the checkpoint and ship it")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     train, heldout = squad_pairs(args.squad, args.seed)
-    rows = train + own_pairs()
+    rows = train + own_pairs(args.own or [OWN_QUESTIONS]) * args.own_repeat
     plan = plan_batches(rows, args.batch, args.epochs, args.seed)
     print(f"{len(rows)} pairs ({sum(r['answers'] for r in rows)} answering), {len(plan)} steps", flush=True)
 
