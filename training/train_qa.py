@@ -139,7 +139,7 @@ def main() -> None:
         "--own-repeat",
         type=int,
         default=1,
-        help="read our own documents' pairs this many times an epoch (a few hundred among SQuAD's 50,000)",
+        help="read our own documents' pairs this many times an epoch (hundreds beside SQuAD's thousands)",
     )
     ap.add_argument("--export", action="store_true", help="measure the checkpoint and ship it")
     args = ap.parse_args()
