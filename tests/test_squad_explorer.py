@@ -51,3 +51,43 @@ def test_questions_read_before_are_not_drawn_again(tmp_path: Path, monkeypatch: 
     main()
     [paragraph] = json.loads(out.read_text(encoding="utf-8"))["data"][0]["paragraphs"]
     assert [qa["question"] for qa in paragraph["qas"]] == ["When was the lens replaced?"]
+
+
+# SQuAD 2.0's pages mark a question written to look answerable that the paragraph does not answer.
+PAGE_2_0 = PAGE.replace(
+    "</div></div></div></div></body>",
+    """<div class="qa-wrap"><p> <strong class="question">When was the lamp replaced?</strong></p>
+<ul><li><p><i>Ground Truth Answers: </i><span class="no-answer">&lt;No Answer&gt;</span></p></li></ul></div>
+</div></div></div></div></body>""",
+)
+
+
+def test_a_question_the_paragraph_does_not_answer_is_kept_as_impossible() -> None:
+    [paragraph] = article(PAGE_2_0)["paragraphs"]
+    assert paragraph["qas"][-1] == {
+        "question": "When was the lamp replaced?",
+        "answers": [],
+        "is_impossible": True,
+    }
+    assert not any(qa.get("is_impossible") for qa in paragraph["qas"][:-1])
+
+
+def test_every_question_of_a_paragraph_with_zero_per_paragraph(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "Lighthouse.html").write_text(PAGE_2_0, encoding="utf-8")
+    out = tmp_path / "dev.json"
+    monkeypatch.setattr(
+        sys, "argv", ["squad_explorer", str(pages), str(out), "--questions-per-paragraph", "0"]
+    )
+    main()
+    written = json.loads(out.read_text(encoding="utf-8"))
+    [paragraph] = written["data"][0]["paragraphs"]
+    assert [qa["question"] for qa in paragraph["qas"]] == [
+        "When was the lens replaced?",
+        "What was lit?",
+        "When was the lamp replaced?",
+    ]
+    assert written["version"] == "2.0-explorer"

@@ -1,11 +1,12 @@
-"""Train the judge on a lent GPU machine (the `device` tool of this workplace), by the shipped recipe
-(training/train_judge.sh: two stages, the hard pairs, WiCE's train split).
+"""Train the judge, or the question-passage model, on a lent GPU machine (the `device` tool of this
+workplace); the judge by its shipped recipe (training/train_judge.sh: two stages, the hard pairs,
+WiCE's train split).
 
 That machine has torch and transformers but no internet, no ../shared, none of rrag's dependencies,
 no spaCy and not the base-weights package, and at most 64 MiB travel with the working tree. So the
 base weights travel in half precision (45 MB), the training data compressed with the pairs made here
 (the hard and structure pairs need spaCy), and the trained weights come back in half precision, in
-parts under the 16 MiB a returned file may have. The shipped ONNX files (63 MB, the question-passage
+parts under the 16 MiB a returned file may have. The shipped ONNX files (81 MB, the question-passage
 model's too) must not travel with them: untrack and exclude them for the call, and restore them after.
 
     # here: the pairs train_judge.sh makes (training/cache/), then .gpu/ (.gitignore lists it)
@@ -13,12 +14,26 @@ model's too) must not travel with them: untrack and exclude them for the call, a
         training/cache/hard_pairs-10000-20261122.jsonl training/cache/structure_pairs-14000-20261122.jsonl \
         training/cache/wice_train.jsonl
     git rm --cached -q rrag/verify/models/nli-minilm-l6-*int8.onnx rrag/backends/models/qa-*.onnx
-    # ... and list the three in .git/info/exclude
+    # ... and list the four in .git/info/exclude
     # there (device run, carry [".gpu"]): unpack, both stages, held-out accuracy, weights to $OUT
     bash training/gpu_train.sh 1
-    # here again: git reset the three files and drop their exclude lines, then join the weights and
+    # here again: git reset the four files and drop their exclude lines, then join the weights and
     # run train_judge.sh's step 3 (the ship chain) on the joined state.pt
     python -m training.gpu join FILES_AT ~/rrag-train/gpu/state.pt
+
+The question-passage model (training/train_qa.py, issue 45) travels the same way, in a call of its
+own (its pairs and the judge's data would not fit in one): its pairs made here, without the NLI mix,
+then training/gpu_train_qa.sh there, and the weights joined here for `train_qa --export`:
+
+    python -m training.train_qa --squad train-v2.0.json --squad dev-v2.0.explorer.json \
+        --squad train-v1.1.explorer-all.json --own training/qa_own.jsonl \
+        --own training/qa_corpus/questions.jsonl --seed 20261206 --write-pairs training/cache/qa_pairs.jsonl
+    python -m training.gpu bundle .gpu training/cache/qa_pairs.jsonl --no-mix
+    # the ONNX files stay home as above; there (carry [".gpu"]):
+    bash training/gpu_train_qa.sh
+    # here:
+    python -m training.gpu join FILES_AT ~/rrag-train/qa-gpu/state.pt
+    python -m training.train_qa --squad ... --layers 6 --out ~/rrag-train/qa-gpu --export
 """
 
 from __future__ import annotations
@@ -41,12 +56,12 @@ BASE_FILES = (
 )
 DATA_ARCHIVE = "shared.tar.xz"
 PART_BYTES = 15 * 2**20
-PART_PREFIX = "judge-fp16.pt.part"
+PART_PREFIX = "fp16.pt.part"
 
 
-def bundle(out: Path, pairs: list[Path]) -> None:
-    """Write out/base (the half-precision base model) and out/shared.tar.xz (train/, and `pairs` under
-    pairs/ by their names)."""
+def bundle(out: Path, pairs: list[Path], mix: bool = True) -> None:
+    """Write out/base (the half-precision base model) and out/shared.tar.xz (train/ where `mix`, and
+    `pairs` under pairs/ by their names)."""
     from safetensors.torch import load_file, save_file
 
     from training.data import TRAIN_DIR
@@ -59,7 +74,8 @@ def bundle(out: Path, pairs: list[Path]) -> None:
     weights = load_file(BASE_MODEL_DIR / "model.safetensors")
     save_file({k: v.half() for k, v in weights.items()}, base / "model.safetensors")
     with tarfile.open(out / DATA_ARCHIVE, "w:xz", preset=9) as tar:
-        tar.add(TRAIN_DIR, arcname="train")
+        if mix:
+            tar.add(TRAIN_DIR, arcname="train")
         for path in pairs:
             tar.add(path, arcname=f"pairs/{path.name}")
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
@@ -95,6 +111,8 @@ def weights(state_file: Path, out: Path) -> None:
 def join(parts_dir: Path, state_file: Path) -> None:
     """A state.pt (float32 model, step, args) that export_onnx, heldout_nli and measure read."""
     parts = sorted(parts_dir.glob(f"{PART_PREFIX}*"), key=lambda p: int(p.name.removeprefix(PART_PREFIX)))
+    if not parts:
+        raise SystemExit(f"no {PART_PREFIX}* files in {parts_dir}")
     state = torch.load(io.BytesIO(b"".join(p.read_bytes() for p in parts)), weights_only=False)
     state["model"] = {k: v.float() for k, v in state["model"].items()}
     state_file.parent.mkdir(parents=True, exist_ok=True)
@@ -108,6 +126,7 @@ def main() -> None:
     b = sub.add_parser("bundle")
     b.add_argument("out", type=Path)
     b.add_argument("pairs", type=Path, nargs="+", help="JSONL pairs to carry (made here)")
+    b.add_argument("--no-mix", action="store_true", help="leave the NLI mix (../shared/train) home")
     u = sub.add_parser("unpack")
     u.add_argument("bundle", type=Path)
     u.add_argument("out", type=Path)
@@ -119,7 +138,7 @@ def main() -> None:
     j.add_argument("state", type=Path)
     args = ap.parse_args()
     if args.command == "bundle":
-        bundle(args.out, args.pairs)
+        bundle(args.out, args.pairs, mix=not args.no_mix)
     elif args.command == "unpack":
         unpack(args.bundle, args.out)
     elif args.command == "weights":

@@ -1,14 +1,16 @@
 """Fine-tune all-MiniLM-L6-v2 as the question-passage model (one logit: P(the passage answers the
-question)) on CPU, then measure it on the held-out SQuAD article and export it.
+question)), then measure it on the held-out SQuAD article and export it.
 
 Seeded and resumable as train_nli is (training/trainer.py: the same batching and loop, a checkpoint
-every --save-every steps):
+every --save-every steps), on the CPU or a GPU (trainer.DEVICE):
 
     nice -n 15 python -m training.train_qa --squad /tmp/squad/train-v2.0.json \
         --out training/checkpoints/qa --epochs 1
     python -m training.train_qa --squad ... --out training/checkpoints/qa --export
 
 --export writes rrag/backends/models/qa-minilm-l6-int8.onnx, its uint8 copy, the probe and qa-tokenizer.json.
+The pairs are made of rrag's own windows (training/qa_pairs.py); a GPU machine, which has none of
+rrag's dependencies, reads them ready-made (--write-pairs here, --pairs there; training/gpu.py).
 """
 
 from __future__ import annotations
@@ -17,28 +19,18 @@ import argparse
 import json
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 from transformers import AutoTokenizer
 
-from rrag.backends.question_passage import (
-    MAX_PAIR_TOKENS,
-    MODEL_DIR,
-    MODEL_FILE,
-    PORTABLE_MODEL_FILE,
-    TOKENIZER_FILE,
-    QuestionPassageModel,
-)
-from rrag.text import content_words
-from training.export_onnx import export_int8
 from training.model import BASE_MODEL_DIR, CrossEncoderModel
-from training.portable_int8 import write_portable
-from training.qa_pairs import HELDOUT_TITLE, OWN_QUESTIONS, REPO, own_pairs, squad_pairs
+from training.qa_data import MAX_PAIR_TOKENS, TRUNCATION, read_pairs, write_pairs
 from training.trainer import Trainer, encode_pairs, plan_batches, predict_logits
 
-# The question is read whole; the passage is cut to fit, as QuestionPassageModel cuts it.
-TRUNCATION = "only_second"
+if TYPE_CHECKING:
+    from rrag.backends.question_passage import QuestionPassageModel
 
 
 def answers_loss(logits: torch.Tensor, batch: list[dict]) -> torch.Tensor:
@@ -58,6 +50,9 @@ def question_level(shipped: QuestionPassageModel, squad: list[Path]) -> None:
     """The held-out article as the pipeline reads it: each question against its own paragraph (it
     answers) and against the three other paragraphs sharing most of its words (they do not), each
     scored as a chunk is (its best window); the balanced accuracy of refusing below each threshold."""
+    from rrag.text import content_words
+    from training.qa_pairs import HELDOUT_TITLE
+
     articles = (a for path in squad for a in json.loads(path.read_text())["data"])
     article = next(a for a in articles if a["title"] == HELDOUT_TITLE)
     paragraphs = [p["context"] for p in article["paragraphs"]]
@@ -95,6 +90,14 @@ def question_level(shipped: QuestionPassageModel, squad: list[Path]) -> None:
     )
 
 
+def made_pairs(args: argparse.Namespace) -> tuple[list[dict], list[dict]]:
+    """(training pairs, held-out pairs) from the SQuAD files and our own questions of `args`."""
+    from training.qa_pairs import OWN_QUESTIONS, own_pairs, squad_pairs
+
+    train, heldout = squad_pairs(args.squad, args.seed)
+    return train + own_pairs(args.own or [OWN_QUESTIONS]) * args.own_repeat, heldout
+
+
 def predict(model: CrossEncoderModel, tokenizer, rows: list[dict]) -> np.ndarray:
     return torch.sigmoid(predict_logits(model, tokenizer, rows, MAX_PAIR_TOKENS, TRUNCATION)[:, 0]).numpy()
 
@@ -102,6 +105,10 @@ def predict(model: CrossEncoderModel, tokenizer, rows: list[dict]) -> np.ndarray
 def export(model: CrossEncoderModel, tokenizer, out: Path) -> None:
     """int8 weights, and the same weights as uint8 with the probe that picks one (training/portable_int8.py):
     the probabilities are exact on every x86-64 CPU, so a refusal never depends on the CPU it ran on."""
+    from rrag.backends.question_passage import MODEL_FILE, PORTABLE_MODEL_FILE, TOKENIZER_FILE
+    from training.export_onnx import export_int8
+    from training.portable_int8 import write_portable
+
     sample = encode_pairs(
         tokenizer, [{"premise": "a question?", "hypothesis": "a passage."}], MAX_PAIR_TOKENS, TRUNCATION
     )
@@ -114,9 +121,11 @@ def export(model: CrossEncoderModel, tokenizer, out: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--squad", type=Path, action="append", help="a SQuAD 2.0 file (repeat for more)")
     ap.add_argument(
-        "--squad", type=Path, action="append", required=True, help="a SQuAD 2.0 file (repeat for more)"
+        "--pairs", type=Path, help="read the pairs from this file (made by --write-pairs) instead of --squad"
     )
+    ap.add_argument("--write-pairs", type=Path, help="write the pairs --squad and --own make, and stop")
     ap.add_argument("--out", type=Path, default=Path("training/checkpoints/qa"))
     ap.add_argument("--init", type=Path, help="a state.pt to start from (a fresh optimiser and schedule)")
     ap.add_argument("--seed", type=int, default=20261129)
@@ -132,8 +141,7 @@ def main() -> None:
         "--own",
         type=Path,
         action="append",
-        help="questions about our own documents; the flag repeats "
-        f"(default {OWN_QUESTIONS.relative_to(REPO)})",
+        help="questions about our own documents; the flag repeats (default training/qa_own.jsonl)",
     )
     ap.add_argument(
         "--own-repeat",
@@ -143,11 +151,16 @@ def main() -> None:
     )
     ap.add_argument("--export", action="store_true", help="measure the checkpoint and ship it")
     args = ap.parse_args()
+    if not args.squad and (args.pairs is None or args.export):
+        ap.error("--squad is needed to make pairs, and to measure an export question by question")
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    train, heldout = squad_pairs(args.squad, args.seed)
-    rows = train + own_pairs(args.own or [OWN_QUESTIONS]) * args.own_repeat
+    rows, heldout = read_pairs(args.pairs) if args.pairs else made_pairs(args)
+    if args.write_pairs:
+        write_pairs(args.write_pairs, rows, heldout)
+        print(f"{len(rows)} training and {len(heldout)} held-out pairs -> {args.write_pairs}")
+        return
     plan = plan_batches(rows, args.batch, args.epochs, args.seed)
     print(f"{len(rows)} pairs ({sum(r['answers'] for r in rows)} answering), {len(plan)} steps", flush=True)
 
@@ -159,16 +172,18 @@ def main() -> None:
     model.encoder.config.num_hidden_layers = args.layers
     if args.init:
         model.load_state_dict(torch.load(args.init, map_location="cpu", weights_only=False)["model"])
-    trainer = Trainer(model, tokenizer, args.lr, len(plan), MAX_PAIR_TOKENS, answers_loss, TRUNCATION)
     state_file = args.out / "state.pt"
-    if args.export:
-        trainer.resume(state_file)
+    if args.export:  # the model's weights only: a checkpoint joined from a GPU run has no optimiser
+        model.load_state_dict(torch.load(state_file, map_location="cpu", weights_only=False)["model"])
     else:
+        trainer = Trainer(model, tokenizer, args.lr, len(plan), MAX_PAIR_TOKENS, answers_loss, TRUNCATION)
         trainer.run(plan, state_file, args.save_every, args)
 
     labels = np.array([r["answers"] for r in heldout])
     print("held-out article, fp32:", measure(predict(model, tokenizer, heldout), labels), flush=True)
     if args.export:
+        from rrag.backends.question_passage import MODEL_DIR, QuestionPassageModel
+
         export(model, tokenizer, MODEL_DIR)
         shipped = QuestionPassageModel(MODEL_DIR)
         scores = np.array([shipped.scores(r["premise"], [r["hypothesis"]])[0] for r in heldout])
