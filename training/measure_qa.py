@@ -133,7 +133,11 @@ def main() -> None:
     args = ap.parse_args()
     folders = args.model or [MODEL_DIR]
     models = [QuestionPassageModel(folder) for folder in folders]
-    labels = ["shipped" if folder == MODEL_DIR else folder.name[-12:] for folder in folders]
+    labels = [
+        "shipped" if folder.resolve() == MODEL_DIR else f"model {i + 1}" for i, folder in enumerate(folders)
+    ]
+    for label, folder in zip(labels, folders):
+        print(f"{label}: {folder}")
     for folder, questions in args.set or SETS:
         report(folder, asked(REPO / folder, REPO / questions, models), labels)
 
