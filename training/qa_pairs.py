@@ -10,10 +10,10 @@ training/README.md for the copies reachable here):
   window sharing most of its words and one more (0).
 From our own documents (none of them a question set's corpus, no question in a question set):
 training/qa_own.jsonl's questions about the demo handbook, and training/qa_corpus/questions.jsonl's
-about its ten short documents (a library, a campsite, a clinic ...), whose unanswerable questions name
-what the document names (a room, a plan, a person) and ask what it does not say: the window holding
-the answer (1) and the windows sharing most words that do not (0); an unanswerable question's
-best-sharing windows (0).
+about its eleven short documents (a library, a campsite, a clinic, a bakery's steps ...), whose
+unanswerable questions name what the document names (a room, a plan, a person) and ask what it does
+not say: the window holding the answer (1) and the windows sharing most words that do not (0); an
+unanswerable question's best-sharing windows (0).
 
 One article of SQuAD (HELDOUT_TITLE) is kept out of training to measure the model on.
 """
