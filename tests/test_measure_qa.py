@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from rrag.backends.question_passage import MODEL_DIR, QuestionPassageModel
-from training.measure_qa import asked, report, roc_auc
+from training.measure_qa import asked, report
+from training.qa_data import roc_auc
 from training.qa_pairs import REPO
 
 

@@ -29,6 +29,7 @@ from rrag.retrieval.hybrid import HybridRetriever
 from rrag.retrieval.judged import ANSWERS_THRESHOLD, NOT_ANSWERING, judge
 from rrag.settings import Settings
 from rrag.tools.question_sets import read_question_set
+from training.qa_data import roc_auc
 from training.qa_pairs import REPO
 
 SETS = (
@@ -44,14 +45,6 @@ class Asked:
     question: str
     answerable: bool | None  # None: the set does not say
     best: list[float]  # the best P(answers) of the candidates, one per model
-
-
-def roc_auc(positives: Sequence[float], negatives: Sequence[float]) -> float | None:
-    """The share of (positive, negative) pairs ordered right, a tie counting half; None without both."""
-    if not positives or not negatives:
-        return None
-    right = sum((p > n) + 0.5 * (p == n) for p in positives for n in negatives)
-    return right / (len(positives) * len(negatives))
 
 
 def asked(folder: Path, questions: Path, models: Sequence[QuestionPassageModel]) -> list[Asked]:

@@ -26,7 +26,7 @@ import torch
 from transformers import AutoTokenizer
 
 from training.model import BASE_MODEL_DIR, CrossEncoderModel
-from training.qa_data import MAX_PAIR_TOKENS, TRUNCATION, read_pairs, write_pairs
+from training.qa_data import MAX_PAIR_TOKENS, TRUNCATION, read_pairs, roc_auc, write_pairs
 from training.trainer import Trainer, encode_pairs, plan_batches, predict_logits
 
 if TYPE_CHECKING:
@@ -39,10 +39,9 @@ def answers_loss(logits: torch.Tensor, batch: list[dict]) -> torch.Tensor:
     return torch.nn.functional.binary_cross_entropy_with_logits(logits[:, 0], answers)
 
 
-def measure(scores: np.ndarray, labels: np.ndarray) -> dict[str, float]:
-    """ROC AUC (the share of positive-negative pairs ordered right) and accuracy at 0.5."""
-    pos, neg = scores[labels == 1], scores[labels == 0]
-    auc = float((pos[:, None] > neg[None, :]).mean() + 0.5 * (pos[:, None] == neg[None, :]).mean())
+def measure(scores: np.ndarray, labels: np.ndarray) -> dict[str, float | None]:
+    """ROC AUC and accuracy at 0.5."""
+    auc = roc_auc(scores[labels == 1], scores[labels == 0])
     return {"auc": auc, "accuracy": float(((scores >= 0.5) == labels).mean()), "pairs": len(labels)}
 
 
