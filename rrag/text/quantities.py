@@ -113,6 +113,10 @@ _NUMBER_WORD = _starting_with(
     rf"\b(?:(?:{'|'.join(TENS)})[-\s](?:{_UNITS_AND_ORDINALS})"  # "twenty-five" is one number
     r"|" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r")\b",
 )
+# Numbers said in several words and fractions: the language data's patterns, tried only where a word
+# they can start with could.
+_COMPOUND_NUMBER = _starting_with(_initials(CARDINALS), COMPOUND_NUMBER.pattern)
+_FRACTION_WORDS = _starting_with(_initials((*ONE[1:], *UNITS, *DENOMINATORS)), FRACTION_WORDS.pattern)
 _A_SINGLE = re.compile(r"a\s(?=single\s)", re.IGNORECASE)  # "a single dose" is one dose
 _UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
 CALENDAR_YEAR = "calendar year"
@@ -242,7 +246,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
 def _compound_numbers(text: str) -> Iterator[Quantity]:
     """Numbers said in several words ("three hundred millilitres", "one hundred and twenty minutes"),
     each one value of the unit after it."""
-    for m in COMPOUND_NUMBER.finditer(text):
+    for m in _COMPOUND_NUMBER.finditer(text):
         try:
             value = text2num(m.group(0).lower().replace("-", " "), "en")
         except ValueError:  # not one number ("one two three")
@@ -294,7 +298,7 @@ def _fractions(text: str) -> list[Quantity]:
     """The fractions of `text`: a plural one ("two thirds"), or a singular one of something ("a
     quarter of the tickets", "half of the seats")."""
     out = []
-    for m in FRACTION_WORDS.finditer(text):
+    for m in _FRACTION_WORDS.finditer(text):
         count, denominator = (m.group("n") or "").lower(), m.group("d").lower()
         if not (count and denominator.endswith("s")) and not (m.group("of") and count in ONE):
             continue

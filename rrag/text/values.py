@@ -116,6 +116,8 @@ class Value:
         Two amounts each per a time are amounts of one rate ("10 days per year", "per month")."""
         if self.measure != other.measure:
             return False
+        if not (self.qualifiers and other.qualifiers):
+            return True  # most values: no axis both qualify on
         mine, theirs = _by_axis(self.qualifiers), _by_axis(other.qualifiers)
         if self._per_time() and other._per_time():
             mine["per"] -= DAYS_PER.keys()
