@@ -86,7 +86,9 @@ def main() -> None:
         for checkout in (args.before, args.after) if n % 2 == 0 else (args.after, args.before):
             runs[checkout].append(in_checkout(checkout.resolve(), args.chunks, args.answers))
         print(
-            f"run {n + 1}: " + ", ".join(f"{c.name} {runs[c][-1]['whole']:.1f} ms" for c in runs), flush=True
+            f"run {n + 1}: before {runs[args.before][-1]['whole']:.1f} ms, "
+            f"after {runs[args.after][-1]['whole']:.1f} ms",
+            flush=True,
         )
     for measure in runs[args.before][0]:
         before = [r[measure] for r in runs[args.before]]
