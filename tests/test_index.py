@@ -10,7 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rrag.backends.embedding import EMBEDDERS, MiniLMEmbedder, get_embedder
+from rrag.backends.embedding import (
+    EMBEDDERS,
+    MODEL_DIR,
+    MODEL_FILE,
+    PORTABLE_MODEL_FILE,
+    MiniLMEmbedder,
+    get_embedder,
+)
 from rrag.errors import ConfigError, IndexError_
 from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
@@ -43,6 +50,14 @@ def test_a_texts_vector_does_not_depend_on_the_texts_beside_it() -> None:
     alone = np.stack([get_embedder().embed([t])[0] for t in texts[:10]])
     assert np.array_equal(together[:10], alone)  # each text runs alone; rows stay in input order
     assert np.array_equal(get_embedder().embed(texts[::-1])[::-1], together)
+
+
+def test_the_copy_this_cpu_runs_embeds_as_the_exact_uint8_copy() -> None:
+    for copy in (MODEL_FILE, PORTABLE_MODEL_FILE):
+        assert (MODEL_DIR / copy).is_file(), copy  # both shipped: a CPU without VNNI needs the uint8 one
+    texts = [LEAVE, VACATION, MONGOLIA]
+    exact = MiniLMEmbedder(threads=1, model_file=PORTABLE_MODEL_FILE).embed(texts)
+    assert np.abs(get_embedder().embed(texts) - exact).max() < 1e-4
 
 
 def test_long_text_is_truncated_not_refused() -> None:

@@ -50,10 +50,12 @@ class MiniLMEmbedder(Embedder):
     name = "minilm"
     dim = MINILM_DIM
 
-    def __init__(self, model_dir: Path = MODEL_DIR, threads: int = THREADS) -> None:
+    def __init__(
+        self, model_dir: Path = MODEL_DIR, threads: int = THREADS, model_file: str | None = None
+    ) -> None:
         from tokenizers import Tokenizer
 
-        model_file = model_file_for_this_cpu(model_dir, MODEL_FILE, PORTABLE_MODEL_FILE)
+        model_file = model_file or model_file_for_this_cpu(model_dir, MODEL_FILE, PORTABLE_MODEL_FILE)
         model_path, tokenizer_path = model_dir / model_file, model_dir / TOKENIZER_FILE
         if not model_path.is_file() or not tokenizer_path.is_file():
             raise ConfigError(
