@@ -104,6 +104,36 @@ def test_keyword_ranking_finds_exact_codes_and_follows_index_changes(
     assert all(r.chunk.source != "forms.txt" for r in retriever.retrieve("Which form is QX-7731?"))
 
 
+def test_a_code_among_a_thousand_alike_rules_finds_its_rule(tmp_path: Path) -> None:
+    # 1,000 rules alike but for their subject, numbers and code: the vector search cannot tell them
+    # apart (the asked rule is not among its 100 best), the keyword index can. Scored with its own
+    # similarity, not 0, the rule the code names comes first.
+    subjects, sides = (
+        ["Contractors", "Interns", "Managers", "Auditors", "Visitors"],
+        ["north", "south", "east"],
+    )
+    rules = [
+        f"{subjects[n % 5]} in the expenses programme must submit the quarterly report for the "
+        f"{sides[n % 3]} project within {2 + n % 80} days under rule EXP-{21000 + n}."
+        for n in range(1000)
+    ]
+    path = tmp_path / "rules.txt"
+    path.write_text("\n\n".join(rules))
+    settings = Settings(data_dir=tmp_path / "data", chunk_size=200, chunk_overlap=0)
+    with Store(settings) as store:
+        index = ChunkIndex(settings, get_embedder())
+        assert Ingestor(settings, index, store).ingest_file(path).ok
+        retriever = HybridRetriever(index, store, settings)
+        question = "Which report must be submitted under rule EXP-21555?"
+        nearest = [chunk_id for chunk_id, _ in index.nearest_many([question], 100)[0]]
+        found = retriever.retrieve(question)
+        asked = [r for r in found if "EXP-21555." in r.chunk.text]
+        assert asked and found[0] is asked[0], [r.chunk.text[-12:] for r in found]
+        assert (
+            asked[0].chunk.chunk_id not in nearest
+        )  # not among the vector search's 100 best: found by its code
+
+
 def test_many_queries_at_once_retrieve_what_each_alone_does(retriever: HybridRetriever) -> None:
     queries = [*list(RELATED_QUESTIONS)[:4], "   ", UNRELATED_QUESTIONS[0], "Which form is QX-7731?"]
     together = retriever.retrieve_many(queries)

@@ -1,13 +1,18 @@
 """Near-duplicate chunk removal over word 3-shingles: MinHash LSH for similar chunks, and sampled
 shingles for chunks contained in another document.
 
-Within a new document, each cluster of near-duplicates keeps its longest chunk. Against the index,
-a new chunk is dropped when an indexed chunk at least as long is a near-duplicate of it, or when
+Within a new document, the longest of near-duplicate chunks is kept. Against the index, a new chunk
+is dropped when an indexed chunk at least as long is a near-duplicate of it, or when
 most of it is already in one other document (containment |A∩B|/|A|, not symmetric similarity: a
 text file holding one section of a PDF policy is contained in the PDF's chunks, though it is a
 small part of each, and may straddle two of them). Indexed chunks are never removed here: they
 belong to other documents, which must stay intact; a new chunk that is longer than its indexed twin
 carries more text and is kept. Each drop names the document that already holds the text.
+
+A text that writes a number the other does not is never its copy, however alike their words: a 2026
+price list that changed three of 2025's prices, or rule EXP-21317 beside rule EXP-21318, says
+something else, and dropping it would leave the index answering with the other's values. What is
+dropped is held, numbers and all, by what is kept.
 
 Containment is measured on a sample of the shingles, those whose hash is 0 modulo SAMPLE_EVERY: a
 copy has the same shingles, so the same ones are sampled, and an indexed chunk keeps about 20
@@ -53,6 +58,7 @@ class _Indexed:
     text: str
     signature: LeanMinHash
     sampled: np.ndarray  # sampled shingle hashes, uint32
+    numbers: frozenset[str]
 
 
 def shingles(text: str) -> set[bytes]:
@@ -62,6 +68,12 @@ def shingles(text: str) -> set[bytes]:
     if len(tokens) < SHINGLE_WORDS:
         return {" ".join(tokens).encode()}
     return {" ".join(tokens[i : i + SHINGLE_WORDS]).encode() for i in range(len(tokens) - SHINGLE_WORDS + 1)}
+
+
+def numbers_in(text: str) -> frozenset[str]:
+    """The numbers a text writes, as its word tokens give them ("21317" of "EXP-21317", "2" and "000"
+    of "$2,000")."""
+    return frozenset(t for t in words.__wrapped__(text) if t.isdigit())
 
 
 def sampled_shingles(text: str) -> np.ndarray:
@@ -102,7 +114,12 @@ class NearDuplicateFilter:
         for chunk in chunks:
             self.remove([chunk.chunk_id])
             entry = _Indexed(
-                chunk.doc_id, chunk.source, chunk.text, _minhash(chunk.text), sampled_shingles(chunk.text)
+                chunk.doc_id,
+                chunk.source,
+                chunk.text,
+                _minhash(chunk.text),
+                sampled_shingles(chunk.text),
+                numbers_in(chunk.text),
             )
             self._indexed[chunk.chunk_id] = entry
             self._lsh.insert(chunk.chunk_id, entry.signature)
@@ -118,6 +135,7 @@ class NearDuplicateFilter:
         """Which of `texts` to keep; indexed chunks of `exclude_doc` (the version being replaced)
         do not count."""
         signatures = [_minhash(text) for text in texts]
+        numbers = [numbers_in(text) for text in texts]
         copies: dict[int, str] = {}  # new text -> the source that already holds it
         for i, signature in enumerate(signatures):
             twin = next(
@@ -126,15 +144,16 @@ class NearDuplicateFilter:
                     for entry in (self._indexed[key] for key in self._lsh.query(signature))
                     if entry.doc_id != exclude_doc
                     and len(entry.text) >= len(texts[i])
+                    and numbers[i] <= entry.numbers
                     and self._similar(signature, entry.signature)
                 ),
                 None,
             )
-            source = twin.source if twin is not None else self._container(texts[i], exclude_doc)
+            source = twin.source if twin is not None else self._container(texts[i], numbers[i], exclude_doc)
             if source:
                 copies[i] = source
         survivors = [i for i in range(len(texts)) if i not in copies]
-        kept = self._longest_per_cluster(texts, signatures, survivors)
+        kept = self._longest_first(texts, signatures, numbers, survivors)
         return DedupResult(
             kept=kept, dropped=len(texts) - len(kept), already_in=dict(Counter(copies.values()))
         )
@@ -154,6 +173,7 @@ class NearDuplicateFilter:
             k for begin, end in zip(first.tolist(), last.tolist()) for k in self._owner_of[begin:end].tolist()
         )
         length = sum(len(entry.text) for entry in mine)
+        written = frozenset().union(*(entry.numbers for entry in mine))
         own = mine[0].doc_id
         return {
             owner.doc_id
@@ -162,11 +182,13 @@ class NearDuplicateFilter:
             and len(owner.sampled) >= MIN_SAMPLED
             and count >= CONTAINMENT * len(owner.sampled)
             and length >= len(owner.text)
+            and owner.numbers <= written
         }
 
-    def _container(self, text: str, exclude_doc: str | None) -> str:
+    def _container(self, text: str, numbers: frozenset[str], exclude_doc: str | None) -> str:
         """The source of the other document whose chunks hold CONTAINMENT of `text`'s sampled
-        shingles and are, together, at least as long as `text` (a longer text carries more); or ""."""
+        shingles, write its `numbers`, and are, together, at least as long as `text` (a longer text
+        carries more); or ""."""
         sampled = sampled_shingles(text)
         if len(sampled) < MIN_SAMPLED:
             return ""
@@ -186,8 +208,11 @@ class NearDuplicateFilter:
         for doc_id, count in found.most_common():
             if count < CONTAINMENT * len(sampled):
                 break
-            if sum(len(self._owners[k].text) for k in holders[doc_id]) >= len(text):
-                return self._owners[next(iter(holders[doc_id]))].source
+            held = [self._owners[k] for k in holders[doc_id]]
+            if sum(len(h.text) for h in held) >= len(text) and numbers <= frozenset().union(
+                *(h.numbers for h in held)
+            ):
+                return held[0].source
         return ""
 
     def _rebuild_if_stale(self) -> None:
@@ -201,29 +226,26 @@ class NearDuplicateFilter:
         self._hashes, self._owner_of = hashes[order], owner_of[order]
         self._stale = False
 
-    def _longest_per_cluster(
-        self, texts: Sequence[str], signatures: list[LeanMinHash], candidates: list[int]
+    def _longest_first(
+        self,
+        texts: Sequence[str],
+        signatures: list[LeanMinHash],
+        numbers: list[frozenset[str]],
+        candidates: list[int],
     ) -> list[int]:
+        """The candidates that no kept text copies, longest first (ties to the earliest): a text is a
+        copy of a kept one that is its near-duplicate and writes every number it writes."""
         lsh = self._new_lsh()
-        parent = {i: i for i in candidates}
-
-        def root(i: int) -> int:
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
-        for i in candidates:
-            for j in lsh.query(signatures[i]):
-                if self._similar(signatures[i], signatures[j]):
-                    parent[root(i)] = root(j)
+        kept: list[int] = []
+        for i in sorted(candidates, key=lambda i: (-len(texts[i]), i)):
+            if any(
+                numbers[i] <= numbers[j] and self._similar(signatures[i], signatures[j])
+                for j in lsh.query(signatures[i])
+            ):
+                continue
             lsh.insert(i, signatures[i])
-        best: dict[int, int] = {}
-        for i in candidates:  # ties go to the earliest chunk
-            r = root(i)
-            if r not in best or len(texts[i]) > len(texts[best[r]]):
-                best[r] = i
-        return sorted(best.values())
+            kept.append(i)
+        return sorted(kept)
 
     def _new_lsh(self) -> MinHashLSH:
         threshold = min(self.threshold, MAX_LSH_THRESHOLD)

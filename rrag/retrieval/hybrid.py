@@ -43,11 +43,13 @@ class HybridRetriever:
         return self.retrieve_many([query], top_k)[0]
 
     def retrieve_many(self, queries: Sequence[str], top_k: int | None = None) -> list[list[RetrievedChunk]]:
-        """`retrieve` for each query, with one vector search, one read of the keyword index and one
-        read of chunks for them all."""
+        """`retrieve` for each query, with one vector search, one read of the keyword index, one read
+        of the vectors of keyword candidates the search did not rank, and one read of chunks for them
+        all."""
         k = top_k or self.settings.top_k
         n_candidates = max(k * CANDIDATE_FACTOR, MIN_CANDIDATES)
-        hits = self.index.nearest_many(queries, n_candidates)
+        vectors = self.index.query_vectors(queries)
+        hits = self.index.nearest(vectors, n_candidates)
         searched = [i for i, vector_hits in enumerate(hits) if vector_hits]  # none: blank, or an empty index
         terms = {i: keyword_terms(queries[i]) for i in searched}
         matches = dict(
@@ -58,6 +60,15 @@ class HybridRetriever:
                 ),
             )
         )
+        # A keyword candidate the vector search did not rank among its best is still as near the query
+        # as it is: its similarity is read, not taken as 0 (a chunk found by its code "EXP-21300" among
+        # 30,000 alike would otherwise lose to chunks that share no code, only the topic).
+        unranked = [
+            [c for c in matches[i].candidates if c not in dict(hits[i])] if i in matches else []
+            for i in range(len(hits))
+        ]
+        for i, similar in enumerate(self.index.similarities(vectors, unranked)):
+            hits[i] = hits[i] + list(similar.items())
         ranked = [
             self._fuse(terms[i], hits[i], matches[i], k) if i in matches else [] for i in range(len(hits))
         ]

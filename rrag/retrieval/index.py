@@ -337,13 +337,50 @@ class ChunkIndex:
     def nearest_many(self, texts: Sequence[str], k: int) -> list[list[tuple[str, float]]]:
         """The ids of the `k` nearest chunks to each text, with their cosine similarity, best first: one
         embedding batch and one search for them all, and no chunk read (most candidates are not kept)."""
+        return self.nearest(self.query_vectors(texts), k)
+
+    def query_vectors(self, texts: Sequence[str]) -> list[np.ndarray | None]:
+        """Each text's vector, None for a blank one (nothing to search for)."""
         asked = [i for i, text in enumerate(texts) if text.strip()]
-        out: list[list[tuple[str, float]]] = [[] for _ in texts]
-        result = self._search([texts[i] for i in asked], k, include=["distances"])
-        for row, i in enumerate(asked if result is not None else []):
-            ids, distances = result["ids"][row], result["distances"][row]
-            out[i] = [(chunk_id, 1.0 - float(d)) for chunk_id, d in zip(ids, distances)]
+        vectors = self.embed([texts[i] for i in asked]) if asked else np.zeros((0, 0), dtype=np.float32)
+        out: list[np.ndarray | None] = [None] * len(texts)
+        for row, i in enumerate(asked):
+            out[i] = vectors[row]
         return out
+
+    def nearest(self, vectors: Sequence[np.ndarray | None], k: int) -> list[list[tuple[str, float]]]:
+        """`nearest_many` for vectors of `query_vectors`: one search for them all."""
+        asked = [i for i, vector in enumerate(vectors) if vector is not None]
+        out: list[list[tuple[str, float]]] = [[] for _ in vectors]
+        if k < 1 or not asked:
+            return out
+        result = self._chroma(
+            "search",
+            self._collection.query,
+            query_embeddings=[vectors[i] for i in asked],
+            n_results=k,
+            include=["distances"],
+        )
+        distances = result["distances"] or []
+        for row, i in enumerate(asked):
+            out[i] = [(chunk_id, 1.0 - float(d)) for chunk_id, d in zip(result["ids"][row], distances[row])]
+        return out
+
+    def similarities(
+        self, vectors: Sequence[np.ndarray | None], chunk_ids: Sequence[Sequence[str]]
+    ) -> list[dict[str, float]]:
+        """For each vector, the cosine similarity of each of its chunk ids' stored vectors (ids the
+        index lacks are left out): one read for them all."""
+        wanted = sorted({c for ids in chunk_ids for c in ids})
+        if not wanted:
+            return [{} for _ in vectors]
+        stored = self._chroma("read vectors", self._collection.get, ids=wanted, include=["embeddings"])
+        rows = stored["embeddings"]
+        found = dict(zip(stored["ids"], [] if rows is None else np.asarray(rows, dtype=np.float32)))
+        return [
+            {c: _cosine(vector, found[c]) for c in ids if c in found} if vector is not None else {}
+            for vector, ids in zip(vectors, chunk_ids)
+        ]
 
     def _search(self, texts: Sequence[str], k: int, include: list[str]) -> Any:
         """Chroma's query result for `texts`; None when there is nothing to search (k < 1, or only blanks)."""
@@ -360,6 +397,10 @@ class ChunkIndex:
     def _touch(self) -> None:
         with _lock:
             _writes[self._write_key] = _writes.get(self._write_key, 0) + 1
+
+
+def _cosine(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a @ b) / max(float(np.linalg.norm(a) * np.linalg.norm(b)), 1e-12)
 
 
 def _metadata(chunk: Chunk) -> dict[str, str | int]:
