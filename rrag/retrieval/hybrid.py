@@ -43,8 +43,8 @@ class HybridRetriever:
         return self.retrieve_many([query], top_k)[0]
 
     def retrieve_many(self, queries: Sequence[str], top_k: int | None = None) -> list[list[RetrievedChunk]]:
-        """`retrieve` for each query, with one vector search, one read of the keyword index, one read
-        of the vectors of keyword candidates the search did not rank, and one read of chunks for them
+        """`retrieve` for each query, with one vector search, one read of the keyword index, at most one
+        read of vectors (of keyword candidates the search did not rank) and one read of chunks for them
         all."""
         k = top_k or self.settings.top_k
         n_candidates = max(k * CANDIDATE_FACTOR, MIN_CANDIDATES)
@@ -60,18 +60,22 @@ class HybridRetriever:
                 ),
             )
         )
-        # A keyword candidate the vector search did not rank among its best is still as near the query
-        # as it is: its similarity is read, not taken as 0 (a chunk found by its code "EXP-21300" among
-        # 30,000 alike would otherwise lose to chunks that share no code, only the topic).
-        unranked = [
-            [c for c in matches[i].candidates if c not in dict(hits[i])] if i in matches else []
+        scores = {i: matches[i].scores(terms[i]) for i in matches}
+        ranked = [
+            self._fuse(hits[i], matches[i], scores[i], k) if i in matches else [] for i in range(len(hits))
+        ]
+        # A keyword candidate the vector search did not rank is fused above as if dissimilar. Where its
+        # own similarity could lift it into the best k, that similarity is read and the query fused
+        # again: a chunk found by its code ("EXP-21555") among thousands alike, which the search cannot
+        # tell apart, would otherwise lose to chunks that share only the topic.
+        rising = [
+            self._could_rise(hits[i], matches[i], scores[i], ranked[i], k) if i in matches else []
             for i in range(len(hits))
         ]
-        for i, similar in enumerate(self.index.similarities(vectors, unranked)):
-            hits[i] = hits[i] + list(similar.items())
-        ranked = [
-            self._fuse(terms[i], hits[i], matches[i], k) if i in matches else [] for i in range(len(hits))
-        ]
+        for i, similar in enumerate(self.index.similarities(vectors, rising)):  # reads nothing if none rise
+            if similar:
+                hits[i] = hits[i] + list(similar.items())
+                ranked[i] = self._fuse(hits[i], matches[i], scores[i], k)
         # Only the chunks that made a query's best are read (a row the index lacks is left out).
         chunks = {
             c.chunk_id: c for c in self.index.get(sorted({i for best in ranked for _, i, _, _ in best}))
@@ -81,8 +85,32 @@ class HybridRetriever:
             for best in ranked
         ]
 
+    def _could_rise(
+        self,
+        vector_hits: list[tuple[str, float]],
+        matches: KeywordMatches,
+        keyword_scores: dict[str, float],
+        best: list[tuple[float, str, float, float]],
+        k: int,
+    ) -> list[str]:
+        """The keyword candidates outside `vector_hits` that their own similarity could lift into the
+        best k (`best`, fused as if they had none): no chunk the search passed over is nearer than its
+        last hit, so one whose keyword score cannot make up the rest is not read."""
+        searched = dict(vector_hits)
+        bar = best[-1][0] if len(best) == k else self.settings.relevance_floor
+        ceiling = VECTOR_WEIGHT * max(vector_hits[-1][1], 0.0)
+        return [
+            c
+            for c in matches.candidates
+            if c not in searched and ceiling + KEYWORD_WEIGHT * keyword_scores.get(c, 0.0) >= bar
+        ]
+
     def _fuse(
-        self, terms: list[str], vector_hits: list[tuple[str, float]], matches: KeywordMatches, k: int
+        self,
+        vector_hits: list[tuple[str, float]],
+        matches: KeywordMatches,
+        keyword_scores: dict[str, float],
+        k: int,
     ) -> list[tuple[float, str, float, float]]:
         """(fused score, chunk id, vector score, keyword score) of the best `k` above the floor. Only
         chunks the registry holds count: the keyword index has a row for every chunk of a listed
@@ -93,7 +121,6 @@ class HybridRetriever:
             for chunk_id, similarity in vector_hits
             if chunk_id in matches.chunk_terms
         }
-        keyword_scores = matches.scores(terms)
         fused = []
         for i in {*vector_scores, *matches.candidates}:
             v, kw = vector_scores.get(i, 0.0), keyword_scores.get(i, 0.0)
