@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import sys
@@ -58,6 +59,11 @@ def test_the_copy_this_cpu_runs_embeds_as_the_exact_uint8_copy() -> None:
     texts = [LEAVE, VACATION, MONGOLIA]
     exact = MiniLMEmbedder(threads=1, model_file=PORTABLE_MODEL_FILE).embed(texts)
     assert np.abs(get_embedder().embed(texts) - exact).max() < 1e-4
+
+
+def test_a_missing_embedding_model_is_a_config_error_that_names_its_folder(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=re.escape(f"embedding model is missing from {tmp_path}")):
+        MiniLMEmbedder(tmp_path)
 
 
 def test_long_text_is_truncated_not_refused() -> None:
