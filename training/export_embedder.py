@@ -15,18 +15,15 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import tempfile
 from pathlib import Path
 
 import torch
-from onnxruntime.quantization import QuantType, quantize_dynamic
 from transformers import AutoModel, AutoTokenizer
 
 from rrag.backends.embedding import MODEL_DIR, MODEL_FILE, PORTABLE_MODEL_FILE, TOKENIZER_FILE
+from training.export_onnx import export_int8
 from training.model import BASE_MODEL_DIR
 from training.portable_int8 import write_portable
-
-INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
 
 class _LastHiddenState(torch.nn.Module):
@@ -47,26 +44,7 @@ class _LastHiddenState(torch.nn.Module):
 def export(out: Path) -> None:
     sample = AutoTokenizer.from_pretrained(BASE_MODEL_DIR)(["a sentence to trace"], return_tensors="pt")
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        fp32 = Path(tmp) / "fp32.onnx"
-        torch.onnx.export(
-            _LastHiddenState().eval(),
-            tuple(sample[name] for name in INPUTS),
-            str(fp32),
-            input_names=list(INPUTS),
-            output_names=["last_hidden_state"],
-            dynamic_axes={name: {0: "batch", 1: "seq"} for name in (*INPUTS, "last_hidden_state")},
-            opset_version=17,
-            dynamo=False,
-        )
-        # As the judge's export: only weight matrices are quantised, attention's own products stay fp32.
-        quantize_dynamic(
-            str(fp32),
-            str(out / MODEL_FILE),
-            weight_type=QuantType.QInt8,
-            per_channel=True,
-            extra_options={"MatMulConstBOnly": True},
-        )
+    export_int8(_LastHiddenState(), sample, out / MODEL_FILE, "last_hidden_state", {0: "batch", 1: "seq"})
     write_portable(out, MODEL_FILE, PORTABLE_MODEL_FILE)
     shutil.copy(BASE_MODEL_DIR / "tokenizer.json", out / TOKENIZER_FILE)
 

@@ -30,8 +30,15 @@ CHECK_PAIRS = [
 ]
 
 
-def export_int8(model: CrossEncoderModel, sample: BatchEncoding, path: Path) -> None:
-    """`model` traced on the CPU with `sample` (a tokenised batch) to ONNX, its weights quantised to
+def export_int8(
+    model: torch.nn.Module,
+    sample: BatchEncoding,
+    path: Path,
+    output: str = "logits",
+    output_axes: dict[int, str] | None = None,
+) -> None:
+    """`model` (taking INPUTS, giving `output`, whose dynamic axes are `output_axes`, by default the
+    batch) traced on the CPU with `sample` (a tokenised batch) to ONNX, its weights quantised to
     int8, written to `path`."""
     with tempfile.TemporaryDirectory() as tmp:
         fp32 = Path(tmp) / "fp32.onnx"
@@ -40,8 +47,9 @@ def export_int8(model: CrossEncoderModel, sample: BatchEncoding, path: Path) -> 
             tuple(sample[name] for name in INPUTS),
             str(fp32),
             input_names=list(INPUTS),
-            output_names=["logits"],
-            dynamic_axes={name: {0: "batch", 1: "seq"} for name in INPUTS} | {"logits": {0: "batch"}},
+            output_names=[output],
+            dynamic_axes={name: {0: "batch", 1: "seq"} for name in INPUTS}
+            | {output: output_axes or {0: "batch"}},
             opset_version=17,
             dynamo=False,
         )
