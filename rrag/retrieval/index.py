@@ -328,7 +328,8 @@ class ChunkIndex:
 
     def query(self, text: str, k: int) -> list[tuple[Chunk, float]]:
         """The `k` nearest chunks to `text` with their cosine similarity, best first."""
-        result = self._search([text], k, include=["documents", "metadatas", "distances"])
+        vector = self.query_vectors([text])[0]
+        result = self._search([] if vector is None else [vector], k, ["documents", "metadatas", "distances"])
         if result is None:
             return []
         found = {key: result[key][0] for key in ("ids", "documents", "metadatas")}
@@ -352,18 +353,10 @@ class ChunkIndex:
         """`nearest_many` for vectors of `query_vectors`: one search for them all."""
         asked = [i for i, vector in enumerate(vectors) if vector is not None]
         out: list[list[tuple[str, float]]] = [[] for _ in vectors]
-        if k < 1 or not asked:
-            return out
-        result = self._chroma(
-            "search",
-            self._collection.query,
-            query_embeddings=[vectors[i] for i in asked],
-            n_results=k,
-            include=["distances"],
-        )
-        distances = result["distances"] or []
-        for row, i in enumerate(asked):
-            out[i] = [(chunk_id, 1.0 - float(d)) for chunk_id, d in zip(result["ids"][row], distances[row])]
+        result = self._search([vectors[i] for i in asked], k, ["distances"])
+        for row, i in enumerate(asked if result is not None else []):
+            ids, distances = result["ids"][row], result["distances"][row]
+            out[i] = [(chunk_id, 1.0 - float(d)) for chunk_id, d in zip(ids, distances)]
         return out
 
     def similarities(
@@ -382,16 +375,13 @@ class ChunkIndex:
             for vector, ids in zip(vectors, chunk_ids)
         ]
 
-    def _search(self, texts: Sequence[str], k: int, include: list[str]) -> Any:
-        """Chroma's query result for `texts`; None when there is nothing to search (k < 1, or only blanks)."""
-        if k < 1 or not any(text.strip() for text in texts):
+    def _search(self, vectors: Sequence[np.ndarray | None], k: int, include: list[str]) -> Any:
+        """Chroma's query result for `vectors` (none of them None); None when there is nothing to search
+        (k < 1, or no vector)."""
+        if k < 1 or not vectors:
             return None
         return self._chroma(
-            "search",
-            self._collection.query,
-            query_embeddings=self._embedding_function(list(texts)),
-            n_results=k,
-            include=include,
+            "search", self._collection.query, query_embeddings=list(vectors), n_results=k, include=include
         )
 
     def _touch(self) -> None:
