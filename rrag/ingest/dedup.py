@@ -144,8 +144,7 @@ class NearDuplicateFilter:
                     for entry in (self._indexed[key] for key in self._lsh.query(signature))
                     if entry.doc_id != exclude_doc
                     and len(entry.text) >= len(texts[i])
-                    and numbers[i] <= entry.numbers
-                    and self._similar(signature, entry.signature)
+                    and self._copies(signature, numbers[i], entry.signature, entry.numbers)
                 ),
                 None,
             )
@@ -239,7 +238,7 @@ class NearDuplicateFilter:
         kept: list[int] = []
         for i in sorted(candidates, key=lambda i: (-len(texts[i]), i)):
             if any(
-                numbers[i] <= numbers[j] and self._similar(signatures[i], signatures[j])
+                self._copies(signatures[i], numbers[i], signatures[j], numbers[j])
                 for j in lsh.query(signatures[i])
             ):
                 continue
@@ -251,9 +250,12 @@ class NearDuplicateFilter:
         threshold = min(self.threshold, MAX_LSH_THRESHOLD)
         return MinHashLSH(threshold=threshold, num_perm=NUM_PERM, params=_bands_and_rows(threshold))
 
-    def _similar(self, a: LeanMinHash, b: LeanMinHash) -> bool:
-        # LSH buckets only suggest candidates; the estimated Jaccard similarity decides.
-        return a.jaccard(b) >= self.threshold
+    def _copies(
+        self, signature: LeanMinHash, numbers: frozenset[str], kept: LeanMinHash, kept_numbers: frozenset[str]
+    ) -> bool:
+        """Whether a text copies a kept one: its near-duplicate, writing no number the kept one does not.
+        LSH buckets only suggest candidates; the estimated Jaccard similarity decides."""
+        return numbers <= kept_numbers and signature.jaccard(kept) >= self.threshold
 
 
 @cache
