@@ -141,7 +141,7 @@ def _retrieval_line(candidates: int, top_k: int, gate: RecallGate | None, unjudg
     if gate is None:
         return (
             f"{first}; not reranked: no recall gate measured for this corpus "
-            "(`rrag evaluate` a set with expected sources)"
+            "(evaluate a question set with expected sources to measure it)"
         )
     if not gate.passed:
         return f"{first}; not reranked: recall gate {gate.describe()}"
