@@ -129,9 +129,8 @@ def test_a_code_among_a_thousand_alike_rules_finds_its_rule(tmp_path: Path) -> N
         found = retriever.retrieve(question)
         asked = [r for r in found if "EXP-21555." in r.chunk.text]
         assert asked and found[0] is asked[0], [r.chunk.text[-12:] for r in found]
-        assert (
-            asked[0].chunk.chunk_id not in nearest
-        )  # not among the vector search's 100 best: found by its code
+        # Not among the vector search's 100 best: found by its code.
+        assert asked[0].chunk.chunk_id not in nearest
 
 
 def test_many_queries_at_once_retrieve_what_each_alone_does(retriever: HybridRetriever) -> None:
