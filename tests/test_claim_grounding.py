@@ -97,6 +97,16 @@ def test_a_fragment_answer_is_stated_with_its_question(question: str, fragment: 
     assert (claim.text, claim.start, claim.end, claim.checkable) == (stated, 0, len(fragment), True)
 
 
+def test_a_sentence_whose_verb_no_list_names_is_no_fragment() -> None:
+    # It was framed as "The late fee for junior members is: Non-residents pay ...", a claim the
+    # documents never made, and the judge supported it.
+    question = "What is the late fee for junior members?"
+    [claim] = RULES.extract("Non-residents pay an annual fee of £18.", question)
+    assert claim.text == "Non-residents pay an annual fee of £18."
+    [fragment] = RULES.extract("Annual leave", "What is the benefit?")
+    assert fragment.text == "The benefit is: Annual leave"  # a noun phrase is still a fragment
+
+
 def test_a_fragment_answer_read_from_a_file_is_no_heading() -> None:
     # "12 hours\n" (an answer file's last line) was a heading: not checkable, and the answer passed.
     [claim] = RULES.extract("12 hours\n", QUESTION)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from rrag.text import content_words, locate, normalize, quantities, words
+from rrag.text.clauses import has_subject
 
 VERB_CUE = frozenset(
     """is are was were be been has have had will would can could must may might should shall does do did
@@ -44,10 +45,11 @@ _MAIN_VERBS = frozenset("be last cost take pay open close receive approve earn".
 
 
 def has_verb(text: str) -> bool:
+    """A verb the cue list knows, or a subject's verb the parse finds ("Non-residents pay ...")."""
     tokens = words(text)
     return any(
         t in VERB_CUE or (i > 0 and len(t) > 4 and t.endswith(("ed", "es"))) for i, t in enumerate(tokens)
-    )
+    ) or has_subject(text)
 
 
 def is_placeholder(text: str) -> bool:

