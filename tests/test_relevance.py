@@ -27,6 +27,8 @@ from tests.chat_server import MODEL, ChatServer
         ("What percentage of salary goes into the pension?", Kind.PERCENT, ""),
         ("Who approves promotions?", None, ""),
         ("Where can staff park at head office?", Kind.PLACE, ""),
+        ("What are the fares to Oban?", Kind.MONEY, ""),
+        ("How far in advance must rooms be booked?", None, ""),  # "far" is no "fare"
     ],
 )
 def test_the_question_says_what_kind_of_value_it_needs(
@@ -81,6 +83,18 @@ def test_the_question_says_what_kind_of_value_it_needs(
         ("Who approves promotions?", "The dress code is business casual.", False),
         ("What do the company policies say?", "Employees may work remotely for up to 3 days per week.", True),
         ("How much does the Team plan cost?", "Team: €19 per user per month.", True),
+        # pence are money: a right answer was refused as giving no amount
+        (
+            "How much does a colour page cost to print?",
+            "Printing costs 10p per black-and-white page and 50p per colour page.",
+            True,
+        ),
+        ("How much does a stamp cost?", "A stamp costs 73 cents.", True),
+        (
+            "How far in advance must rooms be booked?",
+            "Bookings must be made at least 10 working days in advance.",
+            True,
+        ),
         (
             "Who approves an expense of 3,000 euros?",
             "For €500.01 to €5,000, the approver is Department head.",

@@ -19,6 +19,7 @@ from rrag.text import (
     split_sentences,
     stem,
 )
+from rrag.text.values import gives_money
 
 POLICY = """# Annual leave
 
@@ -169,6 +170,12 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         ("The tower is 85 m tall", [(85.0, "metr")]),  # metres, not 85 million
         ("two million visitors", [(2_000_000.0, "visitor")]),  # a number in words takes its scale
         ("Revenue was $5m", [(5_000_000.0, "USD")]),
+        # pence are hundredths of a pound: "50p" was 50 of a unit "p", "£50" as far as values went
+        ("50p per colour page", [(0.5, "GBP")]),
+        ("fifty pence", [(0.5, "GBP")]),
+        ("10-20p a page", [(0.1, "GBP"), (0.2, "GBP")]),
+        ("records video at 1080p", [(1080.0, "p")]),  # a video's lines
+        ("a 50 cents stamp", [(50.0, "cent")]),  # money of a currency the text does not name
     ],
 )
 def test_quantities(text: str, expected: list[tuple[float, str]]) -> None:
@@ -297,3 +304,20 @@ def test_a_whole_number_and_a_half_is_one_value_of_its_unit():
         (found,) = quantities(text)
         assert (found.value, found.unit) == (value, unit)
         assert found.written(text).endswith(unit + "s")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "money"),
+    [
+        ("Printing costs 10p per page.", True),
+        ("A stamp costs 73 cents.", True),
+        ("It is 10 CHF.", True),
+        ("The fee is 30.", True),  # under a money header that names no currency
+        ("For Deep clean, the price (GBP) is 25 and the duration is 4 hours.", True),
+        ("The parcel weighs 5 pounds.", False),  # a mass
+        ("Costs are 5% higher.", False),
+        ("Parents get 16 weeks of leave.", False),
+    ],
+)
+def test_gives_money(sentence: str, money: bool) -> None:
+    assert gives_money(sentence) is money

@@ -43,10 +43,8 @@ from rrag.lang.en.questions import (
     WHERE,
     YES_NO,
 )
-from rrag.lang.en.table_rows import column_header, column_headers, row_name
-from rrag.lang.en.units import CURRENCY_CODES
+from rrag.lang.en.table_rows import column_headers, row_name
 from rrag.text import (
-    Quantity,
     content_words,
     has_digit,
     labelled_numbers,
@@ -54,7 +52,7 @@ from rrag.text import (
     words,
 )
 from rrag.text.reading import read
-from rrag.text.values import header_unit
+from rrag.text.values import gives_money, unit_read
 
 MIN_KEY_SHARE = 0.25  # lenient: "medical note" is answered by "medical certificate"
 MIN_PREFIX = 4
@@ -71,7 +69,6 @@ class Kind(str, Enum):
 
 _TIME_UNITS = {stem(u): u for u in TIME_UNITS}
 _TIME_UNITS |= {stem(w): "day" for w in DAY_COUNTING}  # "10 working days": the unit is the word after
-_MONEY_NOUNS = frozenset(stem(w) for w in MONEY_NOUNS)
 _DAYS = frozenset(stem(w) for w in (*WEEKDAYS, *WEEK_PARTS))
 _ASKING = frozenset(stem(w) for w in ASKING)
 
@@ -108,9 +105,9 @@ def analyse(question: str) -> Question:
     elif HOW_MUCH_MONEY.search(question):
         return Question(Kind.MONEY, "", "", _key_terms(question))  # "cost" is the verb: no "X cost" noun
     for before, word in zip(tokens, tokens[1:]):
-        if stem(word) in _MONEY_NOUNS:
+        if word.lower() in MONEY_NOUNS:
             kind = kind or Kind.MONEY
-            if content_words(before) and stem(before) not in _MONEY_NOUNS:
+            if content_words(before) and before.lower() not in MONEY_NOUNS:
                 qualifier = stem(before)
             break
     return Question(kind, time_unit, qualifier, _key_terms(question))
@@ -131,9 +128,9 @@ def _said(term: str, said: set[str]) -> bool:
 
 def _has_kind(sentence: str, q: Question) -> bool:
     found = read(sentence).quantities
-    units = [_unit_read(sentence, n) for n in found]
     if q.kind is Kind.MONEY:
-        return any(u in CURRENCY_CODES or u == _MONEY for u in units)
+        return gives_money(sentence)
+    units = [unit_read(sentence, n) for n in found]
     if q.kind is Kind.PERCENT:
         return "%" in units
     if q.kind is Kind.DURATION:
@@ -184,19 +181,6 @@ def _gives_place(sentence: str) -> bool:
         ):
             return True
     return False
-
-
-_MONEY = "money"  # a value under a money header that names no currency ("the price is 25")
-
-
-def _unit_read(sentence: str, n: Quantity) -> str:
-    """What `n` counts: its own unit, else what the column header before it names ("the price (GBP)
-    is 25": GBP, "the duration (hours) is 4": hour, "the fee is 30": money)."""
-    if n.unit or sentence[n.start : n.start + 1] in "$\u20ac\u00a3\u00a5":
-        return n.unit
-    header = column_header(sentence, n.start)
-    unit = header_unit(header)
-    return unit or (_MONEY if any(stem(w) in _MONEY_NOUNS for w in words(header)) else "")
 
 
 def _converts(asked: str, given: set[str | None]) -> bool:

@@ -47,12 +47,14 @@ from rrag.lang.en.units import (
     DAYS_PER,
     DEGREES,
     EVERY_UNIT,
+    HUNDREDTHS,
     METRES_AFTER,
     PER_HOUR,
     PERCENT,
     REFERENCE_NOUNS,
     TIMES_PER,
     UNIT_QUALIFIERS,
+    VIDEO_LINES,
     WEIGHED,
 )
 from rrag.text.caches import per_text
@@ -167,6 +169,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if value is None:
             continue
         unit, unit_end = _unit_after(text, m.end())
+        if unit in HUNDREDTHS and m.group("num") not in VIDEO_LINES:
+            unit, value = HUNDREDTHS[unit], value / 100
         if m.group("scale") == "m" and not m.group("cur") and METRES_AFTER.match(text, m.end()):
             unit, unit_end = stem("metres"), m.end()  # "85 m tall" is metres, "$5m" a million
         else:
@@ -212,6 +216,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             unit, unit_end = stem("times"), m.end()
         if word in ("once", "half") and not unit:
             continue
+        if unit in HUNDREDTHS:
+            unit, value = HUNDREDTHS[unit], value / 100
         value *= SCALES[scaled.group(1).lower()] if scaled else 1
         found.append(Quantity(float(value), unit, m.start(), end, unit_end))
     spans = [
@@ -229,7 +235,10 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if not RANGE_JOIN.fullmatch(text, low.end, high.start):
             continue
         if not low.unit and high.unit:
-            found[i] = low._replace(unit=high.unit)
+            hundredths = (
+                high.unit_end > 0 and stem(text[high.end : high.unit_end].strip().lower()) in HUNDREDTHS
+            )
+            found[i] = low._replace(unit=high.unit, value=low.value / 100 if hundredths else low.value)
         elif low.unit == CALENDAR_YEAR and high.unit != CALENDAR_YEAR:
             found[i + 1] = _year_after(text, low, high)
     for i, (first, then) in enumerate(zip(found, found[1:])):

@@ -40,8 +40,9 @@ from rrag.lang.en.qualifiers import (
     VALUE_AND,
     VALUE_JOINT,
 )
+from rrag.lang.en.questions import MONEY_NOUNS
 from rrag.lang.en.table_rows import column_header, last_row_name, row_of_value
-from rrag.lang.en.units import DAYS_PER
+from rrag.lang.en.units import CURRENCY_CODES, CURRENCY_SYMBOLS, DAYS_PER
 from rrag.text.caches import per_text
 from rrag.text.quantities import (
     CALENDAR_YEAR,
@@ -54,7 +55,7 @@ from rrag.text.quantities import (
     quantities,
 )
 from rrag.text.sentences import split_sentences
-from rrag.text.words import Span, content_words, has_digit, stem
+from rrag.text.words import Span, content_words, has_digit, stem, words
 
 _UNITLESS = ""  # the measure of a bare number: nothing to compare it by
 # A qualifier is one of these axes and its value; two values that both name an axis must agree on it.
@@ -438,6 +439,25 @@ def header_unit(header: str) -> str:
         if unit:
             return unit
     return ""
+
+
+MONEY = "money"  # the unit read under a money header that names no currency ("the price is 25")
+
+
+def unit_read(sentence: str, n: Quantity) -> str:
+    """What `n` counts: its own unit, else what the column header before it names ("the price (GBP)
+    is 25": GBP, "the duration (hours) is 4": hour, "the fee is 30": money)."""
+    if n.unit or sentence[n.start : n.start + 1] in CURRENCY_SYMBOLS:
+        return n.unit
+    header = column_header(sentence, n.start)
+    unit = header_unit(header)
+    return unit or (MONEY if any(w.lower() in MONEY_NOUNS for w in words(header)) else "")
+
+
+def gives_money(sentence: str) -> bool:
+    """Whether `sentence` gives an amount of money: in a currency ("£6", "50p", "73 cents") or under a
+    money column's header ("the price (GBP) is 25", "the fee is 30")."""
+    return any(unit_read(sentence, n) in CURRENCY_CODES | {MONEY} for n in quantities(sentence))
 
 
 def of_something_else(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tuple[Value, Value]]:

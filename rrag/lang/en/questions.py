@@ -33,7 +33,10 @@ NEAR_TIME_UNITS = {
 
 # How much money: "how much does it cost", or a noun of price ("the retail price").
 HOW_MUCH_MONEY = re.compile(r"\bhow\s+much\b[^?]*\b(?:cost|costs|charge|charged)\b", re.IGNORECASE)
-MONEY_NOUNS = tuple("price cost fee fare charge salary wage rent".split())
+# Nouns of money, as written: their stems would take "far" for "fare" ("How far in advance ...").
+MONEY_NOUNS = frozenset(
+    "price prices cost costs fee fees fare fares charge charges salary salaries wage wages rent rents".split()
+)
 
 PERCENT_ASKED = re.compile(
     r"\b(?:what|which)\s+(?:percentage|percent|share)\b|\bhow\s+many\s+percent\b", re.IGNORECASE

@@ -25,7 +25,14 @@ CURRENCIES = {
     "cad": "CAD",
     "aud": "AUD",
 }
-CURRENCY_CODES = frozenset(CURRENCIES.values())  # the unit of every amount of money
+# A currency's hundredth by its (stemmed) name: "50p" and "50 pence" are £0.50. Not after a video's
+# lines: "1080p" is no £10.80.
+HUNDREDTHS = {"p": "GBP", "penc": "GBP", "penny": "GBP"}
+VIDEO_LINES = frozenset({"240", "360", "480", "576", "720", "1080", "1440", "2160"})
+# Cents are hundredths of the dollar, the euro and more, and a text seldom says of which: an amount of
+# money in a unit of its own ("50 cents" is no "$50").
+CENTS = "cent"
+CURRENCY_CODES = frozenset(CURRENCIES.values()) | {CENTS}  # the unit of every amount of money
 CURRENCY_CODES_WRITTEN = ("usd", "eur", "gbp", "chf", "jpy", "cad", "aud")
 CURRENCY_SYMBOLS = "$\u20ac\u00a3\u00a5"
 DAYS_PER = {  # the days in a unit of time (stemmed)
