@@ -107,6 +107,21 @@ def test_a_sentence_whose_verb_no_list_names_is_no_fragment() -> None:
     assert fragment.text == "The benefit is: Annual leave"  # a noun phrase is still a fragment
 
 
+def test_a_piece_split_off_a_sentence_is_not_stated_with_the_question() -> None:
+    # Both were stated with the question as garbage: "I borrow can items: Adults juniors 8." and "I
+    # book a digital skills session: limited to 6 people.", and the judge supported them.
+    [claim] = RULES.extract("Adults can borrow 15 items and juniors 8.", "How many items can I borrow?")
+    assert claim.text == "Adults can borrow 15 items and juniors 8."  # "juniors" is no verb: one fact
+    claims = RULES.extract(
+        "Call 01632 960 118 to book; sessions are on Friday mornings at Quayside and limited to 6 people.",
+        "How do I book a digital skills session?",
+    )
+    assert [c.text for c in claims] == [
+        "Call 01632 960 118 to book; sessions are on Friday mornings at Quayside",
+        "limited to 6 people.",
+    ]
+
+
 def test_a_fragment_answer_read_from_a_file_is_no_heading() -> None:
     # "12 hours\n" (an answer file's last line) was a heading: not checkable, and the answer passed.
     [claim] = RULES.extract("12 hours\n", QUESTION)

@@ -193,6 +193,8 @@ CLASHES = [
     # "a single dose" is one dose
     ("The vaccine is given in two doses.", "The vaccine is given in a single dose.", "single dose",
      "two doses"),
+    # pence are a pound's hundredths
+    ("A colour page costs 50p.", "A colour page costs £50.", "£50", "50p"),
 ]  # fmt: skip
 
 
@@ -212,6 +214,14 @@ def test_a_changed_value_is_contradicted_with_both_values(
         ("The warranty lasts 24 months.", "The warranty lasts 2 years."),
         ("Requests are answered within 5 working days.", "Requests are answered within five working days."),
         ("The plan costs GBP 49 per year.", "The plan costs £49 per year."),
+        ("A colour page costs 50p.", "A colour page costs £0.50."),
+        # the value given under all of the claim's qualifiers is the claim's, whatever other fee its
+        # words name ("processing fee"); it was "the evidence says '£3'"
+        (
+            "Adult members are charged 25p per item per day, capped at £6 per item. Lost items are "
+            "charged at replacement cost plus a £3 processing fee.",
+            "Late fees are 25 pence per item per day for adults, up to six pounds per item.",
+        ),
         ("The plan costs £120 per year.", "The plan costs £10 per month."),
         ("Take the tablets twice daily.", "Take the tablets twice a day."),
         ("The office is cleaned once weekly.", "The office is cleaned 52 times a year."),

@@ -26,6 +26,7 @@ from rrag.text import (
     split_sentences,
     words,
 )
+from rrag.text.clauses import verb_starts
 from rrag.types import Claim
 
 LOCATE_MIN_RATIO = 0.85  # an LLM claim this close to a stretch of the answer is placed there
@@ -137,10 +138,13 @@ class RuleClaimExtractor(ClaimExtractor):
             return (
                 [Claim(answer, 0, len(answer), checkable=False, reason=NO_ANSWER)] if answer.strip() else []
             )
+        # Only a whole sentence is stated with its question: a piece split off one ("... and juniors 8")
+        # answers no question on its own.
         return [
-            in_context(claim, question)
+            in_context(claim, question) if len(claims) == 1 else claim
             for span in _merge_lists(answer, split_sentences(answer))
-            for claim in self._claims_of(answer, span)
+            for claims in [self._claims_of(answer, span)]
+            for claim in claims
         ]
 
     def _claims_of(self, answer: str, span: Span) -> list[Claim]:
@@ -257,14 +261,17 @@ def _split_facts(answer: str, start: int, end: int) -> list[tuple[str, int, int]
     ):
         return [("", start, end)]
     facts = [("", *pieces[0])]
+    verbs = verb_starts(answer[start:end])
     for (s, e), (previous_start, _), previous_numbers, found in zip(pieces[1:], pieces, numbers, numbers[1:]):
         if found[0].start == 0 or answer[s:e].split()[0].isupper():  # "1.9 kg of salt", "EUR 20"
             # what led to the previous fact's number: "The eco programme uses "
             context = facts[-1][0] + answer[previous_start : previous_start + previous_numbers[0].start]
-        elif _looks_like_verb(words(answer[s:e])[0]):  # "uses 120 litres"
+        elif s - start in verbs:  # "uses 120 litres"
             context = _subject_of(lead)
-        else:  # "the cap is EUR 100": a clause of its own
+        elif has_verb(answer[s:e]):  # "the cap is EUR 100": a clause of its own
             context = ""
+        else:  # "and juniors 8": its verb is the first fact's, which the clause says whole
+            return [("", start, end)]
         facts.append((context, s, e))
     return facts
 
@@ -277,10 +284,6 @@ def _subject_of(lead: str) -> str:
         tokens.pop()  # "for", "up to", "about"
     verb = next((i for i, t in enumerate(tokens) if i > 0 and t.lower() in VERB_CUE), len(tokens) - 1)
     return " ".join(tokens[:verb]) + " " if verb > 0 else ""
-
-
-def _looks_like_verb(word: str) -> bool:
-    return word in VERB_CUE or (len(word) > 3 and word.endswith(("s", "ed")) and not word.endswith("ss"))
 
 
 class LLMClaimExtractor(ClaimExtractor):
