@@ -11,6 +11,7 @@ from functools import cached_property
 
 from rrag.lang.en.dates import MONTH_NAMES
 from rrag.lang.en.lexicon import IRREGULAR_FORMS, PREFIXES, SUFFIXES
+from rrag.lang.en.table_rows import column_header
 from rrag.text import (
     Negation,
     Quantity,
@@ -82,8 +83,14 @@ class Statement:
     @cached_property
     def loose(self) -> tuple[Quantity, ...]:
         """The numbers that name what they count loosely, if at all: with no unit ("Of 2,117
-        passengers, 95 have ..." states "95 passengers"), or a part ("three of the attackers")."""
-        return tuple(q for q in self.numbers if not q.unit or is_partitive(self.text, q))
+        passengers, 95 have ..." states "95 passengers"), or a part ("three of the attackers"). Not
+        one under a table's column header, which names what it counts ("the capacity is 12" is no
+        "£12")."""
+        return tuple(
+            q
+            for q in self.numbers
+            if (not q.unit and not column_header(self.text, q.start)) or is_partitive(self.text, q)
+        )
 
     @cached_property
     def bare(self) -> tuple[tuple[float, frozenset[str]], ...]:
