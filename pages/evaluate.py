@@ -19,10 +19,11 @@ from rrag.tools.question_sets import (
 )
 from ui.background import BackgroundRun
 from ui.engine import engine_errors, invalidate_reads, redact, user_engine
+from ui.export import percent
 from ui.highlight import md_escape
 from ui.navigation import require_app
 from ui.report_view import render_report
-from ui.run_tables import comparison_tables, outcomes_table, percent, run_csv, run_json, run_label
+from ui.run_tables import comparison_tables, outcomes_table, run_csv, run_json, run_label
 from ui.state import PageState
 from ui.tables import NOT_MEASURED
 

@@ -29,7 +29,7 @@ def _render_metrics(sessions_df: pd.DataFrame, claims_df: pd.DataFrame, agreed: 
     cols[0].metric("Sessions", len(sessions_df))
     cols[1].metric("Claims", len(claims_df))
     rates = sessions_df["hallucination_rate"].dropna()
-    cols[2].metric("Mean hallucination rate", "n/a" if rates.empty else f"{rates.mean():.2f}")
+    cols[2].metric("Mean hallucination rate", "n/a" if rates.empty else f"{rates.mean():.0%}")
     refused = sessions_df["decision"].eq("refuse")
     cols[3].metric(
         "Refused", _share(refused), help=f"{int(refused.sum())} refused question(s); they are listed below."

@@ -22,7 +22,7 @@ QUEUE_WIDTHS = {
     "Question": st.column_config.TextColumn(width=240),
     "Asked": st.column_config.TextColumn(width=50),
     "Level": st.column_config.TextColumn(width=90),
-    "Hallucination rate": st.column_config.NumberColumn("Halluc.", width=60, format="%.2f"),
+    "Hallucination rate": st.column_config.NumberColumn("Halluc.", width=60, format="percent"),
     "When": st.column_config.TextColumn(width=140),
     "Review": st.column_config.TextColumn(width=80),
 }

@@ -464,6 +464,8 @@ def test_insights_charts_come_from_the_saved_sessions(rag: ReliableRAG) -> None:
     assert {m.label: m.value for m in at.metric}["Sessions"] == "2"
     agreement = {m.label: m.value for m in at.metric}["Reviewer agreement"]
     assert agreement.endswith("%") and agreement != "100%"
+    # a rate, as the Ask page, the review reasons and the thresholds write it (it showed 0.19)
+    assert {m.label: m.value for m in at.metric}["Mean hallucination rate"].endswith("%")
     assert any("helicopter" in spec or "annual leave" in spec for spec in charts)  # knowledge gaps
 
 

@@ -6,6 +6,7 @@ from streamlit.testing.v1 import AppTest
 from test_pages import QUESTION, _all_text, _page, _submit, _verify_planted, rag  # noqa: F401 (fixture)
 
 from rrag import ClaimStatus, Decision, ReliableRAG, Report
+from ui.export import percent
 from ui.status import STATUS_STYLES
 
 CONTRADICTED = STATUS_STYLES[ClaimStatus.CONTRADICTED.value]
@@ -30,7 +31,7 @@ def _shows_the_correction(at: AppTest, before: Report, index: int, reviewer: str
     answer = _answer_html(at)
     mark = answer[: answer.index(claim_text[:30])].rsplit("<mark", 1)[1]
     assert CONTRADICTED.background in mark and CONTRADICTED.label in mark  # the claim's highlight
-    assert _metrics(at)["Hallucination rate"] != f"{before.hallucination_rate:.2f}"
+    assert _metrics(at)["Hallucination rate"] != percent(before.hallucination_rate)
     assert claim_text not in next(h.value for h in at.html if "rrag-final" in h.value)
     text = _all_text(at)
     assert f"corrected by {reviewer} at " in text and "the verifier said ✔ Supported" in text

@@ -64,7 +64,7 @@ def test_html_export_shows_the_corrected_status_colour_and_the_original(reviewed
     assert "the verifier said ✔ Supported (0.99, quote): exact quote" in section
     mark = page[: page.index("Leave must be approved by a manager.</mark>")].rsplit("<mark", 1)[1]
     assert CONTRADICTED.background in mark  # the highlight in the audited answer
-    assert "Refused" in page and "hallucination rate <strong>0.75</strong>" in page
+    assert "Refused" in page and "hallucination rate <strong>75%</strong>" in page
     assert "As first audited: trim, level MEDIUM, reliability 0.38" in page
 
 
@@ -73,5 +73,5 @@ def test_markdown_export_shows_the_corrected_status_and_the_original(reviewed: R
     row = next(line for line in md.splitlines() if line.startswith("| 3 |"))
     assert "✖ Contradicted, corrected by Ann \\<b\\>Lee\\</b\\> at " in row
     assert "the verifier said ✔ Supported (0.99, quote): exact quote" in row and row.count(" | ") == 5
-    assert "⊘ Refused" in md and "hallucination rate 0.75" in md
+    assert "⊘ Refused" in md and "hallucination rate 75%" in md
     assert "As first audited: trim, level MEDIUM" in md

@@ -172,10 +172,10 @@ def hallucination_over_time(sessions: pd.DataFrame) -> go.Figure:
             mode="lines+markers",
             line=dict(color=status_style(ClaimStatus.CONTRADICTED.value).colour),
             customdata=per_period["size"],
-            hovertemplate="%{x}<br>mean rate %{y:.2f}<br>%{customdata} sessions<extra></extra>",
+            hovertemplate="%{x}<br>mean rate %{y:.0%}<br>%{customdata} sessions<extra></extra>",
         )
     )
-    fig.update_layout(yaxis=dict(range=[0, 1], title="mean rate"), **_LAYOUT)
+    fig.update_layout(yaxis=dict(range=[0, 1], title="mean rate", tickformat=".0%"), **_LAYOUT)
     _time_layout(fig, title, len(per_period), len(scored), bucket)
     return fig
 

@@ -40,13 +40,18 @@ def format_score(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
+def percent(value: float | None) -> str:
+    """A rate as a percentage, as the review reasons and the thresholds write it ("20%")."""
+    return "n/a" if value is None else f"{value:.0%}"
+
+
 def summary_line(report: Report) -> str:
     """Decision, level and scores in one plain-text line."""
     return (
         f"{badge_text(decision_style(report.decision.value))} · "
         f"level {badge_text(level_style(report.level.value if report.level else None))} · "
         f"reliability {format_score(report.reliability)} · "
-        f"hallucination rate {format_score(report.hallucination_rate)}"
+        f"hallucination rate {percent(report.hallucination_rate)}"
     )
 
 
@@ -159,7 +164,7 @@ def report_html(report: Report) -> str:
 <p>{badge_html(decision_style(report.decision.value))}
  {badge_html(level_style(report.level.value if report.level else None))}
  reliability <strong>{format_score(report.reliability)}</strong> ·
- hallucination rate <strong>{format_score(report.hallucination_rate)}</strong></p>
+ hallucination rate <strong>{percent(report.hallucination_rate)}</strong></p>
 <p class="meta">Audited {e(report.created_at)} · mode {e(report.mode)} · session {e(report.session_id)}</p>
 {not_verified}{notes}
 <h2>The answer the user receives</h2>

@@ -21,6 +21,7 @@ from ui.charts import reliability_gauge, status_counts_chart
 from ui.export import (
     decided_by,
     format_score,
+    percent,
     report_filename,
     report_html,
     report_json,
@@ -90,7 +91,7 @@ def _render_verdict(report: Report) -> None:
     )
     rate.metric(
         "Hallucination rate",
-        format_score(report.hallucination_rate),
+        percent(report.hallucination_rate),
         help="(unsupported + contradicted) / checkable claims",
     )
     checkable = sum(r.claim.checkable for r in report.claims)

@@ -24,10 +24,6 @@ def run_label(saved: dict[str, Any]) -> str:
     return f"{saved['name']} · {saved['summary']['questions']} questions · {when(saved['created_at'])}"
 
 
-def percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.0%}"
-
-
 def outcomes_table(run: QuestionSetRun) -> pd.DataFrame:
     return pd.DataFrame(
         [
