@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from fake_llm import FakeLLM
 
-from rrag.audit.claims import NO_ANSWER, LLMClaimExtractor, RuleClaimExtractor
-from rrag.audit.grounding import is_placeholder, rejected, with_question
+from rrag.audit.claims import BARE_REPLY, NO_ANSWER, LLMClaimExtractor, RuleClaimExtractor
+from rrag.audit.grounding import is_placeholder, rejected
 from rrag.audit.scoring import NO_ANSWER_REFUSAL, score
 from rrag.engine.pipeline import ReliableRAG
 from rrag.settings import Settings
@@ -122,6 +122,28 @@ def test_a_piece_split_off_a_sentence_is_not_stated_with_the_question() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("question", "reply", "stated"),
+    [
+        ("Do charities get a discount?", "No.", "Charities do not get a discount."),
+        ("Is the main branch open on Sunday?", "Yes.", "The main branch is open on Sunday."),
+        ("Has the report been approved by the board?", "yes", "The report has been approved by the board."),
+        ("Must volunteers be over 18?", "Nope.", "Volunteers must not be over 18."),
+    ],
+)
+def test_a_yes_or_no_is_stated_with_its_question(question: str, reply: str, stated: str) -> None:
+    # A bare "No." was checked as it stood, and the judge supported it (0.84) against "Charities
+    # registered in the county receive a 50% discount".
+    [claim] = RULES.extract(reply, question)
+    assert (claim.text, claim.start, claim.end, claim.checkable) == (stated, 0, len(reply), True)
+
+
+def test_a_yes_or_no_without_a_question_it_can_be_said_with_is_not_checked() -> None:
+    for question in ("What is the fee?", ""):
+        [claim] = RULES.extract("Yes.", question)
+        assert (claim.checkable, claim.reason) == (False, BARE_REPLY)
+
+
 def test_a_fragment_answer_read_from_a_file_is_no_heading() -> None:
     # "12 hours\n" (an answer file's last line) was a heading: not checkable, and the answer passed.
     [claim] = RULES.extract("12 hours\n", QUESTION)
@@ -135,9 +157,8 @@ def test_fragments_from_the_llm_are_stated_with_the_question_too() -> None:
     assert [(c.text, c.start, c.end) for c in claims] == [("Passwords must be: 12 hours", 0, 8)]
 
 
-def test_sentences_and_yes_no_questions_are_left_as_they_are() -> None:
+def test_sentences_are_left_as_they_are() -> None:
     assert [c.text for c in RULES.extract(ANSWER, QUESTION)] == ANSWER.replace(". ", ".|").split("|")
-    assert with_question("yes", "Is remote access allowed?") is None
     assert [c.text for c in RULES.extract("12 hours")] == ["12 hours"]  # no question, nothing to add
 
 

@@ -7,7 +7,15 @@ from abc import ABC, abstractmethod
 from dataclasses import replace
 
 from rrag.answer.answerers import REFUSAL
-from rrag.audit.grounding import VERB_CUE, has_verb, is_fragment, is_placeholder, rejected, with_question
+from rrag.audit.grounding import (
+    VERB_CUE,
+    has_verb,
+    is_fragment,
+    is_placeholder,
+    is_reply,
+    rejected,
+    with_question,
+)
 from rrag.backends.llm import LLM
 from rrag.backends.prompts import CLAIMS
 from rrag.errors import LLMError
@@ -30,6 +38,7 @@ from rrag.text.clauses import verb_starts
 from rrag.types import Claim
 
 LOCATE_MIN_RATIO = 0.85  # an LLM claim this close to a stretch of the answer is placed there
+BARE_REPLY = "a yes or no, which says nothing without its question"
 NO_ANSWER = "no answer"  # the reason of the one claim of an empty or placeholder answer ("...", "N/A")
 
 
@@ -78,7 +87,7 @@ _NOT_CHECKABLE: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"^(?:hi|hello|hey|dear|greetings|good\s+(?:morning|afternoon|evening)|thanks?|thank\s+you|you'?re\s+welcome"
             r"|i\s+hope\s+(?:this|that)\s+helps|hope\s+(?:this|that)\s+helps|let\s+me\s+know|feel\s+free|happy\s+to\s+help"
-            rf"|glad\s+to\s+help|{_FILLER}\s*[.!]?$)\b",
+            r"|glad\s+to\s+help)\b|^(?:of\s+course|okay|ok|well|great\s+question|good\s+question)\s*[.!]?$",
             re.IGNORECASE,
         ),
     ),
@@ -169,12 +178,14 @@ class RuleClaimExtractor(ClaimExtractor):
 
 
 def in_context(claim: Claim, question: str) -> Claim:
-    """A checkable fragment ("12 hours") with its question's subject and predicate; its span stays
-    the fragment's."""
-    if not (claim.checkable and question and is_fragment(claim.text)):
+    """A checkable fragment ("12 hours", "No.") with its question's subject and predicate; its span
+    stays the fragment's. A bare yes or no that cannot be said so states nothing to check."""
+    if not (claim.checkable and is_fragment(claim.text)):
         return claim
-    stated = with_question(claim.text, question)
-    return replace(claim, text=stated) if stated else claim
+    stated = with_question(claim.text, question) if question else None
+    if stated:
+        return replace(claim, text=stated)
+    return replace(claim, checkable=False, reason=BARE_REPLY) if is_reply(claim.text) else claim
 
 
 def _written(index: tuple[int, ...], start: int, length: int) -> int:

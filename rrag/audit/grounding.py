@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
+from rrag.lang.en.questions import NO_WORDS, YES_NO, YES_WORDS
 from rrag.text import content_words, locate, normalize, quantities, words
-from rrag.text.clauses import has_subject
+from rrag.text.clauses import asked_statement, has_subject
 
 VERB_CUE = frozenset(
     """is are was were be been has have had will would can could must may might should shall does do did
@@ -63,10 +64,24 @@ def is_fragment(text: str) -> bool:
     return 0 < len(words(text)) <= MAX_FRAGMENT_WORDS and not has_verb(text)
 
 
+def is_reply(text: str) -> bool:
+    """A bare "yes" or "no": no statement until said with its question."""
+    said = words(text)
+    return len(said) == 1 and said[0] in YES_WORDS | NO_WORDS
+
+
 def with_question(fragment: str, question: str) -> str | None:
     """The statement a fragment answer makes to a wh-question, in the question's words: "How long
     must passwords be?" + "12 hours" -> "Passwords must be: 12 hours"; "Who approves refunds?" +
-    "The CFO" -> "The CFO approves refunds". None when the question is not one it can turn round."""
+    "The CFO" -> "The CFO approves refunds"; and a yes or a no to a yes-no question: "Do charities get
+    a discount?" + "No." -> "Charities do not get a discount.". None when the question is not one it
+    can turn round."""
+    if is_reply(fragment):
+        return (
+            asked_statement(question, denied=words(fragment)[0] in NO_WORDS)
+            if YES_NO.match(question)
+            else None
+        )
     asked = question.strip().rstrip("?").strip()
     wh = _WH_START.match(asked)
     if not wh or not fragment.strip():

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from spacy.tokens import Token
 
 SUBJECT, OBJECT = "doer", "thing"
+SUBJECTS = SUBJECT_LABELS | PASSIVE_SUBJECT_LABELS | {"expl"}  # "there" of "Is there ...?"
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,28 @@ def verb_starts(text: str) -> frozenset[int]:
     """Where each verb or auxiliary of `text` starts, as its parse reads it: "uses" in "takes 82
     minutes and uses 120 litres", not "juniors" in "15 items and juniors 8"."""
     return frozenset(t.idx for t in parser()(text) if t.pos_ in ("VERB", "AUX"))
+
+
+def asked_statement(question: str, denied: bool = False) -> str | None:
+    """What a yes-no question asks about, said as a statement, or denied: "Do charities get a discount?"
+    -> "Charities do get a discount." ("Charities do not get a discount."); "Is the branch open on
+    Sunday?" -> "The branch is open on Sunday.". None where the parse finds no auxiliary first with its
+    subject after it."""
+    doc = parser()(question.strip().rstrip("?").strip())
+    aux = doc[0] if len(doc) > 2 else None
+    if aux is None or aux.pos_ != "AUX":
+        return None
+    if aux.head.i > 1 and aux.head.pos_ in ("VERB", "AUX"):  # "Has [the report] been approved ...?"
+        end = next(t.i for t in doc[2:] if t.pos_ == "AUX" or t.i == aux.head.i)
+    else:  # "Is [the branch] open ...": its subject, which a small parser may stretch to the end
+        subject = next((t for t in aux.children if t.dep_ in SUBJECTS and t.left_edge.i == 1), None)
+        if subject is None:
+            return None
+        end = subject.right_edge.i + 1 if subject.right_edge.i + 1 < len(doc) else subject.i + 1
+    if end >= len(doc):
+        return None
+    said = f"{doc[1:end].text} {aux.lower_}{' not' if denied else ''} {doc[end:].text}"
+    return f"{said[0].upper()}{said[1:]}."
 
 
 def _is_verb(t: Token) -> bool:

@@ -9,6 +9,9 @@ import re
 YES_NO = re.compile(
     r"\s*(?:can|could|may|must|should|shall|will|would|is|are|was|were|do|does|did|has|have)\b", re.IGNORECASE
 )
+# A whole answer of one word to such a question: it states what was asked, or denies it.
+YES_WORDS = frozenset("yes yeah yep correct sure certainly".split())
+NO_WORDS = frozenset("no nope".split())
 # Words of asking, and words any answer from the corpus is about: not the thing asked about.
 ASKING = tuple(
     "get gets give gives need needs tell know explain describe happen happens long often exactly "
