@@ -178,14 +178,15 @@ class RuleClaimExtractor(ClaimExtractor):
 
 
 def in_context(claim: Claim, question: str) -> Claim:
-    """A checkable fragment ("12 hours", "No.") with its question's subject and predicate; its span
-    stays the fragment's. A bare yes or no that cannot be said so states nothing to check."""
-    if not (claim.checkable and is_fragment(claim.text)):
+    """A checkable fragment ("12 hours", "No.", "they do") with its question's subject and predicate;
+    its span stays the fragment's. A yes or no that cannot be said so states nothing to check."""
+    reply = is_reply(claim.text)
+    if not (claim.checkable and (reply or is_fragment(claim.text))):
         return claim
     stated = with_question(claim.text, question) if question else None
     if stated:
         return replace(claim, text=stated)
-    return replace(claim, checkable=False, reason=BARE_REPLY) if is_reply(claim.text) else claim
+    return replace(claim, checkable=False, reason=BARE_REPLY) if reply else claim
 
 
 def _written(index: tuple[int, ...], start: int, length: int) -> int:

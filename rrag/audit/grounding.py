@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rrag.lang.en.questions import NO_WORDS, YES_NO, YES_WORDS
+from rrag.lang.en.questions import NO_WORDS, SHORT_ANSWER, YES_NO, YES_WORDS
 from rrag.text import content_words, locate, normalize, quantities, words
 from rrag.text.clauses import asked_statement, has_subject
 
@@ -65,9 +65,15 @@ def is_fragment(text: str) -> bool:
 
 
 def is_reply(text: str) -> bool:
-    """A bare "yes" or "no": no statement until said with its question."""
+    """A bare "yes" or "no", or a short answer ("they do", "it isn't"): no statement until said with
+    its question."""
     said = words(text)
-    return len(said) == 1 and said[0] in YES_WORDS | NO_WORDS
+    return (len(said) == 1 and said[0] in YES_WORDS | NO_WORDS) or bool(SHORT_ANSWER.fullmatch(text.strip()))
+
+
+def _denies(reply: str) -> bool:
+    short = SHORT_ANSWER.fullmatch(reply.strip())
+    return bool(short.group("not") or short.group("cannot")) if short else words(reply)[0] in NO_WORDS
 
 
 def with_question(fragment: str, question: str) -> str | None:
@@ -77,11 +83,7 @@ def with_question(fragment: str, question: str) -> str | None:
     a discount?" + "No." -> "Charities do not get a discount.". None when the question is not one it
     can turn round."""
     if is_reply(fragment):
-        return (
-            asked_statement(question, denied=words(fragment)[0] in NO_WORDS)
-            if YES_NO.match(question)
-            else None
-        )
+        return asked_statement(question, denied=_denies(fragment)) if YES_NO.match(question) else None
     asked = question.strip().rstrip("?").strip()
     wh = _WH_START.match(asked)
     if not wh or not fragment.strip():

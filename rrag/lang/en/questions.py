@@ -9,9 +9,16 @@ import re
 YES_NO = re.compile(
     r"\s*(?:can|could|may|must|should|shall|will|would|is|are|was|were|do|does|did|has|have)\b", re.IGNORECASE
 )
-# A whole answer of one word to such a question: it states what was asked, or denies it.
+# A whole answer of one word to such a question: it states what was asked, or denies it; and the short
+# answer ("Yes, it is.": what follows the "yes"), whose auxiliary says which ("No, they can't.").
 YES_WORDS = frozenset("yes yeah yep correct sure certainly".split())
 NO_WORDS = frozenset("no nope".split())
+_AUXILIARY = "is|are|am|was|were|do|does|did|can|could|will|would|should|shall|may|might|must|has|have|had"
+SHORT_ANSWER = re.compile(
+    rf"(?:i|you|we|they|it|he|she|there)\s+(?:(?:{_AUXILIARY})(?P<not>n[\u2019']t|\s+not)?"
+    rf"|(?P<cannot>cannot|can[\u2019']t|won[\u2019']t|shan[\u2019']t))\W*",
+    re.IGNORECASE,
+)
 # Words of asking, and words any answer from the corpus is about: not the thing asked about.
 ASKING = tuple(
     "get gets give gives need needs tell know explain describe happen happens long often exactly "
