@@ -202,9 +202,18 @@ def rates_over_time(sessions: pd.DataFrame) -> go.Figure:
         ("conflict", "⇄ sources disagree", dict(color="#b45309", dash="dot")),
     )
     for column, name, line in lines:
-        fig.add_trace(go.Scatter(x=x, y=per_period[column], name=name, mode="lines+markers", line=line))
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=per_period[column],
+                name=name,
+                mode="lines+markers",
+                line=line,
+                hovertemplate="%{x}<br>%{y:.0%}<extra>%{fullData.name}</extra>",
+            )
+        )
     fig.update_layout(
-        yaxis=dict(range=[0, 1], title="share of sessions"),
+        yaxis=dict(range=[0, 1], title="share of sessions", tickformat=".0%"),
         legend=dict(orientation="h", y=-0.35),
         **_LAYOUT,
     )
