@@ -195,6 +195,9 @@ CLASHES = [
      "two doses"),
     # pence are a pound's hundredths
     ("A colour page costs 50p.", "A colour page costs £50.", "£50", "50p"),
+    # two prices under the same qualifier, told apart by their words (whatever other value gives €35)
+    ("City bikes cost EUR 15 per day and e-bikes EUR 35 per day.", "City bikes cost €35 a day.", "€35",
+     "EUR 15"),
     # a table's count is no amount of money: "the capacity is 12" stated no "£12"
     ("For Anchor Room, the capacity is 12, the hourly rate (GBP) is 9 and the deposit (GBP) is 20.",
      "The Anchor Room costs £12 an hour, with a £20 deposit.", "£12 an hour", "9"),

@@ -403,13 +403,13 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
     """(claim's value, evidence's value) where the claim names the words of one of several values of
     its measure in an evidence sentence and that value is not the claim's: "Adults take 17 mg"
     against "58 mg for adults and 17 mg for children" (the 17 mg is the children's). A claim that
-    states the named value itself too restates the sentence, and a value the evidence gives under all
-    of its qualifiers is that one ("25 pence per item per day" of "25p per item per day", whatever
-    other fee the claim's words name)."""
+    states the named value itself too restates the sentence; and where the evidence gives the claim's
+    amount under all of its qualifiers and the named value lacks some, the claim's is that one ("25
+    pence per item per day" of "25p per item per day", not the "£3 processing fee" its "fees" name).
+    Two values under the same qualifiers are told apart by their words ("e-bikes EUR 35 per day")."""
     out = []
     for c in claimed:
-        if c.qualifiers and any(o.holds(c) and c.qualifiers <= o.qualifiers for o in stated):
-            continue
+        qualified = [o for o in stated if o.holds(c) and c.qualifiers <= o.qualifiers]
         # A claim of several values of the measure names a value's words next to it ("The plan costs 12
         # euros, and the family plan 25 euros": "family" is the 25's)
         words = c.near if sum(o.measure == c.measure for o in claimed) > 1 else c.words
@@ -419,6 +419,7 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
             and not named[0].holds(c)
             and not c.holds(named[0])
             and not any(other.holds(named[0]) for other in claimed)
+            and not (qualified and not c.qualifiers <= named[0].qualifiers)
         ):
             out.append((c, named[0]))
     return out
