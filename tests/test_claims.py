@@ -68,7 +68,7 @@ def test_sentences_that_would_not_stand_alone_are_kept_whole(sentence: str) -> N
     assert [c.text for c in RULES.extract(sentence)] == [sentence]
 
 
-def test_list_items_are_claims_and_fragments_stay_with_their_lead_in() -> None:
+def test_list_items_are_claims_and_fragments_are_stated_with_their_lead_in() -> None:
     answer = (
         "Here is a summary:\n- Passwords must be at least 14 characters long.\n- MFA is mandatory.\n\n"
         "The plan covers:\n- dental\n- vision\n\n## Leave\nParents get 16 weeks of leave."
@@ -78,11 +78,24 @@ def test_list_items_are_claims_and_fragments_stay_with_their_lead_in() -> None:
         ("Here is a summary:", False, "remark about the answer"),
         ("Passwords must be at least 14 characters long.", True, ""),
         ("MFA is mandatory.", True, ""),
-        ("The plan covers:\n- dental\n- vision", True, ""),
+        ("The plan covers:", False, "remark about the answer"),
+        ("The plan covers: dental", True, ""),  # each item a claim, under its lead-in
+        ("The plan covers: vision", True, ""),
         ("Leave", False, "heading"),
         ("Parents get 16 weeks of leave.", True, ""),
     ]
-    assert_spans_exact(answer, claims)
+    spans = [c.text for c in claims[:4]] + ["dental", "vision"] + [c.text for c in claims[6:]]
+    assert [answer[c.start : c.end] for c in claims] == spans
+
+
+def test_a_wrong_item_of_a_list_is_a_claim_of_its_own() -> None:
+    # The list was one claim: "Juniors: up to 80 items" contradicted, the whole answer was refused with
+    # the adults' right 15 items; now the wrong item alone is (rrag/audit/scoring.py trims it).
+    answer = "You can borrow:\n- Adults: up to 15 items\n- Juniors: up to 80 items"
+    assert [c.text for c in RULES.extract(answer) if c.checkable] == [
+        "You can borrow: Adults: up to 15 items",
+        "You can borrow: Juniors: up to 80 items",
+    ]
 
 
 def test_the_refusal_is_one_not_checkable_claim() -> None:

@@ -151,9 +151,9 @@ class RuleClaimExtractor(ClaimExtractor):
         # answers no question on its own.
         return [
             in_context(claim, question) if len(claims) == 1 else claim
-            for span in _merge_lists(answer, split_sentences(answer))
+            for lead_in, span in _with_lead_ins(answer, split_sentences(answer))
             for claims in [self._claims_of(answer, span)]
-            for claim in claims
+            for claim in (replace(c, text=lead_in + c.text) if c.checkable else c for c in claims)
         ]
 
     def _claims_of(self, answer: str, span: Span) -> list[Claim]:
@@ -197,25 +197,20 @@ def _written_end(index: tuple[int, ...], end: int) -> int:
     return index[end - 1] + 1 if end > 0 else 0
 
 
-def _merge_lists(answer: str, spans: list[Span]) -> list[Span]:
-    """A lead-in ending in ':' and the fragment items under it ("covers: - dental - vision") make one
-    claim: an item such as "dental" says nothing on its own."""
-    merged: list[Span] = []
-    i = 0
-    while i < len(spans):
-        span = spans[i]
-        j = i + 1
-        while j < len(spans) and is_list_item(answer, spans[j]):
-            j += 1
-        items = spans[i + 1 : j]
-        if span.text.endswith(":") and items and any(not has_verb(item.text) for item in items):
-            end = items[-1].end
-            merged.append(Span(answer[span.start : end], span.start, end))
-            i = j
-        else:
-            merged.append(span)
-            i += 1
-    return merged
+def _with_lead_ins(answer: str, spans: list[Span]) -> list[tuple[str, Span]]:
+    """Each span with the lead-in it is said under: a fragment item of a list under a lead-in ending
+    in ':' ("The plan covers: - dental - vision") is stated with it ("The plan covers: dental"), as
+    an item such as "dental" says nothing on its own; each item is its own claim."""
+    out: list[tuple[str, Span]] = []
+    lead_in = ""
+    for i, span in enumerate(spans):
+        if is_list_item(answer, span):
+            out.append(("" if has_verb(span.text) else lead_in, span))
+            continue
+        heads_a_list = span.text.endswith(":") and i + 1 < len(spans) and is_list_item(answer, spans[i + 1])
+        lead_in = span.text + " " if heads_a_list else ""
+        out.append(("", span))
+    return out
 
 
 def _is_heading(answer: str, span: Span) -> bool:
