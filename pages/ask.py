@@ -72,6 +72,7 @@ def _render_options(state: PageState, settings: Settings) -> QuestionOptions:
             0.0,
             1.0,
             step=0.01,
+            format="percent",
             key=state.key("threshold"),
             on_change=_match_preset,
         )

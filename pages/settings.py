@@ -121,7 +121,7 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
             "Risk preset",
             presets,
             presets.index(preset_of(s.risk_threshold)),
-            help=" · ".join(f"{name} {value:.2f}" for name, value in RISK_PRESETS.items())
+            help=" · ".join(f"{name} {value:.0%}" for name, value in RISK_PRESETS.items())
             + f" · {CUSTOM}: the threshold beside it",
         )
         values["risk_threshold"] = threshold.slider(
@@ -130,6 +130,7 @@ def _render_form(state: PageState, settings: Settings) -> tuple[str, dict[str, A
             1.0,
             float(s.risk_threshold),
             0.01,
+            format="percent",
             help="Used as set when the preset is custom; a preset sets its own.",
         )
         values["strict"] = strict.toggle("Strict mode: refuse above the threshold", s.strict)

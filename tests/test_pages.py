@@ -260,6 +260,7 @@ def test_sidebar_options_go_with_the_question_and_bad_ones_are_explained(rag: Re
     at = _page("ask")
     at.selectbox(key="ask.preset").set_value("high-risk").run()
     assert at.slider(key="ask.threshold").value == 0.05
+    assert at.slider(key="ask.threshold").proto.format == "percent"  # "5%", as the presets say it
     at.toggle(key="ask.strict").set_value(True)
     at.slider(key="ask.top_k").set_value(3)
     at.text_area(key="ask.question").input(QUESTION)
