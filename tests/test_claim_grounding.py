@@ -90,6 +90,8 @@ def test_all_llm_claims_rejected_leaves_the_rules_claims() -> None:
         ),
         ("How many days of leave do employees get?", "25 days", "Employees get days of leave: 25 days"),
         ("What is the notice period?", "3 months", "The notice period is: 3 months"),
+        # a denied question keeps its "does": it was "The warranty not cover: ..."
+        ("What does the warranty not cover?", "Wear parts.", "The warranty does not cover: Wear parts."),
     ],
 )
 def test_a_fragment_answer_is_stated_with_its_question(question: str, fragment: str, stated: str) -> None:

@@ -29,6 +29,7 @@ from tests.chat_server import MODEL, ChatServer
         ("Where can staff park at head office?", Kind.PLACE, ""),
         ("What are the fares to Oban?", Kind.MONEY, ""),
         ("How far in advance must rooms be booked?", None, ""),  # "far" is no "fare"
+        ("When do the new prices apply?", None, ""),  # a date, not the price it names
     ],
 )
 def test_the_question_says_what_kind_of_value_it_needs(

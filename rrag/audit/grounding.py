@@ -94,6 +94,8 @@ def with_question(fragment: str, question: str) -> str | None:
     # The subject runs up to the main verb: "must [security incidents] be reported".
     main = next((i for i, w in enumerate(after) if i > 0 and _is_main_verb(w.lower())), len(after))
     subject, predicate = after[:main], ([] if verb.lower() in _DO else [verb]) + after[main:]
+    if subject and subject[-1].lower() == "not":  # "What does the warranty not cover?": "does not cover"
+        subject, predicate = subject[:-1], [verb, "not", *after[main:]]
     if not subject:
         return None
     statement = " ".join([*subject, *predicate, *asked_for])  # "Employees get days of leave"

@@ -40,6 +40,7 @@ from rrag.lang.en.questions import (
     PERCENT_ASKED,
     PLACE_NOUNS,
     TIME_UNITS,
+    WHEN,
     WHERE,
     YES_NO,
 )
@@ -104,6 +105,8 @@ def analyse(question: str) -> Question:
         kind = Kind.NUMBER  # a duration or a length ("how long must a password be")
     elif HOW_MUCH_MONEY.search(question):
         return Question(Kind.MONEY, "", "", _key_terms(question))  # "cost" is the verb: no "X cost" noun
+    elif WHEN.match(question):
+        return Question(None, "", "", _key_terms(question))  # a time or a date, not the price it names
     for before, word in zip(tokens, tokens[1:]):
         if word.lower() in MONEY_NOUNS:
             kind = kind or Kind.MONEY

@@ -53,6 +53,8 @@ PERCENT_ASKED = re.compile(
 )
 
 WHERE = re.compile(r"\W*where\b", re.IGNORECASE)
+# A question of when asks for a time or a date, whatever it names ("When do the new prices apply?").
+WHEN = re.compile(r"\W*(?:when|what\s+(?:time|date|day)|which\s+(?:date|day))\b", re.IGNORECASE)
 # A table's column that says where ("For Spin 45, ... the room is Studio Cedar"): its header's noun.
 PLACE_NOUNS = tuple("room location venue place site address building floor hall area gate platform".split())
 # Words that make "on/at/in ..." a time or a manner, not a place: "on Saturdays", "at the agreed
