@@ -176,6 +176,8 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         ("10-20p a page", [(0.1, "GBP"), (0.2, "GBP")]),
         ("records video at 1080p", [(1080.0, "p")]),  # a video's lines
         ("a 50 cents stamp", [(50.0, "cent")]),  # money of a currency the text does not name
+        ("renewed twice online", [(2.0, "tim")]),  # two times, not two of "online"
+        ("once you arrive", []),  # "as soon as"
     ],
 )
 def test_quantities(text: str, expected: list[tuple[float, str]]) -> None:

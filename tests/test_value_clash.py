@@ -198,6 +198,9 @@ CLASHES = [
     # two prices under the same qualifier, told apart by their words (whatever other value gives €35)
     ("City bikes cost EUR 15 per day and e-bikes EUR 35 per day.", "City bikes cost €35 a day.", "€35",
      "EUR 15"),
+    # "twice" is two times whatever word follows it
+    ("An item can be renewed twice online, unless another member has reserved it.",
+     "You can renew an item three times online.", "three times", "twice"),
     # a table's count is no amount of money: "the capacity is 12" stated no "£12"
     ("For Anchor Room, the capacity is 12, the hourly rate (GBP) is 9 and the deposit (GBP) is 20.",
      "The Anchor Room costs £12 an hour, with a £20 deposit.", "£12 an hour", "9"),

@@ -210,9 +210,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         end = scaled.end() if scaled else m.end()
         # "one of the best" counts nothing, "half of the rooms" is a share
         unit, unit_end = _unit_after(text, end, partitive=word not in ("one", "half"))
-        if word in ("once", "twice") and TIMES_PER.match(text, m.end()):
+        if word == "twice" or (word == "once" and TIMES_PER.match(text, m.end())):
             # "once a day" is one time a day, as "three times a day" is three; the word is its own
-            # unit, and what follows says what it is per ("twice daily": per day, not its unit)
+            # unit, and what follows says what it is per ("twice daily": per day, not its unit) or
+            # how ("renewed twice online": two times, not two of "online"). A bare "once" is mostly
+            # "as soon as" ("once you arrive").
             unit, unit_end = stem("times"), m.end()
         if word in ("once", "half") and not unit:
             continue
