@@ -36,10 +36,11 @@ from rrag.text.caches import per_text
 
 if TYPE_CHECKING:
     from spacy.language import Language
-    from spacy.tokens import Token
+    from spacy.tokens import Doc, Token
 
 SUBJECT, OBJECT = "doer", "thing"
-SUBJECTS = SUBJECT_LABELS | PASSIVE_SUBJECT_LABELS | {"expl"}  # "there" of "Is there ...?"
+NOMINAL_SUBJECTS = SUBJECT_LABELS | PASSIVE_SUBJECT_LABELS
+SUBJECTS = NOMINAL_SUBJECTS | {"expl"}  # "there" of "Is there ...?"
 
 
 @dataclass(frozen=True)
@@ -61,9 +62,16 @@ def parser() -> Language:
 
 
 @per_text(maxsize=4096)
+def _parsed(text: str) -> Doc:
+    """The parse of `text`, once for every reader here (the splitter and the role rule read one
+    claim's)."""
+    return parser()(text)
+
+
+@per_text(maxsize=4096)
 def clauses(sentence: str) -> tuple[Clause, ...]:
     """Each verb's clause in `sentence`, in order."""
-    doc = parser()(sentence)
+    doc = _parsed(sentence)
     return tuple(_clause(t) for t in doc if _is_verb(t))
 
 
@@ -72,10 +80,8 @@ def has_subject(text: str) -> bool:
     """Whether the parse of `text` finds a verb with a noun or pronoun as its subject ("Non-residents
     pay a fee", "Wi-Fi is free"): a statement, where "Annual leave" or "12 hours" is none."""
     return any(
-        t.dep_ in SUBJECT_LABELS | PASSIVE_SUBJECT_LABELS
-        and t.pos_ in ("NOUN", "PROPN", "PRON")
-        and t.head.pos_ in ("VERB", "AUX")
-        for t in parser()(text)
+        t.dep_ in NOMINAL_SUBJECTS and t.pos_ in ("NOUN", "PROPN", "PRON") and t.head.pos_ in ("VERB", "AUX")
+        for t in _parsed(text)
     )
 
 
@@ -83,7 +89,7 @@ def has_subject(text: str) -> bool:
 def verb_starts(text: str) -> frozenset[int]:
     """Where each verb or auxiliary of `text` starts, as its parse reads it: "uses" in "takes 82
     minutes and uses 120 litres", not "juniors" in "15 items and juniors 8"."""
-    return frozenset(t.idx for t in parser()(text) if t.pos_ in ("VERB", "AUX"))
+    return frozenset(t.idx for t in _parsed(text) if t.pos_ in ("VERB", "AUX"))
 
 
 def asked_statement(question: str, denied: bool = False) -> str | None:
@@ -91,7 +97,7 @@ def asked_statement(question: str, denied: bool = False) -> str | None:
     -> "Charities do get a discount." ("Charities do not get a discount."); "Is the branch open on
     Sunday?" -> "The branch is open on Sunday.". None where the parse finds no auxiliary first with its
     subject after it."""
-    doc = parser()(question.strip().rstrip("?").strip())
+    doc = _parsed(question.strip().rstrip("?").strip())
     aux = doc[0] if len(doc) > 2 else None
     if aux is None or aux.pos_ != "AUX":
         return None
