@@ -32,9 +32,11 @@ def audit(
     strict: bool = False,
     citations: tuple[Citation, ...] = (),
     refused: bool = False,
+    text: str | None = None,
 ) -> tuple[str, Scored]:
-    """Score an answer made of `parts` joined by spaces; status None is a claim no verifier decided."""
-    text = " ".join(p for p, _ in parts)
+    """Score an answer made of `parts`, in this order in `text` (by default the parts joined by spaces);
+    status None is a claim no verifier decided."""
+    text = " ".join(p for p, _ in parts) if text is None else text
     results, pos = [], 0
     for part, status in parts:
         start = text.index(part, pos)
@@ -108,6 +110,40 @@ def test_low_keeps_only_the_supported_facts() -> None:
         "1 claim(s) contradicted by the documents",
         "hallucination rate 67% is above the 20% threshold",
         "reliability is LOW (33%)",
+    )
+
+
+FEES = [("Adult members are charged:", N), ("25p per item per day", S), ("at most £6 per item", S)]
+
+
+def test_low_keeps_a_kept_item_of_a_list_under_its_lead_in() -> None:
+    parts = [*FEES[:2], ("£30 for a lost item", C), ("a joining fee", U)]
+    text = "\n- ".join(p for p, _ in parts)
+    _, scored = audit(parts, text=text)
+    assert scored.level is Level.LOW
+    assert scored.final_answer == "Adult members are charged:\n- 25p per item per day"
+
+
+def test_trimming_an_item_keeps_the_rest_of_the_list_a_list() -> None:
+    parts = [*FEES, ("£30 for a lost item", U), ("nothing for juniors", S), ("no fee to join", S)]
+    text = "\n- ".join(p for p, _ in parts)
+    _, scored = audit(parts, text=text)
+    assert (scored.decision, scored.level) == (Decision.TRIM, Level.MEDIUM)
+    assert scored.final_answer == (
+        "Adult members are charged:\n- 25p per item per day\n- at most £6 per item\n- nothing for juniors"
+        "\n- no fee to join"
+    )
+
+
+def test_a_lead_in_whose_every_item_is_trimmed_goes_with_them() -> None:
+    parts = [("Fees are $5.", S), ("Refunds take 30 days.", S), ("Staff get 25 days.", S)]
+    parts.append(("Parents get:", N))
+    text = " ".join(p for p, _ in parts) + "\n1. a car\n2. a boat\n\nPasswords need 14 characters."
+    parts += [("a car", U), ("a boat", U), ("Passwords need 14 characters.", S)]
+    _, scored = audit(parts, text=text)
+    assert (scored.decision, scored.level) == (Decision.TRIM, Level.MEDIUM)
+    assert scored.final_answer == (
+        "Fees are $5. Refunds take 30 days. Staff get 25 days. Passwords need 14 characters."
     )
 
 

@@ -29,6 +29,7 @@ from rrag.text import (
     content_words,
     fuzzy_locate,
     is_list_item,
+    list_lead_ins,
     locate,
     quantities,
     split_sentences,
@@ -201,16 +202,10 @@ def _with_lead_ins(answer: str, spans: list[Span]) -> list[tuple[str, Span]]:
     """Each span with the lead-in it is said under: a fragment item of a list under a lead-in ending
     in ':' ("The plan covers: - dental - vision") is stated with it ("The plan covers: dental"), as
     an item such as "dental" says nothing on its own; each item is its own claim."""
-    out: list[tuple[str, Span]] = []
-    lead_in = ""
-    for i, span in enumerate(spans):
-        if is_list_item(answer, span):
-            out.append(("" if has_verb(span.text) else lead_in, span))
-            continue
-        heads_a_list = span.text.endswith(":") and i + 1 < len(spans) and is_list_item(answer, spans[i + 1])
-        lead_in = span.text + " " if heads_a_list else ""
-        out.append(("", span))
-    return out
+    return [
+        ("" if lead_in is None or has_verb(span.text) else lead_in.text + " ", span)
+        for span, lead_in in zip(spans, list_lead_ins(answer, spans))
+    ]
 
 
 def _is_heading(answer: str, span: Span) -> bool:

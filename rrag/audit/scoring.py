@@ -29,6 +29,7 @@ from functools import partial
 from typing import Any
 
 from rrag.audit.grounding import is_placeholder
+from rrag.text import list_lead_ins, list_marker, on_list_item, split_sentences
 from rrag.types import HALLUCINATED, Answer, ClaimResult, ClaimStatus, Decision, Level
 
 HIGH_RELIABILITY = 0.85
@@ -262,27 +263,46 @@ def _without(text: str, results: Sequence[ClaimResult], drop: Sequence[ClaimResu
     """`text` with the spans of `drop` removed, and of any claim sharing one (an LLM claim placed on a
     flagged claim's sentence); what stays between kept claims stays verbatim."""
     dropped = {id(r) for r in results if id(r) in {id(d) for d in drop} or _overlaps(r, drop)}
+    sentences = split_sentences(text)
+    items: dict[tuple[int, int], list[ClaimResult]] = {}  # each lead-in's items' claims
+    for item, lead_in in zip(sentences, list_lead_ins(text, sentences)):
+        if lead_in:
+            items.setdefault((lead_in.start, lead_in.end), []).extend(_within(results, item.start, item.end))
+    for (start, end), claims in items.items():
+        if all(id(r) in dropped for r in claims):  # a lead-in whose every item goes goes too
+            dropped |= {id(r) for r in _within(results, start, end)}
     ordered = sorted(results, key=lambda r: r.claim.start)
-    runs: list[str] = []
+    runs: list[tuple[int, int]] = []
     run_start: int | None = None
     last_end = 0
     for r in ordered:
         if id(r) in dropped:
             if run_start is not None:
-                runs.append(text[run_start:last_end])
+                runs.append((run_start, last_end))
             run_start = None
         elif run_start is None:
             run_start = r.claim.start
         last_end = max(last_end, r.claim.end)
     if run_start is not None:
-        runs.append(text[run_start:last_end])
-    return _join(runs)
+        runs.append((run_start, last_end))
+    return _join(text, runs)
 
 
 def _only(text: str, kept: Sequence[ClaimResult], flagged: Sequence[ClaimResult]) -> str:
-    """The spans of `kept`, but none that holds a `flagged` claim too."""
-    clear = sorted((r for r in kept if not _overlaps(r, flagged)), key=lambda r: r.claim.start)
-    return _join([text[r.claim.start : r.claim.end] for r in clear])
+    """The spans of `kept`, but none that holds a `flagged` claim too; a kept item of a list keeps the
+    lead-in its list is said under ("The plan covers:")."""
+    clear = [r for r in kept if not _overlaps(r, flagged)]
+    sentences = split_sentences(text)
+    lead_ins = {
+        (lead_in.start, lead_in.end)
+        for sentence, lead_in in zip(sentences, list_lead_ins(text, sentences))
+        if lead_in and _within(clear, sentence.start, sentence.end)
+    }
+    return _join(text, sorted({(r.claim.start, r.claim.end) for r in clear} | lead_ins))
+
+
+def _within(results: Sequence[ClaimResult], start: int, end: int) -> list[ClaimResult]:
+    return [r for r in results if start <= r.claim.start < end]
 
 
 def _overlaps(result: ClaimResult, others: Sequence[ClaimResult]) -> bool:
@@ -293,15 +313,24 @@ def _overlaps(result: ClaimResult, others: Sequence[ClaimResult]) -> bool:
 _LEADING_CONJUNCTION = re.compile(r"^(?:and|but|or|so|yet|while|whereas)\s+", re.IGNORECASE)
 
 
-def _join(pieces: list[str]) -> str:
-    """Pieces as sentences: a clause cut from its sentence loses a leading "and", gets a full stop
-    and a capital."""
-    sentences = []
-    for piece in pieces:
-        piece = _LEADING_CONJUNCTION.sub("", piece.strip().rstrip(",;:").rstrip())
-        if not piece:
-            continue
-        if piece[-1] not in ".!?":
-            piece += "."
-        sentences.append(piece[0].upper() + piece[1:])
-    return " ".join(sentences)
+def _join(text: str, pieces: Sequence[tuple[int, int]]) -> str:
+    """The pieces of `text` between these offsets as sentences: a clause cut from its sentence loses a
+    leading "and", gets a full stop and a capital; an item of a list stays an item on its own line."""
+    out, previous_end = "", 0
+    for start, end in pieces:
+        piece = text[start:end].strip()
+        marker = list_marker(text, start)
+        next_line = text.find("\n", end) + 1
+        heads_a_list = piece.endswith(":") and next_line > 0 and on_list_item(text, next_line)
+        if not (marker or heads_a_list):
+            piece = _LEADING_CONJUNCTION.sub("", piece.rstrip(",;:").rstrip())
+            if not piece:
+                continue
+            if piece[-1] not in ".!?" and not on_list_item(text, end):
+                piece += "."
+            piece = piece[0].upper() + piece[1:]
+        if out:
+            out += "\n" if marker or on_list_item(text, previous_end) else " "
+        out += marker + piece
+        previous_end = end
+    return out

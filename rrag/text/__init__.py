@@ -21,7 +21,15 @@ from rrag.text.quantities import (
     quantities,
     same_amount,
 )
-from rrag.text.sentences import chunk_sentences, is_list_item, sentence_windows, split_sentences
+from rrag.text.sentences import (
+    chunk_sentences,
+    is_list_item,
+    list_lead_ins,
+    list_marker,
+    on_list_item,
+    sentence_windows,
+    split_sentences,
+)
 from rrag.text.values import values
 from rrag.text.words import (
     Negation,
@@ -58,6 +66,9 @@ __all__ = [
     "fuzzy_locate",
     "has_digit",
     "is_list_item",
+    "list_lead_ins",
+    "list_marker",
+    "on_list_item",
     "is_partitive",
     "labelled_numbers",
     "locate",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from rrag.lang.en.abbreviations import ABBREVIATIONS, NUMBERING_ABBREVIATIONS, TIME_ABBREVIATIONS
 from rrag.lang.en.dates import DAY_ABBREVIATIONS, MONTH_NAMES, WEEKDAYS
@@ -105,7 +106,34 @@ def split_sentences(text: str) -> list[Span]:
 
 def is_list_item(text: str, span: Span) -> bool:
     """Whether `span` (from `split_sentences(text)`) is a bullet or numbered item of a list."""
-    return bool(_BULLET.fullmatch(_line_at(text, span.start)))
+    return bool(list_marker(text, span.start))
+
+
+def list_marker(text: str, start: int) -> str:
+    """The bullet or number ("- ", "2. ") before `start` where a list item starts there, else ""."""
+    line = _line_at(text, start)
+    return line if _BULLET.fullmatch(line) else ""
+
+
+def on_list_item(text: str, pos: int) -> bool:
+    """Whether offset `pos` lies on a line that is an item of a list."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    return bool(_BULLET.match(text, _INDENT.match(text, line_start).end()))  # type: ignore[union-attr]
+
+
+def list_lead_ins(text: str, spans: Sequence[Span]) -> list[Span | None]:
+    """For each span of `split_sentences(text)`, the lead-in its list is said under ("The plan
+    covers:" above "- dental"), or None where it is no item of a list under one."""
+    out: list[Span | None] = []
+    lead_in = None
+    for i, span in enumerate(spans):
+        if is_list_item(text, span):
+            out.append(lead_in)
+            continue
+        heads_a_list = span.text.endswith(":") and i + 1 < len(spans) and is_list_item(text, spans[i + 1])
+        lead_in = span if heads_a_list else None
+        out.append(None)
+    return out
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:
