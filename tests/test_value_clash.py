@@ -204,6 +204,9 @@ CLASHES = [
     # a table's count is no amount of money: "the capacity is 12" stated no "£12"
     ("For Anchor Room, the capacity is 12, the hourly rate (GBP) is 9 and the deposit (GBP) is 20.",
      "The Anchor Room costs £12 an hour, with a £20 deposit.", "£12 an hour", "9"),
+    # a bound is of the value the evidence gives as one ("capped at"), not of the rate its words name
+    ("Adult members are charged 25p per item per day, capped at £6 per item.",
+     "Adult members are charged a maximum of £10 per item.", "£10 per item", "£6 per item"),
 ]  # fmt: skip
 
 

@@ -406,7 +406,8 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
     states the named value itself too restates the sentence; and where the evidence gives the claim's
     amount under all of its qualifiers and the named value lacks some, the claim's is that one ("25
     pence per item per day" of "25p per item per day", not the "£3 processing fee" its "fees" name).
-    Two values under the same qualifiers are told apart by their words ("e-bikes EUR 35 per day")."""
+    Two values under the same qualifiers are told apart by their words ("e-bikes EUR 35 per day"),
+    and a bound by the value given as one."""
     out = []
     for c in claimed:
         qualified = [o for o in stated if o.holds(c) and c.qualifiers <= o.qualifiers]
@@ -420,9 +421,20 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
             and not c.holds(named[0])
             and not any(other.holds(named[0]) for other in claimed)
             and not (qualified and not c.qualifiers <= named[0].qualifiers)
+            and not _bound_elsewhere(c, named[0], stated)
         ):
             out.append((c, named[0]))
     return out
+
+
+def _bound_elsewhere(claimed: Value, named: Value, stated: Sequence[Value]) -> bool:
+    """Whether the claim's value is a bound that the named value is not and another of the evidence's
+    is: "a maximum of £10 per item" is of the cap in "charged 25p per item per day, capped at £6"."""
+    return (
+        bool(claimed.bound)
+        and named.bound != claimed.bound
+        and any(o.bound == claimed.bound and claimed.compatible(o) for o in stated)
+    )
 
 
 _IN_BRACKETS = re.compile(r"\(([^()]{1,20})\)")

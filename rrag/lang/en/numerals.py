@@ -119,8 +119,8 @@ BOUND_AFTER_A_NOUN = frozenset(
 _BOUND_VERBS = "|".join(sorted(BOUND_VERBS))
 BOUND_BEFORE = re.compile(
     r"\b(?:(?P<upper>no more than|not more than|not exceeding|less than|fewer than|younger than|at most|up to"
-    r"|under|below|a maximum of|maximum of)|(?P<lower>no less than|not less than|no fewer than|more than"
-    r"|greater than|older than"
+    r"|under|below|a maximum of|maximum of|capped at|limited to)"
+    r"|(?P<lower>no less than|not less than|no fewer than|more than|greater than|older than"
     rf"|at least|over|above|upwards of|a minimum of|minimum of|{_BOUND_VERBS}))\s+$",
     re.IGNORECASE,
 )
