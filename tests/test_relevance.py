@@ -30,6 +30,8 @@ from tests.chat_server import MODEL, ChatServer
         ("What are the fares to Oban?", Kind.MONEY, ""),
         ("How far in advance must rooms be booked?", None, ""),  # "far" is no "fare"
         ("When do the new prices apply?", None, ""),  # a date, not the price it names
+        ("Does the service charge cover contents insurance?", None, ""),  # a yes or a no, not a price
+        ("Is the discount more than 10 percent?", None, ""),
     ],
 )
 def test_the_question_says_what_kind_of_value_it_needs(

@@ -94,6 +94,8 @@ def analyse(question: str) -> Question:
     time_unit = ""
     qualifier = ""
     many = HOW_MANY.search(question)
+    if YES_NO.match(question):  # a yes or a no, whatever value or price it names
+        return Question(None, "", "", _key_terms(question))
     if PERCENT_ASKED.search(question):
         kind = Kind.PERCENT
     elif WHERE.match(question):
