@@ -300,3 +300,23 @@ def test_the_step_asked_about_is_the_answer_not_the_other_steps(embedder: Embedd
         "What must the team do at step 3 of the oven cleaning procedure?", [steps]
     )
     assert answer.text == "Oven cleaning procedure, step 3: Apply the oven gel to the inside of the door."
+
+
+def test_a_question_of_when_that_names_a_charge_is_answered_by_when(embedder: Embedder) -> None:
+    # "charge" names no price the question asks for: it asks when. The charging sentence, which gives
+    # a price, led.
+    docs = [
+        context(
+            "The annual service charge depends on the size of the flat. It is billed in two equal "
+            "instalments, in April and October.",
+            "c-0",
+            "charges.docx",
+        ),
+        context(
+            "Electric vehicle chargers are in bays 1 to 6. Charging costs 35p per kWh and is billed monthly.",
+            "p-0",
+            "parking.pdf",
+        ),
+    ]
+    answer = ExtractiveAnswerer(embedder).answer("When are service charge instalments billed?", docs)
+    assert answer.text.startswith("It is billed in two equal instalments, in April and October.")

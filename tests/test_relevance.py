@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from rrag.audit.relevance import Kind, Relevance, analyse, assess
+from rrag.audit.relevance import Relevance, assess
 from rrag.audit.scoring import score
 from rrag.engine.pipeline import ReliableRAG
 from rrag.settings import Settings
+from rrag.text.asked import Kind, analyse
 from rrag.types import Answer, Claim, ClaimResult, ClaimStatus, Decision, Level, Verdict
 from tests.chat_server import MODEL, ChatServer
 

@@ -23,6 +23,7 @@ from rrag.text import (
     split_sentences,
     words,
 )
+from rrag.text.asked import Kind, analyse
 from rrag.text.values import gives_money
 from rrag.types import Answer, Chunk, Citation, RetrievedChunk
 
@@ -198,15 +199,9 @@ def _states_something(text: str, span: Span) -> bool:
     return sentence[-1] in ".!" or is_list_item(text, span)
 
 
-# What a question asks for, by its wording, and what a sentence holding that looks like.
+# What a question asks for beyond an amount of money (read by rrag.text.asked), by its wording, and
+# what a sentence holding that looks like.
 _ASKS_FOR = (
-    (
-        "money",
-        re.compile(
-            r"\b(?:cost|costs|price|prices|priced|fee|fees|charged?|pay|paid|spend|allowance|per-diem|salary|budget)\b",
-            re.I,
-        ),
-    ),
     (
         "number",
         re.compile(
@@ -227,6 +222,8 @@ _ANSWER_KINDS: dict[str, Callable[[str], object]] = {
 
 
 def _asked_kind(question: str) -> str | None:
+    if analyse(question).kind is Kind.MONEY:
+        return "money"
     return next((kind for kind, asks in _ASKS_FOR if asks.search(question)), None)
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 from rrag.backends.llm import LLM
 from rrag.backends.prompts import RELEVANCE
@@ -29,19 +28,9 @@ from rrag.errors import LLMError
 from rrag.lang.en.dates import MONTH_NAMES, WEEK_PARTS, WEEKDAYS
 from rrag.lang.en.function_words import PLACE_DETERMINERS, PLACE_PREPOSITIONS, STOPWORDS, TOWARDS
 from rrag.lang.en.questions import (
-    ASKING,
-    DAY_COUNTING,
-    HOW_LONG,
-    HOW_MANY,
-    HOW_MUCH_MONEY,
-    MONEY_NOUNS,
     NEAR_TIME_UNITS,
     NOT_PLACES,
-    PERCENT_ASKED,
     PLACE_NOUNS,
-    TIME_UNITS,
-    WHEN,
-    WHERE,
     YES_NO,
 )
 from rrag.lang.en.table_rows import column_headers, row_name
@@ -52,6 +41,7 @@ from rrag.text import (
     stem,
     words,
 )
+from rrag.text.asked import TIME_UNIT_STEMS, Kind, Question, analyse
 from rrag.text.reading import read
 from rrag.text.values import gives_money, unit_read
 
@@ -60,67 +50,13 @@ MIN_PREFIX = 4
 MIN_JUDGED_SCORE = 0.5
 
 
-class Kind(str, Enum):
-    MONEY = "an amount of money"
-    DURATION = "a duration"
-    NUMBER = "a number"
-    PERCENT = "a percentage"
-    PLACE = "a place"
-
-
-_TIME_UNITS = {stem(u): u for u in TIME_UNITS}
-_TIME_UNITS |= {stem(w): "day" for w in DAY_COUNTING}  # "10 working days": the unit is the word after
-_DAYS = frozenset(stem(w) for w in (*WEEKDAYS, *WEEK_PARTS))
-_ASKING = frozenset(stem(w) for w in ASKING)
-
-
-@dataclass(frozen=True)
-class Question:
-    kind: Kind | None
-    time_unit: str  # for "how many days": "day"
-    qualifier: str  # the word that says which value: "retail" in "retail price"
-    key_terms: frozenset[str]
-
-
 @dataclass(frozen=True)
 class Relevance:
     addressed: bool
     reason: str  # why the answer does not address the question; "" when it does
 
 
-def analyse(question: str) -> Question:
-    tokens = read(question).words
-    kind: Kind | None = None
-    time_unit = ""
-    qualifier = ""
-    many = HOW_MANY.search(question)
-    if YES_NO.match(question):  # a yes or a no, whatever value or price it names
-        return Question(None, "", "", _key_terms(question))
-    if PERCENT_ASKED.search(question):
-        kind = Kind.PERCENT
-    elif WHERE.match(question):
-        kind = Kind.PLACE
-    elif many:
-        time_unit = next((_TIME_UNITS[stem(w)] for w in words(many.group(1)) if stem(w) in _TIME_UNITS), "")
-        kind = Kind.DURATION if time_unit else Kind.NUMBER
-    elif HOW_LONG.search(question):
-        kind = Kind.NUMBER  # a duration or a length ("how long must a password be")
-    elif HOW_MUCH_MONEY.search(question):
-        return Question(Kind.MONEY, "", "", _key_terms(question))  # "cost" is the verb: no "X cost" noun
-    elif WHEN.match(question):
-        return Question(None, "", "", _key_terms(question))  # a time or a date, not the price it names
-    for before, word in zip(tokens, tokens[1:]):
-        if word.lower() in MONEY_NOUNS:
-            kind = kind or Kind.MONEY
-            if content_words(before) and before.lower() not in MONEY_NOUNS:
-                qualifier = stem(before)
-            break
-    return Question(kind, time_unit, qualifier, _key_terms(question))
-
-
-def _key_terms(question: str) -> frozenset[str]:
-    """The question's content words, less asking words and numbers (a value asked about is not a topic)."""
-    return frozenset(t for t in read(question).content_words if not t.isdigit()) - _ASKING
+_DAYS = frozenset(stem(w) for w in (*WEEKDAYS, *WEEK_PARTS))
 
 
 def _said(term: str, said: set[str]) -> bool:
@@ -139,7 +75,7 @@ def _has_kind(sentence: str, q: Question) -> bool:
     if q.kind is Kind.PERCENT:
         return "%" in units
     if q.kind is Kind.DURATION:
-        time_units = {_TIME_UNITS.get(u) for u in units} - {None}
+        time_units = {TIME_UNIT_STEMS.get(u) for u in units} - {None}
         return bool(time_units) and (
             not q.time_unit or q.time_unit in time_units or _converts(q.time_unit, time_units)
         )

@@ -1,0 +1,84 @@
+"""What a question asks for: the kind of value ("How much does it cost?": an amount of money; "How
+many days?": a duration in days), the word that says which value ("retail price": retail) and its key
+terms. The answerer prefers a sentence that gives that kind of value; the audit checks the answer
+gives it (rrag/audit/relevance.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from rrag.lang.en.questions import (
+    ASKING,
+    DAY_COUNTING,
+    HOW_LONG,
+    HOW_MANY,
+    HOW_MUCH_MONEY,
+    MONEY_NOUNS,
+    PERCENT_ASKED,
+    TIME_UNITS,
+    WHEN,
+    WHERE,
+    YES_NO,
+)
+from rrag.text.reading import read
+from rrag.text.words import content_words, stem, words
+
+
+class Kind(str, Enum):
+    MONEY = "an amount of money"
+    DURATION = "a duration"
+    NUMBER = "a number"
+    PERCENT = "a percentage"
+    PLACE = "a place"
+
+
+TIME_UNIT_STEMS = {stem(u): u for u in TIME_UNITS}
+TIME_UNIT_STEMS |= {stem(w): "day" for w in DAY_COUNTING}  # "10 working days": the unit is the word after
+_ASKING = frozenset(stem(w) for w in ASKING)
+
+
+@dataclass(frozen=True)
+class Question:
+    kind: Kind | None
+    time_unit: str  # for "how many days": "day"
+    qualifier: str  # the word that says which value: "retail" in "retail price"
+    key_terms: frozenset[str]
+
+
+def analyse(question: str) -> Question:
+    """What `question` asks for."""
+    tokens = read(question).words
+    kind: Kind | None = None
+    time_unit = ""
+    qualifier = ""
+    many = HOW_MANY.search(question)
+    if YES_NO.match(question):  # a yes or a no, whatever value or price it names
+        return Question(None, "", "", _key_terms(question))
+    if PERCENT_ASKED.search(question):
+        kind = Kind.PERCENT
+    elif WHERE.match(question):
+        kind = Kind.PLACE
+    elif many:
+        time_unit = next(
+            (TIME_UNIT_STEMS[stem(w)] for w in words(many.group(1)) if stem(w) in TIME_UNIT_STEMS), ""
+        )
+        kind = Kind.DURATION if time_unit else Kind.NUMBER
+    elif HOW_LONG.search(question):
+        kind = Kind.NUMBER  # a duration or a length ("how long must a password be")
+    elif HOW_MUCH_MONEY.search(question):
+        return Question(Kind.MONEY, "", "", _key_terms(question))  # "cost" is the verb: no "X cost" noun
+    elif WHEN.match(question):
+        return Question(None, "", "", _key_terms(question))  # a time or a date, not the price it names
+    for before, word in zip(tokens, tokens[1:]):
+        if word.lower() in MONEY_NOUNS:
+            kind = kind or Kind.MONEY
+            if content_words(before) and before.lower() not in MONEY_NOUNS:
+                qualifier = stem(before)
+            break
+    return Question(kind, time_unit, qualifier, _key_terms(question))
+
+
+def _key_terms(question: str) -> frozenset[str]:
+    """The question's content words, less asking words and numbers (a value asked about is not a topic)."""
+    return frozenset(t for t in read(question).content_words if not t.isdigit()) - _ASKING
