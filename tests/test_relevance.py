@@ -32,6 +32,7 @@ from tests.chat_server import MODEL, ChatServer
         ("How far in advance must rooms be booked?", None, ""),  # "far" is no "fare"
         ("When do the new prices apply?", None, ""),  # a date, not the price it names
         ("Does the service charge cover contents insurance?", None, ""),  # a yes or a no, not a price
+        ("How much is the concierge paid?", Kind.MONEY, ""),
         ("Is the discount more than 10 percent?", None, ""),
     ],
 )

@@ -42,7 +42,9 @@ NEAR_TIME_UNITS = {
 }
 
 # How much money: "how much does it cost", or a noun of price ("the retail price").
-HOW_MUCH_MONEY = re.compile(r"\bhow\s+much\b[^?]*\b(?:cost|costs|charge|charged)\b", re.IGNORECASE)
+HOW_MUCH_MONEY = re.compile(
+    r"\bhow\s+much\b[^?]*\b(?:cost|costs|charge|charged|pay|pays|paid)\b", re.IGNORECASE
+)
 # Nouns of money, as written: their stems would take "far" for "fare" ("How far in advance ...").
 MONEY_NOUNS = frozenset(
     "price prices cost costs fee fees fare fares charge charges salary salaries wage wages rent rents".split()
