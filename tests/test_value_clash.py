@@ -207,6 +207,9 @@ CLASHES = [
     # a bound is of the value the evidence gives as one ("capped at"), not of the rate its words name
     ("Adult members are charged 25p per item per day, capped at £6 per item.",
      "Adult members are charged a maximum of £10 per item.", "£10 per item", "£6 per item"),
+    # a bound said before two values is both's: at most one dog
+    ("Residents may keep up to two cats or one dog per flat.", "You can keep up to two dogs per flat.",
+     "two dogs", "one dog"),
 ]  # fmt: skip
 
 
@@ -236,6 +239,7 @@ def test_a_changed_value_is_contradicted_with_both_values(
         ),
         ("The plan costs £120 per year.", "The plan costs £10 per month."),
         ("Take the tablets twice daily.", "Take the tablets twice a day."),
+        ("Residents may keep up to two cats or one dog per flat.", "Residents may keep one dog per flat."),
         ("The office is cleaned once weekly.", "The office is cleaned 52 times a year."),
         ("The pump moves 60 litres per minute.", "The pump moves 3,600 litres per hour."),
         ("The laptop weighs 1.4 kg.", "The laptop weighs 1,400 grams."),

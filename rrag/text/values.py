@@ -26,6 +26,7 @@ from rrag.lang.en.numerals import (
     BOUND_PREPOSITIONS,
     MOVED_UP,
     RANGE_JOIN,
+    SHARED_BOUND_JOIN,
     YEAR_BOUND_BEFORE,
 )
 from rrag.lang.en.qualifiers import (
@@ -237,6 +238,10 @@ def values(text: str) -> tuple[Value, ...]:
                 event=_event(text, q) if measure == TIME_OF_DAY else "",
             )
         )
+    for i, (first, then) in enumerate(zip(out, out[1:])):
+        if _shares_bound(text, first, then):
+            at = then.quantity.start
+            out[i + 1] = replace(then, bound=first.bound, bounded=then.written, bounded_at=at)
     for i, (low, high) in enumerate(zip(out, out[1:])):
         joined = RANGE_JOIN.fullmatch(text, low.quantity.end, high.quantity.start)
         if joined and low.measure == high.measure and low.amount < high.amount:
@@ -257,6 +262,18 @@ def values(text: str) -> tuple[Value, ...]:
                     qualified=with_them,
                 )
     return tuple(_with_own_words(text, out))
+
+
+def _shares_bound(text: str, first: Value, then: Value) -> bool:
+    """Whether `then` takes the bound said before `first`: two values, the first with its unit written,
+    the one just after the other ("up to two cats or one dog", "at least 3 adults and 2 children"; not
+    "under 5 and 3 adults", whose 5 is an age)."""
+    a, b = first.quantity, then.quantity
+    written = a.unit_end > a.end or text[a.start] in CURRENCY_SYMBOLS
+    return (
+        bool(first.bound and not then.bound and written and b.unit)
+        and SHARED_BOUND_JOIN.fullmatch(text, max(a.end, a.unit_end), b.start) is not None
+    )
 
 
 def _bound(text: str, q: Quantity) -> tuple[str, tuple[int, int]]:

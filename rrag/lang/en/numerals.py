@@ -100,6 +100,9 @@ ELLIPSIS_AFTER = re.compile(r"\s+(?:in|for|on|at|with|when|during|per|a|an)\b", 
 AND_A_PART = re.compile(r"\s+and\s+(?:an?\s+(?P<part>half|quarter)|three[\s-]+quarters?)\b", re.IGNORECASE)
 PARTS = {"half": 0.5, "quarter": 0.25, "": 0.75}
 RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
+# Between two counted or measured values that share the bound said before the first: "up to two
+# cats or one dog" is at most one dog.
+SHARED_BOUND_JOIN = re.compile(r",?\s+(?:or|and)\s+", re.IGNORECASE)
 
 # "no more than 3 bags" and "not less than 18" state a bound, not a denial; so do "not under 70 kg" and
 # "must not exceed 8 kg".
