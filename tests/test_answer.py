@@ -319,4 +319,23 @@ def test_a_question_of_when_that_names_a_charge_is_answered_by_when(embedder: Em
         ),
     ]
     answer = ExtractiveAnswerer(embedder).answer("When are service charge instalments billed?", docs)
-    assert answer.text.startswith("It is billed in two equal instalments, in April and October.")
+    assert answer.text.startswith(
+        "The annual service charge depends on the size of the flat. It is billed in two equal instalments"
+    )
+
+
+def test_a_sentence_opening_with_a_pronoun_comes_after_the_sentence_it_points_back_to(
+    embedder: Embedder,
+) -> None:
+    docs = [
+        context(
+            "Visitor parking\n\nThe visitor car park is behind the east wing. It closes at 22:00 every day.",
+            "v-0",
+        )
+    ]
+    answer = ExtractiveAnswerer(embedder).answer("When does the visitor car park close?", docs)
+    assert answer.text == "The visitor car park is behind the east wing. It closes at 22:00 every day."
+    assert [c.quote for c in answer.citations] == [
+        "The visitor car park is behind the east wing.",
+        "It closes at 22:00 every day.",
+    ]

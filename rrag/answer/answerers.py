@@ -14,6 +14,7 @@ from rrag.backends.prompts import ANSWER, AnswerReply
 from rrag.backends.structured import FieldText
 from rrag.registry import Registry, require_llm
 from rrag.text import (
+    PRONOUNS,
     Span,
     content_words,
     is_list_item,
@@ -89,7 +90,7 @@ class ExtractiveAnswerer(Answerer):
                 break
         if not picked:
             return Answer(REFUSAL, self.name, refused=True)
-        picked = _answering_first(question, picked)
+        picked = _with_antecedents(candidates, _answering_first(question, picked))
         sentences = [" ".join(span.text.split()) for _, span in picked]
         # A list item has no full stop; one is added so that the claim splitter keeps items apart.
         text = " ".join(s if s[-1] in ".!?" else s + "." for s in sentences)
@@ -182,6 +183,29 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
         for p in on_item
         if p is not lead and covered(p[1]) and not (holds(p[1]) and covered(p[1]) < covered(lead[1]))
     ]
+
+
+def _with_antecedents(
+    candidates: list[tuple[Chunk, Span]], picked: list[tuple[Chunk, Span]]
+) -> list[tuple[Chunk, Span]]:
+    """`picked`, a sentence that opens with a pronoun after the sentence just before it in its chunk,
+    which says what the pronoun is ("The annual service charge depends on the size of the flat. It is
+    billed in two equal instalments"): the answer is read without the document."""
+    out: list[tuple[Chunk, Span]] = []
+    for chunk, span in picked:
+        first = words(span.text)[:1]
+        at = candidates.index((chunk, span))
+        before = candidates[at - 1] if at else None
+        if (
+            first
+            and first[0].lower() in PRONOUNS
+            and before is not None
+            and before[0] is chunk
+            and not chunk.text[before[1].end : span.start].strip()
+        ):
+            out.append(before)
+        out.append((chunk, span))
+    return list(dict.fromkeys(out))  # a sentence picked and pointed back to too is said once, first
 
 
 def _without_section_number(span: Span) -> Span:
