@@ -24,7 +24,8 @@ from tests.chat_server import MODEL, ChatServer
         ("How much does the Team plan cost?", Kind.MONEY, ""),  # the verb, not the noun
         ("How many days of annual leave do employees get?", Kind.DURATION, ""),
         ("How many vacation days do I get?", Kind.DURATION, ""),
-        ("How many people sit on the board?", Kind.NUMBER, ""),
+        ("How many people sit on the board?", Kind.COUNT, ""),
+        ("How many GB of storage does a Plus user get?", Kind.NUMBER, ""),
         ("What percentage of salary goes into the pension?", Kind.PERCENT, ""),
         ("Who approves promotions?", None, ""),
         ("Where can staff park at head office?", Kind.PLACE, ""),
@@ -72,6 +73,23 @@ def test_the_question_says_what_kind_of_value_it_needs(
             "How many days of annual leave do employees get?",
             "Employees receive 2 hours of leave on their birthday.",
             False,
+        ),
+        # "how many" of a thing asks for a count of it: a price per user is none
+        (
+            "How many users can a Business account have?",
+            "Business customers can add single sign-on (SSO) for $2 per user per month.",
+            False,
+        ),
+        (
+            "How many users can a Business account have?",
+            "Business accounts can enforce two-factor sign-in.",
+            False,
+        ),
+        ("How many users can a Business account have?", "A Business account can have up to 300 users.", True),
+        (
+            "How many guest passes does a Premium member get each month?",
+            "For Premium, the monthly fee (GBP) is 52 and the guest passes per month is 4.",
+            True,
         ),
         (
             "What percentage of salary goes into the pension?",

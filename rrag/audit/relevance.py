@@ -42,8 +42,9 @@ from rrag.text import (
     words,
 )
 from rrag.text.asked import TIME_UNIT_STEMS, Kind, Question, analyse
+from rrag.text.quantities import is_measured
 from rrag.text.reading import read
-from rrag.text.values import gives_money, unit_read
+from rrag.text.values import MONEY, gives_money, unit_read
 
 MIN_KEY_SHARE = 0.25  # lenient: "medical note" is answered by "medical certificate"
 MIN_PREFIX = 4
@@ -81,6 +82,12 @@ def _has_kind(sentence: str, q: Question) -> bool:
         )
     if q.kind is Kind.NUMBER:
         return bool(found)
+    if q.kind is Kind.COUNT:  # a number of things: not an amount ("$2 per user", "1 TB"), not a
+        # compound's ("two-factor authentication")
+        return any(
+            not is_measured(n) and unit_read(sentence, n) != MONEY and sentence[n.end : n.end + 1] != "-"
+            for n in found
+        )
     if q.kind is Kind.PLACE:
         return _gives_place(sentence) or any(
             stem(noun) in _PLACE_NOUNS for header in column_headers(sentence) for noun in words(header)[-1:]

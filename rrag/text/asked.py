@@ -21,6 +21,7 @@ from rrag.lang.en.questions import (
     WHERE,
     YES_NO,
 )
+from rrag.text.quantities import is_measured, quantities
 from rrag.text.reading import read
 from rrag.text.words import content_words, stem, words
 
@@ -29,6 +30,7 @@ class Kind(str, Enum):
     MONEY = "an amount of money"
     DURATION = "a duration"
     NUMBER = "a number"
+    COUNT = "a count"
     PERCENT = "a percentage"
     PLACE = "a place"
 
@@ -63,7 +65,10 @@ def analyse(question: str) -> Question:
         time_unit = next(
             (TIME_UNIT_STEMS[stem(w)] for w in words(many.group(1)) if stem(w) in TIME_UNIT_STEMS), ""
         )
-        kind = Kind.DURATION if time_unit else Kind.NUMBER
+        # "How many users": a count of them, not a price per user; "how many GB": an amount of a measure
+        counted = quantities(f"1 {many.group(1)}")
+        measured = bool(counted) and is_measured(counted[0])
+        kind = Kind.DURATION if time_unit else Kind.NUMBER if measured else Kind.COUNT
     elif HOW_LONG.search(question):
         kind = Kind.NUMBER  # a duration or a length ("how long must a password be")
     elif HOW_MUCH_MONEY.search(question):
