@@ -207,6 +207,15 @@ CLASHES = [
     # a bound is of the value the evidence gives as one ("capped at"), not of the rate its words name
     ("Adult members are charged 25p per item per day, capped at £6 per item.",
      "Adult members are charged a maximum of £10 per item.", "£10 per item", "£6 per item"),
+    # a table's row the claim names is its evidence, not the row holding its value, nor a row read
+    # with the sentence after it ("... on Plus and Business")
+    ("For Plus, the price per user per month is $6 and the storage per user is 50 GB.\n\nFor Business, "
+     "the price per user per month is $14 and the storage per user is 1 TB.\n\nAnnual billing saves 20% on "
+     "Plus and Business.", "The Plus plan costs $14 per user per month.", "$14", "$6"),
+    ("For Studio, the annual charge (GBP) is 1,150 and the parking permit (GBP) is 180.\n\nFor Garden "
+     "flat, the annual charge (GBP) is 1,480 and the parking permit (GBP) is 180.\n\nFor Roof flat, the "
+     "annual charge (GBP) is 1,920 and the parking permit (GBP) is 240.",
+     "The roof flat's annual charge is £1,480.", "£1,480", "1,920"),
     # a bound said before two values is both's: at most one dog
     ("Residents may keep up to two cats or one dog per flat.", "You can keep up to two dogs per flat.",
      "two dogs", "one dog"),

@@ -97,6 +97,11 @@ def last_row_name(text: str, at: int) -> str | None:
     return rows[0].group(1) if rows else None
 
 
+def row_names(text: str) -> list[str]:
+    """The names of the rows `text` opens, if it is rows read as sentences."""
+    return [m.group(1) for m in _ROW_NAME.finditer(text)]
+
+
 def row_name(sentence: str) -> str | None:
     """The name of the row `sentence` is, or None where it is no row's sentence."""
     m = _ROW_OPENING.match(sentence)
