@@ -92,6 +92,9 @@ def test_all_llm_claims_rejected_leaves_the_rules_claims() -> None:
         ("What is the notice period?", "3 months", "The notice period is: 3 months"),
         # a denied question keeps its "does": it was "The warranty not cover: ..."
         ("What does the warranty not cover?", "Wear parts.", "The warranty does not cover: Wear parts."),
+        # a main verb no list knows, read off the parse: it was "I keep can cats: Two."
+        ("How many cats can I keep?", "Two.", "I can keep cats: Two."),
+        ("How long can guests stay?", "Up to 14 nights.", "Guests can stay: Up to 14 nights."),
     ],
 )
 def test_a_fragment_answer_is_stated_with_its_question(question: str, fragment: str, stated: str) -> None:

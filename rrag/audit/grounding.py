@@ -8,7 +8,7 @@ import re
 
 from rrag.lang.en.questions import NO_WORDS, SHORT_ANSWER, YES_NO, YES_WORDS
 from rrag.text import content_words, locate, normalize, quantities, words
-from rrag.text.clauses import asked_statement, has_subject
+from rrag.text.clauses import asked_statement, has_subject, main_verbs
 
 VERB_CUE = frozenset(
     """is are was were be been has have had will would can could must may might should shall does do did
@@ -91,8 +91,12 @@ def with_question(fragment: str, question: str) -> str | None:
     if aux is None:  # the subject was asked for: "Who approves refunds?"
         return f"{fragment.strip().rstrip('.!;,')} {' '.join(rest)}." if rest else None
     asked_for, verb, after = rest[:aux], rest[aux], rest[aux + 1 :]
-    # The subject runs up to the main verb: "must [security incidents] be reported".
-    main = next((i for i, w in enumerate(after) if i > 0 and _is_main_verb(w.lower())), len(after))
+    # The subject runs up to the main verb: "must [security incidents] be reported", "can [I] keep".
+    verbs = main_verbs(question)
+    main = next(
+        (i for i, w in enumerate(after) if i > 0 and (_is_main_verb(w.lower()) or w.lower() in verbs)),
+        len(after),
+    )
     subject, predicate = after[:main], ([] if verb.lower() in _DO else [verb]) + after[main:]
     if subject and subject[-1].lower() == "not":  # "What does the warranty not cover?": "does not cover"
         subject, predicate = subject[:-1], [verb, "not", *after[main:]]

@@ -92,6 +92,13 @@ def verb_starts(text: str) -> frozenset[int]:
     return frozenset(t.idx for t in _parsed(text) if t.pos_ in ("VERB", "AUX"))
 
 
+@per_text(maxsize=4096)
+def main_verbs(text: str) -> frozenset[str]:
+    """The verbs of `text` that are no auxiliary, lower-cased, as its parse reads them: "keep" in "How
+    many cats can I keep?"."""
+    return frozenset(t.text.lower() for t in _parsed(text) if t.pos_ == "VERB")
+
+
 def asked_statement(question: str, denied: bool = False) -> str | None:
     """What a yes-no question asks about, said as a statement, or denied: "Do charities get a discount?"
     -> "Charities do get a discount." ("Charities do not get a discount."); "Is the branch open on
