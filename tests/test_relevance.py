@@ -34,6 +34,11 @@ from tests.chat_server import MODEL, ChatServer
         ("When do the new prices apply?", None, ""),  # a date, not the price it names
         ("Does the service charge cover contents insurance?", None, ""),  # a yes or a no, not a price
         ("How much is the concierge paid?", Kind.MONEY, ""),
+        # what a verb does, not its subject's price; unless the verb is the price's
+        ("What does the service charge cover?", None, ""),
+        ("What does the deposit pay for?", None, ""),
+        ("What does the shop charge for a tune-up?", Kind.MONEY, ""),
+        ("Who pays the late fee?", None, ""),  # a person
         ("Is the discount more than 10 percent?", None, ""),
     ],
 )

@@ -12,6 +12,7 @@ from rrag.backends.embedding import Embedder, get_embedder
 from rrag.backends.llm import LLM, TextSink
 from rrag.backends.prompts import ANSWER, AnswerReply
 from rrag.backends.structured import FieldText
+from rrag.lang.en.questions import WHO
 from rrag.registry import Registry, require_llm
 from rrag.text import (
     PRONOUNS,
@@ -223,19 +224,14 @@ def _states_something(text: str, span: Span) -> bool:
     return sentence[-1] in ".!" or is_list_item(text, span)
 
 
-# What a question asks for beyond an amount of money (read by rrag.text.asked), by its wording, and
-# what a sentence holding that looks like.
-_ASKS_FOR = (
-    (
-        "number",
-        re.compile(
-            r"\b(?:how (?:much|many|long|often|quickly|soon|far|old|big|fast)|what percentage|when|what time|"
-            r"what date|which year|limit|maximum|minimum|rate|deadline)\b",
-            re.I,
-        ),
-    ),
-    ("name", re.compile(r"^\s*(?:who|whom|whose)\b", re.I)),
+# What a question asks for besides a person (`WHO`) and an amount of money (read by rrag.text.asked):
+# a number, by its wording.
+_NUMBER_ASKED = re.compile(
+    r"\b(?:how (?:much|many|long|often|quickly|soon|far|old|big|fast)|what percentage|when|what time|"
+    r"what date|which year|limit|maximum|minimum|rate|deadline)\b",
+    re.I,
 )
+# What a sentence holding each kind looks like.
 _ANSWER_KINDS: dict[str, Callable[[str], object]] = {
     "money": gives_money,  # "€19", "50p", a table row's money column: "the price (GBP) is 25"
     "number": re.compile(
@@ -246,9 +242,11 @@ _ANSWER_KINDS: dict[str, Callable[[str], object]] = {
 
 
 def _asked_kind(question: str) -> str | None:
+    if WHO.match(question):
+        return "name"
     if analyse(question).kind is Kind.MONEY:
         return "money"
-    return next((kind for kind, asks in _ASKS_FOR if asks.search(question)), None)
+    return "number" if _NUMBER_ASKED.search(question) else None
 
 
 def is_quoted(quote: str, chunk_text: str) -> bool:

@@ -17,8 +17,10 @@ from rrag.lang.en.questions import (
     MONEY_NOUNS,
     PERCENT_ASKED,
     TIME_UNITS,
+    WHAT_DOES,
     WHEN,
     WHERE,
+    WHO,
     YES_NO,
 )
 from rrag.text.quantities import is_measured, quantities
@@ -55,8 +57,11 @@ def analyse(question: str) -> Question:
     time_unit = ""
     qualifier = ""
     many = HOW_MANY.search(question)
-    if YES_NO.match(question):  # a yes or a no, whatever value or price it names
+    if YES_NO.match(question) or WHO.match(question):  # a yes or a no, a person: whatever price it names
         return Question(None, "", "", _key_terms(question))
+    what_does = WHAT_DOES.match(question)
+    if what_does:  # what the verb does: "What does the service charge cover?"
+        return Question(Kind.MONEY if what_does.group("money") else None, "", "", _key_terms(question))
     if PERCENT_ASKED.search(question):
         kind = Kind.PERCENT
     elif WHERE.match(question):

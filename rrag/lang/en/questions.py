@@ -50,6 +50,16 @@ MONEY_NOUNS = frozenset(
     "price prices cost costs fee fees fare fares charge charges salary salaries wage wages rent rents".split()
 )
 
+# "What does the service charge cover?" asks what its verb does, not its subject's price; unless that
+# verb is the price's ("What does the Plus plan cost?", "What does the shop charge for a tune-up?"; not
+# "What does the deposit pay for?").
+WHAT_DOES = re.compile(
+    r"\W*what\s+(?:do|does|did)\b[^?]*?(?P<money>\b(?:cost|charge|pay)(?:\s+for\s+\w[^?]*)?)?\W*$",
+    re.IGNORECASE,
+)
+# A question of who asks for a person or a body, whatever it names ("Who pays the late fee?").
+WHO = re.compile(r"\W*(?:who|whom|whose)\b", re.IGNORECASE)
+
 PERCENT_ASKED = re.compile(
     r"\b(?:what|which)\s+(?:percentage|percent|share)\b|\bhow\s+many\s+percent\b", re.IGNORECASE
 )
