@@ -95,6 +95,9 @@ def test_all_llm_claims_rejected_leaves_the_rules_claims() -> None:
         # a main verb no list knows, read off the parse: it was "I keep can cats: Two."
         ("How many cats can I keep?", "Two.", "I can keep cats: Two."),
         ("How long can guests stay?", "Up to 14 nights.", "Guests can stay: Up to 14 nights."),
+        # "does" said as the verb's ending: it was "The library open on Sundays: At noon."
+        ("When does the library open on Sundays?", "At noon.", "The library opens on Sundays: At noon."),
+        ("What does the fee apply to?", "Late returns.", "The fee applies to: Late returns."),
     ],
 )
 def test_a_fragment_answer_is_stated_with_its_question(question: str, fragment: str, stated: str) -> None:

@@ -97,13 +97,34 @@ def with_question(fragment: str, question: str) -> str | None:
         (i for i, w in enumerate(after) if i > 0 and (_is_main_verb(w.lower()) or w.lower() in verbs)),
         len(after),
     )
-    subject, predicate = after[:main], ([] if verb.lower() in _DO else [verb]) + after[main:]
+    subject, predicate = after[:main], _without_do(verb, after[main:])
     if subject and subject[-1].lower() == "not":  # "What does the warranty not cover?": "does not cover"
         subject, predicate = subject[:-1], [verb, "not", *after[main:]]
     if not subject:
         return None
     statement = " ".join([*subject, *predicate, *asked_for])  # "Employees get days of leave"
     return f"{statement[0].upper()}{statement[1:]}: {fragment}"  # ends with the answer's own words
+
+
+def _without_do(auxiliary: str, predicate: list[str]) -> list[str]:
+    """The predicate said without the question's "do": "does [the library] open" -> "opens", "do
+    [employees] get" -> "get"; another auxiliary stays where it stood ("must be"), and so does "did"
+    ("did open"): a past form is no suffix away."""
+    aux = auxiliary.lower()
+    if aux == "does" and predicate:
+        return [_third_person(predicate[0]), *predicate[1:]]
+    return predicate if aux == "do" else [auxiliary, *predicate]
+
+
+def _third_person(verb: str) -> str:
+    """ "open" -> "opens", "reach" -> "reaches", "apply" -> "applies", "have" -> "has"."""
+    if verb.lower() == "have":
+        return verb[:-2] + "s"
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(verb) > 1 and verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
 
 
 def _is_main_verb(word: str) -> bool:
