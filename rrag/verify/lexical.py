@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from rrag.lang.en.table_rows import CELL_SEPARATOR, row_names
-from rrag.text import content_words, sentence_windows
+from rrag.lang.en.table_rows import CELL_SEPARATOR
+from rrag.text import sentence_windows
 from rrag.text.caches import per_text
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
@@ -123,12 +123,11 @@ def _of_the_named_row(c: Statement, candidates: list[Window]) -> list[Window]:
     Plus, the price ... is $6"), the candidates that hold no other row: another row's value is of
     another thing, and so is a row read with the sentence after it ("For Business, the price ... is
     $14. Annual billing saves 20% on Plus and Business." made "Plus costs $14" the Business row's)."""
-    rows = [
-        [frozenset(content_words(name)) for name in row_names(cand.statement.text)] for cand in candidates
-    ]
-    if not any(names and all(name <= c.terms for name in names) for names in rows):
+    if not any(
+        cand.statement.rows and all(row <= c.terms for row in cand.statement.rows) for cand in candidates
+    ):
         return candidates
-    return [cand for cand, names in zip(candidates, rows) if all(name <= c.terms for name in names)]
+    return [cand for cand in candidates if all(row <= c.terms for row in cand.statement.rows)]
 
 
 @per_text(maxsize=1024)  # the same chunks come back for question after question

@@ -11,7 +11,7 @@ from functools import cached_property
 
 from rrag.lang.en.dates import MONTH_NAMES
 from rrag.lang.en.lexicon import IRREGULAR_FORMS, PREFIXES, SUFFIXES
-from rrag.lang.en.table_rows import column_header
+from rrag.lang.en.table_rows import column_header, row_names
 from rrag.text import (
     Negation,
     Quantity,
@@ -70,6 +70,12 @@ class Statement:
         "2 years" of a warranty are one topic)."""
         slots = {stem(w) for q in self.numbers for w in _PLAIN_WORD.findall(q.written(self.text).lower())}
         return frozenset(VERB_OF.get(t, t) for t in self.terms if not _is_slot(t) and t not in slots)
+
+    @cached_property
+    def rows(self) -> tuple[frozenset[str], ...]:
+        """The terms of the name of each table row the text opens ("For Plus, the price ...": plu),
+        read once per retrieved window, not per claim."""
+        return tuple(frozenset(content_words(name)) for name in row_names(self.text))
 
     @property
     def stems(self) -> frozenset[str]:
