@@ -21,6 +21,8 @@ EXCHANGED = [
     ("The agency paid the supplier in March.", "In March the supplier paid the agency."),
     ("The tenant who the landlord notified paid the deposit.", "The tenant notified the landlord."),
     ("The landlord who owns the flat notified the tenant.", "The tenant notified the landlord."),
+    # what holds either way is asserted, though the clause before it is not
+    ("Whether or not the lease is renewed, the agency pays the supplier.", "The supplier pays the agency."),
     # the act, or a word of the claim, said in another word that says it or a kind of it
     ("Halden Bank acquired Vesta Insurance in 2019.", "Vesta Insurance bought Halden Bank in 2019."),
     (

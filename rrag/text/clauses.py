@@ -189,13 +189,21 @@ def _unasserting(t: Token) -> bool:
     for c in t.children:
         if c.dep_ == "mark" and c.lower_ in CONDITIONS:
             return True  # "if you cancel"
-        if c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in CONDITIONS for m in c.children):
+        if c.dep_ == "advcl" and _condition(c):
             return True  # the outcome of a condition
         if c.dep_ == "advmod" and c.lower_ in HEDGES:
             return True
     if _alternative(t) or (t.dep_ == "conj" and _alternative(t.head)):
         return True
     return t.dep_ in ("ccomp", "xcomp") and t.head.lemma_.lower() in BELIEVING
+
+
+def _condition(clause: Token) -> bool:
+    """Whether the clause of `clause` is a condition; "whether or not you cancel" is none: what follows
+    holds either way."""
+    children = list(clause.children)
+    either_way = any(c.lower_ in ALTERNATIVES for c in children) and any(c.lower_ == "not" for c in children)
+    return not either_way and any(c.dep_ == "mark" and c.lower_ in CONDITIONS for c in children)
 
 
 def _alternative(verb: Token) -> bool:
