@@ -26,6 +26,7 @@ from tests.chat_server import MODEL, ChatServer
         ("How many vacation days do I get?", Kind.DURATION, ""),
         ("How many people sit on the board?", Kind.COUNT, ""),
         ("How many GB of storage does a Plus user get?", Kind.NUMBER, ""),
+        ("How many times a year can a van visit the centre?", Kind.COUNT, ""),  # times, not years
         ("What percentage of salary goes into the pension?", Kind.PERCENT, ""),
         ("Who approves promotions?", None, ""),
         ("Where can staff park at head office?", Kind.PLACE, ""),
@@ -91,6 +92,11 @@ def test_the_question_says_what_kind_of_value_it_needs(
             False,
         ),
         ("How many users can a Business account have?", "A Business account can have up to 300 users.", True),
+        (
+            "How many times a year can a van visit the centre?",
+            "Vans and pick-ups need a free van permit, which allows 12 visits a year.",
+            True,
+        ),
         (
             "How many guest passes does a Premium member get each month?",
             "For Premium, the monthly fee (GBP) is 52 and the guest passes per month is 4.",

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from itertools import dropwhile, takewhile
 
+from rrag.lang.en.function_words import STOPWORDS
 from rrag.lang.en.questions import (
     ASKING,
     DAY_COUNTING,
@@ -67,11 +69,12 @@ def analyse(question: str) -> Question:
     elif WHERE.match(question):
         kind = Kind.PLACE
     elif many:
-        time_unit = next(
-            (TIME_UNIT_STEMS[stem(w)] for w in words(many.group(1)) if stem(w) in TIME_UNIT_STEMS), ""
-        )
-        # "How many users": a count of them, not a price per user; "how many GB": an amount of a measure
+        # "How many users": a count of them, not a price per user; "how many GB": an amount of a measure;
+        # "how many times a year": a count of times, not of years.
         counted = quantities(f"1 {many.group(1)}")
+        time_unit = next(
+            (TIME_UNIT_STEMS[stem(w)] for w in _counted(many.group(1)) if stem(w) in TIME_UNIT_STEMS), ""
+        )
         measured = bool(counted) and is_measured(counted[0])
         kind = Kind.DURATION if time_unit else Kind.NUMBER if measured else Kind.COUNT
     elif HOW_LONG.search(question):
@@ -87,6 +90,13 @@ def analyse(question: str) -> Question:
                 qualifier = stem(before)
             break
     return Question(kind, time_unit, qualifier, _key_terms(question))
+
+
+def _counted(phrase: str) -> list[str]:
+    """The words naming what "how many" counts: up to the first function word after them ("vacation
+    days" of "vacation days do I get", "times" of "times a year", "days" of "more days")."""
+    counted = list(dropwhile(lambda w: w.lower() in STOPWORDS, words(phrase)))
+    return list(takewhile(lambda w: w.lower() not in STOPWORDS, counted))
 
 
 def _key_terms(question: str) -> frozenset[str]:
