@@ -288,13 +288,15 @@ def test_table_rows_read_as_sentences(tmp_path: Path) -> None:
         "<table><caption>Prices</caption><tr><th>Service</th><th>Price</th></tr>"
         "<tr><td>Emergency call-out</td><td>GBP 145</td></tr></table>"
         "<table><tr><th>Amount</th><th>Approver</th><th>Working days</th><th>VAT rate</th></tr>"
-        "<tr><td>Up to €500</td><td>Line manager</td><td>3</td><td>20%.</td></tr></table>",
+        "<tr><td>Up to €500</td><td>Line manager</td><td>3</td><td>20%.</td></tr></table>"
+        "<table><tr><th>Zone</th><th>Collection day</th></tr><tr><td>C</td><td>Thursday</td></tr></table>",
         encoding="utf-8",
     )
     assert extract(path, max_bytes=LIMIT).text.split("\n\n") == [
         "Prices",
         "For Emergency call-out, the price is GBP 145.",
         "For Up to €500, the approver is Line manager, the working days are 3 and the VAT rate is 20%.",
+        "For zone C, the collection day is Thursday.",  # a code names nothing without its column
     ]
 
 

@@ -92,6 +92,24 @@ def test_the_question_says_what_kind_of_value_it_needs(
             False,
         ),
         ("How many users can a Business account have?", "A Business account can have up to 300 users.", True),
+        # a row that says every word of the question is the row asked about, whatever its label
+        (
+            "Which zone is Hatton Green in?",
+            "For zone C, the areas are Brindle, Hatton Green, the collection day is Thursday and the "
+            "garden waste week is Week 1.",
+            True,
+        ),
+        (
+            "Which zone is Coleford in?",
+            "For zone C, the areas are Brindle, Hatton Green, the collection day is Thursday and the "
+            "garden waste week is Week 1.",
+            False,
+        ),
+        (
+            "Does Studio Birch have air conditioning?",
+            "For Yoga Flow, the day is Wednesday, the start is 12:15 and the room is Studio Birch.",
+            False,
+        ),
         (
             "How many times a year can a van visit the centre?",
             "Vans and pick-ups need a free van permit, which allows 12 visits a year.",

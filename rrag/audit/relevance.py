@@ -162,12 +162,16 @@ def assess(question: str, sentences: Sequence[str]) -> Relevance:
 
 def _other_row(sentence: str, asked_terms: set[str]) -> str:
     """The row label of a table sentence that is about something the question does not name ("Oven
-    clean" for a deep clean's price); "" when the sentence is not a row or is the row asked about."""
+    clean" for a deep clean's price); "" when the sentence is not a row or is the row asked about: by
+    its label, or by its cells where the row says every word of the question ("Which zone is Hatton
+    Green in?": "For zone C, the areas are Brindle, Hatton Green, ..."; not "Does Studio Birch have
+    air conditioning?": "For Yoga Flow, ... the room is Studio Birch")."""
     label = row_name(sentence)
     if label is None:
         return ""
     named = [t for t in content_words(label) if not t.isdigit()]
-    return label if any(not _said(t, asked_terms) for t in named) else ""
+    row = set(content_words(sentence))
+    return "" if all(_said(t, asked_terms) for t in named) or asked_terms <= row else label
 
 
 def _off_target(question: str, sentences: Sequence[str]) -> str:

@@ -3,10 +3,10 @@ reader and the relevance check read it back.
 
     For Deep clean, the price (GBP) is 65 and the duration (hours) are 3.
 
-The first cell names the row ("For Deep clean, "); every other cell becomes "the <column> is
-<value>", the column's unit in brackets where its header gives one. A row whose cells do not match
-the header (merged or missing cells) is written as its cells joined by CELL_SEPARATOR, as a table
-without a header row is.
+The first cell names the row ("For Deep clean, "; a code with its column's name: "For zone C, ");
+every other cell becomes "the <column> is <value>", the column's unit in brackets where its header
+gives one. A row whose cells do not match the header (merged or missing cells) is written as its
+cells joined by CELL_SEPARATOR, as a table without a header row is.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import re
 from rrag.lang.en.units import CURRENCY_CODES_WRITTEN, CURRENCY_SYMBOLS
 
 CELL_SEPARATOR = " | "  # between the cells of a row that is written as cells, not as a sentence
+_CODE = re.compile(r"[A-Z\d][A-Z\d.-]{0,3}")  # a row's name that is a code: "C", "B2", "12", "4.1"
 
 
 def table_row(header: list[str], cells: list[str]) -> str:
@@ -33,6 +34,8 @@ def table_row(header: list[str], cells: list[str]) -> str:
     if not facts:  # a one-column table, or a row with only its label
         return _sentence(f"{header[0]}: {label}" if header[0] and label else label)
     listed = facts[0] if len(facts) == 1 else ", ".join(facts[:-1]) + " and " + facts[-1]
+    if _CODE.fullmatch(label) and header[0]:  # "C" names nothing without its column: "For zone C"
+        label = f"{_lower_first(header[0])} {label}"
     return _sentence(f"For {label}, {listed}" if label else listed[0].upper() + listed[1:])
 
 
