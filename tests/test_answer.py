@@ -251,6 +251,19 @@ def test_a_who_question_is_answered_by_the_sentence_that_names_someone(embedder:
     assert answer.text.startswith("For €500.01 to €5,000, the approver is Department head.")
 
 
+def test_a_when_question_is_answered_by_the_sentence_that_names_the_day(embedder: Embedder) -> None:
+    leaflet = [
+        context(
+            "We collect up to three bulky items for £35.\n\n"
+            "Bulky collections take place on Wednesdays.\n\n"
+            "Fridges and freezers are collected for £25 each.",
+            "b-0",
+        )
+    ]
+    answer = ExtractiveAnswerer(embedder).answer("What day are bulky items collected?", leaflet)
+    assert answer.text.startswith("Bulky collections take place on Wednesdays.")
+
+
 PRICE_ROWS = (
     "All prices are per visit and include VAT.\n\n"
     "For Regular clean, the price (GBP) is 18 and the duration is 2 hours.\n\n"

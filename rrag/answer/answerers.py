@@ -12,7 +12,8 @@ from rrag.backends.embedding import Embedder, get_embedder
 from rrag.backends.llm import LLM, TextSink
 from rrag.backends.prompts import ANSWER, AnswerReply
 from rrag.backends.structured import FieldText
-from rrag.lang.en.questions import WHO
+from rrag.lang.en.dates import WEEK_PARTS, WEEKDAYS
+from rrag.lang.en.questions import WHEN, WHO
 from rrag.registry import Registry, require_llm
 from rrag.text import (
     PRONOUNS,
@@ -25,7 +26,9 @@ from rrag.text import (
     split_sentences,
     words,
 )
-from rrag.text.asked import Kind, analyse
+from rrag.text.asked import TIME_UNIT_STEMS, Kind, analyse
+from rrag.text.quantities import TIME_OF_DAY
+from rrag.text.reading import read
 from rrag.text.values import gives_money
 from rrag.types import Answer, Chunk, Citation, RetrievedChunk
 
@@ -224,19 +227,34 @@ def _states_something(text: str, span: Span) -> bool:
     return sentence[-1] in ".!" or is_list_item(text, span)
 
 
-# What a question asks for besides a person (`WHO`) and an amount of money (read by rrag.text.asked):
-# a number, by its wording.
+# What a question asks for besides a person (`WHO`), an amount of money (read by rrag.text.asked) and
+# a time (`WHEN`): a number, by its wording.
 _NUMBER_ASKED = re.compile(
     r"\b(?:how (?:much|many|long|often|quickly|soon|far|old|big|fast)|what percentage|when|what time|"
     r"what date|which year|limit|maximum|minimum|rate|deadline)\b",
     re.I,
 )
+_GIVES_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)\b", re.I)
+_TIME_UNITS = frozenset({TIME_OF_DAY, "date", "calendar year", *TIME_UNIT_STEMS})
+_DAYS = frozenset((*WEEKDAYS, *WEEK_PARTS))
+
+
+def _gives_time(sentence: str) -> bool:
+    """A time of day, a date, a year, a span of time, or a day or month named ("Bulky collections take
+    place on Wednesdays"); not "three items for £35"."""
+    reading = read(sentence)
+    return (
+        bool(reading.months)
+        or any(q.unit in _TIME_UNITS for q in reading.quantities)
+        or any(w.lower().removesuffix("s") in _DAYS for w in reading.words)
+    )
+
+
 # What a sentence holding each kind looks like.
 _ANSWER_KINDS: dict[str, Callable[[str], object]] = {
     "money": gives_money,  # "€19", "50p", a table row's money column: "the price (GBP) is 25"
-    "number": re.compile(
-        r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)\b", re.I
-    ).search,
+    "number": _GIVES_NUMBER.search,
+    "time": _gives_time,
     "name": re.compile(r"(?<=\S)\s+(?:the\s+)?[A-Z][a-z]").search,  # a capitalised word after the first
 }
 
@@ -246,6 +264,8 @@ def _asked_kind(question: str) -> str | None:
         return "name"
     if analyse(question).kind is Kind.MONEY:
         return "money"
+    if WHEN.match(question):
+        return "time"
     return "number" if _NUMBER_ASKED.search(question) else None
 
 
