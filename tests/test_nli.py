@@ -113,6 +113,17 @@ def test_windows_keep_exact_offsets_and_slice_long_sentences() -> None:
     assert any("word149" in s.text for s in spans)  # nothing at the end is dropped
 
 
+def test_two_rows_of_a_table_are_never_one_window() -> None:
+    text = (
+        "Collection zones.\n\n"
+        "For zone B, the areas are Upper Ashby, Coleford and the collection day is Tuesday.\n\n"
+        "For zone C, the areas are Brindle, Hatton Green and the collection day is Thursday."
+    )
+    spans = [s.text for s in fx.windows(text)]
+    assert not any("Coleford" in s and "Thursday" in s for s in spans)  # zone C's day is not Coleford's
+    assert any(s.startswith("Collection zones.") and "zone B" in s for s in spans)  # a row and its heading
+
+
 def test_claim_sentences_skip_lead_ins_but_never_everything() -> None:
     text = "Based on the passages, here is the answer:\nThe museum opened in 1931. Is it free?"
     assert [s.text for s in fx.claim_sentences(text)] == ["The museum opened in 1931."]

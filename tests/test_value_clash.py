@@ -283,6 +283,11 @@ def test_a_changed_value_is_contradicted_with_both_values(
         ("The battery lasts up to 12 hours.", "The battery lasts more than 10 hours."),
         # ... but not after a comma: "one" of the two
         ("Two men, one with a dog, are standing in the ring.", "Two men are standing in the ring."),
+        # a price said with "costs" where the evidence says "for": "costs" names no one of its prices
+        (
+            "We collect up to three bulky items for £35. Each further item costs £10.",
+            "It costs £35 for up to three items.",
+        ),
     ],
 )
 def test_the_same_amount_written_differently_is_not_a_clash(evidence: str, claim: str) -> None:

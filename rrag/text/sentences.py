@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from rrag.lang.en.abbreviations import ABBREVIATIONS, NUMBERING_ABBREVIATIONS, TIME_ABBREVIATIONS
 from rrag.lang.en.dates import DAY_ABBREVIATIONS, MONTH_NAMES, WEEKDAYS
 from rrag.lang.en.function_words import HEADING_AUXILIARIES, STOPWORDS
+from rrag.lang.en.table_rows import row_name
 from rrag.text.caches import per_text
 from rrag.text.words import Span, words
 
@@ -42,12 +43,14 @@ def chunk_sentences(text: str) -> tuple[Span, ...]:
 def sentence_windows(text: str, max_words: int | None = None) -> list[tuple[Span, int]]:
     """Each sentence of `text` alone and joined with the next one, so that a fact spread over two
     sentences is seen together, as (span, how many sentences). With `max_words`, a pair only where
-    it is short enough, and a longer sentence as overlapping slices."""
+    it is short enough, and a longer sentence as overlapping slices. Two rows of a table are no pair:
+    each states its row whole, and read together one row's value passes for the other's ("For zone B,
+    the areas are ... Coleford ... For zone C, ... the collection day is Thursday")."""
     sentences = chunk_sentences(text)
     out: list[tuple[Span, int]] = []
     for i, sentence in enumerate(sentences):
         out.extend((piece, 1) for piece in (_slices(sentence, max_words) if max_words else [sentence]))
-        if i + 1 < len(sentences):
+        if i + 1 < len(sentences) and not (row_name(sentence.text) and row_name(sentences[i + 1].text)):
             nxt = sentences[i + 1]
             if max_words is None or len(sentence.text.split()) + len(nxt.text.split()) <= max_words:
                 out.append((Span(text[sentence.start : nxt.end], sentence.start, nxt.end), 2))

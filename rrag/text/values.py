@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from rrag.lang.en.dates import DAY_QUALIFIER, EVENT_BEFORE, HALF_OF_DAY, SEASON_QUALIFIER, STATES
 from rrag.lang.en.function_words import COPULA_BEFORE, STOPWORDS
-from rrag.lang.en.lexicon import IRREGULAR_FORMS
+from rrag.lang.en.lexicon import IRREGULAR_FORMS, PRICE_NOUNS, PRICED
 from rrag.lang.en.negation import DENIED_BOUND, NO_BOUND
 from rrag.lang.en.numerals import (
     AGE_COMPARATIVES,
@@ -380,8 +380,18 @@ def _own_across_sentences(
         theirs = [k for k, o in enumerate(found) if o.measure == v.measure and in_sentence.get(k, n) != n]
         if any(found[k].amount != v.amount for k in theirs):
             their_words = frozenset().union(*(words[in_sentence[k]] for k in theirs))
-            out[i] = replace(v, own=words[n] - their_words - _per(v))
+            out[i] = replace(v, own=words[n] - their_words - _per(v) - _priced(v))
     return out
+
+
+def _priced(value: Value) -> frozenset[str]:
+    """The words that say a value is a price, where it is one: a sentence's "costs" tells none of its
+    prices from another sentence's ("We collect up to three bulky items for £35. Each further item
+    costs £10": "It costs £35 for up to three items" is of the first)."""
+    return _PRICE_TERMS if value.measure in (*CURRENCY_CODES, MONEY) else frozenset()
+
+
+_PRICE_TERMS = frozenset(content_words(" ".join((*PRICED, *PRICE_NOUNS))))
 
 
 def _acts(text: str, years: list[Value]) -> list[frozenset[str]]:
