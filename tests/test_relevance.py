@@ -142,6 +142,15 @@ def test_the_question_says_what_kind_of_value_it_needs(
             True,
         ),
         ("How much does a stamp cost?", "A stamp costs 73 cents.", True),
+        # costing nothing is a price; something else that is free, or a plan named Free, is not
+        ("How much does parking cost?", "Parking is free for residents.", True),
+        ("How much does it cost to have a fridge collected?", "Fridges are collected free of charge.", True),
+        (
+            "How much does the Team plan cost?",
+            "Every account starts with a free trial of the Team plan.",
+            False,
+        ),
+        ("How much does the Plus plan cost?", "The Free plan includes 3 notebooks.", False),
         (
             "How far in advance must rooms be booked?",
             "Bookings must be made at least 10 working days in advance.",

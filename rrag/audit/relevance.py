@@ -44,7 +44,7 @@ from rrag.text import (
 from rrag.text.asked import TIME_UNIT_STEMS, Kind, Question, analyse
 from rrag.text.quantities import is_measured
 from rrag.text.reading import read
-from rrag.text.values import MONEY, gives_money, unit_read
+from rrag.text.values import MONEY, costs_nothing, gives_money, unit_read
 
 MIN_KEY_SHARE = 0.25  # lenient: "medical note" is answered by "medical certificate"
 MIN_PREFIX = 4
@@ -71,7 +71,7 @@ def _said(term: str, said: set[str]) -> bool:
 def _has_kind(sentence: str, q: Question) -> bool:
     found = read(sentence).quantities
     if q.kind is Kind.MONEY:
-        return gives_money(sentence)
+        return gives_money(sentence) or costs_nothing(sentence)
     units = [unit_read(sentence, n) for n in found]
     if q.kind is Kind.PERCENT:
         return "%" in units

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from rrag.lang.en.dates import DAY_QUALIFIER, EVENT_BEFORE, HALF_OF_DAY, SEASON_QUALIFIER, STATES
 from rrag.lang.en.function_words import COPULA_BEFORE, STOPWORDS
-from rrag.lang.en.lexicon import IRREGULAR_FORMS, PRICE_NOUNS, PRICED
+from rrag.lang.en.lexicon import FREE, IRREGULAR_FORMS, NOT_FREE_BEFORE, PRICE_NOUNS, PRICED
 from rrag.lang.en.negation import DENIED_BOUND, NO_BOUND
 from rrag.lang.en.numerals import (
     AGE_COMPARATIVES,
@@ -502,6 +502,28 @@ def gives_money(sentence: str) -> bool:
     """Whether `sentence` gives an amount of money: in a currency ("£6", "50p", "73 cents") or under a
     money column's header ("the price (GBP) is 25", "the fee is 30")."""
     return any(unit_read(sentence, n) in CURRENCY_CODES | {MONEY} for n in quantities(sentence))
+
+
+def costs_nothing(sentence: str) -> bool:
+    """Whether `sentence` says that its subject costs nothing: "Parking is free for residents",
+    "collected free of charge", "at no charge", "costs nothing"; not "a free trial" (something else
+    that is free) nor "the Free plan" (a name)."""
+    free = said_free(sentence)
+    if free is None:
+        return False
+    adverb = _ADVERB_BEFORE.search(sentence, 0, free.start())  # "is completely free"
+    said_of = adverb.start() if adverb else free.start()
+    return free.group(0).lower() != "free" or bool(COPULA_BEFORE.search(sentence, 0, said_of))
+
+
+_ADVERB_BEFORE = re.compile(r"\b\w+ly\s+$")
+
+
+@per_text(maxsize=4096)  # an evidence sentence is read for claim after claim
+def said_free(text: str) -> re.Match[str] | None:
+    """Where `text` says that something costs nothing ("free", "free of charge", "no charge", "costs
+    nothing"); not "feel free", "duty-free" or "free to choose"."""
+    return next((m for m in FREE.finditer(text) if not NOT_FREE_BEFORE.search(text, 0, m.start())), None)
 
 
 def of_something_else(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tuple[Value, Value]]:

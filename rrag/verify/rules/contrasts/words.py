@@ -3,7 +3,6 @@ and without, another modality, free against a price."""
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from rrag.lang.en.dates import UNTIL
@@ -13,9 +12,7 @@ from rrag.lang.en.lexicon import (
     COMPARATIVES,
     DAY_A_MONTH,
     DIRECTIONS,
-    FREE,
     HAVING,
-    NOT_FREE_BEFORE,
     OPEN_QUESTION,
     PASSIVE,
     PAYING,
@@ -39,6 +36,7 @@ from rrag.text import stem
 from rrag.text.caches import per_text
 from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.reading import Token, Tokens, read
+from rrag.text.values import said_free
 from rrag.text.words import NOT_CONTENT, cancelled, lemma
 from rrag.verify.rules.base import Contrast, Pair, sentence_rule
 from rrag.verify.rules.contrasts.base import (
@@ -356,8 +354,8 @@ def free_or_priced(pair: Pair) -> Contrast | None:
     guests for parking", "must pay"), all else the same."""
     claim, c, evidence, e = unpack(pair)
     for free, f, priced, p, ours in ((claim, c, evidence, e, True), (evidence, e, claim, c, False)):
-        said = _free(free)
-        if said is None or _free(priced):
+        said = said_free(free)
+        if said is None or said_free(priced):
             continue
         price = next((q for q in read(priced).quantities if q.unit in CURRENCY_CODES and q.value > 0), None)
         if price is not None:
@@ -373,8 +371,3 @@ def free_or_priced(pair: Pair) -> Contrast | None:
             free_words, price_words = said.group(0), priced[paid[0] : paid[1]]
             return Contrast(OPPOSITE, *((free_words, price_words) if ours else (price_words, free_words)))
     return None
-
-
-@per_text(maxsize=4096)  # an evidence sentence is read for claim after claim
-def _free(text: str) -> re.Match[str] | None:
-    return next((m for m in FREE.finditer(text) if not NOT_FREE_BEFORE.search(text, 0, m.start())), None)
