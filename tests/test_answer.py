@@ -264,6 +264,19 @@ def test_a_when_question_is_answered_by_the_sentence_that_names_the_day(embedder
     assert answer.text.startswith("Bulky collections take place on Wednesdays.")
 
 
+def test_the_sentence_that_names_what_the_question_names_answers_it(embedder: Embedder) -> None:
+    leaflet = [
+        context(
+            "Each zone's collection day is the same for all three bins.\n\n"
+            "Put your bins at the kerbside by 6:30am on your collection day, with the lid closed.\n\n"
+            "There are no collections on Christmas Day or Boxing Day.",
+            "c-0",
+        )
+    ]
+    answer = ExtractiveAnswerer(embedder).answer("Are bins collected on Boxing Day?", leaflet)
+    assert answer.text.startswith("There are no collections on Christmas Day or Boxing Day.")
+
+
 PRICE_ROWS = (
     "All prices are per visit and include VAT.\n\n"
     "For Regular clean, the price (GBP) is 18 and the duration is 2 hours.\n\n"
