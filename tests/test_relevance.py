@@ -105,6 +105,11 @@ def test_the_question_says_what_kind_of_value_it_needs(
             "garden waste week is Week 1.",
             False,
         ),
+        (  # ... every key term: "get" asks, it is no term of what is asked about
+            "How much medical cover do I get?",
+            "For Medical expenses, the cover limit is £10,000,000 and the excess is £100.",
+            True,
+        ),
         (
             "Does Studio Birch have air conditioning?",
             "For Yoga Flow, the day is Wednesday, the start is 12:15 and the room is Studio Birch.",

@@ -146,11 +146,11 @@ def assess(question: str, sentences: Sequence[str]) -> Relevance:
     share = shared / len(q.key_terms) if q.key_terms else 1.0
     if q.key_terms and (not shared or share < MIN_KEY_SHARE):
         return Relevance(False, "the answer is about something else than what was asked")
-    off_target = _off_target(question, sentences)
+    off_target = _off_target(question, q, sentences)
     if off_target:
         return Relevance(False, off_target)
     asked_terms = set(read(question).content_words)
-    typed = [s for s in sentences if _has_kind(s, q) and not _other_row(s, asked_terms)]
+    typed = [s for s in sentences if _has_kind(s, q) and not _other_row(s, asked_terms, q.key_terms)]
     if not typed:
         return Relevance(False, f"the question asks for {_asked(q)}, which the answer does not give")
     if q.qualifier and not _said(q.qualifier, said):
@@ -160,21 +160,22 @@ def assess(question: str, sentences: Sequence[str]) -> Relevance:
     return Relevance(True, "")
 
 
-def _other_row(sentence: str, asked_terms: set[str]) -> str:
+def _other_row(sentence: str, asked_terms: set[str], key_terms: frozenset[str]) -> str:
     """The row label of a table sentence that is about something the question does not name ("Oven
     clean" for a deep clean's price); "" when the sentence is not a row or is the row asked about: by
-    its label, or by its cells where the row says every word of the question ("Which zone is Hatton
-    Green in?": "For zone C, the areas are Brindle, Hatton Green, ..."; not "Does Studio Birch have
-    air conditioning?": "For Yoga Flow, ... the room is Studio Birch")."""
+    its label, or where the row says every key term of the question ("Which zone is Hatton Green
+    in?": "For zone C, the areas are Brindle, Hatton Green, ..."; "How much medical cover do I get?":
+    "For Medical expenses, the cover limit is ..."; not "Does Studio Birch have air conditioning?":
+    "For Yoga Flow, ... the room is Studio Birch")."""
     label = row_name(sentence)
     if label is None:
         return ""
     named = [t for t in content_words(label) if not t.isdigit()]
     row = set(content_words(sentence))
-    return "" if all(_said(t, asked_terms) for t in named) or asked_terms <= row else label
+    return "" if all(_said(t, asked_terms) for t in named) or key_terms <= row else label
 
 
-def _off_target(question: str, sentences: Sequence[str]) -> str:
+def _off_target(question: str, q: Question, sentences: Sequence[str]) -> str:
     """Why the answer is about another item or day than the one asked ("" when it is not): it names
     the question's label with other numbers only ("step 128" for step 3), or other days only."""
     answer = " ".join(sentences)
@@ -191,7 +192,7 @@ def _off_target(question: str, sentences: Sequence[str]) -> str:
     # Saturdays?" is not answered by weekday hours.
     if asked_days and given_days and not asked_days & given_days and not YES_NO.match(question):
         return f"the question asks about {', '.join(sorted(asked_days))}; the answer is about other days"
-    rows = [_other_row(s, set(read(question).content_words)) for s in sentences]
+    rows = [_other_row(s, set(read(question).content_words), q.key_terms) for s in sentences]
     if rows and all(rows):
         return f"the question does not ask about {', '.join(dict.fromkeys(rows))}, which the answer is about"
     return ""
