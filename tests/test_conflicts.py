@@ -144,6 +144,18 @@ def test_sources_that_give_different_values_for_the_same_thing_disagree(
                 ("leave.md", "Employees who work part-time receive 15 days of annual leave."),
             ),
         ),
+        # two durations said "within", of two deadlines: a preposition tells no two things apart
+        (
+            "Claims must be made within 31 days of your return home.",
+            contexts(
+                ("claims.pdf", "Claims must be made within 31 days of your return home."),
+                (
+                    "plans.html",
+                    "You can cancel within 14 days of buying a policy for a full refund, as long as you "
+                    "have not travelled or made a claim.",
+                ),
+            ),
+        ),
     ],
 )
 def test_agreeing_or_unrelated_values_are_no_disagreement(claim: str, sources: list[RetrievedChunk]) -> None:

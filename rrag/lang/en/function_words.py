@@ -15,7 +15,7 @@ STOPWORDS = frozenset(
     doing have has had having i me my we our you your he him his she her they them their what which
     who whom whose when where why how many much all any both each every few more most other some such only
     own same so too very s t can will just should would could may might must shall also per via up out off
-    again further once whether while during before after above below between through until against
+    again further once whether while during before after above below between through until against within
     according based says said states stated document documents text""".split()
 )
 # Words that open a sentence about what an earlier one named ("It was played in Mexico").
