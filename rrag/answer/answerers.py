@@ -113,13 +113,12 @@ class ExtractiveAnswerer(Answerer):
         vectors = self.embedder.embed([question, *sentences])
         similarity = vectors[1:] @ vectors[0]
         asked = set(content_words(question))
-        overlap = np.array(
-            [len(asked & set(content_words(s))) / len(asked) if asked else 0.0 for s in sentences]
-        )
+        terms = [set(content_words(s)) for s in sentences]
+        overlap = np.array([len(asked & t) / len(asked) if asked else 0.0 for t in terms])
         wanted = _ANSWER_KINDS.get(_asked_kind(question) or "")
         holds = np.array([bool(wanted and wanted(s)) for s in sentences])
         names = {stem(w) for w in read(question).capitalised}
-        named = np.array([bool(names) and names <= set(content_words(s)) for s in sentences])
+        named = np.array([bool(names) and names <= t for t in terms])
         return (
             SIMILARITY_WEIGHT * similarity
             + (1 - SIMILARITY_WEIGHT) * overlap

@@ -192,7 +192,8 @@ def _off_target(question: str, q: Question, sentences: Sequence[str]) -> str:
     # Saturdays?" is not answered by weekday hours.
     if asked_days and given_days and not asked_days & given_days and not YES_NO.match(question):
         return f"the question asks about {', '.join(sorted(asked_days))}; the answer is about other days"
-    rows = [_other_row(s, set(read(question).content_words), q.key_terms) for s in sentences]
+    asked_terms = set(read(question).content_words)
+    rows = [_other_row(s, asked_terms, q.key_terms) for s in sentences]
     if rows and all(rows):
         return f"the question does not ask about {', '.join(dict.fromkeys(rows))}, which the answer is about"
     return ""

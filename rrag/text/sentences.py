@@ -47,10 +47,11 @@ def sentence_windows(text: str, max_words: int | None = None) -> list[tuple[Span
     each states its row whole, and read together one row's value passes for the other's ("For zone B,
     the areas are ... Coleford ... For zone C, ... the collection day is Thursday")."""
     sentences = chunk_sentences(text)
+    rows = [row_name(sentence.text) is not None for sentence in sentences]
     out: list[tuple[Span, int]] = []
     for i, sentence in enumerate(sentences):
         out.extend((piece, 1) for piece in (_slices(sentence, max_words) if max_words else [sentence]))
-        if i + 1 < len(sentences) and not (row_name(sentence.text) and row_name(sentences[i + 1].text)):
+        if i + 1 < len(sentences) and not (rows[i] and rows[i + 1]):
             nxt = sentences[i + 1]
             if max_words is None or len(sentence.text.split()) + len(nxt.text.split()) <= max_words:
                 out.append((Span(text[sentence.start : nxt.end], sentence.start, nxt.end), 2))
