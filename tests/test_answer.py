@@ -260,6 +260,13 @@ def test_a_caption_or_heading_without_a_full_stop_is_not_an_answer(embedder: Emb
             "There are no collections on Christmas Day or Boxing Day.",
             id="named",
         ),
+        pytest.param(  # a number to call, not the opening hours of the place to call
+            "What is the phone number of the recycling centre?",
+            "The recycling centre is open from 8am to 6pm every day.\n\n"
+            "Vans need a permit from the recycling centre, which you can book on 01632 960111.",
+            "Vans need a permit from the recycling centre, which you can book on 01632 960111.",
+            id="phone",
+        ),
     ],
 )
 def test_the_sentence_that_gives_what_is_asked_leads(

@@ -41,6 +41,16 @@ from tests.chat_server import MODEL, ChatServer
         ("What does the shop charge for a tune-up?", Kind.MONEY, ""),
         ("Who pays the late fee?", None, ""),  # a person
         ("Is the discount more than 10 percent?", None, ""),
+        ("What is the excess for dental treatment?", Kind.MONEY, ""),  # what a policyholder pays
+        ("How much excess baggage can I take?", None, ""),  # baggage, not money
+        # how to reach someone; a number that is no phone number is none
+        ("What is the phone number for the recycling centre?", Kind.PHONE, ""),
+        ("What is the assistance line's number?", Kind.PHONE, ""),
+        ("What number do I call to report a claim?", Kind.PHONE, ""),
+        ("What is the policy number?", None, ""),
+        ("What is the email address for claims?", Kind.EMAIL, ""),
+        ("Which website do I book on?", Kind.WEB, ""),
+        ("Can I renew my permit on the website?", None, ""),
     ],
 )
 def test_the_question_says_what_kind_of_value_it_needs(
@@ -164,6 +174,35 @@ def test_the_question_says_what_kind_of_value_it_needs(
         (
             "Who approves an expense of 3,000 euros?",
             "For €500.01 to €5,000, the approver is Department head.",
+            True,
+        ),
+        (
+            "What is the excess for dental treatment?",
+            "The excess is the amount you pay towards each claim.",
+            False,
+        ),
+        (
+            "What is the excess for dental treatment?",
+            "For Dental treatment, the cover limit is £500 and the excess is £50.",
+            True,
+        ),
+        (
+            "What is the phone number for the recycling centre?",
+            "The recycling centre on Mill Lane is open from 8am to 6pm, every day except 25 December.",
+            False,
+        ),
+        (
+            "What is the phone number for the recycling centre?",
+            "Call the recycling centre on 01632 960 111 to book a van permit.",
+            True,
+        ),
+        ("What number do I call in an emergency?", "In an emergency, dial 999.", True),
+        ("What number do I call in an emergency?", "Emergencies are handled around the clock.", False),
+        ("What is the email address for claims?", "Send your claim to claims@example.com.", True),
+        ("What is the email address for claims?", "Claims can be sent by email or by post.", False),
+        (
+            "What is the council's website address?",
+            "The council lists collection dates at www.example.gov.uk/bins.",
             True,
         ),
         (

@@ -28,6 +28,7 @@ from rrag.text import (
     words,
 )
 from rrag.text.asked import TIME_UNIT_STEMS, Kind, analyse
+from rrag.text.contacts import GIVES_CONTACT
 from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.reading import read
 from rrag.text.values import gives_money
@@ -267,14 +268,18 @@ _ANSWER_KINDS: dict[str, Callable[[str], object]] = {
     "number": _GIVES_NUMBER.search,
     "time": _gives_time,
     "name": re.compile(r"(?<=\S)\s+(?:the\s+)?[A-Z][a-z]").search,  # a capitalised word after the first
+    **{kind.value: gives for kind, gives in GIVES_CONTACT.items()},  # "+44 20 7946 0321", "help@x.org"
 }
 
 
 def _asked_kind(question: str) -> str | None:
     if WHO.match(question):
         return "name"
-    if analyse(question).kind is Kind.MONEY:
+    asked = analyse(question).kind
+    if asked is Kind.MONEY:
         return "money"
+    if asked in GIVES_CONTACT:
+        return asked.value
     if WHEN.match(question):
         return "time"
     return "number" if _NUMBER_ASKED.search(question) else None

@@ -42,6 +42,7 @@ from rrag.text import (
     words,
 )
 from rrag.text.asked import TIME_UNIT_STEMS, Kind, Question, analyse
+from rrag.text.contacts import GIVES_CONTACT
 from rrag.text.quantities import is_measured
 from rrag.text.reading import read
 from rrag.text.values import MONEY, costs_nothing, gives_money, unit_read
@@ -69,6 +70,8 @@ def _said(term: str, said: set[str]) -> bool:
 
 
 def _has_kind(sentence: str, q: Question) -> bool:
+    if q.kind in GIVES_CONTACT:
+        return GIVES_CONTACT[q.kind](sentence)
     found = read(sentence).quantities
     if q.kind is Kind.MONEY:
         return gives_money(sentence) or costs_nothing(sentence)

@@ -13,12 +13,15 @@ from rrag.lang.en.function_words import STOPWORDS
 from rrag.lang.en.questions import (
     ASKING,
     DAY_COUNTING,
+    EMAIL_ASKED,
     HOW_LONG,
     HOW_MANY,
     HOW_MUCH_MONEY,
     MONEY_NOUNS,
     PERCENT_ASKED,
+    PHONE_ASKED,
     TIME_UNITS,
+    WEB_ASKED,
     WHAT_DOES,
     WHEN,
     WHERE,
@@ -37,11 +40,15 @@ class Kind(str, Enum):
     COUNT = "a count"
     PERCENT = "a percentage"
     PLACE = "a place"
+    PHONE = "a phone number"
+    EMAIL = "an email address"
+    WEB = "a web address"
 
 
 TIME_UNIT_STEMS = {stem(u): u for u in TIME_UNITS}
 TIME_UNIT_STEMS |= {stem(w): "day" for w in DAY_COUNTING}  # "10 working days": the unit is the word after
 _ASKING = frozenset(stem(w) for w in ASKING)
+_CONTACTS = ((Kind.PHONE, PHONE_ASKED), (Kind.EMAIL, EMAIL_ASKED), (Kind.WEB, WEB_ASKED))
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,9 @@ def analyse(question: str) -> Question:
     what_does = WHAT_DOES.match(question)
     if what_does:  # what the verb does: "What does the service charge cover?"
         return Question(Kind.MONEY if what_does.group("money") else None, "", "", _key_terms(question))
+    contact = next((kind for kind, asked in _CONTACTS if asked.search(question)), None)
+    if contact:
+        return Question(contact, "", "", _key_terms(question))
     if PERCENT_ASKED.search(question):
         kind = Kind.PERCENT
     elif WHERE.match(question):
@@ -83,8 +93,9 @@ def analyse(question: str) -> Question:
         return Question(Kind.MONEY, "", "", _key_terms(question))  # "cost" is the verb: no "X cost" noun
     elif WHEN.match(question):
         return Question(None, "", "", _key_terms(question))  # a time or a date, not the price it names
-    for before, word in zip(tokens, tokens[1:]):
-        if word.lower() in MONEY_NOUNS:
+    for before, word, after in zip(tokens, tokens[1:], [*tokens[2:], ""]):
+        # The noun a compound ends with is what it is: "excess baggage" is baggage.
+        if word.lower() in MONEY_NOUNS and not (content_words(after) and after.lower() not in MONEY_NOUNS):
             kind = kind or Kind.MONEY
             if content_words(before) and before.lower() not in MONEY_NOUNS:
                 qualifier = stem(before)

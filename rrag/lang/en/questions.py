@@ -46,8 +46,10 @@ HOW_MUCH_MONEY = re.compile(
     r"\bhow\s+much\b[^?]*\b(?:cost|costs|charge|charged|pay|pays|paid)\b", re.IGNORECASE
 )
 # Nouns of money, as written: their stems would take "far" for "fare" ("How far in advance ...").
+# An insurance excess (a deductible) is the part of a claim the policyholder pays.
 MONEY_NOUNS = frozenset(
-    "price prices cost costs fee fees fare fares charge charges salary salaries wage wages rent rents".split()
+    "price prices cost costs fee fees fare fares charge charges salary salaries wage wages rent rents "
+    "excess excesses deductible deductibles".split()
 )
 
 # "What does the service charge cover?" asks what its verb does, not its subject's price; unless that
@@ -65,6 +67,23 @@ PERCENT_ASKED = re.compile(
 )
 
 WHERE = re.compile(r"\W*where\b", re.IGNORECASE)
+# A question that asks how to reach someone: for a phone number ("What is the assistance line's
+# number?", "What number do I call ...?"; not "What is the policy number?"), an email address or a
+# web address.
+PHONE_ASKED = re.compile(
+    r"\b(?:(?:tele)?phone|contact|help\s*line|hotline|line(?:[\u2019']s)?|fax|mobile)\s+numbers?\b"
+    r"|\b(?:what|which)\s+number\b[^?]*\b(?:call|ring|dial|phone|text)\b",
+    re.IGNORECASE,
+)
+EMAIL_ASKED = re.compile(
+    r"\be-?mail\s+address(?:es)?\b|\b(?:what|which)\s+(?:is\s+the\s+)?e-?mail\b", re.IGNORECASE
+)
+WEB_ASKED = re.compile(
+    r"\b(?:web\s*(?:site\s+)?address(?:es)?|urls?)\b|\b(?:what|which)\s+(?:is\s+the\s+)?web\s*site\b",
+    re.IGNORECASE,
+)
+# What answers a phone number question with fewer digits than a full number: "call 999", "dial 111".
+CALLING = re.compile(r"\b(?:call|dial|ring|phone|text)(?:\s+us)?(?:\s+on)?\s*$", re.IGNORECASE)
 # A question of when asks for a time or a date, whatever it names ("When do the new prices apply?").
 WHEN = re.compile(r"\W*(?:when|what\s+(?:time|date|day)|which\s+(?:date|day))\b", re.IGNORECASE)
 # A table's column that says where ("For Spin 45, ... the room is Studio Cedar"): its header's noun.
