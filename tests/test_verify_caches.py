@@ -125,6 +125,7 @@ _MEMOS = {
     "shared_encoder",
     "_identifier",
     "_offline",
+    "_lexical_attributes",  # spaCy's readers of an email or web address
 }
 
 
