@@ -706,3 +706,27 @@ def test_a_qualifier_after_a_value_is_not_given_across_an_and_to_the_next() -> N
         ("58 metres", [("when", "built")]),
         ("30 metres", []),
     ]
+
+
+def test_a_claims_amount_aligns_with_the_same_amount_not_with_its_digits() -> None:
+    # "£500" is not the "500" of "£2,500": the evidence is the single-item limit, and it says £300
+    evidence = (
+        "For Baggage, the cover limit is £2,500 and the excess is £75.\n\n"
+        "Within the baggage limit, no single item is covered for more than £300."
+    )
+    claim = "A single item is covered for up to £500."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert verdict.status is ClaimStatus.CONTRADICTED
+    assert verdict.evidence is not None and verdict.evidence.quote.startswith("Within the baggage limit")
+    assert verdict.clash is not None and verdict.clash.evidence_value == "£300"
+
+
+def test_the_same_amount_of_the_next_sentences_thing_is_no_clash() -> None:
+    # A window of two sentences: the £500 is the treatment's, not a claim's
+    evidence = (
+        "We aim to settle claims within 10 working days of receiving all the documents.\n"
+        "Medical emergencies abroad must be reported before any treatment costing more than £500."
+    )
+    claim = "You can claim up to £500 for a single item."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert verdict.status is not ClaimStatus.CONTRADICTED and verdict.clash is None, verdict.reason

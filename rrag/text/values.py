@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from rrag.lang.en.dates import DAY_QUALIFIER, EVENT_BEFORE, HALF_OF_DAY, SEASON_QUALIFIER, STATES
 from rrag.lang.en.function_words import COPULA_BEFORE, STOPWORDS
 from rrag.lang.en.lexicon import FREE, IRREGULAR_FORMS, NOT_FREE_BEFORE, PRICE_NOUNS, PRICED
-from rrag.lang.en.negation import DENIED_BOUND, NO_BOUND
+from rrag.lang.en.negation import DENIED_BOUND, DENIED_SUBJECT_BOUND, NO_BOUND
 from rrag.lang.en.numerals import (
     AGE_COMPARATIVES,
     BOUND_AFTER,
@@ -212,8 +212,10 @@ def values(text: str) -> tuple[Value, ...]:
         q if q.unit else q._replace(unit=header_unit(column_header(text, q.start))) for q in quantities(text)
     ]
     found = [q for q in read if q.measure[0] != _UNITLESS]
+    if not found:
+        return ()
     qualified = _qualifiers(text, found)
-    words = frozenset(content_words(text))
+    words_of = _sentence_words(text)
     out, qualified_ends = [], []
     for q in found:
         measure, amount = q.measure
@@ -231,7 +233,7 @@ def values(text: str) -> tuple[Value, ...]:
                 frozenset((axis, what) for axis, what, _ in qualifiers),
                 " ".join(text[q.start : end].split()),
                 row=_row(text, q),
-                words=words,
+                words=words_of(q.start),
                 bound=bound,
                 bounded=text[bound_start:bound_end] if bound else "",
                 bounded_at=bound_start if bound else -1,
@@ -287,7 +289,9 @@ def _bound(text: str, q: Quantity) -> tuple[str, tuple[int, int]]:
         before = None  # "the rating shot up to 90 points" gives it, no bound
     if before:
         bound = "upper" if before.group("upper") else "lower"
-        denied = DENIED_BOUND.search(text, 0, before.start())
+        denied = DENIED_BOUND.search(text, 0, before.start()) or DENIED_SUBJECT_BOUND.search(
+            text, 0, before.start()
+        )
         if denied:
             return _OTHER_BOUND[bound], (denied.start(), end)
         if not NO_BOUND.search(text, 0, before.start()):
@@ -364,6 +368,17 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
         for i, act in zip(years, _acts(text, [found[i] for i in years])):
             out[i] = replace(out[i], own=act)
     return _own_across_sentences(out, in_sentence, sentences)
+
+
+def _sentence_words(text: str) -> Callable[[int], frozenset[str]]:
+    """The content words of the sentence at each place of `text`: a value's text is its sentence, not
+    the two-sentence window it is read in ("We aim to settle claims within 10 working days. ...
+    treatment costing more than £500": the £500 is no claim's)."""
+    whole = frozenset(content_words(text))
+    if len(sentences := split_sentences(text)) < 2:
+        return lambda at: whole
+    words = [frozenset(content_words(s.text)) for s in sentences]
+    return lambda at: next((w for s, w in zip(sentences, words) if s.start <= at < s.end), whole)
 
 
 def _own_across_sentences(

@@ -11,6 +11,8 @@ from typing import NamedTuple
 from rrag.lang.en.function_words import STOPWORDS
 from rrag.lang.en.lexicon import IRREGULAR_FORMS, PRICED
 from rrag.lang.en.negation import (
+    AROUND_AUXILIARY,
+    AUXILIARIES,
     AUXILIARY,
     CANCEL_REACH,
     CLAUSE_JOINS,
@@ -20,6 +22,8 @@ from rrag.lang.en.negation import (
     NEGATION_SCOPE_BREAK,
     NEGATIVE_WORDS,
     NEGATORS,
+    SUBJECT_NEGATORS,
+    VERB_NEGATORS,
 )
 from rrag.lang.en.numerals import BOUND_COMPARATIVES, BOUND_PREPOSITIONS, BOUND_VERBS, CARDINALS
 from rrag.text.caches import per_text
@@ -111,10 +115,25 @@ def negates(tokens: Sequence[str], i: int) -> bool:
     it)."""
     if tokens[i] == "nothing" and i and tokens[i - 1] in PRICED:
         return False
-    return (
-        tokens[i] in NEGATORS
-        and not (tokens[i] in ("no", "not") and _is_bound(tokens, i + 1))
-        and not cancelled(tokens, i)
+    return tokens[i] in NEGATORS and not _turns_bound_round(tokens, i) and not cancelled(tokens, i)
+
+
+def _turns_bound_round(tokens: Sequence[str], i: int) -> bool:
+    """Whether negator `i` makes a bound the other bound rather than denying its clause, as
+    rrag.text.values reads the bound: "no more than 3", "must not carry more than 2 bags" (at most 2),
+    "No bag may weigh more than 23 kg" (every bag at most 23 kg; not "No one under 18 is admitted")."""
+    word = tokens[i]
+    if word in ("no", "not") and _is_bound(tokens, i + 1):
+        return True
+    if word in VERB_NEGATORS:
+        return _is_bound(tokens, i + 1) or _is_bound(tokens, i + 2)
+    if word not in SUBJECT_NEGATORS:
+        return False
+    clause = list(takewhile(lambda t: t not in CLAUSE_JOINS, tokens[i + 1 : i + 3 + 2 * AROUND_AUXILIARY]))
+    auxiliary = next((k for k, t in enumerate(clause[: AROUND_AUXILIARY + 1]) if t in AUXILIARIES), None)
+    return auxiliary is not None and any(
+        _is_bound(tokens, i + 1 + k)
+        for k in range(auxiliary + 1, min(len(clause), auxiliary + 2 + AROUND_AUXILIARY))
     )
 
 

@@ -18,14 +18,14 @@ from collections.abc import Sequence
 from typing import cast
 
 from rrag.lang.en.table_rows import CELL_SEPARATOR
-from rrag.text import sentence_windows
+from rrag.text import Quantity, sentence_windows, words
 from rrag.text.caches import per_text
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
 from rrag.verify.rules import RULES
 from rrag.verify.rules.base import NAME, RECORDS, Comparison, RecordClash, Rule, first_finding
-from rrag.verify.rules.compared import Statement, Window, coverage, has_value
+from rrag.verify.rules.compared import Statement, Window, coverage, has_value, weighted
 
 
 class LexicalVerifier(Verifier):
@@ -151,13 +151,44 @@ AGREEING_BONUS, SAME_SLOT_BONUS = 0.1, 0.05  # at most, added to the coverage by
 
 
 def _rank(claim: Statement, evidence: Statement) -> tuple[float, float]:
-    # Matching numbers, then a value in the claim's slot (same unit), break near-ties; then the
-    # shorter span wins (a sentence over a pair).
+    # The claim's terms the evidence has, a number's only where the evidence states its amount of the
+    # same thing ("£500" is not the "500" of "£2,500", nor the "£500" a treatment costs for "claim up
+    # to £500 for a single item"); matching amounts, then a value in the claim's slot (same unit),
+    # break near-ties; then the shorter span wins (a sentence over a pair).
+    elsewhere = _of_something_else(claim, evidence)
+    agreeing = [q for q in claim.numbers if q not in elsewhere and has_value(evidence.numbers, q)]
+    unmatched = _terms_of(claim.text, claim.numbers) - _terms_of(claim.text, agreeing)
     slots = max(len(claim.numbers), 1)
-    agreeing = sum(has_value(evidence.numbers, q) for q in claim.numbers) / slots
     same_slot = (
         sum(any(q.unit and q.measure[0] == n.measure[0] for n in evidence.numbers) for q in claim.numbers)
         / slots
     )
-    rank = coverage(claim, evidence) + AGREEING_BONUS * agreeing + SAME_SLOT_BONUS * same_slot
+    rank = (
+        weighted(claim, claim.terms & evidence.terms - unmatched)
+        + AGREEING_BONUS * len(agreeing) / slots
+        + SAME_SLOT_BONUS * same_slot
+    )
     return round(rank, 6), -len(evidence.text)
+
+
+def _terms_of(text: str, numbers: Sequence[Quantity]) -> frozenset[str]:
+    return frozenset(t for q in numbers for t in words(text[q.start : q.end]))
+
+
+def _of_something_else(claim: Statement, evidence: Statement) -> list[Quantity]:
+    """The claim's amounts that the evidence gives, each only where the words next to it and the
+    claim's meet neither's sentence. Where either has no such words, nothing tells them apart."""
+    if not claim.numeric & evidence.terms:
+        return []  # no number in common (most windows): nothing to tell apart
+    out = []
+    for said in claim.values:
+        given = [found for found in evidence.values if said.same_amount(found)]
+        if (
+            said.near
+            and given
+            and all(
+                found.near and not (said.near & found.words or found.near & said.words) for found in given
+            )
+        ):
+            out.append(said.quantity)
+    return out

@@ -6,7 +6,8 @@ import re
 from collections.abc import Sequence
 
 from rrag.lang.en.function_words import ALTERNATIVE_NEXT, CLAUSE_START, CONDITION_OPENS
-from rrag.text import fuzzy_locate, locate, months, negation_count, normalize, quantities, stem
+from rrag.lang.en.negation import NEGATORS
+from rrag.text import fuzzy_locate, locate, months, normalize, quantities, stem, words
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import evidence_at, not_verified
@@ -99,8 +100,14 @@ def _same_facts(claim: str, span: str) -> bool:
         and _in_order(_stem_sequence(claim), _stem_sequence(span))
         and sorted(q.value for q in quantities(claim)) == sorted(q.value for q in quantities(span))
         and months(claim) == months(span)
-        and negation_count(claim) == negation_count(span)
+        and _negators(claim) == _negators(span)
     )
+
+
+def _negators(text: str) -> list[str]:
+    """Every negator as written, a bound's too: "Bags may weigh more than 23 kg" drops the "No" of
+    "No bag may weigh more than 23 kg", which makes the bound an upper one."""
+    return sorted(w for w in words(text) if w in NEGATORS)
 
 
 def _stem_sequence(text: str) -> list[str]:

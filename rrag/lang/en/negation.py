@@ -30,7 +30,8 @@ FRONTED_PHRASE = re.compile(
     r"^\s*(?:in|on|at|for|during|from|after|before|within|under|inside|outside)\b[^,;:.!?]{0,40},", re.I
 )
 # An auxiliary a "but not X" would have if it had a verb of its own ("but no remake has been produced").
-AUXILIARY = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|will|would|can|could)\b", re.I)
+_AUXILIARIES = "is are was were be been has have had do does did will would can could".split()
+AUXILIARY = re.compile(rf"\b(?:{'|'.join(_AUXILIARIES)})\b", re.I)
 # Words that deny as a "not" does: "avoid allowing", "it is unclear if", "failed to", "rather than",
 # "excludes" (a policy that excludes a loss does not cover it), "forbidden" (must not), "has stopped"
 # (no longer).
@@ -68,6 +69,19 @@ DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no|cannot|neither|nor)\b|n't)[^,;
 # A bound a verb's "not" denies is the other bound ("do not take more than 4 tablets": at most 4): the
 # negators of a verb, one word at most before the bound.
 DENIED_BOUND = re.compile(r"(?:\b(?:not|never|cannot|nor)|\b\w+n't)\s+(?:[\w']+\s+)?$", re.IGNORECASE)
+# ... and so is a bound of the predicate of a denied subject: "No bag may weigh more than 23 kg" says
+# every bag weighs at most 23 kg. An auxiliary between the two tells the predicate's bound from one
+# within the subject ("No one under 18 is admitted", "No vehicle over 3.5 tonnes may cross").
+SUBJECT_NEGATORS = frozenset({"no", "none", "nobody", "neither"})
+AUXILIARIES = frozenset(_AUXILIARIES + "may might must shall should".split())
+AROUND_AUXILIARY = 5  # words at most between the negator and the auxiliary, and it and the bound
+DENIED_SUBJECT_BOUND = re.compile(
+    rf"\b(?:{'|'.join(sorted(SUBJECT_NEGATORS))})\s+(?:[\w'-]+\s+){{0,{AROUND_AUXILIARY}}}"
+    rf"(?:{'|'.join(sorted(AUXILIARIES))})\s+(?:[\w'-]+\s+){{0,{AROUND_AUXILIARY}}}$",
+    re.IGNORECASE,
+)
+# The negators of a verb (`DENIED_BOUND`'s, as tokens: "don't" is "dont").
+VERB_NEGATORS = NEGATORS - NEGATING_DETERMINERS - {"neither"}
 # ... one further from its "not", or under a "no", is no bound a value can be compared by ("does not
 # visit the gym at least once a day", "no one under 18 is admitted").
 NO_BOUND = re.compile(

@@ -32,7 +32,7 @@ from rrag.lang.en.modality import (
 )
 from rrag.lang.en.negation import NEGATIVE_PREFIXES, NEGATORS, NOT_DENIED
 from rrag.lang.en.units import CURRENCY_CODES
-from rrag.text import stem
+from rrag.text import negates, stem
 from rrag.text.caches import per_text
 from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.reading import Token, Tokens, read
@@ -301,7 +301,12 @@ def _modal_readings(tokens: Tokens) -> list[_ModalReading]:
     """What each modal cue says. What may be done without doing something says that something is not
     required: "The dough can be baked without resting" says resting is not required, too."""
     out = []
+    words = [t.word for t in tokens]
     for cls, start, end in _modal_cues(tokens):
+        if cls == FORBIDDEN and any(
+            w in NEGATORS and not negates(words, k) for k, w in enumerate(words[start:end], start)
+        ):
+            cls = ALLOWED  # "must not carry more than 2 bags" allows carrying, 2 at most (rrag.text.values)
         action = _action(tokens, end)
         out.append(_ModalReading(cls, start, end + 1, action))
         gerund = _done_without(tokens, end) if cls == ALLOWED else None
