@@ -267,6 +267,14 @@ def test_a_caption_or_heading_without_a_full_stop_is_not_an_answer(embedder: Emb
             "Vans need a permit from the recycling centre, which you can book on 01632 960111.",
             id="phone",
         ),
+        pytest.param(  # the row the question names, though another price shares more of its words
+            "How much does a compact car cost per day?",
+            "An additional driver costs £9 per day, up to a maximum of £90 per rental.\n\n"
+            "Excess Reduction cover costs £12 per day.\n\n"
+            "For Compact (Group B), the daily rate is £36, the deposit is £250 and the excess is £1,100.",
+            "For Compact (Group B), the daily rate is £36, the deposit is £250 and the excess is £1,100.",
+            id="row",
+        ),
     ],
 )
 def test_the_sentence_that_gives_what_is_asked_leads(

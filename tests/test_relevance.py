@@ -181,6 +181,11 @@ def test_the_question_says_what_kind_of_value_it_needs(
             "The excess is the amount you pay towards each claim.",
             False,
         ),
+        (  # a row named with an aside in brackets is the row asked about
+            "What is the excess on an electric car?",
+            "For Electric (Group E), the daily rate is £55, the deposit is £300 and the excess is £1,250.",
+            True,
+        ),
         (
             "What is the excess for dental treatment?",
             "For Dental treatment, the cover limit is £500 and the excess is £50.",

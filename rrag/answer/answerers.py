@@ -14,6 +14,7 @@ from rrag.backends.prompts import ANSWER, AnswerReply
 from rrag.backends.structured import FieldText
 from rrag.lang.en.dates import WEEK_PARTS, WEEKDAYS
 from rrag.lang.en.questions import WHEN, WHO
+from rrag.lang.en.table_rows import row_subject
 from rrag.registry import Registry, require_llm
 from rrag.text import (
     PRONOUNS,
@@ -43,9 +44,10 @@ SIMILARITY_WEIGHT = 0.6  # the rest is the share of the question's content words
 # name): "How much does the Team plan cost?" is answered by "Team: €19 per user per month", not by
 # "Annual billing gives a discount of 15% on the Starter and Team plans", which shares more words.
 ANSWER_KIND_BONUS = 0.15
-# Added to a sentence that names every name of the question: "Are bins collected on Boxing Day?" is
-# answered by "There are no collections on Christmas Day or Boxing Day.", not by "Each zone's collection
-# day is the same for all three bins", which the embedding puts nearer.
+# Added to a sentence that names every name of the question, or is the table row the question names:
+# "Are bins collected on Boxing Day?" is answered by "There are no collections on Christmas Day or
+# Boxing Day.", not by "Each zone's collection day is the same for all three bins", which the
+# embedding puts nearer.
 NAMED_BONUS = 0.15
 MIN_RELEVANCE = 0.2
 RELATIVE_CUTOFF = 0.75  # a sentence far below the best one is off the point
@@ -119,7 +121,9 @@ class ExtractiveAnswerer(Answerer):
         wanted = _ANSWER_KINDS.get(_asked_kind(question) or "")
         holds = np.array([bool(wanted and wanted(s)) for s in sentences])
         names = {stem(w) for w in read(question).capitalised}
-        named = np.array([bool(names) and names <= t for t in terms])
+        named = np.array(
+            [(bool(names) and names <= t) or _names_its_row(asked, s) for s, t in zip(sentences, terms)]
+        )
         return (
             SIMILARITY_WEIGHT * similarity
             + (1 - SIMILARITY_WEIGHT) * overlap
@@ -172,10 +176,11 @@ def _cites_outside(reply: AnswerReply, shown: tuple[RetrievedChunk, ...]) -> str
 
 
 def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tuple[Chunk, Span]]:
-    """The sentence that gives what the question asks for leads; the others stay only when they add
-    to it. Dropped: a sentence sharing no word with the question, and one giving the same kind of
-    value about fewer of the question's words than the lead (the price of another service, a monthly
-    pack beside the dose per wash), and one about another numbered item than the one asked ("step 5"
+    """The sentence that gives what the question asks for leads, the table row the question names
+    first; the others stay only when they add to it. Dropped: a sentence sharing no word with the
+    question, and one giving the same kind of value about fewer of the question's words than the lead
+    or beside the row named (the price of another service, a monthly pack beside the dose per wash),
+    and one about another numbered item than the one asked ("step 5"
     for step 3): a second value of another thing reads as the answer, or as a disagreement between
     sources that is not one."""
     asked = set(content_words(question))
@@ -193,12 +198,22 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
         return any(given.get(label) and not numbers & given[label] for label, numbers in numbered.items())
 
     on_item = [p for p in picked if not other_item(p[1])] or picked  # all off: relevance says so
-    lead = next((p for p in on_item if holds(p[1])), on_item[0])
+    # The table row the question names is the answer, whatever shares more words with the question
+    row = next((p for p in on_item if holds(p[1]) and _names_its_row(asked, p[1].text)), None)
+    lead = row or next((p for p in on_item if holds(p[1])), on_item[0])
     return [lead] + [
         p
         for p in on_item
-        if p is not lead and covered(p[1]) and not (holds(p[1]) and covered(p[1]) < covered(lead[1]))
+        if p is not lead and covered(p[1]) and not (holds(p[1]) and (row or covered(p[1]) < covered(lead[1])))
     ]
+
+
+def _names_its_row(asked: set[str], sentence: str) -> bool:
+    """Whether `sentence` is a table row that the question names: "How much does a compact car cost
+    per day?" names "For Compact (Group B), the daily rate is £36, ..."."""
+    subject = row_subject(sentence)
+    said = set(content_words(subject)) if subject else set()
+    return bool(said) and said <= asked
 
 
 def _with_antecedents(

@@ -33,7 +33,7 @@ from rrag.lang.en.questions import (
     PLACE_NOUNS,
     YES_NO,
 )
-from rrag.lang.en.table_rows import column_headers, row_name
+from rrag.lang.en.table_rows import column_headers, row_subject
 from rrag.text import (
     content_words,
     has_digit,
@@ -170,7 +170,7 @@ def _other_row(sentence: str, asked_terms: set[str], key_terms: frozenset[str]) 
     in?": "For zone C, the areas are Brindle, Hatton Green, ..."; "How much medical cover do I get?":
     "For Medical expenses, the cover limit is ..."; not "Does Studio Birch have air conditioning?":
     "For Yoga Flow, ... the room is Studio Birch")."""
-    label = row_name(sentence)
+    label = row_subject(sentence)
     if label is None:
         return ""
     named = [t for t in content_words(label) if not t.isdigit()]

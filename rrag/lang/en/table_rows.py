@@ -111,6 +111,16 @@ def row_name(sentence: str) -> str | None:
     return m.group("label") if m else None
 
 
+def row_subject(sentence: str) -> str | None:
+    """What the row `sentence` is about: its name less an aside in brackets ("Electric (Group E)":
+    "Electric"); None where it is no row's sentence."""
+    name = row_name(sentence)
+    return None if name is None else _ASIDE.sub("", name).strip() or name
+
+
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+
+
 def currency_column(text: str, start: int, end: int) -> str | None:
     """The currency (a code or a symbol, as written) that a column header ending `text[start:end]`
     names in brackets ("the price (GBP) is "), if any."""
