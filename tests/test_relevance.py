@@ -201,6 +201,11 @@ def test_the_question_says_what_kind_of_value_it_needs(
             "Call the recycling centre on 01632 960 111 to book a van permit.",
             True,
         ),
+        (  # a number of something else than the question names: "phone" is only what is asked
+            "What is the phone number for the recycling centre?",
+            "Book bulky collections online or by phone on 01632 960 123.",
+            False,
+        ),
         ("What number do I call in an emergency?", "In an emergency, dial 999.", True),
         ("What number do I call in an emergency?", "Emergencies are handled around the clock.", False),
         ("What is the email address for claims?", "Send your claim to claims@example.com.", True),

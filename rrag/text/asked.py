@@ -71,9 +71,10 @@ def analyse(question: str) -> Question:
     what_does = WHAT_DOES.match(question)
     if what_does:  # what the verb does: "What does the service charge cover?"
         return Question(Kind.MONEY if what_does.group("money") else None, "", "", _key_terms(question))
-    contact = next((kind for kind, asked in _CONTACTS if asked.search(question)), None)
-    if contact:
-        return Question(contact, "", "", _key_terms(question))
+    for contact, asked in _CONTACTS:
+        if m := asked.search(question):
+            # "phone number", "what number do I call": the kind asked for, not what it is of
+            return Question(contact, "", "", _key_terms(question) - set(content_words(m.group())))
     if PERCENT_ASKED.search(question):
         kind = Kind.PERCENT
     elif WHERE.match(question):

@@ -76,10 +76,12 @@ PHONE_ASKED = re.compile(
     re.IGNORECASE,
 )
 EMAIL_ASKED = re.compile(
-    r"\be-?mail\s+address(?:es)?\b|\b(?:what|which)\s+(?:is\s+the\s+)?e-?mail\b", re.IGNORECASE
+    r"\b(?:what|which)\s+(?:is\s+the\s+)?e-?mail(?:\s+address(?:es)?)?\b|\be-?mail\s+address(?:es)?\b",
+    re.IGNORECASE,
 )
 WEB_ASKED = re.compile(
-    r"\b(?:web\s*(?:site\s+)?address(?:es)?|urls?)\b|\b(?:what|which)\s+(?:is\s+the\s+)?web\s*site\b",
+    r"\b(?:what|which)\s+(?:is\s+the\s+)?web\s*site(?:\s+address(?:es)?)?\b"
+    r"|\b(?:web\s*(?:site\s+)?address(?:es)?|urls?)\b",
     re.IGNORECASE,
 )
 # What answers a phone number question with fewer digits than a full number: "call 999", "dial 111".
