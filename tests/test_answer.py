@@ -275,6 +275,13 @@ def test_a_caption_or_heading_without_a_full_stop_is_not_an_answer(embedder: Emb
             "For Compact (Group B), the daily rate is £36, the deposit is £250 and the excess is £1,100.",
             id="row",
         ),
+        pytest.param(  # what is said of the row's subject, where it answers more of the question
+            "How many shared notebooks can a Free user have?",
+            "For Free, the price per user per month is $0, the storage per user is 2 GB.\n\n"
+            "The Free plan is limited to 3 shared notebooks; paid plans have no limit.",
+            "The Free plan is limited to 3 shared notebooks",
+            id="row-subject",
+        ),
     ],
 )
 def test_the_sentence_that_gives_what_is_asked_leads(

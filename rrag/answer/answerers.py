@@ -122,7 +122,7 @@ class ExtractiveAnswerer(Answerer):
         holds = np.array([bool(wanted and wanted(s)) for s in sentences])
         names = {stem(w) for w in read(question).capitalised}
         named = np.array(
-            [(bool(names) and names <= t) or _names_its_row(asked, s) for s, t in zip(sentences, terms)]
+            [(bool(names) and names <= t) or bool(_row_named(asked, s)) for s, t in zip(sentences, terms)]
         )
         return (
             SIMILARITY_WEIGHT * similarity
@@ -176,13 +176,12 @@ def _cites_outside(reply: AnswerReply, shown: tuple[RetrievedChunk, ...]) -> str
 
 
 def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tuple[Chunk, Span]]:
-    """The sentence that gives what the question asks for leads, the table row the question names
-    first; the others stay only when they add to it. Dropped: a sentence sharing no word with the
-    question, and one giving the same kind of value about fewer of the question's words than the lead
-    or beside the row named (the price of another service, a monthly pack beside the dose per wash),
-    and one about another numbered item than the one asked ("step 5"
-    for step 3): a second value of another thing reads as the answer, or as a disagreement between
-    sources that is not one."""
+    """The sentence that gives what the question asks for leads; the others stay only when they add
+    to it. Dropped: a sentence sharing no word with the question, one giving the same kind of value
+    about fewer of the question's words than the lead (the price of another service, a monthly pack
+    beside the dose per wash) or, where the question names a table row, about something the row is
+    not, and one about another numbered item than the one asked ("step 5" for step 3): a second value
+    of another thing reads as the answer, or as a disagreement between sources that is not one."""
     asked = set(content_words(question))
     wanted = _ANSWER_KINDS.get(_asked_kind(question) or "")
     numbered = labelled_numbers(question)
@@ -198,22 +197,27 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
         return any(given.get(label) and not numbers & given[label] for label, numbers in numbered.items())
 
     on_item = [p for p in picked if not other_item(p[1])] or picked  # all off: relevance says so
-    # The table row the question names is the answer, whatever shares more words with the question
-    row = next((p for p in on_item if holds(p[1]) and _names_its_row(asked, p[1].text)), None)
-    lead = row or next((p for p in on_item if holds(p[1])), on_item[0])
+    # Where the question names a table row, what is said of anything else is another thing's value
+    # ("How much does a compact car cost per day?": not the additional driver's price per day)
+    row = next((subject for p in on_item if holds(p[1]) and (subject := _row_named(asked, p[1].text))), None)
+    candidates = [p for p in on_item if row is None or row <= set(content_words(p[1].text))]
+    holding = [p for p in candidates if holds(p[1])]
+    lead = (max(holding, key=lambda p: covered(p[1])) if row else holding[0]) if holding else on_item[0]
     return [lead] + [
         p
         for p in on_item
-        if p is not lead and covered(p[1]) and not (holds(p[1]) and (row or covered(p[1]) < covered(lead[1])))
+        if p is not lead
+        and covered(p[1])
+        and not (holds(p[1]) and (p not in candidates or covered(p[1]) < covered(lead[1])))
     ]
 
 
-def _names_its_row(asked: set[str], sentence: str) -> bool:
-    """Whether `sentence` is a table row that the question names: "How much does a compact car cost
-    per day?" names "For Compact (Group B), the daily rate is £36, ..."."""
+def _row_named(asked: set[str], sentence: str) -> set[str]:
+    """The words of the table row `sentence` is, where the question says them all ("How much does a
+    compact car cost per day?" of "For Compact (Group B), the daily rate is £36, ..."); else none."""
     subject = row_subject(sentence)
     said = set(content_words(subject)) if subject else set()
-    return bool(said) and said <= asked
+    return said if said <= asked else set()
 
 
 def _with_antecedents(

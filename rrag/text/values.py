@@ -89,7 +89,7 @@ class Value:
     qualified: str = ""  # with a qualifier that follows it ("2.9 kg when full")
     bounds: tuple[float, float] | None = None  # the range it is an end of ("20 to 40 minutes")
     row: frozenset[str] = frozenset()  # the name of its table row, read as a sentence ("For Deep clean, ...")
-    words: frozenset[str] = frozenset()  # the content words of the text it is in
+    words: frozenset[str] = frozenset()  # the content words of the sentence it is in
     # Where its sentence gives several values of its measure, the words that are its alone ("58 mg for
     # adults and 17 mg for children": 58 has "adult", 17 "children").
     own: frozenset[str] = frozenset()
