@@ -29,6 +29,7 @@ def default_stage():
         ("No bag may weigh more than 23 kg.", "23 kg", "upper"),
         ("No single item is covered for more than £300.", "£300", "upper"),
         ("No employee may work fewer than 20 hours a week.", "20 hours", "lower"),
+        ("No driver may be older than 79 on the day the rental starts.", "79", "upper"),
     ],
 )
 def test_the_negator_of_a_limit_turns_its_bound_round_and_denies_nothing(
@@ -53,7 +54,7 @@ def test_a_bound_within_a_denied_subject_is_no_limit(text: str) -> None:
 
 LIMITS = (
     "Passengers must not carry more than 2 bags on board. No bag may weigh more than 23 kg. "
-    "Drivers cannot drive more than 9 hours a day."
+    "Drivers cannot drive more than 9 hours a day. No driver may be older than 79 on the day the rental starts."
 )
 
 
@@ -63,6 +64,7 @@ LIMITS = (
         "Passengers may carry up to 2 bags on board.",
         "Bags may weigh up to 23 kg.",
         "Drivers can drive up to 9 hours a day.",
+        "Drivers can be up to 79 years old when the rental starts.",
     ],
 )
 def test_the_limit_restated_is_not_contradicted(default_stage, claim: str) -> None:

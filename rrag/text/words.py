@@ -25,7 +25,13 @@ from rrag.lang.en.negation import (
     SUBJECT_NEGATORS,
     VERB_NEGATORS,
 )
-from rrag.lang.en.numerals import BOUND_COMPARATIVES, BOUND_PREPOSITIONS, BOUND_VERBS, CARDINALS
+from rrag.lang.en.numerals import (
+    AGE_COMPARATIVES,
+    BOUND_COMPARATIVES,
+    BOUND_PREPOSITIONS,
+    BOUND_VERBS,
+    CARDINALS,
+)
 from rrag.text.caches import per_text
 from rrag.text.normalise import normalize
 
@@ -149,15 +155,16 @@ def cancelled(tokens: Sequence[str], i: int) -> bool:
 
 
 _BOUND_BEFORE_A_NUMBER = BOUND_PREPOSITIONS | BOUND_VERBS
+_COMPARED = BOUND_COMPARATIVES | AGE_COMPARATIVES  # "older than 79" too, as rrag.text.values reads it
 
 
 def _is_bound(tokens: Sequence[str], i: int) -> bool:
-    """Whether a bound starts at token `i`: a comparative and "than" ("more than", "no later than"),
+    """Whether a bound starts at token `i`: a comparative and "than" ("more than", "older than"),
     or "under", "over", "above", "below" or "exceed" a number ("not under 70 kg", "not exceed 8 kg")."""
     if i + 1 >= len(tokens):
         return False
     after = tokens[i + 1]
-    return (tokens[i] in BOUND_COMPARATIVES and after == "than") or (
+    return (tokens[i] in _COMPARED and after == "than") or (
         tokens[i] in _BOUND_BEFORE_A_NUMBER and (after[0].isdigit() or after in CARDINALS)
     )
 
