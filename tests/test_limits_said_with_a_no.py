@@ -54,7 +54,8 @@ def test_a_bound_within_a_denied_subject_is_no_limit(text: str) -> None:
 
 LIMITS = (
     "Passengers must not carry more than 2 bags on board. No bag may weigh more than 23 kg. "
-    "Drivers cannot drive more than 9 hours a day. No driver may be older than 79 on the day the rental starts."
+    "Drivers cannot drive more than 9 hours a day. "
+    "No driver may be older than 79 on the day the rental starts."
 )
 
 

@@ -124,6 +124,15 @@ def test_two_rows_of_a_table_are_never_one_window() -> None:
     assert any(s.startswith("Collection zones.") and "zone B" in s for s in spans)  # a row and its heading
 
 
+def test_a_row_is_never_one_window_with_the_text_after_its_table() -> None:
+    text = (
+        "For Electric (Group E), the daily rate is £55 and the excess is £1,250.\n\n"
+        "Excess Reduction cover costs £12 per day."
+    )
+    spans = [s.text for s in fx.windows(text)]
+    assert not any("£55" in s and "£12" in s for s in spans)  # £12 a day is no electric car's rate
+
+
 def test_claim_sentences_skip_lead_ins_but_never_everything() -> None:
     text = "Based on the passages, here is the answer:\nThe museum opened in 1931. Is it free?"
     assert [s.text for s in fx.claim_sentences(text)] == ["The museum opened in 1931."]

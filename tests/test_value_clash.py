@@ -10,7 +10,7 @@ import pytest
 
 from rrag.audit.claims import RuleClaimExtractor
 from rrag.settings import Settings
-from rrag.text import quantities, same_amount
+from rrag.text import content_words, quantities, same_amount
 from rrag.text.values import clashes, values
 from rrag.types import Chunk, Claim, ClaimStatus, Report, RetrievedChunk, ValueClash
 from rrag.verify.base import Verifier
@@ -730,3 +730,37 @@ def test_the_same_amount_of_the_next_sentences_thing_is_no_clash() -> None:
     claim = "You can claim up to £500 for a single item."
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
     assert verdict.status is not ClaimStatus.CONTRADICTED and verdict.clash is None, verdict.reason
+
+
+PRICES = (
+    "Prices are per day and include VAT.\n\n"
+    "For Mini (Group A), the daily rate is £29, the deposit is £200 and the excess is £950.\n\n"
+    "For Electric (Group E), the daily rate is £55, the deposit is £300 and the excess is £1,250.\n\n"
+    "Excess Reduction cover costs £12 per day and brings the excess down to £100 for every group."
+)
+
+
+def test_a_row_named_without_its_aside_is_the_claims_evidence() -> None:
+    # "Electric (Group E)" is the electric row: its excess, not the Mini's, nor the reduced one
+    claim = "The excess on an electric car is £950."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(PRICES))
+    assert verdict.status is ClaimStatus.CONTRADICTED
+    assert verdict.clash is not None and verdict.clash.evidence_value == "£1,250"
+
+
+def test_a_value_after_a_table_is_no_rows() -> None:
+    daily, reduction = (v for v in values(PRICES) if v.written in ("£55", "£12"))
+    assert daily.row == frozenset(content_words("Electric"))
+    assert reduction.row == frozenset()
+    claim = "An electric car costs £55 a day."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(PRICES))
+    assert verdict.status is not ClaimStatus.CONTRADICTED, verdict.reason
+
+
+def test_a_claim_of_a_named_rows_measure_is_read_against_that_row() -> None:
+    # the electric car's daily rate, not the additional driver's price per day
+    text = PRICES + "\n\nAn additional driver costs £9 per day, up to a maximum of £90 per rental."
+    claim = "An electric car costs £48 a day."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(text))
+    assert verdict.evidence is not None and verdict.evidence.quote.startswith("For Electric (Group E)")
+    assert verdict.clash is None or verdict.clash.evidence_value != "£9 per day"

@@ -43,15 +43,17 @@ def chunk_sentences(text: str) -> tuple[Span, ...]:
 def sentence_windows(text: str, max_words: int | None = None) -> list[tuple[Span, int]]:
     """Each sentence of `text` alone and joined with the next one, so that a fact spread over two
     sentences is seen together, as (span, how many sentences). With `max_words`, a pair only where
-    it is short enough, and a longer sentence as overlapping slices. Two rows of a table are no pair:
-    each states its row whole, and read together one row's value passes for the other's ("For zone B,
-    the areas are ... Coleford ... For zone C, ... the collection day is Thursday")."""
+    it is short enough, and a longer sentence as overlapping slices. A row of a table pairs with what
+    comes before it only (its caption): it states its row whole, and read with what follows, the next
+    row's value passes for its own ("For zone B, the areas are ... Coleford ... For zone C, ... the
+    collection day is Thursday"), or the text's after the table ("For Electric (Group E), the daily
+    rate is £55 ... Excess Reduction cover costs £12 per day")."""
     sentences = chunk_sentences(text)
     rows = [row_name(sentence.text) is not None for sentence in sentences]
     out: list[tuple[Span, int]] = []
     for i, sentence in enumerate(sentences):
         out.extend((piece, 1) for piece in (_slices(sentence, max_words) if max_words else [sentence]))
-        if i + 1 < len(sentences) and not (rows[i] and rows[i + 1]):
+        if i + 1 < len(sentences) and not rows[i]:
             nxt = sentences[i + 1]
             if max_words is None or len(sentence.text.split()) + len(nxt.text.split()) <= max_words:
                 out.append((Span(text[sentence.start : nxt.end], sentence.start, nxt.end), 2))

@@ -42,7 +42,7 @@ from rrag.lang.en.qualifiers import (
     VALUE_JOINT,
 )
 from rrag.lang.en.questions import MONEY_NOUNS
-from rrag.lang.en.table_rows import column_header, last_row_name, row_of_value
+from rrag.lang.en.table_rows import column_header, last_row_name, row_of_value, subject_of
 from rrag.lang.en.units import CURRENCY_CODES, CURRENCY_SYMBOLS, DAYS_PER
 from rrag.text.caches import per_text
 from rrag.text.quantities import (
@@ -215,10 +215,12 @@ def values(text: str) -> tuple[Value, ...]:
     if not found:
         return ()
     qualified = _qualifiers(text, found)
-    words_of = _sentence_words(text)
+    sentence_at = _sentence_at(text)
     out, qualified_ends = [], []
     for q in found:
         measure, amount = q.measure
+        sentence = sentence_at(q.start)
+        row = _row(sentence, q)
         qualifiers = qualified.get(q, [])
         end = max([q.end, q.unit_end] + [e for _, _, e in qualifiers if e > q.end])
         qualified_ends.append(end)
@@ -229,11 +231,11 @@ def values(text: str) -> tuple[Value, ...]:
                 measure,
                 amount,
                 " ".join(q.written(text).split()),
-                _near(text, q) | _row_words(text, q),
+                _near(text, q, row) | _row_words(text, q),
                 frozenset((axis, what) for axis, what, _ in qualifiers),
                 " ".join(text[q.start : end].split()),
-                row=_row(text, q),
-                words=words_of(q.start),
+                row=row,
+                words=frozenset(content_words(sentence.text)),
                 bound=bound,
                 bounded=text[bound_start:bound_end] if bound else "",
                 bounded_at=bound_start if bound else -1,
@@ -370,15 +372,15 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
     return _own_across_sentences(out, in_sentence, sentences)
 
 
-def _sentence_words(text: str) -> Callable[[int], frozenset[str]]:
-    """The content words of the sentence at each place of `text`: a value's text is its sentence, not
-    the two-sentence window it is read in ("We aim to settle claims within 10 working days. ...
-    treatment costing more than £500": the £500 is no claim's)."""
-    whole = frozenset(content_words(text))
+def _sentence_at(text: str) -> Callable[[int], Span]:
+    """The sentence of `text` at each place: a value's text is its sentence, not the two-sentence
+    window it is read in ("We aim to settle claims within 10 working days. ... treatment costing more
+    than £500": the £500 is no claim's; "For Electric (Group E), the daily rate is £55 ... Excess
+    Reduction cover costs £12 per day": the £12 is no row's)."""
+    whole = Span(text, 0, len(text))
     if len(sentences := split_sentences(text)) < 2:
         return lambda at: whole
-    words = [frozenset(content_words(s.text)) for s in sentences]
-    return lambda at: next((w for s, w in zip(sentences, words) if s.start <= at < s.end), whole)
+    return lambda at: next((s for s in sentences if s.start <= at < s.end), whole)
 
 
 def _own_across_sentences(
@@ -673,21 +675,20 @@ def _opened(text: str, at: int) -> Span | None:
 def near_words(text: str, q: Quantity) -> frozenset[str]:
     """The words next to any number of `text`, one with no unit too ("Three of the attackers were
     killed": killed)."""
-    return _near(text, q)
+    return _near(text, q, _row(_sentence_at(text)(q.start), q))
 
 
-def _row(text: str, q: Quantity) -> frozenset[str]:
-    """The content words of the name of the table row `q` is in, if `text` is rows read as sentences."""
-    name = last_row_name(text, q.start)
-    return frozenset(content_words(name)) if name is not None else frozenset()
+def _row(sentence: Span, q: Quantity) -> frozenset[str]:
+    """The content words of what the table row `q` is in is about, if its sentence is a row's."""
+    name = last_row_name(sentence.text, q.start - sentence.start)
+    return frozenset(content_words(subject_of(name))) if name is not None else frozenset()
 
 
-def _near(text: str, q: Quantity) -> frozenset[str]:
+def _near(text: str, q: Quantity, row: frozenset[str]) -> frozenset[str]:
     """The content words next to a value, within its clause ("Retrieved January 15, 2022. President
-    Trump" puts no president near 2022); in a table row read as a sentence, its row's name too ("For
-    Deep clean, the price (GBP) is 65": the price of a deep clean)."""
+    Trump" puts no president near 2022); in a table row read as a sentence, `row`, what its row is
+    about, too ("For Deep clean, the price (GBP) is 65": the price of a deep clean)."""
     text = _UNIT_IN_BRACKETS.sub(lambda m: f" {m.group(1)} ", text)  # "(GBP)" ends no clause
-    named = _row(text, q)
     end = max(q.end, q.unit_end)
     clause_start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, q.start)), default=0)
     clause_end = next((m.start() for m in _CLAUSE_END.finditer(text, end)), len(text))
@@ -698,4 +699,4 @@ def _near(text: str, q: Quantity) -> frozenset[str]:
         # the backup job runs", "In May 1995, the museum opened".
         main_end = next((m.start() for m in _CLAUSE_END.finditer(text, clause_end + 1)), len(text))
         after = content_words(text[clause_end + 1 : main_end])[:NEAR_WORDS]
-    return frozenset(t for t in (*before, *after, *named) if not has_digit(t))
+    return frozenset(t for t in (*before, *after, *row) if not has_digit(t))

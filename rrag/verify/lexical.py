@@ -122,11 +122,19 @@ def _of_the_named_row(c: Statement, candidates: list[Window]) -> list[Window]:
     """Where the claim names a row of a table read as sentences ("The Plus plan costs ..." of "For
     Plus, the price ... is $6"), the candidates that hold no other row: another row's value is of
     another thing, and so is a row read with the sentence after it ("For Business, the price ... is
-    $14. Annual billing saves 20% on Plus and Business." made "Plus costs $14" the Business row's)."""
-    if not any(
-        cand.statement.rows and all(row <= c.terms for row in cand.statement.rows) for cand in candidates
-    ):
+    $14. Annual billing saves 20% on Plus and Business." made "Plus costs $14" the Business row's).
+    Where the named row gives a value of the claim's measure, the row alone: "An electric car costs
+    £48 a day" is the electric row's daily rate, not the price per day of anything else."""
+    named = [
+        cand
+        for cand in candidates
+        if cand.statement.rows and all(row <= c.terms for row in cand.statement.rows)
+    ]
+    if not named:
         return candidates
+    measures = {v.measure for v in c.values}
+    if any(v.measure in measures for cand in named for v in cand.statement.values):
+        return named
     return [cand for cand in candidates if all(row <= c.terms for row in cand.statement.rows)]
 
 

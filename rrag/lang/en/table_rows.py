@@ -112,10 +112,15 @@ def row_name(sentence: str) -> str | None:
 
 
 def row_subject(sentence: str) -> str | None:
-    """What the row `sentence` is about: its name less an aside in brackets ("Electric (Group E)":
-    "Electric"); None where it is no row's sentence."""
+    """What the row `sentence` is about (`subject_of` its name); None where it is no row's sentence."""
     name = row_name(sentence)
-    return None if name is None else _ASIDE.sub("", name).strip() or name
+    return None if name is None else subject_of(name)
+
+
+def subject_of(name: str) -> str:
+    """What a row's name says it is about: the name less an aside in brackets ("Electric (Group E)":
+    "Electric"), which a claim or a question need not say."""
+    return _ASIDE.sub("", name).strip() or name
 
 
 _ASIDE = re.compile(r"\s*\([^()]*\)")

@@ -11,7 +11,7 @@ from functools import cached_property
 
 from rrag.lang.en.dates import MONTH_NAMES
 from rrag.lang.en.lexicon import IRREGULAR_FORMS, PREFIXES, SUFFIXES
-from rrag.lang.en.table_rows import column_header, row_names
+from rrag.lang.en.table_rows import column_header, row_names, subject_of
 from rrag.text import (
     Negation,
     Quantity,
@@ -75,7 +75,7 @@ class Statement:
     def rows(self) -> tuple[frozenset[str], ...]:
         """The terms of the name of each table row the text opens ("For Plus, the price ...": plu),
         read once per retrieved window, not per claim."""
-        return tuple(frozenset(content_words(name)) for name in row_names(self.text))
+        return tuple(frozenset(content_words(subject_of(name))) for name in row_names(self.text))
 
     @property
     def stems(self) -> frozenset[str]:
