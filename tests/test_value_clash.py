@@ -764,3 +764,14 @@ def test_a_claim_of_a_named_rows_measure_is_read_against_that_row() -> None:
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(text))
     assert verdict.evidence is not None and verdict.evidence.quote.startswith("For Electric (Group E)")
     assert verdict.clash is None or verdict.clash.evidence_value != "£9 per day"
+
+
+def test_what_the_text_says_of_a_named_rows_subject_is_evidence_too() -> None:
+    text = (
+        "For Essentials, the price is £19 per trip and the longest trip is 31 days.\n\n"
+        "For Premier, the price is £39 per trip and the longest trip is 60 days.\n\n"
+        "The Premier plan covers trips of up to 60 days."
+    )
+    claim = "Only the Premier plan covers a 45-day trip."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(text))
+    assert verdict.status is not ClaimStatus.CONTRADICTED, verdict.reason

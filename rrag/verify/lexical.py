@@ -123,8 +123,9 @@ def _of_the_named_row(c: Statement, candidates: list[Window]) -> list[Window]:
     Plus, the price ... is $6"), the candidates that hold no other row: another row's value is of
     another thing, and so is a row read with the sentence after it ("For Business, the price ... is
     $14. Annual billing saves 20% on Plus and Business." made "Plus costs $14" the Business row's).
-    Where the named row gives a value of the claim's measure, the row alone: "An electric car costs
-    £48 a day" is the electric row's daily rate, not the price per day of anything else."""
+    Where the named row gives a value of the claim's measure, of the rest only what names the row's
+    subject: "An electric car costs £48 a day" is of the electric row, not of the price per day of
+    anything else; "The Premier plan covers trips of up to 60 days" still speaks of Premier."""
     named = [
         cand
         for cand in candidates
@@ -133,9 +134,14 @@ def _of_the_named_row(c: Statement, candidates: list[Window]) -> list[Window]:
     if not named:
         return candidates
     measures = {v.measure for v in c.values}
-    if any(v.measure in measures for cand in named for v in cand.statement.values):
-        return named
-    return [cand for cand in candidates if all(row <= c.terms for row in cand.statement.rows)]
+    about = frozenset().union(*(row for cand in named for row in cand.statement.rows))
+    of_the_row = any(v.measure in measures for cand in named for v in cand.statement.values)
+    return [
+        cand
+        for cand in candidates
+        if all(row <= c.terms for row in cand.statement.rows)
+        and (cand.statement.rows or not of_the_row or about <= cand.statement.terms)
+    ]
 
 
 @per_text(maxsize=1024)  # the same chunks come back for question after question
