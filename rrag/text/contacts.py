@@ -37,13 +37,15 @@ def gives_phone_number(sentence: str) -> bool:
 
 
 def gives_email_address(sentence: str) -> bool:
-    like_email = _lexical_attributes()[0]
-    return any(like_email(word.strip(_WORD_EDGES)) for word in sentence.split())
+    return _any_word(sentence, _lexical_attributes()[0])
 
 
 def gives_web_address(sentence: str) -> bool:
-    like_url = _lexical_attributes()[1]
-    return any(like_url(word.strip(_WORD_EDGES)) for word in sentence.split())
+    return _any_word(sentence, _lexical_attributes()[1])
+
+
+def _any_word(sentence: str, like: Callable[[str], bool]) -> bool:
+    return any(like(word.strip(_WORD_EDGES)) for word in sentence.split())
 
 
 # What a sentence that gives each kind of contact looks like.

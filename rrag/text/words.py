@@ -129,7 +129,7 @@ def _turns_bound_round(tokens: Sequence[str], i: int) -> bool:
     rrag.text.values reads the bound: "no more than 3", "must not carry more than 2 bags" (at most 2),
     "No bag may weigh more than 23 kg" (every bag at most 23 kg; not "No one under 18 is admitted")."""
     word = tokens[i]
-    if word in ("no", "not") and _is_bound(tokens, i + 1):
+    if word == "no" and _is_bound(tokens, i + 1):
         return True
     if word in VERB_NEGATORS:
         return _is_bound(tokens, i + 1) or _is_bound(tokens, i + 2)
