@@ -2,6 +2,8 @@
 column header names and the row they are of, by the value clash, the conflict detector and relevance
 alike (issue 19 item 1)."""
 
+import pytest
+
 from rrag.audit.relevance import assess
 from rrag.text.values import values
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk
@@ -40,3 +42,56 @@ def test_a_price_the_table_gives_otherwise_is_contradicted_by_the_value() -> Non
 
 def test_relevance_reads_the_header_unit_as_the_value_parser_does() -> None:
     assert assess("How many hours does a deep clean take?", [TABLE.split("\n\n")[1]]).addressed
+
+
+# A row for each treatment, a column for each kind of pet (a veterinary practice's fees, as ingest
+# writes a DOCX table's rows)
+FEES = (
+    "For Dental scale and polish, the cat is £210, the dog under 20 kg is £240 and the dog 20 kg and over is "
+    "£280.\n\nFor Consultation, the cat is £48, the dog under 20 kg is £48 and the dog 20 kg and over is £48."
+    "\n\nOut-of-hours consultations cost £150, in addition to any treatment given."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "documents_say"),
+    [
+        # The cell of the column the claim names, its bound said in any words; the row named by most of
+        # its name's words. Each was supported: the amount is the row's, of another column.
+        ("A scale and polish for a cat costs £240.", "£210"),
+        ("A scale and polish for a dog under 20 kg costs £280.", "£240"),
+        ("A scale and polish for a dog of 20 kg or more costs £240.", "£280"),
+    ],
+)
+def test_a_value_of_another_column_of_the_named_row_is_contradicted(claim: str, documents_say: str) -> None:
+    contexts = [RetrievedChunk(Chunk("c0", "d", "fees.docx", FEES, 0, len(FEES)), 1.0)]
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts)
+    assert (
+        verdict.status is ClaimStatus.CONTRADICTED
+        and verdict.clash
+        and verdict.clash.evidence_value == documents_say
+    )
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "A scale and polish for a cat costs £210.",
+        "A scale and polish for a dog of 20 kg or more costs £280.",
+        "Scale and polish costs £210 for a cat and £240 for a dog under 20 kg.",
+        "An out-of-hours consultation costs £150.",
+    ],
+)
+def test_the_value_of_the_named_cell_is_no_clash(claim: str) -> None:
+    contexts = [RetrievedChunk(Chunk("c0", "d", "fees.docx", FEES, 0, len(FEES)), 1.0)]
+    assert (
+        LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts).status is not ClaimStatus.CONTRADICTED
+    )
+
+
+def test_a_kind_of_the_named_row_the_claim_does_not_name_is_no_evidence() -> None:
+    # "A consultation costs £150" was supported by "Out-of-hours consultations cost £150" beside the
+    # consultation row's £48
+    contexts = [RetrievedChunk(Chunk("c0", "d", "fees.docx", FEES, 0, len(FEES)), 1.0)]
+    claim = "A consultation costs £150."
+    assert LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts).status is not ClaimStatus.SUPPORTED

@@ -185,6 +185,8 @@ CLASHES = [
     # "a week" is one week
     ("The lab results are ready within 48 hours.", "The lab results are ready within a week.", "a week",
      "48 hours"),
+    ("The stitches come out 10 days after the operation.", "The stitches come out a week after the "
+     "operation.", "a week", "10 days"),
     # a bound that another value of the sentence meets is no bound the evidence's amount meets
     ("The film grossed $181,674 worldwide on a budget of $160 million.",
      "The film grossed more than $1 million worldwide.", "$1 million", "$181,674"),

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from rrag.lang.en.dates import DAY_QUALIFIER, EVENT_BEFORE, HALF_OF_DAY, SEASON_QUALIFIER, STATES
-from rrag.lang.en.function_words import COPULA_BEFORE, STOPWORDS
+from rrag.lang.en.function_words import ARTICLES, COPULA_BEFORE, STOPWORDS
 from rrag.lang.en.lexicon import FREE, IRREGULAR_FORMS, NOT_FREE_BEFORE, PRICE_NOUNS, PRICED
 from rrag.lang.en.negation import DENIED_BOUND, DENIED_SUBJECT_BOUND, NO_BOUND
 from rrag.lang.en.numerals import (
@@ -24,6 +24,7 @@ from rrag.lang.en.numerals import (
     BOUND_AFTER,
     BOUND_BEFORE,
     BOUND_PREPOSITIONS,
+    BOUND_SAID,
     MOVED_UP,
     RANGE_JOIN,
     SHARED_BOUND_JOIN,
@@ -42,7 +43,7 @@ from rrag.lang.en.qualifiers import (
     VALUE_JOINT,
 )
 from rrag.lang.en.questions import MONEY_NOUNS
-from rrag.lang.en.table_rows import column_header, last_row_name, row_of_value, subject_of
+from rrag.lang.en.table_rows import column_header, last_row_name, names_row, row_of_value, subject_of
 from rrag.lang.en.units import CURRENCY_CODES, CURRENCY_SYMBOLS, DAYS_PER
 from rrag.text.caches import per_text
 from rrag.text.quantities import (
@@ -89,7 +90,10 @@ class Value:
     qualified: str = ""  # with a qualifier that follows it ("2.9 kg when full")
     bounds: tuple[float, float] | None = None  # the range it is an end of ("20 to 40 minutes")
     row: frozenset[str] = frozenset()  # the name of its table row, read as a sentence ("For Deep clean, ...")
+    # In a row, its column's header, every word ("the dog under 20 kg is £240": dog, under, 20, kg)
+    column: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()  # the content words of the sentence it is in
+    said: frozenset[str] = frozenset()  # every word of the sentence it is in, in lower case
     # Where its sentence gives several values of its measure, the words that are its alone ("58 mg for
     # adults and 17 mg for children": 58 has "adult", 17 "children").
     own: frozenset[str] = frozenset()
@@ -110,7 +114,7 @@ class Value:
     def of_another_row(self, other: Value) -> bool:
         """Whether `other` is in a table row named for something this value's text does not name
         ("Deep clean costs £48": the £48 of the carpet shampoo's row is no price of a deep clean)."""
-        return bool(other.row) and not other.row <= self.words
+        return bool(other.row) and not names_row(other.row, self.words)
 
     def compatible(self, other: Value) -> bool:
         """Whether the two can be values of the same thing: the same measure, and no axis that both
@@ -235,7 +239,9 @@ def values(text: str) -> tuple[Value, ...]:
                 frozenset((axis, what) for axis, what, _ in qualifiers),
                 " ".join(text[q.start : end].split()),
                 row=row,
+                column=_column(text, q) if row else frozenset(),
                 words=frozenset(content_words(sentence.text)),
+                said=_said(sentence.text),
                 bound=bound,
                 bounded=text[bound_start:bound_end] if bound else "",
                 bounded_at=bound_start if bound else -1,
@@ -451,14 +457,22 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
     amount under all of its qualifiers and the named value lacks some, the claim's is that one ("25
     pence per item per day" of "25p per item per day", not the "£3 processing fee" its "fees" name).
     Two values under the same qualifiers are told apart by their words ("e-bikes EUR 35 per day"),
-    and a bound by the value given as one."""
+    and a bound by the value given as one. A value of a table row's column is named by every word of its
+    header ("A dental for a dog under 20 kg costs £280" of "..., the dog under 20 kg is £240 and the dog
+    20 kg and over is £280")."""
     out = []
     for c in claimed:
         qualified = [o for o in stated if o.holds(c) and c.qualifiers <= o.qualifiers]
         # A claim of several values of the measure names a value's words next to it ("The plan costs 12
         # euros, and the family plan 25 euros": "family" is the 25's)
         words = c.near if sum(o.measure == c.measure for o in claimed) > 1 else c.words
-        named = [o for o in stated if o.own & words and c.compatible(o) and not c.of_another_row(o)]
+        named = [
+            o
+            for o in stated
+            if (o.column <= c.said if o.column else o.own & words)
+            and c.compatible(o)
+            and not c.of_another_row(o)
+        ]
         if (
             len(named) == 1
             and not named[0].holds(c)
@@ -490,6 +504,19 @@ def _row_words(text: str, q: Quantity) -> frozenset[str]:
     header = column_header(text, q.start)
     named = f"{row_of_value(text, q.start) if header else ''} {header}"
     return frozenset(t for t in content_words(named) if not has_digit(t))
+
+
+def _column(text: str, q: Quantity) -> frozenset[str]:
+    """The words of the column header of a row's value, its aside in brackets left out ("monthly fee
+    (GBP)": monthly, fee) and the article."""
+    return _said(subject_of(column_header(text, q.start))) - ARTICLES
+
+
+def _said(text: str) -> frozenset[str]:
+    """Every word of `text` in lower case, a bound as one word however it is said ("dog under 20 kg"
+    and "dog of less than 20 kg" both say "at most", "20 kg and over" and "20 kg or more" "at least")."""
+    marked = BOUND_SAID.sub(lambda m: " atmost " if m.group("upper") else " atleast ", text)
+    return frozenset(w.lower() for w in words(marked))
 
 
 def header_unit(header: str) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 from itertools import takewhile
 from typing import NamedTuple
@@ -107,6 +107,23 @@ def content_words(text: str) -> tuple[str, ...]:
     """Stemmed words that carry meaning, a number in words as its digits: no stopwords, no negators
     (negation is checked apart)."""
     return tuple([_AS_DIGITS.get(w) or stem(w) for w in words(text) if w not in NOT_CONTENT])
+
+
+def named_as_a_kind(text: str, subject: Collection[str], terms: Collection[str]) -> bool:
+    """Whether `text` names `subject` (content words) only after a word that makes it a kind of it, one
+    of no `terms` (what a claim or a question says): "Out-of-hours consultations" for a consultation."""
+    said = words(text)
+    before = [
+        said[i - 1]
+        for i in range(1, len(said))
+        if _term(said[i]) in subject and _term(said[i - 1]) not in subject
+    ]
+    return bool(before) and all(_term(w) and _term(w) not in terms for w in before)
+
+
+def _term(word: str) -> str:
+    """`word` as a content word, or "" for a function word."""
+    return next(iter(content_words(word)), "")
 
 
 def negation_count(text: str) -> int:

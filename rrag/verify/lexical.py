@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from rrag.lang.en.table_rows import CELL_SEPARATOR
-from rrag.text import Quantity, sentence_windows, words
+from rrag.lang.en.table_rows import CELL_SEPARATOR, names_row
+from rrag.text import Quantity, named_as_a_kind, sentence_windows, words
 from rrag.text.caches import per_text
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
@@ -124,12 +124,14 @@ def _of_the_named_row(c: Statement, candidates: list[Window]) -> list[Window]:
     another thing, and so is a row read with the sentence after it ("For Business, the price ... is
     $14. Annual billing saves 20% on Plus and Business." made "Plus costs $14" the Business row's).
     Where the named row gives a value of the claim's measure, of the rest only what names the row's
-    subject: "An electric car costs £48 a day" is of the electric row, not of the price per day of
-    anything else; "The Premier plan covers trips of up to 60 days" still speaks of Premier."""
+    subject, and not as a kind of it the claim does not name: "An electric car costs £48 a day" is of
+    the electric row, not of the price per day of anything else, and "A consultation costs £150" of
+    the consultation row, not of "Out-of-hours consultations cost £150"; "The Premier plan covers
+    trips of up to 60 days" still speaks of Premier."""
     named = [
         cand
         for cand in candidates
-        if cand.statement.rows and all(row <= c.terms for row in cand.statement.rows)
+        if cand.statement.rows and all(names_row(row, c.terms) for row in cand.statement.rows)
     ]
     if not named:
         return candidates
@@ -139,8 +141,15 @@ def _of_the_named_row(c: Statement, candidates: list[Window]) -> list[Window]:
     return [
         cand
         for cand in candidates
-        if all(row <= c.terms for row in cand.statement.rows)
-        and (cand.statement.rows or not of_the_row or about <= cand.statement.terms)
+        if all(names_row(row, c.terms) for row in cand.statement.rows)
+        and (
+            cand.statement.rows
+            or not of_the_row
+            or (
+                names_row(about, cand.statement.terms)
+                and not named_as_a_kind(cand.statement.text, about, c.terms)
+            )
+        )
     ]
 
 

@@ -120,13 +120,15 @@ BOUND_AFTER_A_NOUN = frozenset(
 # at most 8 kg). Alternatives that start further left win a search, so "no more than"
 # is read before "more than".
 _BOUND_VERBS = "|".join(sorted(BOUND_VERBS))
-BOUND_BEFORE = re.compile(
-    r"\b(?:(?P<upper>no more than|not more than|not exceeding|less than|fewer than|younger than|at most|up to"
-    r"|under|below|a maximum of|maximum of|capped at|limited to)"
-    r"|(?P<lower>no less than|not less than|no fewer than|more than|greater than|older than"
-    rf"|at least|over|above|upwards of|a minimum of|minimum of|{_BOUND_VERBS}))\s+$",
-    re.IGNORECASE,
+_UPPER_BEFORE = (
+    "no more than|not more than|not exceeding|less than|fewer than|younger than|at most|up to"
+    "|under|below|a maximum of|maximum of|capped at|limited to"
 )
+_LOWER_BEFORE = (
+    "no less than|not less than|no fewer than|more than|greater than|older than"
+    f"|at least|over|above|upwards of|a minimum of|minimum of|{_BOUND_VERBS}"
+)
+BOUND_BEFORE = re.compile(rf"\b(?:(?P<upper>{_UPPER_BEFORE})|(?P<lower>{_LOWER_BEFORE}))\s+$", re.IGNORECASE)
 # ... and a year's: "before 2005" holds 2001, "after 1990" holds 1994.
 YEAR_BOUND_BEFORE = re.compile(r"\b(?:(?P<upper>before|prior to)|(?P<lower>after))\s+$", re.IGNORECASE)
 # A verb of moving before "up to", which then gives the amount reached, no bound ("shot up to 90").
@@ -140,8 +142,11 @@ AGE_COMPARATIVES = frozenset({"younger", "older"})
 _AGES = "|".join(sorted(AGE_COMPARATIVES))
 AGE_COMPARED_BEFORE = re.compile(rf"\b(?:{_AGES})\s+than\s+$", re.IGNORECASE)
 AGE_COMPARED_AFTER = re.compile(rf"\s+(?:and|or)\s+(?:{_AGES})\b", re.IGNORECASE)
-BOUND_AFTER = re.compile(
-    r"\s+(?:(?P<upper>or (?:less|fewer|younger|under|below)|at most|at the most)"
-    r"|(?P<lower>or (?:more|over|older|above)|and (?:over|above|older)|at least))\b",
+_UPPER_AFTER = "or (?:less|fewer|younger|under|below)|at most|at the most"
+_LOWER_AFTER = "or (?:more|over|older|above)|and (?:over|above|older)|at least"
+BOUND_AFTER = re.compile(rf"\s+(?:(?P<upper>{_UPPER_AFTER})|(?P<lower>{_LOWER_AFTER}))\b", re.IGNORECASE)
+# A bound said anywhere, before its amount or after it: "under 20 kg" and "20 kg or less" say one bound.
+BOUND_SAID = re.compile(
+    rf"\b(?:(?P<upper>{_UPPER_BEFORE}|{_UPPER_AFTER})|(?P<lower>{_LOWER_BEFORE}|{_LOWER_AFTER}))\b",
     re.IGNORECASE,
 )

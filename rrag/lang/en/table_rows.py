@@ -12,6 +12,7 @@ cells joined by CELL_SEPARATOR, as a table without a header row is.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from rrag.lang.en.units import CURRENCY_CODES_WRITTEN, CURRENCY_SYMBOLS
 
@@ -59,7 +60,13 @@ def _sentence(text: str) -> str:
 
 _HEADER = re.compile(r"\bthe (?P<header>[^,;.\d]{1,60}?) (?:is|are) $", re.IGNORECASE)
 _HEADER_REACH = 80  # characters before a value that can hold its header
-_CELL = re.compile(r"(?:,|\band) the (?P<header>[^,;.\d]{1,60}?) (?:is|are) ", re.IGNORECASE)
+# In a row's sentence a cell opens after a comma or an "and", and its header runs to its "is": a
+# header may hold a number ("the dog under 20 kg is £240") or an "and" ("the dog 20 kg and over is
+# £280"), never an earlier cell's "is".
+_CELL = re.compile(
+    r"(?:,|\band) the (?P<header>(?:(?! (?:is|are) )[^,;.]){1,60}?) (?:is|are) ", re.IGNORECASE
+)
+_CELL_BEFORE = re.compile(_CELL.pattern + "$", re.IGNORECASE)
 # The name of the row whose sentence a value is in ("For Deep clean, the price (GBP) is "), read where
 # the value has a column header.
 _ROW = re.compile(r"\bFor (?P<label>[^,.]{1,80}), the [^.]*$")
@@ -77,7 +84,9 @@ _CURRENCY_HEADER = re.compile(
 
 def column_header(text: str, at: int) -> str:
     """The column header a row's sentence puts just before the value at `at` ("price (GBP)"), or ""."""
-    m = _HEADER.search(text, max(0, at - _HEADER_REACH), at)
+    start = max(0, at - _HEADER_REACH)
+    m = _CELL_BEFORE.search(text, start, at) if row_of_value(text, at) else None
+    m = m or _HEADER.search(text, start, at)
     return m.group("header") if m else ""
 
 
@@ -115,6 +124,13 @@ def row_subject(sentence: str) -> str | None:
     """What the row `sentence` is about (`subject_of` its name); None where it is no row's sentence."""
     name = row_name(sentence)
     return None if name is None else subject_of(name)
+
+
+def names_row(row: Collection[str], said: Collection[str]) -> bool:
+    """Whether a text that says the words `said` names the row whose name's words are `row`: more than
+    half of them ("a scale and polish" names "Dental scale and polish", "a cat's annual booster"
+    "Annual booster vaccination"; "an oven clean" is no "Deep clean")."""
+    return 2 * sum(w in said for w in row) > len(row)
 
 
 def subject_of(name: str) -> str:

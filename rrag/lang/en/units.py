@@ -94,11 +94,15 @@ DEGREES = re.compile(r"\s+(celsius|centigrade|fahrenheit|C|F)\b", re.IGNORECASE)
 TIMES_PER = re.compile(
     r"\s+(?:a|an|per|every|each)\s+(?:day|week|month|year|hour)\b|\s+(?:daily|weekly)\b", re.I
 )
-# A span of time given by "a": "ready within a week", "for an hour"; not the "a" of a rate ("once a
-# week", "£10 a month"), which follows its amount, nor "an hour and a half".
+# A span of time given by "a": "ready within a week", "for an hour", "a week after the operation"; not
+# the "a" of a rate ("once a week", "£10 a month"), which follows its amount, nor "an hour and a half",
+# "a quarter of an hour" or "half an hour".
+_SPAN_UNITS = "minute|hour|day|week|fortnight|month|year|decade"
 A_SPAN = re.compile(
-    r"\b(?:within|in|for|after|over|under|than|about|around|nearly|almost|up to)\s+(?P<a>an?)\s+"
-    r"(?P<unit>minute|hour|day|week|fortnight|month|year|decade)\b(?!\s+and\s+a\s+half)",
+    r"(?:\b(?:within|in|for|after|over|under|than|about|around|nearly|almost|up to)\s+"
+    r"|(?<!\bof\s)(?<!\bhalf\s)"
+    rf"(?=\ban?\s+(?:{_SPAN_UNITS})\s+(?:after|before|later|earlier|ago|from now)\b))"
+    rf"(?P<a>\ban?)\s+(?P<unit>{_SPAN_UNITS})\b(?!\s+and\s+a\s+half)",
     re.IGNORECASE,
 )
 # One of a unit of time given by "every": "every hour" is every 1 hour, against "every 30 minutes".
