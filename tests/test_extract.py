@@ -76,6 +76,27 @@ def test_docx_keeps_tables_in_document_order(tmp_path: Path) -> None:
     ]
 
 
+def test_docx_cells_that_say_the_same_stay_in_their_columns(tmp_path: Path) -> None:
+    # "Consultation | £48" was written: the equal prices taken for one merged cell, the columns lost
+    import docx
+
+    document = docx.Document()
+    table = document.add_table(rows=4, cols=3)
+    for r, row in enumerate(
+        [["Treatment", "Cat", "Dog"], ["Consultation", "£48", "£48"], ["Rabies", "", "£60"]]
+    ):
+        for c, cell in enumerate(row):
+            table.cell(r, c).text = cell
+    table.cell(3, 0).text = "Microchipping"
+    table.cell(3, 1).merge(table.cell(3, 2)).text = "£22"  # one cell spanning two columns
+    document.save(str(tmp_path / "fees.docx"))
+    assert extract(tmp_path / "fees.docx", max_bytes=LIMIT).text.split("\n\n") == [
+        "For Consultation, the cat is £48 and the dog is £48.",
+        "For Rabies, the dog is £60.",  # an empty cell keeps its column's place
+        "Microchipping | £22",  # which column a merged cell is of is unknown
+    ]
+
+
 @pytest.mark.parametrize("content", [b"PK\x03\x04 not really a zip", None])
 def test_corrupt_docx_is_a_readable_error(tmp_path: Path, content: bytes | None) -> None:
     path = tmp_path / "broken.docx"

@@ -214,13 +214,12 @@ def _read_docx(path: Path) -> ExtractedDocument:
 def _docx_table_rows(table: object) -> list[str]:
     rows = []
     for row in table.rows:  # type: ignore[attr-defined]
-        cells: list[str] = []
-        for cell in row.cells:
-            text = " ".join(cell.text.split())
-            # A merged cell is reported once per grid column it spans.
-            if text and (not cells or cells[-1] != text):
-                cells.append(text)
-        if cells:
+        # A merged cell is reported once per grid column it spans, as the same cell; two cells that say
+        # the same ("£48 | £48") are two columns' values, and an empty cell keeps its column's place.
+        grid = row.cells
+        spans = [c for i, c in enumerate(grid) if i == 0 or c._tc is not grid[i - 1]._tc]
+        cells = [" ".join(c.text.split()) for c in spans]
+        if any(cells):
             rows.append(cells)
     # Word marks no header row: the first row is taken as one, as tables are written. Each body row
     # names its columns, so the header row itself is left out.
