@@ -51,6 +51,11 @@ from tests.chat_server import MODEL, ChatServer
         ("What is the email address for claims?", Kind.EMAIL, ""),
         ("Which website do I book on?", Kind.WEB, ""),
         ("Can I renew my permit on the website?", None, ""),
+        ("How long does a neutering operation take?", Kind.SPAN, ""),
+        ("How far from the surgery do you make home visits?", Kind.SPAN, ""),
+        ("How deep is the Minnow Pool?", Kind.LENGTH, ""),
+        ("When did the leisure centre open?", Kind.DATE, ""),
+        ("In what year was the bridge built?", Kind.DATE, ""),
     ],
 )
 def test_the_question_says_what_kind_of_value_it_needs(
@@ -218,6 +223,46 @@ def test_the_question_says_what_kind_of_value_it_needs(
         (
             "When do I need a medical note for being off sick?",
             "From the fourth calendar day of sickness, a medical certificate from a doctor is required.",
+            True,
+        ),
+        # How long: a duration, a length or a count, not a price nor a weight
+        (
+            "How long does a neutering operation take?",
+            "For Neutering, the cat is £120, the dog under 20 kg is £260 and the dog 20 kg and over is £340.",
+            False,
+        ),
+        ("How long must a password be?", "Passwords must be at least 12 characters long.", True),
+        (
+            "How far from the surgery do you make home visits?",
+            "We visit homes within 5 miles of the surgery.",
+            True,
+        ),
+        # How deep: a length that says it is a depth
+        (
+            "How deep is the Minnow Pool?",
+            "The Otter Pool is 25 metres long; the Minnow Pool is the learner pool.",
+            False,
+        ),
+        ("How deep is the Minnow Pool?", "The Minnow Pool has a depth of 0.9 metres.", True),
+        # The words that ask for money name no topic: a price of something else shares only them
+        ("How much does a blood test cost?", "Out-of-hours consultations cost £150.", False),
+        (
+            "What is the joining fee for Premium?",
+            "For Premium, the monthly fee is £52 and the joining fee is none.",
+            True,
+        ),
+        # when a thing was done: a date, not the hours it keeps
+        ("When did the leisure centre open?", "The leisure centre is open from 06:00 to 22:00 daily.", False),
+        ("When did the leisure centre open?", "The leisure centre opened in May 1998.", True),
+        ("When was the price list last updated?", "The price list was last updated on 3 March.", True),
+        # an answer that opens with a pronoun says it of what was asked
+        ("How much does a bulky waste collection cost?", "It costs £35 for up to three items.", True),
+        ("How much does EV charging cost?", "Charging costs 35p per kWh.", True),  # "charging" is no "charge"
+        # A row named by more than half its name's words is the row asked about
+        (
+            "What does a cat's annual booster cost?",
+            "For Annual booster vaccination, the cat is £62, the dog under 20 kg is £68 and the dog 20 kg "
+            "and over is £74.",
             True,
         ),
     ],

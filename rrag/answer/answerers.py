@@ -14,7 +14,7 @@ from rrag.backends.prompts import ANSWER, AnswerReply
 from rrag.backends.structured import FieldText
 from rrag.lang.en.dates import WEEK_PARTS, WEEKDAYS
 from rrag.lang.en.questions import WHEN, WHO
-from rrag.lang.en.table_rows import row_subject
+from rrag.lang.en.table_rows import names_row, row_subject
 from rrag.registry import Registry, require_llm
 from rrag.text import (
     PRONOUNS,
@@ -23,6 +23,7 @@ from rrag.text import (
     is_list_item,
     labelled_numbers,
     locate,
+    named_as_a_kind,
     normalize,
     split_sentences,
     stem,
@@ -200,7 +201,12 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
     # Where the question names a table row, what is said of anything else is another thing's value
     # ("How much does a compact car cost per day?": not the additional driver's price per day)
     row = next((subject for p in on_item if holds(p[1]) and (subject := _row_named(asked, p[1].text))), None)
-    candidates = [p for p in on_item if row is None or row <= set(content_words(p[1].text))]
+    candidates = [
+        p
+        for p in on_item
+        if row is None
+        or (names_row(row, set(content_words(p[1].text))) and not named_as_a_kind(p[1].text, row, asked))
+    ]
     holding = [p for p in candidates if holds(p[1])]
     lead = (max(holding, key=lambda p: covered(p[1])) if row else holding[0]) if holding else on_item[0]
     return [lead] + [
@@ -213,11 +219,11 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
 
 
 def _row_named(asked: set[str], sentence: str) -> set[str]:
-    """The words of the table row `sentence` is, where the question says them all ("How much does a
-    compact car cost per day?" of "For Compact (Group B), the daily rate is £36, ..."); else none."""
+    """The words of the table row `sentence` is, where the question names it ("How much does a compact
+    car cost per day?" of "For Compact (Group B), the daily rate is £36, ..."); else none."""
     subject = row_subject(sentence)
     said = set(content_words(subject)) if subject else set()
-    return said if said <= asked else set()
+    return said if said and names_row(said, asked) else set()
 
 
 def _with_antecedents(

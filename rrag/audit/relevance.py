@@ -26,14 +26,20 @@ from rrag.backends.llm import LLM
 from rrag.backends.prompts import RELEVANCE
 from rrag.errors import LLMError
 from rrag.lang.en.dates import MONTH_NAMES, WEEK_PARTS, WEEKDAYS
-from rrag.lang.en.function_words import PLACE_DETERMINERS, PLACE_PREPOSITIONS, STOPWORDS, TOWARDS
+from rrag.lang.en.function_words import (
+    PLACE_DETERMINERS,
+    PLACE_PREPOSITIONS,
+    REFERRING_BACK,
+    STOPWORDS,
+    TOWARDS,
+)
 from rrag.lang.en.questions import (
     NEAR_TIME_UNITS,
     NOT_PLACES,
     PLACE_NOUNS,
     YES_NO,
 )
-from rrag.lang.en.table_rows import column_headers, row_subject
+from rrag.lang.en.table_rows import column_headers, names_row, row_subject
 from rrag.text import (
     content_words,
     has_digit,
@@ -43,7 +49,7 @@ from rrag.text import (
 )
 from rrag.text.asked import TIME_UNIT_STEMS, Kind, Question, analyse
 from rrag.text.contacts import GIVES_CONTACT
-from rrag.text.quantities import is_measured
+from rrag.text.quantities import CALENDAR_YEAR, is_measured
 from rrag.text.reading import read
 from rrag.text.values import MONEY, costs_nothing, gives_money, unit_read
 
@@ -85,6 +91,12 @@ def _has_kind(sentence: str, q: Question) -> bool:
         )
     if q.kind is Kind.NUMBER:
         return bool(found)
+    if q.kind is Kind.SPAN:  # "How long does the operation take?" is answered by no price nor weight
+        return any(n.measure[0] in _SPANS or not is_measured(n) for n in found)
+    if q.kind is Kind.DATE:  # a day, a year or a month: "opened in 1998", not "open from 06:00"
+        return any(n.unit in _DATES for n in found) or bool(read(sentence).months)
+    if q.kind is Kind.LENGTH:
+        return any(n.measure[0] == _LENGTH for n in found) and bool(set(q.dimension) & read(sentence).stems)
     if q.kind is Kind.COUNT:  # a number of things: not an amount ("$2 per user", "1 TB"), not a
         # compound's ("two-factor authentication")
         return any(
@@ -98,6 +110,9 @@ def _has_kind(sentence: str, q: Question) -> bool:
     return True
 
 
+_DATES = frozenset({"date", CALENDAR_YEAR})
+_LENGTH = "length"
+_SPANS = frozenset({"duration", _LENGTH})
 _NOT_PLACES = _DAYS | frozenset(stem(w) for w in NOT_PLACES)
 _PLACE_NOUNS = frozenset(stem(w) for w in PLACE_NOUNS)
 _PLACE_PHRASE_WORDS = 4
@@ -147,7 +162,9 @@ def assess(question: str, sentences: Sequence[str]) -> Relevance:
     said = {t for s in sentences for t in read(s).content_words}
     shared = sum(_said(t, said) for t in q.key_terms)
     share = shared / len(q.key_terms) if q.key_terms else 1.0
-    if q.key_terms and (not shared or share < MIN_KEY_SHARE):
+    # An answer that opens with a pronoun says it of what was asked ("It costs £35 for up to three items")
+    refers_back = bool(sentences) and next(iter(words(sentences[0])), "") in REFERRING_BACK
+    if q.key_terms and (not shared or share < MIN_KEY_SHARE) and not refers_back:
         return Relevance(False, "the answer is about something else than what was asked")
     off_target = _off_target(question, q, sentences)
     if off_target:
@@ -175,7 +192,8 @@ def _other_row(sentence: str, asked_terms: set[str], key_terms: frozenset[str]) 
         return ""
     named = [t for t in content_words(label) if not t.isdigit()]
     row = set(content_words(sentence))
-    return "" if all(_said(t, asked_terms) for t in named) or key_terms <= row else label
+    asked = {t for t in named if _said(t, asked_terms)}
+    return "" if names_row(named, asked) or key_terms <= row else label
 
 
 def _off_target(question: str, q: Question, sentences: Sequence[str]) -> str:

@@ -5,6 +5,7 @@ gives it (rrag/audit/relevance.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum
 from itertools import dropwhile, takewhile
@@ -13,17 +14,21 @@ from rrag.lang.en.function_words import STOPWORDS
 from rrag.lang.en.questions import (
     ASKING,
     DAY_COUNTING,
+    DIMENSIONS,
     EMAIL_ASKED,
     HOW_LONG,
     HOW_MANY,
     HOW_MUCH_MONEY,
+    HOW_SIZED,
     MONEY_NOUNS,
+    MONEY_VERBS,
     PERCENT_ASKED,
     PHONE_ASKED,
     TIME_UNITS,
     WEB_ASKED,
     WHAT_DOES,
     WHEN,
+    WHEN_DONE,
     WHERE,
     WHO,
     YES_NO,
@@ -39,7 +44,10 @@ class Kind(str, Enum):
     NUMBER = "a number"
     COUNT = "a count"
     PERCENT = "a percentage"
+    SPAN = "a duration or a length"  # of time or of space, or a count ("12 characters"): not money
+    LENGTH = "a length"  # of a dimension (`Question.dimension`)
     PLACE = "a place"
+    DATE = "a date"
     PHONE = "a phone number"
     EMAIL = "an email address"
     WEB = "a web address"
@@ -48,6 +56,9 @@ class Kind(str, Enum):
 TIME_UNIT_STEMS = {stem(u): u for u in TIME_UNITS}
 TIME_UNIT_STEMS |= {stem(w): "day" for w in DAY_COUNTING}  # "10 working days": the unit is the word after
 _ASKING = frozenset(stem(w) for w in ASKING)
+# The words that ask for money name no topic: "How much does a blood test cost?" asks about a blood test
+# (as written: "How much does EV charging cost?" asks about charging).
+_MONEY_WORDS = frozenset((*MONEY_NOUNS, *MONEY_VERBS))
 _CONTACTS = ((Kind.PHONE, PHONE_ASKED), (Kind.EMAIL, EMAIL_ASKED), (Kind.WEB, WEB_ASKED))
 
 
@@ -57,6 +68,7 @@ class Question:
     time_unit: str  # for "how many days": "day"
     qualifier: str  # the word that says which value: "retail" in "retail price"
     key_terms: frozenset[str]
+    dimension: tuple[str, ...] = ()  # for "how deep": the stems that say a depth
 
 
 def analyse(question: str) -> Question:
@@ -70,7 +82,9 @@ def analyse(question: str) -> Question:
         return Question(None, "", "", _key_terms(question))
     what_does = WHAT_DOES.match(question)
     if what_does:  # what the verb does: "What does the service charge cover?"
-        return Question(Kind.MONEY if what_does.group("money") else None, "", "", _key_terms(question))
+        if what_does.group("money"):
+            return Question(Kind.MONEY, "", "", _key_terms(question, _MONEY_WORDS))
+        return Question(None, "", "", _key_terms(question))
     for contact, asked in _CONTACTS:
         if m := asked.search(question):
             # "phone number", "what number do I call": the kind asked for, not what it is of
@@ -89,9 +103,14 @@ def analyse(question: str) -> Question:
         measured = bool(counted) and is_measured(counted[0])
         kind = Kind.DURATION if time_unit else Kind.NUMBER if measured else Kind.COUNT
     elif HOW_LONG.search(question):
-        kind = Kind.NUMBER  # a duration or a length ("how long must a password be")
+        kind = Kind.SPAN  # a duration or a length ("how long must a password be")
+    elif sized := HOW_SIZED.search(question):
+        dimension = tuple(stem(w) for w in DIMENSIONS[sized.group("dimension").lower()])
+        return Question(Kind.LENGTH, "", "", _key_terms(question) - set(dimension), dimension)
     elif HOW_MUCH_MONEY.search(question):
-        return Question(Kind.MONEY, "", "", _key_terms(question))  # "cost" is the verb: no "X cost" noun
+        return Question(Kind.MONEY, "", "", _key_terms(question, _MONEY_WORDS))  # no "X cost" noun
+    elif WHEN_DONE.match(question):
+        return Question(Kind.DATE, "", "", _key_terms(question))
     elif WHEN.match(question):
         return Question(None, "", "", _key_terms(question))  # a time or a date, not the price it names
     for before, word, after in zip(tokens, tokens[1:], [*tokens[2:], ""]):
@@ -101,7 +120,9 @@ def analyse(question: str) -> Question:
             if content_words(before) and before.lower() not in MONEY_NOUNS:
                 qualifier = stem(before)
             break
-    return Question(kind, time_unit, qualifier, _key_terms(question))
+    return Question(
+        kind, time_unit, qualifier, _key_terms(question, _MONEY_WORDS if kind is Kind.MONEY else ())
+    )
 
 
 def _counted(phrase: str) -> list[str]:
@@ -111,6 +132,8 @@ def _counted(phrase: str) -> list[str]:
     return list(takewhile(lambda w: w.lower() not in STOPWORDS, counted))
 
 
-def _key_terms(question: str) -> frozenset[str]:
-    """The question's content words, less asking words and numbers (a value asked about is not a topic)."""
-    return frozenset(t for t in read(question).content_words if not t.isdigit()) - _ASKING
+def _key_terms(question: str, asking: Collection[str] = ()) -> frozenset[str]:
+    """The question's content words, less asking words, the words of `asking` as written and numbers (a
+    value asked about is not a topic)."""
+    said = " ".join(w for w in words(question) if w not in asking) if asking else question
+    return frozenset(t for t in read(said).content_words if not t.isdigit()) - _ASKING

@@ -20,6 +20,8 @@ STOPWORDS = frozenset(
 )
 # Words that open a sentence about what an earlier one named ("It was played in Mexico").
 PRONOUNS = frozenset("it they he she this these those that which who its their them".split())
+# The pronouns an answer opens with to say something of what was asked ("It costs £35").
+REFERRING_BACK = frozenset("it they this these".split())
 ARTICLES = frozenset({"the", "a", "an"})
 # Words between a preposition and its noun ("with the rice", "in their garage").
 NOUN_DETERMINERS = frozenset("the a an his her its their our your my this that these those".split())

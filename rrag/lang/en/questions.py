@@ -21,14 +21,23 @@ SHORT_ANSWER = re.compile(
 )
 # Words of asking, and words any answer from the corpus is about: not the thing asked about.
 ASKING = tuple(
-    "get gets give gives need needs tell know explain describe happen happens long often exactly "
+    "get gets give gives need needs tell know explain describe happen happens long far often exactly "
     "allowed possible someone anyone say says mention mentions policy policies company rule rules "
     "information details".split()
 )
 
-# How many, and how long: a number; of days, weeks, ... a duration.
+# How many: a number; of days, weeks, ... a duration. How long or how far: a duration or a length
+# ("how far in advance" asks for a time).
 HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[\w-]+\s*){1,3})", re.IGNORECASE)
-HOW_LONG = re.compile(r"\bhow\s+long\b|\bfor\s+how\s+long\b", re.IGNORECASE)
+HOW_LONG = re.compile(r"\bhow\s+(?:long|far(?!\s+in\s+advance))\b", re.IGNORECASE)
+# How deep, tall or wide: a length, said with a word of its dimension ("2 m deep", "a depth of 2 m";
+# "25 metres long" says no depth).
+HOW_SIZED = re.compile(r"\bhow\s+(?P<dimension>deep|tall|wide)\b", re.IGNORECASE)
+DIMENSIONS = {
+    "deep": ("deep", "depth"),
+    "tall": ("tall", "height", "high"),
+    "wide": ("wide", "width", "across"),
+}
 # Units of time a "how many" question counts, and the words before a unit that count days
 # ("10 working days": the unit is the word after).
 TIME_UNITS = ("second", "minute", "hour", "day", "week", "month", "year")
@@ -42,9 +51,8 @@ NEAR_TIME_UNITS = {
 }
 
 # How much money: "how much does it cost", or a noun of price ("the retail price").
-HOW_MUCH_MONEY = re.compile(
-    r"\bhow\s+much\b[^?]*\b(?:cost|costs|charge|charged|pay|pays|paid)\b", re.IGNORECASE
-)
+MONEY_VERBS = ("cost", "costs", "charge", "charged", "pay", "pays", "paid")
+HOW_MUCH_MONEY = re.compile(rf"\bhow\s+much\b[^?]*\b(?:{'|'.join(MONEY_VERBS)})\b", re.IGNORECASE)
 # Nouns of money, as written: their stems would take "far" for "fare" ("How far in advance ...").
 # An insurance excess (a deductible) is the part of a claim the policyholder pays.
 MONEY_NOUNS = frozenset(
@@ -86,6 +94,9 @@ WEB_ASKED = re.compile(
 )
 # What answers a phone number question with fewer digits than a full number: "call 999", "dial 111".
 CALLING = re.compile(r"\b(?:call|dial|ring|phone|text)(?:\s+us)?(?:\s+on)?\s*$", re.IGNORECASE)
+# A question of when a thing was done, or of its year, asks for a date ("When did the centre open?": not
+# its opening hours).
+WHEN_DONE = re.compile(r"\W*(?:when\s+(?:did|was|were)|(?:in\s+)?(?:what|which)\s+year)\b", re.IGNORECASE)
 # A question of when asks for a time or a date, whatever it names ("When do the new prices apply?").
 WHEN = re.compile(r"\W*(?:when|what\s+(?:time|date|day)|which\s+(?:date|day))\b", re.IGNORECASE)
 # A table's column that says where ("For Spin 45, ... the room is Studio Cedar"): its header's noun.
