@@ -105,6 +105,24 @@ def test_a_fragment_answer_is_stated_with_its_question(question: str, fragment: 
     assert (claim.text, claim.start, claim.end, claim.checkable) == (stated, 0, len(fragment), True)
 
 
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # Both were stated with the question ("I should call if my pet needs a vet at night number:
+        # Outside our opening hours, ...", "The Pet Health Club costs for a dog: Spread the cost ..."),
+        # claims the documents never made.
+        (
+            "What number should I call if my pet needs a vet at night?",
+            "Outside our opening hours, call 01632 960555.",
+        ),
+        ("How much does the Pet Health Club cost for a dog?", "Spread the cost of your pet's routine care."),
+    ],
+)
+def test_an_instruction_is_no_fragment(question: str, answer: str) -> None:
+    [claim] = RULES.extract(answer, question)
+    assert claim.text == answer
+
+
 def test_a_sentence_whose_verb_no_list_names_is_no_fragment() -> None:
     # It was framed as "The late fee for junior members is: Non-residents pay ...", a claim the
     # documents never made, and the judge supported it.
@@ -125,8 +143,8 @@ def test_a_piece_split_off_a_sentence_is_not_stated_with_the_question() -> None:
         "How do I book a digital skills session?",
     )
     assert [c.text for c in claims] == [
-        "Call 01632 960 118 to book; sessions are on Friday mornings at Quayside",
-        "limited to 6 people.",
+        "Call 01632 960 118 to book",  # an instruction is a statement of its own
+        "sessions are on Friday mornings at Quayside and limited to 6 people.",
     ]
 
 

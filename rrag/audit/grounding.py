@@ -8,7 +8,7 @@ import re
 
 from rrag.lang.en.questions import NO_WORDS, SHORT_ANSWER, YES_NO, YES_WORDS
 from rrag.text import content_words, locate, normalize, quantities, words
-from rrag.text.clauses import asked_statement, has_subject, main_verbs
+from rrag.text.clauses import asked_statement, has_subject, is_instruction, main_verbs
 
 VERB_CUE = frozenset(
     """is are was were be been has have had will would can could must may might should shall does do did
@@ -46,9 +46,10 @@ _MAIN_VERBS = frozenset("be last cost take pay open close receive approve earn".
 
 
 def has_verb(text: str) -> bool:
-    """A verb the cue list knows, or a subject's verb the parse finds ("Non-residents pay ...", not
-    "e-bikes EUR 35 per day", whose "bikes" an ending would take for a verb)."""
-    return any(t in VERB_CUE for t in words(text)) or has_subject(text)
+    """A verb the cue list knows, a subject's verb the parse finds ("Non-residents pay ...", not
+    "e-bikes EUR 35 per day", whose "bikes" an ending would take for a verb) or an instruction's
+    ("Call 01632 960555")."""
+    return any(t in VERB_CUE for t in words(text)) or has_subject(text) or is_instruction(text)
 
 
 def is_placeholder(text: str) -> bool:

@@ -85,6 +85,25 @@ def has_subject(text: str) -> bool:
     )
 
 
+_INSTRUCTION_WORDS = 4
+
+
+def is_instruction(text: str) -> bool:
+    """Whether the parse of `text` reads it as an instruction: a verb in its base form heads it with no
+    subject and says something of it ("Spread the cost of your pet's care", "Outside our opening
+    hours, call 01632 960555"): a statement to check as it is, not a fragment of one. Not in fewer than
+    four words, where the parse's verb is as often a noun ("Wear parts", "Book online")."""
+    parsed = _parsed(text)
+    return sum(not t.is_punct for t in parsed) >= _INSTRUCTION_WORDS and any(
+        t.dep_ == "ROOT"
+        and t.pos_ == "VERB"
+        and t.tag_ in ("VB", "VBP")
+        and not any(child.dep_ in SUBJECTS for child in t.children)
+        and any(child.dep_ != "punct" for child in t.children)
+        for t in parsed
+    )
+
+
 @per_text(maxsize=4096)
 def verb_starts(text: str) -> frozenset[int]:
     """Where each verb or auxiliary of `text` starts, as its parse reads it: "uses" in "takes 82
