@@ -49,9 +49,12 @@ from rrag.lang.en.units import (
     EVERY_UNIT,
     HUNDREDTHS,
     METRES_AFTER,
+    NO_SPAN_BEFORE,
     PER_HOUR,
     PERCENT,
     REFERENCE_NOUNS,
+    SPAN_AFTER,
+    SPAN_BEFORE,
     TIMES_PER,
     UNIT_QUALIFIERS,
     VIDEO_LINES,
@@ -223,8 +226,9 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         value *= SCALES[scaled.group(1).lower()] if scaled else 1
         found.append(Quantity(float(value), unit, m.start(), end, unit_end))
     spans = [
-        Quantity(1.0, stem(m.group("unit").lower()), m.start("a"), m.start("unit"), m.end("unit"))
+        Quantity(1.0, stem(m.group("unit").lower()), m.start(), m.start("unit"), m.end("unit"))
         for m in A_SPAN.finditer(text)
+        if _is_span(text, m)
     ]
     if not (found or times or fractions or spans):
         spans = [
@@ -252,6 +256,15 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         ):
             found[i + 1] = then._replace(unit=first.unit)
     return tuple(found)
+
+
+def _is_span(text: str, m: re.Match[str]) -> bool:
+    """Whether the "a week" of `m` is a span of one week ("within a week", "a week after the operation";
+    not "once a week", "a quarter of an hour")."""
+    before = text[max(0, m.start() - LOOKBACK) : m.start()]
+    return bool(SPAN_BEFORE.search(before)) or (
+        bool(SPAN_AFTER.match(text, m.end())) and not NO_SPAN_BEFORE.search(before)
+    )
 
 
 def _compound_numbers(text: str) -> Iterator[Quantity]:

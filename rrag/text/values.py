@@ -512,6 +512,7 @@ def _column(text: str, q: Quantity) -> frozenset[str]:
     return _said(subject_of(column_header(text, q.start))) - ARTICLES
 
 
+@per_text(maxsize=4096)  # each value of a sentence reads it
 def _said(text: str) -> frozenset[str]:
     """Every word of `text` in lower case, a bound as one word however it is said ("dog under 20 kg"
     and "dog of less than 20 kg" both say "at most", "20 kg and over" and "20 kg or more" "at least")."""

@@ -98,13 +98,13 @@ TIMES_PER = re.compile(
 # the "a" of a rate ("once a week", "£10 a month"), which follows its amount, nor "an hour and a half",
 # "a quarter of an hour" or "half an hour".
 _SPAN_UNITS = "minute|hour|day|week|fortnight|month|year|decade"
-A_SPAN = re.compile(
-    r"(?:\b(?:within|in|for|after|over|under|than|about|around|nearly|almost|up to)\s+"
-    r"|(?<!\bof\s)(?<!\bhalf\s)"
-    rf"(?=\ban?\s+(?:{_SPAN_UNITS})\s+(?:after|before|later|earlier|ago|from now)\b))"
-    rf"(?P<a>\ban?)\s+(?P<unit>{_SPAN_UNITS})\b(?!\s+and\s+a\s+half)",
-    re.IGNORECASE,
+A_SPAN = re.compile(rf"\ban?\s+(?P<unit>{_SPAN_UNITS})\b(?!\s+and\s+a\s+half)", re.IGNORECASE)
+# What makes "a week" a span: a preposition before it, or a word after it that dates from it.
+SPAN_BEFORE = re.compile(
+    r"\b(?:within|in|for|after|over|under|than|about|around|nearly|almost|up to)\s+$", re.IGNORECASE
 )
+SPAN_AFTER = re.compile(r"\s+(?:after|before|later|earlier|ago|from now)\b", re.IGNORECASE)
+NO_SPAN_BEFORE = re.compile(r"\b(?:of|half)\s+$", re.IGNORECASE)
 # One of a unit of time given by "every": "every hour" is every 1 hour, against "every 30 minutes".
 EVERY_UNIT = re.compile(r"\bevery\s+(?P<unit>minute|hour|day|week|fortnight|month|year)\b", re.IGNORECASE)
 # Nouns that number what follows them: "Section 4" and "Section 7" are two different sections; "the
