@@ -12,6 +12,7 @@ from rrag.audit.scoring import score
 from rrag.engine.pipeline import ReliableRAG
 from rrag.settings import Settings
 from rrag.text.asked import Kind, analyse
+from rrag.text.sentences import heading_over
 from rrag.types import Answer, Claim, ClaimResult, ClaimStatus, Decision, Level, Verdict
 from tests.chat_server import MODEL, ChatServer
 
@@ -383,6 +384,26 @@ def test_a_where_question_is_answered_by_a_place_not_a_time_or_a_manner(
     question: str, sentence: str, addressed: bool
 ) -> None:
     assert assess(question, [sentence]).addressed is addressed
+
+
+def test_the_heading_an_answer_sits_under_says_what_it_is_about() -> None:
+    # "What number do I call if the car breaks down?" was refused: the answer names neither the car nor
+    # a breakdown, the document's title does
+    chunk = (
+        "If your car breaks down\n\nMove to a safe place, switch on your hazard lights and call Roadside "
+        "Help on 0800 123 4455. The line is free."
+    )
+    answer = "Move to a safe place, switch on your hazard lights and call Roadside Help on 0800 123 4455."
+    question = "What number do I call if the car breaks down?"
+    heading = heading_over(chunk, chunk.index("Move"))
+    assert heading == "If your car breaks down"
+    assert not assess(question, [answer]).addressed
+    assert assess(question, [answer], [heading]).addressed
+    # a heading that says part of what was asked makes no answer of what is under it
+    assert not assess("Who is the CEO of Nimbus?", ["Annual billing saves 20%."], ["Nimbus plans"]).addressed
+    faq = "Where are you?\n\nAt 12 Mill Lane.\n\nDo you do home visits?\n\nYes, at £65."
+    assert heading_over(faq, faq.index("Yes")) == "Do you do home visits?"
+    assert heading_over(faq, 2) == ""
 
 
 def test_the_item_asked_about_anywhere_in_the_answer_is_on_target() -> None:

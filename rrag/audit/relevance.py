@@ -154,17 +154,23 @@ def _converts(asked: str, given: set[str | None]) -> bool:
     return bool(NEAR_TIME_UNITS.get(asked, set()) & given)
 
 
-def assess(question: str, sentences: Sequence[str]) -> Relevance:
-    """Whether `sentences` (the answer's claims) address `question`, by the rules above."""
+def assess(question: str, sentences: Sequence[str], headings: Sequence[str] = ()) -> Relevance:
+    """Whether `sentences` (the answer's claims) address `question`, by the rules above. `headings`:
+    the headings their evidence sits under, which say what they are about ("If your car breaks down"
+    over "... call Roadside Help on 0800 123 4455")."""
     q = analyse(question)
     if not q.key_terms and q.kind is None:
         return Relevance(True, "")
     said = {t for s in sentences for t in read(s).content_words}
     shared = sum(_said(t, said) for t in q.key_terms)
     share = shared / len(q.key_terms) if q.key_terms else 1.0
-    # An answer that opens with a pronoun says it of what was asked ("It costs £35 for up to three items")
+    # An answer that opens with a pronoun says it of what was asked ("It costs £35 for up to three items");
+    # one whose headings say what it does not, with it, all that was asked (not "Nimbus" alone of "Who is
+    # the CEO of Nimbus?" under "Nimbus Notes plans and pricing")
     refers_back = bool(sentences) and next(iter(words(sentences[0])), "") in REFERRING_BACK
-    if q.key_terms and (not shared or share < MIN_KEY_SHARE) and not refers_back:
+    under = said | {t for h in headings for t in read(h).content_words}
+    headed = bool(headings) and all(_said(t, under) for t in q.key_terms)
+    if q.key_terms and (not shared or share < MIN_KEY_SHARE) and not (refers_back or headed):
         return Relevance(False, "the answer is about something else than what was asked")
     off_target = _off_target(question, q, sentences)
     if off_target:

@@ -60,7 +60,7 @@ def audit(
     with timer("score"):
         unanswered = a.judged.review_reason() if a.judged else ""
         relevance = (
-            answer_relevance(stages, a.question, a.answer, [r for r in results if r.claim.checkable])
+            answer_relevance(stages, a.question, a.answer, [r for r in results if r.claim.checkable], safe)
             if unread.relevance_readable
             else None
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -18,6 +18,7 @@ from rrag.retrieval.hybrid import HybridRetriever
 from rrag.retrieval.index import ChunkIndex
 from rrag.settings import Settings
 from rrag.store import Store
+from rrag.text.sentences import heading_over
 from rrag.types import Answer, Claim, ClaimResult, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.cascade import build_verifier
@@ -88,14 +89,25 @@ def other_storage(a: Settings, b: Settings) -> bool:
 
 
 def answer_relevance(
-    stages: Stages, question: str, answer: Answer, checkable: list[ClaimResult]
+    stages: Stages,
+    question: str,
+    answer: Answer,
+    checkable: list[ClaimResult],
+    contexts: Sequence[RetrievedChunk] = (),
 ) -> Relevance | None:
     """Whether the answer addresses the question: by rules, then (with an LLM judge configured) by the
     LLM, which may only lower the rules' result. None for a refusal or an answer with no verified claim
-    (it is refused or withheld anyway)."""
+    (it is refused or withheld anyway). The headings the claims' evidence sits under in `contexts`
+    say what they are about."""
     if answer.refused or not any(r.verdict.verified for r in checkable):
         return None
-    offline = assess(question, [r.claim.text for r in checkable])
+    chunks = {c.chunk.chunk_id: c.chunk.text for c in contexts}
+    headings = [
+        heading_over(chunks[e.chunk_id], e.start)
+        for r in checkable
+        if (e := r.verdict.evidence) is not None and e.chunk_id in chunks
+    ]
+    offline = assess(question, [r.claim.text for r in checkable], headings)
     if stages.llm is not None and "llm" in stages.settings.verifiers:
         return judge(stages.llm, question, answer.text, offline)
     return offline

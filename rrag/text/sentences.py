@@ -167,6 +167,21 @@ def _is_table_line(text: str, pos: int) -> bool:
     return bool(_TABLE_LINE.search(text[start : end if end != -1 else len(text)]))
 
 
+def heading_over(text: str, at: int) -> str:
+    """The heading the text at `at` sits under: the nearest paragraph before it that is a title or a
+    question ("If your car breaks down", "Do you do home visits?"), short and not ending a sentence;
+    "" where there is none."""
+    for paragraph in reversed(_PARAGRAPH_BREAK.split(text[:at])[:-1]):
+        line = " ".join(paragraph.split())
+        if line and len(words(line)) <= MAX_SECTION_HEADING_WORDS and not line.endswith((".", ":", ";", ",")):
+            return line
+    return ""
+
+
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+MAX_SECTION_HEADING_WORDS = 12
+
+
 def _is_heading_line(text: str, line_end: int, next_line: int) -> bool:
     """Whether the line ending at `line_end` is a heading over the sentence on the next line."""
     line_start = text.rfind("\n", 0, line_end) + 1
