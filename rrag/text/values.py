@@ -90,7 +90,8 @@ class Value:
     qualified: str = ""  # with a qualifier that follows it ("2.9 kg when full")
     bounds: tuple[float, float] | None = None  # the range it is an end of ("20 to 40 minutes")
     row: frozenset[str] = frozenset()  # the name of its table row, read as a sentence ("For Deep clean, ...")
-    # In a row, its column's header, every word ("the dog under 20 kg is £240": dog, under, 20, kg)
+    # In a row, its column's header, every word but the article and an aside in brackets ("the dog
+    # under 20 kg is £240": dog, under, 20, kg; "the monthly fee (GBP) is 52": monthly, fee)
     column: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()  # the content words of the sentence it is in
     said: frozenset[str] = frozenset()  # every word of the sentence it is in, in lower case
@@ -225,6 +226,7 @@ def values(text: str) -> tuple[Value, ...]:
         measure, amount = q.measure
         sentence = sentence_at(q.start)
         row = _row(sentence, q)
+        header = column_header(text, q.start)
         qualifiers = qualified.get(q, [])
         end = max([q.end, q.unit_end] + [e for _, _, e in qualifiers if e > q.end])
         qualified_ends.append(end)
@@ -235,11 +237,11 @@ def values(text: str) -> tuple[Value, ...]:
                 measure,
                 amount,
                 " ".join(q.written(text).split()),
-                _near(text, q, row) | _row_words(text, q),
+                _near(text, q, row) | _row_words(text, q, header),
                 frozenset((axis, what) for axis, what, _ in qualifiers),
                 " ".join(text[q.start : end].split()),
                 row=row,
-                column=_column(text, q) if row else frozenset(),
+                column=_said(subject_of(header)) - ARTICLES if row else frozenset(),
                 words=frozenset(content_words(sentence.text)),
                 said=_said(sentence.text),
                 bound=bound,
@@ -498,18 +500,11 @@ def _bound_elsewhere(claimed: Value, named: Value, stated: Sequence[Value]) -> b
 _IN_BRACKETS = re.compile(r"\(([^()]{1,20})\)")
 
 
-def _row_words(text: str, q: Quantity) -> frozenset[str]:
-    """The words of the row label and column header of a table sentence's value ("For Deep clean, the
+def _row_words(text: str, q: Quantity, header: str) -> frozenset[str]:
+    """The words of the row label and column `header` of a table sentence's value ("For Deep clean, the
     price (GBP) is 25": deep, clean, price): what it is the value of, outside its clause."""
-    header = column_header(text, q.start)
     named = f"{row_of_value(text, q.start) if header else ''} {header}"
     return frozenset(t for t in content_words(named) if not has_digit(t))
-
-
-def _column(text: str, q: Quantity) -> frozenset[str]:
-    """The words of the column header of a row's value, its aside in brackets left out ("monthly fee
-    (GBP)": monthly, fee) and the article."""
-    return _said(subject_of(column_header(text, q.start))) - ARTICLES
 
 
 @per_text(maxsize=4096)  # each value of a sentence reads it
