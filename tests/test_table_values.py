@@ -95,3 +95,45 @@ def test_a_kind_of_the_named_row_the_claim_does_not_name_is_no_evidence() -> Non
     contexts = [RetrievedChunk(Chunk("c0", "d", "fees.docx", FEES, 0, len(FEES)), 1.0)]
     claim = "A consultation costs £150."
     assert LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts).status is not ClaimStatus.SUPPORTED
+
+
+# A cell that holds two amounts (a bike-share's prices, as ingest writes a DOCX table's rows)
+RIDES = (
+    "For Pay as you go, the price is Free to join, the classic bike is £1 to unlock, then 10p per minute and "
+    "the E-bike is £1 to unlock, then 20p per minute.\n\nFor Day pass, the price is £6, the classic bike is "
+    "Unlimited 30-minute rides and the E-bike is 10p per minute."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "documents_say"),
+    [
+        # The second amount of a cell is its column's too; and of a cell's amounts, the one under the
+        # claim's "a minute". Both were supported: 10p per minute is the classic bike's.
+        ("On pay as you go, an e-bike costs £1 to unlock and then 10p a minute.", "20p per minute"),
+        ("On pay as you go, a classic bike costs 20p a minute.", "10p per minute"),
+    ],
+)
+def test_the_second_amount_of_a_cell_is_of_its_column(claim: str, documents_say: str) -> None:
+    contexts = [RetrievedChunk(Chunk("c0", "d", "prices.docx", RIDES, 0, len(RIDES)), 1.0)]
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts)
+    assert (
+        verdict.status is ClaimStatus.CONTRADICTED
+        and verdict.clash
+        and verdict.clash.evidence_value == documents_say
+    )
+    assert [v.column for v in values(RIDES.split("\n\n")[0]) if v.amount == 0.2] == [{"e", "bike"}]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "On pay as you go, an e-bike costs £1 to unlock and then 20p a minute.",
+        "On a day pass, an e-bike costs 10p a minute.",
+    ],
+)
+def test_the_amounts_of_the_named_cell_are_no_clash(claim: str) -> None:
+    contexts = [RetrievedChunk(Chunk("c0", "d", "prices.docx", RIDES, 0, len(RIDES)), 1.0)]
+    assert (
+        LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts).status is not ClaimStatus.CONTRADICTED
+    )

@@ -32,6 +32,12 @@ def contexts(*texts: str) -> list[RetrievedChunk]:
 
 # (evidence, claim, the claim's value, the evidence's value)
 CLASHES = [
+    (  # "free" says what the minutes are, not what is counted
+        "If the station is full, the app adds 15 free minutes to your ride.",
+        "If the station is full, the app adds 30 free minutes to your ride.",
+        "30 free minutes",
+        "15 free minutes",
+    ),
     (
         "The support team responds to every complaint within 5 working days.",
         "The support team responds within 10 working days.",
@@ -389,6 +395,8 @@ def test_the_claims_value_stated_of_another_thing_elsewhere_does_not_hide_the_cl
         ("The ticket costs 5 pounds.", "The ticket costs 5 euros."),
         # "1 pm" is 13 hours, "8 mph" 12.9 km/h: no conversion makes one the other
         ("3pm: 64 degrees with 8 mph winds.", "At 1 pm it is 64 degrees with 8 mph winds."),
+        # a count of docks is no duration
+        ("Classic bikes can be hired 24 hours a day.", "Classic bikes can be hired from 24 docks."),
     ],
 )
 def test_the_same_number_of_another_measure_is_not_stated(evidence: str, claim: str) -> None:
@@ -777,3 +785,30 @@ def test_what_the_text_says_of_a_named_rows_subject_is_evidence_too() -> None:
     claim = "Only the Premier plan covers a 45-day trip."
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(text))
     assert verdict.status is not ClaimStatus.CONTRADICTED, verdict.reason
+
+
+STATIONS = (
+    "Main stations\n\nCentral Station: 40 docks, at the front of the station.\n"
+    "Riverside Park: 24 docks, with e-bike charging.\nUniversity: 30 docks, beside the library.\n"
+)
+
+
+def test_a_value_after_a_label_is_the_labels() -> None:
+    # The label before the colon says what the docks are of: "University station has 24 docks" passed,
+    # its 24 the park's.
+    claim = "University station has 24 docks."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(STATIONS))
+    assert (
+        verdict.status is ClaimStatus.CONTRADICTED
+        and verdict.clash
+        and verdict.clash.evidence_value == "30 docks"
+    )
+    right = "Riverside Park has 24 docks."
+    assert (
+        LexicalVerifier().verify(Claim(right, 0, len(right)), contexts(STATIONS)).status
+        is ClaimStatus.SUPPORTED
+    )
+    # a numbered label names nothing
+    assert {v.written: v.near for v in values("Passage 1: The forecast is 64 degrees.")}["64 degrees"] == {
+        "forecast"
+    }

@@ -503,11 +503,23 @@ def is_measured(q: Quantity) -> bool:
 
 
 def other_measures(a: Quantity, b: Quantity) -> bool:
-    """Whether `a` and `b` are amounts of two measures told apart by their units: two currencies, or
-    a mass and a length; not a count of rooms and one of floors (a unit of a thing may be written
-    otherwise: "rooms" and "study rooms")."""
+    """Whether `a` and `b` are amounts of two measures told apart by their units: two currencies, a
+    mass and a length, a count of a thing and an amount of a measure ("24 docks" is no "24 hours");
+    not a count of rooms and one of floors (a unit of a thing may be written otherwise: "rooms" and
+    "study rooms")."""
+    if (_counts_a_thing(a) and is_measured(b)) or (_counts_a_thing(b) and is_measured(a)):
+        return True
     kind_a, kind_b = _kind(a.unit), _kind(b.unit)
     return bool(kind_a and kind_b) and (kind_a != kind_b or (kind_a == _MONEY and a.unit != b.unit))
+
+
+# Units that count no thing though they measure nothing `_kind` knows: a year, a time of day, a share,
+# an age, a date.
+_NOT_COUNTS = frozenset({CALENDAR_YEAR, TIME_OF_DAY, FRACTION, *_MEASURES})
+
+
+def _counts_a_thing(q: Quantity) -> bool:
+    return bool(q.unit) and q.unit not in _NOT_COUNTS and not is_measured(q)
 
 
 def months(text: str) -> set[int]:

@@ -475,6 +475,9 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
             and c.compatible(o)
             and not c.of_another_row(o)
         ]
+        # Of a cell's values, the one under the claim's qualifiers ("£1 to unlock, then 20p per minute"
+        # for "10p a minute")
+        named = [o for o in named if c.qualifiers and c.qualifiers <= o.qualifiers] or named
         if (
             len(named) == 1
             and not named[0].holds(c)
@@ -716,10 +719,25 @@ def _near(text: str, q: Quantity, row: frozenset[str]) -> frozenset[str]:
     clause_start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, q.start)), default=0)
     clause_end = next((m.start() for m in _CLAUSE_END.finditer(text, end)), len(text))
     before = content_words(text[clause_start : q.start])[-NEAR_WORDS:]
+    label = _label_over(text, clause_start, q.start)
     after = content_words(text[end:clause_end])[:NEAR_WORDS]
     if not before and not after and text.startswith(",", clause_end):
         # A value that opens its sentence before a comma is of the clause after it: "Every 6 hours,
         # the backup job runs", "In May 1995, the museum opened".
         main_end = next((m.start() for m in _CLAUSE_END.finditer(text, clause_end + 1)), len(text))
         after = content_words(text[clause_end + 1 : main_end])[:NEAR_WORDS]
-    return frozenset(t for t in (*before, *after, *row) if not has_digit(t))
+    return frozenset(t for t in (*before, *after, *row, *label) if not has_digit(t))
+
+
+# A label that opens its line before a colon names what the values on the line are of ("University: 30
+# docks, beside the library"); a numbered one does not ("Step 3:", "passage 1:").
+_LABEL = re.compile(r"(?:^|\n)[ \t]*(?P<label>[^\W\d][^\n:\d]{0,40}):[ \t]")
+
+
+def _label_over(text: str, clause_start: int, at: int) -> tuple[str, ...]:
+    """The content words of the label whose colon opens the clause of the value at `at`, if any."""
+    line_start = text.rfind("\n", 0, at) + 1
+    m = _LABEL.match(text, max(line_start - 1, 0)) if line_start else _LABEL.match(text)
+    if m is None or m.end() > at or text[m.end() : clause_start].strip() or clause_start < m.end() - 2:
+        return ()
+    return content_words(m.group("label"))[-NEAR_WORDS:]

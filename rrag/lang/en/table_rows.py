@@ -66,7 +66,6 @@ _HEADER_REACH = 80  # characters before a value that can hold its header
 _CELL = re.compile(
     r"(?:,|\band) the (?P<header>(?:(?! (?:is|are) )[^,;.]){1,60}?) (?:is|are) ", re.IGNORECASE
 )
-_CELL_BEFORE = re.compile(_CELL.pattern + "$", re.IGNORECASE)
 # The name of the row whose sentence a value is in ("For Deep clean, the price (GBP) is "), read where
 # the value has a column header.
 _ROW = re.compile(r"\bFor (?P<label>[^,.]{1,80}), the [^.]*$")
@@ -83,10 +82,12 @@ _CURRENCY_HEADER = re.compile(
 
 
 def column_header(text: str, at: int) -> str:
-    """The column header a row's sentence puts just before the value at `at` ("price (GBP)"), or ""."""
+    """The column header of the value at `at` ("price (GBP)"), or "": in a row's sentence, of the cell
+    it is in, the second value of a cell too ("the E-bike is £1 to unlock, then 20p per minute": 20p is
+    the E-bike's); elsewhere the header just before it."""
     start = max(0, at - _HEADER_REACH)
-    m = _CELL_BEFORE.search(text, start, at) if row_of_value(text, at) else None
-    m = m or _HEADER.search(text, start, at)
+    cells = list(_CELL.finditer(text, start, at)) if row_of_value(text, at) else []
+    m = cells[-1] if cells else _HEADER.search(text, start, at)
     return m.group("header") if m else ""
 
 

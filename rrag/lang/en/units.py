@@ -76,9 +76,10 @@ BASE_UNITS = {
 BASE_UNITS["speed"] = {"mph": 1.609344, "kph": 1.0, "knot": 1.852} | {
     f"{unit}/h": metres / 1e3 for unit, metres in BASE_UNITS["length"].items()
 }
-# Words between a number and what it counts: "5 working days" counts days.
+# Words between a number and what it counts: "5 working days" counts days, "15 free minutes" minutes.
 UNIT_QUALIFIERS = frozenset(
-    "working business calendar consecutive full whole clear additional extra further".split()
+    "working business calendar consecutive full whole clear additional extra further more free paid "
+    "unpaid".split()
 )
 # The units of time an age is given in ("a 34-year-old teacher").
 AGE_UNITS = ("year", "month", "week")
@@ -88,7 +89,8 @@ WEIGHED = re.compile(r"\b(?:weigh\w*|heav\w*)\b", re.IGNORECASE)  # "weighs 5 po
 METRES_AFTER = re.compile(
     r"\s+(?:tall|high|long|wide|deep|away|from|above|below|in (?:length|height|depth|diameter))\b"
 )
-PERCENT = re.compile(r"\s?%|\s(?:percent|per cent)\b", re.IGNORECASE)
+# "42 percentage chance" is 42%; "5 percentage points" is no share of the whole
+PERCENT = re.compile(r"\s?%|\s(?:percent|per cent|percentage(?!\s+points?\b))\b", re.IGNORECASE)
 DEGREES = re.compile(r"\s+(celsius|centigrade|fahrenheit|C|F)\b", re.IGNORECASE)
 # "once a day", "twice weekly": times a unit of time.
 TIMES_PER = re.compile(
