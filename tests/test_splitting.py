@@ -55,6 +55,21 @@ def test_a_heading_line_is_not_glued_onto_the_next_sentence() -> None:
     ]
 
 
+def test_a_heading_that_asks_under_a_title_is_a_heading() -> None:
+    # A PDF's section heading said as a question, with its auxiliary, under the document's title: it was
+    # glued onto the answer ("Who can ride You must be 16 or over to hire a bike.")
+    text = (
+        "Membership terms\nWho can ride\nYou must be 16 or over to hire a bike.\n"
+        "Staff who can\nride get a pass."
+    )
+    assert sentences(text) == [
+        "Membership terms",
+        "Who can ride",
+        "You must be 16 or over to hire a bike.",
+        "Staff who can\nride get a pass.",
+    ]
+
+
 def test_a_line_wrapped_mid_sentence_stays_one_sentence() -> None:
     text = (
         "Staff report incidents to the Security\nOperations team within 2 hours.\n"

@@ -117,8 +117,20 @@ def test_a_clause_under_a_condition_is_no_quote_of_a_fact() -> None:
     context = [RetrievedChunk(Chunk("t0", "terms", "terms.md", text, 0, len(text)), 1.0)]
     assert not QuoteVerifier().verify(claim("A refund is given."), context).verified
     assert QuoteVerifier().verify(claim("Bookings are confirmed by email."), context).verified
+    # after the clause too: the pass's refund was "quoted exactly" without its condition
+    text = "Passes can be refunded within 14 days of purchase, provided no ride has been taken with them."
+    context = [RetrievedChunk(Chunk("t2", "terms", "terms.pdf", text, 0, len(text)), 1.0)]
+    assert (
+        not QuoteVerifier()
+        .verify(claim("Passes can be refunded within 14 days of purchase."), context)
+        .verified
+    )
+    assert QuoteVerifier().verify(claim(text), context).verified
     conceded = "Even if it rains, the match goes ahead."  # a concession asserts its main clause
     context = [RetrievedChunk(Chunk("t1", "match", "match.md", conceded, 0, len(conceded)), 1.0)]
+    assert QuoteVerifier().verify(claim("The match goes ahead."), context).verified
+    conceded = "The match goes ahead, even if it rains."
+    context = [RetrievedChunk(Chunk("t3", "match", "match.md", conceded, 0, len(conceded)), 1.0)]
     assert QuoteVerifier().verify(claim("The match goes ahead."), context).verified
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from rrag.lang.en.abbreviations import ABBREVIATIONS, NUMBERING_ABBREVIATIONS, TIME_ABBREVIATIONS
 from rrag.lang.en.dates import DAY_ABBREVIATIONS, MONTH_NAMES, WEEKDAYS
-from rrag.lang.en.function_words import HEADING_AUXILIARIES, STOPWORDS
+from rrag.lang.en.function_words import HEADING_AUXILIARIES, HEADING_QUESTION_WORDS, STOPWORDS
 from rrag.lang.en.table_rows import row_name
 from rrag.text.caches import per_text
 from rrag.text.words import Span, words
@@ -182,8 +182,9 @@ _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 MAX_SECTION_HEADING_WORDS = 12
 
 
-def _is_heading_line(text: str, line_end: int, next_line: int) -> bool:
-    """Whether the line ending at `line_end` is a heading over the sentence on the next line."""
+def _is_heading_line(text: str, line_end: int, next_line: int, headings_before: int = 2) -> bool:
+    """Whether the line ending at `line_end` is a heading over the sentence on the next line; it may sit
+    under up to `headings_before` headings ("Membership terms" / "Who can ride" / "You must be ...")."""
     line_start = text.rfind("\n", 0, line_end) + 1
     line = text[line_start:line_end].strip()
     tokens = words(line)
@@ -191,10 +192,16 @@ def _is_heading_line(text: str, line_end: int, next_line: int) -> bool:
     limit = MAX_TITLE_CASE_HEADING_WORDS if title_case else MAX_HEADING_WORDS
     if not tokens or len(tokens) > limit or not (line[0].isupper() or line[0].isdigit()):
         return False
-    if tokens[-1] in STOPWORDS or any(t in HEADING_AUXILIARIES for t in tokens):
+    asks = tokens[0].lower() in HEADING_QUESTION_WORDS
+    if tokens[-1] in STOPWORDS or (not asks and any(t in HEADING_AUXILIARIES for t in tokens)):
         return False
     before = _last_visible(text, text.rfind("\n", 0, line_end) if line_start else 0)
-    starts_sentence = line_start == 0 or before in ("", "\n") or before in ".!?:;\u2026"
+    starts_sentence = (
+        line_start == 0
+        or before in ("", "\n")
+        or before in ".!?:;\u2026"
+        or (headings_before > 0 and _is_heading_line(text, line_start - 1, line_start, headings_before - 1))
+    )
     return (
         starts_sentence and next_line < len(text) and (text[next_line].isupper() or text[next_line].isdigit())
     )

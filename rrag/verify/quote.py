@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rrag.lang.en.function_words import ALTERNATIVE_NEXT, CLAUSE_START, CONDITION_OPENS
+from rrag.lang.en.function_words import ALTERNATIVE_NEXT, CLAUSE_START, CONDITION_FOLLOWS, CONDITION_OPENS
 from rrag.lang.en.negation import NEGATORS
 from rrag.text import fuzzy_locate, locate, months, normalize, quantities, stem, words
 from rrag.types import Claim, ClaimStatus, RetrievedChunk, Verdict
@@ -80,13 +80,14 @@ _CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?()\[\]\"'\n])")
 def _stands_alone(text: str, start: int, end: int) -> bool:
     """A quote must be whole clauses of the chunk, asserted by their sentence: "employees receive 25
     days" inside "Full-time employees receive 25 days" or "No employees receive 25 days" drops what
-    qualifies or denies it, "the lawyer left" after "If the doctor arrived," the condition, and either
-    side of an "or" the other alternative."""
+    qualifies or denies it, "the lawyer left" after "If the doctor arrived," or before "if the doctor
+    arrived" the condition, and either side of an "or" the other alternative."""
     sentence_start = max(text.rfind(end_mark, 0, start) for end_mark in ".!?\n") + 1
     return bool(
         CLAUSE_START.search(text[max(0, start - 20) : start])
         and _CLAUSE_END.match(text[end : end + 5])
         and not ALTERNATIVE_NEXT.match(text, end)
+        and not CONDITION_FOLLOWS.match(text, end)
         and not (start > sentence_start and CONDITION_OPENS.match(text, sentence_start, start))
     )
 

@@ -43,10 +43,12 @@ TOWARDS = frozenset(("to", "from"))
 BE = ("is", "are", "was", "were", "be", "been", "being")
 # Copulas a yes/no fact of a record is said with ("WiFi is not available").
 COPULAS = frozenset("is are was were isnt arent wasnt werent".split())
-# Auxiliaries a heading has none of ("Scope" is a heading, "Staff must" a wrapped line).
+# Auxiliaries a heading has none of ("Scope" is a heading, "Staff must" a wrapped line), unless it asks
+# ("Who can ride", "What is covered"): the question words it may open with.
 HEADING_AUXILIARIES = frozenset(
     "is are was were be must will shall should can may might has have had does do".split()
 )
+HEADING_QUESTION_WORDS = frozenset("who what when where which why how".split())
 # Words before a verb, not a thing: "would love to", "I love".
 BEFORE_A_VERB = frozenset(
     "to would will can could may might must shall should i we you they dont doesnt didnt".split()
@@ -67,7 +69,8 @@ ALTERNATIVE_NEXT = re.compile(r"[\s,;]*or\b", re.IGNORECASE)
 # A sentence that opens with a condition asserts none of its clauses on their own: "If the doctor
 # arrived, the lawyer left" does not say the lawyer left. (A concession still asserts its main clause:
 # "even if", "although", "whether or not".)
-CONDITION_OPENS = re.compile(
-    r"\s*(?:if|unless|provided|providing|as long as|so long as|in case|assuming|supposing|suppose)\b",
-    re.IGNORECASE,
-)
+_CONDITIONS = r"if|unless|provided|providing|as long as|so long as|assuming|supposing|suppose"
+CONDITION_OPENS = re.compile(rf"\s*(?:{_CONDITIONS}|in case)\b", re.IGNORECASE)
+# A condition after a clause: "Passes can be refunded within 14 days, provided no ride has been
+# taken" does not say passes can be refunded (an "in case" after it gives a reason, no condition).
+CONDITION_FOLLOWS = re.compile(rf"[\s,;]*(?:only\s+)?(?:{_CONDITIONS})\b", re.IGNORECASE)
