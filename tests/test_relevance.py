@@ -36,6 +36,10 @@ from tests.chat_server import MODEL, ChatServer
         ("When do the new prices apply?", None, ""),  # a date, not the price it names
         ("Does the service charge cover contents insurance?", None, ""),  # a yes or a no, not a price
         ("How much is the concierge paid?", Kind.MONEY, ""),
+        # the price of a thing, though no word of money is said; not of every "how much is"
+        ("How much is a weekly pass?", Kind.MONEY, ""),
+        ("How much is it to hire a bike?", Kind.MONEY, ""),
+        ("How much is the storage limit?", None, ""),
         # what a verb does, not its subject's price; unless the verb is the price's
         ("What does the service charge cover?", None, ""),
         ("What does the deposit pay for?", None, ""),
@@ -340,6 +344,14 @@ def test_a_value_under_a_column_header_is_of_the_kind_the_header_names(question:
             "Where can staff park at head office?",
             ["The customer office is open from 8:00 to 18:00 on weekdays and on Saturdays."],
             "the question asks for a place, which the answer does not give",
+        ),
+        (  # was answered HIGH: the day pass's row shares "pass"
+            "How much is a weekly pass?",
+            [
+                "For Day pass, the price is £6 and the E-bike is 10p per minute.",
+                "Passes can be refunded within 14 days of purchase, provided no ride has been taken.",
+            ],
+            "the question asks for an amount of money",
         ),
     ],
 )

@@ -50,9 +50,13 @@ NEAR_TIME_UNITS = {
     "hour": {"minute", "day"},
 }
 
-# How much money: "how much does it cost", or a noun of price ("the retail price").
+# How much money: "how much does it cost", the price of a thing ("How much is a day pass?", "How much
+# is it to hire a bike?"; not "How much is the storage limit?"), or a noun of price ("the retail price").
 MONEY_VERBS = ("cost", "costs", "charge", "charged", "pay", "pays", "paid")
-HOW_MUCH_MONEY = re.compile(rf"\bhow\s+much\b[^?]*\b(?:{'|'.join(MONEY_VERBS)})\b", re.IGNORECASE)
+HOW_MUCH_MONEY = re.compile(
+    rf"\bhow\s+much\b(?:[^?]*\b(?:{'|'.join(MONEY_VERBS)})\b|\s+(?:is|are|was|were)\s+(?:an?|it\s+to)\b)",
+    re.IGNORECASE,
+)
 # Nouns of money, as written: their stems would take "far" for "fare" ("How far in advance ...").
 # An insurance excess (a deductible) is the part of a claim the policyholder pays.
 MONEY_NOUNS = frozenset(
