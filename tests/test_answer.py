@@ -379,3 +379,21 @@ def test_a_sentence_opening_with_a_pronoun_comes_after_the_sentence_it_points_ba
         "The visitor car park is behind the east wing.",
         "It closes at 22:00 every day.",
     ]
+
+
+def test_a_faq_answer_is_read_with_the_question_over_it(embedder: Embedder) -> None:
+    # "There is no charge." names no puncture; its FAQ question does. The terms' "Pay-as-you-go charges
+    # are not refunded.", which shares "pay" and "charges" with the question, was the answer.
+    faq = (
+        "Questions riders ask\n\nDo I need a helmet?\n\nHelmets are not required by law.\n\n"
+        "What if I get a puncture?\n\nReturn the bike to the nearest dock and press the spanner button. "
+        "There is no charge.\n"
+    )
+    terms = (
+        "Refunds\n\nPasses can be refunded within 14 days of purchase. "
+        "Pay-as-you-go charges are not refunded.\n"
+    )
+    answer = ExtractiveAnswerer(embedder).answer(
+        "Do I pay for a puncture?", [context(terms, "t-0", "terms.pdf"), context(faq, "f-0", "faq.html")]
+    )
+    assert answer.text.startswith("There is no charge.")

@@ -20,6 +20,7 @@ from rrag.text import (
     PRONOUNS,
     Span,
     content_words,
+    heading_over,
     is_list_item,
     labelled_numbers,
     locate,
@@ -89,7 +90,11 @@ class ExtractiveAnswerer(Answerer):
         ]
         if not candidates:
             return Answer(REFUSAL, self.name, refused=True)
-        scores = self._relevance(question, [span.text for _, span in candidates])
+        scores = self._relevance(
+            question,
+            [span.text for _, span in candidates],
+            [_question_over(chunk.text, span) for chunk, span in candidates],
+        )
         picked: list[tuple[Chunk, Span]] = []
         seen: set[str] = set()
         for i in sorted(range(len(candidates)), key=lambda i: -scores[i]):
@@ -113,8 +118,11 @@ class ExtractiveAnswerer(Answerer):
         )
         return Answer(text, self.name, citations)
 
-    def _relevance(self, question: str, sentences: list[str]) -> np.ndarray:
-        vectors = self.embedder.embed([question, *sentences])
+    def _relevance(self, question: str, sentences: list[str], faq_questions: list[str]) -> np.ndarray:
+        # A sentence of a FAQ's answer means what it means with its question ("There is no charge." under
+        # "What if I get a puncture?"); its own words are what it says.
+        read_with = [f"{asked} {s}" if asked else s for s, asked in zip(sentences, faq_questions)]
+        vectors = self.embedder.embed([question, *read_with])
         similarity = vectors[1:] @ vectors[0]
         asked = set(content_words(question))
         terms = [set(content_words(s)) for s in sentences]
@@ -253,6 +261,12 @@ def _without_section_number(span: Span) -> Span:
     """ "2.1 MFA is required ..." -> "MFA is required ...": still verbatim, without the numbering."""
     m = _SECTION_NUMBER.match(span.text)
     return Span(span.text[m.end() :], span.start + m.end(), span.end) if m else span
+
+
+def _question_over(text: str, span: Span) -> str:
+    """The question a FAQ puts over the sentence, "" where none does."""
+    heading = heading_over(text, span.start)
+    return heading if heading.endswith("?") else ""
 
 
 def _states_something(text: str, span: Span) -> bool:

@@ -23,6 +23,7 @@ from rrag.text.quantities import (
 )
 from rrag.text.sentences import (
     chunk_sentences,
+    heading_over,
     is_list_item,
     list_lead_ins,
     list_marker,
@@ -77,6 +78,7 @@ __all__ = [
     "month_ranges",
     "months",
     "months_inside",
+    "heading_over",
     "named_as_a_kind",
     "negates",
     "negation_count",
