@@ -183,6 +183,15 @@ def test_a_fragment_answer_read_from_a_file_is_no_heading() -> None:
     assert (heading.text, heading.reason) == ("Leave", "heading")
 
 
+def test_a_value_labelled_with_what_was_asked_is_stated_as_it_is() -> None:
+    # It was "At Riverside Park are docks: Riverside Park: 24 docks, with e-bike charging."
+    question = "How many docks are at Riverside Park?"
+    [claim] = RULES.extract("Riverside Park: 24 docks, with e-bike charging.", question)
+    assert claim.text == "Riverside Park: 24 docks, with e-bike charging."
+    [claim] = RULES.extract("Price: £6.", "How much is a day pass?")  # a label that names no subject
+    assert claim.text == "A day pass is: Price: £6."
+
+
 def test_fragments_from_the_llm_are_stated_with_the_question_too() -> None:
     claims, _ = LLMClaimExtractor(FakeLLM({"claims": ["12 hours"]})).extract_with_notes("12 hours.", QUESTION)
     assert [(c.text, c.start, c.end) for c in claims] == [("Passwords must be: 12 hours", 0, 8)]

@@ -42,6 +42,7 @@ _AUXILIARIES = frozenset(
     "is are was were must will shall should can could may might would has have had".split()
 )
 _DO = frozenset("do does did".split())
+_BE = frozenset("is are was were".split())
 _MAIN_VERBS = frozenset("be last cost take pay open close receive approve earn".split())
 
 
@@ -85,7 +86,7 @@ def with_question(fragment: str, question: str) -> str | None:
         return asked_statement(question, denied=_denies(fragment)) if YES_NO.match(question) else None
     asked = question.strip().rstrip("?").strip()
     wh = _WH_START.match(asked)
-    if not wh or not fragment.strip():
+    if not wh or not fragment.strip() or _names_what_was_asked(fragment, question):
         return None
     rest = asked[wh.end() :].split()
     aux = next((i for i, w in enumerate(rest) if w.lower() in _AUXILIARIES | _DO), None)
@@ -93,7 +94,7 @@ def with_question(fragment: str, question: str) -> str | None:
         return f"{fragment.strip().rstrip('.!;,')} {' '.join(rest)}." if rest else None
     asked_for, verb, after = rest[:aux], rest[aux], rest[aux + 1 :]
     # The subject runs up to the main verb: "must [security incidents] be reported", "can [I] keep".
-    verbs = main_verbs(question)
+    verbs = main_verbs(question, participles=verb.lower() in _BE)
     main = next(
         (i for i, w in enumerate(after) if i > 0 and (_is_main_verb(w.lower()) or w.lower() in verbs)),
         len(after),
@@ -105,6 +106,19 @@ def with_question(fragment: str, question: str) -> str | None:
         return None
     statement = " ".join([*subject, *predicate, *asked_for])  # "Employees get days of leave"
     return f"{statement[0].upper()}{statement[1:]}: {fragment}"  # ends with the answer's own words
+
+
+def _names_what_was_asked(fragment: str, question: str) -> bool:
+    """Whether `fragment` is a labelled value whose label names what the question asks about: "Riverside
+    Park: 24 docks" says it of Riverside Park ("At Riverside Park are docks: Riverside Park: 24 docks"
+    says it twice)."""
+    labelled = _LABELLED.match(fragment)
+    return labelled is not None and bool(
+        set(content_words(labelled.group("label"))) & set(content_words(question))
+    )
+
+
+_LABELLED = re.compile(r"\s*(?P<label>[^:]{1,60}):\s*\S")
 
 
 def _without_do(auxiliary: str, predicate: list[str]) -> list[str]:

@@ -112,10 +112,18 @@ def verb_starts(text: str) -> frozenset[int]:
 
 
 @per_text(maxsize=4096)
-def main_verbs(text: str) -> frozenset[str]:
+def main_verbs(text: str, participles: bool = False) -> frozenset[str]:
     """The verbs of `text` that are no auxiliary, lower-cased, as its parse reads them: "keep" in "How
-    many cats can I keep?"."""
-    return frozenset(t.text.lower() for t in _parsed(text) if t.pos_ == "VERB")
+    many cats can I keep?"; with `participles`, those only (after "is": "collected" in "When is the bin
+    collected?", not "pass" in "How much is a day pass?", a noun the parse takes for a verb)."""
+    return frozenset(
+        t.text.lower()
+        for t in _parsed(text)
+        if t.pos_ == "VERB" and (not participles or t.tag_ in _PARTICIPLES)
+    )
+
+
+_PARTICIPLES = frozenset({"VBN", "VBG"})
 
 
 def asked_statement(question: str, denied: bool = False) -> str | None:
