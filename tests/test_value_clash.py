@@ -812,3 +812,22 @@ def test_a_value_after_a_label_is_the_labels() -> None:
     assert {v.written: v.near for v in values("Passage 1: The forecast is 64 degrees.")}["64 degrees"] == {
         "forecast"
     }
+
+
+@pytest.mark.parametrize(
+    ("evidence", "claim"),
+    [
+        # a word between a number and a unit of measure says which ones, not what is counted: with a
+        # count of a thing no amount of a measure, "5 unused days" was no "5 days"
+        ("Up to 5 unused days may be carried over into the next year.", "Up to 5 days may be carried over."),
+        (
+            "If the station is full, the app adds 15 free minutes.",
+            "If the station is full, the app adds 15 minutes.",
+        ),
+    ],
+)
+def test_a_word_before_a_unit_of_measure_says_which_not_what_is_counted(evidence: str, claim: str) -> None:
+    assert (
+        LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence)).status
+        is ClaimStatus.SUPPORTED
+    )

@@ -417,6 +417,10 @@ def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:
     m = _UNIT_WORD.match(text, pos)
     if m and m.group(2).lower() in UNIT_QUALIFIERS:
         m = _UNIT_WORD.match(text, m.end()) or m
+    if m is not None and m.group(2).lower() not in STOPWORDS and not _measures(m.group(2)):
+        after = _UNIT_WORD.match(text, m.end())
+        if after and not after.group(1) and _measures(after.group(2)):
+            m = after  # a word before a unit of measure says which: "5 unused days" counts days
     if not m:
         return "", -1
     word = m.group(2).lower()
@@ -439,6 +443,12 @@ def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:
     if unit == "pound" and WEIGHED.search(text, max(0, pos - LOOKBACK), pos):
         return "lb", m.end()  # "weighs 5 pounds" is a mass, "costs 5 pounds" money
     return CURRENCIES.get(unit, unit), m.end()
+
+
+def _measures(word: str) -> bool:
+    """Whether `word` is a unit of a measure ("days", "kg", "pounds")."""
+    unit = stem(word.lower())
+    return unit in _IN_BASE_UNIT or unit in CURRENCIES
 
 
 def same_amount(a: Quantity, b: Quantity) -> bool:
