@@ -52,19 +52,32 @@ FEES = (
     "\n\nOut-of-hours consultations cost £150, in addition to any treatment given."
 )
 
+# A cell that holds two amounts (a bike-share's prices, as ingest writes a DOCX table's rows)
+RIDES = (
+    "For Pay as you go, the price is Free to join, the classic bike is £1 to unlock, then 10p per minute and "
+    "the E-bike is £1 to unlock, then 20p per minute.\n\nFor Day pass, the price is £6, the classic bike is "
+    "Unlimited 30-minute rides and the E-bike is 10p per minute."
+)
+
 
 @pytest.mark.parametrize(
-    ("claim", "documents_say"),
+    ("table", "claim", "documents_say"),
     [
         # The cell of the column the claim names, its bound said in any words; the row named by most of
         # its name's words. Each was supported: the amount is the row's, of another column.
-        ("A scale and polish for a cat costs £240.", "£210"),
-        ("A scale and polish for a dog under 20 kg costs £280.", "£240"),
-        ("A scale and polish for a dog of 20 kg or more costs £240.", "£280"),
+        (FEES, "A scale and polish for a cat costs £240.", "£210"),
+        (FEES, "A scale and polish for a dog under 20 kg costs £280.", "£240"),
+        (FEES, "A scale and polish for a dog of 20 kg or more costs £240.", "£280"),
+        # The second amount of a cell is its column's too; and of a cell's amounts, the one under the
+        # claim's "a minute". Both were supported: 10p per minute is the classic bike's.
+        (RIDES, "On pay as you go, an e-bike costs £1 to unlock and then 10p a minute.", "20p per minute"),
+        (RIDES, "On pay as you go, a classic bike costs 20p a minute.", "10p per minute"),
     ],
 )
-def test_a_value_of_another_column_of_the_named_row_is_contradicted(claim: str, documents_say: str) -> None:
-    contexts = [RetrievedChunk(Chunk("c0", "d", "fees.docx", FEES, 0, len(FEES)), 1.0)]
+def test_a_value_of_another_column_of_the_named_row_is_contradicted(
+    table: str, claim: str, documents_say: str
+) -> None:
+    contexts = [RetrievedChunk(Chunk("c0", "d", "prices.docx", table, 0, len(table)), 1.0)]
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts)
     assert (
         verdict.status is ClaimStatus.CONTRADICTED
@@ -74,16 +87,18 @@ def test_a_value_of_another_column_of_the_named_row_is_contradicted(claim: str, 
 
 
 @pytest.mark.parametrize(
-    "claim",
+    ("table", "claim"),
     [
-        "A scale and polish for a cat costs £210.",
-        "A scale and polish for a dog of 20 kg or more costs £280.",
-        "Scale and polish costs £210 for a cat and £240 for a dog under 20 kg.",
-        "An out-of-hours consultation costs £150.",
+        (FEES, "A scale and polish for a cat costs £210."),
+        (FEES, "A scale and polish for a dog of 20 kg or more costs £280."),
+        (FEES, "Scale and polish costs £210 for a cat and £240 for a dog under 20 kg."),
+        (FEES, "An out-of-hours consultation costs £150."),
+        (RIDES, "On pay as you go, an e-bike costs £1 to unlock and then 20p a minute."),
+        (RIDES, "On a day pass, an e-bike costs 10p a minute."),
     ],
 )
-def test_the_value_of_the_named_cell_is_no_clash(claim: str) -> None:
-    contexts = [RetrievedChunk(Chunk("c0", "d", "fees.docx", FEES, 0, len(FEES)), 1.0)]
+def test_the_value_of_the_named_cell_is_no_clash(table: str, claim: str) -> None:
+    contexts = [RetrievedChunk(Chunk("c0", "d", "prices.docx", table, 0, len(table)), 1.0)]
     assert (
         LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts).status is not ClaimStatus.CONTRADICTED
     )
@@ -97,43 +112,5 @@ def test_a_kind_of_the_named_row_the_claim_does_not_name_is_no_evidence() -> Non
     assert LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts).status is not ClaimStatus.SUPPORTED
 
 
-# A cell that holds two amounts (a bike-share's prices, as ingest writes a DOCX table's rows)
-RIDES = (
-    "For Pay as you go, the price is Free to join, the classic bike is £1 to unlock, then 10p per minute and "
-    "the E-bike is £1 to unlock, then 20p per minute.\n\nFor Day pass, the price is £6, the classic bike is "
-    "Unlimited 30-minute rides and the E-bike is 10p per minute."
-)
-
-
-@pytest.mark.parametrize(
-    ("claim", "documents_say"),
-    [
-        # The second amount of a cell is its column's too; and of a cell's amounts, the one under the
-        # claim's "a minute". Both were supported: 10p per minute is the classic bike's.
-        ("On pay as you go, an e-bike costs £1 to unlock and then 10p a minute.", "20p per minute"),
-        ("On pay as you go, a classic bike costs 20p a minute.", "10p per minute"),
-    ],
-)
-def test_the_second_amount_of_a_cell_is_of_its_column(claim: str, documents_say: str) -> None:
-    contexts = [RetrievedChunk(Chunk("c0", "d", "prices.docx", RIDES, 0, len(RIDES)), 1.0)]
-    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts)
-    assert (
-        verdict.status is ClaimStatus.CONTRADICTED
-        and verdict.clash
-        and verdict.clash.evidence_value == documents_say
-    )
+def test_every_amount_of_a_cell_has_its_column() -> None:
     assert [v.column for v in values(RIDES.split("\n\n")[0]) if v.amount == 0.2] == [{"e", "bike"}]
-
-
-@pytest.mark.parametrize(
-    "claim",
-    [
-        "On pay as you go, an e-bike costs £1 to unlock and then 20p a minute.",
-        "On a day pass, an e-bike costs 10p a minute.",
-    ],
-)
-def test_the_amounts_of_the_named_cell_are_no_clash(claim: str) -> None:
-    contexts = [RetrievedChunk(Chunk("c0", "d", "prices.docx", RIDES, 0, len(RIDES)), 1.0)]
-    assert (
-        LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts).status is not ClaimStatus.CONTRADICTED
-    )
