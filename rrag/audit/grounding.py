@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from rrag.lang.en.function_words import BE
 from rrag.lang.en.questions import NO_WORDS, SHORT_ANSWER, YES_NO, YES_WORDS
 from rrag.text import content_words, locate, normalize, quantities, words
 from rrag.text.clauses import asked_statement, has_subject, is_instruction, main_verbs
@@ -42,7 +43,6 @@ _AUXILIARIES = frozenset(
     "is are was were must will shall should can could may might would has have had".split()
 )
 _DO = frozenset("do does did".split())
-_BE = frozenset("is are was were".split())
 _MAIN_VERBS = frozenset("be last cost take pay open close receive approve earn".split())
 
 
@@ -94,7 +94,7 @@ def with_question(fragment: str, question: str) -> str | None:
         return f"{fragment.strip().rstrip('.!;,')} {' '.join(rest)}." if rest else None
     asked_for, verb, after = rest[:aux], rest[aux], rest[aux + 1 :]
     # The subject runs up to the main verb: "must [security incidents] be reported", "can [I] keep".
-    verbs = main_verbs(question, participles=verb.lower() in _BE)
+    verbs = main_verbs(question, participles=verb.lower() in BE)
     main = next(
         (i for i, w in enumerate(after) if i > 0 and (_is_main_verb(w.lower()) or w.lower() in verbs)),
         len(after),

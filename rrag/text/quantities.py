@@ -448,7 +448,7 @@ def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:
 def _measures(word: str) -> bool:
     """Whether `word` is a unit of a measure ("days", "kg", "pounds")."""
     unit = stem(word.lower())
-    return unit in _IN_BASE_UNIT or unit in CURRENCIES
+    return bool(_kind(CURRENCIES.get(unit, unit)))
 
 
 def same_amount(a: Quantity, b: Quantity) -> bool:

@@ -736,8 +736,7 @@ _LABEL = re.compile(r"(?:^|\n)[ \t]*(?P<label>[^\W\d][^\n:\d]{0,40}):[ \t]")
 
 def _label_over(text: str, clause_start: int, at: int) -> tuple[str, ...]:
     """The content words of the label whose colon opens the clause of the value at `at`, if any."""
-    line_start = text.rfind("\n", 0, at) + 1
-    m = _LABEL.match(text, max(line_start - 1, 0)) if line_start else _LABEL.match(text)
-    if m is None or m.end() > at or text[m.end() : clause_start].strip() or clause_start < m.end() - 2:
+    m = _LABEL.match(text, max(text.rfind("\n", 0, at), 0))
+    if m is None or m.end() > at or clause_start != m.end("label") + 1:  # the clause opens at its colon
         return ()
     return content_words(m.group("label"))[-NEAR_WORDS:]
