@@ -117,6 +117,10 @@ def test_facts_with_their_own_numbers_become_claims_that_keep_their_spans() -> N
         ("The wash uses 120 litres", "uses 120 litres"),
         ("The wash costs EUR 2.", "costs EUR 2."),
     ]
+    assert claims("Members get 10% off classes and 20% off at the cafe.") == [
+        ("Members get 10% off classes", "Members get 10% off classes"),
+        ("Members get 20% off at the cafe.", "20% off at the cafe."),
+    ]
     assert claims("The fee is 5% and the cap is EUR 100.") == [
         ("The fee is 5%", "The fee is 5%"),
         ("the cap is EUR 100.", "the cap is EUR 100."),
@@ -130,6 +134,9 @@ def test_facts_with_their_own_numbers_become_claims_that_keep_their_spans() -> N
         "Employees with 2 years of service and a good record qualify.",  # one number
         "2 and 3 bedroom flats are available.",  # no subject to carry over
         "Version 4.2, effective 1 January 2026.",  # a comma alone does not list facts
+        # "14 days" joins "a reminder", not "£12": split, it read "A late payment is charged 14 days
+        # without payment." and left the £12 without its condition
+        "A late payment is charged £12 only after a reminder and 14 days without payment.",
     ],
 )
 def test_what_is_one_fact_stays_one_claim(answer: str) -> None:

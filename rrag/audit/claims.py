@@ -35,7 +35,7 @@ from rrag.text import (
     split_sentences,
     words,
 )
-from rrag.text.clauses import verb_starts
+from rrag.text.clauses import hangs_over, verb_starts
 from rrag.types import Claim
 
 LOCATE_MIN_RATIO = 0.85  # an LLM claim this close to a stretch of the answer is placed there
@@ -266,6 +266,12 @@ def _split_facts(answer: str, start: int, end: int) -> list[tuple[str, int, int]
     verbs = verb_starts(answer[start:end])
     for (s, e), (previous_start, _), previous_numbers, found in zip(pieces[1:], pieces, numbers, numbers[1:]):
         if found[0].start == 0 or answer[s:e].split()[0].isupper():  # "1.9 kg of salt", "EUR 20"
+            if not hangs_over(
+                answer[start:end], previous_start + previous_numbers[0].start - start, s - start
+            ):
+                return [
+                    ("", start, end)
+                ]  # "charged £12 only after a reminder and 14 days ...": not £12's kin
             # what led to the previous fact's number: "The eco programme uses "
             context = facts[-1][0] + answer[previous_start : previous_start + previous_numbers[0].start]
         elif s - start in verbs:  # "uses 120 litres"

@@ -111,6 +111,23 @@ def verb_starts(text: str) -> frozenset[int]:
     return frozenset(t.idx for t in _parsed(text) if t.pos_ in ("VERB", "AUX"))
 
 
+def hangs_over(text: str, first: int, second: int) -> bool:
+    """Whether the phrase that opens at character `second` of `text` hangs from a word whose phrase
+    holds character `first`, as the parse reads it: "1.9 kg" from "120 litres" in "uses 120 litres
+    and 1.9 kg of salt", "20% off" from "get" in "Members get 10% off classes and 20% off at the cafe";
+    not "14 days" in "is charged £12 only after a reminder and 14 days without payment", which hangs
+    from "a reminder"."""
+    doc = _parsed(text)
+    span = doc.char_span(second, second + 1, alignment_mode="expand")
+    if not span:
+        return False
+    top = span[0]
+    while top.head.idx >= second and top.head is not top:
+        top = top.head  # up the phrase, not past its opening
+    head = top.head
+    return head is not top and head.left_edge.idx <= first < head.right_edge.idx + len(head.right_edge)
+
+
 @per_text(maxsize=4096)
 def main_verbs(text: str, participles: bool = False) -> frozenset[str]:
     """The verbs of `text` that are no auxiliary, lower-cased, as its parse reads them: "keep" in "How
