@@ -397,3 +397,23 @@ def test_a_faq_answer_is_read_with_the_question_over_it(embedder: Embedder) -> N
         "Do I pay for a puncture?", [context(terms, "t-0", "terms.pdf"), context(faq, "f-0", "faq.html")]
     )
     assert answer.text.startswith("There is no charge.")
+
+
+def test_a_faq_answer_is_read_with_its_question_however_long_it_is(embedder: Embedder) -> None:
+    # The question over "Yes, if the debt ..." has 13 words; it was passed over for the FAQ's first
+    # question, and the terms' final-bill sentence was the answer (HIGH, unflagged).
+    faq = (
+        "Brightwater Energy: frequently asked questions\n\nWhat should I do in a power cut?\n\n"
+        "Call 105, the free national power cut number.\n\n"
+        "Can I switch to you if I owe money to my current supplier?\n\n"
+        "Yes, if the debt is under £500 and is less than 28 days old.\n"
+    )
+    terms = (
+        "Leaving us\n\nWhen you leave, we send your final bill within 6 weeks of your supply ending. "
+        "Your switch completes within 5 working days of the end of your cooling-off period.\n"
+    )
+    answer = ExtractiveAnswerer(embedder).answer(
+        "Can I switch to you if I owe my supplier money?",
+        [context(faq, "f-0", "faq.html"), context(terms, "t-0", "terms.pdf")],
+    )
+    assert answer.text.startswith("Yes, if the debt is under £500")

@@ -416,6 +416,9 @@ def test_the_heading_an_answer_sits_under_says_what_it_is_about() -> None:
     faq = "Where are you?\n\nAt 12 Mill Lane.\n\nDo you do home visits?\n\nYes, at £65."
     assert heading_over(faq, faq.index("Yes")) == "Do you do home visits?"
     assert heading_over(faq, 2) == ""
+    # a question asked in full heads its answer too: it was passed over for the one before it
+    faq += "\n\nCan I switch to you if I owe money to my current supplier?\n\nYes, if the debt is under £500."
+    assert heading_over(faq, faq.rindex("Yes")).startswith("Can I switch")
 
 
 def test_the_item_asked_about_anywhere_in_the_answer_is_on_target() -> None:

@@ -55,6 +55,18 @@ def test_a_heading_line_is_not_glued_onto_the_next_sentence() -> None:
     ]
 
 
+def test_a_numbered_section_heading_is_a_heading() -> None:
+    # A PDF's "1. Switching to us" under a version line was glued onto the answer ("Switching to us Your
+    # switch completes ..."): the line after a date ends no sentence, and "us" ends no wrapped line
+    text = "Version 9, effective 1 October 2026\n1. Switching to us\nYour switch completes in 5 days.\n"
+    assert sentences(text) == [
+        "Version 9, effective 1 October 2026",
+        "Switching to us",
+        "Your switch completes in 5 days.",
+    ]
+    assert sentences("2. Send it to us\nbefore Friday.") == ["Send it to us\nbefore Friday."]
+
+
 def test_a_heading_that_asks_under_a_title_is_a_heading() -> None:
     # A PDF's section heading said as a question, with its auxiliary, under the document's title: it was
     # glued onto the answer ("Who can ride You must be 16 or over to hire a bike.")

@@ -7,7 +7,12 @@ from collections.abc import Sequence
 
 from rrag.lang.en.abbreviations import ABBREVIATIONS, NUMBERING_ABBREVIATIONS, TIME_ABBREVIATIONS
 from rrag.lang.en.dates import DAY_ABBREVIATIONS, MONTH_NAMES, WEEKDAYS
-from rrag.lang.en.function_words import HEADING_AUXILIARIES, HEADING_QUESTION_WORDS, STOPWORDS
+from rrag.lang.en.function_words import (
+    HEADING_AUXILIARIES,
+    HEADING_LAST_PRONOUNS,
+    HEADING_QUESTION_WORDS,
+    STOPWORDS,
+)
 from rrag.lang.en.table_rows import row_name
 from rrag.text.caches import per_text
 from rrag.text.words import Span, words
@@ -173,13 +178,17 @@ def heading_over(text: str, at: int) -> str:
     "" where there is none."""
     for paragraph in reversed(_PARAGRAPH_BREAK.split(text[:at])[:-1]):
         line = " ".join(paragraph.split())
-        if line and len(words(line)) <= MAX_SECTION_HEADING_WORDS and not line.endswith((".", ":", ";", ",")):
+        limit = MAX_QUESTION_HEADING_WORDS if line.endswith("?") else MAX_SECTION_HEADING_WORDS
+        if line and len(words(line)) <= limit and not line.endswith((".", ":", ";", ",")):
             return line
     return ""
 
 
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 MAX_SECTION_HEADING_WORDS = 12
+# An FAQ's question heads its answer however fully it is asked ("Can I switch to you if I owe money to
+# my current supplier?"); skipped, the answer was read under the question before it.
+MAX_QUESTION_HEADING_WORDS = 30
 
 
 def _is_heading_line(text: str, line_end: int, next_line: int, headings_before: int = 2) -> bool:
@@ -193,13 +202,16 @@ def _is_heading_line(text: str, line_end: int, next_line: int, headings_before: 
     if not tokens or len(tokens) > limit or not (line[0].isupper() or line[0].isdigit()):
         return False
     asks = tokens[0].lower() in HEADING_QUESTION_WORDS
-    if tokens[-1] in STOPWORDS or (not asks and any(t in HEADING_AUXILIARIES for t in tokens)):
+    if (tokens[-1] in STOPWORDS and tokens[-1] not in HEADING_LAST_PRONOUNS) or (
+        not asks and any(t in HEADING_AUXILIARIES for t in tokens)
+    ):
         return False
     before = _last_visible(text, text.rfind("\n", 0, line_end) if line_start else 0)
     starts_sentence = (
         line_start == 0
         or before in ("", "\n")
         or before in ".!?:;\u2026"
+        or on_list_item(text, line_start)  # "1. Switching to us": numbered, a section opens
         or (headings_before > 0 and _is_heading_line(text, line_start - 1, line_start, headings_before - 1))
     )
     return (

@@ -49,6 +49,9 @@ HEADING_AUXILIARIES = frozenset(
     "is are was were be must will shall should can may might has have had does do".split()
 )
 HEADING_QUESTION_WORDS = frozenset("who what when where which why how".split())
+# Pronouns a heading may end on ("Switching to us", "Contact us"), where another function word leaves
+# the line to go on ("Staff who join the").
+HEADING_LAST_PRONOUNS = frozenset("us you me them".split())
 # Words before a verb, not a thing: "would love to", "I love".
 BEFORE_A_VERB = frozenset(
     "to would will can could may might must shall should i we you they dont doesnt didnt".split()
