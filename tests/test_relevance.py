@@ -379,6 +379,9 @@ def test_an_answer_about_another_item_row_or_day_is_off_target(
         ("Where is the exam held?", "The exam is held at gate B4 of the sports hall.", True),
         ("Where is the exam held?", "The exam is held in 2027.", False),
         ("Where is the exam held?", "The exam is held in week 3 of the term.", False),
+        # A street address says where, with no preposition ("Where is your office?" was refused)
+        ("Where is your office?", "Our office: 14 Harbour Road, Bristol BS1 6QA.", True),
+        ("Where is your office?", "Our office: open 9am to 5pm, 14 days a year closed.", False),
         # A table row's column that says where (a timetable's "Room"), and one that does not.
         (
             "Where are the Spin 45 classes held?",

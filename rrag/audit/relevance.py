@@ -48,7 +48,7 @@ from rrag.text import (
     words,
 )
 from rrag.text.asked import TIME_UNIT_STEMS, Kind, Question, analyse
-from rrag.text.contacts import GIVES_CONTACT
+from rrag.text.contacts import GIVES_CONTACT, gives_street_address
 from rrag.text.quantities import CALENDAR_YEAR, is_measured
 from rrag.text.reading import read
 from rrag.text.values import MONEY, costs_nothing, gives_money, unit_read
@@ -104,8 +104,14 @@ def _has_kind(sentence: str, q: Question) -> bool:
             for n in found
         )
     if q.kind is Kind.PLACE:
-        return _gives_place(sentence) or any(
-            stem(noun) in _PLACE_NOUNS for header in column_headers(sentence) for noun in words(header)[-1:]
+        return (
+            _gives_place(sentence)
+            or gives_street_address(sentence)
+            or any(
+                stem(noun) in _PLACE_NOUNS
+                for header in column_headers(sentence)
+                for noun in words(header)[-1:]
+            )
         )
     return True
 

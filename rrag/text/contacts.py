@@ -1,5 +1,6 @@
-"""Ways to reach someone written in a text: a phone number, an email address, a web address. A
-question that asks for one (rrag/text/asked.py) is answered only by a sentence that gives one.
+"""Ways to reach someone written in a text: a phone number, an email address, a web address, a
+street address. A question that asks for one (rrag/text/asked.py) is answered only by a sentence that
+gives one.
 
 Email and web addresses are spaCy's reading of a word (`like_email`, `like_url`). A phone number is
 read here, by its shape: the phonenumbers library reads one only with the country it is dialled
@@ -12,7 +13,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
-from rrag.lang.en.questions import CALLING
+from rrag.lang.en.questions import CALLING, STREET_WORDS
 from rrag.text.asked import Kind
 
 # Digits grouped by spaces, hyphens, dots or brackets, after an optional "+": "+44 20 7946 0321",
@@ -34,6 +35,16 @@ def gives_phone_number(sentence: str) -> bool:
         if digits >= MIN_DIGITS or CALLING.search(sentence[: m.start()]):
             return True
     return False
+
+
+# A house number and a street's name in capitals: "14 Harbour Road", "221B Baker Street".
+_STREET_ADDRESS = re.compile(
+    rf"\b\d{{1,5}}[A-Za-z]?,?\s+(?:[A-Z][\w'-]*\s+){{1,3}}(?i:{'|'.join(STREET_WORDS)})\b"
+)
+
+
+def gives_street_address(sentence: str) -> bool:
+    return bool(_STREET_ADDRESS.search(sentence))
 
 
 def gives_email_address(sentence: str) -> bool:

@@ -105,6 +105,11 @@ WHEN_DONE = re.compile(r"\W*(?:when\s+(?:did|was|were)|(?:in\s+)?(?:what|which)\
 WHEN = re.compile(r"\W*(?:when|what\s+(?:time|date|day)|which\s+(?:date|day))\b", re.IGNORECASE)
 # A table's column that says where ("For Spin 45, ... the room is Studio Cedar"): its header's noun.
 PLACE_NOUNS = tuple("room location venue place site address building floor hall area gate platform".split())
+# The last word of a street's name in a postal address ("14 Harbour Road"): an address says where.
+STREET_WORDS = tuple(
+    "road street lane avenue way drive close square place crescent terrace court row walk parade quay "
+    "wharf mews yard hill boulevard highway".split()
+)
 # Words that make "on/at/in ..." a time or a manner, not a place: "on Saturdays", "at the agreed
 # time", "on the first working day", "at no charge", "in writing" (and the days of the week).
 NOT_PLACES = tuple(
