@@ -561,6 +561,29 @@ def test_extractive_answers_about_another_step_are_refused_and_a_table_price_pas
     assert price.addresses_question and price.final_answer.startswith("For Deep clean, the price (GBP) is 25")
 
 
+FAQ = (
+    "Frequently asked questions\n\nWhat should I do in a power cut?\n\n"
+    "Call 105, the free national power cut number.\n\n"
+    "Can I switch to you if I owe money to my current supplier?\n\n"
+    "Yes, if the debt is under £500 and is less than 28 days old.\n"
+)
+
+
+def test_an_faq_answer_is_on_target_under_its_question(settings: Settings, tmp_path: Path) -> None:
+    # The answer's evidence opens with the FAQ's question (read with its answer); the heading read at
+    # the evidence's start was the question before it, and the right answer was refused as "about
+    # something else than what was asked".
+    (tmp_path / "faq.txt").write_text(FAQ, encoding="utf-8")
+    engine = ReliableRAG(settings)
+    try:
+        assert engine.ingest([tmp_path / "faq.txt"])[0].ok
+        report = engine.ask("Can I switch to you if I owe my supplier money?")
+    finally:
+        engine.close()
+    assert report.final_answer.startswith("Yes, if the debt is under £500")
+    assert report.addresses_question and report.decision is Decision.PASS, report.review_reasons
+
+
 def test_an_llm_score_can_lower_but_never_raise_relevance(rag: ReliableRAG, server: ChatServer) -> None:
     rag.configure(
         rag.settings.replace(

@@ -98,12 +98,13 @@ def answer_relevance(
     """Whether the answer addresses the question: by rules, then (with an LLM judge configured) by the
     LLM, which may only lower the rules' result. None for a refusal or an answer with no verified claim
     (it is refused or withheld anyway). The headings the claims' evidence sits under in `contexts`
-    say what they are about."""
+    say what they are about: each read at its evidence's end, since the evidence may open with the
+    heading itself (an FAQ's question read with its answer)."""
     if answer.refused or not any(r.verdict.verified for r in checkable):
         return None
     chunks = {c.chunk.chunk_id: c.chunk.text for c in contexts}
     headings = [
-        heading_over(chunks[e.chunk_id], e.start)
+        heading_over(chunks[e.chunk_id], e.end)
         for r in checkable
         if (e := r.verdict.evidence) is not None and e.chunk_id in chunks
     ]
