@@ -417,3 +417,32 @@ def test_a_faq_answer_is_read_with_its_question_however_long_it_is(embedder: Emb
         [context(faq, "f-0", "faq.html"), context(terms, "t-0", "terms.pdf")],
     )
     assert answer.text.startswith("Yes, if the debt is under £500")
+
+
+def test_a_count_asked_for_is_answered_by_a_count_not_a_price(embedder: Embedder) -> None:
+    # The extras table's "For Dog, the price is £20 per stay." led (its row named, its digits a
+    # "number"), and the relevance check then refused it: a price is no count. The two now read a
+    # sentence's kind of value by one test.
+    rates = "Extras\n\nFor Dog, the price is £20 per stay.\n\nFor Parking, the price is £15 per night.\n"
+    faq = (
+        "Are dogs welcome?\n\n"
+        "Yes, well-behaved dogs are welcome in our ground floor rooms, up to two dogs per room.\n"
+    )
+    answer = ExtractiveAnswerer(embedder).answer(
+        "How many dogs can I bring?", [context(rates, "r-0", "rates.docx"), context(faq, "f-0", "faq.html")]
+    )
+    assert answer.text.startswith("Yes, well-behaved dogs are welcome")
+
+
+def test_an_address_asked_for_is_answered_by_the_street_address(embedder: Embedder) -> None:
+    # "What is the hotel's address?" asked for no kind of value: "Guests arriving after 10pm must tell
+    # reception by phone." led, and was refused as about something else.
+    contact = (
+        "Harbour Light Hotel\n2 Quay Street, Porthmellin, Cornwall TR19 7QA\nReception: 01736 555 210.\n"
+    )
+    terms = "Arrival\n\nCheck-in is from 3pm. Guests arriving after 10pm must tell reception by phone.\n"
+    answer = ExtractiveAnswerer(embedder).answer(
+        "What is the hotel's address?",
+        [context(terms, "t-0", "terms.pdf"), context(contact, "c-0", "contact.txt")],
+    )
+    assert answer.text.startswith("2 Quay Street")

@@ -31,6 +31,8 @@ from tests.chat_server import MODEL, ChatServer
         ("What percentage of salary goes into the pension?", Kind.PERCENT, ""),
         ("Who approves promotions?", None, ""),
         ("Where can staff park at head office?", Kind.PLACE, ""),
+        ("What is the hotel's address?", Kind.PLACE, ""),  # a postal address: a place
+        ("What is your email address?", Kind.EMAIL, ""),
         ("What are the fares to Oban?", Kind.MONEY, ""),
         ("How far in advance must rooms be booked?", None, ""),  # "far" is no "fare"
         ("When do the new prices apply?", None, ""),  # a date, not the price it names
@@ -381,6 +383,8 @@ def test_an_answer_about_another_item_row_or_day_is_off_target(
         ("Where is the exam held?", "The exam is held in week 3 of the term.", False),
         # A street address says where, with no preposition ("Where is your office?" was refused)
         ("Where is your office?", "Our office: 14 Harbour Road, Bristol BS1 6QA.", True),
+        ("What is the hotel's address?", "Harbour Light Hotel: 2 Quay Street, Porthmellin TR19 7QA.", True),
+        ("What is the hotel's address?", "Guests arriving after 10pm must tell reception by phone.", False),
         ("Where is your office?", "Our office: open 9am to 5pm, 14 days a year closed.", False),
         # A table row's column that says where (a timetable's "Room"), and one that does not.
         (

@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 
+from rrag.audit.relevance import gives_kind
 from rrag.backends.embedding import Embedder, get_embedder
 from rrag.backends.llm import LLM, TextSink
 from rrag.backends.prompts import ANSWER, AnswerReply
@@ -30,11 +32,9 @@ from rrag.text import (
     stem,
     words,
 )
-from rrag.text.asked import TIME_UNIT_STEMS, Kind, analyse
-from rrag.text.contacts import GIVES_CONTACT
+from rrag.text.asked import TIME_UNIT_STEMS, analyse
 from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.reading import read
-from rrag.text.values import gives_money
 from rrag.types import Answer, Chunk, Citation, RetrievedChunk
 
 REFUSAL = "I cannot answer this from the indexed documents: nothing relevant was found."
@@ -127,7 +127,7 @@ class ExtractiveAnswerer(Answerer):
         asked = set(content_words(question))
         terms = [set(content_words(s)) for s in sentences]
         overlap = np.array([len(asked & t) / len(asked) if asked else 0.0 for t in terms])
-        wanted = _ANSWER_KINDS.get(_asked_kind(question) or "")
+        wanted = _gives_what_is_asked(question)
         holds = np.array([bool(wanted and wanted(s)) for s in sentences])
         names = {stem(w) for w in read(question).capitalised}
         named = np.array(
@@ -192,7 +192,7 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
     not, and one about another numbered item than the one asked ("step 5" for step 3): a second value
     of another thing reads as the answer, or as a disagreement between sources that is not one."""
     asked = set(content_words(question))
-    wanted = _ANSWER_KINDS.get(_asked_kind(question) or "")
+    wanted = _gives_what_is_asked(question)
     numbered = labelled_numbers(question)
 
     def covered(span: Span) -> int:
@@ -301,27 +301,22 @@ def _gives_time(sentence: str) -> bool:
     )
 
 
-# What a sentence holding each kind looks like.
-_ANSWER_KINDS: dict[str, Callable[[str], object]] = {
-    "money": gives_money,  # "€19", "50p", a table row's money column: "the price (GBP) is 25"
-    "number": _GIVES_NUMBER.search,
-    "time": _gives_time,
-    "name": re.compile(r"(?<=\S)\s+(?:the\s+)?[A-Z][a-z]").search,  # a capitalised word after the first
-    **{kind.value: gives for kind, gives in GIVES_CONTACT.items()},  # "+44 20 7946 0321", "help@x.org"
-}
+_NAME = re.compile(r"(?<=\S)\s+(?:the\s+)?[A-Z][a-z]")  # a capitalised word after the first
 
 
-def _asked_kind(question: str) -> str | None:
+def _gives_what_is_asked(question: str) -> Callable[[str], object] | None:
+    """A test of whether a sentence gives what `question` asks for: the relevance check's own where the
+    question asks for a kind of value it reads (one definition: a count is no price, "up to two dogs"
+    answers "How many dogs ...?", "£20 per stay" does not), else a name for "who", a time for "when", a
+    number for "how soon", "limit" and the like; None where it asks for none of these."""
     if WHO.match(question):
-        return "name"
-    asked = analyse(question).kind
-    if asked is Kind.MONEY:
-        return "money"
-    if asked in GIVES_CONTACT:
-        return asked.value
+        return _NAME.search
+    asked = analyse(question)
+    if asked.kind is not None:
+        return partial(gives_kind, q=asked)
     if WHEN.match(question):
-        return "time"
-    return "number" if _NUMBER_ASKED.search(question) else None
+        return _gives_time
+    return _GIVES_NUMBER.search if _NUMBER_ASKED.search(question) else None
 
 
 def is_quoted(quote: str, chunk_text: str) -> bool:

@@ -75,7 +75,8 @@ def _said(term: str, said: set[str]) -> bool:
     )
 
 
-def _has_kind(sentence: str, q: Question) -> bool:
+def gives_kind(sentence: str, q: Question) -> bool:
+    """Whether `sentence` gives the kind of value `q` asks for (a count: no price; a place: not a time)."""
     if q.kind in GIVES_CONTACT:
         return GIVES_CONTACT[q.kind](sentence)
     found = read(sentence).quantities
@@ -182,7 +183,7 @@ def assess(question: str, sentences: Sequence[str], headings: Sequence[str] = ()
     if off_target:
         return Relevance(False, off_target)
     asked_terms = set(read(question).content_words)
-    typed = [s for s in sentences if _has_kind(s, q) and not _other_row(s, asked_terms, q.key_terms)]
+    typed = [s for s in sentences if gives_kind(s, q) and not _other_row(s, asked_terms, q.key_terms)]
     if not typed:
         return Relevance(False, f"the question asks for {_asked(q)}, which the answer does not give")
     if q.qualifier and not _said(q.qualifier, said):

@@ -12,6 +12,7 @@ from itertools import dropwhile, takewhile
 
 from rrag.lang.en.function_words import STOPWORDS
 from rrag.lang.en.questions import (
+    ADDRESS_ASKED,
     ASKING,
     DAY_COUNTING,
     DIMENSIONS,
@@ -89,6 +90,8 @@ def analyse(question: str) -> Question:
         if m := asked.search(question):
             # "phone number", "what number do I call": the kind asked for, not what it is of
             return Question(contact, "", "", _key_terms(question) - set(content_words(m.group())))
+    if m := ADDRESS_ASKED.search(question):
+        return Question(Kind.PLACE, "", "", _key_terms(question) - set(content_words(m.group())))
     if PERCENT_ASKED.search(question):
         kind = Kind.PERCENT
     elif WHERE.match(question):

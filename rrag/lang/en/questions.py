@@ -96,6 +96,9 @@ WEB_ASKED = re.compile(
     r"|\b(?:web\s*(?:site\s+)?address(?:es)?|urls?)\b",
     re.IGNORECASE,
 )
+# A question that asks for a postal address (after an email or web address is ruled out): "What is the
+# hotel's address?" asks for a place.
+ADDRESS_ASKED = re.compile(r"\b(?<!ip\s)(?:postal\s+|street\s+)?address(?:es)?\b", re.IGNORECASE)
 # What answers a phone number question with fewer digits than a full number: "call 999", "dial 111".
 CALLING = re.compile(r"\b(?:call|dial|ring|phone|text)(?:\s+us)?(?:\s+on)?\s*$", re.IGNORECASE)
 # A question of when a thing was done, or of its year, asks for a date ("When did the centre open?": not
