@@ -67,6 +67,20 @@ def test_a_numbered_section_heading_is_a_heading() -> None:
     assert sentences("2. Send it to us\nbefore Friday.") == ["Send it to us\nbefore Friday."]
 
 
+def test_a_dateline_is_a_line_of_its_own() -> None:
+    # A PDF's "Last updated 2 January 2027" over a section heading: the heading and the date were glued
+    # onto the answer ("Last updated 2 January 2027 Deposits and payment A deposit of ...")
+    text = "Last updated 2 January 2027\nDeposits and payment\nA deposit of one night's rate is taken.\n"
+    assert sentences(text) == [
+        "Last updated 2 January 2027",
+        "Deposits and payment",
+        "A deposit of one night's rate is taken.",
+    ]
+    assert sentences("Prices rose on 1 January 2027\nand again in May.") == [
+        "Prices rose on 1 January 2027\nand again in May."
+    ]
+
+
 def test_a_heading_that_asks_under_a_title_is_a_heading() -> None:
     # A PDF's section heading said as a question, with its auxiliary, under the document's title: it was
     # glued onto the answer ("Who can ride You must be 16 or over to hire a bike.")

@@ -104,6 +104,7 @@ def split_sentences(text: str) -> list[Span]:
             or _is_table_line(text, m.start())
             or _is_table_line(text, next_line)
             or _is_heading_line(text, m.start(), next_line)
+            or (_ends_with_date(text, m.start()) and _opens_sentence(text, next_line))
         ):
             cuts.add(m.end())
     bounds = sorted(cuts)
@@ -212,11 +213,28 @@ def _is_heading_line(text: str, line_end: int, next_line: int, headings_before: 
         or before in ("", "\n")
         or before in ".!?:;\u2026"
         or on_list_item(text, line_start)  # "1. Switching to us": numbered, a section opens
+        or (line_start > 0 and _ends_with_date(text, line_start - 1))
         or (headings_before > 0 and _is_heading_line(text, line_start - 1, line_start, headings_before - 1))
     )
-    return (
-        starts_sentence and next_line < len(text) and (text[next_line].isupper() or text[next_line].isdigit())
-    )
+    return starts_sentence and _opens_sentence(text, next_line)
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    return at < len(text) and (text[at].isupper() or text[at].isdigit())
+
+
+# A line that ends with a date is a line of its own, a dateline ("Last updated 2 January 2027", "Version
+# 9, effective 1 October 2026"), where the next opens a sentence: no wrapped sentence goes on after a
+# year with a capital.
+_DATE_AT_LINE_END = re.compile(
+    rf"\b(?:{'|'.join(sorted(MONTH_NAMES, key=len, reverse=True))})\.?\s+(?:\d{{1,2}},?\s+)?\d{{4}}[ \t]*$",
+    re.IGNORECASE,
+)
+
+
+def _ends_with_date(text: str, line_end: int) -> bool:
+    line_start = text.rfind("\n", 0, line_end) + 1
+    return bool(_DATE_AT_LINE_END.search(text[line_start:line_end]))
 
 
 def _starts_sentence(text: str, pos: int) -> bool:
