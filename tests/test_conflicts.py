@@ -326,6 +326,21 @@ def test_the_judge_confirms_a_disagreement_by_the_other_sources_value_in_the_cla
     )
 
 
+def test_values_of_two_compounds_of_one_word_are_no_disagreement() -> None:
+    # A hotel's right "You can check in from 3pm." was trimmed LOW: "sources disagree on the time: 3pm
+    # (booking-conditions.pdf) vs 2pm (rates-2027.docx)", the late check-out's hour; the two share
+    # "check", and the judge took "You can check in from 2pm." to follow from the late check-out's row.
+    hotel = contexts(
+        ("booking-conditions.pdf", "Check-in is from 3pm and check-out is by 11am."),
+        ("rates-2027.docx", "For Late check-out until 2pm, the price is £25."),
+    )
+    judge = _judge_entailing("You can check in from 2pm.")
+    assert disagreement("You can check in from 3pm.", hotel, judge) == ""
+    # the same compound in both sources still disagrees
+    moved = [hotel[0], *contexts(("faq.html", "Since May, check-in is from 2pm."))]
+    assert disagreement("You can check in from 3pm.", moved, judge).startswith("sources disagree")
+
+
 def test_two_teams_in_two_rooms_are_no_disagreement_and_a_room_says_where(
     settings: Settings, tmp_path: Path
 ) -> None:

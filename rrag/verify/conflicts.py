@@ -162,8 +162,23 @@ def _disagreement(
 
 
 def _could_differ(a: Stated, b: Stated) -> bool:
-    """Whether two values could be of one thing: of one measure, with a word next to both."""
-    return bool(a.value.near & b.value.near) and a.value.compatible(b.value)
+    """Whether two values could be of one thing: of one measure, with a word next to both, and not each
+    of its own compound of that word ("Check-in is from 3pm" and "Late check-out until 2pm" share
+    "check": a hyphenated compound is one word)."""
+    if not (a.value.near & b.value.near and a.value.compatible(b.value)):
+        return False
+    ours, theirs = _compound_before(a), _compound_before(b)
+    return not (ours and theirs and ours != theirs and set(ours.split("-")) & set(theirs.split("-")))
+
+
+_COMPOUND = re.compile(r"\b[^\W\d_]+(?:-[^\W\d_]+)+\b")
+
+
+def _compound_before(stated: Stated) -> str:
+    """The hyphenated compound nearest before the value in its sentence, lower-cased ("check-in" for
+    3pm in "Check-in is from 3pm and check-out is by 11am"); "" where there is none."""
+    found = _COMPOUND.findall(stated.sentence, 0, stated.value.quantity.start)
+    return found[-1].lower() if found else ""
 
 
 def _says_otherwise(judge: Judge, claim: str, said: Value, other: Stated) -> bool:
