@@ -59,6 +59,13 @@ RIDES = (
     "Unlimited 30-minute rides and the E-bike is 10p per minute."
 )
 
+# A column for each season, named by its months (a hotel's room rates, as ingest writes a DOCX table's rows)
+ROOMS = (
+    "For Family Suite, the low season (Nov-Mar) is £160 per night, the high season (Apr-Oct) is £240 per "
+    "night and the sleeps are 4.\n\nFor Single, the low season (Nov-Mar) is £70 per night, the high season "
+    "(Apr-Oct) is £99 per night and the sleeps are 1."
+)
+
 
 @pytest.mark.parametrize(
     ("table", "claim", "documents_say"),
@@ -72,6 +79,9 @@ RIDES = (
         # claim's "a minute". Both were supported: 10p per minute is the classic bike's.
         (RIDES, "On pay as you go, an e-bike costs £1 to unlock and then 10p a minute.", "20p per minute"),
         (RIDES, "On pay as you go, a classic bike costs 20p a minute.", "10p per minute"),
+        # A month names the season whose range holds it: January is in Nov-Mar (passed HIGH).
+        (ROOMS, "In January a Family Suite costs £240 per night.", "£160"),
+        (ROOMS, "A single room costs £70 a night in August.", "£99"),
     ],
 )
 def test_a_value_of_another_column_of_the_named_row_is_contradicted(
@@ -95,6 +105,8 @@ def test_a_value_of_another_column_of_the_named_row_is_contradicted(
         (FEES, "An out-of-hours consultation costs £150."),
         (RIDES, "On pay as you go, an e-bike costs £1 to unlock and then 20p a minute."),
         (RIDES, "On a day pass, an e-bike costs 10p a minute."),
+        (ROOMS, "In January a Family Suite costs £160 per night."),
+        (ROOMS, "A Family Suite costs £240 per night in the high season."),
     ],
 )
 def test_the_value_of_the_named_cell_is_no_clash(table: str, claim: str) -> None:

@@ -196,6 +196,8 @@ def test_a_range_of_months_holds_the_months_between_its_ends() -> None:
     assert month_ranges("Frozen from December to March; open June-August.") == [(12, 3), (6, 8)]
     assert months_inside([(12, 3), (6, 8)]) == {1, 2, 7}
     assert month_ranges("Closed between June and August") == [(6, 8)]
+    # "Mar" ending a range is a month, not the verb (a season's column: "Low season (Nov-Mar)")
+    assert month_ranges("Low season (Nov-Mar)") == [(11, 3)]
     # months of two years, and two months that make no range
     assert month_ranges("Shot from September 1994 to August 1995, released in May and June") == []
 

@@ -587,4 +587,15 @@ def _a_date(text: str, m: re.Match[str]) -> bool:
     """Whether "May" (or "Mar") at `m` is a month: a digit near it ("3 May"), or a word of time
     before it ("closed in May"), not the verb that opens a question ("May I ...")."""
     near_digit = re.search(r"\d", text[max(0, m.start() - 4) : m.end() + 6])
-    return bool(near_digit or BEFORE_A_MONTH.search(text[max(0, m.start() - 8) : m.start()]))
+    return bool(
+        near_digit
+        or BEFORE_A_MONTH.search(text[max(0, m.start() - 8) : m.start()])
+        or _AFTER_A_MONTH.search(text[max(0, m.start() - 16) : m.start()])  # "Nov-Mar"
+    )
+
+
+# The end of a range of months that opens with another: "Nov-Mar", "from October to May".
+_AFTER_A_MONTH = re.compile(
+    rf"\b(?:{'|'.join(sorted(MONTH_NAMES, key=len, reverse=True))})\.?{MONTH_RANGE_JOIN.pattern}$",
+    re.IGNORECASE,
+)

@@ -53,6 +53,9 @@ from rrag.text.quantities import (
     Quantity,
     converted_tolerance,
     is_measured,
+    month_ranges,
+    months,
+    months_inside,
     other_measures,
     quantities,
 )
@@ -93,8 +96,11 @@ class Value:
     # In a row, its column's header, every word but the article and an aside in brackets ("the dog
     # under 20 kg is £240": dog, under, 20, kg; "the monthly fee (GBP) is 52": monthly, fee)
     column: frozenset[str] = frozenset()
+    # The months its column's header covers ("the low season (Nov-Mar) is £160": November to March)
+    column_months: frozenset[int] = frozenset()
     words: frozenset[str] = frozenset()  # the content words of the sentence it is in
     said: frozenset[str] = frozenset()  # every word of the sentence it is in, in lower case
+    said_months: frozenset[int] = frozenset()  # the months its sentence names
     # Where its sentence gives several values of its measure, the words that are its alone ("58 mg for
     # adults and 17 mg for children": 58 has "adult", 17 "children").
     own: frozenset[str] = frozenset()
@@ -242,8 +248,10 @@ def values(text: str) -> tuple[Value, ...]:
                 " ".join(text[q.start : end].split()),
                 row=row,
                 column=_said(subject_of(header)) - ARTICLES if row else frozenset(),
+                column_months=_months_covered(header) if row else frozenset(),
                 words=frozenset(content_words(sentence.text)),
                 said=_said(sentence.text),
+                said_months=frozenset(months(sentence.text)),
                 bound=bound,
                 bounded=text[bound_start:bound_end] if bound else "",
                 bounded_at=bound_start if bound else -1,
@@ -461,7 +469,8 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
     Two values under the same qualifiers are told apart by their words ("e-bikes EUR 35 per day"),
     and a bound by the value given as one. A value of a table row's column is named by every word of its
     header ("A dental for a dog under 20 kg costs £280" of "..., the dog under 20 kg is £240 and the dog
-    20 kg and over is £280")."""
+    20 kg and over is £280"), or by a month the header covers ("In January a suite costs £240" of "...,
+    the low season (Nov-Mar) is £160 and the high season (Apr-Oct) is £240")."""
     out = []
     for c in claimed:
         qualified = [o for o in stated if o.holds(c) and c.qualifiers <= o.qualifiers]
@@ -471,7 +480,7 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
         named = [
             o
             for o in stated
-            if (o.column <= c.said if o.column else o.own & words)
+            if ((o.column <= c.said or bool(o.column_months & c.said_months)) if o.column else o.own & words)
             and c.compatible(o)
             and not c.of_another_row(o)
         ]
@@ -511,6 +520,12 @@ def _row_words(text: str, q: Quantity, header: str) -> frozenset[str]:
 
 
 @per_text(maxsize=4096)  # each value of a sentence reads it
+def _months_covered(header: str) -> frozenset[int]:
+    """The months a column header names, a range's whole ("high season (Apr-Oct)": April to October)."""
+    ranges = month_ranges(header)
+    return frozenset(months(header) | {m for r in ranges for m in r} | months_inside(ranges))
+
+
 def _said(text: str) -> frozenset[str]:
     """Every word of `text` in lower case, a bound as one word however it is said ("dog under 20 kg"
     and "dog of less than 20 kg" both say "at most", "20 kg and over" and "20 kg or more" "at least")."""
