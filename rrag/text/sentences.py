@@ -212,7 +212,8 @@ def _is_heading_line(text: str, line_end: int, next_line: int, headings_before: 
         line_start == 0
         or before in ("", "\n")
         or before in ".!?:;\u2026"
-        or on_list_item(text, line_start)  # "1. Switching to us": numbered, a section opens
+        # "1. Switching to us": numbered after a line that is no item of a list, a section opens
+        or (on_list_item(text, line_start) and not (line_start > 0 and on_list_item(text, line_start - 1)))
         or (line_start > 0 and _ends_with_date(text, line_start - 1))
         or (headings_before > 0 and _is_heading_line(text, line_start - 1, line_start, headings_before - 1))
     )
