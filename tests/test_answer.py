@@ -446,3 +446,16 @@ def test_an_address_asked_for_is_answered_by_the_street_address(embedder: Embedd
         [context(terms, "t-0", "terms.pdf"), context(contact, "c-0", "contact.txt")],
     )
     assert answer.text.startswith("2 Quay Street")
+
+
+def test_a_sentence_naming_the_question_s_word_only_as_another_kind_adds_nothing(embedder: Embedder) -> None:
+    # "Where is your office?" was answered "Our office: 14 Harbour Road, Bristol BS1 6QA. We do not
+    # charge for paying at a post office.": a post office is a place, and another office.
+    text = (
+        "Contact\n\nOur office: 14 Harbour Road, Bristol BS1 6QA.\n\n"
+        "Payments\n\nWe do not charge for paying at a post office.\n"
+    )
+    answer = ExtractiveAnswerer(embedder).answer(
+        "Where is your office?", [context(text, "c-0", "contact.txt")]
+    )
+    assert answer.text == "Our office: 14 Harbour Road, Bristol BS1 6QA."

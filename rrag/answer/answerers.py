@@ -186,7 +186,8 @@ def _cites_outside(reply: AnswerReply, shown: tuple[RetrievedChunk, ...]) -> str
 
 def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tuple[Chunk, Span]]:
     """The sentence that gives what the question asks for leads; the others stay only when they add
-    to it. Dropped: a sentence sharing no word with the question, one giving the same kind of value
+    to it. Dropped: a sentence sharing no word with the question (or naming it only as a kind the
+    question does not say: "a post office" for "your office"), one giving the same kind of value
     about fewer of the question's words than the lead (the price of another service, a monthly pack
     beside the dose per wash) or, where the question names a table row, about something the row is
     not, and one about another numbered item than the one asked ("step 5" for step 3): a second value
@@ -196,7 +197,10 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
     numbered = labelled_numbers(question)
 
     def covered(span: Span) -> int:
-        return len(asked & set(content_words(span.text)))
+        # a word named only as a kind the question does not say is another thing ("a post office" for
+        # "Where is your office?")
+        said = asked & set(content_words(span.text))
+        return sum(not named_as_a_kind(span.text, {word}, asked) for word in said)
 
     def holds(span: Span) -> bool:
         return bool(wanted and wanted(span.text))
