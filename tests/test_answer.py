@@ -459,3 +459,21 @@ def test_a_sentence_naming_the_question_s_word_only_as_another_kind_adds_nothing
         "Where is your office?", [context(text, "c-0", "contact.txt")]
     )
     assert answer.text == "Our office: 14 Harbour Road, Bristol BS1 6QA."
+
+
+def test_a_price_asked_for_is_led_by_an_amount_not_by_what_else_is_free(embedder: Embedder) -> None:
+    # data/trust lists no window cleaning: with "at no charge" read as giving a price, the guarantee's
+    # sentence led and passed the relevance check ("clean", "visit"), an unanswerable question answered.
+    prices = (
+        "For Regular clean, the price (GBP) is 18 and the duration is 2 hours.\n\n"
+        "For Deep clean, the price (GBP) is 25 and the duration is 4 hours.\n"
+    )
+    guarantee = (
+        "Our workmanship guarantee lasts 60 days from the date of the visit, and we will come back and "
+        "clean the area again at no charge.\n"
+    )
+    answer = ExtractiveAnswerer(embedder).answer(
+        "How much does a window cleaning visit cost?",
+        [context(guarantee, "g-0", "policy.pdf"), context(prices, "p-0", "prices.docx")],
+    )
+    assert answer.text.startswith("For ")

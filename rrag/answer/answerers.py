@@ -32,9 +32,10 @@ from rrag.text import (
     stem,
     words,
 )
-from rrag.text.asked import TIME_UNIT_STEMS, analyse
+from rrag.text.asked import TIME_UNIT_STEMS, Kind, analyse
 from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.reading import read
+from rrag.text.values import gives_money
 from rrag.types import Answer, Chunk, Citation, RetrievedChunk
 
 REFUSAL = "I cannot answer this from the indexed documents: nothing relevant was found."
@@ -312,10 +313,14 @@ def _gives_what_is_asked(question: str) -> Callable[[str], object] | None:
     """A test of whether a sentence gives what `question` asks for: the relevance check's own where the
     question asks for a kind of value it reads (one definition: a count is no price, "up to two dogs"
     answers "How many dogs ...?", "£20 per stay" does not), else a name for "who", a time for "when", a
-    number for "how soon", "limit" and the like; None where it asks for none of these."""
+    number for "how soon", "limit" and the like; None where it asks for none of these. A price asked
+    for is given by an amount: "... clean the area again at no charge" says what else is free, and led
+    for "How much does a window cleaning visit cost?" (data/trust: none is listed)."""
     if WHO.match(question):
         return _NAME.search
     asked = analyse(question)
+    if asked.kind is Kind.MONEY:
+        return gives_money
     if asked.kind is not None:
         return partial(gives_kind, q=asked)
     if WHEN.match(question):
