@@ -190,6 +190,9 @@ def test_months_tell_the_month_from_the_verb() -> None:
     # a word of time before it makes it a month; the verb that opens a question is none
     assert months("The terminal is closed in May.") == {5}
     assert months("May I bring a guest? Guests may stay.") == set()
+    # nor after a number: "16 may" is an age and a verb (it was read as the 16th of May)
+    assert [q.unit for q in quantities("Guests under 16 may use the pool.")] == [""]
+    assert [q.unit for q in quantities("The museum opened on 16 May 1998.")] == ["date", "calendar year"]
 
 
 def test_a_range_of_months_holds_the_months_between_its_ends() -> None:

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from text_to_num import text2num
 
-from rrag.lang.en.dates import BEFORE_A_MONTH, MONTH_NAMES, MONTH_RANGE_JOIN, MONTHS
+from rrag.lang.en.dates import BEFORE_A_MONTH, MONTH_NAMES, MONTH_RANGE_JOIN, MONTHS, VERB_MONTHS
 from rrag.lang.en.function_words import STOPWORDS
 from rrag.lang.en.numerals import (
     AGE_COMPARED_AFTER,
@@ -424,8 +424,8 @@ def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:
     if not m:
         return "", -1
     word = m.group(2).lower()
-    if word in MONTH_NAMES:
-        return "date", m.end()  # "30 April": the day of a date
+    if word in MONTH_NAMES and not (word in VERB_MONTHS and m.group(2)[0].islower()):
+        return "date", m.end()  # "30 April": the day of a date; not "guests under 16 may use the pool"
     if word in STOPWORDS:
         return "", -1
     if m.group(1):
@@ -577,7 +577,7 @@ def month_mentions(text: str) -> list[tuple[int, int, int]]:
         month = MONTHS.get(word.lower())
         if month is None:
             continue
-        if word.lower() in ("may", "mar") and not (word[0].isupper() and _a_date(text, m)):
+        if word.lower() in VERB_MONTHS and not (word[0].isupper() and _a_date(text, m)):
             continue  # "may" the verb, "mar" the verb
         found.append((month, m.start(1), m.end(1)))
     return found
