@@ -169,6 +169,17 @@ def test_the_question_says_what_kind_of_value_it_needs(
             True,
         ),
         ("How much does a stamp cost?", "A stamp costs 73 cents.", True),
+        # a share of a price is how much is paid ("How much do group bookings pay upfront?" was refused)
+        (
+            "How much do group bookings pay upfront?",
+            "Group bookings of five rooms or more pay 50% of the total at booking.",
+            True,
+        ),
+        (
+            "How much do group bookings pay upfront?",
+            "Group bookings of five rooms or more pay on arrival.",
+            False,
+        ),
         # costing nothing is a price; something else that is free, or a plan named Free, is not
         ("How much does parking cost?", "Parking is free for residents.", True),
         ("How much does it cost to have a fridge collected?", "Fridges are collected free of charge.", True),

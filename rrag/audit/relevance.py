@@ -80,9 +80,9 @@ def gives_kind(sentence: str, q: Question) -> bool:
     if q.kind in GIVES_CONTACT:
         return GIVES_CONTACT[q.kind](sentence)
     found = read(sentence).quantities
-    if q.kind is Kind.MONEY:
-        return gives_money(sentence) or costs_nothing(sentence)
     units = [unit_read(sentence, n) for n in found]
+    if q.kind is Kind.MONEY:  # an amount, nothing, or a share of one ("50% of the total at booking")
+        return gives_money(sentence) or costs_nothing(sentence) or "%" in units
     if q.kind is Kind.PERCENT:
         return "%" in units
     if q.kind is Kind.DURATION:
