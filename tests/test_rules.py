@@ -25,7 +25,7 @@ from rrag.verify.rules.base import (
     window_rule,
 )
 from rrag.verify.rules.contrasts import ENTITY, MODALITY, OPPOSITE, ORDER, QUANTIFIER, ROLE
-from rrag.verify.rules.negation import NEGATION
+from rrag.verify.rules.negation import NEGATION, quoted_phrase
 from rrag.verify.rules.records import RECORD
 from rrag.verify.rules.values import UNSTATED, VALUE
 
@@ -122,3 +122,9 @@ def test_a_rule_registered_in_its_own_module_takes_part_in_its_place(registered:
     assert overrule(model, found).status is ClaimStatus.SUPPORTED
     rejected = Verdict(ClaimStatus.CONTRADICTED, 0.7, "nli", "the model", support_score=0.2)
     assert overrule(rejected, found).status is ClaimStatus.CONTRADICTED
+
+
+def test_a_reason_quotes_a_long_sentence_up_to_a_word_that_says_something() -> None:
+    # "where the claim says 'An exit fee is charged in the last 49 days of a'": cut after "of a"
+    claim = "An exit fee is charged in the last 49 days of a fixed tariff."
+    assert quoted_phrase(claim, "exit") == "An exit fee is charged in the last 49 days"

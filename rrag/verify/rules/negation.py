@@ -16,7 +16,7 @@ from rrag.lang.en.negation import (
     SELF_DENYING_VERBS,
 )
 from rrag.lang.en.wordnet import kind_of
-from rrag.text import Negation, negates, stem
+from rrag.text import STOPWORDS, Negation, negates, stem
 from rrag.text.reading import read
 from rrag.types import ClaimStatus, Verdict
 from rrag.verify.rules.base import NEVER, Comparison, window_rule
@@ -213,7 +213,10 @@ def quoted_phrase(text: str, term: str) -> str:
         return text[spans[0].start : spans[-1].end] if spans else text
     at = next((i for i, w in enumerate(spans) if stem(w.text.lower().replace("'", "")) == term), 0)
     first = max(0, min(at - QUOTED_WORDS // 2, len(spans) - QUOTED_WORDS))
-    return text[spans[first].start : spans[first + QUOTED_WORDS - 1].end]
+    last = first + QUOTED_WORDS - 1
+    while last > at and spans[last].text.lower() in STOPWORDS:
+        last -= 1  # "... in the last 49 days", not "... 49 days of a"
+    return text[spans[first].start : spans[last].end]
 
 
 # ------------------------------------------------------------------------------------------------
