@@ -227,11 +227,14 @@ def values(text: str) -> tuple[Value, ...]:
         return ()
     qualified = _qualifiers(text, found)
     sentence_at = _sentence_at(text)
+    months_of: dict[str, frozenset[int]] = {}  # each sentence's months, read once for its values
     out, qualified_ends = [], []
     for q in found:
         measure, amount = q.measure
         sentence = sentence_at(q.start)
         row = _row(sentence, q)
+        if sentence.text not in months_of:
+            months_of[sentence.text] = frozenset(months(sentence.text))
         header = column_header(text, q.start)
         qualifiers = qualified.get(q, [])
         end = max([q.end, q.unit_end] + [e for _, _, e in qualifiers if e > q.end])
@@ -251,7 +254,7 @@ def values(text: str) -> tuple[Value, ...]:
                 column_months=_months_covered(header) if row else frozenset(),
                 words=frozenset(content_words(sentence.text)),
                 said=_said(sentence.text),
-                said_months=frozenset(months(sentence.text)),
+                said_months=months_of[sentence.text],
                 bound=bound,
                 bounded=text[bound_start:bound_end] if bound else "",
                 bounded_at=bound_start if bound else -1,
