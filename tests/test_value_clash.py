@@ -605,6 +605,26 @@ def test_a_time_given_to_the_other_act_of_the_same_subject_is_contradicted(
     assert verdict.reason == f"the evidence says {found!r} where the claim says {said!r}"
 
 
+SPA = (
+    "Our spa has a sauna and a hydrotherapy pool. It is open from 8am to 8pm, and guests under 16 may use "
+    "the pool only from 9am to 11am."
+)
+
+
+def test_each_range_of_a_sentence_keeps_its_own_words() -> None:
+    # "Guests under 16 may use the pool from 8am to 8pm." passed HIGH: a range's ends had no words of
+    # their own, so the claim named no one of the two ranges
+    claim = "Guests under 16 may use the pool from 8am to 8pm."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(SPA))
+    assert verdict.status is ClaimStatus.CONTRADICTED
+    assert verdict.reason == "the evidence says '9am to 11am' where the claim says '8am to 8pm'"
+    for right in ("Guests under 16 may use the pool from 9am to 11am.", "The spa is open from 8am to 8pm."):
+        assert (
+            LexicalVerifier().verify(Claim(right, 0, len(right)), contexts(SPA)).status
+            is ClaimStatus.SUPPORTED
+        )
+
+
 @pytest.mark.parametrize(
     "claim", ["The night bus reaches the airport at 00:05.", "The night bus leaves the station at 23:10."]
 )

@@ -354,18 +354,22 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
     in_sentence: dict[int, int] = {}
     sentences = split_sentences(text)
     for n, sentence in enumerate(sentences):
-        group: dict[str, list[int]] = {}
+        # A range's two ends are one member ("open from 8am to 8pm, and guests under 16 may use the pool
+        # only from 9am to 11am": each range has its words)
+        group: dict[str, dict[tuple[int, tuple[float, float] | None], list[int]]] = {}
         for i, v in enumerate(found):
-            if sentence.start <= v.quantity.start < sentence.end and not v.bounds:
-                group.setdefault(v.measure, []).append(i)
-                in_sentence[i] = n
-        for measure, members in group.items():
-            if len({found[i].amount for i in members}) < 2:
+            if sentence.start <= v.quantity.start < sentence.end:
+                group.setdefault(v.measure, {}).setdefault((v.quantity.start, v.bounds), []).append(i)
+                if not v.bounds:
+                    in_sentence[i] = n
+        for measure, by_place in group.items():
+            members = list(by_place.values())
+            if len({found[m[0]].bounds or found[m[0]].amount for m in members}) < 2:
                 continue
             if measure in _SPANS:
                 continue  # a window's years are told apart by their acts, below
-            ends = [max(found[i].quantity.end, found[i].quantity.unit_end) for i in members]
-            starts = [found[i].quantity.start for i in members]
+            ends = [max(max(found[i].quantity.end, found[i].quantity.unit_end) for i in m) for m in members]
+            starts = [found[m[0]].quantity.start for m in members]
             between = [text[end:start] for end, start in zip(ends, starts[1:])]
             if not all(VALUE_JOINT.search(b) for b in between):
                 continue  # "from 23 February to 6 March": one span, not values of several things
@@ -381,9 +385,10 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
                 words = [content_words(lead) for lead, _ in parts]
                 words.append(content_words(text[ends[-1] : sentence.end]))
             owned = [frozenset(w) for w in words]
-            for i, mine in zip(members, owned):
+            for member, mine in zip(members, owned):
                 shared = frozenset().union(*(o for o in owned if o is not mine))
-                out[i] = replace(out[i], own=mine - shared - _per(out[i]))
+                for i in member:
+                    out[i] = replace(out[i], own=mine - shared - _per(out[i]))
     years = [i for i, v in enumerate(found) if v.measure == CALENDAR_YEAR and not v.bounds]
     if len({found[i].amount for i in years}) > 1:
         for i, act in zip(years, _acts(text, [found[i] for i in years])):
@@ -490,6 +495,8 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
         # Of a cell's values, the one under the claim's qualifiers ("£1 to unlock, then 20p per minute"
         # for "10p a minute")
         named = [o for o in named if c.qualifiers and c.qualifiers <= o.qualifiers] or named
+        # A range named is one value: its end that is the claim's ("from 9am to 11am" for "from 8am")
+        named = [o for o in named if not (o.bounds and c.bounds and _low_end(o) != _low_end(c))]
         if (
             len(named) == 1
             and not named[0].holds(c)
@@ -500,6 +507,10 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
         ):
             out.append((c, named[0]))
     return out
+
+
+def _low_end(v: Value) -> bool:
+    return v.bounds is not None and v.amount == v.bounds[0]
 
 
 def _bound_elsewhere(claimed: Value, named: Value, stated: Sequence[Value]) -> bool:
