@@ -266,12 +266,11 @@ def _split_facts(answer: str, start: int, end: int) -> list[tuple[str, int, int]
     verbs = verb_starts(answer[start:end])
     for (s, e), (previous_start, _), previous_numbers, found in zip(pieces[1:], pieces, numbers, numbers[1:]):
         if found[0].start == 0 or answer[s:e].split()[0].isupper():  # "1.9 kg of salt", "EUR 20"
+            # "charged £12 only after a reminder and 14 days ...": "14 days" is no kin of "£12"
             if not hangs_over(
                 answer[start:end], previous_start + previous_numbers[0].start - start, s - start
             ):
-                return [
-                    ("", start, end)
-                ]  # "charged £12 only after a reminder and 14 days ...": not £12's kin
+                return [("", start, end)]
             # what led to the previous fact's number: "The eco programme uses "
             context = facts[-1][0] + answer[previous_start : previous_start + previous_numbers[0].start]
         elif s - start in verbs:  # "uses 120 litres"

@@ -10,7 +10,14 @@ from typing import NamedTuple
 
 from text_to_num import text2num
 
-from rrag.lang.en.dates import BEFORE_A_MONTH, MONTH_NAMES, MONTH_RANGE_JOIN, MONTHS, VERB_MONTHS
+from rrag.lang.en.dates import (
+    BEFORE_A_MONTH,
+    MONTH_ALTERNATION,
+    MONTH_NAMES,
+    MONTH_RANGE_JOIN,
+    MONTHS,
+    VERB_MONTHS,
+)
 from rrag.lang.en.function_words import STOPWORDS
 from rrag.lang.en.numerals import (
     AGE_COMPARED_AFTER,
@@ -136,7 +143,7 @@ _NAMED_TIME = _starting_with("mn", r"\b(?:(midnight)|noon|midday)\b")
 LOOKBACK = 80
 _REFERENCE = re.compile(rf"\b({'|'.join(REFERENCE_NOUNS)})\s+$", re.IGNORECASE)
 _REFERENCE_NOUN_SET = frozenset(REFERENCE_NOUNS)
-_MONTH = "|".join(sorted(MONTH_NAMES, key=len, reverse=True))
+_MONTH = MONTH_ALTERNATION
 _OF_A_MONTH = re.compile(rf"\s+of\s+({_MONTH})\b(?!['\u2019]s)", re.IGNORECASE)  # not "of March's games"
 _MONTH_BEFORE = re.compile(rf"\b({_MONTH})\.?\s+$", re.IGNORECASE)
 
@@ -596,6 +603,6 @@ def _a_date(text: str, m: re.Match[str]) -> bool:
 
 # The end of a range of months that opens with another: "Nov-Mar", "from October to May".
 _AFTER_A_MONTH = re.compile(
-    rf"\b(?:{'|'.join(sorted(MONTH_NAMES, key=len, reverse=True))})\.?{MONTH_RANGE_JOIN.pattern}$",
+    rf"\b(?:{MONTH_ALTERNATION})\.?{MONTH_RANGE_JOIN.pattern}$",
     re.IGNORECASE,
 )

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from rrag.lang.en.abbreviations import ABBREVIATIONS, NUMBERING_ABBREVIATIONS, TIME_ABBREVIATIONS
-from rrag.lang.en.dates import DAY_ABBREVIATIONS, MONTH_NAMES, WEEKDAYS
+from rrag.lang.en.dates import DAY_ABBREVIATIONS, MONTH_ALTERNATION, MONTH_NAMES, WEEKDAYS
 from rrag.lang.en.function_words import (
     HEADING_AUXILIARIES,
     HEADING_LAST_PRONOUNS,
@@ -228,7 +228,7 @@ def _opens_sentence(text: str, at: int) -> bool:
 # 9, effective 1 October 2026"), where the next opens a sentence: no wrapped sentence goes on after a
 # year with a capital.
 _DATE_AT_LINE_END = re.compile(
-    rf"\b(?:{'|'.join(sorted(MONTH_NAMES, key=len, reverse=True))})\.?\s+(?:\d{{1,2}},?\s+)?\d{{4}}[ \t]*$",
+    rf"\b(?:{MONTH_ALTERNATION})\.?\s+(?:\d{{1,2}},?\s+)?\d{{4}}[ \t]*$",
     re.IGNORECASE,
 )
 

@@ -31,6 +31,7 @@ _MONTHS_WRITTEN = (
 )
 MONTHS = {m: i + 1 for i, names in enumerate(_MONTHS_WRITTEN) for m in names.split()}  # name -> 1-12
 MONTH_NAMES = frozenset(MONTHS)  # in full and short
+MONTH_ALTERNATION = "|".join(sorted(MONTH_NAMES, key=len, reverse=True))  # longest first, for a regex
 MONTHS_IN_FULL = tuple(names.split()[0] for names in _MONTHS_WRITTEN)
 MONTH_ABBREVIATIONS = frozenset(m for names in _MONTHS_WRITTEN for m in names.split()[1:])
 # Month names that are verbs too ("may", "mar"): a month only as a date.
