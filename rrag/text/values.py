@@ -533,13 +533,13 @@ def _row_words(text: str, q: Quantity, header: str) -> frozenset[str]:
     return frozenset(t for t in content_words(named) if not has_digit(t))
 
 
-@per_text(maxsize=4096)  # each value of a sentence reads it
 def _months_covered(header: str) -> frozenset[int]:
     """The months a column header names, a range's whole ("high season (Apr-Oct)": April to October)."""
     ranges = month_ranges(header)
     return frozenset(months(header) | {m for r in ranges for m in r} | months_inside(ranges))
 
 
+@per_text(maxsize=4096)  # each value of a sentence reads it
 def _said(text: str) -> frozenset[str]:
     """Every word of `text` in lower case, a bound as one word however it is said ("dog under 20 kg"
     and "dog of less than 20 kg" both say "at most", "20 kg and over" and "20 kg or more" "at least")."""
