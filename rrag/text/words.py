@@ -111,12 +111,15 @@ def content_words(text: str) -> tuple[str, ...]:
 
 def named_as_a_kind(text: str, subject: Collection[str], terms: Collection[str]) -> bool:
     """Whether `text` names `subject` (content words) only after a word that makes it a kind of it, one
-    of no `terms` (what a claim or a question says): "Out-of-hours consultations" for a consultation."""
+    of no `terms` (what a claim or a question says): "Out-of-hours consultations" for a consultation.
+    A number's unit is its measure, no kind ("a 2-year warranty" is a warranty)."""
     said = words(text)
     before = [
         said[i - 1]
         for i in range(1, len(said))
-        if _term(said[i]) in subject and _term(said[i - 1]) not in subject
+        if _term(said[i]) in subject
+        and _term(said[i - 1]) not in subject
+        and not (i >= 2 and has_digit(said[i - 2]))
     ]
     return bool(before) and all(_term(w) and _term(w) not in terms for w in before)
 
