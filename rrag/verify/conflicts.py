@@ -55,6 +55,7 @@ class Stated:
     value: Value
     sentence: str  # the sentence that gives it
     written: frozenset[str] = frozenset()  # the content words of the chunk it is in
+    compound: str = ""  # the hyphenated compound nearest before it in its sentence ("check-in")
 
 
 def _topic(text: str) -> frozenset[str]:
@@ -87,7 +88,7 @@ def _sentences(contexts: Sequence[RetrievedChunk]) -> list[_Sentence]:
         written = frozenset(content_words(rc.chunk.text))
         for sentence in chunk_sentences(rc.chunk.text):
             stated = tuple(
-                Stated(rc.chunk.source, rank, v, sentence.text, written)
+                Stated(rc.chunk.source, rank, v, sentence.text, written, _compound_before(sentence.text, v))
                 for v in read(sentence.text).values
                 if v.measure not in _NO_SLOT
             )
@@ -167,17 +168,17 @@ def _could_differ(a: Stated, b: Stated) -> bool:
     "check": a hyphenated compound is one word)."""
     if not (a.value.near & b.value.near and a.value.compatible(b.value)):
         return False
-    ours, theirs = _compound_before(a), _compound_before(b)
+    ours, theirs = a.compound, b.compound
     return not (ours and theirs and ours != theirs and set(ours.split("-")) & set(theirs.split("-")))
 
 
 _COMPOUND = re.compile(r"\b[^\W\d_]+(?:-[^\W\d_]+)+\b")
 
 
-def _compound_before(stated: Stated) -> str:
-    """The hyphenated compound nearest before the value in its sentence, lower-cased ("check-in" for
-    3pm in "Check-in is from 3pm and check-out is by 11am"); "" where there is none."""
-    found = _COMPOUND.findall(stated.sentence, 0, stated.value.quantity.start)
+def _compound_before(sentence: str, value: Value) -> str:
+    """The hyphenated compound nearest before `value` in `sentence`, lower-cased ("check-in" for 3pm in
+    "Check-in is from 3pm and check-out is by 11am"); "" where there is none."""
+    found = _COMPOUND.findall(sentence, 0, value.quantity.start)
     return found[-1].lower() if found else ""
 
 
