@@ -381,71 +381,111 @@ def test_a_sentence_opening_with_a_pronoun_comes_after_the_sentence_it_points_ba
     ]
 
 
-def test_a_faq_answer_is_read_with_the_question_over_it(embedder: Embedder) -> None:
+# Which sentence leads, each case a failure seen on documents written elsewhere: (question, the retrieved
+# documents as (text, source), how the answer opens).
+LEADS = [
     # "There is no charge." names no puncture; its FAQ question does. The terms' "Pay-as-you-go charges
     # are not refunded.", which shares "pay" and "charges" with the question, was the answer.
-    faq = (
-        "Questions riders ask\n\nDo I need a helmet?\n\nHelmets are not required by law.\n\n"
-        "What if I get a puncture?\n\nReturn the bike to the nearest dock and press the spanner button. "
-        "There is no charge.\n"
-    )
-    terms = (
-        "Refunds\n\nPasses can be refunded within 14 days of purchase. "
-        "Pay-as-you-go charges are not refunded.\n"
-    )
-    answer = ExtractiveAnswerer(embedder).answer(
-        "Do I pay for a puncture?", [context(terms, "t-0", "terms.pdf"), context(faq, "f-0", "faq.html")]
-    )
-    assert answer.text.startswith("There is no charge.")
-
-
-def test_a_faq_answer_is_read_with_its_question_however_long_it_is(embedder: Embedder) -> None:
+    (
+        "Do I pay for a puncture?",
+        [
+            (
+                "Refunds\n\nPasses can be refunded within 14 days of purchase. "
+                "Pay-as-you-go charges are not refunded.\n",
+                "terms.pdf",
+            ),
+            (
+                "Questions riders ask\n\nDo I need a helmet?\n\nHelmets are not required by law.\n\n"
+                "What if I get a puncture?\n\nReturn the bike to the nearest dock and press the spanner "
+                "button. There is no charge.\n",
+                "faq.html",
+            ),
+        ],
+        "There is no charge.",
+    ),
     # The question over "Yes, if the debt ..." has 13 words; it was passed over for the FAQ's first
     # question, and the terms' final-bill sentence was the answer (HIGH, unflagged).
-    faq = (
-        "Brightwater Energy: frequently asked questions\n\nWhat should I do in a power cut?\n\n"
-        "Call 105, the free national power cut number.\n\n"
-        "Can I switch to you if I owe money to my current supplier?\n\n"
-        "Yes, if the debt is under £500 and is less than 28 days old.\n"
-    )
-    terms = (
-        "Leaving us\n\nWhen you leave, we send your final bill within 6 weeks of your supply ending. "
-        "Your switch completes within 5 working days of the end of your cooling-off period.\n"
-    )
-    answer = ExtractiveAnswerer(embedder).answer(
+    (
         "Can I switch to you if I owe my supplier money?",
-        [context(faq, "f-0", "faq.html"), context(terms, "t-0", "terms.pdf")],
-    )
-    assert answer.text.startswith("Yes, if the debt is under £500")
-
-
-def test_a_count_asked_for_is_answered_by_a_count_not_a_price(embedder: Embedder) -> None:
+        [
+            (
+                "Brightwater Energy: frequently asked questions\n\nWhat should I do in a power cut?\n\n"
+                "Call 105, the free national power cut number.\n\n"
+                "Can I switch to you if I owe money to my current supplier?\n\n"
+                "Yes, if the debt is under £500 and is less than 28 days old.\n",
+                "faq.html",
+            ),
+            (
+                "Leaving us\n\nWhen you leave, we send your final bill within 6 weeks of your supply "
+                "ending. Your switch completes within 5 working days of the end of your cooling-off "
+                "period.\n",
+                "terms.pdf",
+            ),
+        ],
+        "Yes, if the debt is under £500",
+    ),
     # The extras table's "For Dog, the price is £20 per stay." led (its row named, its digits a
     # "number"), and the relevance check then refused it: a price is no count. The two now read a
     # sentence's kind of value by one test.
-    rates = "Extras\n\nFor Dog, the price is £20 per stay.\n\nFor Parking, the price is £15 per night.\n"
-    faq = (
-        "Are dogs welcome?\n\n"
-        "Yes, well-behaved dogs are welcome in our ground floor rooms, up to two dogs per room.\n"
-    )
-    answer = ExtractiveAnswerer(embedder).answer(
-        "How many dogs can I bring?", [context(rates, "r-0", "rates.docx"), context(faq, "f-0", "faq.html")]
-    )
-    assert answer.text.startswith("Yes, well-behaved dogs are welcome")
-
-
-def test_an_address_asked_for_is_answered_by_the_street_address(embedder: Embedder) -> None:
+    (
+        "How many dogs can I bring?",
+        [
+            (
+                "Extras\n\nFor Dog, the price is £20 per stay.\n\nFor Parking, the price is £15 per night.\n",
+                "rates.docx",
+            ),
+            (
+                "Are dogs welcome?\n\n"
+                "Yes, well-behaved dogs are welcome in our ground floor rooms, up to two dogs per room.\n",
+                "faq.html",
+            ),
+        ],
+        "Yes, well-behaved dogs are welcome",
+    ),
     # "What is the hotel's address?" asked for no kind of value: "Guests arriving after 10pm must tell
     # reception by phone." led, and was refused as about something else.
-    contact = (
-        "Harbour Light Hotel\n2 Quay Street, Porthmellin, Cornwall TR19 7QA\nReception: 01736 555 210.\n"
-    )
-    terms = "Arrival\n\nCheck-in is from 3pm. Guests arriving after 10pm must tell reception by phone.\n"
-    answer = ExtractiveAnswerer(embedder).answer(
+    (
         "What is the hotel's address?",
-        [context(terms, "t-0", "terms.pdf"), context(contact, "c-0", "contact.txt")],
-    )
-    assert answer.text.startswith("2 Quay Street")
+        [
+            (
+                "Arrival\n\nCheck-in is from 3pm. Guests arriving after 10pm must tell reception by phone.\n",
+                "terms.pdf",
+            ),
+            (
+                "Harbour Light Hotel\n2 Quay Street, Porthmellin, Cornwall TR19 7QA\n"
+                "Reception: 01736 555 210.\n",
+                "contact.txt",
+            ),
+        ],
+        "2 Quay Street",
+    ),
+    # data/trust lists no window cleaning: with "at no charge" read as giving a price, the guarantee's
+    # sentence led and passed the relevance check ("clean", "visit"), an unanswerable question answered.
+    (
+        "How much does a window cleaning visit cost?",
+        [
+            (
+                "Our workmanship guarantee lasts 60 days from the date of the visit, and we will come back "
+                "and clean the area again at no charge.\n",
+                "policy.pdf",
+            ),
+            (
+                "For Regular clean, the price (GBP) is 18 and the duration is 2 hours.\n\n"
+                "For Deep clean, the price (GBP) is 25 and the duration is 4 hours.\n",
+                "prices.docx",
+            ),
+        ],
+        "For ",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "documents", "opening"), LEADS)
+def test_the_sentence_that_gives_what_was_asked_leads(
+    embedder: Embedder, question: str, documents: list[tuple[str, str]], opening: str
+) -> None:
+    contexts = [context(text, f"c-{i}", source) for i, (text, source) in enumerate(documents)]
+    assert ExtractiveAnswerer(embedder).answer(question, contexts).text.startswith(opening)
 
 
 def test_a_sentence_naming_the_question_s_word_only_as_another_kind_adds_nothing(embedder: Embedder) -> None:
@@ -459,21 +499,3 @@ def test_a_sentence_naming_the_question_s_word_only_as_another_kind_adds_nothing
         "Where is your office?", [context(text, "c-0", "contact.txt")]
     )
     assert answer.text == "Our office: 14 Harbour Road, Bristol BS1 6QA."
-
-
-def test_a_price_asked_for_is_led_by_an_amount_not_by_what_else_is_free(embedder: Embedder) -> None:
-    # data/trust lists no window cleaning: with "at no charge" read as giving a price, the guarantee's
-    # sentence led and passed the relevance check ("clean", "visit"), an unanswerable question answered.
-    prices = (
-        "For Regular clean, the price (GBP) is 18 and the duration is 2 hours.\n\n"
-        "For Deep clean, the price (GBP) is 25 and the duration is 4 hours.\n"
-    )
-    guarantee = (
-        "Our workmanship guarantee lasts 60 days from the date of the visit, and we will come back and "
-        "clean the area again at no charge.\n"
-    )
-    answer = ExtractiveAnswerer(embedder).answer(
-        "How much does a window cleaning visit cost?",
-        [context(guarantee, "g-0", "policy.pdf"), context(prices, "p-0", "prices.docx")],
-    )
-    assert answer.text.startswith("For ")
