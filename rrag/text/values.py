@@ -15,7 +15,15 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from rrag.lang.en.dates import DAY_QUALIFIER, EVENT_BEFORE, HALF_OF_DAY, SEASON_QUALIFIER, STATES
+from rrag.lang.en.dates import (
+    DAY_QUALIFIER,
+    EVENT_BEFORE,
+    HALF_OF_DAY,
+    MONTHS,
+    SEASON_QUALIFIER,
+    STATES,
+    VERB_MONTHS,
+)
 from rrag.lang.en.function_words import ARTICLES, COPULA_BEFORE, STOPWORDS
 from rrag.lang.en.lexicon import FREE, IRREGULAR_FORMS, NOT_FREE_BEFORE, PRICE_NOUNS, PRICED
 from rrag.lang.en.negation import DENIED_BOUND, DENIED_SUBJECT_BOUND, NO_BOUND
@@ -100,7 +108,6 @@ class Value:
     column_months: frozenset[int] = frozenset()
     words: frozenset[str] = frozenset()  # the content words of the sentence it is in
     said: frozenset[str] = frozenset()  # every word of the sentence it is in, in lower case
-    said_months: frozenset[int] = frozenset()  # the months its sentence names
     # Where its sentence gives several values of its measure, the words that are its alone ("58 mg for
     # adults and 17 mg for children": 58 has "adult", 17 "children").
     own: frozenset[str] = frozenset()
@@ -227,14 +234,11 @@ def values(text: str) -> tuple[Value, ...]:
         return ()
     qualified = _qualifiers(text, found)
     sentence_at = _sentence_at(text)
-    months_of: dict[str, frozenset[int]] = {}  # each sentence's months, read once for its values
     out, qualified_ends = [], []
     for q in found:
         measure, amount = q.measure
         sentence = sentence_at(q.start)
         row = _row(sentence, q)
-        if sentence.text not in months_of:
-            months_of[sentence.text] = frozenset(months(sentence.text))
         header = column_header(text, q.start)
         qualifiers = qualified.get(q, [])
         end = max([q.end, q.unit_end] + [e for _, _, e in qualifiers if e > q.end])
@@ -254,7 +258,6 @@ def values(text: str) -> tuple[Value, ...]:
                 column_months=_months_covered(header) if row else frozenset(),
                 words=frozenset(content_words(sentence.text)),
                 said=_said(sentence.text),
-                said_months=months_of[sentence.text],
                 bound=bound,
                 bounded=text[bound_start:bound_end] if bound else "",
                 bounded_at=bound_start if bound else -1,
@@ -488,7 +491,11 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
         named = [
             o
             for o in stated
-            if ((o.column <= c.said or bool(o.column_months & c.said_months)) if o.column else o.own & words)
+            if (
+                (o.column <= c.said or bool(o.column_months and o.column_months & _months_said(c)))
+                if o.column
+                else o.own & words
+            )
             and c.compatible(o)
             and not c.of_another_row(o)
         ]
@@ -507,6 +514,11 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
         ):
             out.append((c, named[0]))
     return out
+
+
+def _months_said(v: Value) -> set[int]:
+    """The months the sentence of `v` names in full or short, "may" and "mar" left to their verbs."""
+    return {MONTHS[w] for w in v.said if w in MONTHS and w not in VERB_MONTHS}
 
 
 def _low_end(v: Value) -> bool:
