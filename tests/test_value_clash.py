@@ -588,6 +588,7 @@ def test_a_value_the_claim_states_itself_contradicts_none_of_its_others() -> Non
 DEPARTS_AND_ARRIVES = "The night bus leaves the station at 23:10 and reaches the airport at 00:05."
 # Two ranges of one measure in a sentence, each with its words: "Guests under 16 may use the pool from 8am
 # to 8pm." passed HIGH, a range's ends having had no words of their own.
+MEALS = "Lunch is served from 12:00 to 14:00 and dinner from 18:00 to 21:30."
 SPA = (
     "Our spa has a sauna and a hydrotherapy pool. It is open from 8am to 8pm, and guests under 16 may use "
     "the pool only from 9am to 11am."
@@ -601,6 +602,9 @@ SPA = (
         (DEPARTS_AND_ARRIVES, "The night bus reaches the airport at 23:10.", "23:10", "00:05"),
         (DEPARTS_AND_ARRIVES, "The night bus leaves the station at 00:05.", "00:05", "23:10"),
         (SPA, "Guests under 16 may use the pool from 8am to 8pm.", "8am to 8pm", "9am to 11am"),
+        # The verb said once for both values: each is its subject's ("Children pay £10." was supported)
+        ("Adults pay £10 and children £5.", "Children pay £10.", "£10", "£5"),
+        (MEALS, "Dinner is served from 12:00 to 14:00.", "12:00 to 14:00", "18:00 to 21:30"),
     ],
 )
 def test_a_time_given_to_the_other_act_of_the_same_subject_is_contradicted(
@@ -619,6 +623,9 @@ def test_a_time_given_to_the_other_act_of_the_same_subject_is_contradicted(
         (DEPARTS_AND_ARRIVES, "The night bus leaves the station at 23:10."),
         (SPA, "Guests under 16 may use the pool from 9am to 11am."),
         (SPA, "The spa is open from 8am to 8pm."),
+        ("Adults pay £10 and children £5.", "Children pay £5."),
+        (MEALS, "Lunch is served from 12:00 to 14:00."),
+        (MEALS, "Dinner is served from 18:00 to 21:30."),
     ],
 )
 def test_each_act_keeps_its_own_time(evidence: str, claim: str) -> None:

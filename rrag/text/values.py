@@ -54,6 +54,7 @@ from rrag.lang.en.questions import MONEY_NOUNS
 from rrag.lang.en.table_rows import column_header, last_row_name, names_row, row_of_value, subject_of
 from rrag.lang.en.units import CURRENCY_CODES, CURRENCY_SYMBOLS, DAYS_PER
 from rrag.text.caches import per_text
+from rrag.text.clauses import verb_starts
 from rrag.text.quantities import (
     CALENDAR_YEAR,
     CONVERTED_MEASURES,
@@ -380,9 +381,14 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
             leading = [content_words(after) for _, after in parts]
             if any(leading):  # each value's words come before it (and those after it, up to the joint)
                 # The first value's are as many words before it as the others have: the subject before
-                # them is everyone's ("The train departs at 8:15 and arrives at 10:40": the train's).
+                # them is everyone's ("The train departs at 8:15 and arrives at 10:40": the train's);
+                # where the verb is said once for all, the first's are its subject ("Adults pay £10 and
+                # children £5": the verb is everyone's).
                 reach = max(len(w) for w in leading)
-                words = [content_words(text[sentence.start : starts[0]])[-reach:], *leading]
+                first = _gapped_subject(text, sentence, starts, parts)
+                if first is None:
+                    first = content_words(text[sentence.start : starts[0]])[-reach:]
+                words = [first, *leading]
                 words = [w + content_words(lead) for w, (lead, _) in zip(words, parts + [("", "")])]
             else:
                 words = [content_words(lead) for lead, _ in parts]
@@ -460,6 +466,23 @@ def _past(word: str) -> bool:
 def _per(value: Value) -> frozenset[str]:
     """What a rate is per: its unit, not what it is of ("30 pages per minute in black")."""
     return frozenset(what for axis, what in value.qualifiers if axis == "per")
+
+
+def _gapped_subject(
+    text: str, sentence: Span, starts: list[int], parts: list[tuple[str, str]]
+) -> tuple[str, ...] | None:
+    """The content words of the first value's subject where the values after it say theirs without a
+    verb, the first's verb standing for all ("Adults pay £10 and children £5": adults; "Lunch is
+    served from 12:00 to 14:00 and dinner from 18:00": lunch), as the parse reads it; None where a
+    later value has a verb of its own ("departs at 8:15 and arrives at 10:40") or the first none."""
+    verbs = sorted(sentence.start + at for at in verb_starts(sentence.text))
+    later = [(start - len(after), start) for start, (_, after) in zip(starts[1:], parts)]
+    if any(begin <= at < end for at in verbs for begin, end in later):
+        return None
+    first_verb = next((at for at in verbs if sentence.start <= at < starts[0]), None)
+    if first_verb is None:
+        return None
+    return content_words(text[sentence.start : first_verb])
 
 
 def _split_at_joint(between: str) -> tuple[str, str]:
