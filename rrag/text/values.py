@@ -570,8 +570,7 @@ def _row_words(text: str, q: Quantity, header: str) -> frozenset[str]:
 
 def _months_covered(header: str) -> frozenset[int]:
     """The months a column header names, a range's whole ("high season (Apr-Oct)": April to October)."""
-    ranges = month_ranges(header)
-    return frozenset(months(header) | {m for r in ranges for m in r} | months_inside(ranges))
+    return frozenset(months(header) | months_inside(month_ranges(header)))  # a range's ends are named
 
 
 @per_text(maxsize=4096)  # each value of a sentence reads it
