@@ -224,6 +224,12 @@ CLASHES = [
      "flat, the annual charge (GBP) is 1,480 and the parking permit (GBP) is 180.\n\nFor Roof flat, the "
      "annual charge (GBP) is 1,920 and the parking permit (GBP) is 240.",
      "The roof flat's annual charge is £1,480.", "£1,480", "1,920"),
+    # a rate in a clause of its own at the sentence's end is of the clause before it
+    ("The nearest car park is Queen's Yard, 200 metres away, at £8 a day.",
+     "The nearest car park is Queen's Yard, 200 metres away, at £8 an hour.", "£8 an hour", "£8 a day"),
+    # a data rate is no pound sterling ("Gbps"), and 1 Gbps is 1,000 Mbps
+    ("The guest network is limited to 50 Mbps.", "The guest network is limited to 1 Gbps.",
+     "1 Gbps", "50 Mbps"),
     # a bound said before two values is both's: at most one dog
     ("Residents may keep up to two cats or one dog per flat.", "You can keep up to two dogs per flat.",
      "two dogs", "one dog"),
@@ -258,6 +264,7 @@ def test_a_changed_value_is_contradicted_with_both_values(
         ("Take the tablets twice daily.", "Take the tablets twice a day."),
         ("Residents may keep up to two cats or one dog per flat.", "Residents may keep one dog per flat."),
         ("The office is cleaned once weekly.", "The office is cleaned 52 times a year."),
+        ("Members get 1 Gbps fibre.", "Members get 1,000 Mbps fibre."),
         ("The pump moves 60 litres per minute.", "The pump moves 3,600 litres per hour."),
         ("The laptop weighs 1.4 kg.", "The laptop weighs 1,400 grams."),
         ("The bottle holds 500 ml.", "The bottle holds 0.5 litres."),

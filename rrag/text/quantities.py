@@ -51,6 +51,7 @@ from rrag.lang.en.units import (
     CURRENCY_CODES,
     CURRENCY_CODES_WRITTEN,
     CURRENCY_SYMBOLS,
+    DATA_RATE_WORDS,
     DAYS_PER,
     DEGREES,
     EVERY_UNIT,
@@ -437,6 +438,8 @@ def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:
         return "", -1
     if m.group(1):
         return "\u00b0" + word, m.end()  # "8 °C"
+    if word in DATA_RATE_WORDS:
+        return DATA_RATE_WORDS[word], m.end()
     scale = DEGREES.match(text, m.end()) if stem(word) == stem("degrees") else None
     if scale:  # "230 degrees Celsius" is "230 °C"
         return "\u00b0" + scale.group(1)[0].lower(), scale.end()

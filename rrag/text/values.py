@@ -789,6 +789,11 @@ def _near(text: str, q: Quantity, row: frozenset[str]) -> frozenset[str]:
         # the backup job runs", "In May 1995, the museum opened".
         main_end = next((m.start() for m in _CLAUSE_END.finditer(text, clause_end + 1)), len(text))
         after = content_words(text[clause_end + 1 : main_end])[:NEAR_WORDS]
+    elif not before and set(after) <= DAYS_PER.keys() and text.startswith(",", clause_start - 1):
+        # A value whose clause after a comma holds nothing but its rate is of the clause before it:
+        # "The nearest car park is Queen's Yard, 200 metres away, at £8 a day".
+        previous_start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, clause_start - 1)), default=0)
+        before = content_words(text[previous_start : clause_start - 1])[-NEAR_WORDS:]
     return frozenset(t for t in (*before, *after, *row, *label) if not has_digit(t))
 
 

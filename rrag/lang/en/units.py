@@ -76,6 +76,10 @@ BASE_UNITS = {
 BASE_UNITS["speed"] = {"mph": 1.609344, "kph": 1.0, "knot": 1.852} | {
     f"{unit}/h": metres / 1e3 for unit, metres in BASE_UNITS["length"].items()
 }
+# Data rates in megabits a second, by the word as written: "1 Gbps" is 1,000 Mbps (its stem, "gbp",
+# is the pound sterling's code).
+DATA_RATE_WORDS = {"kbps": "kbit/s", "mbps": "mbit/s", "gbps": "gbit/s"}
+BASE_UNITS["data rate"] = {"kbit/s": 1e-3, "mbit/s": 1.0, "gbit/s": 1e3}
 # Words between a number and what it counts: "5 working days" counts days, "15 free minutes" minutes.
 UNIT_QUALIFIERS = frozenset(
     "working business calendar consecutive full whole clear additional extra further more free paid "
