@@ -389,6 +389,9 @@ def test_an_answer_about_another_item_row_or_day_is_off_target(
         ("Where do cleaners go back?", "We return on the same day and clean it again at no charge.", False),
         ("Where is the office open?", "The office is open on Saturdays in March from 9:00.", False),
         ("Where does Team Falcon sit?", "Team Falcon sits in room 12.", True),  # a numbered place
+        # a place noun names a place whatever ordinal comes before it ("first" is also of a time)
+        ("Where can I make phone calls?", "Phone booths on the first floor can be booked.", True),
+        ("Where can I make phone calls?", "Phone booths can be booked on the first working day.", False),
         ("Where is the exam held?", "The exam is held at gate B4 of the sports hall.", True),
         ("Where is the exam held?", "The exam is held in 2027.", False),
         ("Where is the exam held?", "The exam is held in week 3 of the term.", False),

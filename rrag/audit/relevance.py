@@ -146,11 +146,15 @@ def _gives_place(sentence: str) -> bool:
                 break
             phrase.append(after)
         # A number first is a time or an amount ("at 9:00", "in 2024", "in 30 days"); after a noun it
-        # names a place ("in room 12", "at gate B4").
+        # names a place ("in room 12", "at gate B4"). A place noun at its end names one whatever comes
+        # before it ("on the first floor", not "on the first working day").
         if (
             phrase
             and not has_digit(phrase[0])
-            and not any(w in MONTH_NAMES or stem(w) in _NOT_PLACES for w in phrase)
+            and (
+                stem(phrase[-1]) in _PLACE_NOUNS
+                or not any(w in MONTH_NAMES or stem(w) in _NOT_PLACES for w in phrase)
+            )
         ):
             return True
     return False
