@@ -424,6 +424,38 @@ LEADS = [
         ],
         "Yes, if the debt is under £500",
     ),
+    # A street address on a line of its own, no full stop after it, was read as a heading: "What is
+    # your address?" was answered "There are two showers on the ground floor." (HIGH, unflagged).
+    (
+        "What is your address?",
+        [
+            (
+                "Frequently asked questions\n\nCan I register my company at your address?\n\nYes, with a "
+                "Virtual Office membership.\n\nDo you have showers?\n\nThere are two showers on the "
+                "ground floor.\n",
+                "faq.html",
+            ),
+            (
+                "Foundry Works Coworking\n\n14 Mill Lane, Leeds LS1 4AB\nCommunity team: 0113 496 0021, "
+                "Monday to Friday 9am to 5pm.\n",
+                "contact.txt",
+            ),
+        ],
+        "14 Mill Lane, Leeds LS1 4AB",
+    ),
+    # Of two sentences giving a notice, the one of another kind of membership than the one asked
+    # about led ("three months' notice" read a notice as a kind of months).
+    (
+        "How much notice do I need to cancel a monthly membership?",
+        [
+            (
+                "1. Notice\nMonthly memberships roll over each month. You can cancel with one calendar "
+                "month's notice, given in writing.\nPrivate Office memberships need three months' notice.",
+                "terms.pdf",
+            ),
+        ],
+        "You can cancel with one calendar month's notice",
+    ),
     # The extras table's "For Dog, the price is £20 per stay." led (its row named, its digits a
     # "number"), and the relevance check then refused it: a price is no count. The two now read a
     # sentence's kind of value by one test.

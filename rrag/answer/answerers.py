@@ -33,6 +33,7 @@ from rrag.text import (
     words,
 )
 from rrag.text.asked import TIME_UNIT_STEMS, Kind, analyse
+from rrag.text.contacts import gives_street_address
 from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.reading import read
 from rrag.text.values import gives_money
@@ -206,6 +207,11 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
     def holds(span: Span) -> bool:
         return bool(wanted and wanted(span.text))
 
+    def of_another_kind(span: Span) -> bool:  # "Private Office memberships" for a monthly membership
+        return any(
+            named_as_a_kind(span.text, {word}, asked) for word in asked & set(content_words(span.text))
+        )
+
     def other_item(span: Span) -> bool:
         given = labelled_numbers(span.text)
         return any(given.get(label) and not numbers & given[label] for label, numbers in numbered.items())
@@ -221,7 +227,10 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
         or (names_row(row, set(content_words(p[1].text))) and not named_as_a_kind(p[1].text, row, asked))
     ]
     holding = [p for p in candidates if holds(p[1])]
-    lead = (max(holding, key=lambda p: covered(p[1])) if row else holding[0]) if holding else on_item[0]
+    if row:
+        lead = max(holding, key=lambda p: covered(p[1]))
+    else:  # in the order of relevance, one of the kind the question names first
+        lead = next((p for p in holding if not of_another_kind(p[1])), holding[0]) if holding else on_item[0]
     return [lead] + [
         p
         for p in on_item
@@ -276,11 +285,12 @@ def _question_over(text: str, span: Span) -> str:
 
 def _states_something(text: str, span: Span) -> bool:
     """Not a question (a FAQ's), not a heading, caption or label: a statement or a list item. A line
-    with neither a full stop nor a bullet is a heading ("Daily per-diem allowance by city")."""
+    with neither a full stop nor a bullet is a heading ("Daily per-diem allowance by city"), unless it
+    gives a street address ("14 Mill Lane, Leeds LS1 4AB": where to find the writer)."""
     sentence = span.text
     if sentence.endswith("?") or len(words(sentence)) < MIN_SENTENCE_WORDS:
         return False
-    return sentence[-1] in ".!" or is_list_item(text, span)
+    return sentence[-1] in ".!" or is_list_item(text, span) or gives_street_address(sentence)
 
 
 # What a question asks for besides a person (`WHO`), an amount of money (read by rrag.text.asked) and
