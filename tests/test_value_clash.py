@@ -224,6 +224,11 @@ CLASHES = [
      "flat, the annual charge (GBP) is 1,480 and the parking permit (GBP) is 180.\n\nFor Roof flat, the "
      "annual charge (GBP) is 1,920 and the parking permit (GBP) is 240.",
      "The roof flat's annual charge is £1,480.", "£1,480", "1,920"),
+    # each value of a cell is named by its own words ("non-members", "colour")
+    ("For Meeting room, the price is £20 per hour for members, £35 per hour for non-members.",
+     "Non-members pay £20 per hour for a meeting room.", "£20", "£35"),
+    ("For Printing, the price is 10p per page black and white, 30p per page colour.",
+     "Colour printing costs 10p per page.", "10p", "30p"),
     # a rate in a clause of its own at the sentence's end is of the clause before it
     ("The nearest car park is Queen's Yard, 200 metres away, at £8 a day.",
      "The nearest car park is Queen's Yard, 200 metres away, at £8 an hour.", "£8 an hour", "£8 a day"),
@@ -265,6 +270,14 @@ def test_a_changed_value_is_contradicted_with_both_values(
         ("Residents may keep up to two cats or one dog per flat.", "Residents may keep one dog per flat."),
         ("The office is cleaned once weekly.", "The office is cleaned 52 times a year."),
         ("Members get 1 Gbps fibre.", "Members get 1,000 Mbps fibre."),
+        (
+            "For Meeting room, the price is £20 per hour for members, £35 per hour for non-members.",
+            "Members pay £20 per hour for a meeting room.",
+        ),
+        (
+            "For Printing, the price is 10p per page black and white, 30p per page colour.",
+            "Black and white printing costs 10p per page.",
+        ),
         ("The pump moves 60 litres per minute.", "The pump moves 3,600 litres per hour."),
         ("The laptop weighs 1.4 kg.", "The laptop weighs 1,400 grams."),
         ("The bottle holds 500 ml.", "The bottle holds 0.5 litres."),

@@ -515,9 +515,19 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
             o
             for o in stated
             if (
-                (o.column <= c.said or bool(o.column_months and o.column_months & _months_said(c)))
-                if o.column
-                else o.own & words
+                (
+                    (o.column <= c.said or bool(o.column_months and o.column_months & _months_said(c)))
+                    if o.column
+                    else o.own & words
+                )
+                # ... or, of one cell's values, by its own words ("30p per page colour")
+                or (
+                    o.own & words
+                    and any(
+                        p is not o and (p.row, p.column, p.measure) == (o.row, o.column, o.measure)
+                        for p in stated
+                    )
+                )
             )
             and c.compatible(o)
             and not c.of_another_row(o)
