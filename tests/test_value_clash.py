@@ -409,6 +409,32 @@ def test_the_claims_value_stated_of_another_thing_elsewhere_does_not_hide_the_cl
     assert verdict.status is not ClaimStatus.CONTRADICTED, verdict.reason
 
 
+def test_the_claims_value_stated_elsewhere_with_fewer_of_its_words_does_not_hide_the_clash() -> None:
+    """The monthly membership's "one calendar month's notice" is no statement of the Private Office's."""
+    evidence = (  # as the terms' PDF is read
+        "Foundry Works - Membership terms\n\nVersion 3, effective 1 February 2027\n1. Notice\nMonthly "
+        "memberships roll over each month. You can cancel with one calendar month's notice, given in "
+        "writing.\nPrivate Office memberships need three months' notice.\n2. Deposit\n\nFixed Desk and "
+        "Private Office members pay a deposit equal to one month's fee.\nThe deposit is refunded within 14 "
+        "days of leaving, less any unpaid charges.\n\n3. Guests\n\nMembers may bring up to two guests a "
+        "day free of charge. Further guests need a day pass.\n4. Access cards\n\nLost access cards are "
+        "replaced for £10.\n5. Payment\n\nFees are paid monthly in advance by direct debit. A late "
+        "payment is charged £15 after 7 days."
+    )
+    plans = (  # retrieved with it: the plans' table, as a DOCX table is read
+        "For Fixed Desk, the price per month is £260, the access is 24/7 and the meeting room credits are "
+        "4 hours.\n\nFor Private Office (2 people), the price per month is £650, the access is 24/7 and the "
+        "meeting room credits are 10 hours."
+    )
+    claim = "Private Office memberships need one month's notice."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence, plans))
+    assert verdict.clash is not None, verdict.reason
+    assert (verdict.clash.claim_value, verdict.clash.evidence_value) == ("one month", "three months")
+    claim = "You can cancel a monthly membership with one month's notice."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence, plans))
+    assert verdict.status is ClaimStatus.SUPPORTED, verdict.reason
+
+
 @pytest.mark.parametrize(
     "evidence, claim",
     [

@@ -119,9 +119,7 @@ def named_as_a_kind(text: str, subject: Collection[str], terms: Collection[str])
     before = [
         said[i - 1]
         for i in range(1, len(said))
-        if _term(said[i]) in subject
-        and _term(said[i - 1]) not in subject
-        and not _measured(said, i)
+        if _term(said[i]) in subject and _term(said[i - 1]) not in subject and not _measured(said, i)
     ]
     return bool(before) and all(_term(w) and _term(w) not in terms for w in before)
 
