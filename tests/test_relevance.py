@@ -366,6 +366,17 @@ def test_a_value_under_a_column_header_is_of_the_kind_the_header_names(question:
             ],
             "the question asks for an amount of money",
         ),
+        # the case the question asks the value of, given otherwise: each was answered HIGH, unflagged
+        (
+            "How much does a private office for four people cost?",
+            ["For Private Office (2 people), the price per month is £650 and the access is 24/7."],
+            "the question asks about four people; the answer gives 2 people",
+        ),
+        (
+            "How much is a Fixed Desk per year?",
+            ["For Fixed Desk, the price per month is £260 and the access is 24/7."],
+            "the question asks for a value per year; the answer gives one per month",
+        ),
     ],
 )
 def test_an_answer_about_another_item_row_or_day_is_off_target(
@@ -373,6 +384,20 @@ def test_an_answer_about_another_item_row_or_day_is_off_target(
 ) -> None:
     result = assess(question, answer)
     assert not result.addressed and result.reason.startswith(reason)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        ("How much is a Fixed Desk per month?", "For Fixed Desk, the price per month is £260."),
+        ("How much is a weekly pass?", "For Weekly pass, the price is £20 per week."),  # a kind of pass
+        ("How much does it cost to bring two dogs?", "For Dog, the price is £20 per stay."),
+        ("Can I bring three dogs?", "Up to two dogs per room are welcome."),  # answered: no
+        ("How much is breakfast for two children?", "Breakfast costs £7 per child for up to three children."),
+    ],
+)
+def test_an_answer_of_the_case_asked_or_of_no_case_is_on_target(question: str, sentence: str) -> None:
+    assert assess(question, [sentence]).addressed, assess(question, [sentence]).reason
 
 
 @pytest.mark.parametrize(

@@ -33,6 +33,7 @@ from rrag.lang.en.function_words import (
     STOPWORDS,
     TOWARDS,
 )
+from rrag.lang.en.qualifiers import RATE, RATE_OF
 from rrag.lang.en.questions import (
     NEAR_TIME_UNITS,
     NOT_PLACES,
@@ -51,7 +52,7 @@ from rrag.text.asked import TIME_UNIT_STEMS, Kind, Question, analyse
 from rrag.text.contacts import GIVES_CONTACT, gives_street_address
 from rrag.text.quantities import CALENDAR_YEAR, is_measured
 from rrag.text.reading import read
-from rrag.text.values import MONEY, costs_nothing, gives_money, unit_read
+from rrag.text.values import MONEY, costs_nothing, gives_money, unit_read, values
 
 MIN_KEY_SHARE = 0.25  # lenient: "medical note" is answered by "medical certificate"
 MIN_PREFIX = 4
@@ -234,7 +235,35 @@ def _off_target(question: str, q: Question, sentences: Sequence[str]) -> str:
     rows = [_other_row(s, asked_terms, q.key_terms) for s in sentences]
     if rows and all(rows):
         return f"the question does not ask about {', '.join(dict.fromkeys(rows))}, which the answer is about"
+    return "" if YES_NO.match(question) else _another_case(question, answer)
+
+
+def _another_case(question: str, answer: str) -> str:
+    """Why an answer giving a value is of another case than the one a question asks the value of ("" when
+    it is not): the question's count given otherwise ("How much does an office for four people cost?":
+    "for 2 people"), or its rate ("How much is a desk per year?": "£260 per month")."""
+    given = values(answer)
+    for asked in values(question):
+        same = [v for v in given if v.measure == asked.measure]
+        if same and not any(v.holds(asked) or v.bound_holds(asked) for v in same):
+            return f"the question asks about {asked.written}; the answer gives {same[0].written}"
+    per = {_rate(m) for m in RATE.finditer(question)} - {""}
+    rates = {what for v in given for axis, what in v.qualifiers if axis == "per"}
+    if per and rates and not per & rates:
+        return f"the question asks for a value per {min(per)}; the answer gives one per {min(rates)}"
     return ""
+
+
+def _rate(m: re.Match[str]) -> str:
+    """What a question's rate is per ("per year", "a month", "monthly" at its end); "" for a word of
+    the thing asked about ("a weekly pass")."""
+    per, each, often = m.groups()
+    if often and not _ENDS.match(m.string, m.end()):
+        return ""
+    return stem((per or each or RATE_OF[often.lower()]).lower())
+
+
+_ENDS = re.compile(r"\s*[?.!]?\s*$")
 
 
 def _numbers(values: set[float]) -> str:
