@@ -50,12 +50,12 @@ def _stated_elsewhere(value: Value, sentences: Sequence[Statement], against: Val
     specific = value.cases_shared(against) if against else 0
     # ... nor a value with fewer of the claim's words next to it ("one calendar month's notice" to
     # cancel, against "Private Office memberships need three months' notice")
-    near = len(value.near & against.near) if against else 1
+    near = max(len(value.near & against.near), 1) if against else 1
     return any(
         value.compatible(o)
         and o.holds(value)
         and not value.of_another_row(o)
-        and len(o.near & value.near) >= max(near, 1)
+        and len(o.near & value.near) >= near
         and value.cases_shared(o) >= specific
         for sentence in sentences
         for o in sentence.values
