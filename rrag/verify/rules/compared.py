@@ -25,7 +25,7 @@ from rrag.text import (
 )
 from rrag.text.quantities import FRACTION, TIME_OF_DAY, is_measured
 from rrag.text.reading import read
-from rrag.text.values import Value, near_words
+from rrag.text.values import Value
 from rrag.types import Chunk
 from rrag.verify.rules.asserted import DISCOURSE_TERMS, asserted
 
@@ -97,11 +97,6 @@ class Statement:
             for q in self.numbers
             if (not q.unit and not column_header(self.text, q.start)) or is_partitive(self.text, q)
         )
-
-    @cached_property
-    def bare(self) -> tuple[tuple[float, frozenset[str]], ...]:
-        """Each loose number, and the words near it."""
-        return tuple((q.value, near_words(self.text, q)) for q in self.loose)
 
     @property
     def months(self) -> frozenset[int]:

@@ -13,7 +13,7 @@ from rrag.lang.en.function_words import PRONOUNS
 from rrag.lang.en.negation import DENIED_BEFORE
 from rrag.text import month_mentions, words
 from rrag.text.quantities import FRACTION, every_unit, is_measured
-from rrag.text.values import Value, clashes, misattributed, of_something_else, reversed_bounds
+from rrag.text.values import Value, clashes, misattributed, near_words, of_something_else, reversed_bounds
 from rrag.types import ClaimStatus, ValueClash, Verdict
 from rrag.verify.rules.base import ALWAYS, Comparison, window_rule
 from rrag.verify.rules.compared import Statement, Window, has_value, share, single_sentences
@@ -50,19 +50,20 @@ def _stated_elsewhere(value: Value, sentences: Sequence[Statement], against: Val
     specific = value.cases_shared(against) if against else 0
     # ... nor a value with fewer of the claim's words next to it ("one calendar month's notice" to
     # cancel, against "Private Office memberships need three months' notice")
-    near = max(len(value.near & against.near), 1) if against else 1
+    needed = max(len(value.near & against.near), 1) if against else 1
     return any(
         value.compatible(o)
         and o.holds(value)
         and not value.of_another_row(o)
-        and len(o.near & value.near) >= near
+        and len(o.near & value.near) >= needed
         and value.cases_shared(o) >= specific
         for sentence in sentences
         for o in sentence.values
     ) or any(  # "Three of the attackers were killed" states "killed three militants"
-        amount == value.quantity.value and near & value.near
+        len(near_words(sentence.text, q) & value.near) >= needed
         for sentence in sentences
-        for amount, near in sentence.bare
+        for q in sentence.loose
+        if q.value == value.quantity.value  # the words of the other numbers are never read
     )
 
 
