@@ -10,7 +10,8 @@ from rrag.answer.answerers import REFUSAL, ExtractiveAnswerer, LLMAnswerer, is_q
 from rrag.backends.embedding import Embedder, get_embedder
 from rrag.errors import LLMError, LLMResponseError
 from rrag.settings import Settings
-from rrag.text import locate, split_sentences
+from rrag.text import content_words, locate, split_sentences
+from rrag.text.clauses import named_as_another_kind
 from rrag.types import Chunk, RetrievedChunk
 
 LEAVE = """# Annual leave
@@ -524,6 +525,32 @@ LEADS = [
         "For ",
     ),
 ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "question", "another_kind"),
+    [
+        (
+            "Private Office memberships need three months' notice.",
+            "How do I cancel a monthly membership?",
+            True,
+        ),
+        ("We do not charge for paying at a post office.", "Where is your office?", True),
+        ("You can cancel with one calendar month's notice.", "How much notice do I need to give?", False),
+        ("An engineer's visit takes about 2 hours.", "How long does an installation take?", False),
+        # named plainly once, and another pool beside it
+        (
+            "The Otter Pool is 25 metres long; the Minnow Pool is the learner pool.",
+            "How long is the Otter Pool?",
+            False,
+        ),
+    ],
+)
+def test_a_word_of_the_question_named_only_as_another_kind_is_read_off_the_parse(
+    sentence: str, question: str, another_kind: bool
+) -> None:
+    asked = set(content_words(question))
+    assert named_as_another_kind(sentence, asked, asked) is another_kind
 
 
 @pytest.mark.parametrize(("question", "documents", "opening"), LEADS)

@@ -391,6 +391,7 @@ def test_an_answer_about_another_item_row_or_day_is_off_target(
     [
         ("How much is a Fixed Desk per month?", "For Fixed Desk, the price per month is £260."),
         ("How much is a weekly pass?", "For Weekly pass, the price is £20 per week."),  # a kind of pass
+        ("How much does a day pass cost?", "For Day pass, the price is £25 per person."),
         ("How much does it cost to bring two dogs?", "For Dog, the price is £20 per stay."),
         ("Can I bring three dogs?", "Up to two dogs per room are welcome."),  # answered: no
         ("How much is breakfast for two children?", "Breakfast costs £7 per child for up to three children."),

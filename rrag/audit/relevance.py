@@ -255,10 +255,10 @@ def _another_case(question: str, answer: str) -> str:
 
 
 def _rate(m: re.Match[str]) -> str:
-    """What a question's rate is per ("per year", "a month", "monthly" at its end); "" for a word of
-    the thing asked about ("a weekly pass")."""
+    """What a question's rate is per ("per year"; "a month", "monthly" at its end); "" for a word of
+    the thing asked about ("a weekly pass", "a day pass")."""
     per, each, often = m.groups()
-    if often and not _ENDS.match(m.string, m.end()):
+    if not per and not _ENDS.match(m.string, m.end()):
         return ""
     return stem((per or each or RATE_OF[often.lower()]).lower())
 

@@ -132,15 +132,16 @@ def hangs_over(text: str, first: int, second: int) -> bool:
 
 
 def named_as_another_kind(text: str, named: Collection[str], allowed: Collection[str]) -> bool:
-    """Whether the parse of `text` gives one of the `named` words (content words) a modifier that makes
-    it a kind of it none of the `allowed` words says: "Private Office memberships" for a monthly
-    membership, "a post office" for your office; not "three months' notice" (an amount of it) nor "an
-    engineer's visit takes" (a doer)."""
-    return any(
-        _term(t) in named
-        and any(c.dep_ in KIND_LABELS and _term(c) and _term(c) not in allowed for c in t.children)
-        for t in _parsed(text)
-    )
+    """Whether the parse of `text` names one of the `named` words (content words) only with a modifier
+    that makes it a kind of it none of the `allowed` words says: "Private Office memberships" for a
+    monthly membership, "a post office" for your office; not "three months' notice" (an amount of it),
+    "an engineer's visit takes" (a doer), nor "the Otter Pool ...; the Minnow Pool" for the Otter Pool."""
+    kinds: dict[str, bool] = {}
+    for t in _parsed(text):
+        if (term := _term(t)) in named:
+            other = any(c.dep_ in KIND_LABELS and _term(c) and _term(c) not in allowed for c in t.children)
+            kinds[term] = kinds.get(term, True) and other
+    return any(kinds.values())
 
 
 def _term(t: Token) -> str:
