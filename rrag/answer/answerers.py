@@ -208,9 +208,6 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
     def holds(span: Span) -> bool:
         return bool(wanted and wanted(span.text))
 
-    def of_another_kind(span: Span) -> bool:  # "Private Office memberships" for a monthly membership
-        return named_as_another_kind(span.text, asked, asked)
-
     def other_item(span: Span) -> bool:
         given = labelled_numbers(span.text)
         return any(given.get(label) and not numbers & given[label] for label, numbers in numbered.items())
@@ -228,8 +225,10 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
     holding = [p for p in candidates if holds(p[1])]
     if row:
         lead = max(holding, key=lambda p: covered(p[1]))
-    else:  # in the order of relevance, one of the kind the question names first
-        lead = next((p for p in holding if not of_another_kind(p[1])), holding[0]) if holding else on_item[0]
+    else:  # in the order of relevance, one of the kind the question names first ("Private Office
+        # memberships" is another kind of a monthly membership)
+        mine = (p for p in holding if not named_as_another_kind(p[1].text, asked, asked))
+        lead = next(mine, holding[0]) if holding else on_item[0]
     return [lead] + [
         p
         for p in on_item

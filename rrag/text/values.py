@@ -512,25 +512,7 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
         # euros, and the family plan 25 euros": "family" is the 25's)
         words = c.near if sum(o.measure == c.measure for o in claimed) > 1 else c.words
         named = [
-            o
-            for o in stated
-            if (
-                (
-                    (o.column <= c.said or bool(o.column_months and o.column_months & _months_said(c)))
-                    if o.column
-                    else o.own & words
-                )
-                # ... or, of one cell's values, by its own words ("30p per page colour")
-                or (
-                    o.own & words
-                    and any(
-                        p is not o and (p.row, p.column, p.measure) == (o.row, o.column, o.measure)
-                        for p in stated
-                    )
-                )
-            )
-            and c.compatible(o)
-            and not c.of_another_row(o)
+            o for o in stated if _names(c, words, o, stated) and c.compatible(o) and not c.of_another_row(o)
         ]
         # Of a cell's values, the one under the claim's qualifiers ("£1 to unlock, then 20p per minute"
         # for "10p a minute")
@@ -547,6 +529,18 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
         ):
             out.append((c, named[0]))
     return out
+
+
+def _names(c: Value, words: frozenset[str], o: Value, stated: Sequence[Value]) -> bool:
+    """Whether the claim's value `c`, with `words` around it, names the evidence's `o`: a table cell by
+    its column or the months its column covers, any other value by its own words; so too one of a
+    cell's values of a measure ("10p per page black and white, 30p per page colour")."""
+    if o.column and (o.column <= c.said or bool(o.column_months and o.column_months & _months_said(c))):
+        return True
+    cell = (o.row, o.column, o.measure)
+    return bool(o.own & words) and (
+        not o.column or any(p is not o and (p.row, p.column, p.measure) == cell for p in stated)
+    )
 
 
 def _months_said(v: Value) -> set[int]:
