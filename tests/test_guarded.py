@@ -40,6 +40,23 @@ def test_negation_is_contradicted_with_the_deciding_sentence(verifier: Verifier)
     assert v.evidence is not None and "is required for every company system" in v.evidence.quote
 
 
+def test_a_word_denied_by_a_hyphened_free_on_both_sides_is_no_contradiction() -> None:
+    # "interest-free" says "at no interest": the claim was contradicted and the answer refused
+    evidence = "Private treatment costing over £500 can be spread over 10 monthly payments at no interest."
+    chunk = Chunk("plans:0", "plans", "policy.pdf", evidence, 0, len(evidence))
+    said = "Private treatment over £500 can be paid in ten monthly instalments, interest-free."
+    denied = "Private treatment over £500 can be paid in ten monthly instalments, with interest."
+    rules = LexicalVerifier()
+    assert (
+        rules.verify(Claim(said, 0, len(said)), [RetrievedChunk(chunk, 0.9)]).status
+        is not ClaimStatus.CONTRADICTED
+    )
+    assert (
+        rules.verify(Claim(denied, 0, len(denied)), [RetrievedChunk(chunk, 0.9)]).status
+        is ClaimStatus.CONTRADICTED
+    )
+
+
 def test_an_amount_the_documents_never_state_is_unsupported(verifier: Verifier) -> None:
     v = _check(verifier, "The primary carer is entitled to 16 weeks of parental leave and a bonus of €2,000.")
     assert v.status in {ClaimStatus.UNSUPPORTED, ClaimStatus.CONTRADICTED}

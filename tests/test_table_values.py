@@ -66,6 +66,18 @@ ROOMS = (
     "(Apr-Oct) is £99 per night and the sleeps are 1."
 )
 
+# A row named with a comma in brackets, a column for each way to pay (a dental practice's fees); a row
+# for each day, a column for opening and one for closing (its hours)
+DENTAL = (
+    "For Filling (white, front tooth), the NHS charge is £75.30 and the private fee is £140.\n\n"
+    "For Root canal (molar), the NHS charge is £75.30 and the private fee is £620.\n\n"
+    "For Crown (porcelain), the NHS charge is £326.70 and the private fee is £780."
+)
+HOURS = (
+    "For Monday, the opens are 8:30 and the closes are 17:30.\n\n"
+    "For Tuesday, the opens are 8:30 and the closes are 20:00."
+)
+
 
 @pytest.mark.parametrize(
     ("table", "claim", "documents_say"),
@@ -82,6 +94,11 @@ ROOMS = (
         # A month names the season whose range holds it: January is in Nov-Mar (passed HIGH).
         (ROOMS, "In January a Family Suite costs £240 per night.", "£160"),
         (ROOMS, "A single room costs £70 a night in August.", "£99"),
+        # A price's column is named by its header's words but the price noun, an adjective as its adverb
+        # too; a row's name holds its bracketed comma. Both were supported: £140 is a filling's,
+        # £326.70 the NHS charge.
+        (DENTAL, "A private root canal on a molar costs £140.", "£620"),
+        (DENTAL, "A porcelain crown costs £326.70 privately.", "£780"),
     ],
 )
 def test_a_value_of_another_column_of_the_named_row_is_contradicted(
@@ -107,6 +124,12 @@ def test_a_value_of_another_column_of_the_named_row_is_contradicted(
         (RIDES, "On a day pass, an e-bike costs 10p a minute."),
         (ROOMS, "In January a Family Suite costs £160 per night."),
         (ROOMS, "A Family Suite costs £240 per night in the high season."),
+        (DENTAL, "A private root canal on a molar costs £620."),
+        (DENTAL, "A porcelain crown costs £326.70 on the NHS."),
+        # The day that names a row is every cell's: 20:00 is Tuesday's closing time, not a clash with
+        # its 8:30 opening (contradicted, and the answer refused)
+        (HOURS, "On Tuesdays the practice stays open until 8pm."),
+        (HOURS, "On Tuesdays the practice closes at 20:00."),
     ],
 )
 def test_the_value_of_the_named_cell_is_no_clash(table: str, claim: str) -> None:
@@ -126,3 +149,14 @@ def test_a_kind_of_the_named_row_the_claim_does_not_name_is_no_evidence() -> Non
 
 def test_every_amount_of_a_cell_has_its_column() -> None:
     assert [v.column for v in values(RIDES.split("\n\n")[0]) if v.amount == 0.2] == [{"e", "bike"}]
+
+
+def test_a_time_of_another_day_of_the_table_is_contradicted() -> None:
+    contexts = [RetrievedChunk(Chunk("c0", "d", "hours.docx", HOURS, 0, len(HOURS)), 1.0)]
+    claim = "On Tuesdays the practice closes at 17:30."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts)
+    assert (
+        verdict.status is ClaimStatus.CONTRADICTED
+        and verdict.clash
+        and verdict.clash.evidence_value == "20:00"
+    )

@@ -14,6 +14,7 @@ from rrag.text import (
     named_as_a_kind,
     negation_count,
     negations,
+    plain_words,
     normalize,
     normalize_map,
     quantities,
@@ -244,6 +245,13 @@ def test_a_negation_and_a_without_in_its_clause_cancel_out(text: str) -> None:
 def test_a_without_of_its_own_or_of_another_clause_still_denies() -> None:
     assert [sorted(n.terms) for n in negations("He left without paying.")] == [["pay"]]
     assert negation_count("The dog did not bark, but it left without a sound.") == 2
+
+
+def test_a_hyphened_free_denies_the_word_before_it() -> None:
+    text = "Treatment over £500 can be paid in ten instalments, interest-free."
+    assert [sorted(n.terms) for n in negations(text)] == [["interest"]] and negation_count(text) == 1
+    assert "interest" not in plain_words(text)
+    assert not negations("Parking is free for residents.")  # free of a charge, said of the parking
 
 
 def test_a_denial_is_still_a_denial() -> None:

@@ -535,12 +535,20 @@ def _names(c: Value, words: frozenset[str], o: Value, stated: Sequence[Value]) -
     """Whether the claim's value `c`, with `words` around it, names the evidence's `o`: a table cell by
     its column or the months its column covers, any other value by its own words; so too one of a
     cell's values of a measure ("10p per page black and white, 30p per page colour")."""
-    if o.column and (o.column <= c.said or bool(o.column_months and o.column_months & _months_said(c))):
+    if o.column and (_names_column(c, o) or bool(o.column_months and o.column_months & _months_said(c))):
         return True
     cell = (o.row, o.column, o.measure)
     return bool(o.own & words) and (
         not o.column or any(p is not o and (p.row, p.column, p.measure) == cell for p in stated)
     )
+
+
+def _names_column(c: Value, o: Value) -> bool:
+    """Whether the claim's value `c` names the table column of `o` by every word of its header, a
+    price's header less the words that say it is a price, an adjective as its adverb too ("costs
+    £326.70 privately" names "the private fee")."""
+    told = {w for w in o.column if stem(w) not in _priced(o)}
+    return o.column <= c.said or (bool(told) and all(w in c.said or f"{w}ly" in c.said for w in told))
 
 
 def _months_said(v: Value) -> set[int]:

@@ -130,9 +130,19 @@ def _term(word: str) -> str:
 
 
 def negation_count(text: str) -> int:
-    """How many negation cues `text` has; contractions count ("don't" is "dont" after `words`)."""
+    """How many negation cues `text` has; contractions count ("don't" is "dont" after `words`), and a
+    hyphened "-free" ("interest-free")."""
     tokens = words(text)
-    return sum(1 for i in range(len(tokens)) if negates(tokens, i))
+    return sum(1 for i in range(len(tokens)) if negates(tokens, i)) + len(_free_of(text))
+
+
+def _free_of(text: str) -> list[Span]:
+    """The words a hyphened "-free" after them denies: "interest-free" says "no interest", as
+    "gluten-free", "duty-free" and "risk-free" do."""
+    return [w for f in _HYPHENED_FREE.finditer(text) for w in word_spans(text[: f.start()])[-1:]]
+
+
+_HYPHENED_FREE = re.compile(r"(?<=\w)-free\b", re.IGNORECASE)
 
 
 def negates(tokens: Sequence[str], i: int) -> bool:
@@ -211,20 +221,25 @@ _DENIAL_BEFORE, _DENIAL_AFTER = 4, 2  # how near a negator a word is too near to
 def denies(text: str) -> bool:
     """Whether `text` has a negator or a negative word ("avoid", "unclear") anywhere."""
     tokens = [_token(t.text) for t in word_spans(text)]
-    return any(negates(tokens, i) or w in NEGATIVE_WORDS for i, w in enumerate(tokens))
+    return any(negates(tokens, i) or w in NEGATIVE_WORDS for i, w in enumerate(tokens)) or bool(
+        _free_of(text)
+    )
 
 
 @per_text(maxsize=4096)
 def plain_words(text: str) -> frozenset[str]:
     """The stemmed content words of `text` that it states plainly: with no negator or negative word
     ("avoid", "unclear") within a few words of them ("WiFi: no", "don't allow the soil to dry")."""
-    tokens = [_token(t.text) for t in word_spans(text)]
+    spans = word_spans(text)
+    tokens = [_token(t.text) for t in spans]
     denials = [i for i, w in enumerate(tokens) if negates(tokens, i) or w in NEGATIVE_WORDS]
+    freed = {w.start for w in _free_of(text)}
     return frozenset(
         stem(w)
         for i, w in enumerate(tokens)
         if w not in STOPWORDS
         and w not in NEGATORS
+        and spans[i].start not in freed
         and not any(-_DENIAL_AFTER <= i - d <= _DENIAL_BEFORE for d in denials)
     )
 
@@ -273,13 +288,7 @@ def negations(text: str) -> tuple[Negation, ...]:
                 terms.append(stem(w))
             end = nxt.end
         if terms:
-            fronted = FRONTED_PHRASE.match(text)
-            phrase_end = fronted.end() if fronted else -1
-            breaks = (
-                [0]
-                + [m.end() for m in NEGATED_CLAUSE_BREAK.finditer(text) if m.end() != phrase_end]
-                + [len(text)]
-            )
+            breaks = _clause_breaks(text)
             start = max(b for b in breaks if b <= token.start)
             stop = min(b for b in breaks if b >= end)
             elided = _elided(text, start, token.start, stop)
@@ -289,4 +298,19 @@ def negations(text: str) -> tuple[Negation, ...]:
                 )
             clause = frozenset(content_words(text[start:stop]))
             out.append(Negation(token.start, end, frozenset(terms), clause, elided))
-    return tuple(out)
+    for freed in _free_of(text):
+        if denied := content_words(freed.text):
+            breaks = _clause_breaks(text)
+            start = max(b for b in breaks if b <= freed.start)
+            stop = min(b for b in breaks if b >= freed.end)
+            clause = frozenset(content_words(text[start:stop]))
+            out.append(Negation(freed.start, freed.end + len("-free"), frozenset(denied), clause))
+    return tuple(sorted(out, key=lambda n: n.start))
+
+
+def _clause_breaks(text: str) -> list[int]:
+    """Where the clauses of `text` start and end, a fronted phrase's comma left out ("In the east wing,
+    camping is not allowed")."""
+    fronted = FRONTED_PHRASE.match(text)
+    phrase_end = fronted.end() if fronted else -1
+    return [0] + [m.end() for m in NEGATED_CLAUSE_BREAK.finditer(text) if m.end() != phrase_end] + [len(text)]

@@ -28,8 +28,9 @@ OF_WHAT = re.compile(
 )
 # A model a value is of: "for the X400", "on the TX-350".
 MODEL = re.compile(r"\b(?:for|on|of|with)\s+(?:the\s+)?([A-Z][A-Za-z]*[-\s]?\d[\w-]*)")
-# A preposition before a day or season that opens a sentence ("At weekends it opens at 8:00").
-LEADING_PREPOSITION = re.compile(r"(?:(?:at|on|during|over)\s+)?", re.IGNORECASE)
+# A preposition before a day or season that opens a sentence ("At weekends it opens at 8:00", a table
+# row's "For Tuesday, the opens are 8:30, ...").
+LEADING_PREPOSITION = re.compile(r"(?:(?:at|on|during|over|for)\s+)?", re.IGNORECASE)
 # What happened in a year: "extended in" 1968, "signed in Vienna in" 1815, "ratified by Prussia in" 1816.
 ACT_BEFORE = re.compile(
     r"\b([^\W\d_]{3,})(?:\s+(?:in|at|by|from|to|with|on)\s+(?:the\s+)?[\w-]+(?:\s+[A-Z][\w-]*)?)?\s+in\s+$"

@@ -66,14 +66,22 @@ _HEADER_REACH = 80  # characters before a value that can hold its header
 _CELL = re.compile(
     r"(?:,|\band) the (?P<header>(?:(?! (?:is|are) )[^,;.]){1,60}?) (?:is|are) ", re.IGNORECASE
 )
+
+
+def _label(stops: str) -> str:
+    """A row's name up to its first comma, one in brackets kept ("For Filling (white, front tooth), the "),
+    none of `stops` in it."""
+    return rf"(?:[^,({stops}]|\([^(){stops}]{{0,40}}\)){{1,80}}"
+
+
 # The name of the row whose sentence a value is in ("For Deep clean, the price (GBP) is "), read where
 # the value has a column header.
-_ROW = re.compile(r"\bFor (?P<label>[^,.]{1,80}), the [^.]*$")
+_ROW = re.compile(rf"\bFor (?P<label>{_label('.')}), the [^.]*$")
 _ROW_REACH = 200
 # The name of the last row a text (rows read as sentences, one after another) opens before a value.
-_ROW_NAME = re.compile(r"(?:^|[.!?]\s+)For ([^,.]{1,80}), the ")
+_ROW_NAME = re.compile(rf"(?:^|[.!?]\s+)For ({_label('.')}), the ")
 # A sentence that is a row: its name, whatever case it is written in.
-_ROW_OPENING = re.compile(r"\s*For (?P<label>[^,]{1,80}), the ", re.IGNORECASE)
+_ROW_OPENING = re.compile(rf"\s*For (?P<label>{_label('')}), the ", re.IGNORECASE)
 # A column that names its currency: "For Deep clean, the price (GBP) is 65".
 _CURRENCY_HEADER = re.compile(
     rf"\((?:in\s+)?({'|'.join(CURRENCY_CODES_WRITTEN)}|[{CURRENCY_SYMBOLS}])\)\s*(?:is|are|was|were|:)?\s*$",
