@@ -385,6 +385,19 @@ def test_a_sentence_opening_with_a_pronoun_comes_after_the_sentence_it_points_ba
 # Which sentence leads, each case a failure seen on documents written elsewhere: (question, the retrieved
 # documents as (text, source), how the answer opens).
 LEADS = [
+    # "Where is the practice?" was answered "There is no parking at the practice." (HIGH): its place is
+    # the practice itself, which says nothing of where the practice is.
+    (
+        "Where is the practice?",
+        [
+            (
+                "Frequently asked questions\n\nWhere is the practice?\n\nWe are at 14 Chandlery Lane, above "
+                "the pharmacy.\n\nCan I park?\n\nThere is no parking at the practice.\n",
+                "faq.html",
+            ),
+        ],
+        "We are at 14 Chandlery Lane",
+    ),
     # "There is no charge." names no puncture; its FAQ question does. The terms' "Pay-as-you-go charges
     # are not refunded.", which shares "pay" and "charges" with the question, was the answer.
     (

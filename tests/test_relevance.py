@@ -415,6 +415,9 @@ def test_an_answer_of_the_case_asked_or_of_no_case_is_on_target(question: str, s
         ("Where do cleaners go back?", "We return on the same day and clean it again at no charge.", False),
         ("Where is the office open?", "The office is open on Saturdays in March from 9:00.", False),
         ("Where does Team Falcon sit?", "Team Falcon sits in room 12.", True),  # a numbered place
+        # the place of something else, at the thing asked about, does not say where it is
+        ("Where is the practice?", "There is no parking at the practice.", False),
+        ("Where is the practice?", "The practice is in the old town hall.", True),
         # a place noun names a place whatever ordinal comes before it ("first" is also of a time)
         ("Where can I make phone calls?", "Phone booths on the first floor can be booked.", True),
         ("Where can I make phone calls?", "Phone booths can be booked on the first working day.", False),

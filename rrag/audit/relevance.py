@@ -107,7 +107,7 @@ def gives_kind(sentence: str, q: Question) -> bool:
         )
     if q.kind is Kind.PLACE:
         return (
-            _gives_place(sentence)
+            _gives_place(sentence, q.key_terms)
             or gives_street_address(sentence)
             or any(
                 stem(noun) in _PLACE_NOUNS
@@ -126,9 +126,11 @@ _PLACE_NOUNS = frozenset(stem(w) for w in PLACE_NOUNS)
 _PLACE_PHRASE_WORDS = 4
 
 
-def _gives_place(sentence: str) -> bool:
+def _gives_place(sentence: str, subject: frozenset[str]) -> bool:
     """Whether `sentence` says where: a preposition of place before words that are neither a time
-    nor a manner ("in the team app", "in room 12"; not "on weekdays", "from 9:00", "at no charge")."""
+    nor a manner ("in the team app", "in room 12"; not "on weekdays", "from 9:00", "at no charge"),
+    nor only the `subject` asked about (content words): "There is no parking at the practice" does not
+    say where the practice is."""
     spans = read(sentence).spans
     tokens = [w.text.lower() for w in spans]
     for i, token in enumerate(tokens):
@@ -152,6 +154,7 @@ def _gives_place(sentence: str) -> bool:
         if (
             phrase
             and not has_digit(phrase[0])
+            and not {stem(w) for w in phrase} <= subject
             and (
                 stem(phrase[-1]) in _PLACE_NOUNS
                 or not any(w in MONTH_NAMES or stem(w) in _NOT_PLACES for w in phrase)
