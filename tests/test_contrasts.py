@@ -255,6 +255,7 @@ CONTRADICTIONS = [
      "was defeated", "won"),
     ("opposite", "The patient's breathing improved after the first dose.",
      "The patient's breathing worsened after the first dose.", "improved", "worsened"),
+    ("opposite", "Payment is due before delivery.", "Payment is due after delivery.", "before", "after"),
     # "every hour" is every 1 hour; a value opening its sentence before a comma is of the clause after it
     ("value", "The shuttle to the airport leaves every 20 minutes.", "The shuttle to the airport leaves every hour.",
      "20 minutes", "hour"),
@@ -351,6 +352,14 @@ FAITHFUL = [
     ("The rooftop bar is open from 5 pm to 11 pm.", "The rooftop bar is closed from 11 pm to 5 pm."),
     # a relation turned round with its arguments
     ("The village lies north of the river.", "The river lies south of the village."),
+    # ... and the order of two events, where "after that" orders what was said before it
+    ("Members may keep a laptop for 3 days; after that a late fee is charged.",
+     "Members may keep a laptop for 3 days before a late fee is charged."),
+    ("The first hour of parking is free; after that a charge of £2 applies.",
+     "There is a free hour of parking before a charge of £2 applies."),
+    # what one party keeps, the other loses
+    ("If a tenant leaves before the end of the lease, the deposit is kept.",
+     "A tenant who leaves before the end of the lease loses the deposit."),
     ("Only cash is accepted at the kiosk.", "Cash is accepted at the kiosk."),
     # "costs nothing" says free: no "not" of what follows it
     ("Delivery is free on orders above £35.", "Delivery costs nothing on orders above £35."),

@@ -131,6 +131,16 @@ def hangs_over(text: str, first: int, second: int) -> bool:
     return head is not top and head.left_edge.idx <= first < head.right_edge.idx + len(head.right_edge)
 
 
+def refers_back(text: str, at: int) -> bool:
+    """Whether the word at character `at` of `text` takes a pronoun as its object, as the parse reads
+    it: "after that" and "after this" relate their clause to what was said before, not to the words
+    around them ("a grace period of 29 minutes; after that a late return is charged")."""
+    return any(
+        t.idx == at and any(child.dep_ == "pobj" and child.pos_ == "PRON" for child in t.children)
+        for t in _parsed(text)
+    )
+
+
 def named_as_another_kind(text: str, named: Collection[str], allowed: Collection[str]) -> bool:
     """Whether the parse of `text` names one of the `named` words (content words) only with a modifier
     that makes it a kind of it none of the `allowed` words says: "Private Office memberships" for a

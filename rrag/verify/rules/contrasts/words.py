@@ -12,6 +12,7 @@ from rrag.lang.en.lexicon import (
     COMPARATIVES,
     DAY_A_MONTH,
     DIRECTIONS,
+    EVENT_ORDER,
     HAVING,
     OPEN_QUESTION,
     PASSIVE,
@@ -34,6 +35,7 @@ from rrag.lang.en.negation import NEGATIVE_PREFIXES, NEGATORS, NOT_DENIED
 from rrag.lang.en.units import CURRENCY_CODES
 from rrag.text import negates, stem
 from rrag.text.caches import per_text
+from rrag.text.clauses import refers_back
 from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.reading import Token, Tokens, read
 from rrag.text.values import said_free
@@ -60,6 +62,7 @@ _WEEKLY = lemma("weekly")  # "every Sunday" is weekly, and "the first Sunday of 
 # 5pm" is "closed from 5pm to 9am"): open and closed are opposites only where no time is given.
 _OPEN_CLOSED = frozenset({lemma("open"), lemma("closed")})
 _DIRECTIONS = frozenset(lemma(w) for w in DIRECTIONS)
+_EVENT_ORDER = frozenset(lemma(w) for w in EVENT_ORDER)
 OPPOSITES: dict[str, set[str]] = {}
 for _a, _b in ANTONYMS:
     OPPOSITES.setdefault(lemma(_a), set()).add(lemma(_b))
@@ -138,6 +141,10 @@ def opposite(pair: Pair) -> Contrast | None:
                 continue  # "the first Sunday of each month" is one of "every Sunday"
             if _negated(claim, c[start]) != _negated(evidence, e[e_start]):
                 continue  # "not permitted" is "prohibited"
+            if word in _EVENT_ORDER and (
+                refers_back(claim, c[start].start) or refers_back(evidence, e[e_start].start)
+            ):
+                continue  # "...; after that" orders what was said before, whatever words follow
             # The two words, and the phrases that say them ("at least").
             leave_out = frozenset({word, w} | {t.lemma for t in c[start:end] + e[e_start:e_end]})
             rest = {t.lemma for t in content_tokens(c)} - leave_out
@@ -156,8 +163,9 @@ def opposite(pair: Pair) -> Contrast | None:
             ours_rest, theirs_rest = in_order(c, leave_out), in_order(e, leave_out)
             turned = bool(PASSIVE.search(claim)) != bool(PASSIVE.search(evidence))
             same = ours_rest == theirs_rest or (turned and sorted(ours_rest) == sorted(theirs_rest))
-            if word in _DIRECTIONS and (_of_after(c, end) or _of_after(e, e_end)):
-                # A relation turns round with its arguments: "A lies north of B" is "B lies south of A"
+            if word in _EVENT_ORDER or (word in _DIRECTIONS and (_of_after(c, end) or _of_after(e, e_end))):
+                # A relation turns round with its arguments: "A lies north of B" is "B lies south of A",
+                # "a grace period before a late return is charged" is "a grace period; after that ..."
                 opposed_here = ours_rest == theirs_rest and bool(rest)
             else:
                 opposed_here = (slot and same_statement(c, e, leave_out)) or (same and bool(rest))
