@@ -77,6 +77,14 @@ HOURS = (
     "For Monday, the opens are 8:30 and the closes are 17:30.\n\n"
     "For Tuesday, the opens are 8:30 and the closes are 20:00."
 )
+# A row for each van, its rates and deposit in one sentence, and shorter sentences about the same vans
+# (a van hire's price list)
+VANS = (
+    "For Small van, the daily rate is £45, the weekly rate is £250 and the deposit is £200.\n\n"
+    "For Luton van, the daily rate is £80, the weekly rate is £420 and the deposit is £500.\n\n"
+    "Dogs may ride only in Luton vans. A van returned with dog hair is charged £40.\n\n"
+    "A small van returned unswept is charged £30 for cleaning."
+)
 
 
 @pytest.mark.parametrize(
@@ -99,6 +107,12 @@ HOURS = (
         # £326.70 the NHS charge.
         (DENTAL, "A private root canal on a molar costs £140.", "£620"),
         (DENTAL, "A porcelain crown costs £326.70 privately.", "£780"),
+        # The row the claim names over a shorter sentence as near to the claim; a rate's adjective is
+        # its unit's word ("weekly" of "a week"); of the row's amounts, the one whose own words the
+        # claim's meet. Each passed, supported by the judge, or quoted another column's amount.
+        (VANS, "A Luton van costs £250 for a week.", "£420"),
+        (VANS, "Small vans need a deposit of £500.", "£200"),
+        (VANS, "A small van costs £250 a day.", "£45"),
     ],
 )
 def test_a_value_of_another_column_of_the_named_row_is_contradicted(
@@ -126,6 +140,8 @@ def test_a_value_of_another_column_of_the_named_row_is_contradicted(
         (ROOMS, "A Family Suite costs £240 per night in the high season."),
         (DENTAL, "A private root canal on a molar costs £620."),
         (DENTAL, "A porcelain crown costs £326.70 on the NHS."),
+        (VANS, "A Luton van costs £420 for a week."),
+        (VANS, "A small van returned unswept is charged £30 for cleaning."),
         # The day that names a row is every cell's: 20:00 is Tuesday's closing time, not a clash with
         # its 8:30 opening (contradicted, and the answer refused)
         (HOURS, "On Tuesdays the practice stays open until 8pm."),

@@ -79,6 +79,9 @@ _CASES = frozenset({"day", "season", "when", "for"})  # qualifier axes that say 
 _AMOUNTS_OF = frozenset({"mass", "volume", "length", "data"})
 _QUALIFIER_REACH = 28  # characters between a value and a qualifier that still belongs to it
 NEAR_WORDS = 3  # words either side of a value that say what it is the value of
+_VALUE_BREAK = re.compile(r"[,;]")
+# A rate's word is its unit's ("the weekly rate" is the price of a week)
+_RATE_TERMS = {stem(word): stem(unit) for word, unit in RATE_OF.items()}
 _CLAUSE_END = re.compile(r"[,;:!?()\[\]\"^]|\.(?!\d)")
 _SPANS = frozenset({"date", CALENDAR_YEAR})
 _ACT_REACH = 60  # characters before a year that can hold its act
@@ -744,7 +747,10 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
             def distance(q: Quantity, m: re.Match[str] = m) -> tuple[int, int]:
                 end = max(q.end, q.unit_end)
                 if m.start() >= end:
-                    return (m.start() - end, 0)
+                    # nor back across a comma to the value before it ("the daily rate is £55, the
+                    # weekly rate is £330": weekly is the £330's)
+                    across = _QUALIFIER_REACH if _VALUE_BREAK.search(text, end, m.start()) else 0
+                    return (m.start() - end + across, 0)
                 # no qualifier reaches across an "and" to the value after it ("58 metres tall when
                 # built and 30 metres tall after the fire": built is the 58 metres')
                 across = _QUALIFIER_REACH if VALUE_AND.search(text, m.end(), q.start) else 0
@@ -806,7 +812,7 @@ def _near(text: str, q: Quantity, row: frozenset[str]) -> frozenset[str]:
         # "The nearest car park is Queen's Yard, 200 metres away, at £8 a day".
         previous_start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, clause_start - 1)), default=0)
         before = content_words(text[previous_start : clause_start - 1])[-NEAR_WORDS:]
-    return frozenset(t for t in (*before, *after, *row, *label) if not has_digit(t))
+    return frozenset(_RATE_TERMS.get(t, t) for t in (*before, *after, *row, *label) if not has_digit(t))
 
 
 # A label that opens its line before a colon names what the values on the line are of ("University: 30

@@ -173,11 +173,13 @@ def _chunk_candidates(chunk: Chunk) -> tuple[Window, ...]:
 AGREEING_BONUS, SAME_SLOT_BONUS = 0.1, 0.05  # at most, added to the coverage by `_rank`
 
 
-def _rank(claim: Statement, evidence: Statement) -> tuple[float, float]:
+def _rank(claim: Statement, evidence: Statement) -> tuple[float, bool, int]:
     # The claim's terms the evidence has, a number's only where the evidence states its amount of the
     # same thing ("£500" is not the "500" of "£2,500", nor the "£500" a treatment costs for "claim up
     # to £500 for a single item"); matching amounts, then a value in the claim's slot (same unit),
-    # break near-ties; then the shorter span wins (a sentence over a pair).
+    # break near-ties; then a table row the claim names ("Electric cars need a deposit of £250": the
+    # Electric row, not "An electric car returned below 50% is charged £35"), then the shorter
+    # span wins (a sentence over a pair).
     elsewhere = _of_something_else(claim, evidence)
     agreeing = [q for q in claim.numbers if q not in elsewhere and has_value(evidence.numbers, q)]
     unmatched = _terms_of(claim.text, claim.numbers) - _terms_of(claim.text, agreeing)
@@ -191,7 +193,8 @@ def _rank(claim: Statement, evidence: Statement) -> tuple[float, float]:
         + AGREEING_BONUS * len(agreeing) / slots
         + SAME_SLOT_BONUS * same_slot
     )
-    return round(rank, 6), -len(evidence.text)
+    named_row = bool(evidence.rows) and all(names_row(row, claim.terms) for row in evidence.rows)
+    return round(rank, 6), named_row, -len(evidence.text)
 
 
 def _terms_of(text: str, numbers: Sequence[Quantity]) -> frozenset[str]:

@@ -187,12 +187,15 @@ def value_clash(comparison: Comparison) -> Verdict | None:
     # The pair that shares most qualifiers ("£32 per year" / "£320 per year", not "£32 per month"),
     # then is bounded alike ("a maximum of £10" / "capped at £6", not the rate "25p per day" capped),
     # then whose words next to the values meet most ("net sales of $1.5 billion" / "of $1.8
-    # billion", not the prior year's earnings of another sentence)
+    # billion", not the prior year's earnings of another sentence), the evidence value's own words
+    # first (a table row's "security deposit is £400" for "a deposit of £250", not the "weekly rate
+    # is £330 and the security deposit" beside it)
     said, found = max(
         aligned,
         key=lambda pair: (
             len(pair[0].qualifiers & pair[1].qualifiers),
             pair[0].bound == pair[1].bound,
+            share(pair[0].near, pair[1].own),
             share(pair[0].near, pair[1].near),
         ),
     )
