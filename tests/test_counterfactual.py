@@ -69,6 +69,14 @@ def test_a_value_the_sentence_states_is_written_as_the_sentence_writes_it():
     assert written_alike("It starts on the thirteenth of February.", "It begins on 13 February.") == (
         "It starts on the 13 February."
     )
+    # a range as the sentence writes its range; a range it does not state, as the claim says it
+    assert written_alike("The museum is open from 10am to 5:30pm on Sundays.", "Sunday: 10:00 to 17:30.") == (
+        "The museum is open from 10:00 to 17:30 on Sundays."
+    )
+    assert (
+        written_alike("It is open from 9am to 5pm.", "Sunday: 10:00 to 17:30.")
+        == "It is open from 9am to 5pm."
+    )
     # a bare number takes the sentence's number, not its unit
     assert written_alike(
         "Nobody under twenty-five can rent a van.", "You must be at least 25 years old."

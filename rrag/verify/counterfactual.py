@@ -91,30 +91,53 @@ def _ordinal(reading: Reading, q: Quantity) -> bool:
 
 def written_alike(claim: str, evidence: str) -> str:
     """`claim` with each value that `evidence` states too written as `evidence` writes it: "8,500
-    grams" as "8.5 kg", "six hundred dollars" as "$600", "ninety minutes" as "one and a half hours".
-    The judge reads words, and a value said otherwise is no other value; one it does not state stays
-    as the claim says it (a counterfactual's business). A bare number ("under twenty-five", "room
-    twelve") takes the evidence's number only, not its unit."""
+    grams" as "8.5 kg", "six hundred dollars" as "$600", "ninety minutes" as "one and a half hours",
+    a range as a range ("8am to 4pm" as "08:00 to 16:00"). The judge reads words, and a value said
+    otherwise is no other value; one it does not state stays as the claim says it (a counterfactual's
+    business). A bare number ("under twenty-five", "room twelve") takes the evidence's number only,
+    not its unit."""
     c = read(claim)
     if not c.quantities:
         return claim  # most claims: the window's values need not be read (every window, every claim)
     e = read(evidence)
+    ranges = {  # (start, end, instead) of the claim; a range's two ends are one value each
+        (v.quantity.start, v.quantity.unit_end, e.text[x.quantity.start : x.quantity.unit_end])
+        for v in c.values
+        if v.bounds
+        for x in [next((x for x in e.values if _same_range(v, x)), None)]
+        if x is not None and v.written != x.written
+    }
+    written = sorted(ranges)
     theirs = [x for x in e.values if not x.bounds and x.measure != CALENDAR_YEAR]
     ours = {v.quantity: v for v in c.values}
-    out, end = [], len(claim)
-    for q in sorted(c.quantities, key=lambda q: q.start, reverse=True):
+    for q in c.quantities:
         stop = max(q.end, q.unit_end)
         v = ours.get(q)
-        if stop > end or (q.unit and (v is None or v.bounds or v.measure == CALENDAR_YEAR)):
-            continue  # overlaps a value already written; or no amount of its own
+        if any(start < stop and q.start < end for start, end, _ in written):
+            continue  # overlaps a value already written
+        if q.unit and (v is None or v.bounds or v.measure == CALENDAR_YEAR):
+            continue  # no amount of its own
         alike = next((x.quantity for x in theirs if _alike(c, q, v, e, x)), None)
         digits = DIGITS.search(e.text, alike.start, alike.end) if alike and v is None else None
         if alike is None or (v is None and digits is None):
             continue
-        said, instead = (q.end, digits[0]) if digits else (stop, alike.written(e.text))
-        out += [claim[said:end], instead]
-        end = q.start
+        written.append((q.start, q.end, digits[0]) if digits else (q.start, stop, alike.written(e.text)))
+    out, end = [], len(claim)
+    for start, stop, instead in sorted(written, reverse=True):
+        out += [claim[stop:end], instead]
+        end = start
     return claim[:end] + "".join(reversed(out))
+
+
+def _same_range(v: Value, x: Value) -> bool:
+    """Whether the claim's range `v` is the evidence's range `x`: the same two ends of one measure."""
+    return (
+        x.bounds is not None
+        and v.bounds is not None
+        and v.measure == x.measure
+        and v.compatible(x)
+        and all(math.isclose(a, b, rel_tol=1e-9) for a, b in zip(v.bounds, x.bounds))
+    )
 
 
 def _alike(c: Reading, q: Quantity, v: Value | None, e: Reading, x: Value) -> bool:
