@@ -537,6 +537,32 @@ LEADS = [
         ],
         "For ",
     ),
+    # The row a question names leads, before a sentence that names it among others and shares more of
+    # the question's words ("bikes"): the excess had led the price per day.
+    (
+        "How much does a Touring bike cost per day?",
+        [
+            (
+                "For Touring, the daily rate is £30 and the weekly rate is £150.\n\n"
+                "For City, the daily rate is £18 and the weekly rate is £90.\n",
+                "prices.docx",
+            ),
+            ("The damage excess is £300 for Touring and City bikes.\n", "terms.pdf"),
+        ],
+        "For Touring, the daily rate is £30",
+    ),
+    # "How old ...?" was answered with the fees of the sentences that share its words: an age leads.
+    (
+        "How old must a child be to use the climbing wall?",
+        [
+            (
+                "Wall rules\n\nA child using the climbing wall is charged £12 a session, shoes included.\n\n"
+                "Climbers must be aged 8 or over, and under-12s climb with an adult.\n",
+                "wall-rules.md",
+            ),
+        ],
+        "Climbers must be aged 8 or over",
+    ),
 ]
 
 

@@ -63,6 +63,9 @@ from tests.chat_server import MODEL, ChatServer
         ("How deep is the Minnow Pool?", Kind.LENGTH, ""),
         ("When did the leisure centre open?", Kind.DATE, ""),
         ("In what year was the bridge built?", Kind.DATE, ""),
+        # an age, of how old or of an age limit
+        ("How old must a child be to use the climbing wall?", Kind.AGE, ""),
+        ("What is the minimum age for the gym?", Kind.AGE, ""),
     ],
 )
 def test_the_question_says_what_kind_of_value_it_needs(
@@ -273,6 +276,14 @@ def test_the_question_says_what_kind_of_value_it_needs(
         ("When did the leisure centre open?", "The leisure centre is open from 06:00 to 22:00 daily.", False),
         ("When did the leisure centre open?", "The leisure centre opened in May 1998.", True),
         ("When was the price list last updated?", "The price list was last updated on 3 March.", True),
+        # what a value is asked per is no topic of the question: another thing's rate is off it
+        ("How much does a wetsuit cost per day?", "Paddleboard hire costs £15 a day.", False),
+        ("How much does a kayak cost per day?", "Kayak hire costs £25 a day.", True),
+        # an age: a number said with a word of age or as a bound, not a fee nor a count of seats
+        ("How old must a child be to use the climbing wall?", "Climbers must be aged 8 or over.", True),
+        ("How old must a child be to use the climbing wall?", "Climbers must be between 8 and 16.", True),
+        ("How old must a child be to use the climbing wall?", "A climbing session costs £12.", False),
+        ("How old must a child be to use the climbing wall?", "The climbing wall has 6 routes.", False),
         # an answer that opens with a pronoun says it of what was asked
         ("How much does a bulky waste collection cost?", "It costs £35 for up to three items.", True),
         ("How much does EV charging cost?", "Charging costs 35p per kWh.", True),  # "charging" is no "charge"

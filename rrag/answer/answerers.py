@@ -223,8 +223,9 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
         or (names_row(row, set(content_words(p[1].text))) and not named_as_a_kind(p[1].text, row, asked))
     ]
     holding = [p for p in candidates if holds(p[1])]
-    if row:
-        lead = max(holding, key=lambda p: covered(p[1]))
+    if row:  # the row itself first ("For Economy, the daily rate is £32", not "The damage excess is
+        # £1,200 for Economy and Compact cars" for "How much does an Economy car cost per day?")
+        lead = max(holding, key=lambda p: (bool(_row_named(asked, p[1].text)), covered(p[1])))
     else:  # in the order of relevance, one of the kind the question names first ("Private Office
         # memberships" is another kind of a monthly membership)
         mine = (p for p in holding if not named_as_another_kind(p[1].text, asked, asked))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rrag.backends.llm import LLM
 from rrag.backends.prompts import RELEVANCE
@@ -35,6 +35,8 @@ from rrag.lang.en.function_words import (
 )
 from rrag.lang.en.qualifiers import RATE, RATE_OF
 from rrag.lang.en.questions import (
+    AGE_BOUND,
+    AGE_WORDS,
     NEAR_TIME_UNITS,
     NOT_PLACES,
     PLACE_NOUNS,
@@ -93,6 +95,13 @@ def gives_kind(sentence: str, q: Question) -> bool:
         )
     if q.kind is Kind.NUMBER:
         return bool(found)
+    if q.kind is Kind.AGE:  # a number of years, said with a word of age or as a bound ("aged between
+        # 21 and 75", "between 21 and 75"; not "the seats are 4")
+        said_as_age = bool(AGE_WORDS & set(read(sentence).words)) or bool(AGE_BOUND.search(sentence))
+        return said_as_age and any(
+            (not is_measured(n) and unit_read(sentence, n) != MONEY) or TIME_UNIT_STEMS.get(n.unit) == "year"
+            for n in found
+        )
     if q.kind is Kind.SPAN:  # "How long does the operation take?" is answered by no price nor weight
         return any(n.measure[0] in _SPANS or not is_measured(n) for n in found)
     if q.kind is Kind.DATE:  # a day, a year or a month: "opened in 1998", not "open from 06:00"
@@ -174,6 +183,9 @@ def assess(question: str, sentences: Sequence[str], headings: Sequence[str] = ()
     the headings their evidence sits under, which say what they are about ("If your car breaks down"
     over "... call Roadside Help on 0800 123 4455")."""
     q = analyse(question)
+    # What a value is asked per is no topic ("How much does a convertible cost per day?" is not
+    # answered by what costs "£15 a day"): `_another_case` reads the rate.
+    q = replace(q, key_terms=q.key_terms - {_rate(m) for m in RATE.finditer(question)})
     if not q.key_terms and q.kind is None:
         return Relevance(True, "")
     said = {t for s in sentences for t in read(s).content_words}

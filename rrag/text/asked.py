@@ -13,6 +13,8 @@ from itertools import dropwhile, takewhile
 from rrag.lang.en.function_words import STOPWORDS
 from rrag.lang.en.questions import (
     ADDRESS_ASKED,
+    AGE_ASKED,
+    AGE_WORDS,
     ASKING,
     DAY_COUNTING,
     DIMENSIONS,
@@ -52,6 +54,7 @@ class Kind(str, Enum):
     PHONE = "a phone number"
     EMAIL = "an email address"
     WEB = "a web address"
+    AGE = "an age"
 
 
 TIME_UNIT_STEMS = {stem(u): u for u in TIME_UNITS}
@@ -92,6 +95,8 @@ def analyse(question: str) -> Question:
             return Question(contact, "", "", _key_terms(question) - set(content_words(m.group())))
     if m := ADDRESS_ASKED.search(question):
         return Question(Kind.PLACE, "", "", _key_terms(question) - set(content_words(m.group())))
+    if AGE_ASKED.search(question):
+        return Question(Kind.AGE, "", "", _key_terms(question, AGE_WORDS))
     if PERCENT_ASKED.search(question):
         kind = Kind.PERCENT
     elif WHERE.match(question):

@@ -74,6 +74,16 @@ WHAT_DOES = re.compile(
 # A question of who asks for a person or a body, whatever it names ("Who pays the late fee?").
 WHO = re.compile(r"\W*(?:who|whom|whose)\b", re.IGNORECASE)
 
+# A question of how old, or of an age limit, asks for an age ("How old do I have to be to rent a car?",
+# "What is the minimum age?"); an age is a number said with a word of age ("aged between 21 and 75",
+# "drivers under 25 pay a young driver surcharge", "18 or older").
+AGE_ASKED = re.compile(
+    r"\bhow\s+old\b|\b(?:what|which)\s+(?:is\s+the\s+)?(?:minimum\s+|maximum\s+)?age\b|\bage\s+limits?\b",
+    re.IGNORECASE,
+)
+AGE_WORDS = frozenset("age ages aged old older young younger".split())
+AGE_BOUND = re.compile(r"\b(?:between|under|over|least|from)\s+\d", re.IGNORECASE)
+
 PERCENT_ASKED = re.compile(
     r"\b(?:what|which)\s+(?:percentage|percent|share)\b|\bhow\s+many\s+percent\b", re.IGNORECASE
 )
