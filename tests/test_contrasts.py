@@ -241,6 +241,8 @@ CONTRADICTIONS = [
      "All bags"),
     ("quantifier", "Shipping is free on international orders.", "Shipping is free on all orders.",
      "international orders", "all orders"),
+    ("quantifier", "Loans of 30 days or longer carry a fee.", "All loans carry a fee.", "Loans of 30 days or longer",
+     "All loans"),
     ("opposite", "Late fees are waived for the first offence.", "Late fees apply from the first offence.", "waived",
      "apply"),
     ("opposite", "The warranty is void if the seal is broken.", "The warranty remains valid if the seal is broken.",
@@ -357,6 +359,8 @@ FAITHFUL = [
      "Members may keep a laptop for 3 days before a late fee is charged."),
     ("The first hour of parking is free; after that a charge of £2 applies.",
      "There is a free hour of parking before a charge of £2 applies."),
+    # "every" of a thing restricted as the evidence restricts it
+    ("Loans of 30 days or longer carry a fee.", "Every loan of 30 days or longer carries a fee."),
     # what one party keeps, the other loses
     ("If a tenant leaves before the end of the lease, the deposit is kept.",
      "A tenant who leaves before the end of the lease loses the deposit."),

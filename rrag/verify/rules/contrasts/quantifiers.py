@@ -36,6 +36,8 @@ _QUANTIFIER_CLASHES = {
     HALF: {ALL, NONE, MOST},
     ONLY: {ALL},
 }
+# "or more", "or longer", "and over" after an amount ("rentals of 7 days or more")
+_BOUNDS_AFTER_OR = frozenset({"longer", "shorter", "fewer", "older", "younger"})
 _QUANTIFIER_WORDS = frozenset(
     stem(w) for _, cues in QUANTIFIER_CUES for cue in cues.split("|") for w in cue.split()
 )
@@ -127,7 +129,10 @@ def all_of_some(pair: Pair) -> Contrast | None:
             span = _restricted(e, j, claimed) if t.lemma == noun else None
             if span is None:
                 continue
-            leave_out = _QUANTIFIER_WORDS | {u.lemma for u in e[span[0] : span[1]] if u.lemma != noun}
+            restriction = {u.lemma for u in e[span[0] : span[1]] if u.lemma != noun}
+            if restriction <= claimed:
+                continue  # restricted alike ("every loan of 30 days or longer")
+            leave_out = _QUANTIFIER_WORDS | restriction
             if in_order(c, leave_out) == in_order(e, leave_out):
                 return Contrast(QUANTIFIER, quote(claim, c, start, end + 1), quote(evidence, e, *span))
     return None
@@ -135,11 +140,16 @@ def all_of_some(pair: Pair) -> Contrast | None:
 
 def _restricted(e: Tokens, noun: int, claimed: set[str]) -> tuple[int, int] | None:
     """The tokens of the noun at `noun` and what restricts it, where a word the claim does not have
-    does: one before it ("international orders"), or a bound of an amount after it ("orders over
-    £50")."""
+    does: one before it ("international orders"), a bound of an amount after it ("orders over £50"),
+    or an amount bounded after it ("rentals of 7 days or more")."""
     before = e[noun - 1] if noun and not e[noun].after_break else None
     if before and before.word.isalpha() and before.word not in NOT_CONTENT and before.lemma not in claimed:
         return noun - 1, noun + 1
+    of_amount = [u.word for u in e[noun + 1 : noun + 6]]
+    if of_amount[:1] == ["of"] and len(of_amount) == 5 and of_amount[1].isdigit():
+        bound = of_amount[3:]
+        if bound[0] in ("or", "and") and bound[1] in BOUND_AFTER_A_NOUN | _BOUNDS_AFTER_OR:
+            return noun, noun + 6
     after = e[noun + 1 : noun + 5]
     if not (after and after[0].word in BOUND_AFTER_A_NOUN and not after[0].after_break):
         return None
