@@ -66,6 +66,9 @@ from tests.chat_server import MODEL, ChatServer
         # an age, of how old or of an age limit
         ("How old must a child be to use the climbing wall?", Kind.AGE, ""),
         ("What is the minimum age for the gym?", Kind.AGE, ""),
+        # a speed, or the time a thing takes
+        ("How fast do the heat pumps warm a house?", Kind.SPEED, ""),
+        ("How quickly are deposits returned?", Kind.SPEED, ""),
     ],
 )
 def test_the_question_says_what_kind_of_value_it_needs(
@@ -279,6 +282,10 @@ def test_the_question_says_what_kind_of_value_it_needs(
         # what a value is asked per is no topic of the question: another thing's rate is off it
         ("How much does a wetsuit cost per day?", "Paddleboard hire costs £15 a day.", False),
         ("How much does a kayak cost per day?", "Kayak hire costs £25 a day.", True),
+        # how fast: a speed or a duration, not a price nor a count
+        ("How quickly are deposits returned?", "Deposits are returned within 10 working days.", True),
+        ("How fast does the ferry sail?", "The ferry sails at 18 knots, about 20 mph.", True),
+        ("How fast do the heat pumps warm a house?", "A heat pump costs £7,500 and has 3 settings.", False),
         # an age: a number said with a word of age or as a bound, not a fee nor a count of seats
         ("How old must a child be to use the climbing wall?", "Climbers must be aged 8 or over.", True),
         ("How old must a child be to use the climbing wall?", "Climbers must be between 8 and 16.", True),

@@ -102,6 +102,8 @@ def gives_kind(sentence: str, q: Question) -> bool:
             (not is_measured(n) and unit_read(sentence, n) != MONEY) or TIME_UNIT_STEMS.get(n.unit) == "year"
             for n in found
         )
+    if q.kind is Kind.SPEED:  # "How fast do they charge?": a speed or a duration, not a price per day
+        return any(n.measure[0] in _SPEEDS for n in found)
     if q.kind is Kind.SPAN:  # "How long does the operation take?" is answered by no price nor weight
         return any(n.measure[0] in _SPANS or not is_measured(n) for n in found)
     if q.kind is Kind.DATE:  # a day, a year or a month: "opened in 1998", not "open from 06:00"
@@ -130,6 +132,7 @@ def gives_kind(sentence: str, q: Question) -> bool:
 _DATES = frozenset({"date", CALENDAR_YEAR})
 _LENGTH = "length"
 _SPANS = frozenset({"duration", _LENGTH})
+_SPEEDS = frozenset({"duration", "speed"})
 _NOT_PLACES = _DAYS | frozenset(stem(w) for w in NOT_PLACES)
 _PLACE_NOUNS = frozenset(stem(w) for w in PLACE_NOUNS)
 _PLACE_PHRASE_WORDS = 4

@@ -27,6 +27,7 @@ from rrag.lang.en.questions import (
     MONEY_VERBS,
     PERCENT_ASKED,
     PHONE_ASKED,
+    SPEED_ASKED,
     TIME_UNITS,
     WEB_ASKED,
     WHAT_DOES,
@@ -55,6 +56,7 @@ class Kind(str, Enum):
     EMAIL = "an email address"
     WEB = "a web address"
     AGE = "an age"
+    SPEED = "a speed or the time it takes"
 
 
 TIME_UNIT_STEMS = {stem(u): u for u in TIME_UNITS}
@@ -97,6 +99,8 @@ def analyse(question: str) -> Question:
         return Question(Kind.PLACE, "", "", _key_terms(question) - set(content_words(m.group())))
     if AGE_ASKED.search(question):
         return Question(Kind.AGE, "", "", _key_terms(question, AGE_WORDS))
+    if SPEED_ASKED.search(question):
+        return Question(Kind.SPEED, "", "", _key_terms(question, ("fast", "quickly")))
     if PERCENT_ASKED.search(question):
         kind = Kind.PERCENT
     elif WHERE.match(question):

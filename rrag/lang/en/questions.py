@@ -84,6 +84,10 @@ AGE_ASKED = re.compile(
 AGE_WORDS = frozenset("age ages aged old older young younger".split())
 AGE_BOUND = re.compile(r"\b(?:between|under|over|least|from)\s+\d", re.IGNORECASE)
 
+# A question of how fast asks for a speed or the time a thing takes ("How fast do the electric cars
+# charge?", "How quickly are refunds paid?"): not a price nor a count.
+SPEED_ASKED = re.compile(r"\bhow\s+(?:fast|quickly)\b", re.IGNORECASE)
+
 PERCENT_ASKED = re.compile(
     r"\b(?:what|which)\s+(?:percentage|percent|share)\b|\bhow\s+many\s+percent\b", re.IGNORECASE
 )
