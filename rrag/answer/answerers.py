@@ -9,7 +9,7 @@ from functools import partial
 
 import numpy as np
 
-from rrag.audit.relevance import gives_kind
+from rrag.audit.relevance import asked_rates, gives_kind, gives_rate
 from rrag.backends.embedding import Embedder, get_embedder
 from rrag.backends.llm import LLM, TextSink
 from rrag.backends.prompts import ANSWER, AnswerReply
@@ -223,9 +223,10 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
         or (names_row(row, set(content_words(p[1].text))) and not named_as_a_kind(p[1].text, row, asked))
     ]
     holding = [p for p in candidates if holds(p[1])]
-    if row:  # the row itself first ("For Economy, the daily rate is £32", not "The damage excess is
-        # £1,200 for Economy and Compact cars" for "How much does an Economy car cost per day?")
-        lead = max(holding, key=lambda p: (bool(_row_named(asked, p[1].text)), covered(p[1])))
+    if row:  # a value per what the question asks first ("For Economy, the daily rate is £32", not
+        # "The damage excess is £1,200 for Economy and Compact cars" for "... cost per day?")
+        per = asked_rates(question)
+        lead = max(holding, key=lambda p: (bool(per) and gives_rate(p[1].text, per), covered(p[1])))
     else:  # in the order of relevance, one of the kind the question names first ("Private Office
         # memberships" is another kind of a monthly membership)
         mine = (p for p in holding if not named_as_another_kind(p[1].text, asked, asked))

@@ -188,7 +188,7 @@ def assess(question: str, sentences: Sequence[str], headings: Sequence[str] = ()
     q = analyse(question)
     # What a value is asked per is no topic ("How much does a convertible cost per day?" is not
     # answered by what costs "£15 a day"): `_another_case` reads the rate.
-    q = replace(q, key_terms=q.key_terms - {_rate(m) for m in RATE.finditer(question)})
+    q = replace(q, key_terms=q.key_terms - asked_rates(question))
     if not q.key_terms and q.kind is None:
         return Relevance(True, "")
     said = {t for s in sentences for t in read(s).content_words}
@@ -265,11 +265,21 @@ def _another_case(question: str, answer: str) -> str:
         same = [v for v in given if v.measure == asked.measure]
         if same and not any(v.holds(asked) or v.bound_holds(asked) for v in same):
             return f"the question asks about {asked.written}; the answer gives {same[0].written}"
-    per = {_rate(m) for m in RATE.finditer(question)} - {""}
+    per = asked_rates(question)
     rates = {what for v in given for axis, what in v.qualifiers if axis == "per"}
     if per and rates and not per & rates:
         return f"the question asks for a value per {min(per)}; the answer gives one per {min(rates)}"
     return ""
+
+
+def asked_rates(question: str) -> set[str]:
+    """What the values a question asks for are per ("day" of "How much is a kayak per day?")."""
+    return {_rate(m) for m in RATE.finditer(question)} - {""}
+
+
+def gives_rate(sentence: str, rates: set[str]) -> bool:
+    """Whether `sentence` gives a value per one of `rates` ("the daily rate is £32": per day)."""
+    return any(axis == "per" and what in rates for v in values(sentence) for axis, what in v.qualifiers)
 
 
 def _rate(m: re.Match[str]) -> str:
