@@ -166,8 +166,8 @@ ANTONYMS += [(DAY_A_MONTH, w) for often in HOW_OFTEN if often != "monthly" for w
 # ... and the single-word antonyms of WordNet 3.0, but for words of `STOPWORDS` ("all" / "some" is a
 # quantifier) and pairs that name no contradiction in the training pairs (`NOT_OPPOSED`): relations
 # that turn round with their arguments ("sold to" is "bought by"), steps of one process ("start" /
-# "finish" syncing), and senses apart ("a civilian target" / "a military one"). A direction, and the
-# order of two events, turn round only as a relation ("A lies north of B"; "A before B").
+# "finish" syncing), and senses apart ("a civilian target" / "a military one"). A direction turns
+# round only as a relation ("A lies north of B"); "after that" orders what was said before it.
 NOT_OPPOSED = {
     frozenset(pair.split("/"))
     for pair in """come/go buy/sell borrow/lend keep/lose start/finish

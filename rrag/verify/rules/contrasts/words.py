@@ -163,9 +163,8 @@ def opposite(pair: Pair) -> Contrast | None:
             ours_rest, theirs_rest = in_order(c, leave_out), in_order(e, leave_out)
             turned = bool(PASSIVE.search(claim)) != bool(PASSIVE.search(evidence))
             same = ours_rest == theirs_rest or (turned and sorted(ours_rest) == sorted(theirs_rest))
-            if word in _EVENT_ORDER or (word in _DIRECTIONS and (_of_after(c, end) or _of_after(e, e_end))):
-                # A relation turns round with its arguments: "A lies north of B" is "B lies south of A",
-                # "a grace period before a late return is charged" is "a grace period; after that ..."
+            if word in _DIRECTIONS and (_of_after(c, end) or _of_after(e, e_end)):
+                # A relation turns round with its arguments: "A lies north of B" is "B lies south of A"
                 opposed_here = ours_rest == theirs_rest and bool(rest)
             else:
                 opposed_here = (slot and same_statement(c, e, leave_out)) or (same and bool(rest))
