@@ -115,6 +115,9 @@ BOUND_COMPARATIVES = frozenset(
 BOUND_AFTER_A_NOUN = frozenset(
     {"over", "above", "under", "below", "exceeding", "more", "less", "least", "up"}
 )
+# ... and the words that bound an amount after "or" or "and" ("rentals of 7 days or more", "loans of
+# 30 days or longer")
+BOUND_AFTER_AN_AMOUNT = BOUND_AFTER_A_NOUN | {"longer", "shorter", "fewer", "older", "younger"}
 # The bound an amount is given as: "at least 18 years", "more than 3 million copies", "up to 40
 # minutes", "5 days or more", "exceeds 8 kg" (a verb's "not" turns it round: "must not exceed 8 kg" is
 # at most 8 kg). Alternatives that start further left win a search, so "no more than"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rrag.lang.en.function_words import NO_LIMIT_BEFORE_ONLY, STOPWORDS
 from rrag.lang.en.negation import NEGATORS
-from rrag.lang.en.numerals import BOUND_AFTER_A_NOUN
+from rrag.lang.en.numerals import BOUND_AFTER_A_NOUN, BOUND_AFTER_AN_AMOUNT
 from rrag.lang.en.quantifiers import (
     ALL,
     HALF,
@@ -36,8 +36,6 @@ _QUANTIFIER_CLASHES = {
     HALF: {ALL, NONE, MOST},
     ONLY: {ALL},
 }
-# "or more", "or longer", "and over" after an amount ("rentals of 7 days or more")
-_BOUNDS_AFTER_OR = frozenset({"longer", "shorter", "fewer", "older", "younger"})
 _QUANTIFIER_WORDS = frozenset(
     stem(w) for _, cues in QUANTIFIER_CUES for cue in cues.split("|") for w in cue.split()
 )
@@ -148,7 +146,7 @@ def _restricted(e: Tokens, noun: int, claimed: set[str]) -> tuple[int, int] | No
     of_amount = [u.word for u in e[noun + 1 : noun + 6]]
     if of_amount[:1] == ["of"] and len(of_amount) == 5 and of_amount[1].isdigit():
         bound = of_amount[3:]
-        if bound[0] in ("or", "and") and bound[1] in BOUND_AFTER_A_NOUN | _BOUNDS_AFTER_OR:
+        if bound[0] in ("or", "and") and bound[1] in BOUND_AFTER_AN_AMOUNT:
             return noun, noun + 6
     after = e[noun + 1 : noun + 5]
     if not (after and after[0].word in BOUND_AFTER_A_NOUN and not after[0].after_break):
