@@ -69,13 +69,20 @@ def test_a_value_the_sentence_states_is_written_as_the_sentence_writes_it():
     assert written_alike("It starts on the thirteenth of February.", "It begins on 13 February.") == (
         "It starts on the 13 February."
     )
-    # a range as the sentence writes its range; a range it does not state, as the claim says it
+    # a range's ends as the sentence writes them, the claim's words between them kept; a range it does
+    # not state, and years, as the claim says them
     assert written_alike("The museum is open from 10am to 5:30pm on Sundays.", "Sunday: 10:00 to 17:30.") == (
         "The museum is open from 10:00 to 17:30 on Sundays."
+    )
+    assert written_alike("It is open between 10am and 5:30pm on Sundays.", "Sunday: 10:00 to 17:30.") == (
+        "It is open between 10:00 and 17:30 on Sundays."
     )
     assert (
         written_alike("It is open from 9am to 5pm.", "Sunday: 10:00 to 17:30.")
         == "It is open from 9am to 5pm."
+    )
+    assert written_alike("The war lasted from 1939 to 1945.", "The war ran 1939-1945.") == (
+        "The war lasted from 1939 to 1945."
     )
     # a bare number takes the sentence's number, not its unit
     assert written_alike(

@@ -100,12 +100,14 @@ def written_alike(claim: str, evidence: str) -> str:
     if not c.quantities:
         return claim  # most claims: the window's values need not be read (every window, every claim)
     e = read(evidence)
-    ranges = {  # (start, end, instead) of the claim; a range's two ends are one value each
-        (v.quantity.start, v.quantity.unit_end, e.text[x.quantity.start : x.quantity.unit_end])
+    ranges = {  # (start, end, instead) of the claim: each end of a range, its words between kept
+        (q.start, max(q.end, q.unit_end), o.written(e.text))
         for v in c.values
         if v.bounds
         for x in [next((x for x in e.values if _same_range(v, x)), None)]
-        if x is not None and v.written != x.written
+        if x is not None
+        for q, o in _ends(c, v, e, x)
+        if q.written(c.text) != o.written(e.text)
     }
     written = sorted(ranges)
     theirs = [x for x in e.values if not x.bounds and x.measure != CALENDAR_YEAR]
@@ -129,12 +131,20 @@ def written_alike(claim: str, evidence: str) -> str:
     return claim[:end] + "".join(reversed(out))
 
 
+def _ends(c: Reading, v: Value, e: Reading, x: Value) -> list[tuple[Quantity, Quantity]]:
+    """The claim's two numbers of its range `v`, each with the evidence's of its range `x`."""
+    ours = [q for q in c.quantities if v.quantity.start <= q.start < v.quantity.unit_end]
+    theirs = [q for q in e.quantities if x.quantity.start <= q.start < x.quantity.unit_end]
+    return list(zip(ours, theirs)) if len(ours) == len(theirs) == 2 else []
+
+
 def _same_range(v: Value, x: Value) -> bool:
-    """Whether the claim's range `v` is the evidence's range `x`: the same two ends of one measure."""
+    """Whether the claim's range `v` is the evidence's range `x`: the same two ends of one measure (not
+    years, which have no amount of their own, as for a single value)."""
     return (
         x.bounds is not None
         and v.bounds is not None
-        and v.measure == x.measure
+        and v.measure == x.measure != CALENDAR_YEAR
         and v.compatible(x)
         and all(math.isclose(a, b, rel_tol=1e-9) for a, b in zip(v.bounds, x.bounds))
     )
