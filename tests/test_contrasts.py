@@ -118,6 +118,9 @@ CONTRADICTIONS = [
     # ... or a condition
     ("negation", "Returns are accepted within 30 days of purchase.", "Returns are not accepted.",
      "Returns are accepted within 30 days of purchase", "are not accepted"),
+    # a "-free" compound on both sides: its word is the compound's, and only the "not" denies
+    ("negation", "The café serves dairy-free desserts.", "The café does not serve dairy-free desserts.",
+     "The café serves dairy-free desserts", "does not serve"),
     # a verb denied in its irregular form
     ("negation", "Tap water in the old town is safe to drink.", "Tap water in the old town should not be drunk.",
      "safe to drink", "should not be drunk"),

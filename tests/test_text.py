@@ -6,6 +6,7 @@ from rrag.text import (
     clean,
     clean_map,
     content_words,
+    denies,
     fuzzy_locate,
     locate,
     month_ranges,
@@ -252,6 +253,13 @@ def test_a_hyphened_free_denies_the_word_before_it() -> None:
     assert [sorted(n.terms) for n in negations(text)] == [["interest"]] and negation_count(text) == 1
     assert "interest" not in plain_words(text)
     assert not negations("Parking is free for residents.")  # free of a charge, said of the parking
+    # a "not" before the compound denies the clause, not the compound's word; the compound denies no
+    # clause: "The café serves dairy-free desserts" denies nothing it serves
+    assert [sorted(n.terms) for n in negations("The café does not serve dairy-free desserts.")] == [
+        ["fre", "serv"],
+        ["dairy"],
+    ]
+    assert not denies("The café serves dairy-free desserts.")
 
 
 def test_a_denial_is_still_a_denial() -> None:

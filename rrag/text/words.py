@@ -219,11 +219,11 @@ _DENIAL_BEFORE, _DENIAL_AFTER = 4, 2  # how near a negator a word is too near to
 
 @per_text(maxsize=4096)  # the rules read each evidence sentence for every claim
 def denies(text: str) -> bool:
-    """Whether `text` has a negator or a negative word ("avoid", "unclear") anywhere."""
+    """Whether `text` has a negator or a negative word ("avoid", "unclear") anywhere; not a hyphened
+    "-free", which denies one word, not what the sentence says ("The bakery sells gluten-free bread"
+    denies no selling)."""
     tokens = [_token(t.text) for t in word_spans(text)]
-    return any(negates(tokens, i) or w in NEGATIVE_WORDS for i, w in enumerate(tokens)) or bool(
-        _free_of(text)
-    )
+    return any(negates(tokens, i) or w in NEGATIVE_WORDS for i, w in enumerate(tokens))
 
 
 @per_text(maxsize=4096)
@@ -265,6 +265,8 @@ def negations(text: str) -> tuple[Negation, ...]:
     words it negates: the next one or two, within its clause. "not only" negates nothing."""
     tokens = word_spans(text)
     written = [_token(t.text) for t in tokens]
+    freed = _free_of(text)
+    of_a_free = {w.start for w in freed}  # "gluten" of "gluten-free": the compound's, not the clause's
     out = []
     for i, token in enumerate(tokens):
         word = written[i]
@@ -284,7 +286,7 @@ def negations(text: str) -> tuple[Negation, ...]:
                 reach = _NEGATOR_REACH  # "no longer offers X" denies the offering, as "not" would
                 end = nxt.end
                 continue
-            if w not in NOT_CONTENT:
+            if w not in NOT_CONTENT and nxt.start not in of_a_free:
                 terms.append(stem(w))
             end = nxt.end
         if terms:
@@ -298,13 +300,13 @@ def negations(text: str) -> tuple[Negation, ...]:
                 )
             clause = frozenset(content_words(text[start:stop]))
             out.append(Negation(token.start, end, frozenset(terms), clause, elided))
-    for freed in _free_of(text):
-        if denied := content_words(freed.text):
+    for free in freed:
+        if denied := content_words(free.text):
             breaks = _clause_breaks(text)
-            start = max(b for b in breaks if b <= freed.start)
-            stop = min(b for b in breaks if b >= freed.end)
+            start = max(b for b in breaks if b <= free.start)
+            stop = min(b for b in breaks if b >= free.end)
             clause = frozenset(content_words(text[start:stop]))
-            out.append(Negation(freed.start, freed.end + len("-free"), frozenset(denied), clause))
+            out.append(Negation(free.start, free.end + len("-free"), frozenset(denied), clause))
     return tuple(sorted(out, key=lambda n: n.start))
 
 
