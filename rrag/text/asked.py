@@ -28,6 +28,7 @@ from rrag.lang.en.questions import (
     PERCENT_ASKED,
     PHONE_ASKED,
     SPEED_ASKED,
+    SPEED_WORDS,
     TIME_UNITS,
     WEB_ASKED,
     WHAT_DOES,
@@ -100,7 +101,7 @@ def analyse(question: str) -> Question:
     if AGE_ASKED.search(question):
         return Question(Kind.AGE, "", "", _key_terms(question, AGE_WORDS))
     if SPEED_ASKED.search(question):
-        return Question(Kind.SPEED, "", "", _key_terms(question, ("fast", "quickly")))
+        return Question(Kind.SPEED, "", "", _key_terms(question, SPEED_WORDS))
     if PERCENT_ASKED.search(question):
         kind = Kind.PERCENT
     elif WHERE.match(question):

@@ -128,11 +128,7 @@ def _of_the_named_row(c: Statement, candidates: list[Window]) -> list[Window]:
     the electric row, not of the price per day of anything else, and "A consultation costs £150" of
     the consultation row, not of "Out-of-hours consultations cost £150"; "The Premier plan covers
     trips of up to 60 days" still speaks of Premier."""
-    named = [
-        cand
-        for cand in candidates
-        if cand.statement.rows and all(names_row(row, c.terms) for row in cand.statement.rows)
-    ]
+    named = [cand for cand in candidates if _is_a_named_row(c, cand.statement)]
     if not named:
         return candidates
     measures = {v.measure for v in c.values}
@@ -193,8 +189,12 @@ def _rank(claim: Statement, evidence: Statement) -> tuple[float, bool, int]:
         + AGREEING_BONUS * len(agreeing) / slots
         + SAME_SLOT_BONUS * same_slot
     )
-    named_row = bool(evidence.rows) and all(names_row(row, claim.terms) for row in evidence.rows)
-    return round(rank, 6), named_row, -len(evidence.text)
+    return round(rank, 6), _is_a_named_row(claim, evidence), -len(evidence.text)
+
+
+def _is_a_named_row(claim: Statement, evidence: Statement) -> bool:
+    """Whether `evidence` is a table row (or rows) the claim names, every one of them."""
+    return bool(evidence.rows) and all(names_row(row, claim.terms) for row in evidence.rows)
 
 
 def _terms_of(text: str, numbers: Sequence[Quantity]) -> frozenset[str]:

@@ -87,6 +87,7 @@ AGE_BOUND = re.compile(r"\b(?:between|under|over|least|from)\s+\d", re.IGNORECAS
 # A question of how fast asks for a speed or the time a thing takes ("How fast do the electric cars
 # charge?", "How quickly are refunds paid?"): not a price nor a count.
 SPEED_ASKED = re.compile(r"\bhow\s+(?:fast|quickly)\b", re.IGNORECASE)
+SPEED_WORDS = ("fast", "quickly")  # of asking, not the topic
 
 PERCENT_ASKED = re.compile(
     r"\b(?:what|which)\s+(?:percentage|percent|share)\b|\bhow\s+many\s+percent\b", re.IGNORECASE
