@@ -94,3 +94,40 @@ def test_no_pages_means_no_page_number_and_empty_text_no_chunks() -> None:
     assert chunk_spans("One sentence. Another one.", size=100, overlap=10)[0].page is None
     assert chunk_spans("", size=100, overlap=10) == []
     assert chunk_spans("   \n\n ", size=100, overlap=10) == []
+
+
+FAQ = (
+    "Questions we are often asked\n\nCan I take the car abroad?\n\nYes, to the European Union, if you "
+    "tell us 7 days ahead.\n\nCan I bring my dog?\n\nPets may travel only in Estate cars.\n\n"
+    "How do I get to the airport desk?\n\nA free shuttle bus leaves Terminal 2 every 20 minutes."
+)
+
+
+def test_each_section_of_a_faq_is_a_chunk_of_its_own() -> None:
+    chunks = [FAQ[c.start : c.end] for c in chunk_spans(FAQ, size=1000, overlap=200)]
+    assert chunks == [
+        "Questions we are often asked\n\nCan I take the car abroad?\n\nYes, to the European Union, if "
+        "you tell us 7 days ahead.",  # the title and the first question open one section
+        "Can I bring my dog?\n\nPets may travel only in Estate cars.",
+        "How do I get to the airport desk?\n\nA free shuttle bus leaves Terminal 2 every 20 minutes.",
+    ]
+
+
+def test_a_numbered_heading_on_a_line_of_its_own_opens_a_chunk_with_its_number() -> None:
+    text = (
+        "1. Drivers\nEvery driver must be aged 21 or over.\n2. Cancellations\nA booking can be cancelled "
+        "up to 48 hours before pick-up."
+    )
+    chunks = [text[c.start : c.end] for c in chunk_spans(text, size=1000, overlap=200)]
+    assert chunks == [
+        "1. Drivers\nEvery driver must be aged 21 or over.",
+        "2. Cancellations\nA booking can be cancelled up to 48 hours before pick-up.",
+    ]
+
+
+def test_items_of_a_list_and_rows_of_a_table_open_no_section() -> None:
+    text = (
+        "Every room has:\n- Free parking\n- A kettle\n\nPrices per night.\n\nBerlin | €48\n\nParis | €62\n\n"
+        "Breakfast is extra."
+    )
+    assert [(c.start, c.end) for c in chunk_spans(text, size=1000, overlap=200)] == [(0, len(text))]
