@@ -17,6 +17,13 @@ def test_a_value_the_sentence_gives_otherwise_is_swapped_for_each_of_its_values_
     )
 
 
+def test_a_value_between_two_of_the_sentences_values_is_swapped_for_the_one_of_its_rate():
+    sentence = "For Small, the weekly price is £19 and the monthly price is £76."
+    assert [s.instead for s in swaps("A Small unit costs £32 a week.", sentence)] == ["£19"]
+    # within a range the sentence gives, the value is no other value
+    assert swaps("The crossing takes 30 minutes.", "The crossing takes 20 to 40 minutes.") == []
+
+
 def test_a_value_said_in_words_is_the_same_value():
     assert swaps("The parcel weighs six and a half kilograms.", "The parcel weighs 6.5 kg.") == []
     assert swaps("The warranty lasts one year.", "The warranty lasts 12 months.") == []
@@ -176,6 +183,21 @@ def test_a_value_in_other_units_is_supported_and_another_amount_is_not():
         _verify("On the scales the stand mixer comes to 850 grams.", sentence).status
         is not ClaimStatus.SUPPORTED
     )
+
+
+def test_the_judge_reads_the_table_row_a_claim_names_not_another_rows_value():
+    # Judged against the FAQ's "seven days a week" (the window covering most of its words), "A Small
+    # unit costs £32 a week" passed, the Medium row's £32 in the context; read against the Small row,
+    # the documents' £19 is put in its place.
+    rows = (
+        "For Small, the floor area is 25 sq ft, the weekly price is £19 and the monthly price is £76.\n\n"
+        "For Medium, the floor area is 50 sq ft, the weekly price is £32 and the monthly price is £128."
+    )
+    faq = "Every customer can reach their unit from 06:00 to 22:00, seven days a week, with a PIN code."
+    wrong = _verify("A Small unit costs £32 a week.", faq, rows)
+    assert wrong.status is ClaimStatus.CONTRADICTED
+    assert wrong.clash.evidence_value == "£19"
+    assert _verify("A Small unit costs £19 a week.", faq, rows).status is ClaimStatus.SUPPORTED
 
 
 def test_two_teams_rooms_support_each_teams_own_room_and_contradict_the_other():

@@ -784,6 +784,14 @@ def test_a_qualifier_after_a_value_is_not_given_across_an_and_to_the_next() -> N
     ]
 
 
+def test_a_rate_said_before_its_noun_is_the_value_after_it_not_across_an_and() -> None:
+    row = values("For Small, the weekly price is £19 and the monthly price is £76.")
+    assert [(v.written, sorted(v.qualifiers)) for v in row] == [
+        ("£19", [("per", "week")]),
+        ("£76", [("per", "month")]),
+    ]
+
+
 def test_a_claims_amount_aligns_with_the_same_amount_not_with_its_digits() -> None:
     # "£500" is not the "500" of "£2,500": the evidence is the single-item limit, and it says £300
     evidence = (

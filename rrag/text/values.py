@@ -80,6 +80,7 @@ _AMOUNTS_OF = frozenset({"mass", "volume", "length", "data"})
 _QUALIFIER_REACH = 28  # characters between a value and a qualifier that still belongs to it
 NEAR_WORDS = 3  # words either side of a value that say what it is the value of
 _VALUE_BREAK = re.compile(r"[,;]")
+_NEXT_NOUN = re.compile(r"[ \t]+[^\W\d_]")
 # A rate's word is its unit's ("the weekly rate" is the price of a week)
 _RATE_TERMS = {stem(word): stem(unit) for word, unit in RATE_OF.items()}
 _CLAUSE_END = re.compile(r"[,;:!?()\[\]\"^]|\.(?!\d)")
@@ -741,16 +742,23 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
                 continue  # "when the ...": a clause, not a state
             if any(q.start <= m.start() < max(q.end, q.unit_end) for q in found):
                 continue  # part of a value's own words ("every 3 hours", "every hour" is the value)
+            # a rate's adjective before a noun ("the monthly price") qualifies what that noun is
+            attributive = axis == "per" and what.lower() in RATE_OF and bool(_NEXT_NOUN.match(text, m.end()))
             what = RATE_OF.get(what.lower(), what) if axis == "per" else what
             what = what if axis == "for" else stem(what.lower())
 
-            def distance(q: Quantity, m: re.Match[str] = m) -> tuple[int, int]:
+            def distance(
+                q: Quantity, m: re.Match[str] = m, attributive: bool = attributive
+            ) -> tuple[int, int]:
                 end = max(q.end, q.unit_end)
                 if m.start() >= end:
                     # nor back across a comma to the value before it ("the daily rate is £55, the
-                    # weekly rate is £330": weekly is the £330's)
-                    across = _QUALIFIER_REACH if _VALUE_BREAK.search(text, end, m.start()) else 0
-                    return (m.start() - end + across, 0)
+                    # weekly rate is £330": weekly is the £330's), nor, said before its noun, across
+                    # an "and" ("the weekly price is £19 and the monthly price is £76")
+                    cut = _VALUE_BREAK.search(text, end, m.start()) or (
+                        attributive and VALUE_AND.search(text, end, m.start())
+                    )
+                    return (m.start() - end + (_QUALIFIER_REACH if cut else 0), 0)
                 # no qualifier reaches across an "and" to the value after it ("58 metres tall when
                 # built and 30 metres tall after the fire": built is the 58 metres')
                 across = _QUALIFIER_REACH if VALUE_AND.search(text, m.end(), q.start) else 0

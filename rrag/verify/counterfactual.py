@@ -168,15 +168,24 @@ def _alike(c: Reading, q: Quantity, v: Value | None, e: Reading, x: Value) -> bo
 
 
 def _value_swaps(c: Reading, e: Reading) -> Iterator[Swap]:
+    claimed = {v.quantity: v for v in c.values}
     for q in c.quantities:
         measure, amount = q.measure
         ordinal = _ordinal(c, q)
         same = [x for x in e.quantities if x.measure[0] == measure and _ordinal(e, x) == ordinal]
         if any(math.isclose(x.measure[1], amount, rel_tol=1e-6) for x in same):
             continue
-        amounts = [x.measure[1] for x in same]
-        if len(amounts) > 1 and min(amounts) < amount < max(amounts):
-            continue  # within what the sentence spans ("within 30 minutes" of "20 to 40 minutes")
+        value = claimed.get(q)
+        if value is not None:
+            if any(x.bounds and x.measure == value.measure and x.holds(value) for x in e.values):
+                continue  # within a range the sentence gives ("within 30 minutes" of "20 to 40
+                # minutes"), not between two of its values ("£32" of "£19 a week and £76 a month")
+            # the values under the claim's qualifiers, where the sentence gives one ("£32 a week": its
+            # weekly £19, not its monthly £76)
+            alike = {
+                x.quantity for x in e.values if x.measure == value.measure and x.qualifiers & value.qualifiers
+            }
+            same = [x for x in same if x in alike] or same
         for x in same:
             yield Swap(q.start, max(q.end, q.unit_end), q.written(c.text), x.written(e.text))
 

@@ -17,15 +17,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from rrag.lang.en.table_rows import CELL_SEPARATOR, names_row
-from rrag.text import Quantity, named_as_a_kind, sentence_windows, words
+from rrag.lang.en.table_rows import CELL_SEPARATOR
+from rrag.text import Quantity, sentence_windows, words
 from rrag.text.caches import per_text
 from rrag.types import Chunk, Claim, ClaimStatus, RetrievedChunk, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.evidence import evidence_at, not_verified, nothing_retrieved
 from rrag.verify.rules import RULES
 from rrag.verify.rules.base import NAME, RECORDS, Comparison, RecordClash, Rule, first_finding
-from rrag.verify.rules.compared import Statement, Window, coverage, has_value, weighted
+from rrag.verify.rules.compared import (
+    Statement,
+    Window,
+    coverage,
+    has_value,
+    names_every_row,
+    of_the_named_row,
+    weighted,
+)
 
 
 class LexicalVerifier(Verifier):
@@ -105,7 +113,7 @@ def _best(c: Statement, candidates: list[Window]) -> Window:
     coverage plus at most the two bonuses: candidates are ranked from the best coverage down, and
     those that could not reach the best rank so far even with both bonuses are never read for their
     numbers (the same one as ranking them all, at a fraction of the cost)."""
-    candidates = _of_the_named_row(c, candidates)
+    candidates = [candidates[i] for i in of_the_named_row(c, [cand.statement for cand in candidates])]
     covered = sorted(
         ((coverage(c, cand.statement), i) for i, cand in enumerate(candidates)), key=lambda ci: -ci[0]
     )
@@ -116,37 +124,6 @@ def _best(c: Statement, candidates: list[Window]) -> Window:
             break
         best = max(best, (_rank(c, candidates[i].statement), -i))
     return candidates[-best[1]]
-
-
-def _of_the_named_row(c: Statement, candidates: list[Window]) -> list[Window]:
-    """Where the claim names a row of a table read as sentences ("The Plus plan costs ..." of "For
-    Plus, the price ... is $6"), the candidates that hold no other row: another row's value is of
-    another thing, and so is a row read with the sentence after it ("For Business, the price ... is
-    $14. Annual billing saves 20% on Plus and Business." made "Plus costs $14" the Business row's).
-    Where the named row gives a value of the claim's measure, of the rest only what names the row's
-    subject, and not as a kind of it the claim does not name: "An electric car costs £48 a day" is of
-    the electric row, not of the price per day of anything else, and "A consultation costs £150" of
-    the consultation row, not of "Out-of-hours consultations cost £150"; "The Premier plan covers
-    trips of up to 60 days" still speaks of Premier."""
-    named = [cand for cand in candidates if _is_a_named_row(c, cand.statement)]
-    if not named:
-        return candidates
-    measures = {v.measure for v in c.values}
-    about = frozenset().union(*(row for cand in named for row in cand.statement.rows))
-    of_the_row = any(v.measure in measures for cand in named for v in cand.statement.values)
-    return [
-        cand
-        for cand in candidates
-        if all(names_row(row, c.terms) for row in cand.statement.rows)
-        and (
-            cand.statement.rows
-            or not of_the_row
-            or (
-                names_row(about, cand.statement.terms)
-                and not named_as_a_kind(cand.statement.text, about, c.terms)
-            )
-        )
-    ]
 
 
 @per_text(maxsize=1024)  # the same chunks come back for question after question
@@ -194,7 +171,7 @@ def _rank(claim: Statement, evidence: Statement) -> tuple[float, bool, int]:
 
 def _is_a_named_row(claim: Statement, evidence: Statement) -> bool:
     """Whether `evidence` is a table row (or rows) the claim names, every one of them."""
-    return bool(evidence.rows) and all(names_row(row, claim.terms) for row in evidence.rows)
+    return names_every_row(evidence.rows, claim.terms)
 
 
 def _terms_of(text: str, numbers: Sequence[Quantity]) -> frozenset[str]:

@@ -40,6 +40,7 @@ from rrag.verify.base import Verifier
 from rrag.verify.counterfactual import Confirmed, Counterfactuals, counterfactuals, written_alike
 from rrag.verify.evidence import evidence_at, nothing_retrieved
 from rrag.verify.lexical import LexicalVerifier
+from rrag.verify.rules.compared import Statement, names_every_row, of_the_named_row, row_terms
 from rrag.verify.rules.records import record_support
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -218,6 +219,7 @@ class _Window:
     chunk: Chunk
     span: Span
     terms: frozenset[str]
+    rows: tuple[frozenset[str], ...] = ()  # the terms of the names of the table rows it holds
 
 
 @dataclass
@@ -237,7 +239,10 @@ class SentenceScore:
 @per_text(maxsize=CHUNK_CACHE_SIZE)  # the same chunks come back for claim after claim, answer after answer
 def chunk_windows(chunk: Chunk) -> tuple[_Window, ...]:
     """The evidence windows of one chunk with their content words, computed once per chunk."""
-    return tuple(_Window(chunk, span, frozenset(content_words(span.text))) for span in fx.windows(chunk.text))
+    return tuple(
+        _Window(chunk, span, frozenset(content_words(span.text)), row_terms(span.text))
+        for span in fx.windows(chunk.text)
+    )
 
 
 @per_text(maxsize=CHUNK_CACHE_SIZE)
@@ -279,10 +284,22 @@ class _ContextIndex:
     def lower_words(self) -> set[str]:
         return set().union(*map(words, self._texts))
 
-    def candidates(self, claim_terms: Sequence[str], k: int) -> list[_Window]:
+    def candidates(self, claim: str, claim_terms: Sequence[str], k: int) -> list[_Window]:
         coverage = fx.coverage_of(claim_terms, self.weight)
         # Ties keep the context's order, as sorted() did.
-        return heapq.nlargest(k, self.windows, key=lambda window: coverage(window.terms))
+        return heapq.nlargest(
+            k, _of_the_named_row(claim, self.windows), key=lambda window: coverage(window.terms)
+        )
+
+
+def _of_the_named_row(claim: str, windows: list[_Window]) -> list[_Window]:
+    """The windows the judge may read for `claim`: where it names a row of a table read as sentences,
+    no other row's (as the rules read rows: `of_the_named_row`). Shown the FAQ's "a week" or the
+    Medium row's "£32", the judge passed "A Small unit costs £32 a week"."""
+    c = Statement.of(claim)
+    if not any(names_every_row(w.rows, c.terms) for w in windows):
+        return windows
+    return [windows[i] for i in of_the_named_row(c, [Statement.of(w.span.text) for w in windows])]
 
 
 def _logit(p: float) -> float:
@@ -347,7 +364,7 @@ class NLIVerifier(Verifier):
             for span in fx.claim_sentences(text):
                 terms = content_words(span.text)
                 # The question narrows the search (an answer often leaves its subject implicit).
-                found = index.candidates(terms + question_terms, self.windows_per_sentence)
+                found = index.candidates(span.text, terms + question_terms, self.windows_per_sentence)
                 score = SentenceScore(span, {}, None, None)
                 # The judge reads the sentence with each value its window states written as the
                 # window writes it ("8.5 kg" for "8,500 grams"), and so do the cheap signals.

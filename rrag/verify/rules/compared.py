@@ -11,7 +11,7 @@ from functools import cached_property
 
 from rrag.lang.en.dates import MONTH_NAMES
 from rrag.lang.en.lexicon import IRREGULAR_FORMS, PREFIXES, SUFFIXES
-from rrag.lang.en.table_rows import column_header, row_names, subject_of
+from rrag.lang.en.table_rows import column_header, names_row, row_names, subject_of
 from rrag.text import (
     Negation,
     Quantity,
@@ -20,6 +20,7 @@ from rrag.text import (
     is_partitive,
     month_ranges,
     months_inside,
+    named_as_a_kind,
     same_amount,
     stem,
 )
@@ -75,7 +76,7 @@ class Statement:
     def rows(self) -> tuple[frozenset[str], ...]:
         """The terms of the name of each table row the text opens ("For Plus, the price ...": plu),
         read once per retrieved window, not per claim."""
-        return tuple(frozenset(content_words(subject_of(name))) for name in row_names(self.text))
+        return row_terms(self.text)
 
     @property
     def stems(self) -> frozenset[str]:
@@ -136,6 +137,44 @@ class Window:
     end: int
     statement: Statement
     sentences: int = 1
+
+
+def row_terms(text: str) -> tuple[frozenset[str], ...]:
+    """The terms of the name of each table row `text` opens ("For Plus, the price ...": plu)."""
+    return tuple(frozenset(content_words(subject_of(name))) for name in row_names(text))
+
+
+def names_every_row(rows: Sequence[frozenset[str]], terms: frozenset[str] | set[str]) -> bool:
+    """Whether words `terms` name every one of the table rows `rows` (and there is one)."""
+    return bool(rows) and all(names_row(row, terms) for row in rows)
+
+
+def of_the_named_row(c: Statement, statements: Sequence[Statement]) -> list[int]:
+    """Where the claim names a row of a table read as sentences ("The Plus plan costs ..." of "For
+    Plus, the price ... is $6"), the indexes of the statements that hold no other row: another row's
+    value is of another thing, and so is a row read with the sentence after it ("For Business, the
+    price ... is $14. Annual billing saves 20% on Plus and Business." made "Plus costs $14" the
+    Business row's). Where the named row gives a value of the claim's measure, of the rest only what
+    names the row's subject, and not as a kind of it the claim does not name: "An electric car costs
+    £48 a day" is of the electric row, not of the price per day of anything else, and "A consultation
+    costs £150" of the consultation row, not of "Out-of-hours consultations cost £150"; "The Premier
+    plan covers trips of up to 60 days" still speaks of Premier."""
+    named = [s for s in statements if names_every_row(s.rows, c.terms)]
+    if not named:
+        return list(range(len(statements)))
+    measures = {v.measure for v in c.values}
+    about = frozenset().union(*(row for s in named for row in s.rows))
+    of_the_row = any(v.measure in measures for s in named for v in s.values)
+    return [
+        i
+        for i, s in enumerate(statements)
+        if all(names_row(row, c.terms) for row in s.rows)
+        and (
+            s.rows
+            or not of_the_row
+            or (names_row(about, s.terms) and not named_as_a_kind(s.text, about, c.terms))
+        )
+    ]
 
 
 def single_sentences(windows: Sequence[Window]) -> list[Statement]:
