@@ -7,6 +7,7 @@ from chat_server import ChatServer
 from fake_llm import FakeLLM
 
 from rrag.answer.answerers import REFUSAL, ExtractiveAnswerer, LLMAnswerer, is_quoted
+from rrag.audit.relevance import assess
 from rrag.backends.embedding import Embedder, get_embedder
 from rrag.errors import LLMError, LLMResponseError
 from rrag.settings import Settings
@@ -306,6 +307,23 @@ def test_the_row_asked_about_is_the_whole_answer_not_its_neighbours(
 ) -> None:
     answer = ExtractiveAnswerer(embedder).answer(question, [context(PRICE_ROWS, "prices-0", "prices.docx")])
     assert answer.text == "For Deep clean, the price (GBP) is 25 and the duration is 4 hours."
+
+
+UNIT_ROWS = (
+    "For Medium, the floor area is 50 sq ft, the weekly price is £32 and the monthly price is £128.\n\n"
+    "For Large, the floor area is 100 sq ft, the weekly price is £55 and the monthly price is £220.\n\n"
+    "For Extra large, the floor area is 150 sq ft, the weekly price is £74 and the monthly price is £296."
+)
+
+
+def test_a_row_asked_about_by_an_amount_of_its_own_is_the_answer(embedder: Embedder) -> None:
+    # refused: "the question does not ask about Large, Medium, Extra large, which the answer is about"
+    question = "What does a 100 sq ft unit cost per month?"
+    answer = ExtractiveAnswerer(embedder).answer(question, [context(UNIT_ROWS, "units-0", "units.docx")])
+    assert answer.text == UNIT_ROWS.split("\n\n")[1]
+    assert assess(question, [answer.text]).addressed
+    # an amount no row gives asks of none of them
+    assert not assess("How much does a 200 sq ft unit cost?", UNIT_ROWS.split("\n\n")).addressed
 
 
 def test_a_value_of_another_thing_is_not_added_to_the_answer(embedder: Embedder) -> None:

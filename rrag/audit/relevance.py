@@ -54,7 +54,7 @@ from rrag.text.asked import TIME_UNIT_STEMS, Kind, Question, analyse
 from rrag.text.contacts import GIVES_CONTACT, gives_street_address
 from rrag.text.quantities import CALENDAR_YEAR, is_measured
 from rrag.text.reading import read
-from rrag.text.values import MONEY, costs_nothing, gives_money, unit_read, values
+from rrag.text.values import MONEY, Value, costs_nothing, gives_money, states_one_of, unit_read, values
 
 MIN_KEY_SHARE = 0.25  # lenient: "medical note" is answered by "medical certificate"
 MIN_PREFIX = 4
@@ -206,7 +206,11 @@ def assess(question: str, sentences: Sequence[str], headings: Sequence[str] = ()
     if off_target:
         return Relevance(False, off_target)
     asked_terms = set(read(question).content_words)
-    typed = [s for s in sentences if gives_kind(s, q) and not _other_row(s, asked_terms, q.key_terms)]
+    typed = [
+        s
+        for s in sentences
+        if gives_kind(s, q) and not _other_row(s, asked_terms, q.key_terms, values(question))
+    ]
     if not typed:
         return Relevance(False, f"the question asks for {_asked(q)}, which the answer does not give")
     if q.qualifier and not _said(q.qualifier, said):
@@ -216,20 +220,23 @@ def assess(question: str, sentences: Sequence[str], headings: Sequence[str] = ()
     return Relevance(True, "")
 
 
-def _other_row(sentence: str, asked_terms: set[str], key_terms: frozenset[str]) -> str:
+def _other_row(
+    sentence: str, asked_terms: set[str], key_terms: frozenset[str], given: Sequence[Value] = ()
+) -> str:
     """The row label of a table sentence that is about something the question does not name ("Oven
     clean" for a deep clean's price); "" when the sentence is not a row or is the row asked about: by
-    its label, or where the row says every key term of the question ("Which zone is Hatton Green
+    its label, where the row says every key term of the question ("Which zone is Hatton Green
     in?": "For zone C, the areas are Brindle, Hatton Green, ..."; "How much medical cover do I get?":
     "For Medical expenses, the cover limit is ..."; not "Does Studio Birch have air conditioning?":
-    "For Yoga Flow, ... the room is Studio Birch")."""
+    "For Yoga Flow, ... the room is Studio Birch"), or by a value of its own that the question gives
+    (`given`: "What does a 100 sq ft unit cost per month?" asks of the row whose floor area is 100 sq ft)."""
     label = row_subject(sentence)
     if label is None:
         return ""
     named = [t for t in content_words(label) if not t.isdigit()]
     row = set(content_words(sentence))
     asked = {t for t in named if _said(t, asked_terms)}
-    return "" if names_row(named, asked) or key_terms <= row else label
+    return "" if names_row(named, asked) or key_terms <= row or states_one_of(sentence, given) else label
 
 
 def _off_target(question: str, q: Question, sentences: Sequence[str]) -> str:
@@ -250,7 +257,7 @@ def _off_target(question: str, q: Question, sentences: Sequence[str]) -> str:
     if asked_days and given_days and not asked_days & given_days and not YES_NO.match(question):
         return f"the question asks about {', '.join(sorted(asked_days))}; the answer is about other days"
     asked_terms = set(read(question).content_words)
-    rows = [_other_row(s, asked_terms, q.key_terms) for s in sentences]
+    rows = [_other_row(s, asked_terms, q.key_terms, values(question)) for s in sentences]
     if rows and all(rows):
         return f"the question does not ask about {', '.join(dict.fromkeys(rows))}, which the answer is about"
     return "" if YES_NO.match(question) else _another_case(question, answer)

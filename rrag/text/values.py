@@ -626,6 +626,12 @@ def gives_money(sentence: str) -> bool:
     return any(unit_read(sentence, n) in CURRENCY_CODES | {MONEY} for n in quantities(sentence))
 
 
+def states_one_of(text: str, given: Sequence[Value]) -> bool:
+    """Whether `text` states one of the amounts of a measure `given` (a question's "100 sq ft" asks of
+    the table row whose floor area it is; a bare number or a count names no row)."""
+    return any(v.same_amount(o) for v in given if is_measured(v.quantity) for o in values(text))
+
+
 def costs_nothing(sentence: str) -> bool:
     """Whether `sentence` says that its subject costs nothing: "Parking is free for residents",
     "collected free of charge", "at no charge", "costs nothing"; not "a free trial" (something else
