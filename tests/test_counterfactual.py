@@ -24,6 +24,13 @@ def test_a_value_between_two_of_the_sentences_values_is_swapped_for_the_one_of_i
     assert swaps("The crossing takes 30 minutes.", "The crossing takes 20 to 40 minutes.") == []
 
 
+def test_a_value_the_claim_states_of_another_thing_is_not_put_in_its_place():
+    # the checklist's paraphrase split said "the documents say '€10,000'" for the bonus
+    claim = "A bonus of five hundred euros goes to anyone who pays in ten thousand euros before March."
+    sentence = "Savers who deposit €10,000 before March receive a €50 bonus."
+    assert [(s.said, s.instead) for s in swaps(claim, sentence)] == [("five hundred euros", "€50")]
+
+
 def test_a_value_said_in_words_is_the_same_value():
     assert swaps("The parcel weighs six and a half kilograms.", "The parcel weighs 6.5 kg.") == []
     assert swaps("The warranty lasts one year.", "The warranty lasts 12 months.") == []

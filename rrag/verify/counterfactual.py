@@ -176,6 +176,10 @@ def _value_swaps(c: Reading, e: Reading) -> Iterator[Swap]:
         same = [x for x in e.quantities if x.measure[0] == measure and _ordinal(e, x) == ordinal]
         if any(math.isclose(x.measure[1], amount, rel_tol=1e-6) for x in same):
             continue
+        # not a value the claim states of something else ("a bonus of five hundred euros for paying in
+        # ten thousand euros": the €10,000 is the deposit's, and the €50 the bonus's)
+        said = [o.measure[1] for o in c.quantities if o is not q and o.measure[0] == measure]
+        same = [x for x in same if not any(math.isclose(x.measure[1], o, rel_tol=1e-6) for o in said)]
         value = claimed.get(q)
         if value is not None:
             if any(x.bounds and x.measure == value.measure and x.holds(value) for x in e.values):
