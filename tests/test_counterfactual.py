@@ -31,6 +31,13 @@ def test_a_value_the_claim_states_of_another_thing_is_not_put_in_its_place():
     assert [(s.said, s.instead) for s in swaps(claim, sentence)] == [("five hundred euros", "€50")]
 
 
+def test_the_same_amount_at_another_rate_is_put_at_the_sentences_rate():
+    sentence = "For Goods cover, per £1,000 of value, the price is £1.50 a week."
+    found = swaps("Goods cover costs £1.50 a month for each £1,000 of value.", sentence)
+    assert [(s.said, s.instead) for s in found] == [("£1.50 a month", "£1.50 a week")]
+    assert swaps("Goods cover costs £1.50 a week for each £1,000 of value.", sentence) == []
+
+
 def test_a_value_said_in_words_is_the_same_value():
     assert swaps("The parcel weighs six and a half kilograms.", "The parcel weighs 6.5 kg.") == []
     assert swaps("The warranty lasts one year.", "The warranty lasts 12 months.") == []
@@ -226,6 +233,17 @@ def test_the_other_of_two_stores_named_for_what_only_one_has_is_contradicted():
     assert wrong.clash.evidence_value == "Bristol Avonmouth"
     right = _verify("Round-the-clock access is available at Bristol Avonmouth for £10 a month.", *texts)
     assert right.status is ClaimStatus.SUPPORTED
+
+
+def test_the_same_amount_at_another_rate_is_contradicted():
+    # passed HIGH (0.74), the judge itself 0.13 against the sentence, 0.70 at its rate
+    sentence = "For Goods cover, per £1,000 of value, the price is £1.50 a week."
+    wrong = _verify("Goods cover costs £1.50 a month for each £1,000 of value.", sentence)
+    assert wrong.status is ClaimStatus.CONTRADICTED
+    assert wrong.clash.evidence_value == "£1.50 a week"
+    assert _verify("Goods cover costs £1.50 a week for each £1,000 of value.", sentence).status is (
+        ClaimStatus.SUPPORTED
+    )
 
 
 def test_two_teams_rooms_support_each_teams_own_room_and_contradict_the_other():

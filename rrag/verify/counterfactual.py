@@ -175,6 +175,7 @@ def _value_swaps(c: Reading, e: Reading) -> Iterator[Swap]:
         ordinal = _ordinal(c, q)
         same = [x for x in e.quantities if x.measure[0] == measure and _ordinal(e, x) == ordinal]
         if any(math.isclose(x.measure[1], amount, rel_tol=1e-6) for x in same):
+            yield from _rate_swaps(c, claimed.get(q), e)
             continue
         # not a value the claim states of something else ("a bonus of five hundred euros for paying in
         # ten thousand euros": the €10,000 is the deposit's, and the €50 the bonus's)
@@ -193,6 +194,24 @@ def _value_swaps(c: Reading, e: Reading) -> Iterator[Swap]:
             same = [x for x in same if x in alike] or same
         for x in same:
             yield Swap(q.start, max(q.end, q.unit_end), q.written(c.text), x.written(e.text))
+
+
+def _rate_swaps(c: Reading, value: Value | None, e: Reading) -> Iterator[Swap]:
+    """The claim's amount with its rate said after it, put as the sentence says the same amount at
+    another rate ("£1.50 a month" where it says "£1.50 a week"): the same number states no rate."""
+    if value is None or not _rates(value) or value.qualified == value.written:
+        return
+    start = value.quantity.start
+    if c.text.find(value.qualified, start) != start:
+        return  # its words not as read (spaces): nothing to put in their place
+    for x in e.values:
+        said_alike = x.measure == value.measure and math.isclose(x.amount, value.amount, rel_tol=1e-6)
+        if said_alike and _rates(x) and not _rates(x) & _rates(value) and x.qualified != x.written:
+            yield Swap(start, start + len(value.qualified), value.qualified, x.qualified)
+
+
+def _rates(value: Value) -> frozenset[str]:
+    return frozenset(what for axis, what in value.qualifiers if axis == "per")
 
 
 def _name_swaps(c: Reading, e: Reading, written: Set[str]) -> Iterator[Swap]:
