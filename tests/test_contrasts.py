@@ -506,6 +506,9 @@ NOT_AGAINST = [
     ("The museum did not open in 1990.", "The museum opened in 1995."),
     # free: "cost" and "charge" are nouns too ("at reduced cost" is no price said of a free thing)
     ("These services are offered to students at reduced or no cost.", "These services are offered to students at reduced cost."),
+    # negation: the verb denied ("does not cover") is no noun the claim says ("goods cover")
+    ("Our goods cover pays up to £50,000 per unit and does not cover cash or jewellery.",
+     "Our goods cover pays up to £50,000 per unit."),
 ]  # fmt: skip
 
 
