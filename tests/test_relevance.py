@@ -50,6 +50,9 @@ from tests.chat_server import MODEL, ChatServer
         ("Is the discount more than 10 percent?", None, ""),
         ("What is the excess for dental treatment?", Kind.MONEY, ""),  # what a policyholder pays
         ("How much excess baggage can I take?", None, ""),  # baggage, not money
+        # a word after the noun that makes no compound with it: a price, asked of a share
+        ("What is the company's share price today?", Kind.MONEY, "shar"),
+        ("Is there a fee waiver for students?", None, ""),  # a waiver
         # how to reach someone; a number that is no phone number is none
         ("What is the phone number for the recycling centre?", Kind.PHONE, ""),
         ("What is the assistance line's number?", Kind.PHONE, ""),

@@ -38,6 +38,7 @@ from rrag.lang.en.questions import (
     WHO,
     YES_NO,
 )
+from rrag.text.clauses import compound_modifiers
 from rrag.text.quantities import is_measured, quantities
 from rrag.text.reading import read
 from rrag.text.words import content_words, stem, words
@@ -127,8 +128,10 @@ def analyse(question: str) -> Question:
     elif WHEN.match(question):
         return Question(None, "", "", _key_terms(question))  # a time or a date, not the price it names
     for before, word, after in zip(tokens, tokens[1:], [*tokens[2:], ""]):
-        # The noun a compound ends with is what it is: "excess baggage" is baggage.
-        if word.lower() in MONEY_NOUNS and not (content_words(after) and after.lower() not in MONEY_NOUNS):
+        # The noun a compound ends with is what it is: "excess baggage" is baggage; a word after the
+        # noun need not make one ("the share price today", as the parse reads it).
+        compound = content_words(after) and after.lower() not in MONEY_NOUNS
+        if word.lower() in MONEY_NOUNS and not (compound and word.lower() in compound_modifiers(question)):
             kind = kind or Kind.MONEY
             if content_words(before) and before.lower() not in MONEY_NOUNS:
                 qualifier = stem(before)

@@ -175,6 +175,14 @@ def main_verbs(text: str, participles: bool = False) -> frozenset[str]:
 _PARTICIPLES = frozenset({"VBN", "VBG"})
 
 
+@per_text(maxsize=4096)
+def compound_modifiers(text: str) -> frozenset[str]:
+    """The words of `text` its parse reads as modifying the noun after them, lower-cased: "fee" in "Is
+    there a fee waiver?", "excess" in "How much excess baggage?", not "price" in "What is the share
+    price today?"."""
+    return frozenset(t.text.lower() for t in _parsed(text) if t.dep_ in ("compound", "amod"))
+
+
 def asked_statement(question: str, denied: bool = False) -> str | None:
     """What a yes-no question asks about, said as a statement, or denied: "Do charities get a discount?"
     -> "Charities do get a discount." ("Charities do not get a discount."); "Is the branch open on
