@@ -1,10 +1,8 @@
 """Sentence-aware chunking with exact character offsets into the extracted text.
 
 Chunks are packed from whole sentences up to `size` characters; consecutive chunks share up to
-`overlap` characters of whole trailing sentences. A heading opens a new chunk: packed with the sections
-before it, an FAQ's answer is one fifth of a chunk's vector and is not found for its own question.
-Only a sentence longer than `size` is cut, at word boundaries. Because a chunk is always
-`text[start:end]`, evidence can later be shown in place.
+`overlap` characters of whole trailing sentences. Only a sentence longer than `size` is cut, at word
+boundaries. Because a chunk is always `text[start:end]`, evidence can later be shown in place.
 """
 
 from __future__ import annotations
@@ -13,7 +11,7 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rrag.text import is_heading_paragraph, list_marker, split_sentences
+from rrag.text import split_sentences
 
 
 @dataclass(frozen=True)
@@ -35,38 +33,18 @@ def chunk_spans(
         for piece in _split_long(text, (sentence.start, sentence.end), size)
     ]
     page_starts = [start for _, start, _ in pages]
-    openings = _section_openings(text, units)
     chunks: list[TextSpan] = []
     first = 0  # index of the first unit of the chunk being built
     while first < len(units):
         last = first
-        while (
-            last + 1 < len(units)
-            and last + 1 not in openings
-            and units[last + 1][1] - units[first][0] <= size
-        ):
+        while last + 1 < len(units) and units[last + 1][1] - units[first][0] <= size:
             last += 1
-        start, end = openings.get(first, units[first][0]), units[last][1]
+        start, end = units[first][0], units[last][1]
         chunks.append(TextSpan(start, end, _page_at(pages, page_starts, start)))
         if last + 1 == len(units):
             break
-        first = last + 1 if last + 1 in openings else _overlap_start(units, first, last, overlap, size)
+        first = _overlap_start(units, first, last, overlap, size)
     return chunks
-
-
-def _section_openings(text: str, units: list[tuple[int, int]]) -> dict[int, int]:
-    """The units that open a section, by index, each with where its line starts: the first of a run
-    of headings (a title and the heading under it open one section) after text that is no heading.
-    A heading is a line of its own, its number included ("2. Cancellations" in a PDF's text)."""
-    lines = [(start - len(list_marker(text, start)), end) for start, end in units]
-    headings = [
-        _is_whole_line(text, start, end) and is_heading_paragraph(text[start:end]) for start, end in lines
-    ]
-    return {i: lines[i][0] for i in range(len(units)) if headings[i] and not (i and headings[i - 1])}
-
-
-def _is_whole_line(text: str, start: int, end: int) -> bool:
-    return (start == 0 or text[start - 1] == "\n") and (end == len(text) or text[end] == "\n")
 
 
 def _overlap_start(units: list[tuple[int, int]], first: int, last: int, overlap: int, size: int) -> int:

@@ -24,7 +24,6 @@ from rrag.text.quantities import (
 from rrag.text.sentences import (
     chunk_sentences,
     heading_over,
-    is_heading_paragraph,
     is_list_item,
     list_lead_ins,
     list_marker,
@@ -80,7 +79,6 @@ __all__ = [
     "months",
     "months_inside",
     "heading_over",
-    "is_heading_paragraph",
     "named_as_a_kind",
     "negates",
     "negation_count",

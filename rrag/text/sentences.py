@@ -178,27 +178,14 @@ def heading_over(text: str, at: int) -> str:
     question ("If your car breaks down", "Do you do home visits?"), short and not ending a sentence;
     "" where there is none."""
     for paragraph in reversed(_PARAGRAPH_BREAK.split(text[:at])[:-1]):
-        if is_heading_paragraph(paragraph):
-            return " ".join(paragraph.split())
+        line = " ".join(paragraph.split())
+        limit = MAX_QUESTION_HEADING_WORDS if line.endswith("?") else MAX_SECTION_HEADING_WORDS
+        if line and len(words(line)) <= limit and not line.endswith((".", ":", ";", ",")):
+            return line
     return ""
 
 
-def is_heading_paragraph(paragraph: str) -> bool:
-    """Whether a paragraph is a title or a question heading: short, not ending a sentence, and no
-    bulleted item of a list or row of a table ("- Free parking", "Berlin | €48" end no sentence either)."""
-    line = " ".join(paragraph.split())
-    limit = MAX_QUESTION_HEADING_WORDS if line.endswith("?") else MAX_SECTION_HEADING_WORDS
-    return (
-        bool(line)
-        and len(words(line)) <= limit
-        and not line.endswith((".", ":", ";", ","))
-        and not _UNNUMBERED_BULLET.match(line)
-        and not _TABLE_LINE.search(line)
-    )
-
-
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
-_UNNUMBERED_BULLET = re.compile(r"[-*\u2022\u2023\u25e6][ \t]")  # "1. Drivers" is a numbered heading
 MAX_SECTION_HEADING_WORDS = 12
 # An FAQ's question heads its answer however fully it is asked ("Can I switch to you if I owe money to
 # my current supplier?"); skipped, the answer was read under the question before it.
