@@ -512,6 +512,15 @@ NOT_AGAINST = [
 ]  # fmt: skip
 
 
+def test_a_denied_noun_of_the_verbs_word_is_still_denied() -> None:
+    # "nursing" of "no nursing assistant" is the noun's, not the verb "nursed" (as the parse reads it)
+    verdict, kind = read(
+        "The ward has 20 beds and 2 nursing assistants.",
+        "The ward is nursed with no nursing assistant at all.",
+    )
+    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
+
+
 @pytest.mark.parametrize(("evidence", "claim"), NOT_AGAINST)
 def test_the_rules_read_no_contradiction_in_a_real_false_positive_shape(evidence: str, claim: str) -> None:
     extra = ("Norway is where the Kessel 2 pump is made.",) if "Kessel" in evidence else ()

@@ -17,7 +17,7 @@ from rrag.lang.en.negation import (
 )
 from rrag.lang.en.wordnet import kind_of
 from rrag.text import STOPWORDS, Negation, negates, stem
-from rrag.text.clauses import main_verbs
+from rrag.text.clauses import main_verbs, verb_starts
 from rrag.text.reading import read
 from rrag.types import ClaimStatus, Verdict
 from rrag.verify.rules.base import NEVER, Comparison, window_rule
@@ -149,7 +149,7 @@ def _denial(c: Statement, e: Statement) -> Negation | None:
         (
             n
             for n in negated.negations
-            if _canonical(_used_alike(n.terms, negated, other)) & plain
+            if _canonical(_used_alike(n, negated, other)) & plain
             and not n.terms & _NEGATIVE_VERBS
             and not _ALTERNATIVE.search(negated.asserted, 0, n.start)
             and not _negated_by_prefix(n.terms, other.terms)
@@ -162,15 +162,22 @@ def _denial(c: Statement, e: Statement) -> Negation | None:
     )
 
 
-def _used_alike(denied: frozenset[str], negated: Statement, other: Statement) -> frozenset[str]:
+def _used_alike(n: Negation, negated: Statement, other: Statement) -> frozenset[str]:
     """Of the words a negation denies, those the other side does not say only as another part of
     speech: "does not cover cash" denies the verb, and "Our goods cover pays up to £50,000" says the
     noun (the parse's reading, asked only where a denial is near)."""
-    verbs = _canonical(frozenset(stem(v) for v in main_verbs(negated.asserted)))
-    if not _canonical(denied) & verbs:
-        return denied
+    text = negated.asserted
+    starts = verb_starts(text)
+    verbs = _canonical(
+        frozenset(stem(m.group()) for m in _WORD.finditer(text, n.start, n.end) if m.start() in starts)
+    )
+    if not _canonical(n.terms) & verbs:
+        return n.terms
     theirs = _canonical(frozenset(stem(v) for v in main_verbs(other.asserted)))
-    return frozenset(t for t in denied if _SAME_AS.get(t, t) not in verbs or _SAME_AS.get(t, t) in theirs)
+    return frozenset(t for t in n.terms if _SAME_AS.get(t, t) not in verbs or _SAME_AS.get(t, t) in theirs)
+
+
+_WORD = re.compile(r"[^\W\d_]+")
 
 
 def _in_clause_of(n: Negation, other_terms: frozenset[str]) -> bool:
