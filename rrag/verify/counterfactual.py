@@ -77,9 +77,8 @@ def swaps(claim: str, evidence: str, written: Set[str] = frozenset()) -> list[Sw
     """Each value or name of `claim` that the sentence `evidence` gives otherwise, with each of the
     sentence's values of its measure (or names) in its place, values first. A value the sentence
     states too makes no swap, nor a name whose words it writes, or whose content words the documents
-    write (`written`: their content_words) unless the sentence's name stands in its place: "Depeche
-    Mode", named all over an article, is no wrong name for its album because one sentence names "UK
-    CD" instead, but "Bath Riverside" is for the access "available at Bristol Avonmouth only"."""
+    write (`written`: their content_words): "Depeche Mode", named all over an article, is no wrong
+    name for its album because one sentence names "UK CD" instead."""
     c, e = read(claim), read(evidence)
     return list(dict.fromkeys([*_value_swaps(c, e), *_name_swaps(c, e, written)]))
 
@@ -216,26 +215,14 @@ def _rates(value: Value) -> frozenset[str]:
 
 def _name_swaps(c: Reading, e: Reading, written: Set[str]) -> Iterator[Swap]:
     evidence_words = set(e.words)
-    theirs = names_in(e)
+    theirs = [name for _, _, name in names_in(e)]
     ours = {name for _, _, name in names_in(c)}
     for start, end, name in names_in(c):
-        if set(words(name)) <= evidence_words:
+        if set(words(name)) <= evidence_words or written_in(name, written):
             continue
-        elsewhere = written_in(name, written)
-        for other_start, other_end, other in theirs:
-            if other not in ours and (
-                not elsewhere or _in_its_place(c.text, start, end, e.text, other_start, other_end)
-            ):
+        for other in theirs:
+            if other not in ours:
                 yield Swap(start, end, name, other, is_value=False)
-
-
-def _in_its_place(claim: str, start: int, end: int, sentence: str, other_start: int, other_end: int) -> bool:
-    """Whether the sentence's name stands where the claim's does: the content word next to each, before
-    or after, is the same ("available at Bath Riverside" / "available at Bristol Avonmouth only"). A
-    name the documents write elsewhere is then the wrong one of two, not a name of something else."""
-    before = content_words(claim[:start])[-1:], content_words(sentence[:other_start])[-1:]
-    after = content_words(claim[end:])[:1], content_words(sentence[other_end:])[:1]
-    return any(ours and ours == theirs for ours, theirs in (before, after))
 
 
 def written_in(name: str, written: Set[str]) -> bool:
