@@ -37,7 +37,7 @@ from rrag.text.clauses import named_as_another_kind
 from rrag.text.contacts import gives_street_address
 from rrag.text.quantities import TIME_OF_DAY
 from rrag.text.reading import read
-from rrag.text.values import gives_money, states_one_of, values
+from rrag.text.values import Value, gives_money, states_one_of, values
 from rrag.types import Answer, Chunk, Citation, RetrievedChunk
 
 REFUSAL = "I cannot answer this from the indexed documents: nothing relevant was found."
@@ -133,8 +133,12 @@ class ExtractiveAnswerer(Answerer):
         wanted = _gives_what_is_asked(question)
         holds = np.array([bool(wanted and wanted(s)) for s in sentences])
         names = {stem(w) for w in read(question).capitalised}
+        given = values(question)
         named = np.array(
-            [(bool(names) and names <= t) or bool(_row_named(question, s)) for s, t in zip(sentences, terms)]
+            [
+                (bool(names) and names <= t) or bool(_row_named(asked, given, s))
+                for s, t in zip(sentences, terms)
+            ]
         )
         return (
             SIMILARITY_WEIGHT * similarity
@@ -215,8 +219,9 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
     on_item = [p for p in picked if not other_item(p[1])] or picked  # all off: relevance says so
     # Where the question names a table row, what is said of anything else is another thing's value
     # ("How much does a compact car cost per day?": not the additional driver's price per day)
+    given = values(question)
     row = next(
-        (subject for p in on_item if holds(p[1]) and (subject := _row_named(question, p[1].text))), None
+        (subject for p in on_item if holds(p[1]) and (subject := _row_named(asked, given, p[1].text))), None
     )
     candidates = [
         p
@@ -242,15 +247,14 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
     ]
 
 
-def _row_named(question: str, sentence: str) -> set[str]:
+def _row_named(asked: set[str], given: Sequence[Value], sentence: str) -> set[str]:
     """The words of the table row `sentence` is, where the question names it ("How much does a compact
     car cost per day?" of "For Compact (Group B), the daily rate is £36, ...") or gives an amount of
     its own ("What does a 100 sq ft unit cost per month?" of "For Large, the floor area is 100 sq ft,
     ..."); else none."""
     subject = row_subject(sentence)
     said = set(content_words(subject)) if subject else set()
-    named = names_row(said, set(content_words(question))) or states_one_of(sentence, values(question))
-    return said if said and named else set()
+    return said if said and (names_row(said, asked) or states_one_of(sentence, given)) else set()
 
 
 def _with_antecedents(

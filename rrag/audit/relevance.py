@@ -206,11 +206,8 @@ def assess(question: str, sentences: Sequence[str], headings: Sequence[str] = ()
     if off_target:
         return Relevance(False, off_target)
     asked_terms = set(read(question).content_words)
-    typed = [
-        s
-        for s in sentences
-        if gives_kind(s, q) and not _other_row(s, asked_terms, q.key_terms, values(question))
-    ]
+    given = values(question)
+    typed = [s for s in sentences if gives_kind(s, q) and not _other_row(s, asked_terms, q.key_terms, given)]
     if not typed:
         return Relevance(False, f"the question asks for {_asked(q)}, which the answer does not give")
     if q.qualifier and not _said(q.qualifier, said):
@@ -221,7 +218,7 @@ def assess(question: str, sentences: Sequence[str], headings: Sequence[str] = ()
 
 
 def _other_row(
-    sentence: str, asked_terms: set[str], key_terms: frozenset[str], given: Sequence[Value] = ()
+    sentence: str, asked_terms: set[str], key_terms: frozenset[str], given: Sequence[Value]
 ) -> str:
     """The row label of a table sentence that is about something the question does not name ("Oven
     clean" for a deep clean's price); "" when the sentence is not a row or is the row asked about: by

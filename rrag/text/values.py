@@ -208,6 +208,11 @@ class Value:
             return theirs < self.amount if other.bound else theirs <= self.amount
         return theirs > self.amount if other.bound else theirs >= self.amount
 
+    @property
+    def per(self) -> frozenset[str]:
+        """What a rate is per: its unit, not what it is of ("30 pages per minute in black")."""
+        return frozenset(what for axis, what in self.qualifiers if axis == "per")
+
     def _per_time(self) -> float | None:
         """The days in the time its amount is per ("10 days per year": 365.25), if it is per one."""
         times = [DAYS_PER[what] for axis, what in self.qualifiers if axis == "per" and what in DAYS_PER]
@@ -401,7 +406,7 @@ def _with_own_words(text: str, found: list[Value]) -> list[Value]:
             for member, mine in zip(members, owned):
                 shared = frozenset().union(*(o for o in owned if o is not mine))
                 for i in member:
-                    out[i] = replace(out[i], own=mine - shared - _per(out[i]))
+                    out[i] = replace(out[i], own=mine - shared - out[i].per)
     years = [i for i, v in enumerate(found) if v.measure == CALENDAR_YEAR and not v.bounds]
     if len({found[i].amount for i in years}) > 1:
         for i, act in zip(years, _acts(text, [found[i] for i in years])):
@@ -434,7 +439,7 @@ def _own_across_sentences(
         theirs = [k for k, o in enumerate(found) if o.measure == v.measure and in_sentence.get(k, n) != n]
         if any(found[k].amount != v.amount for k in theirs):
             their_words = frozenset().union(*(words[in_sentence[k]] for k in theirs))
-            out[i] = replace(v, own=words[n] - their_words - _per(v) - _priced(v))
+            out[i] = replace(v, own=words[n] - their_words - v.per - _priced(v))
     return out
 
 
@@ -465,11 +470,6 @@ def _past(word: str) -> bool:
     """Whether `word` is a past form: "extended", "built", "rebuilt", "withdrew"."""
     base = next((word[len(p) :] for p in PAST_PREFIXES if word.startswith(p)), word)
     return word.endswith("ed") or word in IRREGULAR_FORMS or base in IRREGULAR_FORMS
-
-
-def _per(value: Value) -> frozenset[str]:
-    """What a rate is per: its unit, not what it is of ("30 pages per minute in black")."""
-    return frozenset(what for axis, what in value.qualifiers if axis == "per")
 
 
 def _gapped_subject(

@@ -198,19 +198,15 @@ def _value_swaps(c: Reading, e: Reading) -> Iterator[Swap]:
 def _rate_swaps(c: Reading, value: Value | None, e: Reading) -> Iterator[Swap]:
     """The claim's amount with its rate said after it, put as the sentence says the same amount at
     another rate ("£1.50 a month" where it says "£1.50 a week"): the same number states no rate."""
-    if value is None or not _rates(value) or value.qualified == value.written:
+    if value is None or not value.per or value.qualified == value.written:
         return
     start = value.quantity.start
     if c.text.find(value.qualified, start) != start:
         return  # its words not as read (spaces): nothing to put in their place
     for x in e.values:
         said_alike = x.measure == value.measure and math.isclose(x.amount, value.amount, rel_tol=1e-6)
-        if said_alike and _rates(x) and not _rates(x) & _rates(value) and x.qualified != x.written:
+        if said_alike and x.per and not x.per & value.per and x.qualified != x.written:
             yield Swap(start, start + len(value.qualified), value.qualified, x.qualified)
-
-
-def _rates(value: Value) -> frozenset[str]:
-    return frozenset(what for axis, what in value.qualifiers if axis == "per")
 
 
 def _name_swaps(c: Reading, e: Reading, written: Set[str]) -> Iterator[Swap]:

@@ -166,12 +166,7 @@ def _rank(claim: Statement, evidence: Statement) -> tuple[float, bool, int]:
         + AGREEING_BONUS * len(agreeing) / slots
         + SAME_SLOT_BONUS * same_slot
     )
-    return round(rank, 6), _is_a_named_row(claim, evidence), -len(evidence.text)
-
-
-def _is_a_named_row(claim: Statement, evidence: Statement) -> bool:
-    """Whether `evidence` is a table row (or rows) the claim names, every one of them."""
-    return names_every_row(evidence.rows, claim.terms)
+    return round(rank, 6), names_every_row(evidence.rows, claim.terms), -len(evidence.text)
 
 
 def _terms_of(text: str, numbers: Sequence[Quantity]) -> frozenset[str]:

@@ -16,7 +16,7 @@ from rrag.lang.en.negation import (
     SELF_DENYING_VERBS,
 )
 from rrag.lang.en.wordnet import kind_of
-from rrag.text import STOPWORDS, Negation, negates, stem
+from rrag.text import STOPWORDS, Negation, negates, stem, word_spans
 from rrag.text.clauses import main_verbs, verb_starts
 from rrag.text.reading import read
 from rrag.types import ClaimStatus, Verdict
@@ -169,15 +169,12 @@ def _used_alike(n: Negation, negated: Statement, other: Statement) -> frozenset[
     text = negated.asserted
     starts = verb_starts(text)
     verbs = _canonical(
-        frozenset(stem(m.group()) for m in _WORD.finditer(text, n.start, n.end) if m.start() in starts)
+        frozenset(stem(w.text) for w in word_spans(text) if n.start <= w.start < n.end and w.start in starts)
     )
     if not _canonical(n.terms) & verbs:
         return n.terms
     theirs = _canonical(frozenset(stem(v) for v in main_verbs(other.asserted)))
     return frozenset(t for t in n.terms if _SAME_AS.get(t, t) not in verbs or _SAME_AS.get(t, t) in theirs)
-
-
-_WORD = re.compile(r"[^\W\d_]+")
 
 
 def _in_clause_of(n: Negation, other_terms: frozenset[str]) -> bool:
