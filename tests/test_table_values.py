@@ -52,6 +52,9 @@ FEES = (
     "\n\nOut-of-hours consultations cost £150, in addition to any treatment given."
 )
 
+# A booster's price per kind of pet, under a name a claim says in other words ("yearly" for "Annual")
+BOOSTERS = "For Annual vaccination booster, the cat is £62, the dog is £68 and the rabbit is £55."
+
 # A cell that holds two amounts (a bike-share's prices, as ingest writes a DOCX table's rows)
 RIDES = (
     "For Pay as you go, the price is Free to join, the classic bike is £1 to unlock, then 10p per minute and "
@@ -95,6 +98,10 @@ VANS = (
         (FEES, "A scale and polish for a cat costs £240.", "£210"),
         (FEES, "A scale and polish for a dog under 20 kg costs £280.", "£240"),
         (FEES, "A scale and polish for a dog of 20 kg or more costs £240.", "£280"),
+        # Two columns' amounts exchanged, each named by its own words; and a row named with a rate's
+        # other word. Both passed HIGH.
+        (FEES, "A scale and polish costs £240 for a cat and £210 for a dog under 20 kg.", "£210"),
+        (BOOSTERS, "The yearly booster for a dog is £62.", "£68"),
         # The second amount of a cell is its column's too; and of a cell's amounts, the one under the
         # claim's "a minute". Both were supported: 10p per minute is the classic bike's.
         (RIDES, "On pay as you go, an e-bike costs £1 to unlock and then 10p a minute.", "20p per minute"),
@@ -133,6 +140,8 @@ def test_a_value_of_another_column_of_the_named_row_is_contradicted(
         (FEES, "A scale and polish for a cat costs £210."),
         (FEES, "A scale and polish for a dog of 20 kg or more costs £280."),
         (FEES, "Scale and polish costs £210 for a cat and £240 for a dog under 20 kg."),
+        (BOOSTERS, "The yearly booster for a dog is £68."),
+        (BOOSTERS, "The booster costs £62 for a cat and £55 for a rabbit."),
         (FEES, "An out-of-hours consultation costs £150."),
         (RIDES, "On pay as you go, an e-bike costs £1 to unlock and then 20p a minute."),
         (RIDES, "On a day pass, an e-bike costs 10p a minute."),

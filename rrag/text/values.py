@@ -501,9 +501,10 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
     """(claim's value, evidence's value) where the claim names the words of one of several values of
     its measure in an evidence sentence and that value is not the claim's: "Adults take 17 mg"
     against "58 mg for adults and 17 mg for children" (the 17 mg is the children's). A claim that
-    states the named value itself too restates the sentence; and where the evidence gives the claim's
-    amount under all of its qualifiers and the named value lacks some, the claim's is that one ("25
-    pence per item per day" of "25p per item per day", not the "£3 processing fee" its "fees" name).
+    states the named value itself too, of the same thing, restates the sentence (`_restated`); and
+    where the evidence gives the claim's amount under all of its qualifiers and the named value lacks
+    some, the claim's is that one ("25 pence per item per day" of "25p per item per day", not the "£3
+    processing fee" its "fees" name).
     Two values under the same qualifiers are told apart by their words ("e-bikes EUR 35 per day"),
     and a bound by the value given as one. A value of a table row's column is named by every word of its
     header ("A dental for a dog under 20 kg costs £280" of "..., the dog under 20 kg is £240 and the dog
@@ -512,12 +513,7 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
     out = []
     for c in claimed:
         qualified = [o for o in stated if o.holds(c) and c.qualifiers <= o.qualifiers]
-        # A claim of several values of the measure names a value's words next to it ("The plan costs 12
-        # euros, and the family plan 25 euros": "family" is the 25's)
-        words = c.near if sum(o.measure == c.measure for o in claimed) > 1 else c.words
-        named = [
-            o for o in stated if _names(c, words, o, stated) and c.compatible(o) and not c.of_another_row(o)
-        ]
+        named = _named(c, claimed, stated)
         # Of a cell's values, the one under the claim's qualifiers ("£1 to unlock, then 20p per minute"
         # for "10p a minute")
         named = [o for o in named if c.qualifiers and c.qualifiers <= o.qualifiers] or named
@@ -527,7 +523,7 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
             len(named) == 1
             and not named[0].holds(c)
             and not c.holds(named[0])
-            and not any(other.holds(named[0]) for other in claimed)
+            and not _restated(named[0], claimed, stated)
             and not (qualified and not c.qualifiers <= named[0].qualifiers)
             and not _bound_elsewhere(c, named[0], stated)
         ):
@@ -535,11 +531,30 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
     return out
 
 
-def _names(c: Value, words: frozenset[str], o: Value, stated: Sequence[Value]) -> bool:
+def _restated(value: Value, claimed: Sequence[Value], stated: Sequence[Value]) -> bool:
+    """Whether the claim states the evidence's `value` too, of what names it (not of another cell: "£260
+    for a dog and £290 for a cat" gives the dog's £290 to the cat)."""
+    return any(other.holds(value) and value in _named(other, claimed, stated) for other in claimed)
+
+
+def _named(c: Value, claimed: Sequence[Value], stated: Sequence[Value]) -> list[Value]:
+    """The evidence's values that the claim's value `c` names (`_names`) and can be of its thing. A claim
+    of several values of the measure names a value's words next to it ("The plan costs 12 euros, and
+    the family plan 25 euros": "family" is the 25's), and a table column by the words that are its
+    alone ("£260 for a dog and £290 for a cat": the dog's is £260)."""
+    several = sum(o.measure == c.measure for o in claimed) > 1
+    words, said = (c.near, c.own or c.said) if several else (c.words, c.said)
+    return [
+        o for o in stated if _names(c, words, said, o, stated) and c.compatible(o) and not c.of_another_row(o)
+    ]
+
+
+def _names(c: Value, words: frozenset[str], said: frozenset[str], o: Value, stated: Sequence[Value]) -> bool:
     """Whether the claim's value `c`, with `words` around it, names the evidence's `o`: a table cell by
-    its column or the months its column covers, any other value by its own words; so too one of a
-    cell's values of a measure ("10p per page black and white, 30p per page colour")."""
-    if o.column and (_names_column(c, o) or bool(o.column_months and o.column_months & _months_said(c))):
+    its column (among the words `said` of it) or the months its column covers, any other value by its
+    own words; so too one of a cell's values of a measure ("10p per page black and white, 30p per page
+    colour")."""
+    if o.column and (_names_column(said, o) or bool(o.column_months and o.column_months & _months_said(c))):
         return True
     cell = (o.row, o.column, o.measure)
     return bool(o.own & words) and (
@@ -547,12 +562,12 @@ def _names(c: Value, words: frozenset[str], o: Value, stated: Sequence[Value]) -
     )
 
 
-def _names_column(c: Value, o: Value) -> bool:
-    """Whether the claim's value `c` names the table column of `o` by every word of its header, a
-    price's header less the words that say it is a price, an adjective as its adverb too ("costs
+def _names_column(said: frozenset[str], o: Value) -> bool:
+    """Whether words `said` of a claim's value name the table column of `o` by every word of its header,
+    a price's header less the words that say it is a price, an adjective as its adverb too ("costs
     £326.70 privately" names "the private fee")."""
     told = {w for w in o.column if stem(w) not in _priced(o)}
-    return o.column <= c.said or (bool(told) and all(w in c.said or f"{w}ly" in c.said for w in told))
+    return o.column <= said or (bool(told) and all(w in said or f"{w}ly" in said for w in told))
 
 
 def _months_said(v: Value) -> set[int]:

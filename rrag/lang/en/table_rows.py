@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from rrag.lang.en.qualifiers import RATE_OF
 from rrag.lang.en.units import CURRENCY_CODES_WRITTEN, CURRENCY_SYMBOLS
 
 CELL_SEPARATOR = " | "  # between the cells of a row that is written as cells, not as a sentence
@@ -138,8 +139,13 @@ def row_subject(sentence: str) -> str | None:
 def names_row(row: Collection[str], said: Collection[str]) -> bool:
     """Whether a text that says the words `said` names the row whose name's words are `row`: more than
     half of them ("a scale and polish" names "Dental scale and polish", "a cat's annual booster"
-    "Annual booster vaccination"; "an oven clean" is no "Deep clean")."""
-    return 2 * sum(w in said for w in row) > len(row)
+    "Annual booster vaccination"; "an oven clean" is no "Deep clean"), a rate's word in any of its
+    words ("the yearly booster" names "Annual vaccination booster")."""
+    return 2 * sum(w in said or _rate_said(w, said) for w in row) > len(row)
+
+
+def _rate_said(word: str, said: Collection[str]) -> bool:
+    return word in RATE_OF and any(RATE_OF.get(w) == RATE_OF[word] for w in said)
 
 
 def subject_of(name: str) -> str:
