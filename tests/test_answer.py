@@ -629,3 +629,21 @@ def test_a_sentence_naming_the_question_s_word_only_as_another_kind_adds_nothing
         "Where is your office?", [context(text, "c-0", "contact.txt")]
     )
     assert answer.text == "Our office: 14 Harbour Road, Bristol BS1 6QA."
+
+
+# Two branches, each under its heading and address; their hours do not name them.
+BRANCHES = (
+    "Our libraries\n\nMill Lane\n\n2 Mill Lane, Ashford TN23 1AB\n\n"
+    "Open Monday to Saturday 09:00 to 18:00. The local history room is here.\n\n"
+    "Station Road\n\n40 Station Road, Ashford TN23 4CD\n\n"
+    "Open Monday to Friday 10:00 to 16:00. Story time for children is on Wednesdays."
+)
+
+
+@pytest.mark.parametrize(
+    "question", ["Is the Station Road library open on Saturdays?", "When is Station Road open?"]
+)
+def test_a_sentence_is_of_the_section_it_sits_under(embedder: Embedder, question: str) -> None:
+    # "Is the Quay Street surgery open on Saturdays?" was answered with the other surgery's hours
+    answer = ExtractiveAnswerer(embedder).answer(question, [context(BRANCHES, "c-0")])
+    assert "Open Monday to Friday 10:00 to 16:00." in answer.text and "09:00 to 18:00" not in answer.text

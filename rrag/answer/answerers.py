@@ -96,7 +96,7 @@ class ExtractiveAnswerer(Answerer):
         scores = self._relevance(
             question,
             [span.text for _, span in candidates],
-            [_question_over(chunk.text, span) for chunk, span in candidates],
+            [heading_over(chunk.text, span.start) for chunk, span in candidates],
         )
         picked: list[tuple[Chunk, Span]] = []
         seen: set[str] = set()
@@ -121,10 +121,10 @@ class ExtractiveAnswerer(Answerer):
         )
         return Answer(text, self.name, citations)
 
-    def _relevance(self, question: str, sentences: list[str], faq_questions: list[str]) -> np.ndarray:
+    def _relevance(self, question: str, sentences: list[str], headings: list[str]) -> np.ndarray:
         # A sentence of a FAQ's answer means what it means with its question ("There is no charge." under
         # "What if I get a puncture?"); its own words are what it says.
-        read_with = [f"{asked} {s}" if asked else s for s, asked in zip(sentences, faq_questions)]
+        read_with = [f"{h} {s}" if h.endswith("?") else s for s, h in zip(sentences, headings)]
         vectors = self.embedder.embed([question, *read_with])
         similarity = vectors[1:] @ vectors[0]
         asked = set(content_words(question))
@@ -132,12 +132,12 @@ class ExtractiveAnswerer(Answerer):
         overlap = np.array([len(asked & t) / len(asked) if asked else 0.0 for t in terms])
         wanted = _gives_what_is_asked(question)
         holds = np.array([bool(wanted and wanted(s)) for s in sentences])
-        names = {stem(w) for w in read(question).capitalised}
+        names = _names_asked(question)
         given = values(question)
         named = np.array(
             [
-                (bool(names) and names <= t) or bool(_row_named(asked, given, s))
-                for s, t in zip(sentences, terms)
+                _names_every(names, s, h) or bool(_row_named(asked, given, s))
+                for s, h in zip(sentences, headings)
             ]
         )
         return (
@@ -238,13 +238,42 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
         # memberships" is another kind of a monthly membership)
         mine = (p for p in holding if not named_as_another_kind(p[1].text, asked, asked))
         lead = next(mine, holding[0]) if holding else on_item[0]
+    # Where the lead is of what the question names, a sentence of another section of its document that
+    # does not name it is of another thing ("Open Monday to Saturday 09:00 to 18:00." under "Mill
+    # Lane", asked of Station Road)
+    names = _names_asked(question)
+
+    def heading(p: tuple[Chunk, Span]) -> str:
+        return heading_over(p[0].text, p[1].start)
+
+    def of_another_section(p: tuple[Chunk, Span]) -> bool:
+        return (
+            p[0].doc_id == lead[0].doc_id
+            and heading(p) != heading(lead)
+            and not _names_every(names, p[1].text, heading(p))
+        )
+
+    named = _names_every(names, lead[1].text, heading(lead))
     return [lead] + [
         p
         for p in on_item
         if p is not lead
         and covered(p[1])
         and not (holds(p[1]) and (p not in candidates or covered(p[1]) < covered(lead[1])))
+        and not (named and of_another_section(p))
     ]
+
+
+def _names_asked(question: str) -> set[str]:
+    """The names a question asks about (stemmed): its capitalised words but days, which say when, not
+    of whom ("Is the Quay Street surgery open on Saturdays?": quay, street)."""
+    return {stem(w) for w in read(question).capitalised if w.removesuffix("s") not in _DAYS}
+
+
+def _names_every(names: set[str], sentence: str, heading: str) -> bool:
+    """Whether a sentence, read under its section's `heading`, names every one of `names` ("Open Monday to
+    Friday 09:00 to 17:30." under "Quay Street")."""
+    return bool(names) and names <= set(content_words(sentence)) | set(content_words(heading))
 
 
 def _row_named(asked: set[str], given: Sequence[Value], sentence: str) -> set[str]:
@@ -284,12 +313,6 @@ def _without_section_number(span: Span) -> Span:
     """ "2.1 MFA is required ..." -> "MFA is required ...": still verbatim, without the numbering."""
     m = _SECTION_NUMBER.match(span.text)
     return Span(span.text[m.end() :], span.start + m.end(), span.end) if m else span
-
-
-def _question_over(text: str, span: Span) -> str:
-    """The question a FAQ puts over the sentence, "" where none does."""
-    heading = heading_over(text, span.start)
-    return heading if heading.endswith("?") else ""
 
 
 def _states_something(text: str, span: Span) -> bool:
