@@ -136,8 +136,8 @@ class ExtractiveAnswerer(Answerer):
         given = values(question)
         named = np.array(
             [
-                _names_every(names, s, h) or bool(_row_named(asked, given, s))
-                for s, h in zip(sentences, headings)
+                _names_every(names, t, h) or bool(_row_named(asked, given, s))
+                for s, t, h in zip(sentences, terms, headings)
             ]
         )
         return (
@@ -242,18 +242,15 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
     # does not name it is of another thing ("Open Monday to Saturday 09:00 to 18:00." under "Mill
     # Lane", asked of Station Road)
     names = _names_asked(question)
-
-    def heading(p: tuple[Chunk, Span]) -> str:
-        return heading_over(p[0].text, p[1].start)
+    lead_heading = heading_over(lead[0].text, lead[1].start)
 
     def of_another_section(p: tuple[Chunk, Span]) -> bool:
-        return (
-            p[0].doc_id == lead[0].doc_id
-            and heading(p) != heading(lead)
-            and not _names_every(names, p[1].text, heading(p))
-        )
+        if p[0].doc_id != lead[0].doc_id:
+            return False
+        heading = heading_over(p[0].text, p[1].start)
+        return heading != lead_heading and not _names_every(names, set(content_words(p[1].text)), heading)
 
-    named = _names_every(names, lead[1].text, heading(lead))
+    named = _names_every(names, set(content_words(lead[1].text)), lead_heading)
     return [lead] + [
         p
         for p in on_item
@@ -270,10 +267,10 @@ def _names_asked(question: str) -> set[str]:
     return {stem(w) for w in read(question).capitalised if w.removesuffix("s") not in _DAYS}
 
 
-def _names_every(names: set[str], sentence: str, heading: str) -> bool:
-    """Whether a sentence, read under its section's `heading`, names every one of `names` ("Open Monday to
-    Friday 09:00 to 17:30." under "Quay Street")."""
-    return bool(names) and names <= set(content_words(sentence)) | set(content_words(heading))
+def _names_every(names: set[str], terms: set[str], heading: str) -> bool:
+    """Whether a sentence of content words `terms`, read under its section's `heading`, names every one
+    of `names` ("Open Monday to Friday 09:00 to 17:30." under "Quay Street")."""
+    return bool(names) and names <= terms | set(content_words(heading))
 
 
 def _row_named(asked: set[str], given: Sequence[Value], sentence: str) -> set[str]:

@@ -501,7 +501,7 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
     """(claim's value, evidence's value) where the claim names the words of one of several values of
     its measure in an evidence sentence and that value is not the claim's: "Adults take 17 mg"
     against "58 mg for adults and 17 mg for children" (the 17 mg is the children's). A claim that
-    states the named value itself too, of the same thing, restates the sentence (`_restated`); and
+    states the named value itself too, of the same thing, restates the sentence; and
     where the evidence gives the claim's amount under all of its qualifiers and the named value lacks
     some, the claim's is that one ("25 pence per item per day" of "25p per item per day", not the "£3
     processing fee" its "fees" name).
@@ -511,9 +511,9 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
     20 kg and over is £280"), or by a month the header covers ("In January a suite costs £240" of "...,
     the low season (Nov-Mar) is £160 and the high season (Apr-Oct) is £240")."""
     out = []
-    for c in claimed:
+    named_by = [_named(c, claimed, stated) for c in claimed]
+    for c, named in zip(claimed, named_by):
         qualified = [o for o in stated if o.holds(c) and c.qualifiers <= o.qualifiers]
-        named = _named(c, claimed, stated)
         # Of a cell's values, the one under the claim's qualifiers ("£1 to unlock, then 20p per minute"
         # for "10p a minute")
         named = [o for o in named if c.qualifiers and c.qualifiers <= o.qualifiers] or named
@@ -523,18 +523,14 @@ def misattributed(claimed: Sequence[Value], stated: Sequence[Value]) -> list[tup
             len(named) == 1
             and not named[0].holds(c)
             and not c.holds(named[0])
-            and not _restated(named[0], claimed, stated)
+            # the claim states the named value too, of what names it: it restates the sentence (not
+            # "£260 for a dog and £290 for a cat", which gives the dog's £290 to the cat)
+            and not any(o.holds(named[0]) and named[0] in theirs for o, theirs in zip(claimed, named_by))
             and not (qualified and not c.qualifiers <= named[0].qualifiers)
             and not _bound_elsewhere(c, named[0], stated)
         ):
             out.append((c, named[0]))
     return out
-
-
-def _restated(value: Value, claimed: Sequence[Value], stated: Sequence[Value]) -> bool:
-    """Whether the claim states the evidence's `value` too, of what names it (not of another cell: "£260
-    for a dog and £290 for a cat" gives the dog's £290 to the cat)."""
-    return any(other.holds(value) and value in _named(other, claimed, stated) for other in claimed)
 
 
 def _named(c: Value, claimed: Sequence[Value], stated: Sequence[Value]) -> list[Value]:
