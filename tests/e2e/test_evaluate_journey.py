@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
-from test_journey import _idle, _open, _shot, page, pytestmark, server  # noqa: F401 - fixtures and marks
+from test_journey import STEP_TIMEOUT_MS, _idle, _open, _shot, page, pytestmark, server  # noqa: F401 - fixtures and marks
 
 SAMPLE_SET = Path(__file__).resolve().parents[2] / "data" / "demo" / "questions" / "handbook.jsonl"
 SECOND_SET = (
@@ -23,7 +23,8 @@ def _run(page: Page, path: Path, name: str) -> None:
     page.get_by_label("Run name").fill(name)
     page.get_by_role("button", name="Run the question set").click()
     expect(page.get_by_test_id("stProgress")).to_be_visible()  # the bar shows while the questions run
-    expect(page.get_by_text("Done: ", exact=False)).to_be_visible()
+    # a set is several questions, each one a step's work: on a loaded machine more than one step's time
+    expect(page.get_by_text("Done: ", exact=False)).to_be_visible(timeout=3 * STEP_TIMEOUT_MS)
     _idle(page)
 
 

@@ -113,16 +113,28 @@ def _shot(page: Page, name: str) -> None:
     page.set_viewport_size(VIEWPORT)
 
 
-def _choose(page: Page, label: str, option: str) -> None:
-    """Pick a select-box option by typing it, as a keyboard user does (the box filters as you type)."""
-    _idle(page)  # a box re-rendered by a running script loses what was typed into it
+def _choose(page: Page, label: str, option: str, tries: int = 3) -> None:
+    """Pick a select-box option by typing it, as a keyboard user does (the box filters as you type).
+
+    A box re-rendered while it is typed into closes its list and keeps the text (on a loaded machine
+    the page's last deltas can land after the run icon went): the user types again, and so does this.
+    """
     box = page.get_by_role("combobox", name=label)
-    box.click()
-    box.press_sequentially(option, delay=20)
-    # Enter before the list has filtered would pick nothing (or submit the form around the box).
-    expect(page.get_by_role("option").first).to_contain_text(option)
-    page.keyboard.press("Enter")
-    _idle(page)
+    for _ in range(tries):
+        _idle(page)
+        box.click()
+        box.fill("")
+        box.press_sequentially(option, delay=20)
+        # Enter before the list has filtered would pick nothing (or submit the form around the box).
+        try:
+            expect(page.get_by_role("option").first).to_contain_text(option, timeout=30_000)
+        except AssertionError:
+            page.keyboard.press("Escape")
+            continue
+        page.keyboard.press("Enter")
+        _idle(page)
+        return
+    raise AssertionError(f"{option!r} never showed among the options of {label!r}")
 
 
 def _pick(scope: Page | Locator, group: str, option: str) -> None:
