@@ -409,6 +409,22 @@ def test_the_claims_value_stated_of_another_thing_elsewhere_does_not_hide_the_cl
     assert verdict.status is not ClaimStatus.CONTRADICTED, verdict.reason
 
 
+def test_the_sentence_about_the_claims_subject_is_its_evidence_not_one_agreeing_on_its_number() -> None:
+    """A broadband provider's terms and its add-ons table: the table's "£5" is a static IP address's
+    monthly price, and no evidence of how much prices rise."""
+    terms = "4. Price changes\nMonthly prices rise by £3 each April.\nWe tell you before any other change."
+    addons = "For Static IP address, the monthly price is £5 and the notes are Fibre 500 and Fibre 900 only."
+    claim = "Monthly prices rise by £5 each April."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(addons, terms))
+    assert verdict.status is ClaimStatus.CONTRADICTED and verdict.clash is not None, verdict.reason
+    assert (verdict.clash.claim_value, verdict.clash.evidence_value) == ("£5", "£3")
+    assert verdict.evidence is not None and "April" in verdict.evidence.quote
+    # Controls: the rise said rightly is no clash, nor the table's price asked of its own row.
+    for right in ("Monthly prices rise by £3 each April.", "A static IP address costs £5 a month."):
+        verdict = LexicalVerifier().verify(Claim(right, 0, len(right)), contexts(addons, terms))
+        assert verdict.status is not ClaimStatus.CONTRADICTED, (right, verdict.reason)
+
+
 def test_the_claims_value_stated_elsewhere_with_fewer_of_its_words_does_not_hide_the_clash() -> None:
     """The monthly membership's "one calendar month's notice" is no statement of the Private Office's."""
     evidence = (  # as the terms' PDF is read

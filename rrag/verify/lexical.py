@@ -32,6 +32,7 @@ from rrag.verify.rules.compared import (
     has_value,
     names_every_row,
     of_the_named_row,
+    share,
     weighted,
 )
 
@@ -123,7 +124,23 @@ def _best(c: Statement, candidates: list[Window]) -> Window:
         if covers + AGREEING_BONUS + SAME_SLOT_BONUS < best[0][0] - 1e-6:
             break
         best = max(best, (_rank(c, candidates[i].statement), -i))
-    return candidates[-best[1]]
+    chosen = candidates[-best[1]]
+    if not c.numeric or _about(c, chosen.statement):
+        return chosen
+    # A window that agrees on the claim's number but not on what it is of ("the monthly price is £5"
+    # of a static IP address, for "Monthly prices rise by £5 each April") is no evidence about the
+    # claim: the sentence that says all the claim is about is ("rise by £3 each April"), whatever its
+    # value. The value rules then compare the two, and still find the claim's value wherever it is
+    # stated of the same thing.
+    about = [i for i, cand in enumerate(candidates) if cand.sentences == 1 and _about(c, cand.statement)]
+    if not about:
+        return chosen
+    return candidates[max(about, key=lambda i: (_rank(c, candidates[i].statement), -i))]
+
+
+def _about(claim: Statement, evidence: Statement) -> bool:
+    """Whether `evidence` states everything `claim` is about (its terms less its values and months)."""
+    return bool(claim.topic) and share(claim.topic, evidence.topic) == 1
 
 
 @per_text(maxsize=1024)  # the same chunks come back for question after question
