@@ -242,6 +242,25 @@ def test_a_not_about_another_word_is_no_contradiction() -> None:
     assert kind is None or not RULES.policy(kind).hard, kind  # a sign at most
 
 
+def test_an_amount_of_none_is_a_no() -> None:
+    """A broadband provider's plans table: "the set-up fee is £0" says there is no set-up fee."""
+    row = (
+        "For Essential (social tariff), the download speed is 50 Mbps, the monthly price is £15 and the "
+        "set-up fee is £0.\n\nFor Fibre 900, the download speed is 900 Mbps, the monthly price is £45 and "
+        "the set-up fee is £25."
+    )
+    contexts = [RetrievedChunk(Chunk("c0", "d0", "plans.docx", row, 0, len(row)), 1.0)]
+    for claim in (
+        "The Essential social tariff has no set-up fee.",
+        "The Essential social tariff costs £15 a month with no set-up fee.",
+    ):
+        verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts)
+        assert verdict.status is not ClaimStatus.CONTRADICTED, (claim, verdict.reason)
+    claim = "Fibre 900 has no set-up fee."  # its fee is £25
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts)
+    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
+
+
 def test_a_reason_quotes_the_same_words_on_every_run() -> None:
     """Python orders a set of strings anew in each process: of two forms of the denied verb in the
     evidence ("drink", "drank"), the quote once took either."""

@@ -251,9 +251,16 @@ def negated(comparison: Comparison) -> Verdict | None:
     if not denied:
         return None
     ours, theirs = denied
+    if _none_of(comparison.claim, ours) or _none_of(e, theirs):
+        return None  # "no set-up fee" is what "the set-up fee is £0" says
     quoted = quoted_phrase(e.text, theirs), quoted_phrase(text, ours)
     reason = "the evidence says {!r} where the claim says {!r}".format(*quoted)
     return comparison.verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, reason)
+
+
+def _none_of(said: Statement, word: str) -> bool:
+    """Whether `said` gives the amount of what `word` names as zero: an amount of none denies it."""
+    return any(v.amount == 0 and word in v.near for v in said.values)
 
 
 # A negation on one side only, about other words, never overrules a yes: it only tells a
