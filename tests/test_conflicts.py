@@ -144,6 +144,14 @@ def test_sources_that_give_different_values_for_the_same_thing_disagree(
                 ("leave.md", "Employees who work part-time receive 15 days of annual leave."),
             ),
         ),
+        # a bound and an amount within it (a broadband provider's guarantee and its plans' table)
+        (
+            "Fibre 500 guarantees a download speed of at least 250 Mbps.",
+            contexts(
+                ("faults.md", "Fibre 500 has a minimum guaranteed download speed of 250 Mbps."),
+                ("plans.docx", "For Fibre 500, the download speed is 500 Mbps and the monthly price is £34."),
+            ),
+        ),
         # two durations said "within", of two deadlines: a preposition tells no two things apart
         (
             "Claims must be made within 31 days of your return home.",

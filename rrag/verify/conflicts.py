@@ -133,7 +133,7 @@ def _disagreement(
     for said in claimed:
         of_it = [(s, v) for s in sentences for v in s.values if said.compatible(v.value)]
         stating = [(s, v) for s, v in of_it if _states(v.value, said)]
-        others = [(s, v) for s, v in of_it if not _states(v.value, said)]
+        others = [(s, v) for s, v in of_it if not _states(v.value, said) and not _within(v.value, said)]
         could = [(a, b) for _, a in stating for _, b in others if _could_differ(a, b)]
         if not could:
             continue
@@ -227,6 +227,12 @@ def _states(value: Value, said: Value) -> bool:
     """Whether `value` gives the amount `said` does, as the same bound if either is one ("up to 7 kg"
     does not state "at least 7 kg")."""
     return value.same_amount(said) and not value.bounded_otherwise(said)
+
+
+def _within(value: Value, said: Value) -> bool:
+    """Whether one of the two is a bound the other's amount is within: "a download speed of at least
+    250 Mbps" is no disagreement with "the download speed is 500 Mbps"."""
+    return said.bound_holds(value) or value.bound_holds(said)
 
 
 def flag_conflicts(
