@@ -261,6 +261,16 @@ def test_an_amount_of_none_is_a_no() -> None:
     assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
 
 
+def test_a_question_states_nothing_to_deny() -> None:
+    """An FAQ's question heading ("Is there a data cap?") is no statement of a data cap."""
+    claim = "There is no data cap."
+    for evidence in ("Is there a data cap?", "Is there a data cap? No. All plans have unlimited data."):
+        verdict, _ = read(evidence, claim)
+        assert verdict.status is not ClaimStatus.CONTRADICTED, (evidence, verdict.reason)
+    verdict, _ = read("There is a data cap of 500 GB on Fibre 150.", claim)
+    assert verdict.status is ClaimStatus.CONTRADICTED, verdict.reason
+
+
 def test_a_reason_quotes_the_same_words_on_every_run() -> None:
     """Python orders a set of strings anew in each process: of two forms of the denied verb in the
     evidence ("drink", "drank"), the quote once took either."""

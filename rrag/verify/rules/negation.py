@@ -16,7 +16,7 @@ from rrag.lang.en.negation import (
     SELF_DENYING_VERBS,
 )
 from rrag.lang.en.wordnet import kind_of
-from rrag.text import STOPWORDS, Negation, negates, stem, word_spans
+from rrag.text import STOPWORDS, Negation, negates, split_sentences, stem, word_spans
 from rrag.text.clauses import main_verbs, verb_starts
 from rrag.text.reading import read
 from rrag.types import ClaimStatus, Verdict
@@ -251,7 +251,7 @@ def negated(comparison: Comparison) -> Verdict | None:
     if not denied:
         return None
     ours, theirs = denied
-    if _none_of(comparison.claim, ours) or _none_of(e, theirs):
+    if _none_of(comparison.claim, ours) or _none_of(e, theirs) or _only_asked(e.text, theirs):
         return None  # "no set-up fee" is what "the set-up fee is £0" says
     quoted = quoted_phrase(e.text, theirs), quoted_phrase(text, ours)
     reason = "the evidence says {!r} where the claim says {!r}".format(*quoted)
@@ -261,6 +261,13 @@ def negated(comparison: Comparison) -> Verdict | None:
 def _none_of(said: Statement, word: str) -> bool:
     """Whether `said` gives the amount of what `word` names as zero: an amount of none denies it."""
     return any(v.amount == 0 and word in v.near for v in said.values)
+
+
+def _only_asked(text: str, word: str) -> bool:
+    """Whether each sentence of `text` that says `word` is a question: "Is there a data cap?" (an FAQ's
+    heading) states no data cap for "There is no data cap" to deny."""
+    saying = [s.text for s in split_sentences(text) if word in read(s.text).stems]
+    return bool(saying) and all(s.rstrip().endswith("?") for s in saying)
 
 
 # A negation on one side only, about other words, never overrules a yes: it only tells a
