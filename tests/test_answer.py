@@ -647,3 +647,30 @@ def test_a_sentence_is_of_the_section_it_sits_under(embedder: Embedder, question
     # "Is the Quay Street surgery open on Saturdays?" was answered with the other surgery's hours
     answer = ExtractiveAnswerer(embedder).answer(question, [context(BRANCHES, "c-0")])
     assert "Open Monday to Friday 10:00 to 16:00." in answer.text and "09:00 to 18:00" not in answer.text
+
+
+# A broadband provider's terms as ingest reads its PDF: each numbered heading on a line of its own after
+# the section before's last sentence, under the document's title
+TERMS_PDF = (
+    "Brightwire Broadband: Customer Terms\n\nVersion 4, effective 1 March 2026.\n1. Minimum term\n\n"
+    "Fibre plans have a minimum term of 18 months.\nThe Flex 150 plan has a rolling term of 1 month.\n"
+    "2. Cooling-off period\n\nYou can cancel within 14 days of your order being confirmed without paying "
+    "anything.\nIf the router has been delivered, you must return it within 30 days or pay a router charge "
+    "of £60.\n"
+    "3. Price changes\n\nMonthly prices rise by £3 each April.\nWe tell you at least 30 days before any "
+    "other price change, and you may then leave within 30 days without an early termination charge."
+)
+
+
+def test_a_sentence_says_what_its_sections_heading_names(embedder: Embedder) -> None:
+    # "How long is the cooling-off period?" was answered with the price changes' 30 days, and refused
+    answer = ExtractiveAnswerer(embedder).answer(
+        "How long is the cooling-off period?", [context(TERMS_PDF, "c-0")]
+    )
+    assert not answer.refused and "price change" not in answer.text, answer.text
+    assert answer.text.startswith(("You can cancel within 14 days", "If the router")), answer.text
+    # The title names the company over the first section: no answer to whom the company is run by.
+    answer = ExtractiveAnswerer(embedder).answer(
+        "Who runs Brightwire Broadband?", [context(TERMS_PDF, "c-0")]
+    )
+    assert "18 months" not in answer.text, answer.text

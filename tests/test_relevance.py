@@ -490,6 +490,13 @@ def test_the_heading_an_answer_sits_under_says_what_it_is_about() -> None:
     # a question asked in full heads its answer too: it was passed over for the one before it
     faq += "\n\nCan I switch to you if I owe money to my current supplier?\n\nYes, if the debt is under £500."
     assert heading_over(faq, faq.rindex("Yes")).startswith("Can I switch")
+    # a PDF's numbered heading on its own line after the section before's last sentence, as ingest reads it
+    terms = (
+        "1. Minimum term\n\nFibre plans have a minimum term of 18 months.\nThe Flex 150 plan has a rolling "
+        "term of 1 month.\n2. Cooling-off period\n\nYou can cancel within 14 days without paying anything."
+    )
+    assert heading_over(terms, terms.index("You can")) == "2. Cooling-off period"
+    assert heading_over(terms, terms.index("Fibre plans")) == "1. Minimum term"
 
 
 def test_the_item_asked_about_anywhere_in_the_answer_is_on_target() -> None:

@@ -22,6 +22,7 @@ from rrag.text import (
     PRONOUNS,
     Span,
     content_words,
+    has_digit,
     heading_over,
     is_list_item,
     labelled_numbers,
@@ -128,11 +129,12 @@ class ExtractiveAnswerer(Answerer):
         vectors = self.embedder.embed([question, *read_with])
         similarity = vectors[1:] @ vectors[0]
         asked = set(content_words(question))
+        names = _names_asked(question)
         terms = [set(content_words(s)) for s in sentences]
-        overlap = np.array([len(asked & t) / len(asked) if asked else 0.0 for t in terms])
+        about = [t | _section_words(h, names) for t, h in zip(terms, headings)]
+        overlap = np.array([len(asked & t) / len(asked) if asked else 0.0 for t in about])
         wanted = _gives_what_is_asked(question)
         holds = np.array([bool(wanted and wanted(s)) for s in sentences])
-        names = _names_asked(question)
         given = values(question)
         named = np.array(
             [
@@ -265,6 +267,18 @@ def _names_asked(question: str) -> set[str]:
     """The names a question asks about (stemmed): its capitalised words but days, which say when, not
     of whom ("Is the Quay Street surgery open on Saturdays?": quay, street)."""
     return {stem(w) for w in read(question).capitalised if w.removesuffix("s") not in _DAYS}
+
+
+def _section_words(heading: str, names: set[str]) -> set[str]:
+    """What a sentence says by the heading it sits under: "You can cancel within 14 days" under "2.
+    Cooling-off period" answers how long the cooling-off period is. Not whom it is of (`names`, read
+    apart): a document's title names its company over every sentence of its first section; nor the
+    section's number ("3. Company cards" is no "3,000 euros"). An FAQ's question is read with its answer
+    for what it means (`_relevance`), not lent word for word to each of its sentences ("No. Part-time
+    staff cannot." is no answer to whether one can work from abroad)."""
+    if heading.endswith("?"):
+        return set()
+    return {w for w in content_words(heading) if not has_digit(w)} - names
 
 
 def _names_every(names: set[str], terms: set[str], heading: str) -> bool:

@@ -178,11 +178,21 @@ def heading_over(text: str, at: int) -> str:
     question ("If your car breaks down", "Do you do home visits?"), short and not ending a sentence;
     "" where there is none."""
     for paragraph in reversed(_PARAGRAPH_BREAK.split(text[:at])[:-1]):
+        # A PDF's numbered heading is read on a line of its own after the last sentence of the section
+        # before ("... a rolling term of 1 month.\n2. Cooling-off period"): its last line heads this one.
+        *before, last = paragraph.strip().split("\n")
+        if before and before[-1].rstrip().endswith((".", "!", "?")) and _is_heading(last.strip()):
+            return last.strip()
         line = " ".join(paragraph.split())
-        limit = MAX_QUESTION_HEADING_WORDS if line.endswith("?") else MAX_SECTION_HEADING_WORDS
-        if line and len(words(line)) <= limit and not line.endswith((".", ":", ";", ",")):
+        if _is_heading(line):
             return line
     return ""
+
+
+def _is_heading(line: str) -> bool:
+    """Whether a paragraph's text reads as a title or a question: short, and ending no sentence."""
+    limit = MAX_QUESTION_HEADING_WORDS if line.endswith("?") else MAX_SECTION_HEADING_WORDS
+    return bool(line) and len(words(line)) <= limit and not line.endswith((".", ":", ";", ","))
 
 
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
