@@ -395,14 +395,19 @@ def test_a_value_of_another_thing_is_not_a_clash() -> None:
     assert verdict.status is not ClaimStatus.CONTRADICTED
 
 
+def _clashing_values(claim: str, *evidence: str) -> tuple[str, str]:
+    """The claim's value and the evidence's, where the rules contradict `claim` by a value clash."""
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(*evidence))
+    assert verdict.status is ClaimStatus.CONTRADICTED and verdict.clash is not None, verdict.reason
+    return verdict.clash.claim_value, verdict.clash.evidence_value
+
+
 def test_the_claims_value_stated_of_another_thing_elsewhere_does_not_hide_the_clash() -> None:
     """ "Three people" rescued is no statement of "three people" killed."""
     evidence = "The mine collapse killed at least two people and left more than 50 missing."
     rescue = "On Thursday, rescuers brought out three people from the rubble."
     claim = "The mine collapse killed at least three people."
-    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence, rescue))
-    assert verdict.status is ClaimStatus.CONTRADICTED and verdict.clash is not None, verdict.reason
-    assert (verdict.clash.claim_value, verdict.clash.evidence_value) == ("three people", "two people")
+    assert _clashing_values(claim, evidence, rescue) == ("three people", "two people")
     # Stated elsewhere of the same thing, the value is no clash with the best window's other one.
     evidence = "Two people were killed on Monday. By Friday the collapse had killed three people."
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
@@ -414,11 +419,7 @@ def test_the_sentence_about_the_claims_subject_is_its_evidence_not_one_agreeing_
     monthly price, and no evidence of how much prices rise."""
     terms = "4. Price changes\nMonthly prices rise by £3 each April.\nWe tell you before any other change."
     addons = "For Static IP address, the monthly price is £5 and the notes are Fibre 500 and Fibre 900 only."
-    claim = "Monthly prices rise by £5 each April."
-    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(addons, terms))
-    assert verdict.status is ClaimStatus.CONTRADICTED and verdict.clash is not None, verdict.reason
-    assert (verdict.clash.claim_value, verdict.clash.evidence_value) == ("£5", "£3")
-    assert verdict.evidence is not None and "April" in verdict.evidence.quote
+    assert _clashing_values("Monthly prices rise by £5 each April.", addons, terms) == ("£5", "£3")
     # Controls: the rise said rightly is no clash, nor the table's price asked of its own row.
     for right in ("Monthly prices rise by £3 each April.", "A static IP address costs £5 a month."):
         verdict = LexicalVerifier().verify(Claim(right, 0, len(right)), contexts(addons, terms))
