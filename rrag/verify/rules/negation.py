@@ -251,8 +251,9 @@ def negated(comparison: Comparison) -> Verdict | None:
     if not denied:
         return None
     ours, theirs = denied
+    # "No set-up fee" is what "the set-up fee is £0" says; a question says neither.
     if _none_of(comparison.claim, ours) or _none_of(e, theirs) or _only_asked(e.text, theirs):
-        return None  # "no set-up fee" is what "the set-up fee is £0" says
+        return None
     quoted = quoted_phrase(e.text, theirs), quoted_phrase(text, ours)
     reason = "the evidence says {!r} where the claim says {!r}".format(*quoted)
     return comparison.verdict(ClaimStatus.CONTRADICTED, 0.7, 0.1, reason)
