@@ -181,6 +181,13 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         ("a 50 cents stamp", [(50.0, "cent")]),  # money of a currency the text does not name
         ("renewed twice online", [(2.0, "tim")]),  # two times, not two of "online"
         ("once you arrive", []),  # "as soon as"
+        # an age group said as a noun: "four two-year-olds" was an age of four years, and "two-year-olds"
+        # a duration of two years
+        ("one to every four two-year-olds", [(1.0, ""), (4.0, "old"), (2.0, "age")]),
+        ("ten twenty-minute slots", [(10.0, "slot"), (20.0, "minut")]),
+        # a day of every month: "the 15th of the month" was 15 months, "the 5th of each month" nothing
+        ("paid by the 15th of the month", [(15.0, "date")]),
+        ("paid by the 5th of each month", [(5.0, "date")]),
     ],
 )
 def test_quantities(text: str, expected: list[tuple[float, str]]) -> None:

@@ -922,3 +922,33 @@ def test_a_word_before_a_unit_of_measure_says_which_not_what_is_counted(evidence
         LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence)).status
         is ClaimStatus.SUPPORTED
     )
+
+
+@pytest.mark.parametrize(
+    ("evidence", "claim", "says"),
+    [
+        # a day of every month, said with another word before "month" (was unstated, a sign the judge
+        # overruled at 0.57: the claim passed)
+        (
+            "Invoices must be paid by the 5th of each month.",
+            "Invoices have to be paid by the 15th of the month.",
+            "5th",
+        ),
+        # a count of an age group (was a clash of ages: "four two-year" against "eight two-year")
+        (
+            "We keep one adult to every three children under two and one to every four two-year-olds.",
+            "There is one adult for every eight two-year-olds.",
+            "four",
+        ),
+    ],
+)
+def test_a_day_of_every_month_and_a_count_of_an_age_group_are_values(
+    evidence: str, claim: str, says: str
+) -> None:
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
+    assert verdict.status is ClaimStatus.CONTRADICTED and f"the evidence says '{says}" in verdict.reason
+    said = "There is one adult for every four two-year-olds."  # the same count is no clash
+    assert (
+        LexicalVerifier().verify(Claim(said, 0, len(said)), contexts(evidence)).status
+        is not ClaimStatus.CONTRADICTED
+    )

@@ -135,7 +135,8 @@ _UNIT_WORD = re.compile(r"\s*(?:-\s*)?(\u00b0\s?)?([^\W\d_]+)")
 CALENDAR_YEAR = "calendar year"
 _YEAR = re.compile(r"1[0-9]\d\d|20\d\d")  # a four-digit number with no unit: a year ("in 1066", "1888")
 TIME_OF_DAY = "time"  # the unit of a time of day ("17:00", "5 pm"), its value in hours
-_AGE = re.compile(r"[-\s]old\b", re.IGNORECASE)
+_AGE = re.compile(r"[-\s]olds?\b", re.IGNORECASE)
+_COUNTED_AFTER = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+?(?:-(olds?)\b|[ \t]+([^\W\d_]+))", re.IGNORECASE)
 FRACTION = "fraction"  # the unit of a fraction of something, its value the share ("a quarter": 0.25)
 # Times of day said in words: "from 10:30 am to midnight".
 _NAMED_TIME = _starting_with("mn", r"\b(?:(midnight)|noon|midday)\b")
@@ -146,6 +147,7 @@ _REFERENCE = re.compile(rf"\b({'|'.join(REFERENCE_NOUNS)})\s+$", re.IGNORECASE)
 _REFERENCE_NOUN_SET = frozenset(REFERENCE_NOUNS)
 _MONTH = MONTH_ALTERNATION
 _OF_A_MONTH = re.compile(rf"\s+of\s+({_MONTH})\b(?!['\u2019]s)", re.IGNORECASE)  # not "of March's games"
+_OF_EVERY_MONTH = re.compile(r"\s+of\s+(?:the|each|every|a|any)\s+month\b", re.IGNORECASE)
 _MONTH_BEFORE = re.compile(rf"\b({_MONTH})\.?\s+$", re.IGNORECASE)
 
 
@@ -416,6 +418,9 @@ def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:
     of_month = _OF_A_MONTH.match(text, pos)
     if of_month and of_month.group(1)[0].isupper():
         return "date", of_month.end()  # "the 13th of February", "the thirteenth of February"
+    of_every = _OF_EVERY_MONTH.match(text, pos)
+    if of_every:
+        return "date", of_every.end()  # "the 5th of each month": a day of every month, no count of months
     of = PARTITIVE.match(text, pos) if partitive else None
     if of:
         counted = _UNIT_WORD.match(text, of.end())
@@ -425,9 +430,14 @@ def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:
     m = _UNIT_WORD.match(text, pos)
     if m and m.group(2).lower() in UNIT_QUALIFIERS:
         m = _UNIT_WORD.match(text, m.end()) or m
-    if m is not None and m.group(2).lower() not in STOPWORDS and not _measures(m.group(2)):
+    if m is not None and m.group(2).lower() not in STOPWORDS and not is_unit(m.group(2)):
         after = _UNIT_WORD.match(text, m.end())
-        if after and not after.group(1) and _measures(after.group(2)):
+        if m.group(2).lower() in CARDINALS:
+            # "four two-year-olds", "ten twenty-minute slots": the next number has the unit, and this
+            # one counts what the compound describes
+            counted = _COUNTED_AFTER.match(text, m.start(2))
+            return (stem(counted.group(1) or counted.group(2)), -1) if counted else ("", -1)
+        if after and not after.group(1) and is_unit(after.group(2)):
             m = after  # a word before a unit of measure says which: "5 unused days" counts days
     if not m:
         return "", -1
@@ -455,7 +465,7 @@ def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:
     return CURRENCIES.get(unit, unit), m.end()
 
 
-def _measures(word: str) -> bool:
+def is_unit(word: str) -> bool:
     """Whether `word` is a unit of a measure ("days", "kg", "pounds")."""
     unit = stem(word.lower())
     return bool(_kind(CURRENCIES.get(unit, unit)))

@@ -62,6 +62,7 @@ from rrag.text.quantities import (
     Quantity,
     converted_tolerance,
     is_measured,
+    is_unit,
     month_ranges,
     months,
     months_inside,
@@ -759,6 +760,8 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
                 continue  # "when the ...": a clause, not a state
             if any(q.start <= m.start() < max(q.end, q.unit_end) for q in found):
                 continue  # part of a value's own words ("every 3 hours", "every hour" is the value)
+            if axis == "per" and _of_a_unit_asked(text, m.start(), found):
+                continue  # "how many weeks a year are the 15 hours given": the weeks' rate, not the 15's
             # a rate's adjective before a noun ("the monthly price") qualifies what that noun is
             attributive = axis == "per" and what.lower() in RATE_OF and bool(_NEXT_NOUN.match(text, m.end()))
             what = RATE_OF.get(what.lower(), what) if axis == "per" else what
@@ -796,6 +799,16 @@ def _qualifiers(text: str, found: Sequence[Quantity]) -> dict[Quantity, list[tup
         if of:
             out.setdefault(q, []).extend(("of", what, of.end()) for what in content_words(of.group(1)))
     return out
+
+
+_LAST_WORD = re.compile(r"([^\W\d_]+)\s*$")
+
+
+def _of_a_unit_asked(text: str, at: int, found: Sequence[Quantity]) -> bool:
+    """Whether the rate at `at` follows a unit that no number of `text` has ("how many weeks a year"):
+    it is that unit's rate, and no value's."""
+    unit = _LAST_WORD.search(text, max(0, at - _QUALIFIER_REACH), at)
+    return unit is not None and is_unit(unit.group(1)) and not any(q.unit_end == unit.end(1) for q in found)
 
 
 def _opened(text: str, at: int) -> Span | None:
