@@ -538,6 +538,47 @@ def test_the_reason_names_what_was_asked() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # a price named after "how much holiday" does not make it a question of money
+        (
+            "How much holiday can be taken at half price?",
+            "Each child may take two weeks' holiday a year at half price, if booked four weeks ahead.",
+        ),
+        # "a year" is the asked weeks' rate, not the 15 hours': "15 funded hours a week" is no other case
+        (
+            "For how many weeks a year are the 15 funded hours given?",
+            "All three- and four-year-olds are entitled to 15 funded hours a week for 38 weeks a year.",
+        ),
+        # "two-year-olds" is an age group, not a duration the answer gives otherwise ("four two-year")
+        (
+            "What is the staff ratio for two-year-olds?",
+            "We keep one adult to every three children under two, one to every four two-year-olds and one "
+            "to every eight children aged three and over.",
+        ),
+    ],
+)
+def test_what_a_question_counts_or_names_is_read_as_said(question: str, answer: str) -> None:
+    # A nursery's three right answers were refused: "asks for an amount of money", "asks about 15 funded
+    # hours; the answer gives four-year", "asks about two-year; the answer gives four two-year".
+    assert assess(question, [answer]) == Relevance(True, "")
+    assert analyse("How much does the holiday club cost at half price?").kind is Kind.MONEY
+    assert not assess(
+        "For how many weeks a year are the 15 funded hours given?", ["Meals cost £4.50 a day."]
+    ).addressed
+
+
+def test_a_question_of_how_a_thing_is_done_asks_for_a_way_and_a_verb_is_said_by_its_noun() -> None:
+    # "How can I pay the fees?" asked for an amount of money, and "pay" was not said by "payments"
+    answer = ["We accept Tax-Free Childcare payments and employer childcare vouchers."]
+    assert analyse("How can I pay the fees?").kind is None
+    assert analyse("How much are the fees?").kind is Kind.MONEY
+    assert assess("How can I pay the fees?", answer) == Relevance(True, "")
+    assert assess("How can I pay?", answer) == Relevance(True, "")
+    assert not assess("How can I pay?", ["Babies sleep in cots in the quiet room."]).addressed
+
+
 def _supported(text: str) -> ClaimResult:
     return ClaimResult(
         Claim(text, 0, len(text)), Verdict(ClaimStatus.SUPPORTED, 0.99, "quote", "quoted exactly")

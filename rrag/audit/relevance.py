@@ -72,10 +72,15 @@ _DAYS = frozenset(stem(w) for w in (*WEEKDAYS, *WEEK_PARTS))
 
 def _said(term: str, said: set[str]) -> bool:
     """`term` or a word sharing its first letters: the light stemmer leaves "approver" and "approv",
-    "sickness" and "sick" apart."""
+    "sickness" and "sick" apart; or a short word made a noun ("pay" and "payment")."""
     return term in said or any(
-        min(len(term), len(w)) >= MIN_PREFIX and (w.startswith(term) or term.startswith(w)) for w in said
+        (min(len(term), len(w)) >= MIN_PREFIX and (w.startswith(term) or term.startswith(w)))
+        or (w.startswith(term) and w[len(term) :] in _DERIVED)
+        for w in said
     )
+
+
+_DERIVED = frozenset({"ment", "er", "able", "al"})  # a verb's noun or adjective: "payment", "payable"
 
 
 def gives_kind(sentence: str, q: Question) -> bool:

@@ -19,8 +19,10 @@ from rrag.lang.en.questions import (
     DAY_COUNTING,
     DIMENSIONS,
     EMAIL_ASKED,
+    HOW_DONE,
     HOW_LONG,
     HOW_MANY,
+    HOW_MUCH,
     HOW_MUCH_MONEY,
     HOW_SIZED,
     MONEY_NOUNS,
@@ -38,7 +40,7 @@ from rrag.lang.en.questions import (
     WHO,
     YES_NO,
 )
-from rrag.text.clauses import compound_modifiers
+from rrag.text.clauses import compound_modifiers, much_of
 from rrag.text.quantities import is_measured, quantities
 from rrag.text.reading import read
 from rrag.text.words import content_words, stem, words
@@ -67,6 +69,7 @@ _ASKING = frozenset(stem(w) for w in ASKING)
 # The words that ask for money name no topic: "How much does a blood test cost?" asks about a blood test
 # (as written: "How much does EV charging cost?" asks about charging).
 _MONEY_WORDS = frozenset((*MONEY_NOUNS, *MONEY_VERBS))
+_AMOUNTS_OF_MONEY = frozenset((*MONEY_NOUNS, "money"))  # what "how much" asks a price with
 _CONTACTS = ((Kind.PHONE, PHONE_ASKED), (Kind.EMAIL, EMAIL_ASKED), (Kind.WEB, WEB_ASKED))
 
 
@@ -123,10 +126,16 @@ def analyse(question: str) -> Question:
         return Question(Kind.LENGTH, "", "", _key_terms(question) - set(dimension), dimension)
     elif HOW_MUCH_MONEY.search(question):
         return Question(Kind.MONEY, "", "", _key_terms(question, _MONEY_WORDS))  # no "X cost" noun
+    elif HOW_MUCH.search(question) and (much_of(question) or "money") not in _AMOUNTS_OF_MONEY:
+        # an amount of what "much" modifies, whatever price a phrase after it names ("How much
+        # holiday can be taken at half price?")
+        return Question(None, "", "", _key_terms(question))
     elif WHEN_DONE.match(question):
         return Question(Kind.DATE, "", "", _key_terms(question))
     elif WHEN.match(question):
         return Question(None, "", "", _key_terms(question))  # a time or a date, not the price it names
+    elif HOW_DONE.match(question):
+        return Question(None, "", "", _key_terms(question))  # a way, not the price it names
     for before, word, after in zip(tokens, tokens[1:], [*tokens[2:], ""]):
         # The noun a compound ends with is what it is: "excess baggage" is baggage; a word after the
         # noun need not make one ("the share price today", as the parse reads it).

@@ -183,6 +183,19 @@ def compound_modifiers(text: str) -> frozenset[str]:
     return frozenset(t.text.lower() for t in _parsed(text) if t.dep_ in ("compound", "amod"))
 
 
+def much_of(question: str) -> str | None:
+    """The noun "how much" asks an amount of, lower-cased: "holiday" in "How much holiday can be taken
+    at half price?"; None where "much" modifies no noun ("How much is the deposit?")."""
+    return next(
+        (
+            t.head.lower_
+            for t in _parsed(question)
+            if t.lower_ == "much" and t.dep_ == "amod" and t.head.pos_ == "NOUN"
+        ),
+        None,
+    )
+
+
 def asked_statement(question: str, denied: bool = False) -> str | None:
     """What a yes-no question asks about, said as a statement, or denied: "Do charities get a discount?"
     -> "Charities do get a discount." ("Charities do not get a discount."); "Is the branch open on

@@ -53,6 +53,7 @@ NEAR_TIME_UNITS = {
 # How much money: "how much does it cost", the price of a thing ("How much is a day pass?", "How much
 # is it to hire a bike?"; not "How much is the storage limit?"), or a noun of price ("the retail price").
 MONEY_VERBS = ("cost", "costs", "charge", "charged", "pay", "pays", "paid")
+HOW_MUCH = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
 HOW_MUCH_MONEY = re.compile(
     rf"\bhow\s+much\b(?:[^?]*\b(?:{'|'.join(MONEY_VERBS)})\b|\s+(?:is|are|was|were)\s+(?:an?|it\s+to)\b)",
     re.IGNORECASE,
@@ -119,6 +120,11 @@ CALLING = re.compile(r"\b(?:call|dial|ring|phone|text)(?:\s+us)?(?:\s+on)?\s*$",
 # A question of when a thing was done, or of its year, asks for a date ("When did the centre open?": not
 # its opening hours).
 WHEN_DONE = re.compile(r"\W*(?:when\s+(?:did|was|were)|(?:in\s+)?(?:what|which)\s+year)\b", re.IGNORECASE)
+# A question of how something is done asks for a way, whatever price it names ("How can I pay the
+# fees?"); not "how much", "how long", "how many".
+HOW_DONE = re.compile(
+    r"\W*how\s+(?:can|could|do|does|did|should|must|may|will|would|is|are|was|were)\b", re.IGNORECASE
+)
 # A question of when asks for a time or a date, whatever it names ("When do the new prices apply?").
 WHEN = re.compile(r"\W*(?:when|what\s+(?:time|date|day)|which\s+(?:date|day))\b", re.IGNORECASE)
 # A table's column that says where ("For Spin 45, ... the room is Studio Cedar"): its header's noun.
