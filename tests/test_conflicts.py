@@ -396,3 +396,20 @@ def test_a_disagreement_in_other_words_is_found_whatever_else_the_claim_says(
         "sources disagree on the duration: up to 3 months (terms.md) vs up to 2 months (faq.md)"
     )
     assert claim.verdict.status is ClaimStatus.PARTIAL and report.source_conflicts == 1
+
+
+def test_a_value_of_another_kind_of_the_same_word_is_no_disagreement() -> None:
+    # A nursery's right "A late payment charge of £10 applies ..." was trimmed LOW: "sources disagree on
+    # the amount in GBP: £10 (terms.pdf) vs £15 (fees-copy.txt)", the late collection's charge; the
+    # judge took the claim with £15 to follow from it. A late payment's charge is named by a kind the
+    # other source never writes.
+    nursery = contexts(
+        ("terms.pdf", "A late payment charge of £10 is added to invoices unpaid after the 5th."),
+        ("fees-copy.txt", "Late collection is charged at £15 for each 15 minutes after 18:00."),
+    )
+    claim = "A late payment charge of £10 applies to invoices unpaid after the 5th."
+    judge = _judge_entailing("A late payment charge of £15 applies to invoices unpaid after the 5th.")
+    assert disagreement(claim, nursery, judge) == ""
+    # a source that names the same kind still disagrees
+    moved = [nursery[0], *contexts(("faq.html", "Since May, late payments are charged £15."))]
+    assert disagreement(claim, moved, judge).startswith("sources disagree")

@@ -183,6 +183,12 @@ def compound_modifiers(text: str) -> frozenset[str]:
     return frozenset(t.text.lower() for t in _parsed(text) if t.dep_ in ("compound", "amod"))
 
 
+def compound_nouns(text: str) -> frozenset[str]:
+    """The nouns of `text` its parse reads as naming a kind of the noun after them, lower-cased:
+    "payment" in "A late payment charge of £10 applies", "registration" in "the registration fee"."""
+    return frozenset(t.lower_ for t in _parsed(text) if t.dep_ == "compound" and t.pos_ == "NOUN")
+
+
 def much_of(question: str) -> str | None:
     """The noun "how much" asks an amount of, lower-cased: "holiday" in "How much holiday can be taken
     at half price?"; None where "much" modifies no noun ("How much is the deposit?")."""

@@ -33,7 +33,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
-from rrag.text import chunk_sentences, content_words
+from rrag.text import chunk_sentences, content_words, stem
+from rrag.text.clauses import compound_nouns
 from rrag.text.reading import read
 from rrag.text.values import Value
 from rrag.types import ClaimResult, ClaimStatus, RetrievedChunk, Verdict
@@ -196,6 +197,8 @@ def _says_otherwise(judge: Judge, claim: str, said: Value, other: Stated) -> boo
     clause = _up_to_its_clause(claim, end)
     if any(not written_in(name, other.written) for _, _, name in names_in(read(clause))):
         return False  # of another thing (the judge reads an Off-Peak fee into a freeze fee's sentence)
+    if not _kinds_named(clause) <= {stem(w) for w in other.written}:
+        return False  # of another kind: a late collection's charge is no late payment's
     instead = other.value.bounded or other.value.written
     swapped = claim[:start] + instead + claim[end:]
     claim_p, swapped_p = judge(
@@ -205,6 +208,13 @@ def _says_otherwise(judge: Judge, claim: str, said: Value, other: Stated) -> boo
         ]
     )
     return follows_instead(claim_p, swapped_p)
+
+
+def _kinds_named(clause: str) -> frozenset[str]:
+    """The stems of the nouns that say what kind of thing `clause` gives a value of ("payment" in "A
+    late payment charge of £10"), less the values' own words ("a 12 month contract")."""
+    units = {stem(w) for v in read(clause).values for w in content_words(v.written)}
+    return frozenset(stem(w) for noun in compound_nouns(clause) for w in content_words(noun)) - units
 
 
 def _up_to_its_clause(claim: str, end: int) -> str:
