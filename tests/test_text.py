@@ -188,6 +188,8 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         # a day of every month: "the 15th of the month" was 15 months, "the 5th of each month" nothing
         ("paid by the 15th of the month", [(15.0, "date")]),
         ("paid by the 5th of each month", [(5.0, "date")]),
+        ("closes at 5.30pm", [(17.5, "time")]),  # a British time: was 5.3 of a unit "pm"
+        ("costs 5.30", [(5.3, "")]),  # ... and without am or pm an amount
     ],
 )
 def test_quantities(text: str, expected: list[tuple[float, str]]) -> None:

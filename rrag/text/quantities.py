@@ -119,7 +119,9 @@ _NUMBER = _starting_with(
     rf"(?:{'|'.join(ORDINAL_SUFFIXES)})?(?:\s?(?P<scale>{'|'.join(SCALES)})\b)?",
 )
 # "9:30", "17:00", "5 p.m.", "9am": a time of day, in hours since midnight.
-_TIME = _starting_with(r"\d", r"\b(?P<h>\d{1,2})(?::(?P<m>\d{2}))?(?:\s?(?P<ampm>[ap](?:\.m\.|\.?m\b)))?")
+_TIME = _starting_with(
+    r"\d", r"\b(?P<h>\d{1,2})(?:(?P<sep>[:.])(?P<m>\d{2}))?(?:\s?(?P<ampm>[ap](?:\.m\.|\.?m\b)))?"
+)
 _UNITS_AND_ORDINALS = "|".join(UNITS) + "|" + "|".join(ORDINAL_UNITS)
 _NUMBER_WORD = _starting_with(
     _initials(WORD_NUMBERS),
@@ -381,8 +383,8 @@ def _is_measure(unit: str) -> bool:
 
 
 def _time_at(m: re.Match[str]) -> Quantity | None:
-    if not (m.group("m") or m.group("ampm")):
-        return None
+    if not (m.group("m") or m.group("ampm")) or (m.group("sep") == "." and not m.group("ampm")):
+        return None  # "5.30" alone is an amount; "5.30pm" a time (British usage)
     hours = int(m.group("h")) + int(m.group("m") or 0) / 60
     ampm = (m.group("ampm") or "").lower()
     if ampm.startswith("p") and hours < 12:
