@@ -579,6 +579,19 @@ def test_a_question_of_how_a_thing_is_done_asks_for_a_way_and_a_verb_is_said_by_
     assert not assess("How can I pay?", ["Babies sleep in cots in the quiet room."]).addressed
 
 
+def test_what_time_asks_for_a_time_of_day_and_a_street_named_says_where() -> None:
+    # A museum's "What time does the museum close?" was answered with the days it is closed, and "Where
+    # is the nearest car park?" refused: "Quay Street" said no place.
+    question = "What time does the museum close?"
+    assert analyse(question).kind is Kind.TIME
+    assert not assess(question, ["The museum is closed from 24 to 26 December."]).addressed
+    assert assess(question, ["The museum is open every day from 10:00 to 17:30."]).addressed
+    assert assess(question, ["The museum closes at 5.30pm."]).addressed
+    answer = ["The nearest car park is Quay Street, a five-minute walk away."]
+    assert assess("Where is the nearest car park?", answer) == Relevance(True, "")
+    assert not assess("Where is the nearest car park?", ["It is a five-minute walk away."]).addressed
+
+
 def _supported(text: str) -> ClaimResult:
     return ClaimResult(
         Claim(text, 0, len(text)), Verdict(ClaimStatus.SUPPORTED, 0.99, "quote", "quoted exactly")

@@ -51,8 +51,8 @@ from rrag.text import (
     words,
 )
 from rrag.text.asked import TIME_UNIT_STEMS, Kind, Question, analyse
-from rrag.text.contacts import GIVES_CONTACT, gives_street_address
-from rrag.text.quantities import CALENDAR_YEAR, is_measured
+from rrag.text.contacts import GIVES_CONTACT, names_a_street
+from rrag.text.quantities import CALENDAR_YEAR, TIME_OF_DAY, is_measured
 from rrag.text.reading import read
 from rrag.text.values import MONEY, Value, costs_nothing, gives_money, states_one_of, unit_read, values
 
@@ -113,6 +113,8 @@ def gives_kind(sentence: str, q: Question) -> bool:
         return any(n.measure[0] in _SPANS or not is_measured(n) for n in found)
     if q.kind is Kind.DATE:  # a day, a year or a month: "opened in 1998", not "open from 06:00"
         return any(n.unit in _DATES for n in found) or bool(read(sentence).months)
+    if q.kind is Kind.TIME:  # "at 11:00", "until 9pm": not "from 24 to 26 December"
+        return any(n.unit == TIME_OF_DAY for n in found)
     if q.kind is Kind.LENGTH:
         return any(n.measure[0] == _LENGTH for n in found) and bool(set(q.dimension) & read(sentence).stems)
     if q.kind is Kind.COUNT:  # a number of things: not an amount ("$2 per user", "1 TB"), not a
@@ -124,7 +126,7 @@ def gives_kind(sentence: str, q: Question) -> bool:
     if q.kind is Kind.PLACE:
         return (
             _gives_place(sentence, q.key_terms)
-            or gives_street_address(sentence)
+            or names_a_street(sentence)
             or any(
                 stem(noun) in _PLACE_NOUNS
                 for header in column_headers(sentence)

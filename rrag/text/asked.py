@@ -34,6 +34,7 @@ from rrag.lang.en.questions import (
     TIME_UNITS,
     WEB_ASKED,
     WHAT_DOES,
+    WHAT_TIME,
     WHEN,
     WHEN_DONE,
     WHERE,
@@ -56,6 +57,7 @@ class Kind(str, Enum):
     LENGTH = "a length"  # of a dimension (`Question.dimension`)
     PLACE = "a place"
     DATE = "a date"
+    TIME = "a time of day"
     PHONE = "a phone number"
     EMAIL = "an email address"
     WEB = "a web address"
@@ -130,6 +132,8 @@ def analyse(question: str) -> Question:
         # an amount of what "much" modifies, whatever price a phrase after it names ("How much
         # holiday can be taken at half price?")
         return Question(None, "", "", _key_terms(question))
+    elif WHAT_TIME.match(question):
+        return Question(Kind.TIME, "", "", _key_terms(question))
     elif WHEN_DONE.match(question):
         return Question(Kind.DATE, "", "", _key_terms(question))
     elif WHEN.match(question):

@@ -47,6 +47,15 @@ def gives_street_address(sentence: str) -> bool:
     return bool(_STREET_ADDRESS.search(sentence))
 
 
+# A street's name, each word in capitals, its last a street's: "The nearest car park is Quay Street".
+_STREET_NAME = re.compile(rf"\b(?:[A-Z][\w'-]*\s+){{1,3}}(?:{'|'.join(w.title() for w in STREET_WORDS)})\b")
+
+
+def names_a_street(sentence: str) -> bool:
+    """Whether `sentence` names a street, with or without a house number: it says where."""
+    return bool(_STREET_NAME.search(sentence))
+
+
 def gives_email_address(sentence: str) -> bool:
     return _any_word(sentence, _lexical_attributes()[0])
 
