@@ -188,6 +188,10 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         # a day of every month: "the 15th of the month" was 15 months, "the 5th of each month" nothing
         ("paid by the 15th of the month", [(15.0, "date")]),
         ("paid by the 5th of each month", [(5.0, "date")]),
+        # who is "aged" so is of an age, either end of a range (a bare number was no value at all)
+        ("people aged 60 and over", [(60.0, "age")]),
+        ("children aged 5 to 15", [(5.0, "age"), (15.0, "age")]),
+        ("cheese aged 12 months", [(12.0, "month")]),  # a time it was kept, not an age of twelve
         ("closes at 5.30pm", [(17.5, "time")]),  # a British time: was 5.3 of a unit "pm"
         ("costs 5.30", [(5.3, "")]),  # ... and without am or pm an amount
     ],

@@ -925,7 +925,7 @@ def test_a_word_before_a_unit_of_measure_says_which_not_what_is_counted(evidence
 
 
 @pytest.mark.parametrize(
-    ("evidence", "claim", "says"),
+    ("evidence", "claim", "says", "agrees"),
     [
         # a day of every month, said with another word before "month" (was unstated, a sign the judge
         # overruled at 0.57: the claim passed)
@@ -933,22 +933,28 @@ def test_a_word_before_a_unit_of_measure_says_which_not_what_is_counted(evidence
             "Invoices must be paid by the 5th of each month.",
             "Invoices have to be paid by the 15th of the month.",
             "5th",
+            "Invoices have to be paid by the fifth of the month.",
+        ),
+        # an age limit said with "aged" (was no value: "60" unstated, and the judge passed it at 0.9)
+        (
+            "For Concession, the price is £15 and the who is Aged 65 and over, students and jobseekers.",
+            "Concession tickets are for people aged 60 and over.",
+            "65",
+            "Concession tickets are for people aged 65 and over.",
         ),
         # a count of an age group (was a clash of ages: "four two-year" against "eight two-year")
         (
             "We keep one adult to every three children under two and one to every four two-year-olds.",
             "There is one adult for every eight two-year-olds.",
             "four",
+            "There is one adult for every four two-year-olds.",
         ),
     ],
 )
-def test_a_day_of_every_month_and_a_count_of_an_age_group_are_values(
-    evidence: str, claim: str, says: str
+def test_a_day_of_every_month_an_age_limit_and_a_count_of_an_age_group_are_values(
+    evidence: str, claim: str, says: str, agrees: str
 ) -> None:
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))
     assert verdict.status is ClaimStatus.CONTRADICTED and f"the evidence says '{says}" in verdict.reason
-    said = "There is one adult for every four two-year-olds."  # the same count is no clash
-    assert (
-        LexicalVerifier().verify(Claim(said, 0, len(said)), contexts(evidence)).status
-        is not ClaimStatus.CONTRADICTED
-    )
+    same = LexicalVerifier().verify(Claim(agrees, 0, len(agrees)), contexts(evidence))
+    assert same.status is not ClaimStatus.CONTRADICTED, same.reason

@@ -22,6 +22,7 @@ from rrag.lang.en.function_words import STOPWORDS
 from rrag.lang.en.numerals import (
     AGE_COMPARED_AFTER,
     AGE_COMPARED_BEFORE,
+    AGED_BEFORE,
     AND_A_PART,
     CARDINALS,
     COMPOUND_NUMBER,
@@ -320,10 +321,13 @@ def _year_after(text: str, low: Quantity, high: Quantity) -> Quantity:
 
 def _compared_age(text: str, q: Quantity) -> Quantity:
     """`q` as an age where the text compares ages by it ("younger than twenty-one", "21 years or older",
-    "25 and older"), whatever word follows it ("twenty-one may hire" is no date)."""
+    "25 and older") or says who is aged so ("aged 60 and over"), whatever word follows it
+    ("twenty-one may hire" is no date)."""
     if q.unit not in ("", "date", *AGE_UNITS):
         return q
-    before = AGE_COMPARED_BEFORE.search(text, max(0, q.start - LOOKBACK), q.start)
+    before = AGE_COMPARED_BEFORE.search(text, max(0, q.start - LOOKBACK), q.start) or (
+        not q.unit and AGED_BEFORE.search(text, max(0, q.start - LOOKBACK), q.start)  # not "aged 12 months"
+    )
     after = AGE_COMPARED_AFTER.match(text, max(q.end, q.unit_end))
     if not (before or after):
         return q

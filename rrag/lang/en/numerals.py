@@ -145,6 +145,11 @@ AGE_COMPARATIVES = frozenset({"younger", "older"})
 _AGES = "|".join(sorted(AGE_COMPARATIVES))
 AGE_COMPARED_BEFORE = re.compile(rf"\b(?:{_AGES})\s+than\s+$", re.IGNORECASE)
 AGE_COMPARED_AFTER = re.compile(rf"\s+(?:and|or)\s+(?:{_AGES})\b", re.IGNORECASE)
+# A number said of who is "aged" is an age, either end of a range ("aged 60 and over", "aged 5 to 15",
+# "aged between 21 and 75").
+AGED_BEFORE = re.compile(
+    r"\baged\s+(?:(?:between|from|under|over)\s+)?(?:[\w.]+\s+(?:to|and|-)\s+)?$", re.IGNORECASE
+)
 _UPPER_AFTER = "or (?:less|fewer|younger|under|below)|at most|at the most"
 _LOWER_AFTER = "or (?:more|over|older|above)|and (?:over|above|older)|at least"
 BOUND_AFTER = re.compile(rf"\s+(?:(?P<upper>{_UPPER_AFTER})|(?P<lower>{_LOWER_AFTER}))\b", re.IGNORECASE)
