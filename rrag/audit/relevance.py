@@ -6,7 +6,7 @@ Offline, an answer addresses the question when
 1. it shares some of the question's key terms (a quarter, at least one),
 2. one of its sentences gives the kind of value the question asks for (a price question needs an
    amount of money, "how many days" a number of days, "how long" a number, "what percentage" a
-   percentage, "where" a place: office hours do not say where to park), and
+   percentage, "what time" a time of day, "where" a place: office hours do not say where to park), and
 3. it names what the question qualifies the value with ("retail price": "retail"), and
 4. it is about the thing asked: not another row of a table ("For Oven clean, the price ..." for a
    deep clean), another numbered item ("step 128" for step 3), or another day ("on weekdays" for

@@ -23,7 +23,8 @@ in its place must follow from the other source's sentence, and the claim itself 
 sits in room 40" does not make "Team Falcon sits in room 40" follow, so the two teams' rooms are no
 disagreement; "a 2-year warranty" makes "All products carry a warranty of 2 years" follow, so it is one.
 Each side is read up to the end of the value's clause (the other source need not give the claim's other
-facts), and the other source must write the names that clause gives ("Team Falcon", "Off-Peak").
+facts), and the other source must write the names that clause gives ("Team Falcon", "Off-Peak") and
+the nouns that name its kind ("payment" of "a late payment charge": a late collection's is another).
 """
 
 from __future__ import annotations
