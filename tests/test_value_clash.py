@@ -942,6 +942,14 @@ def test_a_word_before_a_unit_of_measure_says_which_not_what_is_counted(evidence
             "65",
             "Concession tickets are for people aged 65 and over.",
         ),
+        # a range's far end, whose own neighbours are only "to" (was unstated: the words next to the
+        # shop's hours were its first end's alone)
+        (
+            "The shop is open from 9:00 to 17:00.",
+            "The shop is open from 9:00 to 18:00.",
+            "9:00 to 17:00",
+            "The shop is open from 9am to 5pm.",
+        ),
         # a count of an age group (was a clash of ages: "four two-year" against "eight two-year")
         (
             "We keep one adult to every three children under two and one to every four two-year-olds.",
@@ -951,7 +959,7 @@ def test_a_word_before_a_unit_of_measure_says_which_not_what_is_counted(evidence
         ),
     ],
 )
-def test_a_day_of_every_month_an_age_limit_and_a_count_of_an_age_group_are_values(
+def test_a_day_of_every_month_an_age_limit_a_ranges_end_and_a_count_of_an_age_group_are_values(
     evidence: str, claim: str, says: str, agrees: str
 ) -> None:
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))

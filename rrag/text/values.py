@@ -283,7 +283,8 @@ def values(text: str) -> tuple[Value, ...]:
         joined = RANGE_JOIN.fullmatch(text, low.quantity.end, high.quantity.start)
         if joined and low.measure == high.measure and low.amount < high.amount:
             # Both ends are the range: "3-5 business days", from its first character to its unit's last,
-            # and a qualifier of either end is the range's ("9 am to 5 pm on weekdays").
+            # and a qualifier of either end is the range's ("9 am to 5 pm on weekdays"), as are the
+            # words next to either ("open from 9:00 to 18:00": the shop's opening hours, both ends).
             start, end = low.quantity.start, max(high.quantity.end, high.quantity.unit_end)
             whole, bounds = " ".join(text[start:end].split()), (low.amount, high.amount)
             of_both = low.qualifiers | high.qualifiers
@@ -297,6 +298,7 @@ def values(text: str) -> tuple[Value, ...]:
                     written=whole,
                     qualifiers=of_both,
                     qualified=with_them,
+                    near=low.near | high.near,
                 )
     return tuple(_with_own_words(text, out))
 
