@@ -33,6 +33,7 @@ from rrag.lang.en.function_words import (
     STOPWORDS,
     TOWARDS,
 )
+from rrag.lang.en.lexicon import DERIVING_SUFFIXES
 from rrag.lang.en.qualifiers import RATE, RATE_OF
 from rrag.lang.en.questions import (
     AGE_BOUND,
@@ -75,12 +76,9 @@ def _said(term: str, said: set[str]) -> bool:
     "sickness" and "sick" apart; or a short word made a noun ("pay" and "payment")."""
     return term in said or any(
         (min(len(term), len(w)) >= MIN_PREFIX and (w.startswith(term) or term.startswith(w)))
-        or (w.startswith(term) and w[len(term) :] in _DERIVED)
+        or (w.startswith(term) and w[len(term) :] in DERIVING_SUFFIXES)
         for w in said
     )
-
-
-_DERIVED = frozenset({"ment", "er", "able", "al"})  # a verb's noun or adjective: "payment", "payable"
 
 
 def gives_kind(sentence: str, q: Question) -> bool:

@@ -16,6 +16,7 @@ from rrag.lang.en.dates import (
     MONTH_NAMES,
     MONTH_RANGE_JOIN,
     MONTHS,
+    OF_EVERY_MONTH,
     VERB_MONTHS,
 )
 from rrag.lang.en.function_words import STOPWORDS
@@ -150,7 +151,6 @@ _REFERENCE = re.compile(rf"\b({'|'.join(REFERENCE_NOUNS)})\s+$", re.IGNORECASE)
 _REFERENCE_NOUN_SET = frozenset(REFERENCE_NOUNS)
 _MONTH = MONTH_ALTERNATION
 _OF_A_MONTH = re.compile(rf"\s+of\s+({_MONTH})\b(?!['\u2019]s)", re.IGNORECASE)  # not "of March's games"
-_OF_EVERY_MONTH = re.compile(r"\s+of\s+(?:the|each|every|a|any)\s+month\b", re.IGNORECASE)
 _MONTH_BEFORE = re.compile(rf"\b({_MONTH})\.?\s+$", re.IGNORECASE)
 
 
@@ -424,7 +424,7 @@ def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:
     of_month = _OF_A_MONTH.match(text, pos)
     if of_month and of_month.group(1)[0].isupper():
         return "date", of_month.end()  # "the 13th of February", "the thirteenth of February"
-    of_every = _OF_EVERY_MONTH.match(text, pos)
+    of_every = OF_EVERY_MONTH.match(text, pos)
     if of_every:
         return "date", of_every.end()  # "the 5th of each month": a day of every month, no count of months
     of = PARTITIVE.match(text, pos) if partitive else None

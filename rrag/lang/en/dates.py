@@ -90,3 +90,6 @@ HOURS_WORDS = tuple(
     """open opens opening operate operates operating hour close closes closing daily every day
     week all am pm seven midnight noon midday""".split()
 )
+
+# A day of every month after its number: "the 5th of each month", "the 15th of the month".
+OF_EVERY_MONTH = re.compile(r"\s+of\s+(?:the|each|every|a|any)\s+month\b", re.IGNORECASE)

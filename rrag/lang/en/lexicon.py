@@ -11,6 +11,9 @@ from rrag.lang.en.function_words import BE, STOPWORDS
 from rrag.lang.en.numerals import DAY_OF_MONTH_ORDINALS
 from rrag.lang.en.wordnet import ANTONYM_PAIRS
 
+# What makes a short verb a noun or an adjective: "payment", "payable", "arrival", "player".
+DERIVING_SUFFIXES = frozenset({"ment", "er", "able", "al"})
+
 # Irregular past forms and their verb: "Ann Lee wrote the guide" is read against "written by Tom Ray",
 # "should be taken" against "take".
 IRREGULAR_FORMS = {
