@@ -950,6 +950,13 @@ def test_a_word_before_a_unit_of_measure_says_which_not_what_is_counted(evidence
             "9:00 to 17:00",
             "The shop is open from 9am to 5pm.",
         ),
+        # an age band draws a line, as hours do (overlapping "5 to 15" held "5 to 16": no evidence against)
+        (
+            "For Child, the price is £9 and the who is Aged 5 to 15.",
+            "Child tickets are for children aged 5 to 16.",
+            "5 to 15",
+            "Child tickets are for children aged 5 to 15.",
+        ),
         # a count of an age group (was a clash of ages: "four two-year" against "eight two-year")
         (
             "We keep one adult to every three children under two and one to every four two-year-olds.",
@@ -959,7 +966,7 @@ def test_a_word_before_a_unit_of_measure_says_which_not_what_is_counted(evidence
         ),
     ],
 )
-def test_a_day_of_every_month_an_age_limit_a_ranges_end_and_a_count_of_an_age_group_are_values(
+def test_a_day_of_every_month_age_limits_a_ranges_end_and_a_count_of_an_age_group_are_values(
     evidence: str, claim: str, says: str, agrees: str
 ) -> None:
     verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(evidence))

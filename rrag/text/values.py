@@ -86,6 +86,7 @@ _NEXT_NOUN = re.compile(r"[ \t]+[^\W\d_]")
 _RATE_TERMS = {stem(word): stem(unit) for word, unit in RATE_OF.items()}
 _CLAUSE_END = re.compile(r"[,;:!?()\[\]\"^]|\.(?!\d)")
 _SPANS = frozenset({"date", CALENDAR_YEAR})
+_EXACT_RANGES = frozenset({TIME_OF_DAY, "age"})  # a range of them draws a line, not a rough amount
 _ACT_REACH = 60  # characters before a year that can hold its act
 _UNIT_IN_BRACKETS = re.compile(r"\(([^()\s]{1,4})\)")
 _BOUND_REACH = 20  # characters before a value that can hold its bound
@@ -177,8 +178,9 @@ class Value:
         """Whether this value states `other`'s amount: the same amount, a range that holds it ("20 to
         40 minutes" holds "30 minutes", not the other way round), or a range that overlaps another
         ("50-70%" and "50-75%": no evidence against it; "3-5 days" and "5-7 days" only touch). Hours of
-        the day are no rough amount: "9 am to 9 pm" states hours that "9 am to 5 pm" does not, and the
-        time something opens at is the start of its hours ("opens at 8:00" is no hour of "6:30 to 21:00")."""
+        the day and ages are no rough amount: "9 am to 9 pm" states hours that "9 am to 5 pm" does not,
+        "aged 5 to 16" a child "aged 5 to 15" does not; and the time something opens at is the start
+        of its hours ("opens at 8:00" is no hour of "6:30 to 21:00")."""
         if self.bounds and other.event and not other.bounds and self.measure == TIME_OF_DAY:
             edge = self.bounds[0] if other.event == "start" else self.bounds[1]
             return self.amount == edge and self.same_amount(other)
@@ -189,7 +191,7 @@ class Value:
         scale = self._scale(other)
         if not other.bounds:
             return self.bounds[0] <= other.amount * scale <= self.bounds[1]
-        if self.measure == TIME_OF_DAY:
+        if self.measure in _EXACT_RANGES:
             return self.bounds == other.bounds
         return max(self.bounds[0], other.bounds[0] * scale) < min(self.bounds[1], other.bounds[1] * scale)
 
