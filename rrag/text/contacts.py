@@ -53,7 +53,7 @@ _STREET_NAME = re.compile(rf"\b(?:[A-Z][\w'-]*\s+){{1,3}}(?:{'|'.join(w.title() 
 
 def names_a_street(sentence: str) -> bool:
     """Whether `sentence` names a street, with or without a house number: it says where."""
-    return bool(_STREET_NAME.search(sentence))
+    return gives_street_address(sentence) or bool(_STREET_NAME.search(sentence))
 
 
 def gives_email_address(sentence: str) -> bool:

@@ -437,12 +437,12 @@ def _unit_after(text: str, pos: int, partitive: bool = True) -> tuple[str, int]:
     if m and m.group(2).lower() in UNIT_QUALIFIERS:
         m = _UNIT_WORD.match(text, m.end()) or m
     if m is not None and m.group(2).lower() not in STOPWORDS and not is_unit(m.group(2)):
-        after = _UNIT_WORD.match(text, m.end())
         if m.group(2).lower() in CARDINALS:
             # "four two-year-olds", "ten twenty-minute slots": the next number has the unit, and this
             # one counts what the compound describes
             counted = _COUNTED_AFTER.match(text, m.start(2))
             return (stem(counted.group(1) or counted.group(2)), -1) if counted else ("", -1)
+        after = _UNIT_WORD.match(text, m.end())
         if after and not after.group(1) and is_unit(after.group(2)):
             m = after  # a word before a unit of measure says which: "5 unused days" counts days
     if not m:

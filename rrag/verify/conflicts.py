@@ -198,7 +198,8 @@ def _says_otherwise(judge: Judge, claim: str, said: Value, other: Stated) -> boo
     clause = _up_to_its_clause(claim, end)
     if any(not written_in(name, other.written) for _, _, name in names_in(read(clause))):
         return False  # of another thing (the judge reads an Off-Peak fee into a freeze fee's sentence)
-    if not _kinds_named(clause) <= {stem(w) for w in other.written}:
+    kinds = _kinds_named(clause)
+    if kinds and not kinds <= {stem(w) for w in other.written}:
         return False  # of another kind: a late collection's charge is no late payment's
     instead = other.value.bounded or other.value.written
     swapped = claim[:start] + instead + claim[end:]
