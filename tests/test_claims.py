@@ -62,6 +62,8 @@ def test_conjoined_independent_clauses_are_split() -> None:
         "The plan covers dental, vision, and hearing care.",  # a list of nouns, not clauses
         "Parents get 16 weeks, and they must ask early.",  # "they" would not stand alone
         "Full-time and part-time staff get leave.",
+        # numbers sharing the unit of the list's last: "Courses of 20" was a claim of its own
+        "Courses of 20, 30 and 40 hours are available.",
     ],
 )
 def test_sentences_that_would_not_stand_alone_are_kept_whole(sentence: str) -> None:

@@ -164,6 +164,14 @@ def test_sources_that_give_different_values_for_the_same_thing_disagree(
                 ),
             ),
         ),
+        # a difference between two prices is the price of neither (was "£46 vs £4": a right price trimmed)
+        (
+            "An automatic lesson costs £46 for an hour.",
+            contexts(
+                ("prices.txt", "An automatic lesson is £46."),
+                ("faq.html", "Automatic lessons cost £4 more per hour than manual ones."),
+            ),
+        ),
     ],
 )
 def test_agreeing_or_unrelated_values_are_no_disagreement(claim: str, sources: list[RetrievedChunk]) -> None:

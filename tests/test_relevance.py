@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from rrag.audit.claims import RuleClaimExtractor
 from rrag.audit.relevance import Relevance, assess
 from rrag.audit.scoring import score
 from rrag.engine.pipeline import ReliableRAG
@@ -567,6 +568,15 @@ def test_what_a_question_counts_or_names_is_read_as_said(question: str, answer: 
     assert not assess(
         "For how many weeks a year are the 15 funded hours given?", ["Meals cost £4.50 a day."]
     ).addressed
+
+
+def test_an_amount_asked_of_is_given_by_an_item_of_a_list_of_them() -> None:
+    # A driving school's right answer was refused: "asks about 30 hour; the answer gives 40 hours", its
+    # list split into the claims "Courses of 20", "Courses of 30" and "Courses of 40 hours are available."
+    answer = "Courses of 20, 30 and 40 hours are available. For Standard, the hours are 30."
+    claims = [c.text for c in RuleClaimExtractor().extract(answer)]
+    assert assess("How much is the 30 hour intensive course?", claims) == Relevance(True, "")
+    assert not assess("How much is the 25 hour intensive course?", claims).addressed
 
 
 def test_a_question_of_how_a_thing_is_done_asks_for_a_way_and_a_verb_is_said_by_its_noun() -> None:

@@ -194,6 +194,9 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         ("cheese aged 12 months", [(12.0, "month")]),  # a time it was kept, not an age of twelve
         ("closes at 5.30pm", [(17.5, "time")]),  # a British time: was 5.3 of a unit "pm"
         ("costs 5.30", [(5.3, "")]),  # ... and without am or pm an amount
+        # every item of a list takes the unit of its last: "20" of "20, 30 and 40 hours" was a bare number
+        ("courses of 20, 30 and 40 hours", [(20.0, "hour"), (30.0, "hour"), (40.0, "hour")]),
+        ("tickets of 20, 30 or 50p", [(0.2, "GBP"), (0.3, "GBP"), (0.5, "GBP")]),
     ],
 )
 def test_quantities(text: str, expected: list[tuple[float, str]]) -> None:

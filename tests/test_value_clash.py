@@ -12,7 +12,7 @@ from rrag.audit.claims import RuleClaimExtractor
 from rrag.settings import Settings
 from rrag.text import content_words, quantities, same_amount
 from rrag.text.values import clashes, values
-from rrag.types import Chunk, Claim, ClaimStatus, Report, RetrievedChunk, ValueClash
+from rrag.types import Chunk, Claim, ClaimStatus, Report, RetrievedChunk, ValueClash, Verdict
 from rrag.verify.base import Verifier
 from rrag.verify.guarded import GuardedVerifier
 from rrag.verify.lexical import LexicalVerifier
@@ -973,3 +973,23 @@ def test_a_day_of_every_month_age_limits_a_ranges_end_and_a_count_of_an_age_grou
     assert verdict.status is ClaimStatus.CONTRADICTED and f"the evidence says '{says}" in verdict.reason
     same = LexicalVerifier().verify(Claim(agrees, 0, len(agrees)), contexts(evidence))
     assert same.status is not ClaimStatus.CONTRADICTED, same.reason
+
+
+def test_a_difference_is_the_amount_of_neither_thing_it_compares() -> None:
+    # A driving school's "£4 more per hour than manual ones" stated a lesson's price of £4 (supported)
+    # and disagreed with the £46 an automatic lesson costs (a right price trimmed LOW).
+    evidence = contexts(
+        "Automatic lessons cost £4 more per hour than manual ones. An automatic lesson is £46."
+    )
+
+    def verdict(claim: str) -> Verdict:
+        return LexicalVerifier().verify(Claim(claim, 0, len(claim)), evidence)
+
+    price = verdict("An automatic lesson costs £4.")
+    assert price.status is ClaimStatus.UNSUPPORTED and "'£4 more per hour'" in price.reason
+    assert (
+        verdict("Automatic lessons are £4 an hour more than manual lessons.").status is ClaimStatus.SUPPORTED
+    )
+    other = verdict("Automatic lessons are £10 an hour more than manual lessons.")
+    assert other.status is ClaimStatus.CONTRADICTED and "the evidence says '£4'" in other.reason
+    assert verdict("An automatic lesson costs £46.").status is ClaimStatus.SUPPORTED

@@ -254,12 +254,20 @@ def _split_facts(answer: str, start: int, end: int) -> list[tuple[str, int, int]
         for (s, _), found in zip(pieces, numbers)
         if found
     )
+    # a number that takes its unit from the list it is in is no fact alone ("20" of "Courses of 20, 30
+    # and 40 hours are available")
+    units = {q.start + start: q.unit for q in quantities(answer[start:end])}
+    listed = any(
+        found and not found[0].unit and units.get(s + found[0].start)
+        for (s, _), found in zip(pieces, numbers)
+    )
     if (
         len(pieces) < 2
         or not any("and" in m.group().lower() for m in cuts)
         or not all(numbers)
         or not content_words(lead)
         or in_range
+        or listed
     ):
         return [("", start, end)]
     facts = [("", *pieces[0])]

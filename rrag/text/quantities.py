@@ -30,6 +30,8 @@ from rrag.lang.en.numerals import (
     DENOMINATORS,
     ELLIPSIS,
     ELLIPSIS_AFTER,
+    LIST_COMMA,
+    LIST_LAST,
     NO_SHARE_BEFORE,
     ONE,
     ORDINAL_SUFFIXES,
@@ -254,12 +256,13 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if not RANGE_JOIN.fullmatch(text, low.end, high.start):
             continue
         if not low.unit and high.unit:
-            hundredths = (
-                high.unit_end > 0 and stem(text[high.end : high.unit_end].strip().lower()) in HUNDREDTHS
-            )
-            found[i] = low._replace(unit=high.unit, value=low.value / 100 if hundredths else low.value)
+            found[i] = _with_unit_of(text, low, high)
         elif low.unit == CALENDAR_YEAR and high.unit != CALENDAR_YEAR:
             found[i + 1] = _year_after(text, low, high)
+    for i, item in enumerate(found):
+        last = last_listed(text, found, i)
+        if not item.unit and last is not None and found[last].unit:
+            found[i] = _with_unit_of(text, item, found[last])
     for i, (first, then) in enumerate(zip(found, found[1:])):
         if (
             first.unit
@@ -269,6 +272,35 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         ):
             found[i + 1] = then._replace(unit=first.unit)
     return tuple(found)
+
+
+def _with_unit_of(text: str, bare: Quantity, given: Quantity) -> Quantity:
+    """`bare` with the unit of `given`, written after it ("3 to 5 days", "20p to 50p": 0.2 to 0.5 GBP)."""
+    hundredths = given.unit_end > 0 and stem(text[given.end : given.unit_end].strip().lower()) in HUNDREDTHS
+    return bare._replace(unit=given.unit, value=bare.value / 100 if hundredths else bare.value)
+
+
+def last_listed(text: str, found: Sequence[Quantity], i: int) -> int | None:
+    """Where `found[i]` is an item before the last of a list of three or more numbers ("20" and "30"
+    of "20, 30 and 40 hours": commas between the items, "and" or "or" before the last), the index of
+    that last; else None."""
+    joins = [_list_join(text, a, b) for a, b in zip(found, found[1:])]
+    first = i
+    while first > 0 and joins[first - 1] == ",":
+        first -= 1
+    last = i
+    while last < len(joins) and joins[last] == ",":
+        last += 1
+    listed = last < len(joins) and joins[last] == "and" and last + 1 - first >= 2
+    return last + 1 if listed else None
+
+
+def _list_join(text: str, a: Quantity, b: Quantity) -> str:
+    """How a list joins `a` to the number after it: "," between items, "and" before its last ("or"
+    too), "" for no list's join."""
+    if LIST_COMMA.fullmatch(text, a.end, b.start):
+        return ","
+    return "and" if LIST_LAST.fullmatch(text, a.end, b.start) else ""
 
 
 def _is_span(text: str, m: re.Match[str]) -> bool:

@@ -33,6 +33,7 @@ from rrag.lang.en.numerals import (
     BOUND_BEFORE,
     BOUND_PREPOSITIONS,
     BOUND_SAID,
+    DIFFERENCE_AFTER,
     MOVED_UP,
     RANGE_JOIN,
     SHARED_BOUND_JOIN,
@@ -63,6 +64,7 @@ from rrag.text.quantities import (
     converted_tolerance,
     is_measured,
     is_unit,
+    last_listed,
     month_ranges,
     months,
     months_inside,
@@ -122,6 +124,9 @@ class Value:
     bounded: str = ""  # the value with its bound's words, as its text writes them
     bounded_at: int = -1  # where `bounded` starts in its text
     event: str = ""  # of a time: "start" or "end" where its verb opens or closes something ("opens at 8:00")
+    # "more" or "less" where the text gives it as a gap between two things ("£4 more per hour than
+    # manual ones"): a difference, comparable only with another difference the same way
+    compared: str = ""
 
     def cases_shared(self, other: Value) -> int:
         """How many of this value's cases (a day, a season, a state, a model: not what a rate is per,
@@ -138,10 +143,11 @@ class Value:
         return bool(other.row) and not names_row(other.row, self.words)
 
     def compatible(self, other: Value) -> bool:
-        """Whether the two can be values of the same thing: the same measure, and no axis that both
-        qualify on which they differ (a qualifier only one of them names leaves the question open).
+        """Whether the two can be values of the same thing: the same measure, both amounts or both
+        differences, and no axis that both qualify on which they differ (a qualifier only one of them
+        names leaves the question open).
         Two amounts each per a time are amounts of one rate ("10 days per year", "per month")."""
-        if self.measure != other.measure:
+        if self.measure != other.measure or self.compared != other.compared:
             return False
         if not (self.qualifiers and other.qualifiers):
             return True  # most values: no axis both qualify on
@@ -275,15 +281,20 @@ def values(text: str) -> tuple[Value, ...]:
                 bounded=text[bound_start:bound_end] if bound else "",
                 bounded_at=bound_start if bound else -1,
                 event=_event(text, q) if measure == TIME_OF_DAY else "",
+                compared=_compared(text, q),
             )
         )
     for i, (first, then) in enumerate(zip(out, out[1:])):
         if _shares_bound(text, first, then):
             at = then.quantity.start
             out[i + 1] = replace(then, bound=first.bound, bounded=then.written, bounded_at=at)
+    read_quantities = [v.quantity for v in out]
     for i, (low, high) in enumerate(zip(out, out[1:])):
         joined = RANGE_JOIN.fullmatch(text, low.quantity.end, high.quantity.start)
-        if joined and low.measure == high.measure and low.amount < high.amount:
+        listed = (
+            last_listed(text, read_quantities, i) is not None
+        )  # "20, 30 and 40 hours": three values, no range
+        if joined and not listed and low.measure == high.measure and low.amount < high.amount:
             # Both ends are the range: "3-5 business days", from its first character to its unit's last,
             # and a qualifier of either end is the range's ("9 am to 5 pm on weekdays"), as are the
             # words next to either ("open from 9:00 to 18:00": the shop's opening hours, both ends).
@@ -339,6 +350,13 @@ def _bound(text: str, q: Quantity) -> tuple[str, tuple[int, int]]:
     if after:
         return ("upper" if after.group("upper") else "lower"), (q.start, after.end())
     return "", (q.start, end)
+
+
+def _compared(text: str, q: Quantity) -> str:
+    """ "more" or "less" where `text` gives `q` as a difference ("£4 more per hour than manual ones"),
+    else ""."""
+    after = DIFFERENCE_AFTER.match(text, max(q.end, q.unit_end))
+    return "" if after is None else "more" if after.group("more") else "less"
 
 
 def _event(text: str, q: Quantity) -> str:

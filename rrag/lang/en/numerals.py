@@ -100,6 +100,9 @@ ELLIPSIS_AFTER = re.compile(r"\s+(?:in|for|on|at|with|when|during|per|a|an)\b", 
 AND_A_PART = re.compile(r"\s+and\s+(?:an?\s+(?P<part>half|quarter)|three[\s-]+quarters?)\b", re.IGNORECASE)
 PARTS = {"half": 0.5, "quarter": 0.25, "": 0.75}
 RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
+# Between the items of a list of numbers that share the unit of its last: "20, 30 and 40 hours".
+LIST_COMMA = re.compile(r"\s*,\s*")
+LIST_LAST = re.compile(r",?\s+(?:and|or)\s+", re.IGNORECASE)
 # Between two counted or measured values that share the bound said before the first: "up to two
 # cats or one dog" is at most one dog.
 SHARED_BOUND_JOIN = re.compile(r",?\s+(?:or|and)\s+", re.IGNORECASE)
@@ -153,6 +156,13 @@ AGED_BEFORE = re.compile(
 _UPPER_AFTER = "or (?:less|fewer|younger|under|below)|at most|at the most"
 _LOWER_AFTER = "or (?:more|over|older|above)|and (?:over|above|older)|at least"
 BOUND_AFTER = re.compile(rf"\s+(?:(?P<upper>{_UPPER_AFTER})|(?P<lower>{_LOWER_AFTER}))\b", re.IGNORECASE)
+# An amount given as the gap between two things, no amount of either: "£4 more per hour than manual
+# ones", "£10 an hour more", "two years older", "10% cheaper". Its direction: "more" or "less".
+_MORE = "more|greater|higher|longer|older|dearer|bigger|larger|faster|heavier"
+_LESS = "less|fewer|lower|shorter|younger|cheaper|smaller|slower|lighter"
+DIFFERENCE_AFTER = re.compile(
+    rf"(?:\s+(?:per|a|an|each|every)\s+[^\W\d_]+)?\s+(?:(?P<more>{_MORE})|(?P<less>{_LESS}))\b", re.IGNORECASE
+)
 # A bound said anywhere, before its amount or after it: "under 20 kg" and "20 kg or less" say one bound.
 BOUND_SAID = re.compile(
     rf"\b(?:(?P<upper>{_UPPER_BEFORE}|{_UPPER_AFTER})|(?P<lower>{_LOWER_BEFORE}|{_LOWER_AFTER}))\b",
