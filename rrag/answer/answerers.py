@@ -238,7 +238,7 @@ def _answering_first(question: str, picked: list[tuple[Chunk, Span]]) -> list[tu
         lead = max(holding, key=lambda p: (bool(per) and gives_rate(p[1].text, per), covered(p[1])))
     else:  # in the order of relevance, one of the kind the question names first ("Private Office
         # memberships" is another kind of a monthly membership)
-        mine = (p for p in holding if not named_as_another_kind(p[1].text, asked, asked))
+        mine = (p for p in holding if not named_as_another_kind(p[1].text, question))
         lead = next(mine, holding[0]) if holding else on_item[0]
     # Where the lead is of what the question names, a sentence of another section of its document that
     # does not name it is of another thing ("Open Monday to Saturday 09:00 to 18:00." under "Mill

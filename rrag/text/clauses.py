@@ -16,7 +16,6 @@ document that quotes its source states the fact for the reader.
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -141,15 +140,25 @@ def refers_back(text: str, at: int) -> bool:
     )
 
 
-def named_as_another_kind(text: str, named: Collection[str], allowed: Collection[str]) -> bool:
-    """Whether the parse of `text` names one of the `named` words (content words) only with a modifier
-    that makes it a kind of it none of the `allowed` words says: "Private Office memberships" for a
-    monthly membership, "a post office" for your office; not "three months' notice" (an amount of it),
-    "an engineer's visit takes" (a doer), nor "the Otter Pool ...; the Minnow Pool" for the Otter Pool."""
+def named_as_another_kind(text: str, question: str) -> bool:
+    """Whether the parse of `text` names one of the question's words only with a modifier that makes
+    it a kind of it the question does not say: "Private Office memberships" for a monthly membership,
+    "a post office" for your office; not "three months' notice" (an amount of it), "an engineer's
+    visit takes" (a doer), nor "the Otter Pool ...; the Minnow Pool" for the Otter Pool. An adjective
+    makes a kind only of a noun the question gives one too ("an annual membership" for a monthly
+    one; "your practical test" is the test)."""
+    asked = set(content_words(question))
+    described = {_term(t.head) for t in _parsed(question) if t.dep_ == "amod"}
     kinds: dict[str, bool] = {}
     for t in _parsed(text):
-        if (term := _term(t)) in named:
-            other = any(c.dep_ in KIND_LABELS and _term(c) and _term(c) not in allowed for c in t.children)
+        if (term := _term(t)) in asked:
+            other = any(
+                c.dep_ in KIND_LABELS
+                and (c.dep_ != "amod" or term in described)
+                and _term(c)
+                and _term(c) not in asked
+                for c in t.children
+            )
             kinds[term] = kinds.get(term, True) and other
     return any(kinds.values())
 
