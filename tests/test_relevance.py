@@ -579,6 +579,28 @@ def test_an_amount_asked_of_is_given_by_an_item_of_a_list_of_them() -> None:
     assert not assess("How much is the 25 hour intensive course?", claims).addressed
 
 
+@pytest.mark.parametrize(
+    ("question", "answer", "addressed"),
+    [
+        # a nursery's unanswered questions passed HIGH on a sentence that names who, but no name
+        ("What is the chef's name?", "All meals are cooked on site by our chef.", False),
+        (
+            "What is the name of the nursery manager?",
+            "The nursery is open from 7:30 to 18:00, Monday to Friday, 51 weeks a year.",  # days: no names
+            False,
+        ),
+        ("What's the name of the nursery manager?", "The nursery manager is Sarah Lee.", True),
+        ("What is the name of the Larkfield app?", "Bookings are made in the Larkfield app.", False),
+    ],
+)
+def test_a_question_of_a_name_is_answered_by_a_name_it_does_not_say(
+    question: str, answer: str, addressed: bool
+) -> None:
+    assert analyse(question).kind is Kind.NAME
+    assert assess(question, [answer]).addressed is addressed
+    assert analyse("What is the maximum number of names on a policy?").kind is not Kind.NAME
+
+
 def test_a_question_of_how_a_thing_is_done_asks_for_a_way_and_a_verb_is_said_by_its_noun() -> None:
     # "How can I pay the fees?" asked for an amount of money, and "pay" was not said by "payments"
     answer = ["We accept Tax-Free Childcare payments and employer childcare vouchers."]

@@ -69,6 +69,7 @@ class Relevance:
 
 
 _DAYS = frozenset(stem(w) for w in (*WEEKDAYS, *WEEK_PARTS))
+_CALENDAR_WORDS = frozenset((*WEEKDAYS, *MONTH_NAMES))
 
 
 def _said(term: str, said: set[str]) -> bool:
@@ -85,6 +86,12 @@ def gives_kind(sentence: str, q: Question) -> bool:
     """Whether `sentence` gives the kind of value `q` asks for (a count: no price; a place: not a time)."""
     if q.kind in GIVES_CONTACT:
         return GIVES_CONTACT[q.kind](sentence)
+    if q.kind is Kind.NAME:  # a capitalised word the question does not say ("The manager is Sarah Lee"),
+        # not a day's or a month's
+        return any(
+            stem(word) not in q.key_terms and word.removesuffix("s") not in _CALENDAR_WORDS
+            for word in read(sentence).capitalised
+        )
     found = read(sentence).quantities
     units = [unit_read(sentence, n) for n in found]
     if q.kind is Kind.MONEY:  # an amount, nothing, or a share of one ("50% of the total at booking")

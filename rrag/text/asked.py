@@ -27,6 +27,7 @@ from rrag.lang.en.questions import (
     HOW_SIZED,
     MONEY_NOUNS,
     MONEY_VERBS,
+    NAME_ASKED,
     PERCENT_ASKED,
     PHONE_ASKED,
     SPEED_ASKED,
@@ -63,6 +64,7 @@ class Kind(str, Enum):
     WEB = "a web address"
     AGE = "an age"
     SPEED = "a speed or the time it takes"
+    NAME = "a name"
 
 
 TIME_UNIT_STEMS = {stem(u): u for u in TIME_UNITS}
@@ -102,6 +104,8 @@ def analyse(question: str) -> Question:
         if m := asked.search(question):
             # "phone number", "what number do I call": the kind asked for, not what it is of
             return Question(contact, "", "", _key_terms(question) - set(content_words(m.group())))
+    if m := NAME_ASKED.match(question):  # a name, not the kind of value its words name
+        return Question(Kind.NAME, "", "", _key_terms(question) - {"name"})
     if m := ADDRESS_ASKED.search(question):
         return Question(Kind.PLACE, "", "", _key_terms(question) - set(content_words(m.group())))
     if AGE_ASKED.search(question):

@@ -74,6 +74,13 @@ WHAT_DOES = re.compile(
 )
 # A question of who asks for a person or a body, whatever it names ("Who pays the late fee?").
 WHO = re.compile(r"\W*(?:who|whom|whose)\b", re.IGNORECASE)
+# A question of what a name is asks for a name ("What is the name of the nursery manager?", "What's the
+# chef's name?"): "All meals are cooked on site by our chef" gives none.
+NAME_ASKED = re.compile(
+    r"\W*(?:what|which)(?:[\u2019']s|\s+(?:is|are|was|were))\s+(?:the\s+|your\s+|their\s+|its\s+)?"
+    r"(?:names?\s+of\b|[^?]*?[\u2019']s\s+names?\b)",
+    re.IGNORECASE,
+)
 
 # A question of how old, or of an age limit, asks for an age ("How old do I have to be to rent a car?",
 # "What is the minimum age?"); an age is a number said with a word of age ("aged between 21 and 75",
