@@ -558,6 +558,10 @@ def test_the_reason_names_what_was_asked() -> None:
             "We keep one adult to every three children under two, one to every four two-year-olds and one "
             "to every eight children aged three and over.",
         ),
+        # a word the question's names a kind of says it (a holiday park's right answers were refused:
+        # "the answer is about something else than what was asked")
+        ("Do babies pay?", "Children under 3 stay free."),
+        ("Are campfires allowed?", "Open fires are not permitted."),
     ],
 )
 def test_what_a_question_counts_or_names_is_read_as_said(question: str, answer: str) -> None:
@@ -568,6 +572,7 @@ def test_what_a_question_counts_or_names_is_read_as_said(question: str, answer: 
     assert not assess(
         "For how many weeks a year are the 15 funded hours given?", ["Meals cost £4.50 a day."]
     ).addressed
+    assert not assess("Do babies pay?", ["Dogs stay free."]).addressed  # a dog is no kind of baby
 
 
 def test_an_amount_asked_of_is_given_by_an_item_of_a_list_of_them() -> None:

@@ -3,7 +3,8 @@ the point: asked for the X400's retail price, an extractive answer quoting its a
 supported claim by claim, and no verifier notices.
 
 Offline, an answer addresses the question when
-1. it shares some of the question's key terms (a quarter, at least one),
+1. it shares some of the question's key terms (a quarter, at least one; a word the term names a kind
+   of counts: "babies" are said by "children", "campfires" by "open fires"),
 2. one of its sentences gives the kind of value the question asks for (a price question needs an
    amount of money, "how many days" a number of days, "how long" a number, "what percentage" a
    percentage, "what time" a time of day, "where" a place: office hours do not say where to park), and
@@ -44,6 +45,7 @@ from rrag.lang.en.questions import (
     YES_NO,
 )
 from rrag.lang.en.table_rows import column_headers, names_row, row_subject
+from rrag.lang.en.wordnet import kind_of, wordnet
 from rrag.text import (
     content_words,
     has_digit,
@@ -80,6 +82,24 @@ def _said(term: str, said: set[str]) -> bool:
         or (w.startswith(term) and w[len(term) :] in DERIVING_SUFFIXES)
         for w in said
     )
+
+
+def _kinds_said(question: str, unsaid: set[str], sentences: Sequence[str]) -> set[str]:
+    """The key terms of `unsaid` whose noun in the question names a kind of a noun the answer says (as
+    WordNet relates them): "Children under 3 stay free" says what "babies" pay. Nouns only: a verb has
+    senses enough to be a kind of most ("breaks" of "switch")."""
+    if not unsaid:
+        return set()
+    nouns = {
+        w for s in sentences for w in map(str.lower, read(s).words) if content_words(w) and wordnet().noun(w)
+    }
+    return {
+        term
+        for w in map(str.lower, read(question).words)
+        if (term := next(iter(content_words(w)), "")) in unsaid
+        and wordnet().noun(w)
+        and any(kind_of(w, noun) for noun in nouns)
+    }
 
 
 def gives_kind(sentence: str, q: Question) -> bool:
@@ -204,6 +224,7 @@ def assess(question: str, sentences: Sequence[str], headings: Sequence[str] = ()
     if not q.key_terms and q.kind is None:
         return Relevance(True, "")
     said = {t for s in sentences for t in read(s).content_words}
+    said |= _kinds_said(question, {t for t in q.key_terms if not _said(t, said)}, sentences)
     shared = sum(_said(t, said) for t in q.key_terms)
     share = shared / len(q.key_terms) if q.key_terms else 1.0
     # An answer that opens with a pronoun says it of what was asked ("It costs £35 for up to three items");
