@@ -284,6 +284,13 @@ def test_a_caption_or_heading_without_a_full_stop_is_not_an_answer(embedder: Emb
             "The Free plan is limited to 3 shared notebooks",
             id="row-subject",
         ),
+        pytest.param(  # a price, not the difference between two prices
+            "What do automatic lessons cost?",
+            "Automatic lessons cost £4 more per hour than manual ones.\n\n"
+            "A one-hour manual lesson is £42 and an automatic lesson is £46.",
+            "A one-hour manual lesson is £42 and an automatic lesson is £46.",
+            id="difference",
+        ),
     ],
 )
 def test_the_sentence_that_gives_what_is_asked_leads(

@@ -606,6 +606,15 @@ def test_a_question_of_a_name_is_answered_by_a_name_it_does_not_say(
     assert analyse("What is the maximum number of names on a policy?").kind is not Kind.NAME
 
 
+def test_a_price_is_given_by_an_amount_and_a_difference_only_where_one_is_asked() -> None:
+    # A driving school's "What do automatic lessons cost?" was answered with the £4 they cost more than
+    # manual ones, passed HIGH, over the £46 an automatic lesson costs.
+    difference = ["Automatic lessons cost £4 more per hour than manual ones."]
+    assert not assess("What do automatic lessons cost?", difference).addressed
+    assert assess("How much more do automatic lessons cost?", difference) == Relevance(True, "")
+    assert assess("What do automatic lessons cost?", ["An automatic lesson is £46."]) == Relevance(True, "")
+
+
 def test_a_question_of_how_a_thing_is_done_asks_for_a_way_and_a_verb_is_said_by_its_noun() -> None:
     # "How can I pay the fees?" asked for an amount of money, and "pay" was not said by "payments"
     answer = ["We accept Tax-Free Childcare payments and employer childcare vouchers."]

@@ -357,10 +357,14 @@ def test_a_whole_number_and_a_half_is_one_value_of_its_unit():
         ("The parcel weighs 5 pounds.", False),  # a mass
         ("Costs are 5% higher.", False),
         ("Parents get 16 weeks of leave.", False),
+        # a difference between two prices is the price of neither (it led the answer to "What do
+        # automatic lessons cost?" over the £46 an automatic lesson costs)
+        ("Automatic lessons cost £4 more per hour than manual ones.", False),
     ],
 )
 def test_gives_money(sentence: str, money: bool) -> None:
     assert gives_money(sentence) is money
+    assert gives_money(sentence, differences=True) is (money or "more per hour" in sentence)
 
 
 def test_a_thing_named_with_a_measure_is_no_kind_of_it() -> None:

@@ -373,7 +373,7 @@ def _gives_what_is_asked(question: str) -> Callable[[str], object] | None:
         return _NAME.search
     asked = analyse(question)
     if asked.kind is Kind.MONEY:
-        return gives_money
+        return partial(gives_money, differences=asked.difference)
     if asked.kind is not None:
         return partial(gives_kind, q=asked)
     if WHEN.match(question):

@@ -115,7 +115,7 @@ def gives_kind(sentence: str, q: Question) -> bool:
     found = read(sentence).quantities
     units = [unit_read(sentence, n) for n in found]
     if q.kind is Kind.MONEY:  # an amount, nothing, or a share of one ("50% of the total at booking")
-        return gives_money(sentence) or costs_nothing(sentence) or "%" in units
+        return gives_money(sentence, q.difference) or costs_nothing(sentence) or "%" in units
     if q.kind is Kind.PERCENT:
         return "%" in units
     if q.kind is Kind.DURATION:

@@ -6,7 +6,7 @@ gives it (rrag/audit/relevance.py)."""
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from itertools import dropwhile, takewhile
 
@@ -17,6 +17,7 @@ from rrag.lang.en.questions import (
     AGE_WORDS,
     ASKING,
     DAY_COUNTING,
+    DIFFERENCE_ASKED,
     DIMENSIONS,
     EMAIL_ASKED,
     HOW_DONE,
@@ -84,10 +85,16 @@ class Question:
     qualifier: str  # the word that says which value: "retail" in "retail price"
     key_terms: frozenset[str]
     dimension: tuple[str, ...] = ()  # for "how deep": the stems that say a depth
+    difference: bool = False  # asks how much more one thing is than another ("How much more ...?")
 
 
 def analyse(question: str) -> Question:
     """What `question` asks for."""
+    asked = _analysed(question)
+    return replace(asked, difference=bool(DIFFERENCE_ASKED.search(question))) if asked.kind else asked
+
+
+def _analysed(question: str) -> Question:
     tokens = read(question).words
     kind: Kind | None = None
     time_unit = ""

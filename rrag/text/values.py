@@ -654,10 +654,14 @@ def unit_read(sentence: str, n: Quantity) -> str:
     return unit or (MONEY if any(w.lower() in MONEY_NOUNS for w in words(header)) else "")
 
 
-def gives_money(sentence: str) -> bool:
+def gives_money(sentence: str, differences: bool = False) -> bool:
     """Whether `sentence` gives an amount of money: in a currency ("£6", "50p", "73 cents") or under a
-    money column's header ("the price (GBP) is 25", "the fee is 30")."""
-    return any(unit_read(sentence, n) in CURRENCY_CODES | {MONEY} for n in quantities(sentence))
+    money column's header ("the price (GBP) is 25", "the fee is 30"); a difference between two
+    amounts ("£4 more per hour than manual ones") only with `differences`."""
+    return any(
+        unit_read(sentence, n) in CURRENCY_CODES | {MONEY} and (differences or not _compared(sentence, n))
+        for n in quantities(sentence)
+    )
 
 
 def states_one_of(text: str, given: Sequence[Value]) -> bool:

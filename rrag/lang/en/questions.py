@@ -58,6 +58,12 @@ HOW_MUCH_MONEY = re.compile(
     rf"\bhow\s+much\b(?:[^?]*\b(?:{'|'.join(MONEY_VERBS)})\b|\s+(?:is|are|was|were)\s+(?:an?|it\s+to)\b)",
     re.IGNORECASE,
 )
+# A question of how much more one thing is than another asks for a difference ("How much more do
+# automatic lessons cost?"): "£4 more per hour than manual ones" answers it, and no question of a price.
+DIFFERENCE_ASKED = re.compile(
+    r"\bhow\s+much\s+(?:more|less|extra|cheaper|dearer)\b|\bdifference\b|\b(?:more|less|cheaper|dearer)\s+than\b",
+    re.IGNORECASE,
+)
 # Nouns of money, as written: their stems would take "far" for "fare" ("How far in advance ...").
 # An insurance excess (a deductible) is the part of a claim the policyholder pays.
 MONEY_NOUNS = frozenset(
