@@ -206,13 +206,13 @@ class ChunkIndex:
         embeddings: np.ndarray | None = None,
         sentences: Sequence[np.ndarray] | None = None,
     ) -> None:
-        """Insert or overwrite chunks by id (so a retried ingest cannot create duplicates), then the
-        vectors of their sentences: deleting a chunk by its id deletes every row written for it (one
-        whose sentences failed to land is scored as a whole until it is written again). `embeddings`
-        and `sentences`: rows computed elsewhere (vectors a document had, the benchmark's cheap
-        corpus); default: the embedder's."""
+        """Insert or overwrite chunks by id (so a retried ingest cannot create duplicates), each with the
+        vectors of its sentences, written first: a chunk never lacks them, and a failed write leaves
+        only rows no chunk leads to. `embeddings` and `sentences`: rows computed elsewhere (vectors a
+        document had, the benchmark's cheap corpus); default: the embedder's."""
         for begin in range(0, len(chunks), WRITE_BATCH):
             batch = chunks[begin : begin + WRITE_BATCH]
+            self._add_sentences(batch, None if sentences is None else sentences[begin : begin + WRITE_BATCH])
             texts = [c.text for c in batch]
             self._chroma(
                 "store chunks",
@@ -226,7 +226,6 @@ class ChunkIndex:
                     else embeddings[begin : begin + WRITE_BATCH]
                 ),
             )
-            self._add_sentences(batch, None if sentences is None else sentences[begin : begin + WRITE_BATCH])
             self._touch()
 
     def _add_sentences(self, chunks: Sequence[Chunk], vectors: Sequence[np.ndarray] | None) -> None:
