@@ -133,8 +133,7 @@ def ratio(new: float, old: float) -> str:
 
 def build_cheap_corpus(rag: ReliableRAG, n_chunks: int, rng: random.Random) -> list[Chunk]:
     """n_chunks synthetic chunks in the index and the keyword index, embedded as the mean of their
-    sentences' template vectors, each sentence as its template's (one MiniLM call per template, not
-    per chunk)."""
+    sentences' template vectors (one MiniLM call per template, not per chunk)."""
     templates = {
         (s, t, o): i
         for i, (s, t, o) in enumerate((s, t, o) for s in SUBJECTS for t in TOPICS for o in OBJECTS)
@@ -146,10 +145,9 @@ def build_cheap_corpus(rag: ReliableRAG, n_chunks: int, rng: random.Random) -> l
     serial = 0
     for d in range(max(1, n_chunks // CHUNKS_PER_DOC)):
         topic, doc_id = TOPICS[d % len(TOPICS)], f"doc-{d:06d}"
-        chunks, vectors, sentences = [], [], []
+        chunks, vectors = [], []
         for n in range(CHUNKS_PER_DOC):
             text, vector = "", np.zeros(template_vectors.shape[1], dtype=np.float32)
-            of_chunk = []
             while len(text) < CHUNK_CHARS - 150:
                 serial += 1
                 subject, obj = rng.choice(SUBJECTS), rng.choice(OBJECTS)
@@ -158,13 +156,11 @@ def build_cheap_corpus(rag: ReliableRAG, n_chunks: int, rng: random.Random) -> l
                     f"{subject} in the {topic} programme {rng.choice(VERBS)} {obj} for the {name} project "
                     f"within {rng.randint(2, 90)} days under rule {topic[:3].upper()}-{serial}. "
                 )
-                of_chunk.append(template_vectors[templates[(subject, topic, obj)]])
-                vector += of_chunk[-1]
+                vector += template_vectors[templates[(subject, topic, obj)]]
             text, source = text.strip(), f"{doc_id}.txt"  # in English, as ingest would detect and keep
             chunks.append(Chunk(f"{doc_id}:{n}", doc_id, source, text, 0, len(text), None, n, language="en"))
             vectors.append(vector / np.linalg.norm(vector))
-            sentences.append(np.array(of_chunk))
-        rag.index.add(chunks, np.array(vectors), sentences)
+        rag.index.add(chunks, np.array(vectors))
         rag.store.save_document(
             DocumentInfo(
                 doc_id,

@@ -104,10 +104,12 @@ def test_ingest_and_query_through_a_chroma_server(
     hits = HybridRetriever(index, store, remote).retrieve("How many vacation days do full-time staff get?")
     assert hits[0].chunk.source == "annual_leave.md"
     assert HybridRetriever(index, store, remote).retrieve("What is the capital of Mongolia?") == []
-    # A chunk on the server is scored by its nearest sentence, as an embedded one is.
+    # A chunk read back from the server is scored by its nearest sentence, as an embedded one is.
     asked = index.query_vectors(["How many vacation days do full-time staff get?"])
     nearest = index.nearest(asked, 3)[0]
-    read = index.sentence_similarities(asked, [[chunk_id for chunk_id, _ in nearest] + ["no-such-chunk"]])[0]
+    chunks = index.get([chunk_id for chunk_id, _ in nearest] + ["no-such-chunk"])
+    assert [c.chunk_id for c in chunks] == [chunk_id for chunk_id, _ in nearest]
+    read = index.sentence_similarities(asked, [chunks])[0]
     assert read.keys() == dict(nearest).keys() and all(
         0.0 < similarity <= 1.0 for similarity in read.values()
     )

@@ -139,37 +139,16 @@ def test_nearest_many_gives_each_texts_ids_and_similarities_without_reading_chun
 
 
 def test_a_chunk_is_as_near_as_its_nearest_sentence(index: ChunkIndex) -> None:
-    index.add(_chunks("hr", [f"{MONGOLIA} {LEAVE} Passwords must be at least 14 characters long.", LEAVE]))
+    index.add(_chunks("hr", [f"{MONGOLIA} {LEAVE} Passwords must be at least 14 characters long."]))
     asked = index.query_vectors([VACATION, "  "])
     assert asked[1] is None  # a blank text has no vector, and no similarity
-    nearest = index.sentence_similarities(asked, [["hr:0", "hr:1", "hr:404"], ["hr:0"]])
+    chunks = index.get(["hr:0"])
+    nearest = index.sentence_similarities(asked, [chunks, chunks])
     alone = float(index.embed([LEAVE])[0] @ asked[0])
-    assert nearest == [{"hr:0": pytest.approx(alone, abs=1e-5), "hr:1": pytest.approx(alone, abs=1e-5)}, {}]
+    assert nearest == [{"hr:0": pytest.approx(alone, abs=1e-5)}, {}]
     # the whole chunk, of three topics, is further from the question than its sentence on leave
-    assert dict(index.nearest(asked, 2)[0])["hr:0"] < alone - 0.1
+    assert dict(index.nearest(asked, 1)[0])["hr:0"] < alone - 0.1
     assert index.sentence_similarities(asked, [[], []]) == [{}, {}]
-
-
-def test_a_chunks_sentences_go_with_it(index: ChunkIndex) -> None:
-    asked = index.query_vectors([VACATION])
-    index.add(_chunks("hr", [f"{MONGOLIA} {LEAVE}", LEAVE]))
-    index.add(_chunks("hr", [MONGOLIA]))  # written again: only its new sentence is its
-    assert index.sentence_similarities(asked, [["hr:0"]])[0]["hr:0"] < 0.3
-    index.delete(["hr:0"])
-    assert index.sentence_similarities(asked, [["hr:0", "hr:1"]])[0].keys() == {"hr:1"}
-    index.delete_document("hr")
-    assert index.sentence_similarities(asked, [["hr:1"]]) == [{}]
-
-
-def test_an_index_written_before_sentences_were_kept_is_given_them(
-    index: ChunkIndex, settings: Settings
-) -> None:
-    index.add(_chunks("hr", [LEAVE, MONGOLIA]))
-    index._delete_sentences({"doc_id": "hr"})  # as an index of an earlier version has none
-    asked = index.query_vectors([VACATION])
-    assert index.sentence_similarities(asked, [["hr:0"]]) == [{}]
-    assert index.backfill_sentences() == 2 and index.backfill_sentences() == 0
-    assert index.sentence_similarities(asked, [["hr:0"]])[0]["hr:0"] > 0.5
 
 
 def test_upsert_by_id_never_duplicates(index: ChunkIndex) -> None:

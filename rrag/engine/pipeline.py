@@ -80,7 +80,6 @@ class ReliableRAG(Records):
             try:  # whatever a crash or a failed write left, the folder opens (issue 46)
                 self._unrepaired = self._ingestor.repair().problems  # see rrag/ingest/journal.py
                 backfill_keywords(self.store, self.index)
-                self.index.backfill_sentences()
                 learn_modes(self.store.get_app_settings().get(OUTPUT_MODES_KEY))
                 self._repaired_on_open = self._repair_if_alone(self._presence)
             except (RRAGError, OSError) as exc:

@@ -44,8 +44,8 @@ class HybridRetriever:
         return self.retrieve_many([query], top_k)[0]
 
     def retrieve_many(self, queries: Sequence[str], top_k: int | None = None) -> list[list[RetrievedChunk]]:
-        """`retrieve` for each query, with one vector search, one read of the keyword index, one of the
-        candidates' sentence vectors and one of chunks for them all."""
+        """`retrieve` for each query, with one vector search, one read of the keyword index and one read
+        of the candidates' chunks for them all (a row the index lacks is left out)."""
         k = top_k or self.settings.top_k
         n_candidates = max(k * CANDIDATE_FACTOR, MIN_CANDIDATES)
         vectors = self.index.query_vectors(queries)
@@ -67,15 +67,14 @@ class HybridRetriever:
         # found by its code among thousands alike ("EXP-21555"), which the search cannot tell apart,
         # is scored by its own sentence, not as dissimilar.
         pools = [[*dict(hits[i]), *matches[i].candidates] if i in matches else [] for i in range(len(hits))]
-        nearest = self.index.sentence_similarities(vectors, pools)
+        chunks = {c.chunk_id: c for c in self.index.get(sorted({c for pool in pools for c in pool}))}
+        nearest = self.index.sentence_similarities(
+            vectors, [[chunks[c] for c in pool if c in chunks] for pool in pools]
+        )
         ranked = [
             self._fuse(_nearer(hits[i], nearest[i]), matches[i], scores[i], k) if i in matches else []
             for i in range(len(hits))
         ]
-        # Only the chunks that made a query's best are read (a row the index lacks is left out).
-        chunks = {
-            c.chunk_id: c for c in self.index.get(sorted({i for best in ranked for _, i, _, _ in best}))
-        }
         return [
             [RetrievedChunk(chunks[i], score, v, kw) for score, i, v, kw in best if i in chunks]
             for best in ranked

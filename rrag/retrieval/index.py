@@ -20,6 +20,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -43,9 +44,9 @@ from rrag.types import Chunk
 SPACE = "cosine"
 WRITE_BATCH = 512  # chunks per upsert: bounds memory while embedding large documents
 READ_PAGE = 5000
-# The collection of the chunks' sentence vectors, beside the chunks': a chunk is as near to a question
-# as its nearest sentence (rrag/retrieval/hybrid.py).
-SENTENCES_SUFFIX = "_sentences"
+# Chunks whose sentence vectors are kept (about 8 sentences of 1.5 KB each: 50 MB at most); the
+# candidates of a question come back for the next question about the same topic.
+SENTENCE_CACHE = 4096
 VERSIONS_PAGE = 500
 T = TypeVar("T")
 
@@ -168,18 +169,15 @@ class ChunkIndex:
         self._timeout_s = settings.index_timeout_s
         with _opening(settings):
             self._client = _client(settings, self._location)
-            self._collection = self._open_collection(settings.collection)
-            self._sentences = self._open_collection(settings.collection + SENTENCES_SUFFIX)
+            self._collection: Collection = self._chroma(
+                f"open the collection {settings.collection!r} at {self._location}",
+                self._client.get_or_create_collection,
+                settings.collection,
+                embedding_function=self._embedding_function,
+                configuration={"hnsw": {"space": SPACE}},
+            )
         self._all_cache: tuple[str, list[Chunk]] | None = None
-
-    def _open_collection(self, name: str) -> Collection:
-        return self._chroma(
-            f"open the collection {name!r} at {self._location}",
-            self._client.get_or_create_collection,
-            name,
-            embedding_function=self._embedding_function,
-            configuration={"hnsw": {"space": SPACE}},
-        )
+        self._sentence_vectors = lru_cache(maxsize=SENTENCE_CACHE)(self._embed_sentences)
 
     @property
     def location(self) -> str:
@@ -200,19 +198,12 @@ class ChunkIndex:
     def count(self) -> int:
         return self._chroma("count chunks", self._collection.count)
 
-    def add(
-        self,
-        chunks: Sequence[Chunk],
-        embeddings: np.ndarray | None = None,
-        sentences: Sequence[np.ndarray] | None = None,
-    ) -> None:
-        """Insert or overwrite chunks by id (so a retried ingest cannot create duplicates), each with the
-        vectors of its sentences, written first: a chunk never lacks them, and a failed write leaves
-        only rows no chunk leads to. `embeddings` and `sentences`: rows computed elsewhere (vectors a
-        document had, the benchmark's cheap corpus); default: the embedder's."""
+    def add(self, chunks: Sequence[Chunk], embeddings: np.ndarray | None = None) -> None:
+        """Insert or overwrite chunks by id (so a retried ingest cannot create duplicates).
+        `embeddings`: rows computed elsewhere (vectors a document had, the benchmark's cheap corpus);
+        default: the embedder's."""
         for begin in range(0, len(chunks), WRITE_BATCH):
             batch = chunks[begin : begin + WRITE_BATCH]
-            self._add_sentences(batch, None if sentences is None else sentences[begin : begin + WRITE_BATCH])
             texts = [c.text for c in batch]
             self._chroma(
                 "store chunks",
@@ -227,38 +218,6 @@ class ChunkIndex:
                 ),
             )
             self._touch()
-
-    def _add_sentences(self, chunks: Sequence[Chunk], vectors: Sequence[np.ndarray] | None) -> None:
-        """Write each chunk's sentence vectors in place of those it had (text at rest stays the chunk's)."""
-        self._delete_sentences({"chunk_id": {"$in": [c.chunk_id for c in chunks]}})
-        if vectors is None:
-            vectors = [self.embed([span.text for span in split_sentences(c.text)]) for c in chunks]
-        rows = [
-            (f"{c.chunk_id}#{n}", c, row)
-            for c, of_chunk in zip(chunks, vectors)
-            for n, row in enumerate(of_chunk)
-        ]
-        for begin in range(0, len(rows), WRITE_BATCH):
-            part = rows[begin : begin + WRITE_BATCH]
-            self._chroma(
-                "store sentence vectors",
-                self._sentences.upsert,
-                ids=[i for i, _, _ in part],
-                embeddings=[row for _, _, row in part],
-                metadatas=[{"chunk_id": c.chunk_id, "doc_id": c.doc_id} for _, c, _ in part],
-            )
-
-    def _delete_sentences(self, where: dict[str, Any]) -> None:
-        self._chroma("delete sentence vectors", self._sentences.delete, where=where)
-
-    def backfill_sentences(self) -> int:
-        """Write the sentence vectors of an index written before they were kept; how many chunks."""
-        if self._chroma("count sentences", self._sentences.count) or not self.count():
-            return 0
-        chunks = self.all_chunks()
-        for begin in range(0, len(chunks), WRITE_BATCH):
-            self._add_sentences(chunks[begin : begin + WRITE_BATCH], None)
-        return len(chunks)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """The vectors the index would store for `texts`."""
@@ -288,12 +247,10 @@ class ChunkIndex:
     def delete(self, chunk_ids: Sequence[str]) -> None:
         if chunk_ids:
             self._chroma("delete chunks", self._collection.delete, ids=list(chunk_ids))
-            self._delete_sentences({"chunk_id": {"$in": list(chunk_ids)}})
             self._touch()
 
     def delete_document(self, doc_id: str) -> None:
         self._chroma(f"delete the chunks of {doc_id}", self._collection.delete, where={"doc_id": doc_id})
-        self._delete_sentences({"doc_id": doc_id})
         self._touch()
 
     def purge_deleted(self) -> None:
@@ -409,30 +366,23 @@ class ChunkIndex:
         return out
 
     def sentence_similarities(
-        self, vectors: Sequence[np.ndarray | None], chunk_ids: Sequence[Sequence[str]]
+        self, vectors: Sequence[np.ndarray | None], chunks: Sequence[Sequence[Chunk]]
     ) -> list[dict[str, float]]:
-        """For each vector, the cosine similarity of the nearest sentence of each of its chunk ids' chunks
-        (a chunk without sentence vectors is left out): one read for them all."""
-        wanted = sorted({c for ids in chunk_ids for c in ids})
-        if not wanted:
-            return [{} for _ in vectors]
-        stored = self._chroma(
-            "read sentence vectors",
-            self._sentences.get,
-            where={"chunk_id": {"$in": wanted}},
-            include=["embeddings", "metadatas"],
-        )
-        rows: dict[str, list[np.ndarray]] = {}
-        embeddings = [] if stored["embeddings"] is None else stored["embeddings"]
-        for meta, row in zip(stored["metadatas"] or [], embeddings):
-            rows.setdefault(str(meta["chunk_id"]), []).append(row)
-        sentences = {c: np.asarray(of_chunk, dtype=np.float32) for c, of_chunk in rows.items()}
+        """For each vector, the cosine similarity of the nearest sentence of each of its chunks, by chunk
+        id. A chunk's sentences are embedded once per process (`_sentence_vectors`, by the chunk's text)."""
         return [
-            {c: float((sentences[c] @ vector).max()) for c in ids if c in sentences}
+            {
+                chunk.chunk_id: float(near.max())
+                for chunk in of_vector
+                if len(near := self._sentence_vectors(chunk.text) @ vector)
+            }
             if vector is not None
             else {}
-            for vector, ids in zip(vectors, chunk_ids)
+            for vector, of_vector in zip(vectors, chunks)
         ]
+
+    def _embed_sentences(self, text: str) -> np.ndarray:
+        return self.embed([span.text for span in split_sentences(text)])
 
     def _search(self, vectors: Sequence[np.ndarray | None], k: int, include: list[str]) -> Any:
         """Chroma's query result for `vectors` (none of them None); None when there is nothing to search
