@@ -138,17 +138,14 @@ def test_nearest_many_gives_each_texts_ids_and_similarities_without_reading_chun
     assert index.nearest_many([VACATION], k=0) == [[]]
 
 
-def test_a_chunk_is_as_near_as_its_nearest_sentence(index: ChunkIndex) -> None:
-    index.add(_chunks("hr", [f"{MONGOLIA} {LEAVE} Passwords must be at least 14 characters long."]))
+def test_similarities_read_stored_vectors_as_the_search_scores_them(index: ChunkIndex) -> None:
+    index.add(_chunks("hr", [LEAVE, MONGOLIA, "Passwords must be at least 14 characters long."]))
     asked = index.query_vectors([VACATION, "  "])
     assert asked[1] is None  # a blank text has no vector, and no similarity
-    chunks = index.get(["hr:0"])
-    nearest = index.sentence_similarities(asked, [chunks, chunks])
-    alone = float(index.embed([LEAVE])[0] @ asked[0])
-    assert nearest == [{"hr:0": pytest.approx(alone, abs=1e-5)}, {}]
-    # the whole chunk, of three topics, is further from the question than its sentence on leave
-    assert dict(index.nearest(asked, 1)[0])["hr:0"] < alone - 0.1
-    assert index.sentence_similarities(asked, [[], []]) == [{}, {}]
+    everything = dict(index.nearest(asked, 3)[0])
+    read = index.similarities(asked, [[*everything, "hr:404"], list(everything)])
+    assert read[0] == pytest.approx(everything, abs=1e-4) and read[1] == {}
+    assert index.similarities(asked, [[], []]) == [{}, {}]
 
 
 def test_upsert_by_id_never_duplicates(index: ChunkIndex) -> None:

@@ -156,26 +156,3 @@ def test_an_answers_queries_read_the_keyword_index_in_one_transaction(
     finally:
         event.remove(store._engine, "begin", began)
     assert all(found) and len(transactions) == 1
-
-
-def test_a_chunk_of_several_topics_is_found_by_the_sentence_that_answers(tmp_path: Path) -> None:
-    # A driving school's course page, one chunk: its vector sits among hours, prices and deposits, and
-    # scored 0.07 against the question (fused 0.11, under the floor): nothing was retrieved, the
-    # question refused.
-    path = tmp_path / "intensive.md"
-    path.write_text(
-        "# Intensive courses\n\nAn intensive course packs your lessons into one or two weeks. Courses "
-        "of 20, 30 and 40 hours are available.\n\n| Course | Hours | Price |\n|---|---|---|\n"
-        "| Refresher | 20 | £760 |\n| Standard | 30 | £1,120 |\n| Beginner | 40 | £1,460 |\n\n"
-        "A deposit of £200 is needed to book a course. The deposit is refundable if you cancel at least "
-        "14 days before the start date. The course price does not include the test fee.\n\n"
-        "You must have passed your theory test before an intensive course starts.\n"
-    )
-    settings = Settings(data_dir=tmp_path / "data")
-    with Store(settings) as store:
-        index = ChunkIndex(settings, get_embedder())
-        assert Ingestor(settings, index, store).ingest_file(path).chunks_added == 1
-        hits = HybridRetriever(index, store, settings).retrieve("Do I get my deposit back if I cancel?")
-        assert hits and hits[0].score >= DEFAULT_RELEVANCE_FLOOR + 0.1
-        chunk_alone = index.nearest_many(["Do I get my deposit back if I cancel?"], 1)[0][0][1]
-        assert hits[0].vector_score > chunk_alone + 0.2  # its sentence on the deposit, not the chunk

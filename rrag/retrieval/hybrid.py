@@ -23,13 +23,12 @@ KEYWORD_WEIGHT = 1.0 - VECTOR_WEIGHT
 # Candidates taken from each ranking before fusion, as a multiple of top_k (and at least MIN_CANDIDATES).
 CANDIDATE_FACTOR = 4
 MIN_CANDIDATES = 20
-# The relevance floor (settings.relevance_floor, default 0.25) was calibrated on the HR handbook of
-# tests/fixtures_docs.py with MiniLM, these weights and a chunk as near as its nearest sentence: the
-# top fused score of 18 related questions, phrased unlike the text, ranged 0.41-0.68; for 8 plainly
-# unrelated ones ("What is the capital of Mongolia?") it stayed at or below 0.13. Questions that share
-# the corpus's words but not its topic ("annual rainfall in London?") land at 0.19-0.25 and may
-# retrieve context: the question-passage model and the verifier, not the floor, must catch answers
-# built on it.
+# The relevance floor (settings.relevance_floor, default 0.18) was calibrated on the HR handbook of
+# tests/fixtures_docs.py with MiniLM and these weights: the top fused score of 18 related questions,
+# phrased unlike the text, ranged 0.22-0.62; for 8 plainly unrelated ones ("What is the capital of
+# Mongolia?") it stayed at or below 0.11. Questions that share the corpus's words but not its topic
+# ("annual rainfall in London?") land at 0.18-0.25 and may retrieve context: the verifier, not the
+# floor, must catch answers built on it.
 
 
 class HybridRetriever:
@@ -44,8 +43,9 @@ class HybridRetriever:
         return self.retrieve_many([query], top_k)[0]
 
     def retrieve_many(self, queries: Sequence[str], top_k: int | None = None) -> list[list[RetrievedChunk]]:
-        """`retrieve` for each query, with one vector search, one read of the keyword index and one read
-        of the candidates' chunks for them all (a row the index lacks is left out)."""
+        """`retrieve` for each query, with one vector search, one read of the keyword index, at most one
+        read of vectors (of keyword candidates the search did not rank) and one read of chunks for them
+        all."""
         k = top_k or self.settings.top_k
         n_candidates = max(k * CANDIDATE_FACTOR, MIN_CANDIDATES)
         vectors = self.index.query_vectors(queries)
@@ -61,23 +61,48 @@ class HybridRetriever:
             )
         )
         scores = {i: matches[i].scores(terms[i]) for i in matches}
-        # A chunk is as near to a question as its nearest sentence: the vector of a chunk of several
-        # topics is near none of them ("A deposit of £200 ... refundable if you cancel" among a course's
-        # hours and prices). Every candidate, of the search or of the keyword index, is read so; a chunk
-        # found by its code among thousands alike ("EXP-21555"), which the search cannot tell apart,
-        # is scored by its own sentence, not as dissimilar.
-        pools = [[*dict(hits[i]), *matches[i].candidates] if i in matches else [] for i in range(len(hits))]
-        chunks = {c.chunk_id: c for c in self.index.get(sorted({c for pool in pools for c in pool}))}
-        nearest = self.index.sentence_similarities(
-            vectors, [[chunks[c] for c in pool if c in chunks] for pool in pools]
-        )
         ranked = [
-            self._fuse(_nearer(hits[i], nearest[i]), matches[i], scores[i], k) if i in matches else []
+            self._fuse(hits[i], matches[i], scores[i], k) if i in matches else [] for i in range(len(hits))
+        ]
+        # A keyword candidate the vector search did not rank is fused above as if dissimilar. Where its
+        # own similarity could lift it into the best k, that similarity is read and the query fused
+        # again: a chunk found by its code ("EXP-21555") among thousands alike, which the search cannot
+        # tell apart, would otherwise lose to chunks that share only the topic.
+        rising = [
+            self._could_rise(hits[i], matches[i], scores[i], ranked[i], k) if i in matches else []
             for i in range(len(hits))
         ]
+        for i, similar in enumerate(self.index.similarities(vectors, rising)):  # reads nothing if none rise
+            if similar:
+                hits[i] = hits[i] + list(similar.items())
+                ranked[i] = self._fuse(hits[i], matches[i], scores[i], k)
+        # Only the chunks that made a query's best are read (a row the index lacks is left out).
+        chunks = {
+            c.chunk_id: c for c in self.index.get(sorted({i for best in ranked for _, i, _, _ in best}))
+        }
         return [
             [RetrievedChunk(chunks[i], score, v, kw) for score, i, v, kw in best if i in chunks]
             for best in ranked
+        ]
+
+    def _could_rise(
+        self,
+        vector_hits: list[tuple[str, float]],
+        matches: KeywordMatches,
+        keyword_scores: dict[str, float],
+        best: list[tuple[float, str, float, float]],
+        k: int,
+    ) -> list[str]:
+        """The keyword candidates outside `vector_hits` that their own similarity could lift into the
+        best k (`best`, fused as if they had none): no chunk the search passed over is nearer than its
+        last hit, so one whose keyword score cannot make up the rest is not read."""
+        searched = dict(vector_hits)
+        bar = best[-1][0] if len(best) == k else self.settings.relevance_floor
+        ceiling = VECTOR_WEIGHT * max(vector_hits[-1][1], 0.0)
+        return [
+            c
+            for c in matches.candidates
+            if c not in searched and ceiling + KEYWORD_WEIGHT * keyword_scores.get(c, 0.0) >= bar
         ]
 
     def _fuse(
@@ -102,14 +127,6 @@ class HybridRetriever:
             fused.append((VECTOR_WEIGHT * v + KEYWORD_WEIGHT * kw, i, v, kw))
         fused.sort(key=lambda row: (-row[0], row[1]))
         return [row for row in fused if row[0] >= self.settings.relevance_floor][:k]
-
-
-def _nearer(vector_hits: list[tuple[str, float]], sentences: dict[str, float]) -> list[tuple[str, float]]:
-    """Each candidate's similarity: its chunk's or its nearest sentence's, whichever is higher."""
-    similar = dict(vector_hits)
-    return [(c, max(similar.get(c, s), s)) for c, s in sentences.items()] + [
-        (c, v) for c, v in vector_hits if c not in sentences
-    ]
 
 
 def backfill_keywords(store: Store, index: ChunkIndex) -> int:

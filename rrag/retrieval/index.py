@@ -20,7 +20,6 @@ import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -38,15 +37,11 @@ from rrag.locks import process_lock
 from rrag.retrieval.purge import purge_deleted_text
 from rrag.settings import Settings
 from rrag.store.health import read_only_folder
-from rrag.text import split_sentences
 from rrag.types import Chunk
 
 SPACE = "cosine"
 WRITE_BATCH = 512  # chunks per upsert: bounds memory while embedding large documents
 READ_PAGE = 5000
-# Chunks whose sentence vectors are kept (about 8 sentences of 1.5 KB each: 50 MB at most); the
-# candidates of a question come back for the next question about the same topic.
-SENTENCE_CACHE = 4096
 VERSIONS_PAGE = 500
 T = TypeVar("T")
 
@@ -177,7 +172,6 @@ class ChunkIndex:
                 configuration={"hnsw": {"space": SPACE}},
             )
         self._all_cache: tuple[str, list[Chunk]] | None = None
-        self._sentence_vectors = lru_cache(maxsize=SENTENCE_CACHE)(self._embed_sentences)
 
     @property
     def location(self) -> str:
@@ -365,24 +359,21 @@ class ChunkIndex:
             out[i] = [(chunk_id, 1.0 - float(d)) for chunk_id, d in zip(ids, distances)]
         return out
 
-    def sentence_similarities(
-        self, vectors: Sequence[np.ndarray | None], chunks: Sequence[Sequence[Chunk]]
+    def similarities(
+        self, vectors: Sequence[np.ndarray | None], chunk_ids: Sequence[Sequence[str]]
     ) -> list[dict[str, float]]:
-        """For each vector, the cosine similarity of the nearest sentence of each of its chunks, by chunk
-        id. A chunk's sentences are embedded once per process (`_sentence_vectors`, by the chunk's text)."""
+        """For each vector, the cosine similarity of each of its chunk ids' stored vectors (ids the
+        index lacks are left out): one read for them all."""
+        wanted = sorted({c for ids in chunk_ids for c in ids})
+        if not wanted:
+            return [{} for _ in vectors]
+        stored = self._chroma("read vectors", self._collection.get, ids=wanted, include=["embeddings"])
+        rows = stored["embeddings"]
+        found = dict(zip(stored["ids"], [] if rows is None else np.asarray(rows, dtype=np.float32)))
         return [
-            {
-                chunk.chunk_id: float(near.max())
-                for chunk in of_vector
-                if len(near := self._sentence_vectors(chunk.text) @ vector)
-            }
-            if vector is not None
-            else {}
-            for vector, of_vector in zip(vectors, chunks)
+            {c: _cosine(vector, found[c]) for c in ids if c in found} if vector is not None else {}
+            for vector, ids in zip(vectors, chunk_ids)
         ]
-
-    def _embed_sentences(self, text: str) -> np.ndarray:
-        return self.embed([span.text for span in split_sentences(text)])
 
     def _search(self, vectors: Sequence[np.ndarray | None], k: int, include: list[str]) -> Any:
         """Chroma's query result for `vectors` (none of them None); None when there is nothing to search
@@ -396,6 +387,10 @@ class ChunkIndex:
     def _touch(self) -> None:
         with _lock:
             _writes[self._write_key] = _writes.get(self._write_key, 0) + 1
+
+
+def _cosine(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a @ b) / max(float(np.linalg.norm(a) * np.linalg.norm(b)), 1e-12)
 
 
 def _metadata(chunk: Chunk) -> dict[str, str | int]:
