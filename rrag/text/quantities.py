@@ -259,10 +259,9 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             found[i] = _with_unit_of(text, low, high)
         elif low.unit == CALENDAR_YEAR and high.unit != CALENDAR_YEAR:
             found[i + 1] = _year_after(text, low, high)
-    for i, item in enumerate(found):
-        last = last_listed(text, found, i)
-        if not item.unit and last is not None and found[last].unit:
-            found[i] = _with_unit_of(text, item, found[last])
+    for i, last in enumerate(list_lasts(text, found)):
+        if not found[i].unit and last is not None and found[last].unit:
+            found[i] = _with_unit_of(text, found[i], found[last])
     for i, (first, then) in enumerate(zip(found, found[1:])):
         if (
             first.unit
@@ -280,19 +279,19 @@ def _with_unit_of(text: str, bare: Quantity, given: Quantity) -> Quantity:
     return bare._replace(unit=given.unit, value=bare.value / 100 if hundredths else bare.value)
 
 
-def last_listed(text: str, found: Sequence[Quantity], i: int) -> int | None:
-    """Where `found[i]` is an item before the last of a list of three or more numbers ("20" and "30"
-    of "20, 30 and 40 hours": commas between the items, "and" or "or" before the last), the index of
-    that last; else None."""
+def list_lasts(text: str, found: Sequence[Quantity]) -> list[int | None]:
+    """For each of `found`, where it is an item before the last of a list of three or more numbers ("20"
+    and "30" of "20, 30 and 40 hours": commas between the items, "and" or "or" before the last), the
+    index of that last; else None. One pass over the joins."""
     joins = [_list_join(text, a, b) for a, b in zip(found, found[1:])]
-    first = i
-    while first > 0 and joins[first - 1] == ",":
-        first -= 1
-    last = i
-    while last < len(joins) and joins[last] == ",":
-        last += 1
-    listed = last < len(joins) and joins[last] == "and" and last + 1 - first >= 2
-    return last + 1 if listed else None
+    lasts: list[int | None] = [None] * len(found)
+    first = 0
+    for i, join in enumerate(joins):
+        if join == "and" and i - first >= 1:  # two items or more before the last
+            lasts[first : i + 1] = [i + 1] * (i + 1 - first)
+        if join != ",":
+            first = i + 1
+    return lasts
 
 
 def _list_join(text: str, a: Quantity, b: Quantity) -> str:

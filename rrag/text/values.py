@@ -64,7 +64,7 @@ from rrag.text.quantities import (
     converted_tolerance,
     is_measured,
     is_unit,
-    last_listed,
+    list_lasts,
     month_ranges,
     months,
     months_inside,
@@ -288,13 +288,10 @@ def values(text: str) -> tuple[Value, ...]:
         if _shares_bound(text, first, then):
             at = then.quantity.start
             out[i + 1] = replace(then, bound=first.bound, bounded=then.written, bounded_at=at)
-    read_quantities = [v.quantity for v in out]
+    listed = list_lasts(text, [v.quantity for v in out])  # "20, 30 and 40 hours": three values, no range
     for i, (low, high) in enumerate(zip(out, out[1:])):
         joined = RANGE_JOIN.fullmatch(text, low.quantity.end, high.quantity.start)
-        listed = (
-            last_listed(text, read_quantities, i) is not None
-        )  # "20, 30 and 40 hours": three values, no range
-        if joined and not listed and low.measure == high.measure and low.amount < high.amount:
+        if joined and listed[i] is None and low.measure == high.measure and low.amount < high.amount:
             # Both ends are the range: "3-5 business days", from its first character to its unit's last,
             # and a qualifier of either end is the range's ("9 am to 5 pm on weekdays"), as are the
             # words next to either ("open from 9:00 to 18:00": the shop's opening hours, both ends).
