@@ -43,6 +43,7 @@ from rrag.backends.question_passage import shared_model
 from rrag.engine.pipeline import ReliableRAG
 from rrag.retrieval.gate import RERANK_CANDIDATES, RecallGate
 from rrag.retrieval.judged import judge
+from rrag.retrieval.sentence_vectors import pack
 from rrag.settings import Settings
 from rrag.text import clear_caches
 from rrag.types import Chunk, DocumentInfo
@@ -133,7 +134,8 @@ def ratio(new: float, old: float) -> str:
 
 def build_cheap_corpus(rag: ReliableRAG, n_chunks: int, rng: random.Random) -> list[Chunk]:
     """n_chunks synthetic chunks in the index and the keyword index, embedded as the mean of their
-    sentences' template vectors (one MiniLM call per template, not per chunk)."""
+    sentences' template vectors (one MiniLM call per template, not per chunk), which the keyword index
+    keeps as their sentence vectors, as ingest does."""
     templates = {
         (s, t, o): i
         for i, (s, t, o) in enumerate((s, t, o) for s in SUBJECTS for t in TOPICS for o in OBJECTS)
@@ -145,9 +147,9 @@ def build_cheap_corpus(rag: ReliableRAG, n_chunks: int, rng: random.Random) -> l
     serial = 0
     for d in range(max(1, n_chunks // CHUNKS_PER_DOC)):
         topic, doc_id = TOPICS[d % len(TOPICS)], f"doc-{d:06d}"
-        chunks, vectors = [], []
+        chunks, vectors, sentence_vectors = [], [], {}
         for n in range(CHUNKS_PER_DOC):
-            text, vector = "", np.zeros(template_vectors.shape[1], dtype=np.float32)
+            text, rows = "", []
             while len(text) < CHUNK_CHARS - 150:
                 serial += 1
                 subject, obj = rng.choice(SUBJECTS), rng.choice(OBJECTS)
@@ -156,10 +158,12 @@ def build_cheap_corpus(rag: ReliableRAG, n_chunks: int, rng: random.Random) -> l
                     f"{subject} in the {topic} programme {rng.choice(VERBS)} {obj} for the {name} project "
                     f"within {rng.randint(2, 90)} days under rule {topic[:3].upper()}-{serial}. "
                 )
-                vector += template_vectors[templates[(subject, topic, obj)]]
+                rows.append(template_vectors[templates[(subject, topic, obj)]])
             text, source = text.strip(), f"{doc_id}.txt"  # in English, as ingest would detect and keep
             chunks.append(Chunk(f"{doc_id}:{n}", doc_id, source, text, 0, len(text), None, n, language="en"))
+            vector = np.sum(rows, axis=0)
             vectors.append(vector / np.linalg.norm(vector))
+            sentence_vectors[chunks[-1].chunk_id] = pack(np.stack(rows))
         rag.index.add(chunks, np.array(vectors))
         rag.store.save_document(
             DocumentInfo(
@@ -172,6 +176,7 @@ def build_cheap_corpus(rag: ReliableRAG, n_chunks: int, rng: random.Random) -> l
                 "2026-11-24T00:00:00+00:00",
             ),
             chunks,
+            sentence_vectors,
         )
         everything.extend(chunks)
     return everything

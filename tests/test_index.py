@@ -214,3 +214,26 @@ def test_data_dir_is_created(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path / "new" / "nested")
     ChunkIndex(settings, get_embedder()).add(_chunks("hr", [LEAVE]))
     assert settings.chroma_dir.is_dir()
+
+
+def test_a_chunks_vector_is_the_mean_of_its_sentences_each_embedded_once(index: ChunkIndex) -> None:
+    passwords = "Passwords must be at least 14 characters long."
+    texts = [f"{LEAVE} {MONGOLIA}", f"{MONGOLIA} {passwords}"]  # an overlap: Mongolia in both
+    calls: list[list[str]] = []
+    embed = index.embed
+    index.embed = lambda batch: calls.append(list(batch)) or embed(batch)  # type: ignore[method-assign]
+    vectors, of_chunks = index.embed_chunks(texts)
+    assert calls == [[LEAVE, MONGOLIA, passwords]]  # one call, each sentence once
+    alone = embed([LEAVE, MONGOLIA, passwords])
+    assert [rows.shape for rows in of_chunks] == [(2, 384), (2, 384)]
+    assert np.allclose(of_chunks[0][1], alone[1], atol=1e-3)
+    assert np.array_equal(of_chunks[0][1], of_chunks[1][0])
+    mean = alone[:2].mean(axis=0)
+    assert np.allclose(vectors[0], mean / np.linalg.norm(mean), atol=1e-3)
+    assert np.linalg.norm(vectors, axis=1) == pytest.approx([1.0, 1.0], abs=1e-5)
+    # Sentences a document had are not embedded again, and give the same chunk vector.
+    again, _ = index.embed_chunks([texts[1]], {MONGOLIA: of_chunks[1][0], passwords: of_chunks[1][1]})
+    assert len(calls) == 1 and np.array_equal(again[0], vectors[1])
+    # What the index stores for a chunk added without vectors is the same.
+    index.add(_chunks("hr", texts[:1]))
+    assert dict(index.nearest([vectors[0]], 1)[0])["hr:0"] == pytest.approx(1.0, abs=1e-4)

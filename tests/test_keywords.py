@@ -3,6 +3,7 @@ SQLite (FTS5) and PostgreSQL (tsvector + GIN, on a real throw-away server)."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -169,6 +170,7 @@ def test_documents_registered_before_keyword_search_are_indexed_on_open(tmp_path
     rag = ReliableRAG(settings)
     try:
         assert rag.store.documents_without_keywords() == []
+        assert rag.store.sentence_vectors(["forms:0"])  # indexed as ingest would, sentences too
         hits = rag._backends.retriever.retrieve("Which form is QX-7731?")
         assert hits and hits[0].chunk.chunk_id == "forms:0" and hits[0].keyword_score > 0.3
     finally:
@@ -198,3 +200,27 @@ def test_terms_indexed_by_an_older_stemmer_are_indexed_anew_on_open(
         assert hits and hits[0].chunk.chunk_id == "fares:0" and hits[0].keyword_score > 0.3
     finally:
         rag.close()
+
+
+def test_sentence_vectors_are_kept_with_their_rows_and_go_with_them(store: Store) -> None:
+    rows = {"a:0": bytes(range(8)), "a:1": b""}
+    chunks = [_chunk("a", 0, "Annual leave is 25 days."), _chunk("a", 1, "Hotels cost 150 euros.")]
+    store.save_document(_info("a", 2), chunks, {"a:0": rows["a:0"]})
+    [matches] = store.keyword_matches([(keyword_terms("annual leave"), ["a:1"])], limit=5)
+    assert matches.sentence_vectors == rows  # "a:1" has none: b""
+    assert store.sentence_vectors(["a:0", "a:1", "a:9"]) == {"a:0": rows["a:0"]}
+    store.delete_document("a")  # deleted means deleted: the vectors of its text too
+    assert store.sentence_vectors(["a:0"]) == {}
+
+
+def test_chunks_indexed_before_sentence_vectors_keep_their_rows(settings: Settings) -> None:
+    with Store(settings) as store:
+        _save(store, "a", ["Annual leave is 25 days."])
+    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:  # keyword_chunks as release 14 left it
+        raw.execute("ALTER TABLE keyword_chunks DROP COLUMN sentences")
+        raw.execute("DELETE FROM schema_version WHERE name = 'm015_chunks_keep_their_sentence_vectors'")
+    with Store(settings) as store:
+        [matches] = store.keyword_matches([(keyword_terms("annual leave"), [])], limit=5)
+        assert matches.candidates == ["a:0"] and matches.sentence_vectors == {"a:0": b""}
+        store.save_document(_info("a", 1), [_chunk("a", 0, "Annual leave is 30 days.")], {"a:0": b"\x01\x02"})
+        assert store.sentence_vectors(["a:0"]) == {"a:0": b"\x01\x02"}

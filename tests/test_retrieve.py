@@ -3,6 +3,7 @@ questions find nothing (this is where the default relevance floor is calibrated)
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -104,10 +105,12 @@ def test_keyword_ranking_finds_exact_codes_and_follows_index_changes(
     assert all(r.chunk.source != "forms.txt" for r in retriever.retrieve("Which form is QX-7731?"))
 
 
-def test_a_code_among_a_thousand_alike_rules_finds_its_rule(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sentences_kept", [True, False])
+def test_a_code_among_a_thousand_alike_rules_finds_its_rule(tmp_path: Path, sentences_kept: bool) -> None:
     # 1,000 rules alike but for their subject, numbers and code: the vector search cannot tell them
     # apart (the asked rule is not among its 100 best), the keyword index can. Scored with its own
-    # similarity, not 0, the rule the code names comes first.
+    # similarity, not 0, the rule the code names comes first: its sentence's, or, indexed before
+    # sentence vectors were kept, its chunk's read from the vector index.
     subjects, sides = (
         ["Contractors", "Interns", "Managers", "Auditors", "Visitors"],
         ["north", "south", "east"],
@@ -123,6 +126,9 @@ def test_a_code_among_a_thousand_alike_rules_finds_its_rule(tmp_path: Path) -> N
     with Store(settings) as store:
         index = ChunkIndex(settings, get_embedder())
         assert Ingestor(settings, index, store).ingest_file(path).ok
+        if not sentences_kept:
+            with sqlite3.connect(settings.data_dir / "rrag.db") as raw:
+                raw.execute("UPDATE keyword_chunks SET sentences = NULL")
         retriever = HybridRetriever(index, store, settings)
         question = "Which report must be submitted under rule EXP-21555?"
         nearest = [chunk_id for chunk_id, _ in index.nearest_many([question], 100)[0]]
@@ -156,3 +162,26 @@ def test_an_answers_queries_read_the_keyword_index_in_one_transaction(
     finally:
         event.remove(store._engine, "begin", began)
     assert all(found) and len(transactions) == 1
+
+
+def test_a_chunk_of_several_topics_is_found_by_the_sentence_that_answers(tmp_path: Path) -> None:
+    # A driving school's course page, one chunk: its vector sits among hours, prices and deposits, and
+    # scored 0.07 against the question (fused 0.11, under the floor): nothing was retrieved, the
+    # question refused.
+    path = tmp_path / "intensive.md"
+    path.write_text(
+        "# Intensive courses\n\nAn intensive course packs your lessons into one or two weeks. Courses "
+        "of 20, 30 and 40 hours are available.\n\n| Course | Hours | Price |\n|---|---|---|\n"
+        "| Refresher | 20 | £760 |\n| Standard | 30 | £1,120 |\n| Beginner | 40 | £1,460 |\n\n"
+        "A deposit of £200 is needed to book a course. The deposit is refundable if you cancel at least "
+        "14 days before the start date. The course price does not include the test fee.\n\n"
+        "You must have passed your theory test before an intensive course starts.\n"
+    )
+    settings = Settings(data_dir=tmp_path / "data")
+    with Store(settings) as store:
+        index = ChunkIndex(settings, get_embedder())
+        assert Ingestor(settings, index, store).ingest_file(path).chunks_added == 1
+        hits = HybridRetriever(index, store, settings).retrieve("Do I get my deposit back if I cancel?")
+        assert hits and hits[0].score >= DEFAULT_RELEVANCE_FLOOR + 0.1
+        chunk_alone = index.nearest_many(["Do I get my deposit back if I cancel?"], 1)[0][0][1]
+        assert hits[0].vector_score > chunk_alone + 0.2  # its sentence on the deposit, not the chunk

@@ -30,7 +30,7 @@ import re
 import shutil
 import signal
 import socket
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -138,8 +138,14 @@ class Journal:
         staged.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, staged)
 
-    def commit(self, info: DocumentInfo, version: int, chunks: Sequence[Chunk]) -> None:
-        self.store.commit_document(info, version, chunks)
+    def commit(
+        self,
+        info: DocumentInfo,
+        version: int,
+        chunks: Sequence[Chunk],
+        sentence_vectors: Mapping[str, bytes] | None = None,
+    ) -> None:
+        self.store.commit_document(info, version, chunks, sentence_vectors)
 
     def settle(self, doc_id: str, filename: str) -> list[str]:
         """Step 5 for whatever version the registry lists; returns the chunk ids deleted."""

@@ -30,6 +30,7 @@ from rrag.ingest.journal import Journal, Repair, chunk_id, crash_point
 from rrag.ingest.sources import doc_id_for, safe_filename, upload_identity
 from rrag.lang.detect import detect_language
 from rrag.retrieval.index import ChunkIndex
+from rrag.retrieval.sentence_vectors import by_sentence, pack
 from rrag.settings import Settings
 from rrag.types import Chunk, DocumentInfo, IngestResult
 
@@ -200,10 +201,13 @@ class Ingestor:
         ]
         try:
             journal.stage_original(doc_id, filename, version, path)
-            had = self.index.vectors(doc_id) if known is not None else {}
+            had = self._sentences_had(doc_id) if known is not None else {}
+            sentence_vectors: dict[str, bytes] = {}
             for begin in range(0, len(chunks), EMBED_BATCH):
                 batch = chunks[begin : begin + EMBED_BATCH]
-                self.index.add(batch, _embedded(self.index, batch, had))
+                vectors, of_chunks = self.index.embed_chunks([c.text for c in batch], had)
+                self.index.add(batch, vectors)
+                sentence_vectors.update((c.chunk_id, pack(rows)) for c, rows in zip(batch, of_chunks))
                 _return_freed_memory()
                 crash_point("chunk-batch-written")
             info = DocumentInfo(
@@ -218,7 +222,7 @@ class Ingestor:
                 version=version,
                 language=detect_language(document.text),
             )
-            journal.commit(info, version, chunks)
+            journal.commit(info, version, chunks, sentence_vectors)
         except BaseException:
             self._dedup_version = None  # the index changed under the filter
             with suppress(RRAGError, OSError):  # if undoing fails too, the repair pass will
@@ -258,6 +262,15 @@ class Ingestor:
             if self._original(info).is_file():
                 self._reingest(info, only_if_kept_changes=True)
 
+    def _sentences_had(self, doc_id: str) -> dict[str, np.ndarray]:
+        """Sentence -> vector, of the document's indexed version: a document indexed again embeds only
+        the sentences it did not have (one filtered anew because another holds a copy of it, none)."""
+        chunks = self.index.get_chunks(doc_id)
+        stored = self.store.sentence_vectors([c.chunk_id for c in chunks])
+        return by_sentence(
+            ((c.text, stored[c.chunk_id]) for c in chunks if c.chunk_id in stored), self.index.dim
+        )
+
     def _intact(self, known: DocumentInfo) -> bool:
         versions = self.index.chunk_versions(known.doc_id).values()
         return len(versions) == known.chunks and all(v == known.version for v in versions)
@@ -270,17 +283,6 @@ class Ingestor:
             listed = {(d.doc_id, d.version) for d in self.store.list_documents()}
             self._dedup.reset(c for c in self.index.all_chunks() if (c.doc_id, c.version) in listed)
             self._dedup_version = version
-
-
-def _embedded(index: ChunkIndex, chunks: list[Chunk], had: dict[str, np.ndarray]) -> np.ndarray | None:
-    """The vectors of `chunks`: a text the document had keeps its vector (the same text embeds the
-    same; a document filtered anew because another holds a copy of it re-embeds nothing), the rest are
-    embedded; None, for the index to embed them all, where the document had none of them."""
-    new = [c.text for c in chunks if c.text not in had]
-    if len(new) == len(chunks):
-        return None
-    made = dict(zip(new, index.embed(new))) if new else {}
-    return np.stack([had[c.text] if c.text in had else made[c.text] for c in chunks])
 
 
 def _return_freed_memory() -> None:

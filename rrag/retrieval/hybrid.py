@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rrag.retrieval.index import ChunkIndex
+from rrag.retrieval.sentence_vectors import nearest_sentence, pack
 from rrag.settings import Settings
 from rrag.store import Store
 from rrag.store.bm25 import KeywordMatches, keyword_terms
@@ -23,12 +24,12 @@ KEYWORD_WEIGHT = 1.0 - VECTOR_WEIGHT
 # Candidates taken from each ranking before fusion, as a multiple of top_k (and at least MIN_CANDIDATES).
 CANDIDATE_FACTOR = 4
 MIN_CANDIDATES = 20
-# The relevance floor (settings.relevance_floor, default 0.18) was calibrated on the HR handbook of
-# tests/fixtures_docs.py with MiniLM and these weights: the top fused score of 18 related questions,
-# phrased unlike the text, ranged 0.22-0.62; for 8 plainly unrelated ones ("What is the capital of
-# Mongolia?") it stayed at or below 0.11. Questions that share the corpus's words but not its topic
-# ("annual rainfall in London?") land at 0.18-0.25 and may retrieve context: the verifier, not the
-# floor, must catch answers built on it.
+# The relevance floor (settings.relevance_floor, default 0.25) was calibrated on the HR handbook of
+# tests/fixtures_docs.py with MiniLM, these weights and a chunk as near as its nearest sentence: the
+# top fused score of 26 related questions, phrased unlike the text, ranged 0.46-0.68; for 8 plainly
+# unrelated ones ("What is the capital of Mongolia?") it stayed at or below 0.13. Questions that share
+# the corpus's words but not its topic may still retrieve context: the question-passage model and the
+# verifier, not the floor, must catch answers built on it.
 
 
 class HybridRetriever:
@@ -61,21 +62,29 @@ class HybridRetriever:
             )
         )
         scores = {i: matches[i].scores(terms[i]) for i in matches}
+        # A chunk is as near to a question as its nearest sentence (rrag/retrieval/sentence_vectors.py):
+        # the vector of a chunk of several topics is near none of them. Every candidate, of the search
+        # or of the keyword index, whose row keeps its sentences' vectors is scored so.
+        near = {
+            i: _nearer(hits[i], nearest_sentence(vectors[i], matches[i].sentence_vectors))  # type: ignore[arg-type]
+            for i in matches
+        }
         ranked = [
-            self._fuse(hits[i], matches[i], scores[i], k) if i in matches else [] for i in range(len(hits))
+            self._fuse(near[i], matches[i], scores[i], k) if i in matches else [] for i in range(len(hits))
         ]
-        # A keyword candidate the vector search did not rank is fused above as if dissimilar. Where its
-        # own similarity could lift it into the best k, that similarity is read and the query fused
-        # again: a chunk found by its code ("EXP-21555") among thousands alike, which the search cannot
-        # tell apart, would otherwise lose to chunks that share only the topic.
+        # A keyword candidate neither the vector search ranked nor its sentences scored (indexed before
+        # sentence vectors were kept) is fused above as if dissimilar. Where its own similarity could
+        # lift it into the best k, that similarity is read and the query fused again: a chunk found by
+        # its code ("EXP-21555") among thousands alike, which the search cannot tell apart, would
+        # otherwise lose to chunks that share only the topic.
         rising = [
-            self._could_rise(hits[i], matches[i], scores[i], ranked[i], k) if i in matches else []
+            self._could_rise(hits[i], near[i], matches[i], scores[i], ranked[i], k) if i in matches else []
             for i in range(len(hits))
         ]
         for i, similar in enumerate(self.index.similarities(vectors, rising)):  # reads nothing if none rise
             if similar:
-                hits[i] = hits[i] + list(similar.items())
-                ranked[i] = self._fuse(hits[i], matches[i], scores[i], k)
+                near[i] = near[i] + list(similar.items())
+                ranked[i] = self._fuse(near[i], matches[i], scores[i], k)
         # Only the chunks that made a query's best are read (a row the index lacks is left out).
         chunks = {
             c.chunk_id: c for c in self.index.get(sorted({i for best in ranked for _, i, _, _ in best}))
@@ -88,15 +97,17 @@ class HybridRetriever:
     def _could_rise(
         self,
         vector_hits: list[tuple[str, float]],
+        scored: list[tuple[str, float]],
         matches: KeywordMatches,
         keyword_scores: dict[str, float],
         best: list[tuple[float, str, float, float]],
         k: int,
     ) -> list[str]:
-        """The keyword candidates outside `vector_hits` that their own similarity could lift into the
-        best k (`best`, fused as if they had none): no chunk the search passed over is nearer than its
-        last hit, so one whose keyword score cannot make up the rest is not read."""
-        searched = dict(vector_hits)
+        """The keyword candidates without a similarity (`scored`: the search's hits and the chunks their
+        sentences scored) that their own could lift into the best k (`best`, fused as if they had none):
+        no chunk the search passed over is nearer than its last hit, so one whose keyword score cannot
+        make up the rest is not read."""
+        searched = dict(scored)
         bar = best[-1][0] if len(best) == k else self.settings.relevance_floor
         ceiling = VECTOR_WEIGHT * max(vector_hits[-1][1], 0.0)
         return [
@@ -129,10 +140,25 @@ class HybridRetriever:
         return [row for row in fused if row[0] >= self.settings.relevance_floor][:k]
 
 
+def _nearer(vector_hits: list[tuple[str, float]], sentences: dict[str, float]) -> list[tuple[str, float]]:
+    """Each candidate's similarity: its chunk's or its nearest sentence's, whichever is higher."""
+    similar = dict(vector_hits)
+    return [(c, max(similar.get(c, s), s)) for c, s in sentences.items()] + [
+        (c, v) for c, v in vector_hits if c not in sentences
+    ]
+
+
 def backfill_keywords(store: Store, index: ChunkIndex) -> int:
     """Copy into the keyword index the chunks of documents registered without them (before migration
-    3 added it); returns how many documents were copied."""
+    5 added it, or after a migration emptied it), with their sentence vectors; returns how many
+    documents were copied."""
     missing = store.documents_without_keywords()
     for doc_id in missing:
-        store.save_document(store.get_document(doc_id), index.get_chunks(doc_id))
+        chunks = index.get_chunks(doc_id)
+        _, of_chunks = index.embed_chunks([c.text for c in chunks])
+        store.save_document(
+            store.get_document(doc_id),
+            chunks,
+            {c.chunk_id: pack(rows) for c, rows in zip(chunks, of_chunks)},
+        )
     return len(missing)

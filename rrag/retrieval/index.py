@@ -35,6 +35,7 @@ from rrag.backends.embedding import Embedder, get_embedder
 from rrag.errors import IndexError_, IndexTimeoutError, RRAGError
 from rrag.locks import process_lock
 from rrag.retrieval.purge import purge_deleted_text
+from rrag.retrieval.sentence_vectors import embed_chunks
 from rrag.settings import Settings
 from rrag.store.health import read_only_folder
 from rrag.types import Chunk
@@ -161,6 +162,7 @@ class ChunkIndex:
         self._chroma_dir = None if settings.chroma_host else settings.chroma_dir
         self._collection_name = settings.collection
         self._embedding_function = RRAGEmbeddingFunction(embedder)
+        self.dim = embedder.dim
         self._timeout_s = settings.index_timeout_s
         with _opening(settings):
             self._client = _client(settings, self._location)
@@ -194,8 +196,8 @@ class ChunkIndex:
 
     def add(self, chunks: Sequence[Chunk], embeddings: np.ndarray | None = None) -> None:
         """Insert or overwrite chunks by id (so a retried ingest cannot create duplicates).
-        `embeddings`: rows computed elsewhere (vectors a document had, the benchmark's cheap corpus);
-        default: the embedder's."""
+        `embeddings`: rows computed elsewhere (`embed_chunks`, the benchmark's cheap corpus);
+        default: `embed_chunks`' of the chunks' texts."""
         for begin in range(0, len(chunks), WRITE_BATCH):
             batch = chunks[begin : begin + WRITE_BATCH]
             texts = [c.text for c in batch]
@@ -206,7 +208,7 @@ class ChunkIndex:
                 documents=texts,
                 metadatas=[_metadata(c) for c in batch],
                 embeddings=(
-                    self._embedding_function(texts)
+                    self.embed_chunks(texts)[0]
                     if embeddings is None
                     else embeddings[begin : begin + WRITE_BATCH]
                 ),
@@ -214,29 +216,15 @@ class ChunkIndex:
             self._touch()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """The vectors the index would store for `texts`."""
+        """Each text's vector, as the embedder gives it (a question's, a sentence's)."""
         return np.asarray(self._embedding_function(list(texts)), dtype=np.float32)
 
-    def vectors(self, doc_id: str) -> dict[str, np.ndarray]:
-        """Chunk text -> stored vector, for the chunks `doc_id` has in the index (read a page at a time):
-        a document indexed again takes the vector of each text it had, and embeds only what is new."""
-        vectors: dict[str, np.ndarray] = {}
-        read = 0
-        while True:
-            page = self._chroma(
-                f"read the vectors of {doc_id}",
-                self._collection.get,
-                where={"doc_id": doc_id},
-                include=["documents", "embeddings"],
-                limit=VERSIONS_PAGE,
-                offset=read,
-            )
-            rows = page["embeddings"]
-            for text, row in zip(page["documents"] or [], [] if rows is None else rows):
-                vectors[text] = np.asarray(row, dtype=np.float32)
-            read += len(page["ids"])
-            if len(page["ids"]) < VERSIONS_PAGE:
-                return vectors
+    def embed_chunks(
+        self, texts: Sequence[str], had: dict[str, np.ndarray] | None = None
+    ) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The vectors the index stores for chunks of these texts, and their sentences' (to keep in the
+        keyword index): rrag/retrieval/sentence_vectors.py; `had`: sentence -> vector already made."""
+        return embed_chunks(self.embed, texts, had or {})
 
     def delete(self, chunk_ids: Sequence[str]) -> None:
         if chunk_ids:

@@ -30,13 +30,16 @@ def keyword_terms(text: str) -> list[str]:
 @dataclass(frozen=True)
 class KeywordMatches:
     """What the store read for one query, in one transaction: corpus size, mean chunk length, the
-    document frequency of each query term, and the terms of the chunks worth scoring."""
+    document frequency of each query term, and the terms (and sentence vectors) of the chunks worth
+    scoring."""
 
     chunks: int
     mean_length: float
     document_frequency: dict[str, int]
     candidates: list[str]  # chunk ids the database ranked best for the query, best first
     chunk_terms: dict[str, list[str]] = field(repr=False)  # candidates' and asked-for chunks' terms
+    # their sentences' vectors as stored (rrag/retrieval/sentence_vectors.py), b"" where none were
+    sentence_vectors: dict[str, bytes] = field(default_factory=dict, repr=False)
 
     def scores(self, query_terms: list[str]) -> dict[str, float]:
         """Scaled BM25 of every chunk in `chunk_terms`, in 0..1.

@@ -3,7 +3,7 @@ keyword index kept in the same transactions."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 
 from sqlalchemy import delete, func, select
@@ -11,7 +11,12 @@ from sqlalchemy import delete, func, select
 from rrag.errors import NotFoundError, StoreError
 from rrag.store.base import StoreBase, get_row
 from rrag.store.bm25 import KeywordMatches
-from rrag.store.keyword_index import documents_without_keywords, match_keywords, replace_keywords
+from rrag.store.keyword_index import (
+    documents_without_keywords,
+    match_keywords,
+    replace_keywords,
+    stored_sentence_vectors,
+)
 from rrag.store.records import DocumentState, document_info, document_state
 from rrag.store.schema import DocumentRow, utcnow
 from rrag.types import Chunk, DocumentInfo
@@ -20,9 +25,15 @@ from rrag.types import Chunk, DocumentInfo
 class DocumentStore(StoreBase):
     """Documents as listed, and the states an ingest or a delete passes through."""
 
-    def save_document(self, info: DocumentInfo, chunks: Sequence[Chunk] = ()) -> None:
+    def save_document(
+        self,
+        info: DocumentInfo,
+        chunks: Sequence[Chunk] = (),
+        sentence_vectors: Mapping[str, bytes] | None = None,
+    ) -> None:
         """Register a committed document in one step, replacing any other doc_id of the same identity;
-        `chunks` (its indexed chunks) replace its keyword rows in the same transaction. Ingest goes
+        `chunks` (its indexed chunks, with their `sentence_vectors` by chunk id) replace its keyword
+        rows in the same transaction. Ingest goes
         through begin_document / commit_document instead, which guard its chunk writes."""
         identity = info.identity or info.source
         with self._write("save the document") as s:
@@ -35,7 +46,7 @@ class DocumentStore(StoreBase):
             )
             s.execute(delete(DocumentRow).where(DocumentRow.doc_id.in_(replaced)))
             s.merge(DocumentRow(**(asdict(info) | {"identity": identity}), state="ready"))
-            replace_keywords(s, [info.doc_id, *replaced], chunks)
+            replace_keywords(s, [info.doc_id, *replaced], chunks, sentence_vectors)
 
     def get_document(self, doc_id: str) -> DocumentInfo:
         """A listed (committed) document; NotFoundError for an unknown id or one not committed yet."""
@@ -67,6 +78,11 @@ class DocumentStore(StoreBase):
         with self._write("delete the document") as s:
             s.delete(get_row(s, DocumentRow, doc_id, "document"))
             replace_keywords(s, [doc_id], ())
+
+    def sentence_vectors(self, chunk_ids: Sequence[str]) -> dict[str, bytes]:
+        """Chunk id -> its sentences' vectors as stored, for the chunks that have them."""
+        with self._read("read the sentence vectors") as s:
+            return stored_sentence_vectors(s, chunk_ids)
 
     def keyword_matches(
         self, queries: Sequence[tuple[Sequence[str], Sequence[str]]], *, limit: int
@@ -129,9 +145,16 @@ class DocumentStore(StoreBase):
             _set_state(row, "pending", writer)
             return row.pending_version
 
-    def commit_document(self, info: DocumentInfo, version: int, chunks: Sequence[Chunk]) -> None:
-        """Make `version` (all its `chunks` written) the listed one and its chunks the keyword index's,
-        in one transaction. Its older chunks may still be in the vector index until finish_document."""
+    def commit_document(
+        self,
+        info: DocumentInfo,
+        version: int,
+        chunks: Sequence[Chunk],
+        sentence_vectors: Mapping[str, bytes] | None = None,
+    ) -> None:
+        """Make `version` (all its `chunks` written) the listed one and its chunks (with their
+        `sentence_vectors` by chunk id) the keyword index's, in one transaction. Its older chunks may
+        still be in the vector index until finish_document."""
         with self._write("commit the document") as s:
             row = get_row(s, DocumentRow, info.doc_id, "document")
             if row.state != "pending" or row.pending_version != version:
@@ -141,7 +164,7 @@ class DocumentStore(StoreBase):
                     setattr(row, name, value)
             row.version, row.pending_version = version, None
             _set_state(row, "cleanup", row.writer)
-            replace_keywords(s, [info.doc_id], chunks)
+            replace_keywords(s, [info.doc_id], chunks, sentence_vectors)
 
     def abandon_document(self, doc_id: str, version: int) -> None:
         """Forget pending `version` (its chunks are gone); a document never committed is removed."""

@@ -1,7 +1,9 @@
 """The keyword index in the store's own database: SQLite FTS5 or PostgreSQL tsvector + GIN.
 
 `keyword_chunks` holds each indexed chunk's BM25 terms (rrag.store.bm25.keyword_terms, space-joined)
-and is written in the transaction that registers its document, so keyword search never drifts from
+and its sentences' vectors (rrag/retrieval/sentence_vectors.py; empty for a chunk indexed before
+migration 15 until its document is indexed again), and is written in the transaction that registers
+its document, so keyword search never drifts from
 the registry. Where the terms of a text change (migration 11: the stemmer), a migration empties it and
 the engine fills it again from the vector index on open. The database's full-text index over it
 proposes candidates; `keyword_terms` (document frequency per term) and `keyword_stats` (chunk count,
@@ -11,13 +13,14 @@ total terms) let rrag.store.bm25 score them with the same scaled BM25 on every b
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from sqlalchemy import (
     BigInteger,
     Column,
     Connection,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -53,6 +56,7 @@ keyword_chunks = Table(
     Column("doc_id", String(200), nullable=False, index=True),
     Column("length", Integer, nullable=False),
     Column("body", Text, nullable=False),
+    Column("sentences", LargeBinary, nullable=True),
 )
 keyword_terms_table = Table(
     "keyword_terms",
@@ -86,11 +90,12 @@ _POSTGRESQL_INDEX = (
     "CREATE INDEX keyword_chunks_terms ON keyword_chunks USING GIN (terms)",
 )
 _SQLITE_MATCH = text(
-    "SELECT k.chunk_id, k.body FROM keyword_fts JOIN keyword_chunks k ON k.id = keyword_fts.rowid "
+    "SELECT k.chunk_id, k.body, k.sentences FROM keyword_fts "
+    "JOIN keyword_chunks k ON k.id = keyword_fts.rowid "
     "WHERE keyword_fts MATCH :query ORDER BY keyword_fts.rank LIMIT :limit"
 )
 _POSTGRESQL_MATCH = text(
-    "SELECT chunk_id, body FROM keyword_chunks WHERE terms @@ to_tsquery('simple', :query) "
+    "SELECT chunk_id, body, sentences FROM keyword_chunks WHERE terms @@ to_tsquery('simple', :query) "
     "ORDER BY ts_rank(terms, to_tsquery('simple', :query)) DESC, id LIMIT :limit"
 )
 
@@ -114,8 +119,23 @@ def clear_keyword_index(conn: Connection) -> None:
     conn.execute(update(keyword_stats).where(keyword_stats.c.id == 1).values(chunks=0, length=0))
 
 
-def replace_keywords(session: Session, doc_ids: Sequence[str], chunks: Sequence[Chunk]) -> None:
-    """Remove the keyword rows of `doc_ids` and add those of `chunks`, in the caller's transaction."""
+def add_sentence_vectors(conn: Connection) -> None:
+    """The column of each chunk's sentence vectors (a migration)."""
+    conn.exec_driver_sql(
+        "ALTER TABLE keyword_chunks ADD COLUMN sentences "
+        + ("BLOB" if conn.dialect.name == "sqlite" else "BYTEA")
+    )
+
+
+def replace_keywords(
+    session: Session,
+    doc_ids: Sequence[str],
+    chunks: Sequence[Chunk],
+    sentence_vectors: Mapping[str, bytes] | None = None,
+) -> None:
+    """Remove the keyword rows of `doc_ids` and add those of `chunks` (with their sentence vectors by
+    chunk id, where given), in the caller's transaction."""
+    sentence_vectors = sentence_vectors or {}
     old = session.execute(
         select(keyword_chunks.c.length, keyword_chunks.c.body).where(keyword_chunks.c.doc_id.in_(doc_ids))
     ).all()
@@ -136,6 +156,7 @@ def replace_keywords(session: Session, doc_ids: Sequence[str], chunks: Sequence[
                     "doc_id": chunk.doc_id,
                     "length": len(terms),
                     "body": " ".join(terms),
+                    "sentences": sentence_vectors.get(chunk.chunk_id),
                 }
             )
             df.update(set(terms))
@@ -186,6 +207,7 @@ def match_keywords(
     ceiling = max(SELECTIVE_MIN_CHUNKS, chunks * SELECTIVE_SHARE)
     sqlite = session.get_bind().dialect.name == "sqlite"
     bodies: dict[str, list[str]] = {}
+    sentences: dict[str, bytes] = {}
     candidates = []
     for terms, _ in queries:
         selective = [t for t in sorted(set(terms)) if t in df and df[t] <= ceiling]
@@ -200,18 +222,22 @@ def match_keywords(
             rows = session.execute(
                 _SQLITE_MATCH if sqlite else _POSTGRESQL_MATCH, {"query": query, "limit": limit}
             )
-            for chunk_id, body in rows:
+            for chunk_id, body, vectors in rows:
                 ranked.append(chunk_id)
-                bodies.setdefault(chunk_id, body.split())
+                if chunk_id not in bodies:
+                    bodies[chunk_id] = body.split()
+                    sentences[chunk_id] = bytes(vectors) if vectors else b""
         candidates.append(ranked)
     missing = sorted({chunk_id for _, also in queries for chunk_id in also} - bodies.keys())
     if missing:
         rows = session.execute(
-            select(keyword_chunks.c.chunk_id, keyword_chunks.c.body).where(
+            select(keyword_chunks.c.chunk_id, keyword_chunks.c.body, keyword_chunks.c.sentences).where(
                 keyword_chunks.c.chunk_id.in_(missing)
             )
         )
-        bodies.update((chunk_id, body.split()) for chunk_id, body in rows)
+        for chunk_id, body, vectors in rows:
+            bodies[chunk_id] = body.split()
+            sentences[chunk_id] = bytes(vectors) if vectors else b""
     mean_length = length / chunks if chunks else 0.0
     return [
         KeywordMatches(
@@ -220,9 +246,20 @@ def match_keywords(
             {t: df[t] for t in terms if t in df},
             ranked,
             {i: bodies[i] for i in (*ranked, *also) if i in bodies},
+            {i: sentences[i] for i in (*ranked, *also) if i in bodies},
         )
         for (terms, also), ranked in zip(queries, candidates)
     ]
+
+
+def stored_sentence_vectors(session: Session, chunk_ids: Sequence[str]) -> dict[str, bytes]:
+    """Chunk id -> its stored sentence vectors, for the chunks that have them."""
+    rows = session.execute(
+        select(keyword_chunks.c.chunk_id, keyword_chunks.c.sentences).where(
+            keyword_chunks.c.chunk_id.in_(chunk_ids), keyword_chunks.c.sentences.is_not(None)
+        )
+    )
+    return {chunk_id: bytes(vectors) for chunk_id, vectors in rows}
 
 
 def documents_without_keywords(session: Session) -> list[str]:

@@ -13,7 +13,7 @@ from typing import cast
 from sqlalchemy import Connection, Engine, Table, insert, inspect, select, text
 
 from rrag.errors import StoreError
-from rrag.store.keyword_index import clear_keyword_index, create_keyword_index
+from rrag.store.keyword_index import add_sentence_vectors, clear_keyword_index, create_keyword_index
 from rrag.store.schema import (
     Base,
     DocumentRow,
@@ -138,6 +138,13 @@ def _m014_documents_know_their_language(conn: Connection) -> None:
         conn.exec_driver_sql("ALTER TABLE documents ADD COLUMN language VARCHAR(35) NOT NULL DEFAULT ''")
 
 
+def _m015_chunks_keep_their_sentence_vectors(conn: Connection) -> None:
+    # A chunk is as near to a question as its nearest sentence (rrag/retrieval/sentence_vectors.py);
+    # chunks indexed before have none, and are scored by their own vector until indexed again.
+    if "sentences" not in {c["name"] for c in inspect(conn).get_columns("keyword_chunks")}:
+        add_sentence_vectors(conn)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m001_initial_schema,
     _m002_audit_trail_is_append_only,
@@ -153,6 +160,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _m012_ended_sign_ins,
     _m013_review_changes_carry_evidence,
     _m014_documents_know_their_language,
+    _m015_chunks_keep_their_sentence_vectors,
 )
 
 
