@@ -28,7 +28,7 @@ DEFAULT_CHUNK_OVERLAP = 200
 DEFAULT_DEDUP_THRESHOLD = 0.85
 DEFAULT_MAX_FILE_MB = 50.0
 DEFAULT_TOP_K = 5
-DEFAULT_RELEVANCE_FLOOR = 0.25  # calibrated in rrag/retrieval/hybrid.py and tests/test_retrieve.py
+DEFAULT_RELEVANCE_FLOOR = 0.33  # calibrated in rrag/retrieval/hybrid.py and tests/test_retrieve.py
 DEFAULT_LLM_TIMEOUT_S = 60.0
 # The longest one call to the vector index may take (chunks arrive embedded: Chroma only stores them).
 DEFAULT_INDEX_TIMEOUT_S = 60.0
