@@ -246,7 +246,7 @@ def _render_failures(s: RunSummary) -> None:
         "passed" if s.gate_passed else "not passed",
         help=f"recall@{RERANK_CANDIDATES} {percent(s.gate_recall)}. Answers are reranked only where "
         f"recall@{RERANK_CANDIDATES} (the candidates the reranker reads) is at least 80% and reranking "
-        "does not lower the MRR: reranking cannot find what "
+        "raises the MRR: reranking cannot find what "
         "retrieval missed. Kept for this corpus until the next run with expected sources.",
     )
 

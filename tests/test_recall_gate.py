@@ -36,13 +36,15 @@ def test_recall_and_mrr_count_a_missed_source_as_rank_infinity() -> None:
 
 
 def test_the_gate_passes_at_080_and_is_kept_per_collection() -> None:
-    passed = RecallGate(0.8, 10, "leisure", "2026-11-29T10:00:00+00:00", 0.7, 0.7)
+    passed = RecallGate(0.8, 10, "leisure", "2026-11-29T10:00:00+00:00", 0.7, 0.72)
     failed = RecallGate(0.7, 10, "trust", "2026-11-29T11:00:00+00:00", 0.5, 0.9)
     worse = RecallGate(0.9, 10, "demo", "2026-11-29T12:00:00+00:00", 1.0, 0.94)
-    assert passed.passed and not failed.passed and not worse.passed
-    assert "recall@10 0.80, MRR 0.70 -> 0.70 reranked, on 10 question(s)" in passed.describe()
+    no_better = RecallGate(0.9, 10, "demo", "2026-11-29T12:00:00+00:00", 1.0, 1.0)
+    assert passed.passed and not failed.passed and not worse.passed and not no_better.passed
+    assert "recall@10 0.80, MRR 0.70 -> 0.72 reranked, on 10 question(s)" in passed.describe()
     assert "not passed (recall below 0.80)" in failed.describe()
-    assert "not passed (reranking lowered the MRR)" in worse.describe()
+    assert "not passed (reranking did not raise the MRR)" in worse.describe()
+    assert "not passed (reranking did not raise the MRR)" in no_better.describe()
     saved = with_gate("a", {}, passed)
     saved = with_gate("b", saved, failed)
     assert gate_of("a", saved) == passed and gate_of("b", saved) == failed and gate_of("c", saved) is None

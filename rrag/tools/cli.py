@@ -396,7 +396,7 @@ def _print_run(run: Any) -> None:
         gate = "passed: answers are reranked" if s.gate_passed else "not passed: answers are not reranked"
         print(
             f"  recall gate         {gate} (recall@{RERANK_CANDIDATES} {rate(s.gate_recall)}, at least "
-            "80%; reranking must not lower the MRR)"
+            "80%; reranking must raise the MRR)"
         )
 
 
