@@ -69,8 +69,9 @@ class HybridRetriever:
         # the vector of a chunk of several topics is near none of them. Every candidate, of the search
         # or of the keyword index, whose row keeps its sentences' vectors is scored so.
         near = {
-            i: _nearer(hits[i], nearest_sentence(vectors[i], matches[i].sentence_vectors))  # type: ignore[arg-type]
-            for i in matches
+            i: _nearer(hits[i], nearest_sentence(vector, matches[i].sentence_vectors))
+            for i, vector in enumerate(vectors)
+            if i in matches and vector is not None  # a searched query has a vector
         }
         ranked = [
             self._fuse(near[i], matches[i], scores[i], k) if i in matches else [] for i in range(len(hits))
