@@ -33,8 +33,8 @@ def embed_chunks(
     from the stored rows, so the same sentences always give the same chunk vector."""
     split = [sentences_of(text) for text in texts]
     new = list(dict.fromkeys(s for sentences in split for s in sentences if s not in had))
-    known = {**had, **dict(zip(new, embed(new).astype(STORED)))} if new else dict(had)
-    of_chunks = [np.stack([known[s] for s in sentences]) for sentences in split]
+    made = dict(zip(new, embed(new).astype(STORED))) if new else {}
+    of_chunks = [np.stack([had[s] if s in had else made[s] for s in sentences]) for sentences in split]
     return np.stack([_normalised_mean(rows) for rows in of_chunks]), of_chunks
 
 

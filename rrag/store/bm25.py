@@ -39,7 +39,7 @@ class KeywordMatches:
     candidates: list[str]  # chunk ids the database ranked best for the query, best first
     chunk_terms: dict[str, list[str]] = field(repr=False)  # candidates' and asked-for chunks' terms
     # their sentences' vectors as stored (rrag/retrieval/sentence_vectors.py), b"" where none were
-    sentence_vectors: dict[str, bytes] = field(default_factory=dict, repr=False)
+    sentence_vectors: dict[str, bytes] = field(repr=False)
 
     def scores(self, query_terms: list[str]) -> dict[str, float]:
         """Scaled BM25 of every chunk in `chunk_terms`, in 0..1.

@@ -33,8 +33,8 @@ class DocumentStore(StoreBase):
     ) -> None:
         """Register a committed document in one step, replacing any other doc_id of the same identity;
         `chunks` (its indexed chunks, with their `sentence_vectors` by chunk id) replace its keyword
-        rows in the same transaction. Ingest goes
-        through begin_document / commit_document instead, which guard its chunk writes."""
+        rows in the same transaction. Ingest goes through begin_document / commit_document instead,
+        which guard its chunk writes."""
         identity = info.identity or info.source
         with self._write("save the document") as s:
             replaced = list(

@@ -3,11 +3,11 @@
 `keyword_chunks` holds each indexed chunk's BM25 terms (rrag.store.bm25.keyword_terms, space-joined)
 and its sentences' vectors (rrag/retrieval/sentence_vectors.py; empty for a chunk indexed before
 migration 15 until its document is indexed again), and is written in the transaction that registers
-its document, so keyword search never drifts from
-the registry. Where the terms of a text change (migration 11: the stemmer), a migration empties it and
-the engine fills it again from the vector index on open. The database's full-text index over it
-proposes candidates; `keyword_terms` (document frequency per term) and `keyword_stats` (chunk count,
-total terms) let rrag.store.bm25 score them with the same scaled BM25 on every backend.
+its document, so keyword search never drifts from the registry. Where the terms of a text change
+(migration 11: the stemmer), a migration empties it and the engine fills it again from the vector
+index on open. The database's full-text index over it proposes candidates; `keyword_terms` (document
+frequency per term) and `keyword_stats` (chunk count, total terms) let rrag.store.bm25 score them with
+the same scaled BM25 on every backend.
 """
 
 from __future__ import annotations
@@ -208,6 +208,11 @@ def match_keywords(
     sqlite = session.get_bind().dialect.name == "sqlite"
     bodies: dict[str, list[str]] = {}
     sentences: dict[str, bytes] = {}
+
+    def keep(chunk_id: str, body: str, vectors: bytes | None) -> None:
+        bodies[chunk_id] = body.split()
+        sentences[chunk_id] = bytes(vectors) if vectors else b""
+
     candidates = []
     for terms, _ in queries:
         selective = [t for t in sorted(set(terms)) if t in df and df[t] <= ceiling]
@@ -225,8 +230,7 @@ def match_keywords(
             for chunk_id, body, vectors in rows:
                 ranked.append(chunk_id)
                 if chunk_id not in bodies:
-                    bodies[chunk_id] = body.split()
-                    sentences[chunk_id] = bytes(vectors) if vectors else b""
+                    keep(chunk_id, body, vectors)
         candidates.append(ranked)
     missing = sorted({chunk_id for _, also in queries for chunk_id in also} - bodies.keys())
     if missing:
@@ -236,8 +240,7 @@ def match_keywords(
             )
         )
         for chunk_id, body, vectors in rows:
-            bodies[chunk_id] = body.split()
-            sentences[chunk_id] = bytes(vectors) if vectors else b""
+            keep(chunk_id, body, vectors)
     mean_length = length / chunks if chunks else 0.0
     return [
         KeywordMatches(
