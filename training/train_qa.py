@@ -94,6 +94,10 @@ def made_pairs(args: argparse.Namespace) -> tuple[list[dict], list[dict]]:
     from training.qa_pairs import OWN_QUESTIONS, own_pairs, squad_pairs
 
     train, heldout = squad_pairs(args.squad, args.seed)
+    if args.edits:
+        from training.qa_edits import edited_pairs
+
+        train += edited_pairs(args.squad, args.seed)
     return train + own_pairs(args.own or [OWN_QUESTIONS]) * args.own_repeat, heldout
 
 
@@ -147,6 +151,11 @@ def main() -> None:
         type=int,
         default=1,
         help="read our own documents' pairs this many times an epoch (hundreds beside SQuAD's thousands)",
+    )
+    ap.add_argument(
+        "--edits",
+        action="store_true",
+        help="add an unanswerable question edited from each answerable one (training/qa_edits.py)",
     )
     ap.add_argument("--export", action="store_true", help="measure the checkpoint and ship it")
     args = ap.parse_args()
