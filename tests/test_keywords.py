@@ -169,7 +169,7 @@ def test_documents_registered_before_keyword_search_are_indexed_on_open(tmp_path
 
     rag = ReliableRAG(settings)
     try:
-        assert rag.store.documents_without_keywords() == []
+        assert rag.store.documents_to_backfill() == []
         assert rag.store.sentence_vectors(["forms:0"])  # indexed as ingest would, sentences too
         hits = rag._backends.retriever.retrieve("Which form is QX-7731?")
         assert hits and hits[0].chunk.chunk_id == "forms:0" and hits[0].keyword_score > 0.3
@@ -224,3 +224,27 @@ def test_chunks_indexed_before_sentence_vectors_keep_their_rows(settings: Settin
         assert matches.candidates == ["a:0"] and matches.sentence_vectors == {"a:0": b""}
         store.save_document(_info("a", 1), [_chunk("a", 0, "Annual leave is 30 days.")], {"a:0": b"\x01\x02"})
         assert store.sentence_vectors(["a:0"]) == {"a:0": b"\x01\x02"}
+
+
+def test_chunks_indexed_before_sentence_vectors_get_them_on_open(settings: Settings, tmp_path: Path) -> None:
+    (tmp_path / "course.txt").write_text(
+        "The course has ten lessons of two hours. Lessons cost 45 euros each. "
+        "A deposit of 100 euros holds a place and is refunded after the test.\n",
+        encoding="utf-8",
+    )
+    rag = ReliableRAG(settings)
+    try:
+        assert rag.ingest([tmp_path / "course.txt"])[0].ok
+        ids = [c.chunk_id for d in rag.documents() for c in rag.document_chunks(d.doc_id)]
+        kept = rag.store.sentence_vectors(ids)
+    finally:
+        rag.close()
+    assert ids and set(kept) == set(ids)
+    with sqlite3.connect(settings.data_dir / "rrag.db") as raw:  # the rows as migration 15 left them
+        raw.execute("UPDATE keyword_chunks SET sentences = NULL")
+    rag = ReliableRAG(settings)
+    try:
+        assert rag.store.documents_to_backfill() == []
+        assert rag.store.sentence_vectors(ids) == kept  # the same vectors ingest keeps
+    finally:
+        rag.close()

@@ -153,10 +153,11 @@ def _nearer(vector_hits: list[tuple[str, float]], sentences: dict[str, float]) -
 
 
 def backfill_keywords(store: Store, index: ChunkIndex) -> int:
-    """Copy into the keyword index the chunks of documents registered without them (before migration
-    5 added it, or after a migration emptied it), with their sentence vectors; returns how many
-    documents were copied."""
-    missing = store.documents_without_keywords()
+    """Copy into the keyword index, with their sentence vectors, the chunks of documents registered
+    without them (before migration 5 added it, or after a migration emptied it) or without their
+    sentence vectors (before migration 15: each sentence is embedded once, on the first open after the
+    upgrade); returns how many documents were copied."""
+    missing = store.documents_to_backfill()
     for doc_id in missing:
         chunks = index.get_chunks(doc_id)
         _, of_chunks = index.embed_chunks([c.text for c in chunks])

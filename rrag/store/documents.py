@@ -12,7 +12,7 @@ from rrag.errors import NotFoundError, StoreError
 from rrag.store.base import StoreBase, get_row
 from rrag.store.bm25 import KeywordMatches
 from rrag.store.keyword_index import (
-    documents_without_keywords,
+    documents_to_backfill,
     match_keywords,
     replace_keywords,
     stored_sentence_vectors,
@@ -95,9 +95,9 @@ class DocumentStore(StoreBase):
         with self._read("search the keyword index") as s:
             return match_keywords(s, queries, limit)
 
-    def documents_without_keywords(self) -> list[str]:
+    def documents_to_backfill(self) -> list[str]:
         with self._read("list the documents to index for keywords") as s:
-            return documents_without_keywords(s)
+            return documents_to_backfill(s)
 
     # -- the write-ahead record of ingest (rrag/ingest/journal.py) -----------------------------------
 

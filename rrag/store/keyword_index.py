@@ -1,11 +1,11 @@
 """The keyword index in the store's own database: SQLite FTS5 or PostgreSQL tsvector + GIN.
 
 `keyword_chunks` holds each indexed chunk's BM25 terms (rrag.store.bm25.keyword_terms, space-joined)
-and its sentences' vectors (rrag/retrieval/sentence_vectors.py; empty for a chunk indexed before
-migration 15 until its document is indexed again), and is written in the transaction that registers
-its document, so keyword search never drifts from the registry. Where the terms of a text change
-(migration 11: the stemmer), a migration empties it and the engine fills it again from the vector
-index on open. The database's full-text index over it proposes candidates; `keyword_terms` (document
+and its sentences' vectors (rrag/retrieval/sentence_vectors.py), and is written in the transaction
+that registers its document, so keyword search never drifts from the registry. Where the terms of a
+text change (migration 11: the stemmer), a migration empties it, and where a row lacks what a later
+release keeps (sentence vectors, migration 15), the engine fills it again from the vector index on
+open. The database's full-text index over it proposes candidates; `keyword_terms` (document
 frequency per term) and `keyword_stats` (chunk count, total terms) let rrag.store.bm25 score them with
 the same scaled BM25 on every backend.
 """
@@ -265,11 +265,16 @@ def stored_sentence_vectors(session: Session, chunk_ids: Sequence[str]) -> dict[
     return {chunk_id: bytes(vectors) for chunk_id, vectors in rows}
 
 
-def documents_without_keywords(session: Session) -> list[str]:
-    """Registered documents with chunks but no keyword rows (registered before keyword search was)."""
+def documents_to_backfill(session: Session) -> list[str]:
+    """Registered documents with chunks whose keyword rows are missing (registered before keyword search
+    was, or emptied by a migration) or keep no sentence vectors (indexed before migration 15)."""
     indexed = select(keyword_chunks.c.doc_id).distinct()
+    without_sentences = select(keyword_chunks.c.doc_id).where(keyword_chunks.c.sentences.is_(None)).distinct()
     return list(
         session.scalars(
-            select(DocumentRow.doc_id).where(DocumentRow.chunks > 0, DocumentRow.doc_id.not_in(indexed))
+            select(DocumentRow.doc_id).where(
+                DocumentRow.chunks > 0,
+                DocumentRow.doc_id.not_in(indexed) | DocumentRow.doc_id.in_(without_sentences),
+            )
         )
     )

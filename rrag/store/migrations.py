@@ -80,7 +80,7 @@ def _m004_document_identity_and_versions(conn: Connection) -> None:
 def _m005_keyword_index(conn: Connection) -> None:
     # Keyword search moves from an in-process BM25 into this database. The chunks of documents
     # registered before are in the vector index, which a migration cannot reach: the engine copies
-    # them on open (the hybrid retriever backfills them, via Store.documents_without_keywords).
+    # them on open (the hybrid retriever backfills them, via Store.documents_to_backfill).
     create_keyword_index(conn)
 
 
@@ -140,7 +140,7 @@ def _m014_documents_know_their_language(conn: Connection) -> None:
 
 def _m015_chunks_keep_their_sentence_vectors(conn: Connection) -> None:
     # A chunk is as near to a question as its nearest sentence (rrag/retrieval/sentence_vectors.py);
-    # chunks indexed before have none, and are scored by their own vector until indexed again.
+    # the engine computes those of chunks indexed before on open (Store.documents_to_backfill).
     if "sentences" not in {c["name"] for c in inspect(conn).get_columns("keyword_chunks")}:
         add_sentence_vectors(conn)
 
