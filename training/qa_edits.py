@@ -87,10 +87,11 @@ def _edits(doc: Doc, said: set[str], rng: random.Random) -> Iterator[str]:
             other = _sibling(token, said, rng)
             if other:
                 yield _replace(doc, token, other)
-        elif token.text in DAYS or token.text.rstrip("s") in DAYS:
-            yield from _another(doc, token, DAYS, said, rng, token.text.endswith("s"))
-        elif token.text in MONTHS:
-            yield from _another(doc, token, MONTHS, said, rng, False)
+        elif token.text.rstrip("s") in DAYS or token.text in MONTHS:
+            names = DAYS if token.text.rstrip("s") in DAYS else MONTHS
+            unsaid = [n for n in names if n.lower() not in said and n.lower() + "s" not in said]
+            if unsaid:  # "on Tuesdays" -> "on Fridays"
+                yield _replace(doc, token, rng.choice(unsaid) + ("s" if token.text.endswith("s") else ""))
         elif re.fullmatch(r"1[5-9]\d\d|20\d\d", token.text):
             year = int(token.text)
             years = [str(year + d) for d in range(-12, 13) if d and str(year + d) not in said]
@@ -100,14 +101,6 @@ def _edits(doc: Doc, said: set[str], rng: random.Random) -> Iterator[str]:
         unsaid = [m for m, words in MEASURES.items() if not said & set(words)]
         if unsaid:
             yield _replace(doc, doc[1], rng.choice(unsaid))
-
-
-def _another(
-    doc: Doc, token: Token, names: list[str], said: set[str], rng: random.Random, plural: bool
-) -> Iterator[str]:
-    unsaid = [n for n in names if n.lower() not in said and n.lower() + "s" not in said]
-    if unsaid:
-        yield _replace(doc, token, rng.choice(unsaid) + ("s" if plural else ""))
 
 
 def _sibling(token: Token, said: set[str], rng: random.Random) -> str | None:
