@@ -77,7 +77,8 @@ class HybridRetriever:
             self._fuse(near[i], matches[i], scores[i], k) if i in matches else [] for i in range(len(hits))
         ]
         # A keyword candidate neither the vector search ranked nor its sentences scored (indexed before
-        # sentence vectors were kept) is fused above as if dissimilar. Where its own similarity could
+        # sentence vectors were kept, in a folder not written since: read-only or damaged) is fused
+        # above as if dissimilar. Where its own similarity could
         # lift it into the best k, that similarity is read and the query fused again: a chunk found by
         # its code ("EXP-21555") among thousands alike, which the search cannot tell apart, would
         # otherwise lose to chunks that share only the topic.
