@@ -246,5 +246,6 @@ def test_chunks_indexed_before_sentence_vectors_get_them_on_open(settings: Setti
     try:
         assert rag.store.documents_to_backfill() == []
         assert rag.store.sentence_vectors(ids) == kept  # the same vectors ingest keeps
+        assert any("1 document(s) indexed by an earlier release" in n for n in rag.storage_notes())
     finally:
         rag.close()

@@ -73,13 +73,14 @@ class ReliableRAG(Records):
         self._presence: PresenceLock | None = None
         self._repaired_on_open: list[IngestResult] = []
         self._unrepaired: list[str] = []  # what the repair on open could not finish, for storage_notes
+        self._backfilled = 0  # documents of an earlier release whose keyword rows were made on open
         if self.store.read_only is not None:
             return  # nothing can be repaired or written there (rrag/store/health.py)
         self._presence = PresenceLock(self.settings.data_dir / PRESENCE_LOCK)
         if self.store.damage is None:  # a damaged database is not written to (rrag/store/health.py)
             try:  # whatever a crash or a failed write left, the folder opens (issue 46)
                 self._unrepaired = self._ingestor.repair().problems  # see rrag/ingest/journal.py
-                backfill_keywords(self.store, self.index)
+                self._backfilled = backfill_keywords(self.store, self.index)
                 learn_modes(self.store.get_app_settings().get(OUTPUT_MODES_KEY))
                 self._repaired_on_open = self._repair_if_alone(self._presence)
             except (RRAGError, OSError) as exc:
@@ -319,7 +320,8 @@ class ReliableRAG(Records):
 
     def storage_notes(self) -> list[str]:
         """What the checks on open did or found that a user should know, besides damage and documents
-        still missing from the index: a read-only data folder, documents re-indexed on open."""
+        still missing from the index: a read-only data folder, documents read again or re-indexed on
+        open."""
         notes = []
         if self.store.read_only is not None:
             notes.append(
@@ -332,6 +334,11 @@ class ReliableRAG(Records):
                 + "; ".join(self._unrepaired[:3])
                 + ("..." if len(self._unrepaired) > 3 else "")
                 + "). Everything else can be used; the next open tries again."
+            )
+        if self._backfilled:
+            notes.append(
+                f"{self._backfilled} document(s) indexed by an earlier release were read again on open, "
+                "once, for keyword search and each sentence's vector."
             )
         repaired = [r for r in self._repaired_on_open if r.ok]
         if repaired:
