@@ -78,10 +78,10 @@ class HybridRetriever:
         ]
         # A keyword candidate neither the vector search ranked nor its sentences scored (indexed before
         # sentence vectors were kept, in a folder not written since: read-only or damaged) is fused
-        # above as if dissimilar. Where its own similarity could
-        # lift it into the best k, that similarity is read and the query fused again: a chunk found by
-        # its code ("EXP-21555") among thousands alike, which the search cannot tell apart, would
-        # otherwise lose to chunks that share only the topic.
+        # above as if dissimilar. Where its own similarity could lift it into the best k, that
+        # similarity is read and the query fused again: a chunk found by its code ("EXP-21555") among
+        # thousands alike, which the search cannot tell apart, would otherwise lose to chunks that share
+        # only the topic.
         rising = [
             self._could_rise(hits[i], near[i], matches[i], scores[i], ranked[i], k) if i in matches else []
             for i in range(len(hits))
