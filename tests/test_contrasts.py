@@ -350,6 +350,10 @@ FAITHFUL = [
     ("Heat the grill to 200°C.", "Heat the grill to 200 degrees Celsius."),
     # an opposite word negated on one side says the same ("not permitted" is "prohibited")
     ("Cycling is prohibited on the pier.", "Cycling is not permitted on the pier."),
+    # a rule's "not" contracted onto its verb
+    ("Children are not allowed to use the rotavator.", "Children aren't allowed to use the rotavator."),
+    ("Dogs are not permitted to enter the play area.", "Dogs aren't permitted to enter the play area."),
+    ("Visitors are not required to book the sauna.", "Visitors aren't required to book the sauna."),
     ("The service fee is excluded from the price.", "The service fee is not included in the price."),
     ("The rooftop bar is closed on Tuesdays.", "The rooftop bar is not open on Tuesdays."),
     # opening hours said from the other end
