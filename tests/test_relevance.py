@@ -633,6 +633,12 @@ def test_what_time_asks_for_a_time_of_day_and_a_street_named_says_where() -> Non
     assert not assess(question, ["The museum is closed from 24 to 26 December."]).addressed
     assert assess(question, ["The museum is open every day from 10:00 to 17:30."]).addressed
     assert assess(question, ["The museum closes at 5.30pm."]).addressed
+    # An allotment society's "What time of year am I allowed a bonfire?" was refused: "the question asks
+    # for a time of day".
+    bonfires = ["Bonfires are permitted only between 1 November and the last day of February."]
+    assert analyse("What time of year am I allowed a bonfire?").kind is not Kind.TIME
+    assert assess("What time of year am I allowed a bonfire?", bonfires) == Relevance(True, "")
+    assert analyse("What time of day are bonfires allowed?").kind is Kind.TIME
     answer = ["The nearest car park is Quay Street, a five-minute walk away."]
     assert assess("Where is the nearest car park?", answer) == Relevance(True, "")
     assert not assess("Where is the nearest car park?", ["It is a five-minute walk away."]).addressed

@@ -138,8 +138,11 @@ WHEN_DONE = re.compile(r"\W*(?:when\s+(?:did|was|were)|(?:in\s+)?(?:what|which)\
 HOW_DONE = re.compile(
     r"\W*how\s+(?:can|could|do|does|did|should|must|may|will|would|is|are|was|were)\b", re.IGNORECASE
 )
-# "What time" asks for a time of day ("What time does the museum close?": not the days it is closed).
-WHAT_TIME = re.compile(r"\W*(?:at\s+)?what\s+time\b", re.IGNORECASE)
+# "What time" asks for a time of day ("What time does the museum close?": not the days it is closed);
+# "what time of year" for a date or a season.
+WHAT_TIME = re.compile(
+    r"\W*(?:at\s+)?what\s+time\b(?!\s+of\s+(?:the\s+)?(?:year|month|week|season))", re.IGNORECASE
+)
 # A question of when asks for a time or a date, whatever it names ("When do the new prices apply?").
 WHEN = re.compile(r"\W*(?:when|what\s+(?:time|date|day)|which\s+(?:date|day))\b", re.IGNORECASE)
 # A table's column that says where ("For Spin 45, ... the room is Studio Cedar"): its header's noun.
