@@ -228,6 +228,24 @@ def test_a_caption_or_heading_without_a_full_stop_is_not_an_answer(embedder: Emb
     assert answer.text.startswith("For ")
 
 
+def test_a_numbered_heading_is_not_an_answer_and_a_numbered_list_item_is(embedder: Embedder) -> None:
+    # An allotment society's "What's the biggest shed I'm allowed?" was answered with its rules' heading
+    # "3. Sheds, greenhouses and other structures", made the claim "Sheds, greenhouses and other
+    # structures 's the biggest shed I'm allowed."
+    rules = [
+        context(
+            "The full 75% applies from the first anniversary of the tenancy.\n3. Sheds, greenhouses and "
+            "other structures\n\nEach plot may have one shed no larger than 8ft by 6ft.",
+            "r-0",
+        )
+    ]
+    answer = ExtractiveAnswerer(embedder).answer("What's the biggest shed I'm allowed?", rules)
+    assert "Sheds, greenhouses" not in answer.text and "8ft by 6ft" in answer.text
+    steps = [context("Before you start:\n\n1. Bring photo ID to the office\n\n2. Pay the key deposit", "s-0")]
+    answer = ExtractiveAnswerer(embedder, max_sentences=2).answer("What must I bring to the office?", steps)
+    assert answer.text.startswith("Bring photo ID to the office.")
+
+
 @pytest.mark.parametrize(
     ("question", "text", "lead"),
     [

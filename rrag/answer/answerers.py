@@ -29,6 +29,7 @@ from rrag.text import (
     locate,
     named_as_a_kind,
     normalize,
+    on_list_item,
     split_sentences,
     stem,
     words,
@@ -333,7 +334,20 @@ def _states_something(text: str, span: Span) -> bool:
     sentence = span.text
     if sentence.endswith("?") or len(words(sentence)) < MIN_SENTENCE_WORDS:
         return False
-    return sentence[-1] in ".!" or is_list_item(text, span) or gives_street_address(sentence)
+    if sentence[-1] in ".!" or gives_street_address(sentence):
+        return True
+    return is_list_item(text, span) and not _numbered_heading(text, span)
+
+
+def _numbered_heading(text: str, span: Span) -> bool:
+    """Whether a numbered line with no full stop heads the paragraph after it ("3. Sheds, greenhouses
+    and other structures" over "Each plot may have one shed ..."), rather than being one item of a list
+    whose next item follows."""
+    after = _PARAGRAPH_END.match(text, span.end)
+    return after is not None and after.end() < len(text) and not on_list_item(text, after.end())
+
+
+_PARAGRAPH_END = re.compile(r"[ \t]*\n\s*\n\s*")
 
 
 # What a question asks for besides a person (`WHO`), an amount of money (read by rrag.text.asked) and
