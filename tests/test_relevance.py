@@ -408,6 +408,35 @@ def test_an_answer_about_another_item_row_or_day_is_off_target(
     assert not result.addressed and result.reason.startswith(reason)
 
 
+def test_an_answer_about_another_named_thing_is_off_target_unless_the_name_is_the_documents_own() -> None:
+    # A phone network's "What are the Sunday opening hours of the Kestrel store in Exeter?", which its
+    # documents do not answer, passed HIGH on two other stores' hours; an allotment society's half-plot
+    # rent at one site on the other site's row.
+    stores = [
+        "Bayside Taunton, 5 Fore Street (open 9am-5pm Monday to Saturday, closed Sunday).",
+        "Bayside Truro, Lemon Quay (open 10am-4pm on Sunday).",
+    ]
+    asked = "What are the Sunday opening hours of the Bayside shop in Exeter?"
+    assert assess(asked, stores).reason.startswith("the question asks about Exeter; the answer is about")
+    # ... though the heading over the other shops names the one asked about
+    assert not assess(asked, stores, ["Our Exeter shop closes on 28 June"]).addressed
+    # "I've" is no name
+    extra = "How much is each extra minute on Talk Abroad once I've used 300 minutes?"
+    assert "I've" not in assess(extra, ["Talk Abroad: £5 a month for 300 minutes to the USA."]).reason
+    assert assess("When is the Truro shop open on Sunday?", stores[1:]) == Relevance(True, "")
+    row = ["For Half plot (Hollins Lane), the size is 125 square metres and the rent is £52.00."]
+    assert assess("How much is the rent for a half plot at Mill Meadow?", row).reason == (
+        "the question asks about Mill Meadow; the answer is about Hollins Lane"
+    )
+    assert assess("How much is the rent for a half plot at Hollins Lane?", row) == Relevance(True, "")
+    # A name most of the retrieved documents say is theirs: the answer need not repeat it.
+    bill = ["Paper bills cost £1.50 a month, sent by Royal Mail."]
+    documents = ["Kestrel Mobile Ltd, Plymouth.", "Kestrel sends bills by post.", "Kestrel Lite is £9.50."]
+    asked = "What does Kestrel charge for a paper bill?"
+    assert assess(asked, bill, documents=documents) == Relevance(True, "")
+    assert not assess(asked, bill, documents=documents[:1] + ["Bills are sent by post."] * 2).addressed
+
+
 @pytest.mark.parametrize(
     ("question", "sentence"),
     [

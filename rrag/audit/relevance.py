@@ -72,6 +72,8 @@ class Relevance:
 
 _DAYS = frozenset(stem(w) for w in (*WEEKDAYS, *WEEK_PARTS))
 _CALENDAR_WORDS = frozenset((*WEEKDAYS, *MONTH_NAMES))
+_CALENDAR_STEMS = frozenset(stem(w) for w in _CALENDAR_WORDS)
+_FIRST_PERSON = re.compile(r"I(?:['\u2019][a-z]+)?")  # "I", "I've": capitalised, and no name
 
 
 def _said(term: str, said: set[str]) -> bool:
@@ -213,10 +215,13 @@ def _converts(asked: str, given: set[str | None]) -> bool:
     return bool(NEAR_TIME_UNITS.get(asked, set()) & given)
 
 
-def assess(question: str, sentences: Sequence[str], headings: Sequence[str] = ()) -> Relevance:
+def assess(
+    question: str, sentences: Sequence[str], headings: Sequence[str] = (), documents: Sequence[str] = ()
+) -> Relevance:
     """Whether `sentences` (the answer's claims) address `question`, by the rules above. `headings`:
     the headings their evidence sits under, which say what they are about ("If your car breaks down"
-    over "... call Roadside Help on 0800 123 4455")."""
+    over "... call Roadside Help on 0800 123 4455"); `documents`: the retrieved text of each document,
+    whose most common names are the documents' own (`_another_name`)."""
     q = analyse(question)
     # What a value is asked per is no topic ("How much does a convertible cost per day?" is not
     # answered by what costs "£15 a day"): `_another_case` reads the rate.
@@ -235,7 +240,9 @@ def assess(question: str, sentences: Sequence[str], headings: Sequence[str] = ()
     headed = bool(headings) and all(_said(t, under) for t in q.key_terms)
     if q.key_terms and (not shared or share < MIN_KEY_SHARE) and not (refers_back or headed):
         return Relevance(False, "the answer is about something else than what was asked")
-    off_target = _off_target(question, q, sentences)
+    # A name asked about is named by the answer itself: a heading over another thing may name it ("the
+    # store in Exeter is closing" over the other stores' hours).
+    off_target = _off_target(question, q, sentences) or _another_name(question, sentences, said, documents)
     if off_target:
         return Relevance(False, off_target)
     asked_terms = set(read(question).content_words)
@@ -291,6 +298,55 @@ def _off_target(question: str, q: Question, sentences: Sequence[str]) -> str:
     if rows and all(rows):
         return f"the question does not ask about {', '.join(dict.fromkeys(rows))}, which the answer is about"
     return "" if YES_NO.match(question) else _another_case(question, answer)
+
+
+def _another_name(question: str, sentences: Sequence[str], said: set[str], documents: Sequence[str]) -> str:
+    """Why the answer is about another named thing than the one asked ("" when it is not): the question
+    names a thing that neither the answer nor its headings say ("the store in Exeter"), and each of the
+    answer's sentences names one that the question does not ("Bayside Taunton, 5 Fore Street (open ...
+    Sunday)"). A name that most of the retrieved documents say is theirs (a firm's, a service's): an
+    answer need not repeat it ("What does Kestrel charge for a paper bill?": "Paper bills cost ...")."""
+    asked_words = set(read(question).content_words)
+    owned = [set(read(d).content_words) for d in documents]
+
+    def common(name: list[str]) -> bool:
+        return sum(set(name) <= words_of for words_of in owned) * 2 > len(owned) > 0
+
+    missing = [
+        name
+        for name, named in _names(question)
+        if named and not common(named) and not any(_said(t, said) for t in named)
+    ]
+    if not missing:
+        return ""
+    others = [
+        [name for name, named in _names(s) if not all(t in asked_words for t in named)] for s in sentences
+    ]
+    if not others or not all(others):
+        return ""
+    given = dict.fromkeys(name for names in others for name in names)
+    return f"the question asks about {', '.join(missing)}; the answer is about {', '.join(given)}"
+
+
+def _names(text: str) -> list[tuple[str, list[str]]]:
+    """The names `text` gives, each with its content words ("Mill Meadow": mill, meadow); not a day's
+    or a month's, nor a unit's ("35p per kWh", "a 100 Mbps line")."""
+    reading = read(text)
+    units = [
+        (q.start, max(q.end, q.unit_end)) for q in reading.quantities if has_digit(text[q.start : q.end])
+    ]
+    out = []
+    for a, b in reading.names:
+        start, end = reading.tokens[a].start, reading.tokens[b - 1].end
+        named = [t for t in read(text[start:end]).content_words if not t.isdigit()]
+        after_amount = a > 0 and (
+            reading.tokens[a - 1].word == "per" or any(v == reading.tokens[a - 1].end for _, v in units)
+        )
+        of_a_unit = after_amount or any(u <= start < v for u, v in units)
+        if of_a_unit or set(named) <= _DAYS | _CALENDAR_STEMS or _FIRST_PERSON.fullmatch(text[start:end]):
+            continue
+        out.append((text[start:end], named))
+    return out
 
 
 def _another_case(question: str, answer: str) -> str:

@@ -108,7 +108,12 @@ def answer_relevance(
         for r in checkable
         if (e := r.verdict.evidence) is not None and e.chunk_id in chunks
     ]
-    offline = assess(question, [r.claim.text for r in checkable], headings)
+    documents: dict[str, list[str]] = {}
+    for c in contexts:
+        documents.setdefault(c.chunk.doc_id, []).append(c.chunk.text)
+    offline = assess(
+        question, [r.claim.text for r in checkable], headings, ["\n\n".join(t) for t in documents.values()]
+    )
     if stages.llm is not None and "llm" in stages.settings.verifiers:
         return judge(stages.llm, question, answer.text, offline)
     return offline

@@ -18,7 +18,8 @@ def _with_contractions(cues: str) -> str:
 MODAL_CUES = [
     (FORBIDDEN, _with_contractions(
         "must never|must not|mustnt|may not|may never|cannot|cant|can not|shall not|are not allowed"
-        "|is not allowed|not allowed|never allowed|not permitted|never permitted|forbidden|prohibited|banned")),
+        "|is not allowed|not allowed|never allowed|not permitted|never permitted|forbidden|prohibited"
+        "|banned")),
     (NOT_REQUIRED, _with_contractions(
         "do not need|does not need|did not need|dont need|doesnt need|didnt need|need not|neednt"
         "|do not have|does not have|dont have|doesnt have|not required|not necessary|not obliged|optional")),
