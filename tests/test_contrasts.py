@@ -348,6 +348,7 @@ FAITHFUL = [
     ("The warranty does not cover water damage.", "The warranty excludes water damage."),
     ("The tour lasts 90 minutes.", "The tour lasts between 60 and 120 minutes."),
     ("Heat the grill to 200°C.", "Heat the grill to 200 degrees Celsius."),
+    ("For the Lite plan the increase is £1.50 a month.", "The Lite plan goes up by one pound fifty a month."),
     # an opposite word negated on one side says the same ("not permitted" is "prohibited")
     ("Cycling is prohibited on the pier.", "Cycling is not permitted on the pier."),
     # a rule's "not" contracted onto its verb

@@ -176,6 +176,12 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         # pence are hundredths of a pound: "50p" was 50 of a unit "p", "£50" as far as values went
         ("50p per colour page", [(0.5, "GBP")]),
         ("fifty pence", [(0.5, "GBP")]),
+        # pounds and pence said out loud: "one pound fifty" was £1 and a bare 50 (a right answer was
+        # contradicted: "the evidence says '£1.50' where the claim says 'one pound'")
+        ("rises by one pound fifty a month", [(1.5, "GBP")]),
+        ("twelve pounds and fifty pence", [(12.5, "GBP")]),
+        ("three dollars and fifty cents", [(3.5, "USD")]),
+        ("two pounds for 50 pages", [(2.0, "GBP"), (50.0, "pag")]),  # pages, not pence
         ("10-20p a page", [(0.1, "GBP"), (0.2, "GBP")]),
         ("records video at 1080p", [(1080.0, "p")]),  # a video's lines
         ("a 50 cents stamp", [(50.0, "cent")]),  # money of a currency the text does not name

@@ -51,6 +51,7 @@ from rrag.lang.en.units import (
     A_SPAN,
     AGE_UNITS,
     BASE_UNITS,
+    CENTS,
     CURRENCIES,
     CURRENCY_CODES,
     CURRENCY_CODES_WRITTEN,
@@ -251,6 +252,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             for m in EVERY_UNIT.finditer(text)
         ]
     found = _and_a_part(text, sorted(found + times + fractions + spans, key=lambda q: q.start))
+    found = _and_hundredths(text, found)
     found = [_compared_age(text, q) for q in found]
     for i, (low, high) in enumerate(zip(found, found[1:])):
         if not RANGE_JOIN.fullmatch(text, low.end, high.start):
@@ -336,6 +338,38 @@ def _and_a_part(text: str, found: list[Quantity]) -> list[Quantity]:
             q = Quantity(q.value + PARTS[(part["part"] or "").lower()], unit, q.start, part.end(), unit_end)
         out.append(q)
     return out
+
+
+def _and_hundredths(text: str, found: list[Quantity]) -> list[Quantity]:
+    """Whole units of money said in words, then their hundredths: "one pound fifty" is £1.50, "three
+    dollars and fifty cents" $3.50 (not £1 and a bare 50)."""
+    out: list[Quantity] = []
+    for q in found:
+        whole = out[-1] if out else None
+        if (
+            whole is not None
+            and whole.unit in CURRENCY_CODES
+            and whole.unit_end > whole.end  # the currency's word after the number, not "£12"
+            and whole.value.is_integer()
+            and _HUNDREDTHS_JOIN.fullmatch(text, whole.unit_end, q.start)
+            and (part := _hundredths(q, whole.unit)) is not None
+        ):
+            out[-1] = whole._replace(value=whole.value + part, end=max(q.end, q.unit_end))
+            continue
+        out.append(q)
+    return out
+
+
+def _hundredths(q: Quantity, currency: str) -> float | None:
+    """What `q` adds to whole units of `currency`: a bare 1 to 99 ("fifty"), pence, or cents."""
+    if not q.unit and q.value.is_integer() and 1 <= q.value <= 99:
+        return q.value / 100
+    if q.unit == currency and q.value < 1:  # "fifty pence", read as £0.50
+        return q.value
+    return q.value / 100 if q.unit == CENTS and q.value < 100 else None
+
+
+_HUNDREDTHS_JOIN = re.compile(r"\s+(?:and\s+)?")
 
 
 def _year_after(text: str, low: Quantity, high: Quantity) -> Quantity:
