@@ -408,6 +408,18 @@ def test_an_answer_about_another_item_row_or_day_is_off_target(
     assert not result.addressed and result.reason.startswith(reason)
 
 
+def test_a_rate_asked_of_is_said_by_another_word_of_the_rate_or_the_heading_over_a_table() -> None:
+    # An allotment society's "How much is the yearly rent for a half plot?" was refused on the row of its
+    # table under "Annual plot rents": "the question asks about the yearly rent; the answer gives another
+    # value".
+    row = ["For Half plot, the size is 125 square metres and the standard rent is £52.00."]
+    asked = "How much is the yearly rent for a half plot?"
+    assert assess(asked, row, ["Annual plot rents"]) == Relevance(True, "")
+    assert assess(asked, ["The rent for a half plot is £52 per year."]) == Relevance(True, "")
+    assert not assess(asked, row).addressed
+    assert not assess("How much is the monthly rent for a half plot?", row, ["Annual plot rents"]).addressed
+
+
 def test_an_answer_about_another_named_thing_is_off_target_unless_the_name_is_the_documents_own() -> None:
     # A phone network's "What are the Sunday opening hours of the Kestrel store in Exeter?", which its
     # documents do not answer, passed HIGH on two other stores' hours; an allotment society's half-plot

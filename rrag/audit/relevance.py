@@ -250,7 +250,7 @@ def assess(
     typed = [s for s in sentences if gives_kind(s, q) and not _other_row(s, asked_terms, q.key_terms, given)]
     if not typed:
         return Relevance(False, f"the question asks for {_asked(q)}, which the answer does not give")
-    if q.qualifier and not _said(q.qualifier, said):
+    if q.qualifier and not _said(q.qualifier, said) and not _rate_said(q.qualifier, sentences, under):
         return Relevance(
             False, f"the question asks about {_qualified(question, q)}; the answer gives another value"
         )
@@ -363,6 +363,19 @@ def _another_case(question: str, answer: str) -> str:
     if per and rates and not per & rates:
         return f"the question asks for a value per {min(per)}; the answer gives one per {min(rates)}"
     return ""
+
+
+def _rate_said(qualifier: str, sentences: Sequence[str], under: set[str]) -> bool:
+    """Whether a rate the question qualifies a value with ("the yearly rent") is said by the answer's
+    values ("£52 per year") or by its words or headings in another word of the same rate ("Annual plot
+    rents" over a table's rows)."""
+    per = _RATE_STEMS.get(qualifier)
+    return per is not None and (
+        any(_RATE_STEMS.get(word) == per for word in under) or any(gives_rate(s, {per}) for s in sentences)
+    )
+
+
+_RATE_STEMS = {stem(word): stem(unit) for word, unit in RATE_OF.items()}  # "yearly", "annual": year
 
 
 def asked_rates(question: str) -> set[str]:
