@@ -44,7 +44,7 @@ from rrag.lang.en.questions import (
     PLACE_NOUNS,
     YES_NO,
 )
-from rrag.lang.en.table_rows import column_headers, names_row, row_subject
+from rrag.lang.en.table_rows import column_headers, names_row, rate_said, row_subject
 from rrag.lang.en.wordnet import kind_of, wordnet
 from rrag.text import (
     content_words,
@@ -366,16 +366,12 @@ def _another_case(question: str, answer: str) -> str:
 
 
 def _rate_said(qualifier: str, sentences: Sequence[str], under: set[str]) -> bool:
-    """Whether a rate the question qualifies a value with ("the yearly rent") is said by the answer's
-    values ("£52 per year") or by its words or headings in another word of the same rate ("Annual plot
-    rents" over a table's rows)."""
-    per = _RATE_STEMS.get(qualifier)
-    return per is not None and (
-        any(_RATE_STEMS.get(word) == per for word in under) or any(gives_rate(s, {per}) for s in sentences)
+    """Whether a rate the question qualifies a value with ("the yearly rent") is said by another word
+    of it in the answer or its headings ("Annual plot rents" over a table's rows), or by the answer's
+    values ("£52 per year")."""
+    return rate_said(qualifier, under) or (
+        qualifier in RATE_OF and any(gives_rate(s, {stem(RATE_OF[qualifier])}) for s in sentences)
     )
-
-
-_RATE_STEMS = {stem(word): stem(unit) for word, unit in RATE_OF.items()}  # "yearly", "annual": year
 
 
 def asked_rates(question: str) -> set[str]:

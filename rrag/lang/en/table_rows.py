@@ -141,10 +141,11 @@ def names_row(row: Collection[str], said: Collection[str]) -> bool:
     half of them ("a scale and polish" names "Dental scale and polish", "a cat's annual booster"
     "Annual booster vaccination"; "an oven clean" is no "Deep clean"), a rate's word in any of its
     words ("the yearly booster" names "Annual vaccination booster")."""
-    return 2 * sum(w in said or _rate_said(w, said) for w in row) > len(row)
+    return 2 * sum(w in said or rate_said(w, said) for w in row) > len(row)
 
 
-def _rate_said(word: str, said: Collection[str]) -> bool:
+def rate_said(word: str, said: Collection[str]) -> bool:
+    """Whether `word` is a rate's ("yearly") that another of `said` says ("annual")."""
     return word in RATE_OF and any(RATE_OF.get(w) == RATE_OF[word] for w in said)
 
 
