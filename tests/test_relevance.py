@@ -30,7 +30,7 @@ from tests.chat_server import MODEL, ChatServer
         ("How many GB of storage does a Plus user get?", Kind.NUMBER, ""),
         ("How many times a year can a van visit the centre?", Kind.COUNT, ""),  # times, not years
         ("What percentage of salary goes into the pension?", Kind.PERCENT, ""),
-        ("Who approves promotions?", None, ""),
+        ("Who approves promotions?", Kind.PERSON, ""),
         ("Where can staff park at head office?", Kind.PLACE, ""),
         ("What is the hotel's address?", Kind.PLACE, ""),  # a postal address: a place
         ("What is your email address?", Kind.EMAIL, ""),
@@ -47,7 +47,7 @@ from tests.chat_server import MODEL, ChatServer
         ("What does the service charge cover?", None, ""),
         ("What does the deposit pay for?", None, ""),
         ("What does the shop charge for a tune-up?", Kind.MONEY, ""),
-        ("Who pays the late fee?", None, ""),  # a person
+        ("Who pays the late fee?", Kind.PERSON, ""),  # a person or a group, not money
         ("Is the discount more than 10 percent?", None, ""),
         ("What is the excess for dental treatment?", Kind.MONEY, ""),  # what a policyholder pays
         ("How much excess baggage can I take?", None, ""),  # baggage, not money
@@ -645,6 +645,33 @@ def test_a_question_of_a_name_is_answered_by_a_name_it_does_not_say(
     assert analyse(question).kind is Kind.NAME
     assert assess(question, [answer]).addressed is addressed
     assert analyse("What is the maximum number of names on a policy?").kind is not Kind.NAME
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "addressed"),
+    [
+        # an allotment society's "Who is taking over from Margaret Okafor as Chair?", which its notice does
+        # not say, passed HIGH on "The Chair, Margaret Okafor, is standing down after six years."
+        ("Who is replacing Ann Lee as Treasurer?", "The Treasurer, Ann Lee, retires in March.", False),
+        ("Who is replacing Ann Lee as Treasurer?", "Ann Lee will be replaced by Tom Hart.", True),
+        ("Who is the head warden at the marina?", "Wardens patrol the marina every evening.", False),
+        (
+            "Who can pay the reduced rate?",
+            "The reduced rate is for full-time students and people over 66.",
+            True,
+        ),
+        ("Who keeps the waiting list?", "The list is kept by our Lettings Officer.", True),
+        ("Who can join the club?", "Anyone aged 18 or over may join.", True),
+        ("Who pays for repairs?", "The landlord pays for structural repairs.", True),
+        ("Who hears appeals?", "Appeals are heard by a panel of three members.", True),
+        ("Who should I contact about my bill?", "Email billing@example.com or call 0800 123 4567.", True),
+    ],
+)
+def test_a_question_of_who_is_answered_by_someone_it_does_not_name(
+    question: str, answer: str, addressed: bool
+) -> None:
+    assert analyse(question).kind is Kind.PERSON
+    assert assess(question, [answer]).addressed is addressed, assess(question, [answer]).reason
 
 
 def test_a_price_is_given_by_an_amount_and_a_difference_only_where_one_is_asked() -> None:

@@ -39,13 +39,14 @@ from rrag.lang.en.qualifiers import RATE, RATE_OF
 from rrag.lang.en.questions import (
     AGE_BOUND,
     AGE_WORDS,
+    ANYONE,
     NEAR_TIME_UNITS,
     NOT_PLACES,
     PLACE_NOUNS,
     YES_NO,
 )
 from rrag.lang.en.table_rows import column_headers, names_row, rate_said, row_subject
-from rrag.lang.en.wordnet import kind_of, wordnet
+from rrag.lang.en.wordnet import kind_of, of_people, wordnet
 from rrag.text import (
     content_words,
     has_digit,
@@ -54,6 +55,7 @@ from rrag.text import (
     words,
 )
 from rrag.text.asked import TIME_UNIT_STEMS, Kind, Question, analyse
+from rrag.text.clauses import nouns
 from rrag.text.contacts import GIVES_CONTACT, names_a_street
 from rrag.text.quantities import CALENDAR_YEAR, TIME_OF_DAY, is_measured
 from rrag.text.reading import read
@@ -73,6 +75,7 @@ class Relevance:
 _DAYS = frozenset(stem(w) for w in (*WEEKDAYS, *WEEK_PARTS))
 _CALENDAR_WORDS = frozenset((*WEEKDAYS, *MONTH_NAMES))
 _CALENDAR_STEMS = frozenset(stem(w) for w in _CALENDAR_WORDS)
+_ASKING_NAMES = (Kind.NAME, Kind.PERSON)  # a name the question does not say is what they ask for
 _FIRST_PERSON = re.compile(r"I(?:['\u2019][a-z]+)?")  # "I", "I've": capitalised, and no name
 
 
@@ -114,6 +117,8 @@ def gives_kind(sentence: str, q: Question) -> bool:
             stem(word) not in q.key_terms and word.removesuffix("s") not in _CALENDAR_WORDS
             for word in read(sentence).capitalised
         )
+    if q.kind is Kind.PERSON:
+        return _gives_people(sentence, q.key_terms)
     found = read(sentence).quantities
     units = [unit_read(sentence, n) for n in found]
     if q.kind is Kind.MONEY:  # an amount, nothing, or a share of one ("50% of the total at booking")
@@ -170,6 +175,20 @@ _SPEEDS = frozenset({"duration", "speed"})
 _NOT_PLACES = _DAYS | frozenset(stem(w) for w in NOT_PLACES)
 _PLACE_NOUNS = frozenset(stem(w) for w in PLACE_NOUNS)
 _PLACE_PHRASE_WORDS = 4
+
+
+def _gives_people(sentence: str, asked: frozenset[str]) -> bool:
+    """Whether `sentence` gives someone the question does not name: a capitalised word it does not say
+    (a name, a role: "the Treasurer"), a word of people ("residents", "the committee", "anyone"), or a
+    way to reach someone. "The Chair, Margaret Okafor, is standing down" names no one new for "Who is
+    taking over from Margaret Okafor as Chair?"."""
+    reading = read(sentence)
+    return (
+        any(stem(word) not in asked and word not in _CALENDAR_WORDS for word in reading.capitalised)
+        or any(gives(sentence) for gives in GIVES_CONTACT.values())
+        or any(word in ANYONE for word in map(str.lower, reading.words))
+        or any(stem(noun) not in asked and of_people(noun) for noun in nouns(sentence))
+    )
 
 
 def _gives_place(sentence: str, subject: frozenset[str]) -> bool:
@@ -242,7 +261,9 @@ def assess(
         return Relevance(False, "the answer is about something else than what was asked")
     # A name asked about is named by the answer itself: a heading over another thing may name it ("the
     # store in Exeter is closing" over the other stores' hours).
-    off_target = _off_target(question, q, sentences) or _another_name(question, sentences, said, documents)
+    off_target = _off_target(question, q, sentences) or (
+        q.kind not in _ASKING_NAMES and _another_name(question, sentences, said, documents)
+    )
     if off_target:
         return Relevance(False, off_target)
     asked_terms = set(read(question).content_words)

@@ -66,6 +66,7 @@ class Kind(str, Enum):
     AGE = "an age"
     SPEED = "a speed or the time it takes"
     NAME = "a name"
+    PERSON = "a person or a group of people"
 
 
 TIME_UNIT_STEMS = {stem(u): u for u in TIME_UNITS}
@@ -100,8 +101,10 @@ def _analysed(question: str) -> Question:
     time_unit = ""
     qualifier = ""
     many = HOW_MANY.search(question)
-    if YES_NO.match(question) or WHO.match(question):  # a yes or a no, a person: whatever price it names
+    if YES_NO.match(question):  # a yes or a no, whatever price it names
         return Question(None, "", "", _key_terms(question))
+    if WHO.match(question):  # a person or a group, whatever price it names
+        return Question(Kind.PERSON, "", "", _key_terms(question))
     what_does = WHAT_DOES.match(question)
     if what_does:  # what the verb does: "What does the service charge cover?"
         if what_does.group("money"):

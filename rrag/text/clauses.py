@@ -192,6 +192,13 @@ def compound_modifiers(text: str) -> frozenset[str]:
     return frozenset(t.text.lower() for t in _parsed(text) if t.dep_ in ("compound", "amod"))
 
 
+@per_text(maxsize=4096)
+def nouns(text: str) -> frozenset[str]:
+    """The words of `text` its parse reads as nouns, lower-cased: "wardens", not "patrol", in "Wardens
+    patrol the marina"."""
+    return frozenset(t.lower_ for t in _parsed(text) if t.pos_ in ("NOUN", "PROPN"))
+
+
 def compound_nouns(text: str) -> frozenset[str]:
     """The nouns of `text` its parse reads as naming a kind of the noun after them, lower-cased:
     "payment" in "A late payment charge of £10 applies", "registration" in "the registration fee"."""

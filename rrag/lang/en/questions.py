@@ -80,6 +80,8 @@ WHAT_DOES = re.compile(
 )
 # A question of who asks for a person or a body, whatever it names ("Who pays the late fee?").
 WHO = re.compile(r"\W*(?:who|whom|whose)\b", re.IGNORECASE)
+# Who an answer to "who" may name with no noun ("Anyone aged 18 or over can join").
+ANYONE = frozenset("anyone anybody everyone everybody someone somebody nobody whoever".split())
 # A question of what a name is asks for a name ("What is the name of the nursery manager?", "What's the
 # chef's name?"): "All meals are cooked on site by our chef" gives none.
 NAME_ASKED = re.compile(

@@ -104,3 +104,18 @@ def kind_of(word: str, other: str) -> bool:
         return True
     up = wordnet().steps_up(ours)
     return any(up.get(s, KIND_OF_STEPS + 1) <= KIND_OF_STEPS for s in theirs)
+
+
+_PEOPLE = ("person", "organization")  # what a word of people is a kind of: "treasurer", "committee"
+
+
+@lru_cache(maxsize=4096)
+def of_people(word: str) -> bool:
+    """Whether `word` is mostly a noun and one of its senses is a kind of person or of organisation
+    ("treasurer", "residents", "committee", "staff"), however many hypernym steps up."""
+    net = wordnet()
+    if not net.noun(word):
+        return False
+    senses = frozenset(s for s in net.synsets(word) if s < net.nouns)
+    people = {s for lemma in _PEOPLE for s in net.synsets(lemma) if s < net.nouns}
+    return not people.isdisjoint(net.steps_up(senses))
