@@ -199,6 +199,8 @@ def test_fuzzy_locate_finds_near_exact_spans_and_rejects_paraphrase() -> None:
         ("children aged 5 to 15", [(5.0, "age"), (15.0, "age")]),
         ("cheese aged 12 months", [(12.0, "month")]),  # a time it was kept, not an age of twelve
         ("closes at 5.30pm", [(17.5, "time")]),  # a British time: was 5.3 of a unit "pm"
+        ("between 10am and 12 noon", [(10.0, "time"), (12.0, "time")]),  # was 12 of a unit "noon"
+        ("at 12 midnight", [(0.0, "time")]),
         ("costs 5.30", [(5.3, "")]),  # ... and without am or pm an amount
         # every item of a list takes the unit of its last: "20" of "20, 30 and 40 hours" was a bare number
         ("courses of 20, 30 and 40 hours", [(20.0, "hour"), (30.0, "hour"), (40.0, "hour")]),

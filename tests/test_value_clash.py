@@ -238,6 +238,11 @@ CLASHES = [
     # a bound said before two values is both's: at most one dog
     ("Residents may keep up to two cats or one dog per flat.", "You can keep up to two dogs per flat.",
      "two dogs", "one dog"),
+    # hours said with "until", or ending at "12 noon" (an allotment society's "between 10am and 2pm"
+    # against "between 10am and 12 noon" passed HIGH)
+    ("Rent can be paid at the hut between 10am and 12 noon.", "Rent can be paid at the hut between 10am and 2pm.",
+     "10am and 2pm", "10am and 12 noon"),
+    ("The café is open from 9am until 5pm.", "The café is open from 9am until 6pm.", "9am until 6pm", "9am until 5pm"),
 ]  # fmt: skip
 
 

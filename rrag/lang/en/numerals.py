@@ -99,7 +99,7 @@ ELLIPSIS_AFTER = re.compile(r"\s+(?:in|for|on|at|with|when|during|per|a|an)\b", 
 # number, then a part of its unit (`part`: "half" or "quarter"; none: three quarters).
 AND_A_PART = re.compile(r"\s+and\s+(?:an?\s+(?P<part>half|quarter)|three[\s-]+quarters?)\b", re.IGNORECASE)
 PARTS = {"half": 0.5, "quarter": 0.25, "": 0.75}
-RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|and|or)\s*", re.IGNORECASE)
+RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|up\s+to|until|till|and|or)\s*", re.IGNORECASE)
 # Between the items of a list of numbers that share the unit of its last: "20, 30 and 40 hours".
 LIST_COMMA = re.compile(r"\s*,\s*")
 LIST_LAST = re.compile(r",?\s+(?:and|or)\s+", re.IGNORECASE)
