@@ -431,6 +431,26 @@ def test_the_sentence_about_the_claims_subject_is_its_evidence_not_one_agreeing_
         assert verdict.status is not ClaimStatus.CONTRADICTED, (right, verdict.reason)
 
 
+def test_a_rows_value_is_stated_for_a_claim_that_names_no_other_thing() -> None:
+    """An allotment society's right answer "the rent is £39 a year" (of a half plot, at the concession
+    rate) was contradicted by the membership fee's "£5 per household per year": the table row's £39.00
+    was taken for another row's, though the claim names no other thing than the row's column."""
+    rows = (
+        "For Half plot, the size is 125 square metres, the standard rent is £52.00 and the concession "
+        "rent is £39.00.\n\nFor Full plot, the size is 250 square metres, the standard rent is £96.00 "
+        "and the concession rent is £72.00."
+    )
+    fee = "Every plot holder also pays the membership fee of £5 per household per year with the rent."
+    claim = "The rent is £39 a year."
+    verdict = LexicalVerifier().verify(Claim(claim, 0, len(claim)), contexts(rows, fee))
+    assert verdict.status is not ClaimStatus.CONTRADICTED, verdict.reason
+    # ... and a claim that names another thing than the row is still not said by the row
+    assert _clashing_values("The membership fee is £39 a year.", rows, fee) == (
+        "£39 a year",
+        "£5 per household per year",
+    )
+
+
 def test_the_claims_value_stated_elsewhere_with_fewer_of_its_words_does_not_hide_the_clash() -> None:
     """The monthly membership's "one calendar month's notice" is no statement of the Private Office's."""
     evidence = (  # as the terms' PDF is read

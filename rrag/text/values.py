@@ -139,8 +139,13 @@ class Value:
 
     def of_another_row(self, other: Value) -> bool:
         """Whether `other` is in a table row named for something this value's text does not name
-        ("Deep clean costs £48": the £48 of the carpet shampoo's row is no price of a deep clean)."""
-        return bool(other.row) and not names_row(other.row, self.words)
+        ("Deep clean costs £48": the £48 of the carpet shampoo's row is no price of a deep clean). A
+        value whose words say no more than the row's column names no other thing ("the rent is £39 a
+        year" of "the concession rent is £39.00")."""
+        if not other.row or names_row(other.row, self.words):
+            return False
+        said = self.near - {what for _, what in self.qualifiers}
+        return not (said and said <= other.near)
 
     def compatible(self, other: Value) -> bool:
         """Whether the two can be values of the same thing: the same measure, both amounts or both

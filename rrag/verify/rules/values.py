@@ -49,13 +49,16 @@ def _stated_elsewhere(value: Value, sentences: Sequence[Statement], against: Val
     10:00")."""
     specific = value.cases_shared(against) if against else 0
     # ... nor a value with fewer of the claim's words next to it ("one calendar month's notice" to
-    # cancel, against "Private Office memberships need three months' notice")
-    needed = max(len(value.near & against.near), 1) if against else 1
+    # cancel, against "Private Office memberships need three months' notice"); what a value is per is
+    # a qualifier, compared by `compatible`, not a word next to it (the "year" of "the rent is £39 a
+    # year" makes a fee "per year" no nearer to it than a row's "concession rent is £39.00")
+    near = value.near - {what for _, what in value.qualifiers}
+    needed = max(len(near & against.near), 1) if against else 1
     return any(
         value.compatible(o)
         and o.holds(value)
         and not value.of_another_row(o)
-        and len(o.near & value.near) >= needed
+        and len(o.near & near) >= needed
         and value.cases_shared(o) >= specific
         for sentence in sentences
         for o in sentence.values
