@@ -7,11 +7,12 @@ Offline, an answer addresses the question when
    of counts: "babies" are said by "children", "campfires" by "open fires"),
 2. one of its sentences gives the kind of value the question asks for (a price question needs an
    amount of money, "how many days" a number of days, "how long" a number, "what percentage" a
-   percentage, "what time" a time of day, "where" a place: office hours do not say where to park), and
+   percentage, "what time" a time of day, "where" a place, "who" someone the question does not name:
+   office hours do not say where to park), and
 3. it names what the question qualifies the value with ("retail price": "retail"), and
 4. it is about the thing asked: not another row of a table ("For Oven clean, the price ..." for a
-   deep clean), another numbered item ("step 128" for step 3), or another day ("on weekdays" for
-   Saturdays).
+   deep clean), another numbered item ("step 128" for step 3), another day ("on weekdays" for
+   Saturdays), or another named thing (another shop's hours for the Exeter shop's).
 A value's kind is read by the value parser, from its own unit or from the column header a table
 sentence puts before it ("the price (GBP) is 25" is money, "the duration (hours) is 4" hours).
 With an LLM, a judged score can only lower this: the LLM's word never turns a miss into a hit.
