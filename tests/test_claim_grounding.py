@@ -98,6 +98,9 @@ def test_all_llm_claims_rejected_leaves_the_rules_claims() -> None:
         # "does" said as the verb's ending: it was "The library open on Sundays: At noon."
         ("When does the library open on Sundays?", "At noon.", "The library opens on Sundays: At noon."),
         ("What does the fee apply to?", "Late returns.", "The fee applies to: Late returns."),
+        # "what's" is "what is": it was "Sheds 's the biggest shed allowed."
+        ("What's the notice period?", "3 months", "The notice period is: 3 months"),
+        ("Who’s the site manager?", "Jo Hart.", "The site manager is: Jo Hart."),
     ],
 )
 def test_a_fragment_answer_is_stated_with_its_question(question: str, fragment: str, stated: str) -> None:

@@ -35,6 +35,7 @@ _META = re.compile(
     r"\b(?:answer|response|reply|output|question|prompt)s?\b",
     re.IGNORECASE,
 )
+_WH_IS = re.compile(r"^(how|what|which|who|when|where)['\u2019]s\b", re.IGNORECASE)
 _WH_START = re.compile(
     r"^(?:how\s+(?:long|many|much|often|far|old|soon|large|big|high)|how|what|which|who|whom|whose|when|where)\b",
     re.IGNORECASE,
@@ -84,7 +85,8 @@ def with_question(fragment: str, question: str) -> str | None:
     can turn round."""
     if is_reply(fragment):
         return asked_statement(question, denied=_denies(fragment)) if YES_NO.match(question) else None
-    asked = question.strip().rstrip("?").strip()
+    question = _WH_IS.sub(r"\1 is", question.strip())  # "What's the fee?": "What is the fee?"
+    asked = question.rstrip("?").strip()
     wh = _WH_START.match(asked)
     if not wh or not fragment.strip() or _names_what_was_asked(fragment, question):
         return None
