@@ -119,6 +119,7 @@ _MEMOS = {
     "stem",
     "has_digit",
     "kind_of",
+    "of_people",
     "another_thing",
     "wordnet",
     "parser",

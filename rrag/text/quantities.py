@@ -32,6 +32,7 @@ from rrag.lang.en.numerals import (
     ELLIPSIS_AFTER,
     LIST_COMMA,
     LIST_LAST,
+    NAMED_TWELVE,
     NO_SHARE_BEFORE,
     ONE,
     ORDINAL_SUFFIXES,
@@ -147,7 +148,6 @@ _COUNTED_AFTER = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+?(?:-(olds?)\b|[ \t]+([^\W
 FRACTION = "fraction"  # the unit of a fraction of something, its value the share ("a quarter": 0.25)
 # Times of day said in words: "from 10:30 am to midnight".
 _NAMED_TIME = _starting_with("mn", r"\b(?:(midnight)|noon|midday)\b")
-_NAMED_TWELVE = {"noon": 12.0, "midday": 12.0, "midnight": 0.0}  # stems of the unit after a 12
 # Nouns that number what follows them: "Section 4" and "Section 7" are two different sections.
 # Both end where a number starts and are a few words long: searched for in the text just before it.
 LOOKBACK = 80
@@ -191,8 +191,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         unit, unit_end = _unit_after(text, m.end())
         if unit in HUNDREDTHS and m.group("num") not in VIDEO_LINES:
             unit, value = HUNDREDTHS[unit], value / 100
-        if value == 12 and unit in _NAMED_TWELVE:  # "12 noon", "12 midnight": times of day
-            unit, value = TIME_OF_DAY, _NAMED_TWELVE[unit]
+        if value == 12 and unit in NAMED_TWELVE:  # "12 noon", "12 midnight": times of day
+            unit, value = TIME_OF_DAY, NAMED_TWELVE[unit]
         if m.group("scale") == "m" and not m.group("cur") and METRES_AFTER.match(text, m.end()):
             unit, unit_end = stem("metres"), m.end()  # "85 m tall" is metres, "$5m" a million
         else:

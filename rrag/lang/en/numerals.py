@@ -99,6 +99,8 @@ ELLIPSIS_AFTER = re.compile(r"\s+(?:in|for|on|at|with|when|during|per|a|an)\b", 
 # number, then a part of its unit (`part`: "half" or "quarter"; none: three quarters).
 AND_A_PART = re.compile(r"\s+and\s+(?:an?\s+(?P<part>half|quarter)|three[\s-]+quarters?)\b", re.IGNORECASE)
 PARTS = {"half": 0.5, "quarter": 0.25, "": 0.75}
+# The hour a word after a 12 names ("12 noon", "12 midnight"), by the word's stem.
+NAMED_TWELVE = {"noon": 12.0, "midday": 12.0, "midnight": 0.0}
 RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|to|up\s+to|until|till|and|or)\s*", re.IGNORECASE)
 # Between the items of a list of numbers that share the unit of its last: "20, 30 and 40 hours".
 LIST_COMMA = re.compile(r"\s*,\s*")
