@@ -311,6 +311,13 @@ def test_the_question_says_what_kind_of_value_it_needs(
         ("Who is replacing Ann Lee as Treasurer?", "The Treasurer, Ann Lee, retires in March.", False),
         ("Who is replacing Ann Lee as Treasurer?", "Ann Lee will be replaced by Tom Hart.", True),
         ("Who is the head warden at the marina?", "Wardens patrol the marina every evening.", False),
+        # ... not another of the kind the question names, nor a noun that only modifies another
+        (
+            "Who is the duty manager at the Heron Pool?",
+            "The Kingfisher Pool has six lanes; the Heron Pool is the teaching pool, shut on Sundays.",
+            False,
+        ),
+        ("Who is the duty manager at the Heron Pool?", "The Heron Pool's duty manager is Dev Sharma.", True),
         ("Who can pay the reduced rate?", "The reduced rate is for students and people over 66.", True),
         ("Who keeps the waiting list?", "The list is kept by our Lettings Officer.", True),
         ("Who can join the club?", "Anyone aged 18 or over may join.", True),

@@ -56,7 +56,7 @@ from rrag.text import (
     words,
 )
 from rrag.text.asked import TIME_UNIT_STEMS, Kind, Question, analyse
-from rrag.text.clauses import nouns
+from rrag.text.clauses import head_nouns
 from rrag.text.contacts import GIVES_CONTACT, names_a_street
 from rrag.text.quantities import CALENDAR_YEAR, TIME_OF_DAY, is_measured
 from rrag.text.reading import read
@@ -119,7 +119,7 @@ def gives_kind(sentence: str, q: Question) -> bool:
             for word in read(sentence).capitalised
         )
     if q.kind is Kind.PERSON:
-        return _gives_people(sentence, q.key_terms)
+        return _gives_people(sentence, q)
     found = read(sentence).quantities
     units = [unit_read(sentence, n) for n in found]
     if q.kind is Kind.MONEY:  # an amount, nothing, or a share of one ("50% of the total at booking")
@@ -178,17 +178,21 @@ _PLACE_NOUNS = frozenset(stem(w) for w in PLACE_NOUNS)
 _PLACE_PHRASE_WORDS = 4
 
 
-def _gives_people(sentence: str, asked: frozenset[str]) -> bool:
-    """Whether `sentence` gives someone the question does not name: a capitalised word it does not say
-    (a name, a role: "the Treasurer"), a word of people ("residents", "the committee", "anyone"), or a
-    way to reach someone. "The Chair, Margaret Okafor, is standing down" names no one new for "Who is
-    taking over from Margaret Okafor as Chair?"."""
-    reading = read(sentence)
+def _gives_people(sentence: str, q: Question) -> bool:
+    """Whether `sentence` gives someone the question does not name: a name it does not say (a person's,
+    a role's: "the Treasurer"), though not one of the same kind as a name it gives ("the Otter Pool" of
+    "the head lifeguard at the Minnow Pool"); a noun of people ("residents", "the committee"; not the
+    "learner" of "the learner pool"); "anyone"; or a way to reach someone. "The Chair, Margaret Okafor,
+    is standing down" names no one new for "Who is taking over from Margaret Okafor as Chair?"."""
     return (
-        any(stem(word) not in asked and word not in _CALENDAR_WORDS for word in reading.capitalised)
+        any(not set(named) <= q.key_terms and not set(named) & q.named for _, named in _names(sentence))
         or any(gives(sentence) for gives in GIVES_CONTACT.values())
-        or any(word in ANYONE for word in map(str.lower, reading.words))
-        or any(stem(noun) not in asked and of_people(noun) for noun in nouns(sentence))
+        or any(word in ANYONE for word in map(str.lower, read(sentence).words))
+        # a day is no one, though WordNet's "Sunday" is also an evangelist
+        or any(
+            stem(noun) not in q.key_terms | _DAYS | _CALENDAR_STEMS and of_people(noun)
+            for noun in head_nouns(sentence)
+        )
     )
 
 

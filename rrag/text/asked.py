@@ -87,6 +87,7 @@ class Question:
     key_terms: frozenset[str]
     dimension: tuple[str, ...] = ()  # for "how deep": the stems that say a depth
     difference: bool = False  # asks how much more one thing is than another ("How much more ...?")
+    named: frozenset[str] = frozenset()  # who asks of: the words of the names it gives ("minnow", "pool")
 
 
 def analyse(question: str) -> Question:
@@ -104,7 +105,11 @@ def _analysed(question: str) -> Question:
     if YES_NO.match(question):  # a yes or a no, whatever price it names
         return Question(None, "", "", _key_terms(question))
     if WHO.match(question):  # a person or a group, whatever price it names
-        return Question(Kind.PERSON, "", "", _key_terms(question))
+        reading = read(question)
+        named = (reading.text[reading.tokens[a].start : reading.tokens[b - 1].end] for a, b in reading.names)
+        return Question(
+            Kind.PERSON, "", "", _key_terms(question), named=frozenset(_key_terms(" ".join(named)))
+        )
     what_does = WHAT_DOES.match(question)
     if what_does:  # what the verb does: "What does the service charge cover?"
         if what_does.group("money"):

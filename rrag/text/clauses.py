@@ -193,10 +193,11 @@ def compound_modifiers(text: str) -> frozenset[str]:
 
 
 @per_text(maxsize=4096)
-def nouns(text: str) -> frozenset[str]:
-    """The words of `text` its parse reads as nouns, lower-cased: "wardens", not "patrol", in "Wardens
-    patrol the marina"."""
-    return frozenset(t.lower_ for t in _parsed(text) if t.pos_ in ("NOUN", "PROPN"))
+def head_nouns(text: str) -> frozenset[str]:
+    """The words of `text` its parse reads as common nouns that modify no other noun, lower-cased:
+    "wardens", not "patrol", in "Wardens patrol the marina"; "pool", not "learner", in "the learner
+    pool"; not a name ("Sundays")."""
+    return frozenset(t.lower_ for t in _parsed(text) if t.pos_ == "NOUN" and t.dep_ != "compound")
 
 
 def compound_nouns(text: str) -> frozenset[str]:
