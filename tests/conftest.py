@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from rrag.backends import structured
 from rrag.settings import Settings
 from tests.chat_server import ChatServer
 from tests.pg_server import PostgresServer, unavailable_reason
@@ -35,7 +36,10 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def server() -> Iterator[ChatServer]:
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ChatServer]:
+    # The output modes learned of an earlier test's server are forgotten: a new server may be given
+    # the port of one that is gone, and would start from the mode that one accepted.
+    monkeypatch.setattr(structured, "_working_mode", {})
     with ChatServer() as s:
         yield s
 

@@ -328,27 +328,25 @@ def _off_target(question: str, q: Question, sentences: Sequence[str]) -> str:
 
 def _another_name(question: str, sentences: Sequence[str], said: set[str], documents: Sequence[str]) -> str:
     """Why the answer is about another named thing than the one asked ("" when it is not): the question
-    names a thing that neither the answer nor its headings say ("the store in Exeter"), and each of the
-    answer's sentences names one that the question does not ("Bayside Taunton, 5 Fore Street (open ...
-    Sunday)"). A name that most of the retrieved documents say is theirs (a firm's, a service's): an
-    answer need not repeat it ("What does Kestrel charge for a paper bill?": "Paper bills cost ...")."""
+    names a thing that the answer does not say ("the store in Exeter"), and each of the answer's
+    sentences names one that the question does not ("Bayside Taunton, 5 Fore Street (open ... Sunday)").
+    A name that most of the retrieved documents say is theirs (a firm's, a service's): an answer need
+    not repeat it ("What does Kestrel charge for a paper bill?": "Paper bills cost ..."). The documents
+    are read only where the rest holds."""
     asked_words = set(read(question).content_words)
-    owned = [set(read(d).content_words) for d in documents]
-
-    def common(name: list[str]) -> bool:
-        return sum(set(name) <= words_of for words_of in owned) * 2 > len(owned) > 0
-
-    missing = [
-        name
-        for name, named in _names(question)
-        if named and not common(named) and not any(_said(t, said) for t in named)
+    unsaid = [
+        (name, named) for name, named in _names(question) if named and not any(_said(t, said) for t in named)
     ]
-    if not missing:
-        return ""
     others = [
         [name for name, named in _names(s) if not all(t in asked_words for t in named)] for s in sentences
     ]
-    if not others or not all(others):
+    if not unsaid or not others or not all(others):
+        return ""
+    owned = [set(read(d).content_words) for d in documents]
+    missing = [
+        name for name, named in unsaid if sum(set(named) <= words for words in owned) * 2 <= len(owned)
+    ]
+    if not missing:
         return ""
     given = dict.fromkeys(name for names in others for name in names)
     return f"the question asks about {', '.join(missing)}; the answer is about {', '.join(given)}"
