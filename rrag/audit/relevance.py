@@ -360,16 +360,15 @@ def _names(text: str) -> list[tuple[str, list[str]]]:
         (q.start, max(q.end, q.unit_end)) for q in reading.quantities if has_digit(text[q.start : q.end])
     ]
     out = []
-    for a, b in reading.names:
-        start, end = reading.tokens[a].start, reading.tokens[b - 1].end
-        named = [t for t in read(text[start:end]).content_words if not t.isdigit()]
+    for (a, _), (start, _, name) in zip(reading.names, reading.named):
+        named = [t for t in read(name).content_words if not t.isdigit()]
         after_amount = a > 0 and (
             reading.tokens[a - 1].word == "per" or any(v == reading.tokens[a - 1].end for _, v in units)
         )
         of_a_unit = after_amount or any(u <= start < v for u, v in units)
-        if of_a_unit or set(named) <= _DAYS | _CALENDAR_STEMS or _FIRST_PERSON.fullmatch(text[start:end]):
+        if of_a_unit or set(named) <= _DAYS | _CALENDAR_STEMS or _FIRST_PERSON.fullmatch(name):
             continue
-        out.append((text[start:end], named))
+        out.append((name, named))
     return out
 
 

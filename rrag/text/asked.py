@@ -105,11 +105,8 @@ def _analysed(question: str) -> Question:
     if YES_NO.match(question):  # a yes or a no, whatever price it names
         return Question(None, "", "", _key_terms(question))
     if WHO.match(question):  # a person or a group, whatever price it names
-        reading = read(question)
-        named = (reading.text[reading.tokens[a].start : reading.tokens[b - 1].end] for a, b in reading.names)
-        return Question(
-            Kind.PERSON, "", "", _key_terms(question), named=frozenset(_key_terms(" ".join(named)))
-        )
+        named = " ".join(name for _, _, name in read(question).named)
+        return Question(Kind.PERSON, "", "", _key_terms(question), named=frozenset(_key_terms(named)))
     what_does = WHAT_DOES.match(question)
     if what_does:  # what the verb does: "What does the service charge cover?"
         if what_does.group("money"):

@@ -157,6 +157,12 @@ class Reading:
         return tuple(runs)
 
     @cached_property
+    def named(self) -> tuple[tuple[int, int, str], ...]:
+        """Each of `names` as (start, end, the name as written)."""
+        spans = [(self.tokens[a].start, self.tokens[b - 1].end) for a, b in self.names]
+        return tuple((start, end, self.text[start:end]) for start, end in spans)
+
+    @cached_property
     def capitalised(self) -> frozenset[str]:
         """Capitalised words not at a sentence start, lower-cased: a cheap stand-in for named entities
         (the judge's features; `names` are the rules')."""

@@ -39,7 +39,7 @@ from rrag.text.clauses import compound_nouns
 from rrag.text.reading import read
 from rrag.text.values import Value
 from rrag.types import ClaimResult, ClaimStatus, RetrievedChunk, Verdict
-from rrag.verify.counterfactual import Judge, follows_instead, names_in, written_in
+from rrag.verify.counterfactual import Judge, follows_instead, written_in
 
 CONFLICT_PREFIX = "sources disagree"
 SAME_THING = 0.6  # share of the smaller topic the two sentences must have in common
@@ -196,7 +196,7 @@ def _says_otherwise(judge: Judge, claim: str, said: Value, other: Stated) -> boo
         else (q.start, max(q.end, q.unit_end))
     )
     clause = _up_to_its_clause(claim, end)
-    if any(not written_in(name, other.written) for _, _, name in names_in(read(clause))):
+    if any(not written_in(name, other.written) for _, _, name in read(clause).named):
         return False  # of another thing (the judge reads an Off-Peak fee into a freeze fee's sentence)
     kinds = _kinds_named(clause)
     if kinds and not kinds <= {stem(w) for w in other.written}:

@@ -67,12 +67,6 @@ class Confirmed:
         return f"the documents say {self.swap.instead!r} where the claim says {self.swap.said!r}"
 
 
-def names_in(reading: Reading) -> list[tuple[int, int, str]]:
-    """The names a text gives, each with its span: (start, end, name)."""
-    spans = [(reading.tokens[a].start, reading.tokens[b - 1].end) for a, b in reading.names]
-    return [(start, end, reading.text[start:end]) for start, end in spans]
-
-
 def swaps(claim: str, evidence: str, written: Set[str] = frozenset()) -> list[Swap]:
     """Each value or name of `claim` that the sentence `evidence` gives otherwise, with each of the
     sentence's values of its measure (or names) in its place, values first. A value the sentence
@@ -211,9 +205,9 @@ def _rate_swaps(c: Reading, value: Value | None, e: Reading) -> Iterator[Swap]:
 
 def _name_swaps(c: Reading, e: Reading, written: Set[str]) -> Iterator[Swap]:
     evidence_words = set(e.words)
-    theirs = [name for _, _, name in names_in(e)]
-    ours = {name for _, _, name in names_in(c)}
-    for start, end, name in names_in(c):
+    theirs = [name for _, _, name in e.named]
+    ours = {name for _, _, name in c.named}
+    for start, end, name in c.named:
         if set(words(name)) <= evidence_words or written_in(name, written):
             continue
         for other in theirs:
