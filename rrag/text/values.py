@@ -137,6 +137,12 @@ class Value:
         """Whether the two are given as opposite bounds ("at least 18 years" / "under 18 years")."""
         return bool(self.bound and other.bound) and self.bound != other.bound
 
+    @property
+    def unqualified_near(self) -> frozenset[str]:
+        """The words next to it less what its qualifiers name: "rent", not "year", of "the rent is £39 a
+        year" (what a value is per is compared by `compatible`, not as a word next to it)."""
+        return self.near - {what for _, what in self.qualifiers}
+
     def of_another_row(self, other: Value) -> bool:
         """Whether `other` is in a table row named for something this value's text does not name
         ("Deep clean costs £48": the £48 of the carpet shampoo's row is no price of a deep clean). A
@@ -144,7 +150,7 @@ class Value:
         year" of "the concession rent is £39.00")."""
         if not other.row or names_row(other.row, self.words):
             return False
-        said = self.near - {what for _, what in self.qualifiers}
+        said = self.unqualified_near
         return not (said and said <= other.near)
 
     def compatible(self, other: Value) -> bool:

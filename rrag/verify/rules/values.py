@@ -49,10 +49,10 @@ def _stated_elsewhere(value: Value, sentences: Sequence[Statement], against: Val
     10:00")."""
     specific = value.cases_shared(against) if against else 0
     # ... nor a value with fewer of the claim's words next to it ("one calendar month's notice" to
-    # cancel, against "Private Office memberships need three months' notice"); what a value is per is
-    # a qualifier, compared by `compatible`, not a word next to it (the "year" of "the rent is £39 a
-    # year" makes a fee "per year" no nearer to it than a row's "concession rent is £39.00")
-    near = value.near - {what for _, what in value.qualifiers}
+    # cancel, against "Private Office memberships need three months' notice"); not counting what it
+    # is per (the "year" of "the rent is £39 a year" makes a fee "per year" no nearer to it than a
+    # row's "concession rent is £39.00")
+    near = value.unqualified_near
     needed = max(len(near & against.near), 1) if against else 1
     return any(
         value.compatible(o)
